@@ -1,0 +1,80 @@
+import { useEffect, useRef, useState } from 'react'
+
+export type PickerMarket = { segment: string; label: string; locale: string }
+export type PickerRegion = { name: string; markets: PickerMarket[] }
+
+export type MarketPickerProps = {
+  /** The market of the page, if any. */
+  current: string | null
+  /** The summary's text, e.g. "Italia · Italiano". */
+  summary: string
+  /** Accessible name of the control, e.g. "Change country or language". */
+  label: string
+  title: string
+  regions: PickerRegion[]
+  /** Where the pick is posted: it remembers the market and redirects there. */
+  action: string
+}
+
+/**
+ * The market picker: a disclosure with one submit button per live market, grouped by region. Without JavaScript it
+ * is a plain `<details>` form; hydrated, it also closes on Escape (focus back on its summary) and on an outside click.
+ */
+export default function MarketPicker({ current, summary, label, title, regions, action }: MarketPickerProps) {
+  const [open, setOpen] = useState(false)
+  const details = useRef<HTMLDetailsElement>(null)
+
+  useEffect(() => {
+    if (!open) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return
+      setOpen(false)
+      details.current?.querySelector('summary')?.focus()
+    }
+    const onClick = (event: MouseEvent) => {
+      if (!details.current?.contains(event.target as Node)) setOpen(false)
+    }
+    document.addEventListener('keydown', onKey)
+    document.addEventListener('click', onClick)
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      document.removeEventListener('click', onClick)
+    }
+  }, [open])
+
+  return (
+    <details
+      ref={details}
+      className="market-picker"
+      open={open}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
+      <summary aria-label={`${label}: ${summary}`}>
+        <span aria-hidden="true" className="globe">◍</span> {summary}
+      </summary>
+      <form method="post" action={action} className="market-picker-panel">
+        <p className="market-picker-title">{title}</p>
+        {regions.map((region) => (
+          <fieldset key={region.name}>
+            <legend>{region.name}</legend>
+            <ul>
+              {region.markets.map((market) => (
+                <li key={market.segment}>
+                  <button
+                    type="submit"
+                    name="market"
+                    value={market.segment}
+                    lang={market.locale}
+                    aria-current={market.segment === current ? 'true' : undefined}
+                  >
+                    {market.label}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+        ))}
+      </form>
+    </details>
+  )
+}

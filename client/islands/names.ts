@@ -1,0 +1,7 @@
+/** The islands the server marks and the browser hydrates, by name. */
+export const IslandNames = {
+  marketPicker: 'market-picker',
+  mobileMenu: 'mobile-menu',
+} as const
+
+export type IslandName = (typeof IslandNames)[keyof typeof IslandNames]

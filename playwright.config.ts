@@ -1,0 +1,31 @@
+import { defineConfig } from '@playwright/test'
+
+const PORT = 8799
+
+/** Browser tests: Debian's Chromium against the whole site in `wrangler dev`, with a local state of its own. */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results/e2e',
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node scripts/start.mjs',
+    env: { PORT: String(PORT), WRANGLER_PERSIST_TO: '.wrangler/e2e-state' },
+    url: `http://127.0.0.1:${PORT}/_health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+})

@@ -1,0 +1,109 @@
+// `npm run bench`: the home page under load on 127.0.0.1 in workerd (Miniflare, no wrangler dev proxy), warm caches.
+// Three servers, one after the other: the site as deployed (RENDER_MODE=auto), the same bundle forced through plain
+// `renderToReadableStream` (RENDER_MODE=stream), and a static answer of the same size from the same runtime.
+// Reports requests/s, latency p50/p99 and workerd CPU ms per request (from /proc), and the ratios.
+import { execFileSync } from 'node:child_process'
+import { readFileSync, readdirSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+import { Miniflare } from 'miniflare'
+import { readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { demoSeedStatements } from './demo-seed.mjs'
+import { root, run } from './local.mjs'
+
+const PATH = '/it-it'
+const SECONDS = Number(process.env.BENCH_SECONDS || 8)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 8)
+const PORT = 8790
+const TICKS_PER_SECOND = 100
+
+run('node', ['scripts/build-client.mjs'])
+run('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', 'dist/worker', '--minify'])
+const outdir = join(root, 'dist/worker')
+const modules = readdirSync(outdir)
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => ({ type: 'ESModule', path: join(outdir, f), contents: readFileSync(join(outdir, f)) }))
+const schema = (await readD1Migrations(join(root, 'migrations'))).flatMap((m) => m.queries)
+const seed = demoSeedStatements()
+
+/** workerd processes started by this script (Miniflare's children), for their CPU time. */
+function workerdCpuTicks() {
+  const pids = execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean)
+  return pids.reduce((sum, pid) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+      return sum + Number(fields[11]) + Number(fields[12])
+    } catch {
+      return sum
+    }
+  }, 0)
+}
+
+async function site(mode) {
+  const mf = new Miniflare({
+    modules,
+    modulesRoot: outdir,
+    compatibilityDate: '2026-04-20',
+    host: '127.0.0.1',
+    port: PORT,
+    kvNamespaces: ['CACHE'],
+    d1Databases: ['DB'],
+    r2Buckets: ['FILES'],
+    bindings: { UPSTREAM_URL: '', UPSTREAM_TIMEOUT_MS: '3000', RENDER_MODE: mode, MAP_TILE_URL: '' },
+    serviceBindings: { ASSETS: () => new Response('Not found', { status: 404 }) },
+  })
+  const db = await mf.getD1Database('DB')
+  for (const sql of [...schema, ...seed]) await db.prepare(sql).run()
+  return mf
+}
+
+async function staticAnswer(body) {
+  return new Miniflare({
+    modules: true,
+    script: `const body = ${JSON.stringify(body)};
+export default { fetch: () => new Response(body, { headers: { 'Content-Type': 'text/html; charset=utf-8' } }) }`,
+    compatibilityDate: '2026-04-20',
+    host: '127.0.0.1',
+    port: PORT,
+  })
+}
+
+async function measure(name, mf) {
+  const url = `http://127.0.0.1:${PORT}${PATH}`
+  for (let i = 0; i < 50; i++) await (await fetch(url)).text() // warm the isolate, the memo and KV
+  const bytes = (await (await fetch(url)).text()).length
+  const ticksBefore = workerdCpuTicks()
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS })
+  const cpuMs = ((workerdCpuTicks() - ticksBefore) * 1000) / TICKS_PER_SECOND / result.requests.total
+  await mf.dispose()
+  const row = {
+    name,
+    bytes,
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMs,
+    non2xx: result.non2xx,
+  }
+  console.log(`${name.padEnd(34)} ${String(Math.round(row.rps)).padStart(6)} req/s   p50 ${String(row.p50).padStart(3)} ms   p99 ${String(row.p99).padStart(3)} ms   CPU ${row.cpuMs.toFixed(2)} ms/req   ${(bytes / 1024).toFixed(1)} KiB${row.non2xx ? `   ${row.non2xx} non-2xx!` : ''}`)
+  return row
+}
+
+console.log(`\nBenchmark: GET ${PATH}, ${CONNECTIONS} connections × ${SECONDS} s each, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), node ${process.version}\n`)
+const ours = await measure('home (ours: string when ready)', await site('auto'))
+const stream = await measure('home (plain renderToReadableStream)', await site('stream'))
+const html = await (async () => {
+  const mf = await site('auto')
+  const body = await (await fetch(`http://127.0.0.1:${PORT}${PATH}`)).text()
+  await mf.dispose()
+  return body
+})()
+const fixed = await measure('static answer of the same size', await staticAnswer(html))
+
+console.log('\nRatios')
+console.log(`  CPU per request, ours / plain stream:   ${(ours.cpuMs / stream.cpuMs).toFixed(2)}  (target ≤ 0.50)`)
+console.log(`  requests/s, ours / plain stream:        ${(ours.rps / stream.rps).toFixed(2)}`)
+console.log(`  CPU per request, ours / static answer:  ${(ours.cpuMs / fixed.cpuMs).toFixed(2)}`)
+console.log(`  requests/s, ours / static answer:       ${(ours.rps / fixed.rps).toFixed(2)}`)

@@ -1,0 +1,65 @@
+// Builds the browser bundle from client/ into dist/client/assets with hashed names, copies public/ beside it, writes
+// the manifest the Worker's render imports, and reports (and bounds) the first-load JavaScript in gzip bytes.
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const out = join(root, 'dist/client')
+const FIRST_LOAD_BUDGET = 75 * 1024
+
+rmSync(out, { recursive: true, force: true })
+mkdirSync(join(out, 'assets'), { recursive: true })
+cpSync(join(root, 'public'), out, { recursive: true })
+
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { entry: 'client/entry.tsx', styles: 'client/styles.css' },
+  outdir: join(out, 'assets'),
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunk-[hash]',
+  assetNames: '[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  minify: true,
+  metafile: true,
+  target: ['es2022'],
+  jsx: 'automatic',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  legalComments: 'none',
+  logLevel: 'warning',
+})
+
+const outputs = result.metafile.outputs
+const url = (file) => `/${relative(out, join(root, file)).split('\\').join('/')}`
+const entryFile = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'client/entry.tsx')
+const cssFile = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'client/styles.css' && f.endsWith('.css'))
+
+/** Files the entry loads before hydrating: itself and its static imports, transitively. */
+function firstLoad(file, seen = new Set()) {
+  if (seen.has(file)) return seen
+  seen.add(file)
+  for (const imported of outputs[file].imports) if (imported.kind === 'import-statement') firstLoad(imported.path, seen)
+  return seen
+}
+const initial = [...firstLoad(entryFile)]
+const gzipBytes = initial.reduce((sum, file) => sum + gzipSync(readFileSync(join(root, file)), { level: 9 }).length, 0)
+const lazy = Object.keys(outputs).filter((f) => f.endsWith('.js') && !initial.includes(f))
+
+const manifest = {
+  entry: url(entryFile),
+  preload: initial.filter((f) => f !== entryFile).map(url),
+  css: url(cssFile),
+}
+writeFileSync(join(root, 'src/render/asset-manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`)
+writeFileSync(join(out, 'assets/first-load.json'), `${JSON.stringify({ files: initial.map(url), gzipBytes, lazy: lazy.map(url) }, null, 2)}\n`)
+
+const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`
+console.log(`client: first-load JavaScript ${kib(gzipBytes)} gzip in ${initial.length} file(s); ${lazy.length} lazy chunk(s); budget ${kib(FIRST_LOAD_BUDGET)}`)
+if (gzipBytes > FIRST_LOAD_BUDGET) {
+  console.error(`client: first-load JavaScript is over budget by ${kib(gzipBytes - FIRST_LOAD_BUDGET)}`)
+  process.exit(1)
+}

@@ -1,0 +1,156 @@
+// The embedded API's demo data as SQL statements, built from demo/ (markets, translations, content) and the
+// product's own English texts. Idempotent (INSERT OR REPLACE); loaded by `npm start` and the tests, never by a
+// migration, so it cannot reach a production database through `wrangler d1 migrations apply --remote`.
+import { readFileSync, readdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const readJson = (path) => JSON.parse(readFileSync(path.startsWith('demo/content/') && process.env.DEMO_CONTENT_DIR ? join(process.env.DEMO_CONTENT_DIR, path.slice(13)) : join(root, path), 'utf8'))
+
+/** The page keys of the demo, in the order of their ids. */
+export const PAGE_KEYS = [
+  'home', 'landing', 'about-us', 'contact-us', 'test-drive', 'become-a-dealer', 'become-a-distributor',
+  'work-with-us', 'dealer-locator',
+]
+
+const DEFAULT_PAGE_LINKS = Object.fromEntries(PAGE_KEYS.slice(2).map((key) => [key, key]))
+
+const DEFAULT_SETTINGS = {
+  under_maintenance: false,
+  test_ride_inquiry: true,
+  become_a_partner: true,
+  work_with_us: true,
+  facebook_pixel_code: null,
+  google_analytics: { integrate: false, app_id: null },
+  google_tag_manager: null,
+  intercom: { integrate: false, app_id: null },
+  microsoft_clarity: { integrate: false, key: null },
+  mexico_tag: { integrate: false, id: null },
+}
+
+const FEATURES = [
+  ['customer_login', 'Customer login and account'],
+  ['search', 'Site search'],
+  ['dealer_locator', 'Dealer locator'],
+  ['checkout', 'Checkout'],
+]
+
+/** Per-country wording over a locale's texts (the translations table's scope). */
+const OVERRIDES = [['us', 'en', 'footer.market', 'You are visiting the U.S. site.']]
+
+const sql = (value) => {
+  if (value === null || value === undefined) return 'NULL'
+  if (typeof value === 'number') return String(value)
+  if (typeof value === 'boolean') return value ? '1' : '0'
+  return `'${String(value).replaceAll("'", "''")}'`
+}
+const insert = (table, row) =>
+  `INSERT OR REPLACE INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.values(row).map(sql).join(', ')});`
+
+function flatten(messages, prefix = '') {
+  return Object.entries(messages).flatMap(([key, value]) =>
+    typeof value === 'string' ? [[prefix + key, value]] : flatten(value, `${prefix}${key}.`))
+}
+
+/** Every locale's messages: English from the Worker's own texts, the others from demo/messages. */
+export function demoMessages() {
+  const messages = { en: readJson('src/i18n/en.json') }
+  for (const file of readdirSync(join(root, 'demo/messages')).filter((f) => f.endsWith('.json'))) {
+    messages[file.slice(0, -5)] = readJson(`demo/messages/${file}`)
+  }
+  return messages
+}
+
+/** The demo markets (demo/markets.json) as the embedded API stores them. */
+export function demoMarkets() {
+  return readJson('demo/markets.json')
+}
+
+/** All statements of the demo data, in an order that satisfies the foreign keys. */
+export function demoSeedStatements() {
+  const statements = []
+  demoMarkets().forEach((market, index) => {
+    const id = index + 1
+    statements.push(insert('sites', {
+      id,
+      slug: market.slug,
+      name: market.name,
+      country_code: market.country_code,
+      region: market.region,
+      currency_token: market.currency?.[0] ?? null,
+      currency_place: market.currency?.[1] ?? null,
+      settings: JSON.stringify({ ...DEFAULT_SETTINGS, google_tag_manager: market.gtm, ...market.settings }),
+      page_links: JSON.stringify({ ...DEFAULT_PAGE_LINKS, ...market.pageLinks }),
+      centre_lat: market.centre[0],
+      centre_lng: market.centre[1],
+      position: id,
+    }))
+    market.locales.forEach((locale, position) =>
+      statements.push(insert('site_locales', { site_id: id, locale, url: `/${market.slug}-${locale}`, position })))
+  })
+
+  for (const [locale, messages] of Object.entries(demoMessages())) {
+    for (const [key, value] of flatten(messages)) statements.push(insert('translations', { scope: '*', locale, key, value }))
+  }
+  for (const [scope, locale, key, value] of OVERRIDES) statements.push(insert('translations', { scope, locale, key, value }))
+
+  for (const [key, name] of FEATURES) statements.push(insert('features', { key, name, enabled: 1 }))
+
+  const pages = readJson('demo/content/pages.json')
+  PAGE_KEYS.forEach((key, index) => {
+    const id = index + 1
+    statements.push(insert('pages', { id, key }))
+    for (const [locale, page] of Object.entries(pages[key] ?? {})) {
+      statements.push(insert('page_contents', {
+        page_id: id, locale, title: page.title, summary: page.summary ?? '', blocks: JSON.stringify(page.blocks ?? []),
+      }))
+      if (page.seo) {
+        statements.push(insert('seo_records', {
+          model_type: 'Page',
+          model_id: id,
+          locale,
+          meta_name: page.seo.meta_name ?? page.title,
+          meta_description: page.seo.meta_description,
+          meta_keywords: page.seo.meta_keywords,
+          page_title: page.seo.page_title,
+          og_title: page.seo.og_title,
+          og_description: page.seo.og_description,
+          og_image: page.seo.og_image,
+          og_image_alt: page.seo.og_image_alt,
+        }))
+      }
+    }
+  })
+
+  const catalogue = readJson('demo/content/products.json')
+  catalogue.types.forEach((type, position) => {
+    statements.push(insert('product_types', { id: type.id, slug: type.slug, position }))
+    for (const [locale, name] of Object.entries(type.names)) {
+      statements.push(insert('product_type_names', { type_id: type.id, locale, name }))
+    }
+  })
+  catalogue.products.forEach((product, position) => {
+    statements.push(insert('products', {
+      id: product.id, type_id: product.type_id, slug: product.slug, image: product.image, featured: product.featured ? 1 : 0, position,
+    }))
+    for (const [locale, { name, tagline }] of Object.entries(product.names)) {
+      statements.push(insert('product_names', { product_id: product.id, locale, name, tagline: tagline ?? '' }))
+    }
+  })
+
+  readJson('demo/content/news.json').forEach((article, index) => {
+    statements.push(insert('news', {
+      id: index + 1,
+      slug: article.slug,
+      scope: article.scope ?? '*',
+      locale: article.locale,
+      title: article.title,
+      excerpt: article.excerpt ?? '',
+      blocks: JSON.stringify(article.blocks ?? []),
+      image: article.image ?? null,
+      published_at: article.published_at,
+    }))
+  })
+  return statements
+}

@@ -1,0 +1,12 @@
+// `npm start`: the whole site on the embedded API, on a fresh clone: packages, local D1 with demo data, wrangler dev.
+import { ensureDependencies, persistArgs, prepareLocalDatabase, run } from './local.mjs'
+
+const port = process.env.PORT || '8787'
+
+ensureDependencies()
+await prepareLocalDatabase()
+console.log(`\nStarting the site on http://127.0.0.1:${port} (purge secret for local use: local-purge-secret)\n`)
+run('npx', [
+  'wrangler', 'dev', '--ip', '127.0.0.1', '--port', port, ...persistArgs(),
+  '--var', 'PURGE_SECRET:local-purge-secret', '--var', 'SESSION_SECRET:local-session-secret-not-for-production',
+])

@@ -1,0 +1,68 @@
+// `npm test`: every test on a fresh clone — installs what is missing (npm packages, Debian's Chromium), builds the
+// client, then runs the typecheck, the workerd suite (unit + integration), the bundle check and the browser suite,
+// and ends with one line: `N passed, N failed`, the totals of every runner.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { ensureDependencies, quietEnv, root, run } from './local.mjs'
+
+const CHROMIUM = '/usr/bin/chromium'
+const reports = join(root, 'test-results')
+const totals = { passed: 0, failed: 0 }
+const count = (name, passed, failed) => {
+  totals.passed += passed
+  totals.failed += failed
+  console.log(`\n== ${name}: ${passed} passed, ${failed} failed\n`)
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return
+  console.log('Installing Debian\'s Chromium for the browser tests…')
+  const asRoot = process.getuid?.() === 0
+  const aptGet = (...args) =>
+    spawnSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['apt-get', ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
+  aptGet('update')
+  aptGet('install', '-y', '--no-install-recommends', 'chromium')
+}
+
+/** A check that is one test: it passed when the command exits 0. */
+function check(name, command, args) {
+  const status = run(command, args, { allowFailure: true })
+  count(name, status === 0 ? 1 : 0, status === 0 ? 0 : 1)
+}
+
+function vitest() {
+  const file = join(reports, 'vitest.json')
+  run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { allowFailure: true })
+  const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null
+  if (!report) return count('workerd tests (vitest)', 0, 1)
+  const failedSuites = report.testResults?.filter((s) => s.status === 'failed' && s.assertionResults.length === 0).length ?? 0
+  count('workerd tests (vitest)', report.numPassedTests, report.numFailedTests + failedSuites)
+}
+
+function playwright() {
+  const file = join(reports, 'playwright.json')
+  const env = { ...quietEnv(), PLAYWRIGHT_JSON_OUTPUT_NAME: file }
+  run('npx', ['playwright', 'test', '--reporter=list,json'], { allowFailure: true, env })
+  const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null
+  if (!report) return count('browser tests (playwright)', 0, 1)
+  const { expected = 0, unexpected = 0, flaky = 0 } = report.stats ?? {}
+  count('browser tests (playwright)', expected + flaky, unexpected + (report.errors?.length ?? 0))
+}
+
+ensureDependencies()
+ensureChromium()
+rmSync(reports, { recursive: true, force: true })
+mkdirSync(reports, { recursive: true })
+check('client build (first-load budget)', 'node', ['scripts/build-client.mjs'])
+check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])
+check('typecheck (node side)', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.node.json'])
+vitest()
+check('worker bundle (wrangler deploy --dry-run)', 'node', ['scripts/bundle-size.mjs'])
+playwright()
+
+console.log(`${totals.passed} passed, ${totals.failed} failed`)
+process.exit(totals.failed === 0 ? 0 : 1)

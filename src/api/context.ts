@@ -1,0 +1,34 @@
+import type { Context } from 'hono'
+import type { z } from 'zod'
+
+/** The embedded API's environment: its D1 database and the market the caller speaks for. */
+export type ApiEnv = {
+  Bindings: { DB: D1Database }
+  Variables: { tenant: string | null; locale: string }
+}
+
+export type ApiContext = Context<ApiEnv>
+
+/** Answers `data` after checking it against the contract's schema: the API never answers what the contract forbids. */
+export function respond<S extends z.ZodType>(c: ApiContext, schema: S, body: z.input<S>, status: 200 | 201 = 200) {
+  return c.json(schema.parse(body) as object, status)
+}
+
+/** The contract's "does not exist" answer. */
+export const notFound = (c: ApiContext) => c.json({ message: 'Not Found' }, 404)
+
+/** Parses a whole positive number from a path or query parameter, or answers null. */
+export function positiveInt(value: string | undefined, max = 1_000_000): number | null {
+  if (!value || !/^[0-9]{1,9}$/.test(value)) return null
+  const number = Number(value)
+  return number >= 1 && number <= max ? number : null
+}
+
+/** Rows' JSON columns parsed, tolerating a broken row as the given fallback. */
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  try {
+    return text ? (JSON.parse(text) as T) : fallback
+  } catch {
+    return fallback
+  }
+}

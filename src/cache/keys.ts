@@ -1,0 +1,26 @@
+/** Bumped when the shape of a cached value changes: old entries are then simply never read again. */
+export const CACHE_VERSION = 'v1'
+
+const key = (...parts: Array<string | number>) => [CACHE_VERSION, ...parts].join(':')
+
+/** Key builders of every cached lookup. A market's keys all start with `marketPrefix(country)`. */
+export const cacheKeys = {
+  site: (country: string) => key('site', country),
+  sites: () => key('sites'),
+  features: () => key('features'),
+  messages: (country: string, locale: string) => key('market', country, locale, 'messages'),
+  menu: (country: string, locale: string, typeId: number) => key('market', country, locale, 'menu', typeId),
+  seo: (country: string, locale: string, modelType: string, modelId: string | number) =>
+    key('market', country, locale, 'seo', modelType, modelId),
+  page: (country: string, locale: string, pageKey: string) => key('market', country, locale, 'page', pageKey),
+  latestNews: (country: string, locale: string) => key('market', country, locale, 'news', 'latest'),
+}
+
+/** What belongs to one market: its site record and the sites list (exact keys), and everything cached per locale. */
+export const marketKeys = (country: string) => ({
+  keys: [cacheKeys.site(country), cacheKeys.sites()],
+  prefix: key('market', country, ''),
+})
+
+/** The prefix of every key of this cache version. */
+export const everythingPrefix = (): string => `${CACHE_VERSION}:`

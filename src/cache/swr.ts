@@ -1,0 +1,129 @@
+import { CacheAbsent, type CachePolicy, MEMO_SECONDS } from './policies'
+
+/** How a lookup was answered, for the request log. */
+export type CacheOutcome = 'memo' | 'hit' | 'stale' | 'miss'
+
+/** What a cached lookup needs from the request: the KV namespace, `waitUntil`, and where to report. */
+export type CacheContext = {
+  kv: KVNamespace
+  waitUntil: (promise: Promise<unknown>) => void
+  report?: (key: string, outcome: CacheOutcome) => void
+  onRefreshError?: (key: string, error: unknown) => void
+}
+
+/** Loads the value from the upstream; `null` means "does not exist" and is cached briefly (CacheAbsent). */
+export type Load<T> = (background: boolean) => Promise<T | null>
+
+type Entry<T> = { value: T | null; storedAt: number }
+
+const MEMO_LIMIT = 2000
+const memo = new Map<string, { entry: Entry<unknown>; readAt: number }>()
+const refreshing = new Set<string>()
+const loading = new Map<string, Promise<unknown>>()
+
+/**
+ * Answers a cached value: the isolate's memo, else KV, else the upstream. Stale entries are answered at once and
+ * refreshed in `waitUntil`, once per key per isolate; a failed load is never stored, and leaves a stale entry in place.
+ *
+ * @example
+ * const site = await cached(cache, cacheKeys.site('it'), CacheShort, () => upstream.get('sites/it', siteAnswer))
+ */
+export async function cached<T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T>): Promise<T | null> {
+  const now = Date.now()
+  const remembered = memo.get(key)
+  if (remembered && now - remembered.readAt < MEMO_SECONDS * 1000 && isFresh(remembered.entry, policy, now)) {
+    cache.report?.(key, 'memo')
+    return remembered.entry.value as T | null
+  }
+
+  const stored = await readEntry<T>(cache.kv, key)
+  const entry = newest(stored, remembered?.entry as Entry<T> | undefined)
+  if (entry && isFresh(entry, policy, now)) {
+    remember(key, entry, now)
+    cache.report?.(key, 'hit')
+    return entry.value
+  }
+  if (entry && isServable(entry, policy, now)) {
+    remember(key, entry, now)
+    cache.report?.(key, 'stale')
+    refreshInBackground(cache, key, policy, load)
+    return entry.value
+  }
+
+  cache.report?.(key, 'miss')
+  return loadOnce(cache, key, policy, () => load(false))
+}
+
+/** Forgets this isolate's memo (after a purge, and between tests). */
+export function forgetMemo(prefix = ''): void {
+  for (const key of memo.keys()) if (key.startsWith(prefix)) memo.delete(key)
+}
+
+function policyOf(entry: Entry<unknown>, policy: CachePolicy): CachePolicy {
+  return entry.value === null ? CacheAbsent : policy
+}
+
+function isFresh(entry: Entry<unknown>, policy: CachePolicy, now: number): boolean {
+  return now - entry.storedAt < policyOf(entry, policy).freshSeconds * 1000
+}
+
+function isServable(entry: Entry<unknown>, policy: CachePolicy, now: number): boolean {
+  const { freshSeconds, staleSeconds } = policyOf(entry, policy)
+  return now - entry.storedAt < (freshSeconds + staleSeconds) * 1000
+}
+
+function newest<T>(a: Entry<T> | null, b: Entry<T> | undefined): Entry<T> | null {
+  if (!b) return a
+  if (!a) return b
+  return a.storedAt >= b.storedAt ? a : b
+}
+
+async function readEntry<T>(kv: KVNamespace, key: string): Promise<Entry<T> | null> {
+  try {
+    const entry = await kv.get<Entry<T>>(key, 'json')
+    return entry && typeof entry.storedAt === 'number' && 'value' in entry ? entry : null
+  } catch {
+    return null
+  }
+}
+
+function remember(key: string, entry: Entry<unknown>, now: number): void {
+  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string)
+  memo.delete(key)
+  memo.set(key, { entry, readAt: now })
+}
+
+/** One load per key per isolate at a time: concurrent visitors of a cold key share it. */
+function loadOnce<T>(cache: CacheContext, key: string, policy: CachePolicy, load: () => Promise<T | null>): Promise<T | null> {
+  const running = loading.get(key)
+  if (running) return running as Promise<T | null>
+  const promise = load()
+    .then((value) => {
+      store(cache, key, policy, value)
+      return value
+    })
+    .finally(() => loading.delete(key))
+  loading.set(key, promise)
+  return promise
+}
+
+function refreshInBackground<T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T>): void {
+  if (refreshing.has(key)) return
+  refreshing.add(key)
+  cache.waitUntil(
+    loadOnce(cache, key, policy, () => load(true))
+      .catch((error) => cache.onRefreshError?.(key, error))
+      .finally(() => refreshing.delete(key)),
+  )
+}
+
+function store<T>(cache: CacheContext, key: string, policy: CachePolicy, value: T | null): void {
+  const entry: Entry<T> = { value, storedAt: Date.now() }
+  remember(key, entry, entry.storedAt)
+  const { freshSeconds, staleSeconds } = policyOf(entry, policy)
+  cache.waitUntil(
+    cache.kv
+      .put(key, JSON.stringify(entry), { expirationTtl: Math.max(60, freshSeconds + staleSeconds) })
+      .catch((error) => cache.onRefreshError?.(key, error)),
+  )
+}

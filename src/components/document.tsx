@@ -1,0 +1,23 @@
+import type { ReactNode } from 'react'
+import { assets } from '../render/assets'
+import { type HeadProps, PageHead } from './page-head'
+import type { View } from './view'
+
+/** The HTML document every page shares: language and direction, head, stylesheet and (where used) the islands' entry. */
+export function Document({ view, head, bodyClass, children }: { view: View; head: HeadProps; bodyClass?: string; children: ReactNode }) {
+  return (
+    <html lang={view.locale} dir={view.dir}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <PageHead {...head} />
+        <link rel="icon" href="/favicon.ico" sizes="32x32" />
+        <link rel="icon" href="/logo.svg" type="image/svg+xml" />
+        <link rel="stylesheet" href={assets.css} />
+        {view.hydrate && assets.preload.map((href) => <link key={href} rel="modulepreload" href={href} />)}
+        {view.hydrate && <script type="module" src={assets.entry} nonce={view.nonce} />}
+      </head>
+      <body className={bodyClass}>{children}</body>
+    </html>
+  )
+}

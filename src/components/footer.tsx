@@ -1,0 +1,39 @@
+import { enabledPageLinks } from '../market/feature-switches'
+import { marketLabel } from '../market/picker'
+import type { View } from './view'
+
+/** The page footer: the site's content pages, the whistleblower channel and the market. */
+export function Footer({ view }: { view: View }) {
+  const { t, market } = view
+  const base = market ? `/${market.segment}` : ''
+  return (
+    <footer className="site-footer">
+      {market && (
+        <nav aria-label={t('footer.explore')} className="footer-columns">
+          <div>
+            <h2>{t('footer.explore')}</h2>
+            <ul>
+              {enabledPageLinks(market.site).map(({ key, slug }) => (
+                <li key={key}>
+                  <a href={`${base}/${slug}`}>{t(`pages.${key}`)}</a>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <h2>{t('footer.legal')}</h2>
+            <ul>
+              <li>
+                <a href={`${base}/whistleblower-form`}>{t('footer.whistleblower')}</a>
+              </li>
+            </ul>
+          </div>
+        </nav>
+      )}
+      <div className="footer-bottom">
+        {market && <p>{t('footer.market', { market: marketLabel(market.site, market.locale) })}</p>}
+        <p>{t('footer.copyright', { year: new Date().getUTCFullYear() })}</p>
+      </div>
+    </footer>
+  )
+}

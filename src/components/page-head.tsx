@@ -1,0 +1,51 @@
+import type { SeoRecord } from '../upstream/schemas'
+
+export type HeadProps = {
+  title: string
+  description?: string | null
+  keywords?: string | null
+  /** Absolute canonical URL. */
+  canonical?: string
+  ogImage?: string | null
+  ogImageAlt?: string | null
+  /** hreflang alternates: language tag → absolute URL (plus `x-default`). */
+  alternates?: Array<{ hreflang: string; href: string }>
+  robots?: string
+}
+
+/** The page's title and meta tags, Open Graph and alternates. */
+export function PageHead({ title, description, keywords, canonical, ogImage, ogImageAlt, alternates = [], robots }: HeadProps) {
+  return (
+    <>
+      <title>{title}</title>
+      {description && <meta name="description" content={description} />}
+      {keywords && <meta name="keywords" content={keywords} />}
+      {robots && <meta name="robots" content={robots} />}
+      {canonical && <link rel="canonical" href={canonical} />}
+      {alternates.map((a) => (
+        <link key={a.hreflang} rel="alternate" hrefLang={a.hreflang} href={a.href} />
+      ))}
+      <meta property="og:type" content="website" />
+      <meta property="og:title" content={title} />
+      {description && <meta property="og:description" content={description} />}
+      {canonical && <meta property="og:url" content={canonical} />}
+      {ogImage && <meta property="og:image" content={ogImage} />}
+      {ogImageAlt && <meta property="og:image:alt" content={ogImageAlt} />}
+    </>
+  )
+}
+
+/** Head props from an SEO record, with the page's own title and description where the record has none. */
+export function headFromSeo(
+  seo: SeoRecord | null | undefined,
+  fallback: { title: string; description?: string },
+  origin: string,
+): Pick<HeadProps, 'title' | 'description' | 'keywords' | 'ogImage' | 'ogImageAlt'> {
+  return {
+    title: seo?.page_title || seo?.og_title || fallback.title,
+    description: seo?.meta_description || seo?.og_description || fallback.description,
+    keywords: seo?.meta_keywords,
+    ogImage: seo?.og_image ? new URL(seo.og_image, origin).href : null,
+    ogImageAlt: seo?.og_image_alt,
+  }
+}

@@ -1,0 +1,23 @@
+import type { Translator } from '../i18n/translator'
+import type { Market } from '../market/market'
+import type { MenuProduct, Site } from '../upstream/schemas'
+
+/** What every page's layout needs to know about the request: its texts, market, nonce and URL. */
+export type View = {
+  t: Translator['t']
+  locale: string
+  dir: Translator['dir']
+  market: Market | null
+  nonce: string
+  /** The page's absolute origin, for canonical and Open Graph URLs. */
+  origin: string
+  path: string
+  /** Whether the page loads the client bundle (pages without islands do not). */
+  hydrate: boolean
+}
+
+/** The data of the default layout's header and footer: the sites (picker) and the product menu. */
+export type Chrome = {
+  sites: Site[]
+  productMenu: MenuProduct[]
+}

@@ -1,0 +1,31 @@
+import type { Site } from '../upstream/schemas'
+
+/** The BCP 47 tag of a market, e.g. `it-IT`, `de-CH`; `int` markets use the locale alone. */
+export function languageTag(country: string, locale: string): string {
+  return country.length === 2 ? `${locale}-${country.toUpperCase()}` : locale
+}
+
+/**
+ * Formats an amount in the site's currency: the site's token on its side (default `$` on the left), the digits
+ * grouped the way the market writes numbers. Word tokens (`CHF`, `AED`) are set apart by a space.
+ *
+ * @example
+ * formatPrice(1299, { default_currency_token: '€', default_currency_place: 'right' }, 'de-DE') // "1.299,00 €"
+ */
+export function formatPrice(
+  amount: number,
+  site: Pick<Site, 'default_currency_token' | 'default_currency_place'>,
+  tag: string,
+): string {
+  const digits = new Intl.NumberFormat(tag, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)
+  const token = site.default_currency_token || '$'
+  if (site.default_currency_place === 'right') return `${digits}\u00a0${token}`
+  return /^[A-Za-z]/.test(token) ? `${token}\u00a0${digits}` : `${token}${digits}`
+}
+
+/** A calendar date (`2026-11-02`) written the market's way, e.g. "2 novembre 2026". */
+export function formatDate(isoDate: string, tag: string): string {
+  const date = new Date(`${isoDate.slice(0, 10)}T12:00:00Z`)
+  if (Number.isNaN(date.getTime())) return isoDate
+  return new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' }).format(date)
+}

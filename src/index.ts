@@ -1,0 +1,4 @@
+import { app } from './app'
+import type { Bindings } from './env'
+
+export default app satisfies ExportedHandler<Bindings>

@@ -1,0 +1,32 @@
+import type { Site } from '../upstream/schemas'
+
+type Setting = 'test_ride_inquiry' | 'become_a_partner' | 'work_with_us'
+
+/** Each switchable feature: its setting and the page keys (and path words) that belong to it. */
+const FEATURE_PAGES: ReadonlyArray<{ setting: Setting; pages: readonly string[] }> = [
+  { setting: 'test_ride_inquiry', pages: ['test-drive'] },
+  { setting: 'become_a_partner', pages: ['become-a-dealer', 'become-a-distributor'] },
+  { setting: 'work_with_us', pages: ['work-with-us'] },
+]
+
+/** Whether a path belongs to a feature the site switched off (the original's rule: the path contains its word). */
+export function isSwitchedOff(site: Site, path: string): boolean {
+  return FEATURE_PAGES.some(({ setting, pages }) => !site.settings[setting] && pages.some((word) => path.includes(word)))
+}
+
+/** Whether a page key is shown in menus, sitemaps and hreflang: not when its feature is switched off. */
+export function isPageEnabled(site: Site, pageKey: string): boolean {
+  return !FEATURE_PAGES.some(({ setting, pages }) => !site.settings[setting] && pages.includes(pageKey))
+}
+
+/** The site's content pages (pageLinks) that are switched on, as key and slug. */
+export function enabledPageLinks(site: Site): Array<{ key: string; slug: string }> {
+  return Object.entries(site.pageLinks)
+    .filter(([key]) => isPageEnabled(site, key))
+    .map(([key, slug]) => ({ key, slug }))
+}
+
+/** The page key a slug of the site's pageLinks stands for, or null. */
+export function pageKeyOf(site: Site, slug: string): string | null {
+  return Object.entries(site.pageLinks).find(([, s]) => s === slug)?.[0] ?? null
+}

@@ -1,0 +1,45 @@
+import type { MarketPickerProps, PickerRegion } from '../../client/islands/market-picker'
+import type { Translator } from '../i18n/translator'
+import type { Region, Site } from '../upstream/schemas'
+import { isLive, type Market } from './market'
+
+const REGION_ORDER: Region[] = ['europe', 'americas', 'asia', 'oceania', 'africa']
+const languageNames = new Map<string, string>()
+
+/** A language's name in that language, capitalised ("Deutsch", "Français"). */
+export function languageName(locale: string): string {
+  let name = languageNames.get(locale)
+  if (!name) {
+    const native = new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale
+    name = native.charAt(0).toLocaleUpperCase(locale) + native.slice(1)
+    languageNames.set(locale, name)
+  }
+  return name
+}
+
+/** A market's label in its own words: "Schweiz / Suisse / Svizzera · Français". */
+export function marketLabel(site: Site, locale: string): string {
+  return site.locales.length > 1 || site.slug === 'int' ? `${site.country.name} · ${languageName(locale)}` : site.country.name
+}
+
+/** The live markets, grouped by region with translated region names: what the picker lists. */
+export function pickerRegions(sites: Site[], t: Translator['t']): PickerRegion[] {
+  return REGION_ORDER.map((region) => ({
+    name: t(`picker.regions.${region}`),
+    markets: sites
+      .filter((site) => site.country.region === region && isLive(site))
+      .flatMap((site) => site.locales.map((locale) => ({ segment: `${site.slug}-${locale}`, label: marketLabel(site, locale), locale }))),
+  })).filter((region) => region.markets.length > 0)
+}
+
+/** The picker island's props for a page. */
+export function pickerProps(sites: Site[], market: Market | null, t: Translator['t']): MarketPickerProps {
+  return {
+    current: market?.segment ?? null,
+    summary: market ? marketLabel(market.site, market.locale) : t('picker.select_label'),
+    label: t('picker.change'),
+    title: t('picker.title'),
+    regions: pickerRegions(sites, t),
+    action: '/_market',
+  }
+}

@@ -1,0 +1,11 @@
+import type { Context } from 'hono'
+import type { AppEnv } from '../env'
+
+/** `GET /_health`: the Worker answers, and says which upstream it speaks to (never its address). */
+export function health(c: Context<AppEnv>): Response {
+  return c.json(
+    { status: 'ok', upstream: c.env.UPSTREAM_URL ? 'http' : 'embedded' },
+    200,
+    { 'Cache-Control': 'no-store' },
+  )
+}

@@ -1,0 +1,65 @@
+import type { Context } from 'hono'
+import { everythingPrefix, marketKeys } from '../cache/keys'
+import { forgetMemo } from '../cache/swr'
+import type { AppEnv } from '../env'
+import { parseMarketSegment } from '../market/market'
+import { logEvent } from '../ops/log'
+
+/**
+ * `POST /_purge` (operators): `Authorization: Bearer {PURGE_SECRET}`; `?market=it-it` or `?country=it` purges one
+ * market's cached lookups (and the sites list), nothing purges everything. Answers how many KV entries went.
+ *
+ * @example
+ * curl -X POST -H "Authorization: Bearer $PURGE_SECRET" "https://site.example/_purge?market=it-it"
+ */
+export async function purge(c: Context<AppEnv>): Promise<Response> {
+  const secret = c.env.PURGE_SECRET
+  const given = /^Bearer (.+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
+  if (!secret) return c.json({ error: 'purging is not configured (PURGE_SECRET)' }, 503)
+  if (!given || !(await sameSecret(given, secret))) {
+    return c.json({ error: 'unauthorized' }, 401, { 'WWW-Authenticate': 'Bearer' })
+  }
+  const country = c.req.query('country') ?? parseMarketSegment(c.req.query('market'))?.country
+  if ((c.req.query('country') !== undefined || c.req.query('market') !== undefined) && !/^[a-z]{2,3}$/.test(country ?? '')) {
+    return c.json({ error: 'market must look like it-it, country like it' }, 400)
+  }
+  const kv = c.env.CACHE
+  let purged = 0
+  if (country) {
+    const { keys, prefix } = marketKeys(country)
+    await Promise.all(keys.map((key) => kv.delete(key)))
+    purged = keys.length + (await deletePrefix(kv, prefix))
+    keys.forEach((key) => forgetMemo(key))
+    forgetMemo(prefix)
+  } else {
+    purged = await deletePrefix(kv, everythingPrefix())
+    forgetMemo()
+  }
+  logEvent('info', 'cache_purged', { scope: country ?? 'everything', purged })
+  return c.json({ purged, scope: country ?? 'everything' })
+}
+
+async function deletePrefix(kv: KVNamespace, prefix: string): Promise<number> {
+  let count = 0
+  let cursor: string | undefined
+  do {
+    const page: KVNamespaceListResult<unknown> = await kv.list({ prefix, cursor })
+    await Promise.all(page.keys.map((key) => kv.delete(key.name)))
+    count += page.keys.length
+    cursor = page.list_complete ? undefined : page.cursor
+  } while (cursor)
+  return count
+}
+
+/** Workers' constant-time comparison (the DOM typings of SubtleCrypto lack it). */
+type WorkersSubtle = { timingSafeEqual(a: ArrayBuffer, b: ArrayBuffer): boolean }
+
+/** Compares two secrets in constant time (digests first, so their lengths do not show either). */
+export async function sameSecret(given: string, expected: string): Promise<boolean> {
+  const encoder = new TextEncoder()
+  const [a, b] = await Promise.all([
+    crypto.subtle.digest('SHA-256', encoder.encode(given)),
+    crypto.subtle.digest('SHA-256', encoder.encode(expected)),
+  ])
+  return (crypto.subtle as unknown as WorkersSubtle).timingSafeEqual(a, b)
+}

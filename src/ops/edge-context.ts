@@ -1,0 +1,44 @@
+import type { Hono, MiddlewareHandler } from 'hono'
+import type { ApiEnv } from '../api/context'
+import { createLookups } from '../cache/lookups'
+import type { AppEnv } from '../env'
+import { createUpstream } from '../upstream/client'
+import { EMBEDDED_ORIGIN, embeddedTransport, httpTransport } from '../upstream/transport'
+import { errorName, logEvent } from './log'
+import { RequestLog } from './request-log'
+
+const DEFAULT_TIMEOUT_MS = 3000
+
+/**
+ * Builds what every request needs before anything else runs: its log line, the upstream client (embedded API
+ * in-process, or `UPSTREAM_URL` over HTTP) and the cached lookups; writes the log line when the answer is ready.
+ *
+ * @example
+ * app.use(edgeContext(api))
+ */
+export const edgeContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const log = new RequestLog(c.req.method, c.req.path)
+  c.set('log', log)
+  const baseUrl = c.env.UPSTREAM_URL?.replace(/\/+$/, '')
+  const upstream = createUpstream({
+    transport: baseUrl ? httpTransport : embeddedTransport((request) => api.fetch(request, c.env, c.executionCtx)),
+    baseUrl: baseUrl || EMBEDDED_ORIGIN,
+    timeoutMs: Number(c.env.UPSTREAM_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS,
+    onCall: log.upstreamCall,
+  })
+  c.set('upstream', upstream)
+  c.set(
+    'lookups',
+    createLookups(
+      {
+        kv: c.env.CACHE,
+        waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+        report: log.cacheOutcome,
+        onRefreshError: (key, error) => logEvent('warn', 'cache_refresh_failed', { key, error: errorName(error) }),
+      },
+      upstream,
+    ),
+  )
+  await next()
+  log.write(c.res.status)
+}

@@ -1,0 +1,43 @@
+/** The exact messages of the site's error answers (PRODUCT.md §3). */
+export const ErrorMessages = {
+  noCountry: 'This page could not be found (no-country).',
+  noLocale: 'This page could not be found (no-locale).',
+  maintenance: 'This page its under maintenance, please check again later.',
+  featureOff: 'This page could not be found.',
+  pageNotFound: (fullPath: string) => `Page Not Found: ${fullPath}`,
+  badRequest: 'This request could not be understood.',
+  unknownMarket: 'This market is not available.',
+  serverError: 'Something went wrong on our side. Please try again.',
+} as const
+
+/** How the error page introduces itself: not found, maintenance, or a failure of ours. */
+export type ErrorKind = 'not-found' | 'maintenance' | 'bad-request' | 'server-error'
+
+/**
+ * The one error of the page path: thrown by middleware and loaders before anything streams, turned into the error
+ * page by the app's `onError`. `market` says whose texts the page shows (null: int-en's).
+ */
+export class PageError extends Error {
+  override readonly name = 'PageError'
+  constructor(
+    readonly status: 400 | 403 | 404 | 405 | 413 | 500 | 503,
+    message: string,
+    readonly kind: ErrorKind = status === 503 ? 'maintenance' : status === 404 ? 'not-found' : status === 500 ? 'server-error' : 'bad-request',
+  ) {
+    super(message)
+  }
+
+  static notFound(message: string) {
+    return new PageError(404, message)
+  }
+
+  /** 404 "Page Not Found: {fullPath}" for a request URL (path and query, as the original showed it). */
+  static pageNotFound(requestUrl: string) {
+    const { pathname, search } = new URL(requestUrl)
+    return new PageError(404, ErrorMessages.pageNotFound(pathname + search))
+  }
+
+  static maintenance() {
+    return new PageError(503, ErrorMessages.maintenance)
+  }
+}

@@ -1,0 +1,46 @@
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../env'
+
+const ONE_YEAR = 31_536_000
+
+/** A fresh nonce per request for every inline script of the page. */
+export function createNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return btoa(String.fromCharCode(...bytes))
+}
+
+/** The Content-Security-Policy of an HTML page: scripts only from this site or with this request's nonce. */
+export function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
+
+/**
+ * Sets the nonce for the page and the security headers of every answer; HTML answers also get the CSP.
+ *
+ * @example
+ * app.use(securityHeaders())
+ */
+export const securityHeaders = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const nonce = createNonce()
+  c.set('nonce', nonce)
+  await next()
+  const headers = c.res.headers
+  headers.set('Strict-Transport-Security', `max-age=${ONE_YEAR}; includeSubDomains`)
+  headers.set('X-Content-Type-Options', 'nosniff')
+  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
+  headers.set('X-Frame-Options', 'DENY')
+  headers.set('Permissions-Policy', 'camera=(), microphone=(), payment=(self), geolocation=(self)')
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin')
+  if (headers.get('Content-Type')?.startsWith('text/html')) headers.set('Content-Security-Policy', contentSecurityPolicy(nonce))
+}

@@ -1,0 +1,49 @@
+import type { Context } from 'hono'
+import { ContentBlocks } from '../components/content-blocks'
+import { DefaultLayout } from '../components/layouts'
+import { type HeadProps, headFromSeo } from '../components/page-head'
+import type { Chrome, View } from '../components/view'
+import type { AppEnv } from '../env'
+import { pageKeyOf } from '../market/feature-switches'
+import { PageError } from '../ops/page-error'
+import { sendPage, viewOf } from '../render/respond'
+import { alternates } from '../seo/alternates'
+import { canonicalUrl } from '../seo/canonical'
+import { modelSeo } from '../seo/page-seo'
+import type { ContentPage as Page } from '../upstream/schemas'
+import { loadChrome } from './chrome'
+
+type ContentPageProps = { view: View; chrome: Chrome; head: HeadProps; page: Page }
+
+/** A content page of the site (about us, contact, test ride…): title, summary and its blocks. */
+export function ContentPage({ view, chrome, head, page }: ContentPageProps) {
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <article className="content-page">
+        <h1>{page.title}</h1>
+        {page.summary && <p className="lead">{page.summary}</p>}
+        <ContentBlocks blocks={page.blocks} />
+      </article>
+    </DefaultLayout>
+  )
+}
+
+/**
+ * `GET /{m}/{page}`: the slug is looked up in the site's pageLinks (slugs differ per market); an unknown slug or a
+ * page without content is "Page Not Found"; an upstream failure with nothing cached is the app's 503.
+ */
+export async function contentPage(c: Context<AppEnv>): Promise<Response> {
+  const { market, lookups, t } = c.var
+  const key = pageKeyOf(market.site, c.req.param('page') ?? '')
+  if (!key) throw PageError.pageNotFound(c.req.url)
+  const [page, chrome] = await Promise.all([lookups.page(market.country, market.locale, key), loadChrome(lookups, market)])
+  if (!page) throw PageError.pageNotFound(c.req.url)
+  const view = viewOf(c, t, market)
+  const seo = await modelSeo(lookups, market.country, market.locale, 'Page', page.id)
+  const head: HeadProps = {
+    ...headFromSeo(seo, { title: `${page.title} · ${t.t('brand.name')}`, description: page.summary }, view.origin),
+    canonical: canonicalUrl(c.req.url),
+    alternates: alternates(chrome.sites, { key }, view.origin),
+  }
+  return sendPage(c, <ContentPage view={view} chrome={chrome} head={head} page={page} />)
+}

@@ -1,0 +1,60 @@
+import type { Context } from 'hono'
+import { ErrorLayout } from '../components/layouts'
+import type { View } from '../components/view'
+import type { AppEnv } from '../env'
+import { loadTranslator } from '../i18n/load-translator'
+import { createTranslator } from '../i18n/translator'
+import { FALLBACK_MARKET, siteHome } from '../market/market'
+import { forgetMarket } from '../market/remembered-market'
+import type { PageError } from '../ops/page-error'
+import { sendPage, viewOf } from '../render/respond'
+
+/** How long a visitor is told to wait before retrying a site under maintenance. */
+export const RETRY_AFTER_SECONDS = 300
+
+type ErrorPageProps = { view: View; status: number; message: string; text: string; home: string }
+
+/** The error page: dark, the logo, the exact message, the translated explanation and a way home. */
+export function ErrorPage({ view, status, message, text, home }: ErrorPageProps) {
+  return (
+    <ErrorLayout view={view} head={{ title: `${status} · ${view.t('brand.name')}`, robots: 'noindex' }}>
+      <p className="error-status">{status}</p>
+      <h1 className="error-message">{message}</h1>
+      <p>{text}</p>
+      <a className="button" href={home}>
+        {view.t('common.return_to_home')}
+      </a>
+    </ErrorLayout>
+  )
+}
+
+/**
+ * Answers a PageError with the error page. Inside a resolved market it speaks the market's language and leads to the
+ * site's first URL; otherwise int-en's. A site under maintenance leads to `/`, the only page it does not block, and
+ * forgets the remembered market.
+ */
+export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promise<Response> {
+  const market = c.get('market') ?? null
+  const maintenance = error.kind === 'maintenance'
+  const t = c.get('t') ?? (maintenance && !market
+    ? createTranslator(FALLBACK_MARKET.locale, null) // the upstream just failed: do not wait for it twice
+    : await loadTranslator(c.var.lookups, market?.country ?? FALLBACK_MARKET.country, market?.locale ?? FALLBACK_MARKET.locale))
+  const home = maintenance ? '/' : market ? siteHome(market.site) : FALLBACK_MARKET.home
+  if (maintenance) forgetMarket(c)
+  return sendPage(
+    c,
+    <ErrorPage
+      view={viewOf(c, t, market, false)}
+      status={error.status}
+      message={error.message}
+      text={t.t(maintenance ? 'common.maintenance' : 'common.page_not_found_homepage')}
+      home={home}
+    />,
+    {
+      status: error.status,
+      headers: maintenance
+        ? { 'Cache-Control': 'no-store', 'Retry-After': String(RETRY_AFTER_SECONDS) }
+        : { 'Cache-Control': 'no-store' },
+    },
+  )
+}

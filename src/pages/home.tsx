@@ -1,0 +1,136 @@
+import type { Context } from 'hono'
+import { Suspense, use } from 'react'
+import { LATEST_NEWS_COUNT } from '../cache/lookups'
+import { DefaultLayout } from '../components/layouts'
+import { type HeadProps, headFromSeo } from '../components/page-head'
+import type { Chrome, View } from '../components/view'
+import type { AppEnv } from '../env'
+import { formatDate } from '../i18n/formats'
+import { isPageEnabled } from '../market/feature-switches'
+import { type Deferred, defer, orNull } from '../render/deferred'
+import { sendPage, viewOf } from '../render/respond'
+import { alternates } from '../seo/alternates'
+import { canonicalUrl } from '../seo/canonical'
+import type { MenuProduct, NewsSummary } from '../upstream/schemas'
+import { errorName, logEvent } from '../ops/log'
+import { loadChrome } from './chrome'
+
+const FEATURED_COUNT = 4
+
+type HomeProps = {
+  view: View
+  chrome: Chrome
+  head: HeadProps
+  featured: MenuProduct[]
+  latestNews: Deferred<NewsSummary[] | null>
+}
+
+/** The market home: hero, featured bikes, latest news (streamed), the dealer finder and, where on, the test ride. */
+export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps) {
+  const { t, market } = view
+  const site = market!.site
+  const base = `/${market!.segment}`
+  const pageUrl = (key: string) => `${base}/${site.pageLinks[key] ?? key}`
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <section className="hero">
+        <img src="/images/hero.svg" alt="" width={1600} height={700} fetchPriority="high" />
+        <div className="hero-text">
+          <h1>{t('home.hero_title')}</h1>
+          <p>{t('home.hero_text')}</p>
+          <a className="button" href="#featured">
+            {t('home.hero_cta')}
+          </a>
+        </div>
+      </section>
+
+      {featured.length > 0 && (
+        <section id="featured" className="band" aria-labelledby="featured-title">
+          <h2 id="featured-title">{t('home.featured_products')}</h2>
+          <ul className="card-grid">
+            {featured.map((product) => (
+              <li key={product.id} className="card">
+                <a href={`${base}/products/${product.slug}`}>
+                  {product.image && <img src={product.image} alt="" width={480} height={320} loading="lazy" />}
+                  <h3>{product.name}</h3>
+                  {product.tagline && <p>{product.tagline}</p>}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section className="band" aria-labelledby="news-title">
+        <h2 id="news-title">{t('home.latest_news')}</h2>
+        <Suspense fallback={<p className="loading" role="status">{t('common.loading')}</p>}>
+          <LatestNews view={view} news={latestNews} />
+        </Suspense>
+      </section>
+
+      {isPageEnabled(site, 'dealer-locator') && site.pageLinks['dealer-locator'] && (
+        <section className="band call-to-action" aria-labelledby="dealer-title">
+          <h2 id="dealer-title">{t('home.dealer_finder_title')}</h2>
+          <p>{t('home.dealer_finder_text')}</p>
+          <a className="button" href={pageUrl('dealer-locator')}>
+            {t('home.dealer_finder_cta')}
+          </a>
+        </section>
+      )}
+
+      {site.settings.test_ride_inquiry && site.pageLinks['test-drive'] && (
+        <section className="band call-to-action accent" aria-labelledby="test-ride-title">
+          <h2 id="test-ride-title">{t('home.test_ride_title')}</h2>
+          <p>{t('home.test_ride_text')}</p>
+          <a className="button" href={pageUrl('test-drive')}>
+            {t('home.test_ride_cta')}
+          </a>
+        </section>
+      )}
+    </DefaultLayout>
+  )
+}
+
+/** The latest-news block: it waits for its data inside Suspense, so the shell never waits for it. */
+function LatestNews({ view, news }: { view: View; news: Promise<NewsSummary[] | null> }) {
+  const { t, market } = view
+  const articles = use(news)
+  if (articles === null) return <p>{t('home.news_unavailable')}</p>
+  if (articles.length === 0) return <p>{t('home.no_news')}</p>
+  return (
+    <ul className="card-grid news-grid">
+      {articles.slice(0, LATEST_NEWS_COUNT).map((article) => (
+        <li key={article.id} className="card">
+          <a href={`/${market!.segment}/news/details/${article.slug}`}>
+            {article.image && <img src={article.image} alt="" width={480} height={270} loading="lazy" />}
+            <h3>{article.title}</h3>
+            <p className="meta">
+              <time dateTime={article.published_at}>{formatDate(article.published_at, market!.tag)}</time>
+            </p>
+            <p>{article.excerpt}</p>
+          </a>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** `GET /{m}`: critical data (chrome, featured bikes) awaited; the latest news deferred. */
+export async function home(c: Context<AppEnv>): Promise<Response> {
+  const { market, lookups, t } = c.var
+  const latestNews = defer(
+    orNull(lookups.latestNews(market.country, market.locale), (error) =>
+      logEvent('warn', 'deferred_failed', { section: 'latest_news', error: errorName(error) })),
+  )
+  const chrome = await loadChrome(lookups, market)
+  const view = viewOf(c, t, market)
+  const head: HeadProps = {
+    ...headFromSeo(market.site.seo, { title: `${t.t('brand.name')} · ${t.t('brand.tagline')}`, description: t.t('home.hero_text') }, view.origin),
+    canonical: canonicalUrl(c.req.url),
+    alternates: alternates(chrome.sites, 'home', view.origin),
+  }
+  const featured = chrome.productMenu.slice(0, FEATURED_COUNT)
+  return sendPage(c, <HomePage view={view} chrome={chrome} head={head} featured={featured} latestNews={latestNews} />, {
+    deferred: [latestNews],
+  })
+}

@@ -1,0 +1,13 @@
+import manifest from './asset-manifest.json'
+
+/** The client build's files (written by scripts/build-client.mjs): hashed, so each deployment's pages load its own. */
+export type AssetManifest = {
+  /** The browser entry, loaded as a module by every page that has islands. */
+  entry: string
+  /** Chunks the entry imports statically: preloaded beside it. */
+  preload: string[]
+  /** The site's stylesheet. */
+  css: string
+}
+
+export const assets: AssetManifest = manifest

@@ -1,0 +1,18 @@
+import type { Context } from 'hono'
+import type { AppEnv } from '../env'
+
+/** `GET /robots.txt`: everything public may be crawled; the API, the account, checkout and operator paths not. */
+export function robots(c: Context<AppEnv>): Response {
+  const lines = [
+    'User-agent: *',
+    'Allow: /',
+    'Disallow: /api/',
+    'Disallow: /_',
+    'Disallow: /login',
+    'Disallow: /*/my-account',
+    'Disallow: /*/checkout/',
+    'Disallow: /*/update-password/',
+    'Disallow: /*/whistleblower-form',
+  ]
+  return c.text(`${lines.join('\n')}\n`, 200, { 'Cache-Control': 'public, max-age=3600' })
+}

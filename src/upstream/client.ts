@@ -1,0 +1,142 @@
+import type { z } from 'zod'
+import { UpstreamError, type UpstreamFailure } from './errors'
+import { ReadRetry, retryDelay, sleep, withRetrySlot } from './retry'
+import type { Transport } from './transport'
+
+/** What the client reports of each call: the request log counts them and logs failures. */
+export type UpstreamCall = { method: string; path: string; status: number; ms: number; failure?: UpstreamFailure }
+
+export type UpstreamOptions = {
+  transport: Transport
+  /** `UPSTREAM_URL`, or the embedded origin. */
+  baseUrl: string
+  timeoutMs: number
+  /** Sent as X-Tenant / X-Locale when the market is known. */
+  market?: { country: string; locale: string }
+  /** Sent as `Authorization: Bearer`; never logged. */
+  token?: string
+  /** Aborts every call of this client (the visitor went away). */
+  signal?: AbortSignal
+  onCall?: (call: UpstreamCall) => void
+}
+
+export type ReadOptions = {
+  /** A background refresh: the whole retry policy, nobody waits. Otherwise retries fit in the call's timeout. */
+  background?: boolean
+}
+
+/** The one client of the content/account API. Every method answers `null` for a 404 and throws `UpstreamError`. */
+export type Upstream = {
+  get<S extends z.ZodType>(path: string, schema: S, options?: ReadOptions): Promise<z.infer<S> | null>
+  send<S extends z.ZodType>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown, schema: S): Promise<z.infer<S> | null>
+  /** The same client speaking for another market (X-Tenant / X-Locale). */
+  forMarket(country: string, locale: string): Upstream
+  /** The same client speaking for a logged-in visitor. */
+  withToken(token: string | undefined): Upstream
+}
+
+/**
+ * A background refresh retries every failure but a 4xx. A visitor's call retries only transport failures (no answer,
+ * 502, 504): a 500 or 503 is the backend's own answer (maintenance, for a site) and is not worth the wait.
+ */
+function retryable({ failure, status }: UpstreamError, background: boolean): boolean {
+  if (failure === 'unauthorized' || (status !== undefined && status >= 400 && status < 500)) return false
+  if (background) return true
+  return (failure === 'unavailable' && status === undefined) || status === 502 || status === 504
+}
+
+/**
+ * Creates the upstream client.
+ *
+ * @example
+ * const upstream = createUpstream({ transport, baseUrl, timeoutMs: 3000 }).forMarket('it', 'it')
+ * const site = await upstream.get('sites/it', siteAnswer)
+ */
+export function createUpstream(options: UpstreamOptions): Upstream {
+  const call = async <S extends z.ZodType>(method: string, path: string, body: unknown, schema: S, deadline: number) => {
+    const started = Date.now()
+    const timeLeft = Math.max(1, deadline - started)
+    const report = (status: number, failure?: UpstreamFailure) =>
+      options.onCall?.({ method, path, status, ms: Date.now() - started, failure })
+    if (options.signal?.aborted) throw failed('unavailable', 0)
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(), timeLeft)
+    const stop = () => controller.abort()
+    options.signal?.addEventListener('abort', stop)
+    try {
+      const response = await Promise.race([
+        options.transport(new Request(`${options.baseUrl}/api/${path}`, {
+          method,
+          headers: headers(options, body !== undefined),
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: controller.signal,
+        })),
+        abortion(controller.signal),
+      ])
+      if (response.status === 404) {
+        report(404)
+        return null
+      }
+      if (response.status === 401) throw failed('unauthorized', response.status)
+      if (!response.ok) throw failed('unavailable', response.status)
+      const json = await Promise.race([response.json().catch(() => undefined), abortion(controller.signal)])
+      const parsed = schema.safeParse(json)
+      if (!parsed.success) throw failed('invalid', response.status)
+      report(response.status)
+      return parsed.data as z.infer<S>
+    } catch (error) {
+      if (error instanceof UpstreamError) throw error
+      throw failed(controller.signal.aborted && !options.signal?.aborted ? 'timeout' : 'unavailable', 0)
+    } finally {
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', stop)
+    }
+
+    function failed(failure: UpstreamFailure, status: number) {
+      report(status, failure)
+      return new UpstreamError(failure, path, status || undefined)
+    }
+  }
+
+  const read = async <S extends z.ZodType>(path: string, schema: S, { background = false }: ReadOptions = {}) => {
+    const deadline = Date.now() + options.timeoutMs
+    const attempt = async (n: number): Promise<z.infer<S> | null> => {
+      try {
+        return await call('GET', path, undefined, schema, background ? Date.now() + options.timeoutMs : deadline)
+      } catch (error) {
+        const upstreamError = error as UpstreamError
+        if (n >= ReadRetry.attempts || options.signal?.aborted) throw error
+        const delay = retryDelay(n + 1)
+        if (!retryable(upstreamError, background) || (!background && Date.now() + delay >= deadline)) throw error
+        await sleep(delay)
+        return attempt(n + 1)
+      }
+    }
+    return background ? withRetrySlot(() => attempt(1)) : attempt(1)
+  }
+
+  return {
+    get: read,
+    send: (method, path, body, schema) => call(method, path, body, schema, Date.now() + options.timeoutMs),
+    forMarket: (country, locale) => createUpstream({ ...options, market: { country, locale } }),
+    withToken: (token) => createUpstream({ ...options, token }),
+  }
+}
+
+function headers({ market, token }: UpstreamOptions, hasBody: boolean): Headers {
+  const result = new Headers({ Accept: 'application/json' })
+  if (hasBody) result.set('Content-Type', 'application/json')
+  if (market) {
+    result.set('X-Tenant', market.country)
+    result.set('X-Locale', market.locale)
+  }
+  if (token) result.set('Authorization', `Bearer ${token}`)
+  return result
+}
+
+function abortion(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(new Error('aborted'))
+    signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })
+  })
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod'
+
+/**
+ * The upstream contract (docs/api.md) as zod schemas, shared by the embedded API (which validates what it answers)
+ * and the upstream client (which validates what it receives: an answer that fails is an upstream failure).
+ */
+
+/** Backends written in PHP often send 0/1 for booleans; both mean the same here. */
+const flag = (fallback: boolean) =>
+  z.union([z.boolean(), z.literal(0), z.literal(1)]).transform(Boolean).default(fallback)
+
+/** A third-party integration switched on per site, with the id it needs. */
+const integration = <K extends 'app_id' | 'key' | 'id'>(idKey: K) =>
+  z.object({ integrate: flag(false) }).extend({ [idKey]: z.string().nullish() } as Record<K, z.ZodOptional<z.ZodNullable<z.ZodString>>>).nullish()
+
+export const regionSchema = z.enum(['africa', 'americas', 'asia', 'europe', 'oceania'])
+
+export const siteSettingsSchema = z.object({
+  under_maintenance: flag(false),
+  test_ride_inquiry: flag(true),
+  become_a_partner: flag(true),
+  work_with_us: flag(true),
+  facebook_pixel_code: z.string().nullish(),
+  google_analytics: integration('app_id'),
+  google_tag_manager: z.string().nullish(),
+  intercom: integration('app_id'),
+  microsoft_clarity: integration('key'),
+  mexico_tag: integration('id'),
+})
+
+export const seoRecordSchema = z.object({
+  meta_name: z.string().nullish(),
+  meta_description: z.string().nullish(),
+  meta_keywords: z.string().nullish(),
+  page_title: z.string().nullish(),
+  og_title: z.string().nullish(),
+  og_description: z.string().nullish(),
+  og_image: z.string().nullish(),
+  og_image_alt: z.string().nullish(),
+  model_id: z.union([z.number(), z.string()]),
+  model_type: z.string(),
+})
+
+const localeCode = z.string().regex(/^[a-z]{2}$/)
+
+export const siteSchema = z.object({
+  id: z.number().int().optional(),
+  slug: z.string().regex(/^[a-z]{2,3}$/),
+  country: z.object({ name: z.string(), country_code: z.string(), region: regionSchema }),
+  locales: z.array(localeCode).min(1),
+  urls: z.array(z.object({ locale_code: localeCode, url: z.string().startsWith('/') })),
+  pageLinks: z.record(z.string(), z.string().regex(/^[a-z0-9-]+$/)).default({}),
+  seo: seoRecordSchema.nullish(),
+  settings: siteSettingsSchema.default(siteSettingsSchema.parse({})),
+  default_currency_token: z.string().min(1).nullish().transform((v) => v ?? '$'),
+  default_currency_place: z.enum(['left', 'right']).nullish().transform((v) => v ?? 'left'),
+})
+
+export type Messages = { [key: string]: string | Messages }
+export const messagesSchema: z.ZodType<Messages> = z.lazy(() =>
+  z.record(z.string(), z.union([z.string(), messagesSchema])),
+)
+
+export const menuProductSchema = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  name: z.string(),
+  tagline: z.string().default(''),
+  image: z.string().nullish(),
+  type: z.object({ id: z.number().int(), slug: z.string(), name: z.string() }),
+})
+
+export const featureSchema = z.object({ key: z.string(), name: z.string(), enabled: flag(true) })
+
+export const contentBlockSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('heading'), text: z.string() }),
+  z.object({ type: z.literal('paragraph'), text: z.string() }),
+  z.object({ type: z.literal('list'), items: z.array(z.string()) }),
+])
+
+export const contentPageSchema = z.object({
+  id: z.number().int(),
+  key: z.string(),
+  title: z.string(),
+  summary: z.string().default(''),
+  blocks: z.array(contentBlockSchema),
+})
+
+export const newsSummarySchema = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  title: z.string(),
+  excerpt: z.string().default(''),
+  image: z.string().nullish(),
+  published_at: z.string(),
+})
+
+export const pageMetaSchema = z.object({
+  page: z.number().int().min(1),
+  per_page: z.number().int().min(1),
+  total: z.number().int().min(0),
+})
+
+/** `{ data: … }`: the envelope of every answer but the login's. */
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ data })
+export const pagedEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: pageMetaSchema })
+
+export const siteAnswer = envelope(siteSchema)
+export const sitesAnswer = envelope(z.array(siteSchema))
+export const messagesAnswer = envelope(messagesSchema)
+export const menuAnswer = envelope(z.array(menuProductSchema))
+export const featuresAnswer = envelope(z.array(featureSchema))
+export const seoAnswer = envelope(seoRecordSchema)
+export const contentPageAnswer = envelope(contentPageSchema)
+export const newsListAnswer = pagedEnvelope(newsSummarySchema)
+
+export type Site = z.infer<typeof siteSchema>
+export type SiteSettings = z.infer<typeof siteSettingsSchema>
+export type SeoRecord = z.infer<typeof seoRecordSchema>
+export type Region = z.infer<typeof regionSchema>
+export type MenuProduct = z.infer<typeof menuProductSchema>
+export type Feature = z.infer<typeof featureSchema>
+export type ContentBlock = z.infer<typeof contentBlockSchema>
+export type ContentPage = z.infer<typeof contentPageSchema>
+export type NewsSummary = z.infer<typeof newsSummarySchema>
+export type PageMeta = z.infer<typeof pageMetaSchema>

@@ -1,0 +1,91 @@
+import { expect, test } from '@playwright/test'
+
+const SCREENSHOTS = 'test-results/screenshots'
+
+test.beforeEach(async ({ page }) => {
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(error.message))
+  ;(page as unknown as { problems: string[] }).problems = problems
+})
+
+const problemsOf = (page: unknown) => (page as { problems: string[] }).problems
+
+test('from / a visitor picks a market, which is remembered', async ({ page, context }) => {
+  await page.goto('/')
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  await page.getByRole('button', { name: 'Italia', exact: true }).click()
+  await expect(page).toHaveURL(/\/it-it$/)
+  await expect(page.locator('html')).toHaveAttribute('lang', 'it')
+  const cookie = (await context.cookies()).find((c) => c.name === 'CountryLocale')
+  expect(cookie?.value).toBe('it-it')
+  expect(cookie?.httpOnly).toBe(true)
+  await page.goto('/')
+  await expect(page).toHaveURL(/\/it-it$/)
+  expect(problemsOf(page)).toEqual([])
+})
+
+test('the header picker switches market, and hydrates (Escape closes it)', async ({ page }) => {
+  await page.goto('/it-it')
+  const picker = page.locator('details.market-picker')
+  await picker.locator('summary').click()
+  await expect(picker).toHaveAttribute('open', '')
+  await page.keyboard.press('Escape')
+  await expect(picker).not.toHaveAttribute('open', '')
+  await picker.locator('summary').click()
+  await picker.getByRole('button', { name: 'Schweiz / Suisse / Svizzera · Français' }).click()
+  await expect(page).toHaveURL(/\/ch-fr$/)
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr')
+  expect(problemsOf(page)).toEqual([])
+})
+
+test('the mobile menu opens and closes the navigation on a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 })
+  await page.goto('/int-en')
+  const nav = page.locator('#site-nav')
+  await expect(nav).toBeHidden()
+  const button = page.getByRole('button', { name: 'Open menu' })
+  await button.click()
+  await expect(nav).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true')
+  await page.keyboard.press('Escape')
+  await expect(nav).toBeHidden()
+})
+
+test('a right-to-left market renders mirrored; screenshots of home LTR and RTL', async ({ page }) => {
+  await page.goto('/it-it')
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr')
+  await page.screenshot({ path: `${SCREENSHOTS}/home-it-it-ltr.png`, fullPage: true })
+  const ltrBrand = await page.locator('.brand').boundingBox()
+
+  await page.goto('/il-he')
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+  expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('rtl')
+  const rtlBrand = await page.locator('.brand').boundingBox()
+  const width = page.viewportSize()?.width ?? 1280
+  expect(ltrBrand!.x).toBeLessThan(width / 2)
+  expect(rtlBrand!.x).toBeGreaterThan(width / 2)
+  await page.screenshot({ path: `${SCREENSHOTS}/home-il-he-rtl.png`, fullPage: true })
+  expect(problemsOf(page)).toEqual([])
+})
+
+test('an unknown market shows the dark error page with a way home', async ({ page }) => {
+  const response = await page.goto('/xx-yy/anything')
+  expect(response?.status()).toBe(404)
+  await expect(page.getByText('This page could not be found (no-country).')).toBeVisible()
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+  const [r, g, b] = background.match(/\d+/g)!.map(Number)
+  expect(r! + g! + b!).toBeLessThan(150)
+  await page.getByRole('link', { name: 'Return to home' }).click()
+  await expect(page).toHaveURL(/\/int-en$/)
+})
+
+test('a market under maintenance answers 503 and is not offered', async ({ page }) => {
+  const response = await page.goto('/nl-nl')
+  expect(response?.status()).toBe(503)
+  await expect(page.getByText('This page its under maintenance, please check again later.')).toBeVisible()
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Nederland' })).toHaveCount(0)
+})

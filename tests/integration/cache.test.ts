@@ -1,0 +1,135 @@
+import { env } from 'cloudflare:workers'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { CacheShort } from '../../src/cache/policies'
+import { cached, type CacheContext, type CacheOutcome } from '../../src/cache/swr'
+import { clearCaches, visit } from '../fixtures/worker'
+
+const KEY = 'v1:test:entry'
+const old = Date.now() - (CacheShort.freshSeconds + 5) * 1000
+
+function context() {
+  const background: Promise<unknown>[] = []
+  const outcomes: CacheOutcome[] = []
+  const cache: CacheContext = {
+    kv: env.CACHE,
+    waitUntil: (promise) => background.push(promise),
+    report: (_key, outcome) => outcomes.push(outcome),
+  }
+  /** Waits for the background work, including what that work itself hands to waitUntil. */
+  const settle = async () => {
+    for (let seen = -1; seen !== background.length; ) {
+      seen = background.length
+      await Promise.all(background)
+    }
+  }
+  return { cache, outcomes, settle }
+}
+
+const storeEntry = (value: unknown, storedAt: number) => env.CACHE.put(KEY, JSON.stringify({ value, storedAt }))
+const storedValue = async () => ((await env.CACHE.get(KEY, 'json')) as { value: unknown } | null)?.value
+
+beforeEach(clearCaches)
+
+describe('the KV cache with stale-while-revalidate', () => {
+  it('answers a fresh entry from KV, then from the isolate memo, without loading', async () => {
+    await storeEntry('fresh', Date.now())
+    const { cache, outcomes } = context()
+    let loads = 0
+    const load = async () => ++loads && 'loaded'
+    expect(await cached(cache, KEY, CacheShort, load)).toBe('fresh')
+    expect(await cached(cache, KEY, CacheShort, load)).toBe('fresh')
+    expect(loads).toBe(0)
+    expect(outcomes).toEqual(['hit', 'memo'])
+  })
+
+  it('answers a stale entry at once and refreshes it once in the background', async () => {
+    await storeEntry('old', old)
+    const { cache, outcomes, settle } = context()
+    let loads = 0
+    const load = async () => {
+      loads++
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      return 'new'
+    }
+    const answers = await Promise.all([1, 2, 3].map(() => cached(cache, KEY, CacheShort, load)))
+    expect(answers).toEqual(['old', 'old', 'old'])
+    expect(outcomes).toEqual(['stale', 'stale', 'stale'])
+    await settle()
+    expect(loads).toBe(1)
+    expect(await storedValue()).toBe('new')
+    expect(await cached(cache, KEY, CacheShort, load)).toBe('new')
+  })
+
+  it('keeps serving the stale entry when the refresh fails, and never stores the failure', async () => {
+    await storeEntry('old', old)
+    const { cache, settle } = context()
+    const failing = async (): Promise<string> => {
+      throw new Error('upstream down')
+    }
+    expect(await cached(cache, KEY, CacheShort, failing)).toBe('old')
+    await settle()
+    expect(await storedValue()).toBe('old')
+  })
+
+  it('throws on a cold key whose load fails, storing nothing', async () => {
+    const { cache, settle } = context()
+    await expect(cached(cache, KEY, CacheShort, async () => Promise.reject(new Error('down')))).rejects.toThrow('down')
+    await settle()
+    expect(await env.CACHE.get(KEY)).toBeNull()
+  })
+
+  it('shares one load between concurrent visitors of a cold key', async () => {
+    const { cache, settle } = context()
+    let loads = 0
+    const load = async () => {
+      loads++
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      return 'value'
+    }
+    expect(await Promise.all([1, 2, 3, 4].map(() => cached(cache, KEY, CacheShort, load)))).toEqual(['value', 'value', 'value', 'value'])
+    await settle()
+    expect(loads).toBe(1)
+    expect(await storedValue()).toBe('value')
+  })
+
+  it('remembers that something does not exist, briefly', async () => {
+    const { cache, settle } = context()
+    expect(await cached(cache, KEY, CacheShort, async () => null)).toBeNull()
+    await settle()
+    const entry = await env.CACHE.getWithMetadata(KEY)
+    expect(JSON.parse(entry.value as string).value).toBeNull()
+  })
+})
+
+describe('POST /_purge', () => {
+  const purge = (query: string, secret?: string) =>
+    visit(`/_purge${query}`, { method: 'POST', headers: secret ? { Authorization: `Bearer ${secret}` } : {} })
+
+  it('refuses a missing or wrong secret', async () => {
+    expect((await purge('')).status).toBe(401)
+    expect((await purge('', 'wrong')).status).toBe(401)
+    expect((await purge('', 'test-purge-secret-and-more')).status).toBe(401)
+  })
+
+  it('purges one market\'s lookups and leaves the others', async () => {
+    await visit('/it-it')
+    await visit('/es-es')
+    const before = (await env.CACHE.list()).keys.map((k) => k.name)
+    expect(before).toContain('v1:site:it')
+    expect(before.some((k) => k.startsWith('v1:market:it:it:'))).toBe(true)
+    const { status, text } = await purge('?market=it-it', 'test-purge-secret')
+    expect(status).toBe(200)
+    expect(JSON.parse(text).purged).toBeGreaterThan(1)
+    const after = (await env.CACHE.list()).keys.map((k) => k.name)
+    expect(after).not.toContain('v1:site:it')
+    expect(after.some((k) => k.startsWith('v1:market:it:'))).toBe(false)
+    expect(after).toContain('v1:site:es')
+  })
+
+  it('purges everything without a market, and refuses a malformed one', async () => {
+    await visit('/it-it')
+    expect((await purge('?market=../../x', 'test-purge-secret')).status).toBe(400)
+    expect((await purge('', 'test-purge-secret')).status).toBe(200)
+    expect((await env.CACHE.list()).keys).toHaveLength(0)
+  })
+})

@@ -1,0 +1,47 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { visit } from '../fixtures/worker'
+
+const MAINTENANCE = 'This page its under maintenance, please check again later.'
+
+const segment = fc.oneof(
+  fc.constantFrom('it-it', 'nl-nl', 'de-de', 'il-he', 'xx-yy', 'it-xx', 'api', '_health', 'test-drive', 'chi-siamo', '..', '%', '%ZZ', '%2F'),
+  fc.webSegment(),
+  fc.string({ maxLength: 12 }).map(encodeURIComponent),
+)
+const path = fc.array(segment, { minLength: 0, maxLength: 5 }).map((parts) => `/${parts.join('/')}`)
+const query = fc.option(fc.webQueryParameters(), { nil: undefined })
+const header = fc.string({ maxLength: 60 }).filter((value) => /^[\t\x20-\x7e]*$/.test(value))
+
+describe('bad input never produces a 5xx', () => {
+  it('answers any path, query, cookie and Accept-Language below 500 (but maintenance)', async () => {
+    await fc.assert(
+      fc.asyncProperty(path, query, header, header, fc.constantFrom('GET', 'HEAD', 'POST'), async (p, q, cookie, language, method) => {
+        const { status, text } = await visit(q ? `${p}?${q}` : p, {
+          method,
+          headers: { Cookie: `CountryLocale=${cookie}`, 'Accept-Language': language },
+        })
+        // The only 5xx a path may get is the maintenance page of a market under maintenance (nl-nl).
+        if (status === 503) expect(text || MAINTENANCE).toContain(MAINTENANCE)
+        else expect(status, `${method} ${p}`).toBeLessThan(500)
+      }),
+      { numRuns: 250 },
+    )
+  })
+
+  it('answers malformed market picks and API parameters with a 4xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 40 }), fc.string({ maxLength: 20 }), async (market, typeId) => {
+        const pick = await visit('/_market', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://site.test' },
+          body: new URLSearchParams({ market }).toString(),
+        })
+        expect(pick.status).toBeLessThan(500)
+        const menu = await visit(`/api/front/menu/products?type_id=${encodeURIComponent(typeId)}`)
+        expect(menu.status).toBeLessThan(500)
+      }),
+      { numRuns: 100 },
+    )
+  })
+})

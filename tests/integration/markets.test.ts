@@ -1,0 +1,152 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { clearCaches, textOf, visit } from '../fixtures/worker'
+
+const MAINTENANCE = 'This page its under maintenance, please check again later.'
+
+beforeEach(clearCaches)
+
+describe('market resolution (PRODUCT.md §3)', () => {
+  it('serves the landing page at / without a market, with the picker', async () => {
+    const { status, text, headers } = await visit('/')
+    expect(status).toBe(200)
+    expect(headers.get('Content-Type')).toContain('text/html')
+    expect(text).toContain('action="/_market"')
+    expect(text).toContain('value="it-it"')
+    expect(text).toContain('value="ch-fr"')
+  })
+
+  it('hides sites under maintenance from the picker', async () => {
+    const { text } = await visit('/')
+    expect(text).not.toContain('value="nl-nl"')
+    const home = await visit('/it-it')
+    expect(home.text).toContain('value="ch-it"')
+    expect(home.text).not.toContain('value="nl-nl"')
+  })
+
+  it('serves a market home for every live market of the demo data', async () => {
+    for (const market of ['int-en', 'it-it', 'es-es', 'gr-el', 'pt-pt', 'de-de', 'fr-fr', 'ch-de', 'ch-fr', 'ch-it', 'si-sl', 'hr-hr', 'us-en', 'us-es', 'mx-es', 'il-he', 'ae-ar', 'ae-en', 'au-en', 'za-en']) {
+      const { status, text } = await visit(`/${market}`)
+      expect(status, market).toBe(200)
+      expect(text, market).toContain(`<html lang="${market.split('-')[1]}"`)
+    }
+  })
+
+  it('answers 404 "(no-country)" when the first segment is not of the form country-locale', async () => {
+    for (const path of ['/italy', '/it', '/it-it-it', '/IT-IT', '/i-t', '/favicon.png']) {
+      const { status, text } = await visit(path)
+      expect(status, path).toBe(404)
+      expect(text, path).toContain('This page could not be found (no-country).')
+    }
+  })
+
+  it('answers 404 "(no-country)" when no site has that country', async () => {
+    const { status, text } = await visit('/xx-en/about-us')
+    expect(status).toBe(404)
+    expect(text).toContain('This page could not be found (no-country).')
+  })
+
+  it('answers 404 "(no-locale)" when the locale is not one of the site\'s', async () => {
+    for (const path of ['/it-en', '/ch-en/about-us', '/us-fr']) {
+      const { status, text } = await visit(path)
+      expect(status, path).toBe(404)
+      expect(text, path).toContain('This page could not be found (no-locale).')
+    }
+  })
+
+  it('answers 503 maintenance for every page of a site under maintenance, clearing the remembered market', async () => {
+    for (const path of ['/nl-nl', '/nl-nl/about-us', '/nl-nl/no/such/page']) {
+      const { status, text, headers } = await visit(path, { headers: { Cookie: 'CountryLocale=nl-nl' } })
+      expect(status, path).toBe(503)
+      expect(text).toContain(MAINTENANCE)
+      expect(headers.get('Retry-After')).toMatch(/^\d+$/)
+      expect(headers.get('Cache-Control')).toBe('no-store')
+      expect(headers.get('Set-Cookie')).toMatch(/^CountryLocale=;.*Max-Age=0/)
+    }
+  })
+
+  it('answers 404 "This page could not be found." on paths of switched-off features', async () => {
+    const cases = [
+      ['/de-de/test-drive', 'test_ride_inquiry off'],
+      ['/de-de/test-drive/anything', 'test_ride_inquiry off, deeper'],
+      ['/fr-fr/become-a-dealer', 'become_a_partner off'],
+      ['/fr-fr/become-a-distributor', 'become_a_partner off'],
+      ['/pt-pt/work-with-us', 'work_with_us off'],
+    ]
+    for (const [path, why] of cases) {
+      const { status, text } = await visit(path as string)
+      expect(status, why).toBe(404)
+      expect(text, why).toContain('This page could not be found.')
+      expect(text, why).not.toContain('(no-')
+    }
+  })
+
+  it('serves the same feature pages where they are switched on', async () => {
+    for (const path of ['/it-it/test-drive', '/de-de/become-a-dealer', '/fr-fr/work-with-us', '/pt-pt/become-a-distributor']) {
+      expect((await visit(path)).status, path).toBe(200)
+    }
+  })
+
+  it('hides switched-off features from the menus', async () => {
+    const { text } = await visit('/de-de')
+    expect(text).not.toContain('href="/de-de/test-drive"')
+    expect(text).toContain('href="/de-de/become-a-dealer"')
+    const fr = await visit('/fr-fr')
+    expect(fr.text).not.toContain('become-a-dealer')
+    expect(fr.text).not.toContain('become-a-distributor')
+  })
+
+  it('answers 404 "Page Not Found: {fullPath}" when no route matches', async () => {
+    for (const path of ['/it-it/no-such-page', '/it-it/a/b/c', '/it-it/no-such-page?x=1']) {
+      const { status, text } = await visit(path)
+      expect(status, path).toBe(404)
+      expect(text).toContain(`Page Not Found: ${path.replace('&', '&amp;')}`)
+    }
+  })
+
+  it('resolves content pages through the site\'s pageLinks, whose slugs differ per market', async () => {
+    const it_ = await visit('/it-it/chi-siamo')
+    expect(it_.status).toBe(200)
+    expect(it_.text).toContain('href="/it-it/contatti"')
+    expect((await visit('/it-it/about-us')).status).toBe(404)
+    expect((await visit('/de-de/ueber-uns')).status).toBe(200)
+    expect((await visit('/int-en/about-us')).status).toBe(200)
+  })
+})
+
+describe('the error page (PRODUCT.md §3.9)', () => {
+  it('is dark, shows the logo, the translated texts and a link to the site\'s first URL', async () => {
+    const { text } = await visit('/it-it/pagina-inesistente')
+    expect(text).toContain('class="error"')
+    expect(text).toContain('class="logo"')
+    expect(text).toContain('href="/it-it"')
+    expect(text).toMatch(/<html lang="it"/)
+  })
+
+  it('speaks int-en and leads to /int-en for an unknown country or locale', async () => {
+    for (const path of ['/zz-zz', '/it-xx']) {
+      const { text } = await visit(path)
+      expect(text).toContain('href="/int-en"')
+      expect(text).toContain('Return to home')
+      expect(text).toMatch(/<html lang="en" dir="ltr"/)
+    }
+  })
+
+  it('never loads a script', async () => {
+    const { text, headers } = await visit('/zz-zz')
+    expect(text).not.toContain('<script')
+    expect(headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'")
+  })
+})
+
+describe('direction and language', () => {
+  it('renders he and ar right to left, en in the same country left to right', async () => {
+    expect((await visit('/il-he')).text).toMatch(/<html lang="he" dir="rtl"/)
+    expect((await visit('/ae-ar')).text).toMatch(/<html lang="ar" dir="rtl"/)
+    expect((await visit('/ae-en')).text).toMatch(/<html lang="en" dir="ltr"/)
+  })
+
+  it('renders each market in its own language', async () => {
+    expect(textOf((await visit('/de-de')).text)).toContain('Händler')
+    expect((await visit('/ch-fr')).text).toMatch(/<html lang="fr"/)
+  })
+})

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { isSwitchedOff } from '../../src/market/feature-switches'
+import { parseMarketSegment } from '../../src/market/market'
+import { parseAcceptLanguage, suggestMarket } from '../../src/market/suggest-market'
+import { canonicalUrl } from '../../src/seo/canonical'
+import { siteSchema, type Site } from '../../src/upstream/schemas'
+
+const site = (slug: string, locales: string[], settings: Record<string, unknown> = {}, region = 'europe'): Site =>
+  siteSchema.parse({
+    slug,
+    country: { name: slug, country_code: slug.toUpperCase(), region },
+    locales,
+    urls: locales.map((l) => ({ locale_code: l, url: `/${slug}-${l}` })),
+    settings,
+  })
+
+const sites = [site('int', ['en']), site('it', ['it']), site('ch', ['de', 'fr', 'it']), site('nl', ['nl'], { under_maintenance: true }), site('us', ['en', 'es'], {}, 'americas')]
+
+describe('market segments', () => {
+  it('accepts country-locale and nothing else', () => {
+    expect(parseMarketSegment('ch-fr')).toEqual({ country: 'ch', locale: 'fr' })
+    expect(parseMarketSegment('int-en')).toEqual({ country: 'int', locale: 'en' })
+    for (const bad of ['', 'it', 'it-', 'IT-it', 'it-ita', 'itit-it', 'it_it', undefined]) expect(parseMarketSegment(bad)).toBeNull()
+  })
+})
+
+describe('feature switches', () => {
+  it('match the original rule: the path contains the feature\'s word', () => {
+    const de = site('de', ['de'], { test_ride_inquiry: false })
+    expect(isSwitchedOff(de, '/de-de/test-drive')).toBe(true)
+    expect(isSwitchedOff(de, '/de-de/products/x/test-drive')).toBe(true)
+    expect(isSwitchedOff(de, '/de-de/become-a-dealer')).toBe(false)
+  })
+
+  it('default to on when a backend leaves them out, and read 0/1 as booleans', () => {
+    expect(site('xx', ['en']).settings.work_with_us).toBe(true)
+    expect(site('xx', ['en'], { work_with_us: 0 }).settings.work_with_us).toBe(false)
+  })
+})
+
+describe('the market suggestion', () => {
+  it('prefers the edge country, in the best accepted language the site has', () => {
+    expect(suggestMarket(sites, 'CH', 'fr-FR,fr;q=0.9')).toMatchObject({ site: { slug: 'ch' }, locale: 'fr' })
+    expect(suggestMarket(sites, 'ch', 'ja')).toMatchObject({ site: { slug: 'ch' }, locale: 'de' })
+  })
+
+  it('uses the region of Accept-Language, then its language alone', () => {
+    expect(suggestMarket(sites, null, 'es-US,en;q=0.5')).toMatchObject({ site: { slug: 'us' }, locale: 'es' })
+    expect(suggestMarket(sites, null, 'it')).toMatchObject({ site: { slug: 'it' }, locale: 'it' })
+  })
+
+  it('never suggests a market under maintenance, and may suggest nothing', () => {
+    expect(suggestMarket(sites, 'NL', 'nl')).toBeNull()
+    expect(suggestMarket(sites, undefined, 'ja-JP')).toBeNull()
+  })
+
+  it('reads Accept-Language by weight and ignores garbage', () => {
+    expect(parseAcceptLanguage('en;q=0.2, de-CH, fr;q=0.9, ***, x;q=abc')).toEqual([
+      { language: 'de', region: 'ch' },
+      { language: 'fr', region: null },
+      { language: 'en', region: null },
+    ])
+  })
+})
+
+describe('canonical URLs', () => {
+  it('keep only the whitelisted query parameters', () => {
+    expect(canonicalUrl('https://s.test/it-it/search/all?utm_source=x&q=gravel&page=2&sort=asc')).toBe('https://s.test/it-it/search/all?page=2&q=gravel')
+    expect(canonicalUrl('https://s.test/it-it?page=1&fbclid=1')).toBe('https://s.test/it-it')
+  })
+})

@@ -1,0 +1,26 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { defineConfig } from 'vitest/config'
+import { demoMessages, demoSeedStatements } from './scripts/demo-seed.mjs'
+
+process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV ??= 'false'
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest(async () => ({
+      wrangler: { configPath: './wrangler.toml' },
+      miniflare: {
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations('migrations'),
+          TEST_DEMO_SEED: [{ name: '0001_demo.sql', queries: demoSeedStatements() }],
+          TEST_DEMO_MESSAGES: demoMessages(),
+          PURGE_SECRET: 'test-purge-secret',
+          SESSION_SECRET: 'test-only-session-secret',
+        },
+      },
+    })),
+  ],
+  test: {
+    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/unit/**/*.test.tsx', 'tests/integration/**/*.test.tsx'],
+    setupFiles: ['./tests/apply-migrations.ts'],
+  },
+})
