@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const readJson = (path) => JSON.parse(readFileSync(path.startsWith('demo/content/') && process.env.DEMO_CONTENT_DIR ? join(process.env.DEMO_CONTENT_DIR, path.slice(13)) : join(root, path), 'utf8'))
+const readJson = (path) => JSON.parse(readFileSync(join(root, path), 'utf8'))
 
 /** The page keys of the demo, in the order of their ids. */
 export const PAGE_KEYS = [

@@ -1,7 +1,7 @@
 import MarketPicker from '../../client/islands/market-picker'
 import MobileMenu from '../../client/islands/mobile-menu'
 import { IslandNames } from '../../client/islands/names'
-import { enabledPageLinks } from '../market/feature-switches'
+import { headerPageLinks } from '../market/feature-switches'
 import { siteUrl } from '../market/market'
 import { pickerProps } from '../market/picker'
 import { Island } from './island'
@@ -49,7 +49,7 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
               </li>
             )}
             {market &&
-              enabledPageLinks(market.site).map(({ key, slug }) => (
+              headerPageLinks(market.site).map(({ key, slug }) => (
                 <li key={key}>
                   <a href={`${base}/${slug}`} aria-current={view.path === `${base}/${slug}` ? 'page' : undefined}>
                     {t(`pages.${key}`)}

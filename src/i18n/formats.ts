@@ -1,5 +1,17 @@
 import type { Site } from '../upstream/schemas'
 
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+
+/** Intl formatters are costly to build and safe to share: one per kind and language tag per isolate. */
+function formatter<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, build: () => F): F {
+  let cached = formatters.get(key) as F | undefined
+  if (!cached) {
+    cached = build()
+    formatters.set(key, cached)
+  }
+  return cached
+}
+
 /** The BCP 47 tag of a market, e.g. `it-IT`, `de-CH`; `int` markets use the locale alone. */
 export function languageTag(country: string, locale: string): string {
   return country.length === 2 ? `${locale}-${country.toUpperCase()}` : locale
@@ -17,7 +29,7 @@ export function formatPrice(
   site: Pick<Site, 'default_currency_token' | 'default_currency_place'>,
   tag: string,
 ): string {
-  const digits = new Intl.NumberFormat(tag, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)
+  const digits = formatter(`price:${tag}`, () => new Intl.NumberFormat(tag, { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(amount)
   const token = site.default_currency_token || '$'
   if (site.default_currency_place === 'right') return `${digits}\u00a0${token}`
   return /^[A-Za-z]/.test(token) ? `${token}\u00a0${digits}` : `${token}${digits}`
@@ -27,5 +39,5 @@ export function formatPrice(
 export function formatDate(isoDate: string, tag: string): string {
   const date = new Date(`${isoDate.slice(0, 10)}T12:00:00Z`)
   if (Number.isNaN(date.getTime())) return isoDate
-  return new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' }).format(date)
+  return formatter(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(date)
 }

@@ -26,6 +26,15 @@ export function enabledPageLinks(site: Site): Array<{ key: string; slug: string 
     .map(([key, slug]) => ({ key, slug }))
 }
 
+/** The pages the header links to, in this order (the footer lists them all). */
+const HEADER_PAGES = ['dealer-locator', 'test-drive', 'about-us', 'contact-us']
+
+/** The switched-on pages of the header's navigation. */
+export function headerPageLinks(site: Site): Array<{ key: string; slug: string }> {
+  const links = enabledPageLinks(site)
+  return HEADER_PAGES.flatMap((key) => links.filter((link) => link.key === key))
+}
+
 /** The page key a slug of the site's pageLinks stands for, or null. */
 export function pageKeyOf(site: Site, slug: string): string | null {
   return Object.entries(site.pageLinks).find(([, s]) => s === slug)?.[0] ?? null

@@ -15,9 +15,9 @@ export function alternates(sites: Site[], page: 'home' | { key: string }, origin
     if (page !== 'home' && (!slug || !isPageEnabled(site, page.key))) return []
     return site.locales.map((locale) => ({
       hreflang: site.slug === 'int' ? locale : languageTag(site.slug, locale),
-      href: new URL(page === 'home' ? siteUrl(site, locale) : `/${site.slug}-${locale}/${slug}`, origin).href,
+      href: origin + (page === 'home' ? siteUrl(site, locale) : `/${site.slug}-${locale}/${slug}`),
     }))
   })
   const unique = [...new Map(links.map((link) => [link.hreflang, link])).values()]
-  return [...unique, { hreflang: 'x-default', href: new URL('/', origin).href }]
+  return [...unique, { hreflang: 'x-default', href: `${origin}/` }]
 }

@@ -1,0 +1,344 @@
+#!/usr/bin/env node
+// Validates the demo content (pages.json, news.json, products.json) and the images it points to.
+// Usage: node demo/content/check.mjs   — prints a summary and exits 1 if anything is wrong.
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, '..', '..')
+const publicDir = join(root, 'public')
+
+const LOCALES = ['en', 'it', 'es', 'el', 'pt', 'de', 'fr', 'sl', 'hr', 'nl', 'he', 'ar']
+const MARKETS = {
+  int: ['en'], it: ['it'], es: ['es'], gr: ['el'], pt: ['pt'], de: ['de'], fr: ['fr'], ch: ['de', 'fr', 'it'],
+  si: ['sl'], hr: ['hr'], nl: ['nl'], us: ['en', 'es'], mx: ['es'], il: ['he'], ae: ['ar', 'en'], au: ['en'], za: ['en'],
+}
+const PAGE_KEYS = ['home', 'landing', 'about-us', 'contact-us', 'test-drive', 'become-a-dealer', 'become-a-distributor', 'work-with-us', 'dealer-locator']
+/** How many blocks each page may have. */
+const BLOCK_RANGE = {
+  home: [0, 6], landing: [0, 6], 'about-us': [4, 6], 'contact-us': [3, 5], 'test-drive': [2, 4],
+  'become-a-dealer': [2, 4], 'become-a-distributor': [2, 4], 'work-with-us': [2, 4], 'dealer-locator': [1, 2],
+}
+/** A script each of these locales' texts must use, so they are not left in English. */
+const SCRIPT = { el: /[\u0370-\u03FF]/, he: /[\u0590-\u05FF]/, ar: /[\u0600-\u06FF]/ }
+const NEWS_FROM = '2025-06-01'
+const NEWS_TO = '2026-11-15'
+
+const problems = []
+const warnings = []
+const fail = (where, message) => problems.push(`${where}: ${message}`)
+
+const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+const HTML_TAG = /<\/?[a-z!][^>]*>|&[a-z]+;|&#\d+;/i
+const MARKDOWN = /\*\*|__|`|\[[^\]]*\]\([^)]*\)|^\s{0,3}#{1,6}\s|^\s*[-*+]\s|^\s*\d+\.\s/m
+
+function readJson(name) {
+  const path = join(here, name)
+  if (!existsSync(path)) { fail(name, 'file is missing'); return null }
+  const text = readFileSync(path, 'utf8')
+  let value
+  try { value = JSON.parse(text) } catch (error) { fail(name, `invalid JSON: ${error.message}`); return null }
+  if (text.charCodeAt(0) === 0xfeff) fail(name, 'has a byte-order mark')
+  if (text !== JSON.stringify(value, null, 2) + '\n') fail(name, 'is not formatted with 2-space indentation (JSON.stringify(v, null, 2) + newline)')
+  return value
+}
+
+/** A piece of text shown to visitors: non-empty, plain text, no HTML or Markdown. */
+function text(where, value, { max } = {}) {
+  if (typeof value !== 'string' || value.trim() === '') { fail(where, 'missing or empty text'); return false }
+  if (value !== value.trim()) fail(where, 'has leading or trailing whitespace')
+  if (HTML_TAG.test(value)) fail(where, `contains an HTML tag or entity: ${JSON.stringify(value.slice(0, 60))}`)
+  if (MARKDOWN.test(value)) fail(where, `contains Markdown: ${JSON.stringify(value.slice(0, 60))}`)
+  if (max && [...value].length > max) fail(where, `is ${[...value].length} characters long, more than ${max}`)
+  return true
+}
+
+/** Every text of a localised item, to compare with the English one. */
+function blockTexts(blocks) {
+  return (blocks ?? []).flatMap((b) => (b.type === 'list' ? b.items ?? [] : [b.text]))
+}
+
+function checkNative(where, locale, strings, english, { eachOf = 0 } = {}) {
+  const script = SCRIPT[locale]
+  if (script && !script.test(strings.join(' '))) fail(where, `no ${locale} script found: looks untranslated`)
+  // The first `eachOf` strings (titles, summaries…) must each be written in the locale's own script.
+  if (script) strings.slice(0, eachOf).forEach((s) => { if (s && !script.test(s)) fail(where, `${JSON.stringify(s.slice(0, 60))} is not written in ${locale} script`) })
+  if (locale !== 'en' && english) {
+    strings.forEach((s, i) => {
+      if (s && english[i] && s === english[i] && /\p{L}{2,}\s+\p{L}{2,}/u.test(s) && !s.includes('@')) {
+        fail(where, `text identical to English: ${JSON.stringify(s.slice(0, 60))}`)
+      }
+    })
+  }
+}
+
+function checkBlocks(where, blocks) {
+  if (!Array.isArray(blocks)) { fail(where, 'blocks must be an array'); return }
+  blocks.forEach((block, i) => {
+    const at = `${where}.blocks[${i}]`
+    const keys = Object.keys(block ?? {}).sort().join(',')
+    if (block?.type === 'heading' || block?.type === 'paragraph') {
+      if (keys !== 'text,type') fail(at, `unexpected fields ${keys}`)
+      text(at, block.text)
+    } else if (block?.type === 'list') {
+      if (keys !== 'items,type') fail(at, `unexpected fields ${keys}`)
+      if (!Array.isArray(block.items) || block.items.length < 2) fail(at, 'a list needs at least two items')
+      else block.items.forEach((item, j) => text(`${at}.items[${j}]`, item))
+    } else {
+      fail(at, `unknown block type ${JSON.stringify(block?.type)}`)
+    }
+  })
+}
+
+function imageExists(where, url, folder) {
+  if (typeof url !== 'string' || !url.startsWith(`/images/${folder ? folder + '/' : ''}`) || !url.endsWith('.svg')) {
+    fail(where, `image ${JSON.stringify(url)} must be /images/${folder ? folder + '/' : ''}….svg`)
+    return
+  }
+  if (!existsSync(join(publicDir, url))) fail(where, `image file public${url} does not exist`)
+  usedImages.add(url)
+}
+const usedImages = new Set()
+
+// ------------------------------------------------------------------------------------------------ pages
+
+const pages = readJson('pages.json')
+if (pages) {
+  const keys = Object.keys(pages)
+  for (const key of PAGE_KEYS) if (!keys.includes(key)) fail('pages.json', `page "${key}" is missing`)
+  for (const key of keys) if (!PAGE_KEYS.includes(key)) fail('pages.json', `unexpected page "${key}"`)
+  for (const key of PAGE_KEYS.filter((k) => pages[k])) {
+    const byLocale = pages[key]
+    for (const locale of LOCALES) if (!byLocale[locale]) fail(`pages.${key}`, `locale "${locale}" is missing`)
+    for (const locale of Object.keys(byLocale)) if (!LOCALES.includes(locale)) fail(`pages.${key}`, `unknown locale "${locale}"`)
+    const en = byLocale.en
+    for (const locale of LOCALES.filter((l) => byLocale[l])) {
+      const page = byLocale[locale]
+      const at = `pages.${key}.${locale}`
+      text(`${at}.title`, page.title)
+      text(`${at}.summary`, page.summary)
+      checkBlocks(at, page.blocks)
+      const [min, max] = BLOCK_RANGE[key]
+      if (Array.isArray(page.blocks) && (page.blocks.length < min || page.blocks.length > max)) fail(at, `has ${page.blocks.length} blocks, expected ${min}–${max}`)
+      if (en && Array.isArray(page.blocks) && Array.isArray(en.blocks) && page.blocks.map((b) => b.type).join() !== en.blocks.map((b) => b.type).join()) {
+        warnings.push(`${at}: block structure differs from English`)
+      }
+      const seo = page.seo
+      if (!seo || typeof seo !== 'object') { fail(at, 'seo is missing'); continue }
+      const seoKeys = ['page_title', 'meta_description', 'meta_keywords', 'og_title', 'og_description', 'og_image', 'og_image_alt']
+      for (const k of Object.keys(seo)) if (!seoKeys.includes(k) && k !== 'meta_name') fail(`${at}.seo`, `unexpected field ${k}`)
+      text(`${at}.seo.page_title`, seo.page_title, { max: 70 })
+      text(`${at}.seo.meta_description`, seo.meta_description, { max: 160 })
+      text(`${at}.seo.og_title`, seo.og_title, { max: 90 })
+      text(`${at}.seo.og_description`, seo.og_description, { max: 200 })
+      text(`${at}.seo.og_image_alt`, seo.og_image_alt, { max: 160 })
+      if (text(`${at}.seo.meta_keywords`, seo.meta_keywords)) {
+        const words = seo.meta_keywords.split(',').map((w) => w.trim())
+        if (words.length < 3 || words.some((w) => w === '')) fail(`${at}.seo.meta_keywords`, 'must be at least three comma-separated keywords')
+      }
+      if (seo.og_image !== `/images/og/${key}.svg`) fail(`${at}.seo.og_image`, `must be /images/og/${key}.svg`)
+      imageExists(`${at}.seo.og_image`, seo.og_image, 'og')
+      if (key === 'landing' && !/Aurora Cycles/.test(page.title)) fail(`${at}.title`, 'the landing title must name Aurora Cycles')
+      const strings = [page.title, page.summary, ...blockTexts(page.blocks), seo.meta_description]
+      const english = en ? [en.title, en.summary, ...blockTexts(en.blocks), en.seo?.meta_description] : null
+      checkNative(at, locale, strings, english, { eachOf: 2 })
+    }
+  }
+  // Facts the contact page must carry in every locale.
+  for (const locale of LOCALES) {
+    const page = pages['contact-us']?.[locale]
+    if (!page) continue
+    const all = [page.summary, ...blockTexts(page.blocks)].join(' ')
+    for (const fact of ['care@aurora-cycles.example', '+39 035 000 0000', 'Via delle Officine 12', '24126', 'Aurora Cycles S.p.A.']) {
+      if (!all.includes(fact)) fail(`pages.contact-us.${locale}`, `does not mention ${fact}`)
+    }
+    if (!/9[.:]00|9 h/.test(all) || !/18[.:]00|18 h/.test(all)) fail(`pages.contact-us.${locale}`, 'does not give the opening hours 9:00–18:00')
+    if (!/press@/.test(all)) fail(`pages.contact-us.${locale}`, 'has no press contact')
+  }
+  for (const locale of LOCALES) {
+    const about = pages['about-us']?.[locale]
+    if (about && !blockTexts(about.blocks).join(' ').includes('1987')) fail(`pages.about-us.${locale}`, 'does not mention the founding year 1987')
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ news
+
+const news = readJson('news.json')
+if (news) {
+  if (!Array.isArray(news)) fail('news.json', 'must be an array')
+  else {
+    if (news.length < 24) fail('news.json', `has ${news.length} articles, at least 24 are needed`)
+    const seen = new Set()
+    const globalPerLocale = Object.fromEntries(LOCALES.map((l) => [l, 0]))
+    const fields = ['blocks', 'excerpt', 'image', 'locale', 'published_at', 'scope', 'slug', 'title']
+    news.forEach((article, i) => {
+      const at = `news[${i}]${article?.slug ? ` (${article.slug})` : ''}`
+      const keys = Object.keys(article ?? {}).sort()
+      if (keys.join() !== fields.join()) fail(at, `fields must be ${fields.join(', ')}; found ${keys.join(', ')}`)
+      if (typeof article.slug !== 'string' || !KEBAB.test(article.slug)) fail(at, `slug ${JSON.stringify(article.slug)} is not kebab-case ASCII`)
+      if (!LOCALES.includes(article.locale)) fail(at, `unknown locale ${JSON.stringify(article.locale)}`)
+      if (article.scope !== '*' && !MARKETS[article.scope]) fail(at, `scope ${JSON.stringify(article.scope)} is neither "*" nor a market`)
+      if (MARKETS[article.scope] && !MARKETS[article.scope].includes(article.locale)) fail(at, `market ${article.scope} has no locale ${article.locale}`)
+      if (article.scope === '*' && globalPerLocale[article.locale] !== undefined) globalPerLocale[article.locale]++
+      const id = `${article.slug}|${article.locale}|${article.scope}`
+      if (seen.has(id)) fail(at, `duplicate (slug, locale, scope) ${id}`)
+      seen.add(id)
+      text(`${at}.title`, article.title)
+      text(`${at}.excerpt`, article.excerpt)
+      const sentences = (article.excerpt ?? '').split(/(?<=[.!?؟。])\s+/).filter(Boolean)
+      if (sentences.length > 2) fail(`${at}.excerpt`, `has ${sentences.length} sentences, at most 2`)
+      checkBlocks(at, article.blocks)
+      if (Array.isArray(article.blocks) && (article.blocks.length < 2 || article.blocks.length > 4)) fail(at, `has ${article.blocks.length} blocks, expected 2–4`)
+      imageExists(`${at}.image`, article.image, 'news')
+      const date = article.published_at
+      const valid = typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date)
+      if (!valid) fail(at, `published_at ${JSON.stringify(date)} is not a YYYY-MM-DD date`)
+      else if (date < NEWS_FROM || date > NEWS_TO) fail(at, `published_at ${date} is outside ${NEWS_FROM}…${NEWS_TO}`)
+      if (LOCALES.includes(article.locale)) checkNative(at, article.locale, [article.title, article.excerpt, ...blockTexts(article.blocks)], null, { eachOf: 2 })
+    })
+    for (const [locale, count] of Object.entries(globalPerLocale)) {
+      if (count < 2) fail('news.json', `locale ${locale} has ${count} articles with scope "*", at least 2 are needed`)
+    }
+    const scoped = news.filter((a) => a.scope !== '*')
+    if (scoped.length < 3) fail('news.json', `only ${scoped.length} market-specific articles, expected a few`)
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ products
+
+const catalogue = readJson('products.json')
+if (catalogue) {
+  const types = catalogue.types ?? []
+  const wantTypes = { 1: 'bikes', 2: 'e-bikes', 3: 'accessories' }
+  if (types.length !== 3) fail('products.types', `expected 3 types, found ${types.length}`)
+  for (const t of types) {
+    if (wantTypes[t.id] !== t.slug) fail(`products.types[${t.id}]`, `id ${t.id} must have slug ${wantTypes[t.id]}`)
+    for (const locale of LOCALES) text(`products.types.${t.slug}.names.${locale}`, t.names?.[locale])
+    for (const locale of Object.keys(t.names ?? {})) if (!LOCALES.includes(locale)) fail(`products.types.${t.slug}`, `unknown locale ${locale}`)
+    checkNative(`products.types.${t.slug}`, 'el', [t.names?.el], null)
+    checkNative(`products.types.${t.slug}`, 'he', [t.names?.he], null)
+    checkNative(`products.types.${t.slug}`, 'ar', [t.names?.ar], null)
+  }
+  const products = catalogue.products ?? []
+  if (products.length < 18) fail('products', `has ${products.length} products, at least 18 are needed`)
+  const perType = { 1: 0, 2: 0, 3: 0 }
+  const ids = new Set(), slugs = new Set()
+  products.forEach((p, i) => {
+    const at = `products[${i}]${p?.slug ? ` (${p.slug})` : ''}`
+    if (!Number.isInteger(p.id) || ids.has(p.id)) fail(at, `id ${p.id} is missing or duplicated`)
+    ids.add(p.id)
+    if (typeof p.slug !== 'string' || !KEBAB.test(p.slug)) fail(at, `slug ${JSON.stringify(p.slug)} is not kebab-case ASCII`)
+    if (slugs.has(p.slug)) fail(at, 'duplicate slug')
+    slugs.add(p.slug)
+    if (!(p.type_id in perType)) fail(at, `unknown type_id ${p.type_id}`)
+    else perType[p.type_id]++
+    if (typeof p.featured !== 'boolean') fail(at, 'featured must be true or false')
+    if (p.image !== `/images/products/${p.slug}.svg`) fail(at, `image must be /images/products/${p.slug}.svg`)
+    imageExists(`${at}.image`, p.image, 'products')
+    const names = p.names ?? {}
+    for (const locale of LOCALES) {
+      if (!names[locale]) { fail(at, `locale ${locale} is missing`); continue }
+      text(`${at}.names.${locale}.name`, names[locale].name)
+      text(`${at}.names.${locale}.tagline`, names[locale].tagline, { max: 110 })
+      if (names.en && names[locale].name !== names.en.name) fail(`${at}.names.${locale}.name`, `model names stay the same in every locale (${names.en.name})`)
+      if (locale !== 'en' && names.en && names[locale].tagline === names.en.tagline) fail(`${at}.names.${locale}.tagline`, 'is the English tagline, not a translation')
+      checkNative(`${at}.names.${locale}`, locale, [names[locale].tagline], null)
+    }
+    for (const locale of Object.keys(names)) if (!LOCALES.includes(locale)) fail(at, `unknown locale ${locale}`)
+  })
+  if (perType[1] < 8) fail('products', `${perType[1]} bikes (type 1), at least 8 are needed`)
+  if (perType[2] < 6) fail('products', `${perType[2]} e-bikes (type 2), at least 6 are needed`)
+  if (perType[3] < 4) fail('products', `${perType[3]} accessories (type 3), at least 4 are needed`)
+  const featured = products.filter((p) => p.featured === true).length
+  if (featured !== 4) fail('products', `${featured} featured products, exactly 4 are expected`)
+}
+
+// ------------------------------------------------------------------------------------------------ SVG files
+
+/** A light well-formedness check: balanced tags, one root <svg>, quoted attributes. */
+function wellFormed(source) {
+  const stack = []
+  const body = source.replace(/<\?xml[^>]*\?>/, '').replace(/<!--[\s\S]*?-->/g, '')
+  const tag = /<(\/?)([a-zA-Z][\w:.-]*)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g
+  let match, last = 0, roots = 0
+  while ((match = tag.exec(body))) {
+    const between = body.slice(last, match.index)
+    if (between.includes('<')) return `unparseable markup near ${JSON.stringify(between.slice(between.indexOf('<'), between.indexOf('<') + 40))}`
+    last = tag.lastIndex
+    const [, closing, name, , selfClosing] = match
+    if (closing) {
+      if (stack.pop() !== name) return `unbalanced </${name}>`
+    } else if (!selfClosing) {
+      if (stack.length === 0) roots++
+      stack.push(name)
+    } else if (stack.length === 0) roots++
+  }
+  if (body.slice(last).includes('<')) return 'unparseable markup at the end'
+  if (stack.length) return `unclosed <${stack.at(-1)}>`
+  if (roots !== 1) return `${roots} root elements`
+  return null
+}
+
+function checkSvg(rel, { width, height, maxBytes = 20000 } = {}) {
+  const path = join(publicDir, rel)
+  if (!existsSync(path)) { fail(`public/${rel}`, 'is missing'); return null }
+  const source = readFileSync(path, 'utf8')
+  const at = `public/${rel}`
+  if (!/^<svg[\s>]/.test(source.trimStart())) fail(at, 'must start with <svg')
+  if (!/<svg[^>]*\sxmlns="http:\/\/www\.w3\.org\/2000\/svg"/.test(source)) fail(at, 'the root needs xmlns="http://www.w3.org/2000/svg"')
+  const viewBox = /<svg[^>]*\sviewBox="([^"]+)"/.exec(source)
+  if (!viewBox) fail(at, 'has no viewBox')
+  else if (width && viewBox[1].trim().split(/[\s,]+/).join(' ') !== `0 0 ${width} ${height}`) fail(at, `viewBox must be 0 0 ${width} ${height}, found ${viewBox[1]}`)
+  if (/<script/i.test(source)) fail(at, 'contains a script')
+  if (/\son[a-z]+\s*=/i.test(source)) fail(at, 'contains an event handler attribute')
+  if (/<image|<foreignObject|<iframe|<use\b/i.test(source)) fail(at, 'contains an embedded image, foreign object or <use>')
+  if (/data:/i.test(source)) fail(at, 'contains a data: URL (embedded raster?)')
+  if (/(?:xlink:)?href\s*=/i.test(source)) fail(at, 'contains a link (href)')
+  if (/@import|url\(\s*['"]?(?!#)/i.test(source)) fail(at, 'references an external resource')
+  const urls = source.match(/https?:\/\/[^"'\s)]+/g) ?? []
+  for (const url of urls) if (url !== 'http://www.w3.org/2000/svg') fail(at, `references ${url}`)
+  if (!/<title[^>]*>[^<]+<\/title>/.test(source)) warnings.push(`${at}: has no <title>`)
+  const bytes = statSync(path).size
+  if (bytes > maxBytes) fail(at, `is ${bytes} bytes, more than ${maxBytes}`)
+  const error = wellFormed(source)
+  if (error) fail(at, `is not well-formed: ${error}`)
+  return source
+}
+
+const svgCount = { products: 0, news: 0, og: 0 }
+for (const folder of Object.keys(svgCount)) {
+  const dir = join(publicDir, 'images', folder)
+  if (!existsSync(dir)) { fail(`public/images/${folder}`, 'folder is missing'); continue }
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.svg'))) {
+    const rel = `images/${folder}/${file}`
+    checkSvg(rel, folder === 'og' ? { width: 1200, height: 630 } : {})
+    svgCount[folder]++
+    if (!usedImages.has(`/${rel}`)) warnings.push(`public/${rel}: not referenced by any content`)
+  }
+}
+for (const key of PAGE_KEYS) if (!existsSync(join(publicDir, 'images', 'og', `${key}.svg`))) fail('public/images/og', `${key}.svg is missing`)
+checkSvg('images/hero.svg', { width: 1600, height: 700 })
+const logo = checkSvg('logo.svg', { maxBytes: 6000 })
+if (logo) {
+  if (!/currentColor/.test(logo)) fail('public/logo.svg', 'must be coloured with currentColor')
+  const hard = [...logo.replace(/<style[\s\S]*?<\/style>/g, '').matchAll(/\s(fill|stroke)="([^"]+)"/g)].filter(([, , v]) => v !== 'currentColor' && v !== 'none')
+  if (hard.length) fail('public/logo.svg', `has fixed colours (${hard.map(([, k, v]) => `${k}="${v}"`).join(', ')}); use currentColor`)
+}
+
+// ------------------------------------------------------------------------------------------------ report
+
+const summary = [
+  `pages: ${pages ? Object.keys(pages).length : 0} keys × ${LOCALES.length} locales`,
+  `news: ${Array.isArray(news) ? news.length : 0} articles (${Array.isArray(news) ? news.filter((a) => a.scope !== '*').length : 0} market-specific)`,
+  `products: ${catalogue?.products?.length ?? 0} in ${catalogue?.types?.length ?? 0} types, ${catalogue?.products?.filter((p) => p.featured).length ?? 0} featured`,
+  `svg: ${svgCount.products} product, ${svgCount.news} news, ${svgCount.og} og images, hero and logo`,
+]
+console.log(summary.join('\n'))
+for (const warning of warnings) console.log(`warning: ${warning}`)
+if (problems.length) {
+  console.error(`\n${problems.length} problem(s):`)
+  for (const problem of problems) console.error(`  - ${problem}`)
+  process.exit(1)
+}
+console.log('\nOK: demo content is valid.')
