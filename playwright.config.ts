@@ -11,6 +11,8 @@ export default defineConfig({
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
+    // Headless Chromium calls itself HeadlessChrome, which isbot (rightly) takes for a crawler: visit as a person.
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [

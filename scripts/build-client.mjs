@@ -19,7 +19,7 @@ const result = await build({
   entryPoints: { entry: 'client/entry.tsx', styles: 'client/styles.css' },
   outdir: join(out, 'assets'),
   entryNames: '[name]-[hash]',
-  chunkNames: 'chunk-[hash]',
+  chunkNames: '[name]-[hash]',
   assetNames: '[name]-[hash]',
   bundle: true,
   splitting: true,

@@ -1,6 +1,7 @@
 // The embedded API's demo data as SQL statements, built from demo/ (markets, translations, content) and the
 // product's own English texts. Idempotent (INSERT OR REPLACE); loaded by `npm start` and the tests, never by a
 // migration, so it cannot reach a production database through `wrangler d1 migrations apply --remote`.
+import { pbkdf2Sync, randomBytes } from 'node:crypto'
 import { readFileSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -35,6 +36,19 @@ const FEATURES = [
   ['dealer_locator', 'Dealer locator'],
   ['checkout', 'Checkout'],
 ]
+
+/** The demo customers (credentials in the README, for local use only). The second one proves isolation. */
+export const DEMO_CUSTOMERS = [
+  { id: 1, email: 'customer@example.com', password: 'Demo-Rider-2026!', first_name: 'Giulia', last_name: 'Rossi', phone: '+39 035 555 0101', locale: 'it' },
+  { id: 2, email: 'second@example.com', password: 'Second-Rider-2026!', first_name: 'Lukas', last_name: 'Meyer', phone: '+49 30 555 0102', locale: 'de' },
+]
+
+/** The embedded API's password format (src/api/passwords.ts): PBKDF2-SHA256, 100 000 iterations, random salt. */
+function passwordHash(password) {
+  const salt = randomBytes(16)
+  const hash = pbkdf2Sync(password, salt, 100_000, 32, 'sha256')
+  return `pbkdf2-sha256$100000$${salt.toString('base64')}$${hash.toString('base64')}`
+}
 
 /** Per-country wording over a locale's texts (the translations table's scope). */
 const OVERRIDES = [['us', 'en', 'footer.market', 'You are visiting the U.S. site.']]
@@ -138,6 +152,10 @@ export function demoSeedStatements() {
       statements.push(insert('product_names', { product_id: product.id, locale, name, tagline: tagline ?? '' }))
     }
   })
+
+  for (const { password, ...customer } of DEMO_CUSTOMERS) {
+    statements.push(insert('users', { ...customer, password_hash: passwordHash(password) }))
+  }
 
   readJson('demo/content/news.json').forEach((article, index) => {
     statements.push(insert('news', {

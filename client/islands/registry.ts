@@ -1,5 +1,4 @@
 import type { ComponentType } from 'react'
-import MarketPicker from './market-picker'
 import MobileMenu from './mobile-menu'
 import { type IslandName, IslandNames } from './names'
 
@@ -7,10 +6,11 @@ import { type IslandName, IslandNames } from './names'
 type AnyComponent = ComponentType<any>
 
 /**
- * How the browser gets each island's component. Light islands on every page come with the entry; a heavy island
- * (the dealer map, the checkout) is a dynamic import, built into its own chunk and fetched only where it is used.
+ * How the browser gets each island's component. The mobile menu, needed at once on a phone, comes with the entry;
+ * the others are dynamic imports, built into chunks of their own and fetched only on pages that have them (the market
+ * picker, which works as a plain form until then; later the dealer map and the checkout).
  */
 export const islands: Record<IslandName, () => Promise<AnyComponent>> = {
-  [IslandNames.marketPicker]: async () => MarketPicker,
+  [IslandNames.marketPicker]: () => import('./market-picker').then((module) => module.default),
   [IslandNames.mobileMenu]: async () => MobileMenu,
 }

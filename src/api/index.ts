@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import type { ApiEnv } from './context'
+import { auth } from './resources/auth'
 import { catalogue } from './resources/catalogue'
 import { content } from './resources/content'
 import { seo } from './resources/seo'
@@ -21,6 +22,7 @@ api.use(async (c, next) => {
   c.header('Cache-Control', 'no-store')
 })
 
+api.route('/', auth)
 api.route('/', sites)
 api.route('/', translations)
 api.route('/', catalogue)

@@ -101,6 +101,25 @@ export const pageMetaSchema = z.object({
   total: z.number().int().min(0),
 })
 
+export const loginRequestSchema = z.object({
+  email: z.string().trim().toLowerCase().email().max(254),
+  password: z.string().min(1).max(200),
+})
+
+/** `POST api/auth/login`: the only answer without the `data` envelope, as the original. */
+export const loginAnswer = z.object({ access_token: z.string().min(20), expires_at: z.string() })
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  name: z.string(),
+  phone: z.string().nullish(),
+  locale: z.string().nullish(),
+  created_at: z.string(),
+})
+
 /** `{ data: … }`: the envelope of every answer but the login's. */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ data })
 export const pagedEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: pageMetaSchema })
@@ -113,6 +132,7 @@ export const featuresAnswer = envelope(z.array(featureSchema))
 export const seoAnswer = envelope(seoRecordSchema)
 export const contentPageAnswer = envelope(contentPageSchema)
 export const newsListAnswer = pagedEnvelope(newsSummarySchema)
+export const userAnswer = envelope(userSchema)
 
 export type Site = z.infer<typeof siteSchema>
 export type SiteSettings = z.infer<typeof siteSettingsSchema>
@@ -124,3 +144,5 @@ export type ContentBlock = z.infer<typeof contentBlockSchema>
 export type ContentPage = z.infer<typeof contentPageSchema>
 export type NewsSummary = z.infer<typeof newsSummarySchema>
 export type PageMeta = z.infer<typeof pageMetaSchema>
+export type User = z.infer<typeof userSchema>
+export type LoginRequest = z.infer<typeof loginRequestSchema>

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { visit } from '../fixtures/worker'
+
+afterEach(() => vi.restoreAllMocks())
+
+describe('security headers', () => {
+  it('protect every HTML answer, with a fresh nonce on every inline or module script', async () => {
+    for (const path of ['/', '/it-it', '/it-it/chi-siamo', '/zz-zz', '/nl-nl']) {
+      const { headers, text } = await visit(path)
+      expect(headers.get('Strict-Transport-Security'), path).toMatch(/max-age=(\d{8,})/)
+      expect(Number(/max-age=(\d+)/.exec(headers.get('Strict-Transport-Security')!)![1])).toBeGreaterThanOrEqual(31_536_000)
+      expect(headers.get('X-Content-Type-Options')).toBe('nosniff')
+      expect(headers.get('Referrer-Policy')).toBe('strict-origin-when-cross-origin')
+      const csp = headers.get('Content-Security-Policy') ?? ''
+      expect(csp).toContain("frame-ancestors 'none'")
+      expect(csp).toContain("object-src 'none'")
+      const nonce = /'nonce-([^']+)'/.exec(csp)?.[1]
+      expect(nonce).toBeTruthy()
+      for (const script of text.match(/<script[^>]*>/g) ?? []) expect(script, path).toContain(`nonce="${nonce}"`)
+    }
+    const [a, b] = await Promise.all([visit('/it-it'), visit('/it-it')])
+    expect(a.headers.get('Content-Security-Policy')).not.toBe(b.headers.get('Content-Security-Policy'))
+  })
+})
+
+describe('the request log', () => {
+  it('writes one JSON line per request, with no cookie, token or query', async () => {
+    const lines: string[] = []
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)))
+    await visit('/it-it/chi-siamo?email=someone@example.com', {
+      headers: { Cookie: 'CountryLocale=it-it; __Host-AuthTkn=secret-session-id', Authorization: 'Bearer secret-token' },
+    })
+    const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.method)
+    expect(requestLines).toHaveLength(1)
+    expect(requestLines[0]).toMatchObject({ method: 'GET', path: '/it-it/chi-siamo', status: 200, market: 'it-it' })
+    expect(requestLines[0]).toHaveProperty('cache')
+    expect(requestLines[0]).toHaveProperty('upstreamCalls')
+    expect(requestLines[0]).toHaveProperty('durationMs')
+    const all = lines.join('\n')
+    for (const secret of ['secret-session-id', 'secret-token', 'someone@example.com']) expect(all).not.toContain(secret)
+  })
+})
+
+describe('the Worker\'s own paths', () => {
+  it('answers /_health', async () => {
+    const { status, text, headers } = await visit('/_health')
+    expect(status).toBe(200)
+    expect(JSON.parse(text)).toEqual({ status: 'ok', upstream: 'embedded' })
+    expect(headers.get('Cache-Control')).toBe('no-store')
+  })
+
+  it('answers /robots.txt, keeping crawlers out of private and operator paths', async () => {
+    const { status, text } = await visit('/robots.txt')
+    expect(status).toBe(200)
+    expect(text).toContain('User-agent: *')
+    expect(text).toContain('Disallow: /api/')
+    expect(text).toContain('Disallow: /*/my-account')
+  })
+
+  it('serves the embedded API under /api/ only when it is the upstream', async () => {
+    expect((await visit('/api/sites/it')).status).toBe(200)
+    expect((await visit('/api/sites/it', {}, { UPSTREAM_URL: 'http://upstream.test' })).status).toBe(404)
+    expect((await visit('/api/nowhere')).status).toBe(404)
+  })
+
+  it('sends hreflang alternates of the live markets and an x-default', async () => {
+    const { text } = await visit('/it-it/chi-siamo')
+    expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/chi-siamo"/>')
+    expect(text).toMatch(/hreflang="de-CH" href="https:\/\/site.test\/ch-de\/about-us"/i)
+    expect(text).toContain('href="https://site.test/de-de/ueber-uns"')
+    expect(text).toMatch(/hreflang="x-default" href="https:\/\/site.test\/"/i)
+    expect(text).not.toContain('https://site.test/nl-nl')
+  })
+})
