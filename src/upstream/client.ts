@@ -64,22 +64,22 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     const stop = () => controller.abort()
     options.signal?.addEventListener('abort', stop)
     try {
-      const response = await Promise.race([
+      const response = await settleFirst(
         options.transport(new Request(`${options.baseUrl}/api/${path}`, {
           method,
           headers: headers(options, body !== undefined),
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: controller.signal,
         })),
-        abortion(controller.signal),
-      ])
+        controller.signal,
+      )
       if (response.status === 404) {
         report(404)
         return null
       }
       if (response.status === 401) throw failed('unauthorized', response.status)
       if (!response.ok) throw failed('unavailable', response.status)
-      const json = await Promise.race([response.json().catch(() => undefined), abortion(controller.signal)])
+      const json = await settleFirst(response.json().catch(() => undefined), controller.signal)
       const parsed = schema.safeParse(json)
       if (!parsed.success) throw failed('invalid', response.status)
       report(response.status)
@@ -134,9 +134,15 @@ function headers({ market, token }: UpstreamOptions, hasBody: boolean): Headers 
   return result
 }
 
-function abortion(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(new Error('aborted'))
+/**
+ * The work's result, or a rejection as soon as the signal aborts. The work may still settle later (an in-process call
+ * cannot be stopped): its late failure is swallowed rather than left as an unhandled rejection.
+ */
+function settleFirst<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => {})
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('aborted'))
     signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })
+    work.then(resolve, reject)
   })
 }
