@@ -6,7 +6,7 @@ import { siteUrl } from '../market/market'
 import { pickerProps } from '../market/picker'
 import { Island } from './island'
 import { Logo } from './logo'
-import type { Chrome, View } from './view'
+import { type Chrome, isFeatureOn, type View } from './view'
 
 const NAV_ID = 'site-nav'
 
@@ -59,9 +59,11 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
           </ul>
         </nav>
         <div className="header-tools">
-          <a className="login-link" href="/login">
-            {t('header.login')}
-          </a>
+          {isFeatureOn(chrome, 'customer_login') && (
+            <a className="login-link" href="/login">
+              {t('header.login')}
+            </a>
+          )}
           <Island name={IslandNames.marketPicker} component={MarketPicker} props={pickerProps(chrome.sites, market, t)} />
         </div>
       </div>

@@ -1,6 +1,6 @@
 import type { Translator } from '../i18n/translator'
 import type { Market } from '../market/market'
-import type { MenuProduct, Site } from '../upstream/schemas'
+import type { Feature, MenuProduct, Site } from '../upstream/schemas'
 
 /** What every page's layout needs to know about the request: its texts, market, nonce and URL. */
 export type View = {
@@ -16,8 +16,14 @@ export type View = {
   hydrate: boolean
 }
 
-/** The data of the default layout's header and footer: the sites (picker) and the product menu. */
+/** The data of the default layout's header and footer: the sites (picker), the product menu, the brand's features. */
 export type Chrome = {
   sites: Site[]
   productMenu: MenuProduct[]
+  features: Feature[]
+}
+
+/** Whether a brand-wide feature (`api/get-features`) is on; one the list does not name, or an unknown list, is on. */
+export function isFeatureOn(chrome: Chrome, key: string): boolean {
+  return chrome.features.find((feature) => feature.key === key)?.enabled ?? true
 }

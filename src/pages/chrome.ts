@@ -3,13 +3,14 @@ import type { Lookups } from '../cache/lookups'
 import type { Market } from '../market/market'
 
 /**
- * Loads what the default layout shows around every page: the sites (market picker) and the product menu. Neither
- * may fail a page: without them the header simply shows less.
+ * Loads what the default layout shows around every page: the sites (market picker), the product menu and the
+ * brand's features. None may fail a page: without them the header simply shows less.
  */
 export async function loadChrome(lookups: Lookups, market: Market | null): Promise<Chrome> {
-  const [sites, productMenu] = await Promise.all([
+  const [sites, productMenu, features] = await Promise.all([
     lookups.sites().catch(() => null),
     market ? lookups.productMenu(market.country, market.locale).catch(() => null) : null,
+    lookups.features().catch(() => null),
   ])
-  return { sites: sites ?? [], productMenu: productMenu ?? [] }
+  return { sites: sites ?? [], productMenu: productMenu ?? [], features: features ?? [] }
 }

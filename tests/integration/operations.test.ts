@@ -1,5 +1,6 @@
+import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { visit } from '../fixtures/worker'
+import { clearCaches, visit } from '../fixtures/worker'
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -70,5 +71,17 @@ describe('the Worker\'s own paths', () => {
     expect(text).toContain('href="https://site.test/de-de/ueber-uns"')
     expect(text).toMatch(/hreflang="x-default" href="https:\/\/site.test\/"/i)
     expect(text).not.toContain('https://site.test/nl-nl')
+  })
+})
+
+describe('the brand\'s features (api/get-features)', () => {
+  it('are cached with the other lookups and switch the header\'s login link', async () => {
+    await clearCaches()
+    expect((await visit('/it-it')).text).toContain('href="/login"')
+    expect(await env.CACHE.get('v1:features')).not.toBeNull()
+    await env.DB.prepare("UPDATE features SET enabled = 0 WHERE key = 'customer_login'").run()
+    await clearCaches()
+    expect((await visit('/it-it')).text).not.toContain('href="/login"')
+    await env.DB.prepare("UPDATE features SET enabled = 1 WHERE key = 'customer_login'").run()
   })
 })

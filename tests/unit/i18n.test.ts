@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { formatDate, formatPrice, languageTag } from '../../src/i18n/formats'
 import { createTranslator } from '../../src/i18n/translator'
 import { direction } from '../../src/i18n/direction'
@@ -22,6 +22,17 @@ describe('the translator', () => {
     const { t } = createTranslator('it', {})
     expect(t('common.return_to_home')).toBe('Return to home')
     expect(t('no.such.key')).toBe('no.such.key')
+  })
+
+  it('logs a missing key once per isolate', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { t } = createTranslator('sl', {})
+    t('home.hero_title')
+    t('home.hero_title')
+    createTranslator('sl', {}).t('home.hero_title')
+    const lines = warn.mock.calls.map(([line]) => JSON.parse(String(line)))
+    expect(lines).toEqual([{ level: 'warn', event: 'missing_translation', locale: 'sl', key: 'home.hero_title' }])
+    warn.mockRestore()
   })
 
   it('keeps each request\'s language to itself', () => {

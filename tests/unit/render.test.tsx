@@ -1,0 +1,78 @@
+import { Suspense, use } from 'react'
+import { describe, expect, it, vi } from 'vitest'
+import { defer } from '../../src/render/deferred'
+import { renderPage } from '../../src/render/stream'
+
+function Section({ data }: { data: Promise<string> }) {
+  return <p>{use(data)}</p>
+}
+
+function Broken({ data }: { data: Promise<string> }): never {
+  use(data)
+  throw new Error('a section broke after the shell left')
+}
+
+const page = (section: React.ReactNode) => (
+  <html lang="en">
+    <body>
+      <header>shell</header>
+      <Suspense fallback={<p role="status">loading</p>}>{section}</Suspense>
+    </body>
+  </html>
+)
+
+const options = { nonce: 'n0nce', complete: false, onError: () => {} }
+
+describe('renderPage', () => {
+  it('renders one string, doctype first, when the deferred data is already there', async () => {
+    const data = defer(Promise.resolve('latest news'))
+    await data
+    const body = await renderPage(page(<Section data={data} />), { ...options, deferred: [data] })
+    expect(typeof body).toBe('string')
+    expect(body).toMatch(/^<!DOCTYPE html><html lang="en">/)
+    expect(body).toContain('<p>latest news</p>')
+    expect(body).not.toContain('loading')
+  })
+
+  it('streams the shell first when the deferred data is still pending, then the section', async () => {
+    let resolve!: (value: string) => void
+    const data = defer(new Promise<string>((r) => (resolve = r)))
+    const body = await renderPage(page(<Section data={data} />), { ...options, deferred: [data] })
+    expect(body).toBeInstanceOf(ReadableStream)
+    const reader = (body as ReadableStream<Uint8Array>).getReader()
+    const first = new TextDecoder().decode((await reader.read()).value)
+    expect(first).toContain('<header>shell</header>')
+    expect(first).toContain('loading')
+    resolve('latest news')
+    let rest = ''
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value)
+    expect(rest).toContain('latest news')
+    expect(rest).toContain('<script nonce="n0nce"')
+  })
+
+  it('waits for everything for crawlers', async () => {
+    const data = defer(new Promise<string>((r) => setTimeout(() => r('latest news'), 20)))
+    const body = await renderPage(page(<Section data={data} />), { ...options, complete: true, deferred: [data] })
+    expect(typeof body).toBe('string')
+    expect(body).toContain('<p>latest news</p>')
+  })
+
+  it('only logs an error that happens after the shell has left', async () => {
+    const onError = vi.fn()
+    let resolve!: (value: string) => void
+    const data = defer(new Promise<string>((r) => (resolve = r)))
+    const body = (await renderPage(page(<Broken data={data} />), { ...options, onError, deferred: [data] })) as ReadableStream
+    resolve('x')
+    const html = await new Response(body).text()
+    expect(html).toContain('<header>shell</header>')
+    expect(html).toContain('</html>')
+    expect(onError).toHaveBeenCalledTimes(1)
+    expect(String(onError.mock.calls[0]?.[0])).toContain('a section broke')
+  })
+
+  it('always streams in RENDER_MODE=stream (the benchmark\'s baseline)', async () => {
+    const data = defer(Promise.resolve('ready'))
+    await data
+    expect(await renderPage(page(<Section data={data} />), { ...options, mode: 'stream', deferred: [data] })).toBeInstanceOf(ReadableStream)
+  })
+})
