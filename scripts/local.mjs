@@ -1,6 +1,6 @@
 // Shared steps of the local scripts: install what is missing, quiet wrangler, prepare the local D1.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -36,8 +36,12 @@ export function ensureDependencies() {
 /** `--persist-to DIR` when `WRANGLER_PERSIST_TO` names a state folder of its own (the browser tests' site). */
 export const persistArgs = () => (process.env.WRANGLER_PERSIST_TO ? ['--persist-to', process.env.WRANGLER_PERSIST_TO] : [])
 
-/** Applies the D1 migrations to the local database and loads the demo data (both idempotent). */
+/**
+ * Applies the D1 migrations to the local database, loads the demo data (both idempotent) and empties the local KV
+ * cache, so that what was just loaded shows at once instead of yesterday's cached answers.
+ */
 export async function prepareLocalDatabase() {
+  rmSync(join(root, process.env.WRANGLER_PERSIST_TO ?? '.wrangler/state', 'v3/kv'), { recursive: true, force: true })
   run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', ...persistArgs()])
   const { demoSeedStatements } = await import('./demo-seed.mjs')
   const file = join(root, '.wrangler/demo-seed.sql')
