@@ -42,7 +42,8 @@ export const persistArgs = () => (process.env.WRANGLER_PERSIST_TO ? ['--persist-
  */
 export async function prepareLocalDatabase() {
   rmSync(join(root, process.env.WRANGLER_PERSIST_TO ?? '.wrangler/state', 'v3/kv'), { recursive: true, force: true })
-  run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', ...persistArgs()])
+  // CI=true: wrangler would otherwise ask for a confirmation in a terminal; applying local migrations needs none.
+  run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', ...persistArgs()], { env: { ...quietEnv(), CI: 'true' } })
   const { demoSeedStatements } = await import('./demo-seed.mjs')
   const file = join(root, '.wrangler/demo-seed.sql')
   mkdirSync(dirname(file), { recursive: true })

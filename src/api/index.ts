@@ -1,4 +1,5 @@
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
+import { errorName, logEvent } from '../ops/log'
 import type { ApiEnv } from './context'
 import { auth } from './resources/auth'
 import { catalogue } from './resources/catalogue'
@@ -31,6 +32,16 @@ api.route('/', content)
 
 api.notFound((c) => c.json({ message: 'Not Found' }, 404))
 api.onError((error, c) => {
-  console.error(JSON.stringify({ level: 'error', source: 'api', path: new URL(c.req.url).pathname, error: error.name }))
+  logEvent('error', 'api_failed', { path: c.req.path, error: errorName(error) })
   return c.json({ message: 'Server Error' }, 500)
 })
+
+/**
+ * The embedded API as the public `/api/*` serves it: its reads, and only while it is the site's upstream. Calls that
+ * change state (login) stay in-process, behind the Worker's own forms and their rate limits.
+ */
+export function publicApi(c: Context<{ Bindings: ApiEnv['Bindings'] & { UPSTREAM_URL?: string } }>): Response | Promise<Response> {
+  if (c.env.UPSTREAM_URL) return c.json({ message: 'Not Found' }, 404)
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.json({ message: 'Method Not Allowed' }, 405, { Allow: 'GET, HEAD' })
+  return api.fetch(c.req.raw, c.env, c.executionCtx)
+}

@@ -13,7 +13,7 @@ export const cacheKeys = {
   seo: (country: string, locale: string, modelType: string, modelId: string | number) =>
     key('market', country, locale, 'seo', modelType, modelId),
   page: (country: string, locale: string, pageKey: string) => key('market', country, locale, 'page', pageKey),
-  latestNews: (country: string, locale: string) => key('market', country, locale, 'news', 'latest'),
+  latestNews: (country: string, locale: string, count: number) => key('market', country, locale, 'news', 'latest', count),
 }
 
 /** What belongs to one market: its site record and the sites list (exact keys), and everything cached per locale. */

@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import type { Upstream } from '../upstream/client'
 import {
   contentPageAnswer,
@@ -10,64 +11,52 @@ import {
   sitesAnswer,
 } from '../upstream/schemas'
 import { cacheKeys } from './keys'
-import { CacheLong, CacheShort } from './policies'
+import { type CachePolicy, CacheLong, CacheShort } from './policies'
 import { cached, type CacheContext } from './swr'
-
-/** The home page's latest-news block shows this many articles. */
-export const LATEST_NEWS_COUNT = 3
 
 /**
  * The cached lookups of the site: every read of the upstream that anonymous pages make, each behind KV with
- * stale-while-revalidate. Market-bound reads take the market's client (`upstream.forMarket`).
+ * stale-while-revalidate. Market-bound reads go out with the market's X-Tenant / X-Locale.
  *
  * @example
  * const lookups = createLookups(cache, upstream)
  * const site = await lookups.site('it', 'it')
  */
 export function createLookups(cache: CacheContext, upstream: Upstream) {
+  /** One cached read of an enveloped answer (`{ data }`), for the market given or none. */
+  const read = <S extends z.ZodType<{ data: unknown }>>(
+    key: string,
+    policy: CachePolicy,
+    path: string,
+    answer: S,
+    market?: { country: string; locale: string },
+  ) => {
+    const client = market ? upstream.forMarket(market.country, market.locale) : upstream
+    return cached(cache, key, policy, async (background) =>
+      ((await client.get(path, answer, { background }))?.data ?? null) as z.infer<S>['data'] | null)
+  }
+
   return {
     site: (country: string, locale: string) =>
-      cached(cache, cacheKeys.site(country), CacheShort, async (background) =>
-        (await upstream.forMarket(country, locale).get(`sites/${country}`, siteAnswer, { background }))?.data ?? null),
-
-    sites: () =>
-      cached(cache, cacheKeys.sites(), CacheShort, async (background) =>
-        (await upstream.get('sites', sitesAnswer, { background }))?.data ?? null),
-
-    features: () =>
-      cached(cache, cacheKeys.features(), CacheShort, async (background) =>
-        (await upstream.get('get-features', featuresAnswer, { background }))?.data ?? null),
-
+      read(cacheKeys.site(country), CacheShort, `sites/${country}`, siteAnswer, { country, locale }),
+    sites: () => read(cacheKeys.sites(), CacheShort, 'sites', sitesAnswer),
+    features: () => read(cacheKeys.features(), CacheShort, 'get-features', featuresAnswer),
     messages: (country: string, locale: string) =>
-      cached(cache, cacheKeys.messages(country, locale), CacheLong, async (background) =>
-        (await upstream
-          .forMarket(country, locale)
-          .get(`country-wise-locale-content/${country}/${locale}`, messagesAnswer, { background }))?.data ?? null),
-
+      read(cacheKeys.messages(country, locale), CacheLong, `country-wise-locale-content/${country}/${locale}`, messagesAnswer, { country, locale }),
     productMenu: (country: string, locale: string, typeId = 1) =>
-      cached(cache, cacheKeys.menu(country, locale, typeId), CacheShort, async (background) =>
-        (await upstream
-          .forMarket(country, locale)
-          .get(`front/menu/products?type_id=${typeId}`, menuAnswer, { background }))?.data ?? null),
-
+      read(cacheKeys.menu(country, locale, typeId), CacheShort, `front/menu/products?type_id=${typeId}`, menuAnswer, { country, locale }),
     seo: (country: string, locale: string, modelType: string, modelId: string | number) =>
-      cached(cache, cacheKeys.seo(country, locale, modelType, modelId), CacheLong, async (background) =>
-        (await upstream
-          .forMarket(country, locale)
-          .get(`front/seo/${encodeURIComponent(modelId)}/${encodeURIComponent(modelType)}`, seoAnswer, { background }))
-          ?.data ?? null),
-
+      read(
+        cacheKeys.seo(country, locale, modelType, modelId),
+        CacheLong,
+        `front/seo/${encodeURIComponent(modelId)}/${encodeURIComponent(modelType)}`,
+        seoAnswer,
+        { country, locale },
+      ),
     page: (country: string, locale: string, pageKey: string) =>
-      cached(cache, cacheKeys.page(country, locale, pageKey), CacheLong, async (background) =>
-        (await upstream
-          .forMarket(country, locale)
-          .get(`front/pages/${encodeURIComponent(pageKey)}`, contentPageAnswer, { background }))?.data ?? null),
-
-    latestNews: (country: string, locale: string) =>
-      cached(cache, cacheKeys.latestNews(country, locale), CacheShort, async (background) =>
-        (await upstream
-          .forMarket(country, locale)
-          .get(`front/news?per_page=${LATEST_NEWS_COUNT}`, newsListAnswer, { background }))?.data ?? null),
+      read(cacheKeys.page(country, locale, pageKey), CacheLong, `front/pages/${encodeURIComponent(pageKey)}`, contentPageAnswer, { country, locale }),
+    latestNews: (country: string, locale: string, count: number) =>
+      read(cacheKeys.latestNews(country, locale, count), CacheShort, `front/news?per_page=${count}`, newsListAnswer, { country, locale }),
   }
 }
 

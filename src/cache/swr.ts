@@ -19,14 +19,16 @@ type Entry<T> = { value: T | null; storedAt: number }
 const MEMO_LIMIT = 2000
 const memo = new Map<string, { entry: Entry<unknown>; readAt: number }>()
 const refreshing = new Set<string>()
-const loading = new Map<string, Promise<unknown>>()
 
 /**
- * Answers a cached value: the isolate's memo, else KV, else the upstream. Stale entries are answered at once and
- * refreshed in `waitUntil`, once per key per isolate; a failed load is never stored, and leaves a stale entry in place.
+ * Answers a cached value: the isolate's memo (for `MEMO_SECONDS`), else KV, else the upstream. Stale entries are
+ * answered at once and refreshed in `waitUntil`, once per key per isolate; a failed load is never stored, and leaves a
+ * stale entry in place. KV is the truth between isolates: an entry purged there is loaded again, not served from memo.
+ * A visitor's load is never shared with another request (workerd may hang a request awaiting another's I/O).
  *
  * @example
- * const site = await cached(cache, cacheKeys.site('it'), CacheShort, () => upstream.get('sites/it', siteAnswer))
+ * const site = await cached(cache, cacheKeys.site('it'), CacheShort, async (background) =>
+ *   (await upstream.get('sites/it', siteAnswer, { background }))?.data ?? null)
  */
 export async function cached<T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T>): Promise<T | null> {
   const now = Date.now()
@@ -37,7 +39,8 @@ export async function cached<T>(cache: CacheContext, key: string, policy: CacheP
   }
 
   const stored = await readEntry<T>(cache.kv, key)
-  const entry = newest(stored, remembered?.entry as Entry<T> | undefined)
+  // Only when KV could not answer does the memo stand in for it.
+  const entry = stored === undefined ? ((remembered?.entry as Entry<T> | undefined) ?? null) : newest(stored, remembered?.entry as Entry<T> | undefined)
   if (entry && isFresh(entry, policy, now)) {
     remember(key, entry, now)
     cache.report?.(key, 'hit')
@@ -51,7 +54,9 @@ export async function cached<T>(cache: CacheContext, key: string, policy: CacheP
   }
 
   cache.report?.(key, 'miss')
-  return loadOnce(cache, key, policy, () => load(false))
+  const value = await load(false)
+  store(cache, key, policy, value)
+  return value
 }
 
 /** Forgets this isolate's memo (after a purge, and between tests). */
@@ -72,18 +77,19 @@ function isServable(entry: Entry<unknown>, policy: CachePolicy, now: number): bo
   return now - entry.storedAt < (freshSeconds + staleSeconds) * 1000
 }
 
-function newest<T>(a: Entry<T> | null, b: Entry<T> | undefined): Entry<T> | null {
-  if (!b) return a
-  if (!a) return b
-  return a.storedAt >= b.storedAt ? a : b
+/** KV's entry, unless this isolate holds a newer one for a key KV also has (its own write may still be on the way). */
+function newest<T>(stored: Entry<T> | null, remembered: Entry<T> | undefined): Entry<T> | null {
+  if (!stored || !remembered) return stored
+  return stored.storedAt >= remembered.storedAt ? stored : remembered
 }
 
-async function readEntry<T>(kv: KVNamespace, key: string): Promise<Entry<T> | null> {
+/** The entry KV holds, `null` when it holds none, `undefined` when KV could not be read. */
+async function readEntry<T>(kv: KVNamespace, key: string): Promise<Entry<T> | null | undefined> {
   try {
     const entry = await kv.get<Entry<T>>(key, 'json')
     return entry && typeof entry.storedAt === 'number' && 'value' in entry ? entry : null
   } catch {
-    return null
+    return undefined
   }
 }
 
@@ -93,25 +99,13 @@ function remember(key: string, entry: Entry<unknown>, now: number): void {
   memo.set(key, { entry, readAt: now })
 }
 
-/** One load per key per isolate at a time: concurrent visitors of a cold key share it. */
-function loadOnce<T>(cache: CacheContext, key: string, policy: CachePolicy, load: () => Promise<T | null>): Promise<T | null> {
-  const running = loading.get(key)
-  if (running) return running as Promise<T | null>
-  const promise = load()
-    .then((value) => {
-      store(cache, key, policy, value)
-      return value
-    })
-    .finally(() => loading.delete(key))
-  loading.set(key, promise)
-  return promise
-}
-
+/** Refreshes a stale entry after the answer, once per key per isolate: other visitors meanwhile get the stale entry. */
 function refreshInBackground<T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T>): void {
   if (refreshing.has(key)) return
   refreshing.add(key)
   cache.waitUntil(
-    loadOnce(cache, key, policy, () => load(true))
+    load(true)
+      .then((value) => store(cache, key, policy, value))
       .catch((error) => cache.onRefreshError?.(key, error))
       .finally(() => refreshing.delete(key)),
   )

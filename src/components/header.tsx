@@ -6,7 +6,8 @@ import { siteUrl } from '../market/market'
 import { pickerProps } from '../market/picker'
 import { Island } from './island'
 import { Logo } from './logo'
-import { type Chrome, isFeatureOn, type View } from './view'
+import { isFeatureOn } from '../pages/chrome'
+import type { Chrome, View } from './view'
 
 const NAV_ID = 'site-nav'
 

@@ -35,6 +35,16 @@ export function PageHead({ title, description, keywords, canonical, ogImage, ogI
   )
 }
 
+/** An absolute URL for a link from the content API, or null when it is not one. */
+function absoluteUrl(href: string | null | undefined, origin: string): string | null {
+  if (!href) return null
+  try {
+    return new URL(href, origin).href
+  } catch {
+    return null
+  }
+}
+
 /** Head props from an SEO record, with the page's own title and description where the record has none. */
 export function headFromSeo(
   seo: SeoRecord | null | undefined,
@@ -45,7 +55,7 @@ export function headFromSeo(
     title: seo?.page_title || seo?.og_title || fallback.title,
     description: seo?.meta_description || seo?.og_description || fallback.description,
     keywords: seo?.meta_keywords,
-    ogImage: seo?.og_image ? new URL(seo.og_image, origin).href : null,
+    ogImage: absoluteUrl(seo?.og_image, origin),
     ogImageAlt: seo?.og_image_alt,
   }
 }

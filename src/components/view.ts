@@ -22,8 +22,3 @@ export type Chrome = {
   productMenu: MenuProduct[]
   features: Feature[]
 }
-
-/** Whether a brand-wide feature (`api/get-features`) is on; one the list does not name, or an unknown list, is on. */
-export function isFeatureOn(chrome: Chrome, key: string): boolean {
-  return chrome.features.find((feature) => feature.key === key)?.enabled ?? true
-}

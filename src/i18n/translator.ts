@@ -30,10 +30,11 @@ export function createTranslator(locale: string, messages: Messages | null): Tra
     locale,
     dir: direction(locale),
     t(key, params) {
-      const text = dictionary.t(key, params, 'market')
-      if (text) return text
+      const text: unknown = dictionary.t(key, params, 'market')
+      if (typeof text === 'string' && text) return text
       reportMissing(locale, key, messages !== null)
-      return dictionary.t(key, params, 'fallback') || key
+      const fallback: unknown = dictionary.t(key, params, 'fallback')
+      return typeof fallback === 'string' && fallback ? fallback : key
     },
   }
 }

@@ -9,8 +9,14 @@ const FEATURE_PAGES: ReadonlyArray<{ setting: Setting; pages: readonly string[] 
   { setting: 'work_with_us', pages: ['work-with-us'] },
 ]
 
-/** Whether a path belongs to a feature the site switched off (the original's rule: the path contains its word). */
+/**
+ * Whether a path belongs to a feature the site switched off: the original's rule (the path contains the feature's
+ * word), and the page the path's slug stands for in the site's pageLinks, whatever the market calls it.
+ */
 export function isSwitchedOff(site: Site, path: string): boolean {
+  const slug = path.split('/')[2]
+  const pageKey = slug ? pageKeyOf(site, slug) : null
+  if (pageKey && !isPageEnabled(site, pageKey)) return true
   return FEATURE_PAGES.some(({ setting, pages }) => !site.settings[setting] && pages.some((word) => path.includes(word)))
 }
 

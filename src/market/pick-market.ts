@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../env'
-import { ErrorMessages, PageError } from '../ops/page-error'
+import { ErrorMessages, PageError } from '../errors/page-error'
+import { HtmlCache } from '../render/respond'
 import { siteUrl } from './market'
 import { findLiveMarket, rememberMarket } from './remembered-market'
 
@@ -15,6 +16,6 @@ export async function pickMarket(c: Context<AppEnv>): Promise<Response> {
   const picked = findLiveMarket(sites ?? [], segment)
   if (!picked) throw new PageError(400, ErrorMessages.unknownMarket)
   rememberMarket(c, `${picked.site.slug}-${picked.locale}`)
-  c.header('Cache-Control', 'no-store')
+  c.header('Cache-Control', HtmlCache.never)
   return c.redirect(siteUrl(picked.site, picked.locale), 303)
 }

@@ -14,10 +14,12 @@ export function rememberedMarket(c: Context): string | null {
   return value && parseMarketSegment(value) ? value : null
 }
 
+/** Remembers the market a visitor picked, for a year (HttpOnly, Secure, SameSite=Lax). */
 export function rememberMarket(c: Context, segment: string): void {
   setCookie(c, MARKET_COOKIE, segment, { path: '/', maxAge: ONE_YEAR, httpOnly: true, secure: true, sameSite: 'Lax' })
 }
 
+/** Forgets the remembered market (a market under maintenance). */
 export function forgetMarket(c: Context): void {
   deleteCookie(c, MARKET_COOKIE, { path: '/', secure: true })
 }

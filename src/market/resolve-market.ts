@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { loadTranslator } from '../i18n/load-translator'
-import { ErrorMessages, PageError } from '../ops/page-error'
+import { ErrorMessages, PageError } from '../errors/page-error'
 import { isSwitchedOff } from './feature-switches'
 import { isLive, parseMarketSegment, toMarket } from './market'
 
@@ -11,7 +11,7 @@ import { isLive, parseMarketSegment, toMarket } from './market'
  * Sets `c.var.market` and `c.var.t`.
  *
  * @example
- * app.use('/:market/*', resolveMarket())
+ * app.use('*', resolveMarket()) // after the Worker's own paths
  */
 export const resolveMarket = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const segment = c.req.path.split('/')[1]

@@ -1,5 +1,15 @@
 import type { CacheOutcome } from '../cache/swr'
 import type { UpstreamCall } from '../upstream/client'
+import { logEvent } from './log'
+
+/** Path segments after which the next segment is a secret (a password-reset token): logged as `:token`. */
+const SECRET_AFTER = new Set(['update-password'])
+
+/** A path as it may be logged: secrets in it replaced. */
+export function loggablePath(path: string): string {
+  const segments = path.split('/')
+  return segments.map((segment, i) => (i > 0 && SECRET_AFTER.has(segments[i - 1] as string) ? ':token' : segment)).join('/')
+}
 
 /**
  * What one request did, written as one JSON line when it ends. It never holds cookies, tokens, query strings or
@@ -13,10 +23,14 @@ export class RequestLog {
   market: string | null = null
   error: string | null = null
 
+  private readonly path: string
+
   constructor(
     private readonly method: string,
-    private readonly path: string,
-  ) {}
+    path: string,
+  ) {
+    this.path = loggablePath(path)
+  }
 
   /** Counts a cache lookup by how it was answered. */
   cacheOutcome = (_key: string, outcome: CacheOutcome): void => {
@@ -37,8 +51,7 @@ export class RequestLog {
 
   /** Writes the line. */
   write(status: number): void {
-    const line = {
-      level: status >= 500 ? 'error' : 'info',
+    logEvent(status >= 500 ? 'error' : 'info', 'request', {
       method: this.method,
       path: this.path,
       status,
@@ -49,7 +62,6 @@ export class RequestLog {
       upstreamFailures: this.failures.length ? this.failures : undefined,
       error: this.error ?? undefined,
       durationMs: Date.now() - this.started,
-    }
-    console.log(JSON.stringify(line))
+    })
   }
 }

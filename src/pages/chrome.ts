@@ -1,5 +1,5 @@
-import type { Chrome } from '../components/view'
 import type { Lookups } from '../cache/lookups'
+import type { Chrome } from '../components/view'
 import type { Market } from '../market/market'
 
 /**
@@ -13,4 +13,9 @@ export async function loadChrome(lookups: Lookups, market: Market | null): Promi
     lookups.features().catch(() => null),
   ])
   return { sites: sites ?? [], productMenu: productMenu ?? [], features: features ?? [] }
+}
+
+/** Whether a brand-wide feature (`api/get-features`) is on; one the list does not name, or an unknown list, is on. */
+export function isFeatureOn(chrome: Chrome, key: string): boolean {
+  return chrome.features.find((feature) => feature.key === key)?.enabled ?? true
 }

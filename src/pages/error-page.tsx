@@ -6,8 +6,8 @@ import { loadTranslator } from '../i18n/load-translator'
 import { createTranslator } from '../i18n/translator'
 import { FALLBACK_MARKET, siteHome } from '../market/market'
 import { forgetMarket } from '../market/remembered-market'
-import type { PageError } from '../ops/page-error'
-import { sendPage, viewOf } from '../render/respond'
+import type { PageError } from '../errors/page-error'
+import { HtmlCache, sendPage, viewOf } from '../render/respond'
 
 /** How long a visitor is told to wait before retrying a site under maintenance. */
 export const RETRY_AFTER_SECONDS = 300
@@ -30,8 +30,8 @@ export function ErrorPage({ view, status, message, text, home }: ErrorPageProps)
 
 /**
  * Answers a PageError with the error page. Inside a resolved market it speaks the market's language and leads to the
- * site's first URL; otherwise int-en's. A site under maintenance leads to `/`, the only page it does not block, and
- * forgets the remembered market.
+ * site's first URL (for a site under maintenance: "check again later"); otherwise int-en's texts and `/int-en`.
+ * Maintenance also forgets the remembered market.
  */
 export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promise<Response> {
   const market = c.get('market') ?? null
@@ -39,7 +39,7 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
   const t = c.get('t') ?? (maintenance && !market
     ? createTranslator(FALLBACK_MARKET.locale, null) // the upstream just failed: do not wait for it twice
     : await loadTranslator(c.var.lookups, market?.country ?? FALLBACK_MARKET.country, market?.locale ?? FALLBACK_MARKET.locale))
-  const home = maintenance ? '/' : market ? siteHome(market.site) : FALLBACK_MARKET.home
+  const home = market ? siteHome(market.site) : FALLBACK_MARKET.home
   if (maintenance) forgetMarket(c)
   return sendPage(
     c,
@@ -53,8 +53,8 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
     {
       status: error.status,
       headers: maintenance
-        ? { 'Cache-Control': 'no-store', 'Retry-After': String(RETRY_AFTER_SECONDS) }
-        : { 'Cache-Control': 'no-store' },
+        ? { 'Cache-Control': HtmlCache.never, 'Retry-After': String(RETRY_AFTER_SECONDS) }
+        : { 'Cache-Control': HtmlCache.never },
     },
   )
 }

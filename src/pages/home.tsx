@@ -1,6 +1,5 @@
 import type { Context } from 'hono'
 import { Suspense, use } from 'react'
-import { LATEST_NEWS_COUNT } from '../cache/lookups'
 import { DefaultLayout } from '../components/layouts'
 import { type HeadProps, headFromSeo } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
@@ -11,11 +10,14 @@ import { type Deferred, defer, orNull } from '../render/deferred'
 import { sendPage, viewOf } from '../render/respond'
 import { alternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
+import { pageSeo } from '../seo/page-seo'
 import type { MenuProduct, NewsSummary } from '../upstream/schemas'
 import { errorName, logEvent } from '../ops/log'
 import { loadChrome } from './chrome'
 
 const FEATURED_COUNT = 4
+/** The latest-news block shows this many articles. */
+const LATEST_NEWS_COUNT = 3
 
 type HomeProps = {
   view: View
@@ -119,13 +121,13 @@ function LatestNews({ view, news }: { view: View; news: Promise<NewsSummary[] | 
 export async function home(c: Context<AppEnv>): Promise<Response> {
   const { market, lookups, t } = c.var
   const latestNews = defer(
-    orNull(lookups.latestNews(market.country, market.locale), (error) =>
+    orNull(lookups.latestNews(market.country, market.locale, LATEST_NEWS_COUNT), (error) =>
       logEvent('warn', 'deferred_failed', { section: 'latest_news', error: errorName(error) })),
   )
-  const chrome = await loadChrome(lookups, market)
+  const [chrome, seo] = await Promise.all([loadChrome(lookups, market), pageSeo(lookups, market.country, market.locale, 'home')])
   const view = viewOf(c, t, market)
   const head: HeadProps = {
-    ...headFromSeo(market.site.seo, { title: `${t.t('brand.name')} · ${t.t('brand.tagline')}`, description: t.t('home.hero_text') }, view.origin),
+    ...headFromSeo(seo ?? market.site.seo, { title: `${t.t('brand.name')} · ${t.t('brand.tagline')}`, description: t.t('home.hero_text') }, view.origin),
     canonical: canonicalUrl(c.req.url),
     alternates: alternates(chrome.sites, 'home', view.origin),
   }

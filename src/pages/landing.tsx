@@ -9,7 +9,7 @@ import { FALLBACK_MARKET, siteUrl } from '../market/market'
 import { marketLabel, pickerRegions } from '../market/picker'
 import { findLiveMarket, rememberedMarket } from '../market/remembered-market'
 import { suggestMarket } from '../market/suggest-market'
-import { sendPage, viewOf } from '../render/respond'
+import { HtmlCache, sendPage, viewOf } from '../render/respond'
 import { alternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageSeo } from '../seo/page-seo'
@@ -72,7 +72,7 @@ export async function landing(c: Context<AppEnv>): Promise<Response> {
   const sites = (await c.var.lookups.sites().catch(() => null)) ?? []
   const remembered = findLiveMarket(sites, rememberedMarket(c))
   if (remembered && !isbot(c.req.header('User-Agent') ?? '')) {
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', HtmlCache.personalRedirect)
     c.header('Vary', 'Cookie')
     return c.redirect(siteUrl(remembered.site, remembered.locale), 302)
   }
@@ -95,6 +95,6 @@ export async function landing(c: Context<AppEnv>): Promise<Response> {
         alternates: alternates(sites, 'home', view.origin),
       }}
     />,
-    { headers: { 'Cache-Control': 'private, no-cache', Vary: 'Accept-Language, Cookie' } },
+    { headers: { 'Cache-Control': HtmlCache.personal, Vary: 'Accept-Language, Cookie' } },
   )
 }

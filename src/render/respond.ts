@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { isbot } from 'isbot'
 import type { ReactElement } from 'react'
 import type { View } from '../components/view'
+import type { ErrorStatus } from '../errors/page-error'
 import type { AppEnv } from '../env'
 import type { Translator } from '../i18n/translator'
 import type { Market } from '../market/market'
@@ -10,16 +11,22 @@ import type { Deferred } from './deferred'
 import { renderPage } from './stream'
 
 export type SendOptions = {
-  status?: 200 | 404 | 503 | 400 | 403 | 405 | 413 | 500
+  status?: 200 | ErrorStatus
   deferred?: ReadonlyArray<Deferred<unknown>>
   headers?: Record<string, string>
 }
 
-/**
- * HTML answers revalidate on every navigation (the Worker answers from its warm caches in a few milliseconds) and,
- * sending no cookie, may be kept by any cache in between.
- */
-export const HtmlCacheControl = 'no-cache'
+/** The Cache-Control policies of HTML answers (docs/decisions/004). */
+export const HtmlCache = {
+  /** Public pages: revalidated on every navigation (the Worker answers from warm caches), no cookie, any cache may keep them. */
+  public: 'no-cache',
+  /** Pages that depend on the visitor's cookie or language (the landing page). */
+  personal: 'private, no-cache',
+  /** Redirects and error pages. */
+  never: 'no-store',
+  /** A redirect chosen by the visitor's cookie. */
+  personalRedirect: 'private, no-store',
+} as const
 
 /** The view of a page: its translator, market and request details. */
 export function viewOf(c: Context<AppEnv>, t: Translator, market: Market | null, hydrate = true): View {
@@ -41,7 +48,7 @@ export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: 
   })
   return c.body(body, options.status ?? 200, {
     'Content-Type': 'text/html; charset=utf-8',
-    'Cache-Control': HtmlCacheControl,
+    'Cache-Control': HtmlCache.public,
     ...options.headers,
   })
 }

@@ -53,16 +53,23 @@ function retryable({ failure, status }: UpstreamError, background: boolean): boo
  * const site = await upstream.get('sites/it', siteAnswer)
  */
 export function createUpstream(options: UpstreamOptions): Upstream {
-  const call = async <S extends z.ZodType>(method: string, path: string, body: unknown, schema: S, deadline: number) => {
+  const call = async <S extends z.ZodType>(
+    method: string,
+    path: string,
+    body: unknown,
+    schema: S,
+    deadline: number,
+    signal = options.signal,
+  ) => {
     const started = Date.now()
     const timeLeft = Math.max(1, deadline - started)
     const report = (status: number, failure?: UpstreamFailure) =>
       options.onCall?.({ method, path, status, ms: Date.now() - started, failure })
-    if (options.signal?.aborted) throw failed('unavailable', 0)
+    if (signal?.aborted) throw failed('unavailable', 0)
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(), timeLeft)
     const stop = () => controller.abort()
-    options.signal?.addEventListener('abort', stop)
+    signal?.addEventListener('abort', stop)
     try {
       const response = await settleFirst(
         options.transport(new Request(`${options.baseUrl}/api/${path}`, {
@@ -73,12 +80,14 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         })),
         controller.signal,
       )
-      if (response.status === 404) {
-        report(404)
-        return null
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => {})
+        if (response.status === 404) {
+          report(404)
+          return null
+        }
+        throw failed(response.status === 401 ? 'unauthorized' : 'unavailable', response.status)
       }
-      if (response.status === 401) throw failed('unauthorized', response.status)
-      if (!response.ok) throw failed('unavailable', response.status)
       const json = await settleFirst(response.json().catch(() => undefined), controller.signal)
       const parsed = schema.safeParse(json)
       if (!parsed.success) throw failed('invalid', response.status)
@@ -86,10 +95,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       return parsed.data as z.infer<S>
     } catch (error) {
       if (error instanceof UpstreamError) throw error
-      throw failed(controller.signal.aborted && !options.signal?.aborted ? 'timeout' : 'unavailable', 0)
+      throw failed(controller.signal.aborted && !signal?.aborted ? 'timeout' : 'unavailable', 0)
     } finally {
       clearTimeout(timer)
-      options.signal?.removeEventListener('abort', stop)
+      signal?.removeEventListener('abort', stop)
     }
 
     function failed(failure: UpstreamFailure, status: number) {
@@ -102,10 +111,13 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     const deadline = Date.now() + options.timeoutMs
     const attempt = async (n: number): Promise<z.infer<S> | null> => {
       try {
-        return await call('GET', path, undefined, schema, background ? Date.now() + options.timeoutMs : deadline)
+        // A background refresh outlives the visitor's request: it is not aborted with it.
+        return background
+          ? await call('GET', path, undefined, schema, Date.now() + options.timeoutMs, undefined)
+          : await call('GET', path, undefined, schema, deadline)
       } catch (error) {
         const upstreamError = error as UpstreamError
-        if (n >= ReadRetry.attempts || options.signal?.aborted) throw error
+        if (n >= ReadRetry.attempts || (!background && options.signal?.aborted)) throw error
         const delay = retryDelay(n + 1)
         if (!retryable(upstreamError, background) || (!background && Date.now() + delay >= deadline)) throw error
         await sleep(delay)

@@ -48,7 +48,8 @@ export const siteSchema = z.object({
   slug: z.string().regex(/^[a-z]{2,3}$/),
   country: z.object({ name: z.string(), country_code: z.string(), region: regionSchema }),
   locales: z.array(localeCode).min(1),
-  urls: z.array(z.object({ locale_code: localeCode, url: z.string().startsWith('/') })),
+  /** Same-site paths only (`/it-it`, never `//elsewhere`): the Worker redirects to them. */
+  urls: z.array(z.object({ locale_code: localeCode, url: z.string().regex(/^\/(?![/\\])[^\s]*$/) })),
   pageLinks: z.record(z.string(), z.string().regex(/^[a-z0-9-]+$/)).default({}),
   seo: seoRecordSchema.nullish(),
   settings: siteSettingsSchema.default(siteSettingsSchema.parse({})),

@@ -21,9 +21,10 @@ describe('bad input never produces a 5xx', () => {
           method,
           headers: { Cookie: `CountryLocale=${cookie}`, 'Accept-Language': language },
         })
-        // The only 5xx a path may get is the maintenance page of a market under maintenance (nl-nl).
-        if (status === 503) expect(text || MAINTENANCE).toContain(MAINTENANCE)
-        else expect(status, `${method} ${p}`).toBeLessThan(500)
+        // The only 5xx a path may get is the maintenance page of the market under maintenance (nl-nl).
+        if (status === 503 && p.startsWith('/nl-nl')) {
+          if (method !== 'HEAD') expect(text).toContain(MAINTENANCE)
+        } else expect(status, `${method} ${p}`).toBeLessThan(500)
       }),
       { numRuns: 250 },
     )

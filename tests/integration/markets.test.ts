@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { clearCaches, textOf, visit } from '../fixtures/worker'
 
@@ -80,6 +81,18 @@ describe('market resolution (PRODUCT.md §3)', () => {
     }
   })
 
+  it('switches a feature off whatever the market calls its page', async () => {
+    await env.DB.prepare(`UPDATE sites SET page_links = json_set(page_links, '$."test-drive"', 'probefahrt') WHERE slug = 'de'`).run()
+    try {
+      const { status, text } = await visit('/de-de/probefahrt')
+      expect(status).toBe(404)
+      expect(text).toContain('This page could not be found.')
+      expect(text).not.toContain('(no-')
+    } finally {
+      await env.DB.prepare(`UPDATE sites SET page_links = json_set(page_links, '$."test-drive"', 'test-drive') WHERE slug = 'de'`).run()
+    }
+  })
+
   it('serves the same feature pages where they are switched on', async () => {
     for (const path of ['/it-it/test-drive', '/de-de/become-a-dealer', '/fr-fr/work-with-us', '/pt-pt/become-a-distributor']) {
       expect((await visit(path)).status, path).toBe(200)
@@ -143,6 +156,12 @@ describe('direction and language', () => {
     expect((await visit('/il-he')).text).toMatch(/<html lang="he" dir="rtl"/)
     expect((await visit('/ae-ar')).text).toMatch(/<html lang="ar" dir="rtl"/)
     expect((await visit('/ae-en')).text).toMatch(/<html lang="en" dir="ltr"/)
+  })
+
+  it('takes each locale\'s own SEO record for the home page, in a country of three locales', async () => {
+    const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1]
+    const [de, fr, it_] = await Promise.all(['/ch-de', '/ch-fr', '/ch-it'].map(async (path) => titleOf((await visit(path)).text)))
+    expect(new Set([de, fr, it_]).size).toBe(3)
   })
 
   it('renders each market in its own language', async () => {

@@ -40,6 +40,14 @@ describe('the request log', () => {
     const all = lines.join('\n')
     for (const secret of ['secret-session-id', 'secret-token', 'someone@example.com']) expect(all).not.toContain(secret)
   })
+
+  it('never writes a password-reset token that stands in the path', async () => {
+    const lines: string[] = []
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)))
+    await visit('/it-it/update-password/Zm9yZ2V0LW1lLW5vdA')
+    expect(lines.join('\n')).not.toContain('Zm9yZ2V0LW1lLW5vdA')
+    expect(lines.map((l) => JSON.parse(l)).find((l) => l.method)?.path).toBe('/it-it/update-password/:token')
+  })
 })
 
 describe('the Worker\'s own paths', () => {

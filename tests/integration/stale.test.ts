@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers'
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type HttpUpstream, httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { clearCaches, visit } from '../fixtures/worker'
@@ -21,9 +22,14 @@ describe('an upstream that falters after a page was served', () => {
     expect((await visit('/it-it/chi-siamo', {}, http)).status).toBe(200)
     vi.useFakeTimers({ now: Date.now() + 2 * 3600 * 1000, toFake: ['Date'] })
     upstream.fail('', fault)
-    // The background refresh retries for seconds (nobody waits for it); the answer does not wait for it either.
-    const { status, text } = await visit('/it-it/chi-siamo', {}, http, { waitForBackground: false })
+    // The background refresh keeps retrying (nobody waits for it); the answer does not wait for it either.
+    const { status, text, background } = await visit('/it-it/chi-siamo', {}, http, { waitForBackground: false })
     expect(status).toBe(200)
     expect(text).toContain('href="/it-it/contatti"')
+    // The backend recovers: the refresh's next attempt succeeds and stores fresh data again.
+    upstream.heal()
+    await background
+    const stored = (await env.CACHE.get('v1:site:it', 'json')) as { storedAt: number } | null
+    expect(stored?.storedAt).toBeGreaterThan(Date.now() - 60_000)
   })
 })

@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createUpstream } from '../../src/upstream/client'
@@ -98,10 +99,13 @@ describe('the site over an HTTP upstream', () => {
   it.each([500, 503])('answers maintenance when the site lookup answers %i', async (status) => {
     const upstream = httpUpstream()
     upstream.fail('sites/it', status)
-    const { status: answered, text, headers } = await visit('/it-it', {}, http)
+    const { status: answered, text, headers } = await visit('/it-it', { headers: { Cookie: 'CountryLocale=it-it' } }, http)
     expect(answered).toBe(503)
     expect(text).toContain(MAINTENANCE)
-    expect(headers.get('Retry-After')).not.toBeNull()
+    expect(headers.get('Retry-After')).toMatch(/^\d+$/)
+    expect(headers.get('Cache-Control')).toBe('no-store')
+    expect(headers.get('Set-Cookie')).toMatch(/^CountryLocale=;.*Max-Age=0/)
+    expect(text).toContain('href="/int-en"')
   })
 
   it('answers maintenance, never a 500, when a slow upstream times out with nothing cached', async () => {
@@ -115,6 +119,7 @@ describe('the site over an HTTP upstream', () => {
     const upstream = httpUpstream()
     upstream.fail('sites/es', 'garbage')
     expect((await visit('/es-es', {}, http)).status).toBe(503)
+    expect(await env.CACHE.get('v1:site:es')).toBeNull()
     upstream.heal()
     expect((await visit('/es-es', {}, http)).status).toBe(200)
   })

@@ -24,6 +24,12 @@ describe('the translator', () => {
     expect(t('no.such.key')).toBe('no.such.key')
   })
 
+  it('never answers a group of texts as a text', () => {
+    const { t } = createTranslator('it', { common: { return_to_home: { oops: 'x' } } } as never)
+    expect(t('common.return_to_home')).toBe('Return to home')
+    expect(t('common')).toBe('common')
+  })
+
   it('logs a missing key once per isolate', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const { t } = createTranslator('sl', {})

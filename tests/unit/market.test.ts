@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { headFromSeo } from '../../src/components/page-head'
 import { isSwitchedOff } from '../../src/market/feature-switches'
 import { parseMarketSegment } from '../../src/market/market'
 import { parseAcceptLanguage, suggestMarket } from '../../src/market/suggest-market'
@@ -60,6 +61,22 @@ describe('the market suggestion', () => {
       { language: 'fr', region: null },
       { language: 'en', region: null },
     ])
+  })
+})
+
+describe('the site record', () => {
+  it('accepts same-site paths only as its URLs (the Worker redirects to them)', () => {
+    const withUrl = (url: string) => siteSchema.safeParse({ ...site('it', ['it']), urls: [{ locale_code: 'it', url }] }).success
+    expect(withUrl('/it-it')).toBe(true)
+    for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example', 'it-it', '/it it']) expect(withUrl(bad), bad).toBe(false)
+  })
+})
+
+describe('head tags from an SEO record', () => {
+  it('drop an Open Graph image that is not a URL instead of failing the page', () => {
+    const record = { model_id: 1, model_type: 'Page', og_image: 'http://[' }
+    expect(headFromSeo(record, { title: 'T' }, 'https://s.test').ogImage).toBeNull()
+    expect(headFromSeo({ ...record, og_image: '/images/a.svg' }, { title: 'T' }, 'https://s.test').ogImage).toBe('https://s.test/images/a.svg')
   })
 })
 

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { ContentBlock } from '../../upstream/schemas'
+import type { ContentBlock, NewsSummary } from '../../upstream/schemas'
 import { contentPageAnswer, newsListAnswer } from '../../upstream/schemas'
 import { type ApiEnv, notFound, parseJson, positiveInt, respond } from '../context'
 
@@ -36,5 +36,6 @@ export const content = new Hono<ApiEnv>()
       c.env.DB.prepare(`SELECT COUNT(*) AS total FROM news WHERE locale = ?1 AND scope IN ('*', ?2)`).bind(c.var.locale, scope),
     ])
     const total = (count?.results[0] as { total: number } | undefined)?.total ?? 0
-    return respond(c, newsListAnswer, { data: rows?.results as never, meta: { page, per_page: perPage, total } })
+    const articles = (rows?.results ?? []) as NewsSummary[]
+    return respond(c, newsListAnswer, { data: articles, meta: { page, per_page: perPage, total } })
   })

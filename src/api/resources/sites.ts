@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import type { Site } from '../../upstream/schemas'
-import { siteAnswer, sitesAnswer } from '../../upstream/schemas'
+import type { z } from 'zod'
+import { type Site, siteAnswer, type siteSchema, sitesAnswer } from '../../upstream/schemas'
 import { type ApiEnv, notFound, parseJson, respond } from '../context'
 import { seoRow, type SeoRow } from './seo'
 
@@ -38,7 +38,8 @@ export const sites = new Hono<ApiEnv>()
       .prepare('SELECT site_id, locale, url FROM site_locales WHERE site_id = ? ORDER BY position')
       .bind(row.id)
       .all<LocaleRow>()
-    const locale = locales.some((l) => l.locale === c.var.locale) ? c.var.locale : (locales[0]?.locale ?? 'en')
+    // The record is the same for every caller (the Worker caches it per country): its SEO is the first locale's.
+    const locale = locales[0]?.locale ?? 'en'
     const seo = await c.env.DB
       .prepare(
         `SELECT s.* FROM seo_records s JOIN pages p ON p.id = s.model_id
@@ -49,7 +50,7 @@ export const sites = new Hono<ApiEnv>()
     return respond(c, siteAnswer, { data: toSite(row, locales, seo) })
   })
 
-function toSite(row: SiteRow, locales: LocaleRow[], seo: SeoRow | null): Site {
+function toSite(row: SiteRow, locales: LocaleRow[], seo: SeoRow | null): z.input<typeof siteSchema> {
   return {
     id: row.id,
     slug: row.slug,
@@ -61,5 +62,5 @@ function toSite(row: SiteRow, locales: LocaleRow[], seo: SeoRow | null): Site {
     settings: parseJson(row.settings, {}),
     default_currency_token: row.currency_token ?? '$',
     default_currency_place: row.currency_place ?? 'left',
-  } as Site
+  }
 }

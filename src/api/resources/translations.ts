@@ -18,11 +18,14 @@ export const translations = new Hono<ApiEnv>().get('/country-wise-locale-content
   return respond(c, messagesAnswer, { data: nest(results) })
 })
 
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+
 /** `{ 'a.b': 'x' }` rows to `{ a: { b: 'x' } }`; a key that is both a text and a group keeps the group. */
 function nest(rows: Array<{ key: string; value: string }>): Messages {
   const root: Messages = {}
   for (const { key, value } of rows) {
     const parts = key.split('.')
+    if (parts.some((part) => UNSAFE_KEYS.has(part) || part === '')) continue
     const last = parts.pop() as string
     let node = root
     for (const part of parts) {

@@ -1,11 +1,11 @@
 import type { Hono, MiddlewareHandler } from 'hono'
-import type { ApiEnv } from '../api/context'
-import { createLookups } from '../cache/lookups'
-import type { AppEnv } from '../env'
-import { createUpstream } from '../upstream/client'
-import { EMBEDDED_ORIGIN, embeddedTransport, httpTransport } from '../upstream/transport'
-import { errorName, logEvent } from './log'
-import { RequestLog } from './request-log'
+import type { ApiEnv } from './api/context'
+import { createLookups } from './cache/lookups'
+import type { AppEnv } from './env'
+import { createUpstream } from './upstream/client'
+import { EMBEDDED_ORIGIN, embeddedTransport, httpTransport } from './upstream/transport'
+import { errorName, logEvent } from './ops/log'
+import { RequestLog } from './ops/request-log'
 
 const DEFAULT_TIMEOUT_MS = 3000
 
@@ -14,9 +14,9 @@ const DEFAULT_TIMEOUT_MS = 3000
  * in-process, or `UPSTREAM_URL` over HTTP) and the cached lookups; writes the log line when the answer is ready.
  *
  * @example
- * app.use(edgeContext(api))
+ * app.use(requestContext(api))
  */
-export const edgeContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => async (c, next) => {
+export const requestContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => async (c, next) => {
   const log = new RequestLog(c.req.method, c.req.path)
   c.set('log', log)
   const baseUrl = c.env.UPSTREAM_URL?.replace(/\/+$/, '')
@@ -24,6 +24,7 @@ export const edgeContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => asy
     transport: baseUrl ? httpTransport : embeddedTransport((request) => api.fetch(request, c.env, c.executionCtx)),
     baseUrl: baseUrl || EMBEDDED_ORIGIN,
     timeoutMs: Number(c.env.UPSTREAM_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS,
+    signal: c.req.raw.signal,
     onCall: log.upstreamCall,
   })
   c.set('upstream', upstream)

@@ -3,7 +3,7 @@ import { everythingPrefix, marketKeys } from '../cache/keys'
 import { forgetMemo } from '../cache/swr'
 import type { AppEnv } from '../env'
 import { parseMarketSegment } from '../market/market'
-import { logEvent } from '../ops/log'
+import { logEvent } from './log'
 
 /**
  * `POST /_purge` (operators): `Authorization: Bearer {PURGE_SECRET}`; `?market=it-it` or `?country=it` purges one

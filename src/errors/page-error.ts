@@ -1,3 +1,6 @@
+import { HTTPException } from 'hono/http-exception'
+import { isUpstreamError } from '../upstream/errors'
+
 /** The exact messages of the site's error answers (PRODUCT.md §3). */
 export const ErrorMessages = {
   noCountry: 'This page could not be found (no-country).',
@@ -10,6 +13,10 @@ export const ErrorMessages = {
   serverError: 'Something went wrong on our side. Please try again.',
 } as const
 
+/** The statuses an error page answers with. */
+export type ErrorStatus = 400 | 403 | 404 | 405 | 413 | 500 | 503
+const CLIENT_ERRORS = [400, 403, 404, 405, 413] as const
+
 /** How the error page introduces itself: not found, maintenance, or a failure of ours. */
 export type ErrorKind = 'not-found' | 'maintenance' | 'bad-request' | 'server-error'
 
@@ -20,7 +27,7 @@ export type ErrorKind = 'not-found' | 'maintenance' | 'bad-request' | 'server-er
 export class PageError extends Error {
   override readonly name = 'PageError'
   constructor(
-    readonly status: 400 | 403 | 404 | 405 | 413 | 500 | 503,
+    readonly status: ErrorStatus,
     message: string,
     readonly kind: ErrorKind = status === 503 ? 'maintenance' : status === 404 ? 'not-found' : status === 500 ? 'server-error' : 'bad-request',
   ) {
@@ -39,5 +46,16 @@ export class PageError extends Error {
 
   static maintenance() {
     return new PageError(503, ErrorMessages.maintenance)
+  }
+
+  /** The one mapping of errors to answers: page errors as they are, upstream failures as maintenance, the rest 500. */
+  static from(error: unknown): PageError {
+    if (error instanceof PageError) return error
+    if (isUpstreamError(error)) return PageError.maintenance()
+    if (error instanceof HTTPException && error.status < 500) {
+      const status = CLIENT_ERRORS.find((s) => s === error.status) ?? 400
+      return new PageError(status, ErrorMessages.badRequest)
+    }
+    return new PageError(500, ErrorMessages.serverError)
   }
 }
