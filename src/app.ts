@@ -22,8 +22,8 @@ const FORM_LIMIT = 16 * 1024
 
 export const app = new Hono<AppEnv>()
 
-app.use(requestContext(api))
 app.use(securityHeaders())
+app.use(requestContext(api))
 
 // The Worker's own paths: never markets.
 app.get('/_health', health)

@@ -1,13 +1,12 @@
 import type { Hono, MiddlewareHandler } from 'hono'
 import type { ApiEnv } from './api/context'
 import { createLookups } from './cache/lookups'
+import { ConfigError, configOf } from './config'
 import type { AppEnv } from './env'
 import { createUpstream } from './upstream/client'
 import { EMBEDDED_ORIGIN, embeddedTransport, httpTransport } from './upstream/transport'
 import { errorName, logEvent } from './ops/log'
 import { RequestLog } from './ops/request-log'
-
-const DEFAULT_TIMEOUT_MS = 3000
 
 /**
  * Builds what every request needs before anything else runs: its log line, the upstream client (embedded API
@@ -19,11 +18,13 @@ const DEFAULT_TIMEOUT_MS = 3000
 export const requestContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => async (c, next) => {
   const log = new RequestLog(c.req.method, c.req.path)
   c.set('log', log)
-  const baseUrl = c.env.UPSTREAM_URL?.replace(/\/+$/, '')
+  const config = configOf(c.env)
+  if (config.upstream.kind === 'invalid') throw new ConfigError('UPSTREAM_URL is not an http(s) URL')
+  const http = config.upstream.kind === 'http' ? config.upstream : null
   const upstream = createUpstream({
-    transport: baseUrl ? httpTransport : embeddedTransport((request) => api.fetch(request, c.env, c.executionCtx)),
-    baseUrl: baseUrl || EMBEDDED_ORIGIN,
-    timeoutMs: Number(c.env.UPSTREAM_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS,
+    transport: http ? httpTransport : embeddedTransport((request) => api.fetch(request, c.env, c.executionCtx)),
+    baseUrl: http?.url ?? EMBEDDED_ORIGIN,
+    timeoutMs: config.upstreamTimeoutMs,
     signal: c.req.raw.signal,
     onCall: log.upstreamCall,
   })

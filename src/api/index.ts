@@ -1,4 +1,6 @@
 import { type Context, Hono } from 'hono'
+import { configOf } from '../config'
+import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
 import type { ApiEnv } from './context'
 import { auth } from './resources/auth'
@@ -40,8 +42,8 @@ api.onError((error, c) => {
  * The embedded API as the public `/api/*` serves it: its reads, and only while it is the site's upstream. Calls that
  * change state (login) stay in-process, behind the Worker's own forms and their rate limits.
  */
-export function publicApi(c: Context<{ Bindings: ApiEnv['Bindings'] & { UPSTREAM_URL?: string } }>): Response | Promise<Response> {
-  if (c.env.UPSTREAM_URL) return c.json({ message: 'Not Found' }, 404)
+export function publicApi(c: Context<AppEnv>): Response | Promise<Response> {
+  if (configOf(c.env).upstream.kind !== 'embedded') return c.json({ message: 'Not Found' }, 404)
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.json({ message: 'Method Not Allowed' }, 405, { Allow: 'GET, HEAD' })
   return api.fetch(c.req.raw, c.env, c.executionCtx)
 }

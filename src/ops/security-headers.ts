@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { configOf } from '../config'
 import type { AppEnv } from '../env'
 
 const ONE_YEAR = 31_536_000
@@ -9,13 +10,16 @@ export function createNonce(): string {
   return btoa(String.fromCharCode(...bytes))
 }
 
-/** The Content-Security-Policy of an HTML page: scripts only from this site or with this request's nonce. */
-export function contentSecurityPolicy(nonce: string): string {
+/**
+ * The Content-Security-Policy of an HTML page: scripts only from this site or with this request's nonce; images also
+ * from the brand's API host, whose content may point there.
+ */
+export function contentSecurityPolicy(nonce: string, imageOrigin: string | null = null): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src 'self' data:${imageOrigin ? ` ${imageOrigin}` : ''}`,
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",
@@ -42,5 +46,8 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> => async (c, next) 
   headers.set('X-Frame-Options', 'DENY')
   headers.set('Permissions-Policy', 'camera=(), microphone=(), payment=(self), geolocation=(self)')
   headers.set('Cross-Origin-Opener-Policy', 'same-origin')
-  if (headers.get('Content-Type')?.startsWith('text/html')) headers.set('Content-Security-Policy', contentSecurityPolicy(nonce))
+  if (headers.get('Content-Type')?.startsWith('text/html')) {
+    const { upstream } = configOf(c.env)
+    headers.set('Content-Security-Policy', contentSecurityPolicy(nonce, upstream.kind === 'http' ? upstream.origin : null))
+  }
 }

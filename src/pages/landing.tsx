@@ -80,8 +80,10 @@ export async function landing(c: Context<AppEnv>): Promise<Response> {
   const suggested = suggestMarket(sites, geoCountry, c.req.header('Accept-Language'))
   const country = suggested?.site.slug ?? FALLBACK_MARKET.country
   const locale = suggested?.locale ?? FALLBACK_MARKET.locale
-  const t = await loadTranslator(c.var.lookups, country, locale)
-  const seo = await pageSeo(c.var.lookups, country, locale, 'landing')
+  const [t, seo] = await Promise.all([
+    loadTranslator(c.var.lookups, country, locale),
+    pageSeo(c.var.lookups, country, locale, 'landing'),
+  ])
   const view = viewOf(c, t, null, false)
   return sendPage(
     c,

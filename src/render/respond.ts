@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { isbot } from 'isbot'
 import type { ReactElement } from 'react'
 import type { View } from '../components/view'
+import { configOf } from '../config'
 import type { ErrorStatus } from '../errors/page-error'
 import type { AppEnv } from '../env'
 import type { Translator } from '../i18n/translator'
@@ -43,7 +44,7 @@ export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: 
     nonce: c.var.nonce,
     deferred: options.deferred ?? [],
     complete: isbot(c.req.header('User-Agent') ?? ''),
-    mode: c.env.RENDER_MODE === 'stream' ? 'stream' : 'auto',
+    mode: configOf(c.env).renderMode,
     onError: (error) => logEvent('error', 'render_failed', { path: c.req.path, error: errorName(error) }),
   })
   return c.body(body, options.status ?? 200, {

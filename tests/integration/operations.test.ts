@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { clearCaches, visit } from '../fixtures/worker'
 
 afterEach(() => vi.restoreAllMocks())
@@ -91,5 +92,21 @@ describe('the brand\'s features (api/get-features)', () => {
     await clearCaches()
     expect((await visit('/it-it')).text).not.toContain('href="/login"')
     await env.DB.prepare("UPDATE features SET enabled = 1 WHERE key = 'customer_login'").run()
+  })
+})
+
+describe('configuration', () => {
+  it('answers 503 maintenance, never a 500, when UPSTREAM_URL is not a URL', async () => {
+    const { status, text } = await visit('/it-it', {}, { UPSTREAM_URL: 'not a url' })
+    expect(status).toBe(503)
+    expect(text).toContain('This page its under maintenance, please check again later.')
+  })
+
+  it('lets images come from the brand\'s API host when there is one', async () => {
+    httpUpstream()
+    const { status, headers } = await visit('/it-it', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
+    expect(status).toBe(200)
+    expect(headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL};`)
+    vi.unstubAllGlobals()
   })
 })

@@ -1,0 +1,51 @@
+import type { Bindings } from './env'
+import { logEvent } from './ops/log'
+
+/** Where the site's data comes from: the embedded API, the brand's API over HTTP, or a `UPSTREAM_URL` that is no URL. */
+export type UpstreamConfig = { kind: 'embedded' } | { kind: 'http'; url: string; origin: string } | { kind: 'invalid' }
+
+/** The Worker's settings, read from its variables once per isolate and environment. */
+export type Config = {
+  upstream: UpstreamConfig
+  upstreamTimeoutMs: number
+  renderMode: 'auto' | 'stream'
+}
+
+const DEFAULT_TIMEOUT_MS = 3000
+const read = new WeakMap<object, Config>()
+
+/** The validated configuration of an environment; a timeout out of range falls back to the default. */
+export function configOf(env: Bindings): Config {
+  let config = read.get(env)
+  if (!config) {
+    config = {
+      upstream: upstreamOf(env.UPSTREAM_URL),
+      upstreamTimeoutMs: timeout(env.UPSTREAM_TIMEOUT_MS),
+      renderMode: env.RENDER_MODE === 'stream' ? 'stream' : 'auto',
+    }
+    read.set(env, config)
+  }
+  return config
+}
+
+/** Thrown for a configuration the Worker cannot run with (a malformed `UPSTREAM_URL`); answered as 503. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+}
+
+function upstreamOf(value: string | undefined): UpstreamConfig {
+  if (!value) return { kind: 'embedded' }
+  try {
+    const url = new URL(value)
+    if (url.protocol === 'https:' || url.protocol === 'http:') {
+      return { kind: 'http', url: url.href.replace(/\/+$/, ''), origin: url.origin }
+    }
+  } catch {}
+  logEvent('error', 'config_invalid', { variable: 'UPSTREAM_URL' })
+  return { kind: 'invalid' }
+}
+
+function timeout(value: string | undefined): number {
+  const ms = Number(value)
+  return Number.isInteger(ms) && ms >= 100 && ms <= 30_000 ? ms : DEFAULT_TIMEOUT_MS
+}
