@@ -4,6 +4,16 @@ import { visit } from '../fixtures/worker'
 
 const MAINTENANCE = 'This page its under maintenance, please check again later.'
 
+/** The first segment of a path as the Worker sees it: normalised (`/../x` is `/x`) and decoded where it can be. */
+function firstSegment(path: string): string {
+  const segment = new URL(path, 'https://site.test').pathname.split('/')[1] ?? ''
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
 const segment = fc.oneof(
   fc.constantFrom('it-it', 'nl-nl', 'de-de', 'il-he', 'xx-yy', 'it-xx', 'api', '_health', 'test-drive', 'chi-siamo', '..', '%', '%ZZ', '%2F'),
   fc.webSegment(),
@@ -22,7 +32,7 @@ describe('bad input never produces a 5xx', () => {
           headers: { Cookie: `CountryLocale=${cookie}`, 'Accept-Language': language },
         })
         // The only 5xx a path may get is the maintenance page of the market under maintenance (nl-nl).
-        if (status === 503 && p.startsWith('/nl-nl')) {
+        if (status === 503 && firstSegment(p) === 'nl-nl') {
           if (method !== 'HEAD') expect(text).toContain(MAINTENANCE)
         } else expect(status, `${method} ${p}`).toBeLessThan(500)
       }),
