@@ -8,6 +8,8 @@ export type MarketPickerProps = {
   current: string | null
   /** The summary's text, e.g. "Italia · Italiano". */
   summary: string
+  /** Its short form for small screens, e.g. "IT · IT". */
+  shortSummary: string
   /** Accessible name of the control, e.g. "Change country or language". */
   label: string
   title: string
@@ -20,7 +22,7 @@ export type MarketPickerProps = {
  * The market picker: a disclosure with one submit button per live market, grouped by region. Without JavaScript it
  * is a plain `<details>` form; hydrated, it also closes on Escape (focus back on its summary) and on an outside click.
  */
-export default function MarketPicker({ current, summary, label, title, regions, action }: MarketPickerProps) {
+export default function MarketPicker({ current, summary, shortSummary, label, title, regions, action }: MarketPickerProps) {
   const [open, setOpen] = useState(false)
   const details = useRef<HTMLDetailsElement>(null)
 
@@ -50,7 +52,8 @@ export default function MarketPicker({ current, summary, label, title, regions, 
       onToggle={(event) => setOpen(event.currentTarget.open)}
     >
       <summary aria-label={`${label}: ${summary}`}>
-        <span aria-hidden="true" className="globe">◍</span> {summary}
+        <span aria-hidden="true" className="globe">◍</span> <span className="picker-long">{summary}</span>
+        <span className="picker-short">{shortSummary}</span>
       </summary>
       <form method="post" action={action} className="market-picker-panel">
         <p className="market-picker-title">{title}</p>

@@ -37,6 +37,7 @@ export function pickerProps(sites: Site[], market: Market | null, t: Translator[
   return {
     current: market?.segment ?? null,
     summary: market ? marketLabel(market.site, market.locale) : t('picker.select_label'),
+    shortSummary: market ? `${market.country} · ${market.locale}`.toUpperCase() : '◍',
     label: t('picker.change'),
     title: t('picker.title'),
     regions: pickerRegions(sites, t),
