@@ -39,8 +39,9 @@ export async function cached<T>(cache: CacheContext, key: string, policy: CacheP
   }
 
   const stored = await readEntry<T>(cache.kv, key)
-  // Only when KV could not answer does the memo stand in for it.
-  const entry = stored === undefined ? ((remembered?.entry as Entry<T> | undefined) ?? null) : newest(stored, remembered?.entry as Entry<T> | undefined)
+  const memoEntry = remembered?.entry as Entry<T> | undefined
+  // KV is the truth between isolates: only when it cannot be read does the memo stand in for it.
+  const entry = stored === undefined ? (memoEntry ?? null) : newest(stored, memoEntry)
   if (entry && isFresh(entry, policy, now)) {
     remember(key, entry, now)
     cache.report?.(key, 'hit')
