@@ -26,11 +26,11 @@ export function run(command, args, { allowFailure = false, env = quietEnv() } = 
   return result.status ?? 1
 }
 
-/** `npm ci` when the dependencies are not installed yet (a fresh clone). */
-export function ensureDependencies() {
-  if (existsSync(join(root, 'node_modules/.bin/wrangler'))) return
+/** `npm ci` when the dependencies are not installed yet (a fresh clone); answers whether they are there. */
+export function ensureDependencies({ allowFailure = false } = {}) {
+  if (existsSync(join(root, 'node_modules/.bin/wrangler'))) return true
   console.log('Installing npm packages (npm ci)…')
-  run('npm', ['ci', '--no-audit', '--no-fund'])
+  return run('npm', ['ci', '--no-audit', '--no-fund'], { allowFailure }) === 0
 }
 
 /** `--persist-to DIR` when `WRANGLER_PERSIST_TO` names a state folder of its own (the browser tests' site). */

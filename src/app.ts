@@ -8,6 +8,7 @@ import { resolveMarket } from './market/resolve-market'
 import { health } from './ops/health'
 import { purge } from './ops/purge'
 import { errorName, logEvent } from './ops/log'
+import { loggablePath } from './ops/request-log'
 import { PageError } from './errors/page-error'
 import { securityHeaders } from './ops/security-headers'
 import { requestContext } from './request-context'
@@ -45,12 +46,12 @@ app.onError(async (error, c) => {
   const pageError = PageError.from(error)
   if (pageError.status >= 500 && pageError.kind === 'server-error') {
     c.var.log.error = errorName(error)
-    logEvent('error', 'unhandled', { path: c.req.path, error: errorName(error) })
+    logEvent('error', 'unhandled', { path: loggablePath(c.req.path), error: errorName(error) })
   }
   try {
     return await sendErrorPage(c, pageError)
   } catch (renderError) {
-    logEvent('error', 'error_page_failed', { path: c.req.path, error: errorName(renderError) })
+    logEvent('error', 'error_page_failed', { path: loggablePath(c.req.path), error: errorName(renderError) })
     return c.text(pageError.message, pageError.status, { 'Cache-Control': HtmlCache.never })
   }
 })

@@ -28,11 +28,6 @@ export function configOf(env: Bindings): Config {
   return config
 }
 
-/** Thrown for a configuration the Worker cannot run with (a malformed `UPSTREAM_URL`); answered as 503. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError'
-}
-
 function upstreamOf(value: string | undefined): UpstreamConfig {
   if (!value) return { kind: 'embedded' }
   try {

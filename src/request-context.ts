@@ -1,10 +1,10 @@
 import type { Hono, MiddlewareHandler } from 'hono'
 import type { ApiEnv } from './api/context'
 import { createLookups } from './cache/lookups'
-import { ConfigError, configOf } from './config'
+import { configOf } from './config'
 import type { AppEnv } from './env'
 import { createUpstream } from './upstream/client'
-import { EMBEDDED_ORIGIN, embeddedTransport, httpTransport } from './upstream/transport'
+import { EMBEDDED_ORIGIN, embeddedTransport, httpTransport, misconfiguredTransport } from './upstream/transport'
 import { errorName, logEvent } from './ops/log'
 import { RequestLog } from './ops/request-log'
 
@@ -19,10 +19,14 @@ export const requestContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => 
   const log = new RequestLog(c.req.method, c.req.path)
   c.set('log', log)
   const config = configOf(c.env)
-  if (config.upstream.kind === 'invalid') throw new ConfigError('UPSTREAM_URL is not an http(s) URL')
   const http = config.upstream.kind === 'http' ? config.upstream : null
   const upstream = createUpstream({
-    transport: http ? httpTransport : embeddedTransport((request) => api.fetch(request, c.env, c.executionCtx)),
+    transport:
+      config.upstream.kind === 'invalid'
+        ? misconfiguredTransport
+        : http
+          ? httpTransport
+          : embeddedTransport((request) => api.fetch(request, c.env, c.executionCtx)),
     baseUrl: http?.url ?? EMBEDDED_ORIGIN,
     timeoutMs: config.upstreamTimeoutMs,
     signal: c.req.raw.signal,

@@ -24,7 +24,14 @@ export type MarketPickerProps = {
  */
 export default function MarketPicker({ current, summary, shortSummary, label, title, regions, action }: MarketPickerProps) {
   const [open, setOpen] = useState(false)
+  const [hydrated, setHydrated] = useState(false)
   const details = useRef<HTMLDetailsElement>(null)
+
+  // A visitor may have opened the plain <details> before this island hydrated: take over its state.
+  useEffect(() => {
+    setOpen(details.current?.open ?? false)
+    setHydrated(true)
+  }, [])
 
   useEffect(() => {
     if (!open) return
@@ -48,6 +55,7 @@ export default function MarketPicker({ current, summary, shortSummary, label, ti
     <details
       ref={details}
       className="market-picker"
+      data-hydrated={hydrated ? '' : undefined}
       open={open}
       onToggle={(event) => setOpen(event.currentTarget.open)}
     >

@@ -2,6 +2,7 @@ import { type Context, Hono } from 'hono'
 import { configOf } from '../config'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
+import { loggablePath } from '../ops/request-log'
 import type { ApiEnv } from './context'
 import { auth } from './resources/auth'
 import { catalogue } from './resources/catalogue'
@@ -34,7 +35,7 @@ api.route('/', content)
 
 api.notFound((c) => c.json({ message: 'Not Found' }, 404))
 api.onError((error, c) => {
-  logEvent('error', 'api_failed', { path: c.req.path, error: errorName(error) })
+  logEvent('error', 'api_failed', { path: loggablePath(c.req.path), error: errorName(error) })
   return c.json({ message: 'Server Error' }, 500)
 })
 

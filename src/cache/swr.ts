@@ -17,8 +17,10 @@ export type Load<T> = (background: boolean) => Promise<T | null>
 type Entry<T> = { value: T | null; storedAt: number }
 
 const MEMO_LIMIT = 2000
+/** A refresh older than this is taken for lost (workerd cancels `waitUntil` work after 30 s). */
+const REFRESH_LIMIT_MS = 30_000
 const memo = new Map<string, { entry: Entry<unknown>; readAt: number }>()
-const refreshing = new Set<string>()
+const refreshing = new Map<string, number>()
 
 /**
  * Answers a cached value: the isolate's memo (for `MEMO_SECONDS`), else KV, else the upstream. Stale entries are
@@ -39,7 +41,8 @@ export async function cached<T>(cache: CacheContext, key: string, policy: CacheP
   }
 
   const stored = await readEntry<T>(cache.kv, key)
-  const memoEntry = remembered?.entry as Entry<T> | undefined
+  // Read again after the wait: a refresh may have stored a newer entry meanwhile.
+  const memoEntry = memo.get(key)?.entry as Entry<T> | undefined
   // KV is the truth between isolates: only when it cannot be read does the memo stand in for it.
   const entry = stored === undefined ? (memoEntry ?? null) : newest(stored, memoEntry)
   if (entry && isFresh(entry, policy, now)) {
@@ -102,8 +105,9 @@ function remember(key: string, entry: Entry<unknown>, now: number): void {
 
 /** Refreshes a stale entry after the answer, once per key per isolate: other visitors meanwhile get the stale entry. */
 function refreshInBackground<T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T>): void {
-  if (refreshing.has(key)) return
-  refreshing.add(key)
+  const started = refreshing.get(key)
+  if (started !== undefined && Date.now() - started < REFRESH_LIMIT_MS) return
+  refreshing.set(key, Date.now())
   cache.waitUntil(
     load(true)
       .then((value) => store(cache, key, policy, value))

@@ -1,5 +1,4 @@
 import { HTTPException } from 'hono/http-exception'
-import { ConfigError } from '../config'
 import { isUpstreamError } from '../upstream/errors'
 
 /** The exact messages of the site's error answers (PRODUCT.md §3). */
@@ -49,13 +48,10 @@ export class PageError extends Error {
     return new PageError(503, ErrorMessages.maintenance)
   }
 
-  /**
-   * The one mapping of errors to answers: page errors as they are, upstream failures and a configuration the Worker
-   * cannot run with as maintenance (503), a refused request as 4xx, the rest 500.
-   */
+  /** The one mapping of errors to answers: page errors as they are, upstream failures as maintenance, refusals 4xx, the rest 500. */
   static from(error: unknown): PageError {
     if (error instanceof PageError) return error
-    if (isUpstreamError(error) || error instanceof ConfigError) return PageError.maintenance()
+    if (isUpstreamError(error)) return PageError.maintenance()
     if (error instanceof HTTPException && error.status < 500) {
       const status = CLIENT_ERRORS.find((s) => s === error.status) ?? 400
       return new PageError(status, ErrorMessages.badRequest)

@@ -8,6 +8,7 @@ import type { AppEnv } from '../env'
 import type { Translator } from '../i18n/translator'
 import type { Market } from '../market/market'
 import { errorName, logEvent } from '../ops/log'
+import { loggablePath } from '../ops/request-log'
 import type { Deferred } from './deferred'
 import { renderPage } from './stream'
 
@@ -45,7 +46,7 @@ export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: 
     deferred: options.deferred ?? [],
     complete: isbot(c.req.header('User-Agent') ?? ''),
     mode: configOf(c.env).renderMode,
-    onError: (error) => logEvent('error', 'render_failed', { path: c.req.path, error: errorName(error) }),
+    onError: (error) => logEvent('error', 'render_failed', { path: loggablePath(c.req.path), error: errorName(error) }),
   })
   return c.body(body, options.status ?? 200, {
     'Content-Type': 'text/html; charset=utf-8',

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { UpstreamError, type UpstreamFailure } from './errors'
-import { ReadRetry, retryDelay, sleep, withRetrySlot } from './retry'
+import { ReadRetry, retryDelay, sleep, takeRetrySlot } from './retry'
 import type { Transport } from './transport'
 
 /** What the client reports of each call: the request log counts them and logs failures. */
@@ -109,6 +109,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
 
   const read = async <S extends z.ZodType>(path: string, schema: S, { background = false }: ReadOptions = {}) => {
     const deadline = Date.now() + options.timeoutMs
+    const slot = background ? takeRetrySlot() : null
+    const attempts = background && !slot ? 1 : ReadRetry.attempts
     const attempt = async (n: number): Promise<z.infer<S> | null> => {
       try {
         // A background refresh outlives the visitor's request: it is not aborted with it.
@@ -117,14 +119,18 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           : await call('GET', path, undefined, schema, deadline)
       } catch (error) {
         const upstreamError = error as UpstreamError
-        if (n >= ReadRetry.attempts || (!background && options.signal?.aborted)) throw error
+        if (n >= attempts || (!background && options.signal?.aborted)) throw error
         const delay = retryDelay(n + 1)
         if (!retryable(upstreamError, background) || (!background && Date.now() + delay >= deadline)) throw error
         await sleep(delay)
         return attempt(n + 1)
       }
     }
-    return background ? withRetrySlot(() => attempt(1)) : attempt(1)
+    try {
+      return await attempt(1)
+    } finally {
+      slot?.release()
+    }
   }
 
   return {

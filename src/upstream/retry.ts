@@ -4,19 +4,21 @@
  */
 export const ReadRetry = { attempts: 5, firstDelayMs: 350, parallel: 10 } as const
 
-let running = 0
-const waiting: Array<() => void> = []
+/** A slot older than this is taken for lost (workerd cancels `waitUntil` work after 30 s, skipping `finally`). */
+const SLOT_LIMIT_MS = 30_000
+const slots = new Map<symbol, number>()
 
-/** Runs `task` when fewer than `ReadRetry.parallel` retried reads of this isolate are running. */
-export async function withRetrySlot<T>(task: () => Promise<T>): Promise<T> {
-  if (running >= ReadRetry.parallel) await new Promise<void>((resolve) => waiting.push(resolve))
-  running++
-  try {
-    return await task()
-  } finally {
-    running--
-    waiting.shift()?.()
-  }
+/**
+ * Takes one of the isolate's `ReadRetry.parallel` slots for a retried background read, or answers null when all are
+ * busy: the refresh then makes a single attempt. Nothing waits for a slot, so no request awaits another's work.
+ */
+export function takeRetrySlot(): { release(): void } | null {
+  const now = Date.now()
+  for (const [slot, taken] of slots) if (now - taken > SLOT_LIMIT_MS) slots.delete(slot)
+  if (slots.size >= ReadRetry.parallel) return null
+  const slot = Symbol('retry slot')
+  slots.set(slot, now)
+  return { release: () => slots.delete(slot) }
 }
 
 /** The delay before attempt `n` (1-based, n >= 2). */

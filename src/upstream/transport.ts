@@ -4,6 +4,10 @@ export type Transport = (request: Request) => Promise<Response>
 /** The base URL of in-process calls to the embedded API; never resolved on a network. */
 export const EMBEDDED_ORIGIN = 'http://embedded.invalid'
 
+/** The transport of a malformed `UPSTREAM_URL` (logged once as `config_invalid`): every call is a 503. */
+export const misconfiguredTransport: Transport = async () =>
+  Response.json({ message: 'UPSTREAM_URL is not an http(s) URL' }, { status: 503 })
+
 /** HTTP transport: the brand's own backend at `UPSTREAM_URL`. */
 export const httpTransport: Transport = (request) => fetch(request)
 

@@ -30,6 +30,7 @@ test('from / a visitor picks a market, which is remembered', async ({ page, cont
 test('the header picker switches market, and hydrates (Escape closes it)', async ({ page }) => {
   await page.goto('/it-it')
   const picker = page.locator('details.market-picker')
+  await expect(picker).toHaveAttribute('data-hydrated', '')
   await picker.locator('summary').click()
   await expect(picker).toHaveAttribute('open', '')
   await page.keyboard.press('Escape')

@@ -46,14 +46,17 @@ describe('the KV cache with stale-while-revalidate', () => {
     await storeEntry('old', old)
     const { cache, outcomes, settle } = context()
     let loads = 0
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => (open = resolve))
     const load = async () => {
       loads++
-      await new Promise((resolve) => setTimeout(resolve, 10))
+      await gate
       return 'new'
     }
     const answers = await Promise.all([1, 2, 3].map(() => cached(cache, KEY, CacheShort, load)))
     expect(answers).toEqual(['old', 'old', 'old'])
     expect(outcomes).toEqual(['stale', 'stale', 'stale'])
+    open()
     await settle()
     expect(loads).toBe(1)
     expect(await storedValue()).toBe('new')

@@ -89,24 +89,34 @@ describe('the brand\'s features (api/get-features)', () => {
     expect((await visit('/it-it')).text).toContain('href="/login"')
     expect(await env.CACHE.get('v1:features')).not.toBeNull()
     await env.DB.prepare("UPDATE features SET enabled = 0 WHERE key = 'customer_login'").run()
-    await clearCaches()
-    expect((await visit('/it-it')).text).not.toContain('href="/login"')
-    await env.DB.prepare("UPDATE features SET enabled = 1 WHERE key = 'customer_login'").run()
+    try {
+      await clearCaches()
+      expect((await visit('/it-it')).text).not.toContain('href="/login"')
+    } finally {
+      await env.DB.prepare("UPDATE features SET enabled = 1 WHERE key = 'customer_login'").run()
+      await clearCaches()
+    }
   })
 })
 
 describe('configuration', () => {
-  it('answers 503 maintenance, never a 500, when UPSTREAM_URL is not a URL', async () => {
+  it('answers 503 maintenance, never a 500, when UPSTREAM_URL is not a URL, and says so on /_health', async () => {
     const { status, text } = await visit('/it-it', {}, { UPSTREAM_URL: 'not a url' })
     expect(status).toBe(503)
     expect(text).toContain('This page its under maintenance, please check again later.')
+    const health = await visit('/_health', {}, { UPSTREAM_URL: 'not a url' })
+    expect(health.status).toBe(503)
+    expect(JSON.parse(health.text)).toEqual({ status: 'misconfigured', upstream: 'invalid' })
   })
 
   it('lets images come from the brand\'s API host when there is one', async () => {
     httpUpstream()
-    const { status, headers } = await visit('/it-it', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
-    expect(status).toBe(200)
-    expect(headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL};`)
-    vi.unstubAllGlobals()
+    try {
+      const { status, headers } = await visit('/it-it', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
+      expect(status).toBe(200)
+      expect(headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL};`)
+    } finally {
+      vi.unstubAllGlobals()
+    }
   })
 })
