@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { csrf } from 'hono/csrf'
 import { api, publicApi } from './api'
 import type { AppEnv } from './env'
-import { pickMarket } from './market/pick-market'
+import { PICK_MARKET_PATH, pickMarket } from './market/pick-market'
 import { resolveMarket } from './market/resolve-market'
 import { health } from './ops/health'
 import { purge } from './ops/purge'
@@ -29,7 +29,7 @@ app.use(requestContext(api))
 // The Worker's own paths: never markets.
 app.get('/_health', health)
 app.post('/_purge', purge)
-app.post('/_market', csrf(), bodyLimit({ maxSize: FORM_LIMIT }), pickMarket)
+app.post(PICK_MARKET_PATH, csrf(), bodyLimit({ maxSize: FORM_LIMIT }), pickMarket)
 app.get('/robots.txt', robots)
 app.all('/api/*', publicApi)
 app.get('/', landing)

@@ -1,7 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-
-export type PickerMarket = { segment: string; label: string; locale: string }
-export type PickerRegion = { name: string; markets: PickerMarket[] }
+import { MarketRegions, type PickerRegion } from './market-regions'
 
 export type MarketPickerProps = {
   /** The market of the page, if any. */
@@ -65,26 +63,7 @@ export default function MarketPicker({ current, summary, shortSummary, label, ti
       </summary>
       <form method="post" action={action} className="market-picker-panel">
         <p className="market-picker-title">{title}</p>
-        {regions.map((region) => (
-          <fieldset key={region.name}>
-            <legend>{region.name}</legend>
-            <ul>
-              {region.markets.map((market) => (
-                <li key={market.segment}>
-                  <button
-                    type="submit"
-                    name="market"
-                    value={market.segment}
-                    lang={market.locale}
-                    aria-current={market.segment === current ? 'true' : undefined}
-                  >
-                    {market.label}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </fieldset>
-        ))}
+        <MarketRegions regions={regions} current={current} />
       </form>
     </details>
   )

@@ -5,6 +5,9 @@ import { HtmlCache } from '../render/respond'
 import { siteUrl } from './market'
 import { findLiveMarket, rememberMarket } from './remembered-market'
 
+/** Where the pickers' forms post. */
+export const PICK_MARKET_PATH = '/_market'
+
 /**
  * `POST /_market` (the picker's forms): remembers the picked market in `CountryLocale` and goes there. Only a live
  * market can be picked; the form is same-origin only (csrf middleware).

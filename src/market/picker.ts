@@ -1,7 +1,9 @@
-import type { MarketPickerProps, PickerRegion } from '../../client/islands/market-picker'
+import type { MarketPickerProps } from '../../client/islands/market-picker'
+import type { PickerRegion } from '../../client/islands/market-regions'
 import type { Translator } from '../i18n/translator'
 import type { Region, Site } from '../upstream/schemas'
 import { isLive, type Market } from './market'
+import { PICK_MARKET_PATH } from './pick-market'
 
 const REGION_ORDER: Region[] = ['europe', 'americas', 'asia', 'oceania', 'africa']
 const languageNames = new Map<string, string>()
@@ -41,6 +43,6 @@ export function pickerProps(sites: Site[], market: Market | null, t: Translator[
     label: t('picker.change'),
     title: t('picker.title'),
     regions: pickerRegions(sites, t),
-    action: '/_market',
+    action: PICK_MARKET_PATH,
   }
 }

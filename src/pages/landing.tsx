@@ -7,13 +7,14 @@ import type { AppEnv } from '../env'
 import { loadTranslator } from '../i18n/load-translator'
 import { FALLBACK_MARKET, siteUrl } from '../market/market'
 import { marketLabel, pickerRegions } from '../market/picker'
+import { PICK_MARKET_PATH } from '../market/pick-market'
 import { findLiveMarket, rememberedMarket } from '../market/remembered-market'
 import { suggestMarket } from '../market/suggest-market'
 import { HtmlCache, sendPage, viewOf } from '../render/respond'
 import { alternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageSeo } from '../seo/page-seo'
-import type { PickerRegion } from '../../client/islands/market-picker'
+import { MarketRegions, type PickerRegion } from '../../client/islands/market-regions'
 
 type LandingProps = {
   view: View
@@ -29,7 +30,7 @@ export function LandingPage({ view, regions, suggestion, head }: LandingProps) {
     <BlankLayout view={view} head={head}>
       <h1>{t('landing.title')}</h1>
       <p className="lead">{t('landing.intro')}</p>
-      <form method="post" action="/_market" className="landing-picker">
+      <form method="post" action={PICK_MARKET_PATH} className="landing-picker">
         {suggestion && (
           <div className="suggestion">
             <p>{t('picker.suggested', { market: suggestion.label })}</p>
@@ -45,20 +46,7 @@ export function LandingPage({ view, regions, suggestion, head }: LandingProps) {
             </a>
           </p>
         )}
-        {regions.map((region) => (
-          <fieldset key={region.name}>
-            <legend>{region.name}</legend>
-            <ul className="market-list">
-              {region.markets.map((market) => (
-                <li key={market.segment}>
-                  <button type="submit" name="market" value={market.segment} lang={market.locale}>
-                    {market.label}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </fieldset>
-        ))}
+        <MarketRegions regions={regions} />
       </form>
     </BlankLayout>
   )

@@ -10,15 +10,14 @@ export type RenderOptions = {
   complete: boolean
   /** `stream` always uses React's stream (the benchmark's baseline); `auto` picks as below. */
   mode?: 'auto' | 'stream'
-
   onError: (error: unknown) => void
 }
 
 const DOCTYPE = '<!DOCTYPE html>'
 
 /**
- * Renders a page: as one string when its deferred data is already there (the common, warm case: about a quarter of
- * the CPU of React's stream), else through React's streaming renderer, whose shell leaves at once and whose slow
+ * Renders a page: as one string when its deferred data is already there (the common, warm case: less than half the
+ * CPU of React's stream, see the README's benchmark), else through React's streaming renderer, whose shell leaves at once and whose slow
  * sections follow as they resolve. Crawlers wait for everything and get the string.
  *
  * @example
@@ -33,12 +32,12 @@ export async function renderPage(page: ReactElement, options: RenderOptions): Pr
 }
 
 /** The whole document at once (renderToString leaves the doctype to us). */
-export function renderWhole(page: ReactElement): string {
+function renderWhole(page: ReactElement): string {
   return DOCTYPE + renderToString(page)
 }
 
 /** React's streaming renderer (it writes the doctype itself): the shell first, each Suspense section when ready. */
-export function renderStream(page: ReactElement, { nonce, onError }: Pick<RenderOptions, 'nonce' | 'onError'>) {
+function renderStream(page: ReactElement, { nonce, onError }: Pick<RenderOptions, 'nonce' | 'onError'>) {
   return renderToReadableStream(page, { nonce, onError })
 }
 

@@ -39,6 +39,17 @@ describe('the upstream client', () => {
     expect(seen[1]?.headers.get('Authorization')).toBe('Bearer secret-token')
   })
 
+  it('sends a state-changing call once, as JSON, with the same headers and no retry', async () => {
+    const { upstream, seen } = client(() => new Response('', { status: 502 }))
+    const call = upstream.forMarket('it', 'it').send('POST', 'auth/logout', { reason: 'user' }, answer)
+    await expect(call).rejects.toMatchObject({ failure: 'unavailable', status: 502 })
+    expect(seen).toHaveLength(1)
+    expect(seen[0]?.method).toBe('POST')
+    expect(seen[0]?.headers.get('Content-Type')).toBe('application/json')
+    expect(seen[0]?.headers.get('X-Tenant')).toBe('it')
+    expect(await seen[0]?.json()).toEqual({ reason: 'user' })
+  })
+
   it('answers null for a 404 and the validated data otherwise', async () => {
     expect(await client(() => new Response('', { status: 404 })).upstream.get('x', answer)).toBeNull()
     expect(await client(() => Response.json({ data: { ok: true } })).upstream.get('x', answer)).toEqual({ data: { ok: true } })
