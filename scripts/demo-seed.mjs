@@ -59,8 +59,10 @@ const sql = (value) => {
   if (typeof value === 'boolean') return value ? '1' : '0'
   return `'${String(value).replaceAll("'", "''")}'`
 }
-const insert = (table, row) =>
-  `INSERT OR REPLACE INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.values(row).map(sql).join(', ')});`
+const insert = (table, row, conflict = 'REPLACE') =>
+  `INSERT OR ${conflict} INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.values(row).map(sql).join(', ')});`
+/** Customers' rows are loaded once and then belong to the customer: a restart never undoes their changes. */
+const insertOnce = (table, row) => insert(table, row, 'IGNORE')
 
 function flatten(messages, prefix = '') {
   return Object.entries(messages).flatMap(([key, value]) =>
@@ -139,7 +141,9 @@ export function demoSeedStatements() {
 
   const catalogue = readJson('demo/content/products.json')
   catalogue.types.forEach((type, position) => {
-    statements.push(insert('product_types', { id: type.id, slug: type.slug, position }))
+    statements.push(insert('product_types', {
+      id: type.id, slug: type.slug, position, registrable: type.registrable ? 1 : 0, warranty_years: type.warranty_years ?? 2,
+    }))
     for (const [locale, name] of Object.entries(type.names)) {
       statements.push(insert('product_type_names', { type_id: type.id, locale, name }))
     }
@@ -153,9 +157,7 @@ export function demoSeedStatements() {
     }
   })
 
-  for (const { password, ...customer } of DEMO_CUSTOMERS) {
-    statements.push(insert('users', { ...customer, password_hash: passwordHash(password) }))
-  }
+  statements.push(...customerStatements())
 
   readJson('demo/content/news.json').forEach((article, index) => {
     statements.push(insert('news', {
@@ -170,5 +172,29 @@ export function demoSeedStatements() {
       published_at: article.published_at,
     }))
   })
+  return statements
+}
+
+/** The demo customers with their addresses, bikes and orders (demo/customers.json). */
+function customerStatements() {
+  const statements = DEMO_CUSTOMERS.map(({ password, ...customer }) =>
+    insertOnce('users', { ...customer, password_hash: passwordHash(password) }))
+  for (const { user_id, addresses, bikes, orders } of readJson('demo/customers.json').customers) {
+    for (const address of addresses) statements.push(insertOnce('addresses', { ...address, user_id }))
+    for (const bike of bikes) statements.push(insertOnce('bikes', { ...bike, user_id }))
+    for (const { items, events, billing_address, shipping_address, ...order } of orders) {
+      const subtotal = items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0)
+      statements.push(insertOnce('orders', {
+        ...order,
+        user_id,
+        subtotal,
+        total: subtotal + order.shipping,
+        billing_address: JSON.stringify(billing_address),
+        shipping_address: shipping_address && JSON.stringify(shipping_address),
+      }))
+      items.forEach((item, position) => statements.push(insertOnce('order_items', { ...item, order_id: order.id, position })))
+      for (const event of events) statements.push(insertOnce('order_events', { ...event, order_id: order.id }))
+    }
+  }
   return statements
 }

@@ -1,7 +1,9 @@
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
-import { csrf } from 'hono/csrf'
 import { api, publicApi } from './api'
+import { endSessionOnUnauthorized, guestOnly, requireViewer } from './auth/guards'
+import { logOut } from './auth/log-out'
+import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH } from './auth/paths'
+import { viewer } from './auth/viewer'
 import type { AppEnv } from './env'
 import { PICK_MARKET_PATH, pickMarket } from './market/pick-market'
 import { resolveMarket } from './market/resolve-market'
@@ -12,37 +14,72 @@ import { loggablePath } from './ops/request-log'
 import { PageError } from './errors/page-error'
 import { securityHeaders } from './ops/security-headers'
 import { requestContext } from './request-context'
+import { formGuards } from './forms'
+import { addressesPage, createAddress, deleteAddress, editAddressPage, makeDefaultAddress, updateAddress } from './pages/account/addresses'
+import { bikesPage, registerBike } from './pages/account/bikes'
+import { orderPage } from './pages/account/order'
+import { ordersPage } from './pages/account/orders'
+import { accountOverview } from './pages/account/overview'
 import { contentPage } from './pages/content-page'
 import { sendErrorPage } from './pages/error-page'
 import { home } from './pages/home'
 import { landing } from './pages/landing'
+import { loginPage, submitForgotPassword, submitLogin } from './pages/login'
+import { submitUpdatePassword, updatePasswordPage } from './pages/update-password'
 import { HtmlCache } from './render/respond'
 import { robots } from './seo/robots'
 
-const FORM_LIMIT = 16 * 1024
-
 export const app = new Hono<AppEnv>()
+/** Every route that receives a form: same-origin only, small bodies. */
+const form = formGuards()
 
 app.use(securityHeaders())
 app.use(requestContext(api))
+app.use(viewer())
 
 // The Worker's own paths: never markets.
 app.get('/_health', health)
 app.post('/_purge', purge)
-app.post(PICK_MARKET_PATH, csrf(), bodyLimit({ maxSize: FORM_LIMIT }), pickMarket)
+app.post(PICK_MARKET_PATH, ...form, pickMarket)
 app.get('/robots.txt', robots)
 app.all('/api/*', publicApi)
 app.get('/', landing)
+app.get(LOGIN_PATH, guestOnly(), loginPage)
+app.post(LOGIN_PATH, ...form, guestOnly(), submitLogin)
+app.post(FORGOT_PASSWORD_PATH, ...form, guestOnly(), submitForgotPassword)
+app.post(LOGOUT_PATH, ...form, logOut)
 
 // Everything else is /{country}-{locale}/…: resolved (404/503) before any page renders.
 app.use('*', resolveMarket())
 app.get('/:market', home)
+
+app.use('/:market/update-password/*', guestOnly())
+app.get('/:market/update-password/:token', updatePasswordPage)
+app.post('/:market/update-password/:token', ...form, submitUpdatePassword)
+
+app.use('/:market/my-account', requireViewer())
+app.use('/:market/my-account/*', requireViewer())
+app.use('/:market/checkout/*', requireViewer())
+app.get('/:market/my-account', accountOverview)
+app.get('/:market/my-account/orders', ordersPage)
+app.get('/:market/my-account/orders/:code', orderPage)
+app.get('/:market/my-account/bikes', bikesPage)
+app.post('/:market/my-account/bikes', ...form, registerBike)
+app.get('/:market/my-account/addresses', addressesPage)
+app.post('/:market/my-account/addresses', ...form, createAddress)
+app.get('/:market/my-account/addresses/:id/edit', editAddressPage)
+app.post('/:market/my-account/addresses/:id', ...form, updateAddress)
+app.post('/:market/my-account/addresses/:id/delete', ...form, deleteAddress)
+app.post('/:market/my-account/addresses/:id/default', ...form, makeDefaultAddress)
+
 app.get('/:market/:page', contentPage)
-// Later issues mount here: login, my-account, checkout, products, news, search, dealers, forms, whistleblower.
+// Later issues mount here: checkout, products, news, search, dealers, forms, whistleblower.
 
 app.notFound((c) => sendErrorPage(c, PageError.pageNotFound(c.req.url)))
 
 app.onError(async (error, c) => {
+  const loggedOut = await endSessionOnUnauthorized(c, error)
+  if (loggedOut) return loggedOut
   const pageError = PageError.from(error)
   if (pageError.status >= 500 && pageError.kind === 'server-error') {
     c.var.log.error = errorName(error)

@@ -1,18 +1,31 @@
 import type { Context } from 'hono'
 import type { z } from 'zod'
+import { fieldErrors } from '../upstream/account-schemas'
+import type { User } from '../upstream/schemas'
 
-/** The embedded API's environment: its D1 database and the market the caller speaks for. */
+/** The embedded API's environment: its D1 database, the market the caller speaks for and, on account calls, its user. */
 export type ApiEnv = {
   Bindings: { DB: D1Database }
-  Variables: { tenant: string | null; locale: string }
+  Variables: { tenant: string | null; locale: string; user: User }
 }
 
 export type ApiContext = Context<ApiEnv>
 
 /** Answers `data` after checking it against the contract's schema: the API never answers what the contract forbids. */
-export function respond<S extends z.ZodType>(c: ApiContext, schema: S, body: z.input<S>, status: 200 | 201 = 200) {
+export function respond<S extends z.ZodType>(c: ApiContext, schema: S, body: z.input<S>, status: 200 | 201 | 202 = 200) {
   return c.json(schema.parse(body) as object, status)
 }
+
+/** The contract's answer to input that fails its schema: 422 with the message keys per field. */
+export const invalid = (c: ApiContext, error: z.ZodError) =>
+  c.json({ message: 'The given data was invalid.', errors: fieldErrors(error) }, 422)
+
+/** A refusal with a machine-readable code (and the field it concerns), e.g. 409 `serial_taken`. */
+export const refuse = (c: ApiContext, status: 409 | 410 | 422, code: string, field?: string) =>
+  c.json({ message: code.replace(/_/g, ' '), code, ...(field ? { errors: { [field]: [code] } } : {}) }, status)
+
+/** The request's JSON body, or undefined when it is not JSON. */
+export const jsonBody = (c: ApiContext): Promise<unknown> => c.req.json().catch(() => undefined)
 
 /** The contract's "does not exist" answer. */
 export const notFound = (c: ApiContext) => c.json({ message: 'Not Found' }, 404)

@@ -4,6 +4,7 @@ import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
 import { loggablePath } from '../ops/request-log'
 import type { ApiEnv } from './context'
+import { account } from './resources/account'
 import { auth } from './resources/auth'
 import { catalogue } from './resources/catalogue'
 import { content } from './resources/content'
@@ -27,6 +28,7 @@ api.use(async (c, next) => {
 })
 
 api.route('/', auth)
+api.route('/', account)
 api.route('/', sites)
 api.route('/', translations)
 api.route('/', catalogue)

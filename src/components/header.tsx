@@ -4,6 +4,8 @@ import { IslandNames } from '../../client/islands/names'
 import { headerPageLinks } from '../market/feature-switches'
 import { siteUrl } from '../market/market'
 import { pickerProps } from '../market/picker'
+import { LOGOUT_PATH } from '../auth/paths'
+import { loginUrl } from '../auth/redirect-target'
 import { Island } from './island'
 import { Logo } from './logo'
 import { isFeatureOn } from '../pages/chrome'
@@ -60,14 +62,37 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
           </ul>
         </nav>
         <div className="header-tools">
-          {isFeatureOn(chrome, 'customer_login') && (
-            <a className="login-link" href="/login">
-              {t('header.login')}
-            </a>
-          )}
+          {isFeatureOn(chrome, 'customer_login') && <AccountLinks view={view} home={home} />}
           <Island name={IslandNames.marketPicker} component={MarketPicker} props={pickerProps(chrome.sites, market, t)} />
         </div>
       </div>
     </header>
+  )
+}
+
+/** Log in (coming back to this page), or the logged-in visitor's account and the logout button (a POST). */
+function AccountLinks({ view, home }: { view: View; home: string }) {
+  const { t, market, viewer } = view
+  if (!viewer) {
+    return (
+      <a className="login-link" href={loginUrl(view.path)}>
+        {t('header.login')}
+      </a>
+    )
+  }
+  return (
+    <>
+      {market && (
+        <a className="login-link" href={`/${market.segment}/my-account`}>
+          {t('header.my_account')}
+        </a>
+      )}
+      <form method="post" action={LOGOUT_PATH} className="logout-form">
+        <input type="hidden" name="redirect" value={home} />
+        <button type="submit" className="link-button">
+          {t('header.logout')}
+        </button>
+      </form>
+    </>
   )
 }

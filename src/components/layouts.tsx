@@ -3,6 +3,7 @@ import { Document } from './document'
 import { Footer } from './footer'
 import { Header } from './header'
 import { Logo } from './logo'
+import { Toast } from './toast'
 import type { HeadProps } from './page-head'
 import type { Chrome, View } from './view'
 
@@ -17,6 +18,7 @@ export function DefaultLayout({ view, head, chrome, children }: LayoutProps & { 
         {children}
       </main>
       <Footer view={view} />
+      <Toast view={view} />
     </Document>
   )
 }
@@ -29,6 +31,7 @@ export function BlankLayout({ view, head, children }: LayoutProps) {
         <Logo title={view.t('brand.name')} />
         {children}
       </main>
+      <Toast view={view} />
     </Document>
   )
 }

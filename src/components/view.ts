@@ -1,5 +1,6 @@
 import type { Translator } from '../i18n/translator'
 import type { Market } from '../market/market'
+import type { Notice } from './toast'
 import type { Feature, MenuProduct, Site } from '../upstream/schemas'
 
 /** What every page's layout needs to know about the request: its texts, market, nonce and URL. */
@@ -14,6 +15,10 @@ export type View = {
   path: string
   /** Whether the page loads the client bundle (pages without islands do not). */
   hydrate: boolean
+  /** The logged-in visitor as the header greets them, or null. */
+  viewer: { name: string } | null
+  /** A notice to show as a toast (after a redirect). */
+  notice: Notice | null
 }
 
 /** The data of the default layout's header and footer: the sites (picker), the product menu, the brand's features. */

@@ -10,6 +10,8 @@ export const ErrorMessages = {
   pageNotFound: (fullPath: string) => `Page Not Found: ${fullPath}`,
   badRequest: 'This request could not be understood.',
   unknownMarket: 'This market is not available.',
+  crossSite: 'This form was sent from another site.',
+  tooManyAttempts: 'Too many attempts. Please wait a minute and try again.',
   serverError: 'Something went wrong on our side. Please try again.',
 } as const
 
@@ -48,10 +50,13 @@ export class PageError extends Error {
     return new PageError(503, ErrorMessages.maintenance)
   }
 
-  /** The one mapping of errors to answers: page errors as they are, upstream failures as maintenance, refusals 4xx, the rest 500. */
+  /**
+   * The one mapping of errors to answers: page errors as they are, upstream failures as maintenance (an upstream
+   * refusal nobody expected as a bad request), refusals 4xx, the rest 500.
+   */
   static from(error: unknown): PageError {
     if (error instanceof PageError) return error
-    if (isUpstreamError(error)) return PageError.maintenance()
+    if (isUpstreamError(error)) return error.failure === 'rejected' ? new PageError(400, ErrorMessages.badRequest) : PageError.maintenance()
     if (error instanceof HTTPException && error.status < 500) {
       const status = CLIENT_ERRORS.find((s) => s === error.status) ?? 400
       return new PageError(status, ErrorMessages.badRequest)

@@ -1,9 +1,10 @@
 import type { Site } from '../upstream/schemas'
 
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+type Formatter = Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames
+const formatters = new Map<string, Formatter>()
 
 /** Intl formatters are costly to build and safe to share: one per kind and language tag per isolate. */
-function formatter<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, build: () => F): F {
+function formatter<F extends Formatter>(key: string, build: () => F): F {
   let cached = formatters.get(key) as F | undefined
   if (!cached) {
     cached = build()
@@ -40,4 +41,22 @@ export function formatDate(isoDate: string, tag: string): string {
   const date = new Date(`${isoDate.slice(0, 10)}T12:00:00Z`)
   if (Number.isNaN(date.getTime())) return isoDate
   return formatter(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(date)
+}
+
+/**
+ * Formats an amount in minor units (cents) in an ISO currency the market's way, e.g. an order's total:
+ * `formatMoney(249000, 'CHF', 'it-CH')` → "CHF 2’490.00".
+ */
+export function formatMoney(minor: number, currency: string, tag: string): string {
+  const money = formatter(`money:${tag}:${currency}`, () => new Intl.NumberFormat(tag, { style: 'currency', currency }))
+  return money.format(minor / 10 ** (money.resolvedOptions().maximumFractionDigits ?? 2))
+}
+
+/** A country's name in the market's language (`IT` → "Italia" for it-IT), or the code when Intl does not know it. */
+export function countryName(code: string, tag: string): string {
+  try {
+    return formatter(`region:${tag}`, () => new Intl.DisplayNames([tag], { type: 'region', fallback: 'code' })).of(code) ?? code
+  } catch {
+    return code
+  }
 }

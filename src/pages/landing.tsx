@@ -60,7 +60,7 @@ export async function landing(c: Context<AppEnv>): Promise<Response> {
   const sites = (await c.var.lookups.sites().catch(() => null)) ?? []
   const remembered = findLiveMarket(sites, rememberedMarket(c))
   if (remembered && !isbot(c.req.header('User-Agent') ?? '')) {
-    c.header('Cache-Control', HtmlCache.personalRedirect)
+    c.header('Cache-Control', HtmlCache.private)
     c.header('Vary', 'Cookie')
     return c.redirect(siteUrl(remembered.site, remembered.locale), 302)
   }

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { isbot } from 'isbot'
 import type { ReactElement } from 'react'
+import { noticeOf } from '../components/toast'
 import type { View } from '../components/view'
 import { configOf } from '../config'
 import type { ErrorStatus } from '../errors/page-error'
@@ -13,7 +14,7 @@ import type { Deferred } from './deferred'
 import { renderPage } from './stream'
 
 export type SendOptions = {
-  status?: 200 | ErrorStatus
+  status?: 200 | 410 | 422 | 429 | ErrorStatus
   deferred?: ReadonlyArray<Deferred<unknown>>
   headers?: Record<string, string>
 }
@@ -26,14 +27,26 @@ export const HtmlCache = {
   personal: 'private, no-cache',
   /** Redirects and error pages. */
   never: 'no-store',
-  /** A redirect chosen by the visitor's cookie. */
-  personalRedirect: 'private, no-store',
+  /** Answers for one visitor only (account pages, redirects chosen by a cookie or a session): no cache keeps them. */
+  private: 'private, no-store',
 } as const
 
 /** The view of a page: its translator, market and request details. */
 export function viewOf(c: Context<AppEnv>, t: Translator, market: Market | null, hydrate = true): View {
   const url = new URL(c.req.url)
-  return { t: t.t, locale: t.locale, dir: t.dir, market, nonce: c.var.nonce, origin: url.origin, path: url.pathname, hydrate }
+  const viewer = c.var.viewer ?? null
+  return {
+    t: t.t,
+    locale: t.locale,
+    dir: t.dir,
+    market,
+    nonce: c.var.nonce,
+    origin: url.origin,
+    path: url.pathname,
+    hydrate,
+    viewer: viewer && { name: viewer.user.first_name || viewer.user.name },
+    notice: noticeOf(url.searchParams.get('notice') ?? undefined),
+  }
 }
 
 /**
@@ -50,7 +63,8 @@ export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: 
   })
   return c.body(body, options.status ?? 200, {
     'Content-Type': 'text/html; charset=utf-8',
-    'Cache-Control': HtmlCache.public,
+    // A logged-in visitor's page shows who they are: only their browser may keep it.
+    'Cache-Control': c.var.viewer ? HtmlCache.personal : HtmlCache.public,
     ...options.headers,
   })
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { type Rejection, rejectionSchema } from './account-schemas'
 import { UpstreamError, type UpstreamFailure } from './errors'
 import { ReadRetry, retryDelay, sleep, takeRetrySlot } from './retry'
 import type { Transport } from './transport'
@@ -40,7 +41,7 @@ export type Upstream = {
  * 502, 504): a 500 or 503 is the backend's own answer (maintenance, for a site) and is not worth the wait.
  */
 function retryable({ failure, status }: UpstreamError, background: boolean): boolean {
-  if (failure === 'unauthorized' || (status !== undefined && status >= 400 && status < 500)) return false
+  if (failure === 'unauthorized' || failure === 'rejected' || (status !== undefined && status >= 400 && status < 500)) return false
   if (background) return true
   return (failure === 'unavailable' && status === undefined) || status === 502 || status === 504
 }
@@ -81,6 +82,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         controller.signal,
       )
       if (!response.ok) {
+        if (isRefusal(response.status)) {
+          const reasons = rejectionSchema.safeParse(await settleFirst(response.json().catch(() => ({})), controller.signal))
+          throw failed('rejected', response.status, reasons.success ? reasons.data : { message: '' })
+        }
         await response.body?.cancel().catch(() => {})
         if (response.status === 404) {
           report(404)
@@ -101,9 +106,9 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       signal?.removeEventListener('abort', stop)
     }
 
-    function failed(failure: UpstreamFailure, status: number) {
+    function failed(failure: UpstreamFailure, status: number, rejection?: Rejection) {
       report(status, failure)
-      return new UpstreamError(failure, path, status || undefined)
+      return new UpstreamError(failure, path, status || undefined, rejection)
     }
   }
 
@@ -140,6 +145,9 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     withToken: (token) => createUpstream({ ...options, token }),
   }
 }
+
+/** A 4xx other than 401 and 404: the API refused the request itself and says why. */
+const isRefusal = (status: number) => status >= 400 && status < 500 && status !== 401 && status !== 404
 
 function headers({ market, token }: UpstreamOptions, hasBody: boolean): Headers {
   const result = new Headers({ Accept: 'application/json' })

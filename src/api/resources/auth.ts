@@ -1,16 +1,30 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
+import {
+  acknowledgedAnswer,
+  forgotPasswordRequest,
+  resetPasswordAnswer,
+  resetPasswordRequest,
+  resetTokenAnswer,
+} from '../../upstream/account-schemas'
 import { loginAnswer, loginRequestSchema, type User, userAnswer } from '../../upstream/schemas'
-import { type ApiContext, type ApiEnv, respond } from '../context'
-import { newToken, tokenHash, verifyPassword } from '../passwords'
+import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, refuse, respond } from '../context'
+import { mailText, queueMail } from '../outbox'
+import { hashPassword, newToken, tokenHash, verifyPassword } from '../passwords'
 
 /** How long an access token lives. */
 export const TOKEN_HOURS = 12
+/** How long a password reset link works. */
+export const RESET_MINUTES = 60
+
+const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
 
 type UserRow = Omit<User, 'name'> & { password_hash: string }
 
 /**
  * `POST api/auth/login` (`{ email, password }` → `{ access_token, expires_at }`, or 422 without saying whether the
- * account exists) and `GET api/auth/user` (the bearer's user, or 401).
+ * account exists), `GET api/auth/user` (the bearer's user, or 401), `POST api/auth/logout` (revokes the token) and
+ * the password reset: `POST api/auth/forgot-password`, `GET api/auth/reset-password/{token}`,
+ * `POST api/auth/reset-password`.
  */
 export const auth = new Hono<ApiEnv>()
   .post('/auth/login', async (c) => {
@@ -33,10 +47,89 @@ export const auth = new Hono<ApiEnv>()
     const user = await bearerUser(c)
     return user ? respond(c, userAnswer, { data: user }) : unauthorized(c)
   })
+  .post('/auth/logout', async (c) => {
+    const token = bearerToken(c)
+    const revoked = token
+      ? await c.env.DB.prepare('DELETE FROM access_tokens WHERE token_hash = ?').bind(await tokenHash(token)).run()
+      : null
+    if (!revoked?.meta.changes) return unauthorized(c)
+    return respond(c, acknowledgedAnswer, { message: 'Logged out.' })
+  })
+  .post('/auth/forgot-password', async (c) => {
+    const body = forgotPasswordRequest.safeParse(await jsonBody(c))
+    if (!body.success) return invalid(c, body.error)
+    const user = await c.env.DB.prepare('SELECT id, email, first_name FROM users WHERE email = ?')
+      .bind(body.data.email)
+      .first<{ id: number; email: string; first_name: string }>()
+    if (user) {
+      const token = newToken()
+      const link = body.data.link_base + token
+      const params = { name: user.first_name, link, minutes: String(RESET_MINUTES) }
+      const [subject, text] = await Promise.all([
+        mailText(c.env.DB, c.var.locale, 'mail.password_reset_subject', params),
+        mailText(c.env.DB, c.var.locale, 'mail.password_reset_body', params),
+      ])
+      await c.env.DB.batch([
+        c.env.DB.prepare(
+          `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))`,
+        ).bind(await tokenHash(token), user.id, `+${RESET_MINUTES} minutes`),
+        queueMail(c.env.DB, { recipient: user.email, subject, body: text, kind: 'password_reset' }),
+      ])
+    }
+    // The same answer whether or not the account exists.
+    return respond(c, acknowledgedAnswer, { message: 'If the address belongs to an account, a link is on its way.' }, 202)
+  })
+  .get('/auth/reset-password/:token', async (c) => {
+    const reset = await findReset(c, c.req.param('token'))
+    if (!reset) return notFound(c)
+    if (!reset.usable) return refuse(c, 410, 'reset_expired')
+    return respond(c, resetTokenAnswer, { data: { email: reset.email, expires_at: reset.expires_at } })
+  })
+  .post('/auth/reset-password', async (c) => {
+    const body = resetPasswordRequest.safeParse(await jsonBody(c))
+    if (!body.success) return invalid(c, body.error)
+    const hash = await tokenHash(body.data.token)
+    // Claiming the token is one conditional update: of two concurrent uses, one wins.
+    const claimed = await c.env.DB.prepare(
+      `UPDATE password_resets SET used_at = ${NOW}
+        WHERE token_hash = ? AND used_at IS NULL AND expires_at > ${NOW} RETURNING user_id`,
+    )
+      .bind(hash)
+      .first<{ user_id: number }>()
+    if (!claimed) return (await findReset(c, body.data.token)) ? refuse(c, 410, 'reset_expired') : notFound(c)
+    await c.env.DB.batch([
+      c.env.DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?').bind(await hashPassword(body.data.password), claimed.user_id),
+      // A new password ends every session of the account and every other link still out there.
+      c.env.DB.prepare('DELETE FROM access_tokens WHERE user_id = ?').bind(claimed.user_id),
+      c.env.DB.prepare(`UPDATE password_resets SET used_at = ${NOW} WHERE user_id = ? AND used_at IS NULL`).bind(claimed.user_id),
+    ])
+    return respond(c, resetPasswordAnswer, { data: { user_id: claimed.user_id } })
+  })
+
+/** A reset link's record, and whether it can still be used. */
+async function findReset(c: ApiContext, token: string) {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null
+  return c.env.DB.prepare(
+    `SELECT u.email, r.expires_at, (r.used_at IS NULL AND r.expires_at > ${NOW}) AS usable
+       FROM password_resets r JOIN users u ON u.id = r.user_id WHERE r.token_hash = ?`,
+  )
+    .bind(await tokenHash(token))
+    .first<{ email: string; expires_at: string; usable: number }>()
+}
+
+/** Account calls need a bearer token: the user is set for the handler, or the answer is 401. */
+export const requireBearer: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const user = await bearerUser(c)
+  if (!user) return unauthorized(c)
+  c.set('user', user)
+  await next()
+}
+
+const bearerToken = (c: ApiContext) => /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(c.req.header('Authorization') ?? '')?.[1]
 
 /** The user of the request's bearer token, if it is known and not expired. */
 export async function bearerUser(c: ApiContext): Promise<User | null> {
-  const token = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(c.req.header('Authorization') ?? '')?.[1]
+  const token = bearerToken(c)
   if (!token) return null
   const row = await c.env.DB.prepare(
     `SELECT u.id, u.email, u.first_name, u.last_name, u.phone, u.locale, u.created_at

@@ -1,0 +1,22 @@
+/**
+ * The embedded API's outgoing mail: written to the `outbox` table in the recipient's language (the translations
+ * table's `mail.*` texts, English when the locale has none). A deployment plugs in a sender that drains the table.
+ */
+
+export type Mail = { recipient: string; subject: string; body: string; kind: string }
+
+/** A `mail.*` text in a locale (else English) with its `{{placeholders}}` filled. */
+export async function mailText(db: D1Database, locale: string, key: string, params: Record<string, string>): Promise<string> {
+  const row = await db
+    .prepare(`SELECT value FROM translations WHERE key = ?1 AND scope = '*' AND locale IN (?2, 'en') ORDER BY locale = 'en' LIMIT 1`)
+    .bind(key, locale)
+    .first<{ value: string }>()
+  return (row?.value ?? key).replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => params[name] ?? '')
+}
+
+/** The statement that queues a mail, to run alone or in a batch with the change it reports. */
+export function queueMail(db: D1Database, mail: Mail): D1PreparedStatement {
+  return db
+    .prepare('INSERT INTO outbox (recipient, subject, body, kind) VALUES (?, ?, ?, ?)')
+    .bind(mail.recipient, mail.subject, mail.body, mail.kind)
+}

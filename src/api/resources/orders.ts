@@ -1,0 +1,86 @@
+import { Hono } from 'hono'
+import { type Order, orderAnswer, ordersAnswer, type OrderStatus, type PostalAddress } from '../../upstream/account-schemas'
+import { type ApiEnv, notFound, parseJson, positiveInt, respond } from '../context'
+
+/** Orders per page unless the caller asks for another size (at most 50). */
+export const ORDERS_PER_PAGE = 10
+
+type OrderRow = {
+  id: number
+  code: string
+  market: string
+  status: OrderStatus
+  currency: string
+  subtotal: number
+  shipping: number
+  tax: number
+  total: number
+  billing_address: string
+  shipping_address: string | null
+  delivery_method: Order['delivery']['method']
+  delivery_dealer: string | null
+  tracking_code: string | null
+  payment_method: string
+  payment_state: Order['payment']['state']
+  placed_at: string
+  item_count: number
+}
+
+const ITEM_COUNT = '(SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS item_count'
+
+/**
+ * The bearer's orders: `GET api/account/orders?page=&per_page=` (newest first, paged) and
+ * `GET api/account/orders/{code}` (items, totals, addresses, delivery, payment, timeline). Another account's order
+ * is a 404, by code as by anything else.
+ */
+export const orders = new Hono<ApiEnv>()
+  .get('/account/orders', async (c) => {
+    const page = positiveInt(c.req.query('page') ?? '1')
+    const perPage = positiveInt(c.req.query('per_page') ?? String(ORDERS_PER_PAGE), 50)
+    if (!page || !perPage) return c.json({ message: 'page and per_page must be positive whole numbers' }, 422)
+    const userId = c.var.user.id
+    const [list, total] = await c.env.DB.batch<OrderRow | { n: number }>([
+      c.env.DB.prepare(
+        `SELECT o.code, o.placed_at, o.status, o.currency, o.total, ${ITEM_COUNT}
+           FROM orders o WHERE o.user_id = ? ORDER BY o.placed_at DESC, o.id DESC LIMIT ? OFFSET ?`,
+      ).bind(userId, perPage, (page - 1) * perPage),
+      c.env.DB.prepare('SELECT COUNT(*) AS n FROM orders WHERE user_id = ?').bind(userId),
+    ])
+    return respond(c, ordersAnswer, {
+      data: (list?.results ?? []) as OrderRow[],
+      meta: { page, per_page: perPage, total: (total?.results[0] as { n: number } | undefined)?.n ?? 0 },
+    })
+  })
+  .get('/account/orders/:code', async (c) => {
+    const code = c.req.param('code')
+    if (!/^[A-Za-z0-9-]{3,40}$/.test(code)) return notFound(c)
+    const order = await c.env.DB.prepare(`SELECT o.*, ${ITEM_COUNT} FROM orders o WHERE o.code = ? AND o.user_id = ?`)
+      .bind(code, c.var.user.id)
+      .first<OrderRow>()
+    if (!order) return notFound(c)
+    const [items, events] = await c.env.DB.batch<Order['items'][number] & Order['timeline'][number]>([
+      c.env.DB.prepare('SELECT product_id, name, variant, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY position').bind(order.id),
+      c.env.DB.prepare('SELECT status, at FROM order_events WHERE order_id = ? ORDER BY at, rowid').bind(order.id),
+    ])
+    const address = (text: string | null) => parseJson<PostalAddress | null>(text, null)
+    return respond(c, orderAnswer, {
+      data: {
+        code: order.code,
+        market: order.market,
+        placed_at: order.placed_at,
+        status: order.status,
+        currency: order.currency,
+        subtotal: order.subtotal,
+        shipping: order.shipping,
+        tax: order.tax,
+        total: order.total,
+        item_count: order.item_count,
+        items: (items?.results ?? []).map((item) => ({ ...item, total: item.quantity * item.unit_price })),
+        billing_address: address(order.billing_address) as PostalAddress,
+        shipping_address: address(order.shipping_address),
+        delivery: { method: order.delivery_method, dealer: order.delivery_dealer, tracking_code: order.tracking_code },
+        payment: { method: order.payment_method, state: order.payment_state },
+        timeline: (events?.results ?? []).map(({ status, at }) => ({ status, at })),
+      },
+    })
+  })

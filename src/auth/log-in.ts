@@ -1,0 +1,34 @@
+import type { Context } from 'hono'
+import type { AppEnv } from '../env'
+import { PageError } from '../errors/page-error'
+import { logEvent } from '../ops/log'
+import { unlessRefused, UpstreamError } from '../upstream/errors'
+import { type LoginRequest, loginAnswer, userAnswer } from '../upstream/schemas'
+import { setSessionCookie } from './session-cookie'
+import { sessionsOf, sessionUser } from './viewer'
+
+/** How a login attempt ended. */
+export type LoginOutcome = 'logged-in' | 'refused' | 'limited'
+
+/**
+ * Logs a visitor in (PRODUCT.md §4): `POST api/auth/login` for a token, `GET api/auth/user` with it, then a new
+ * session whose id alone goes to the browser. The API refusing the credentials is `refused`, never saying whether
+ * the account exists; its own rate limit is `limited`; any other failure throws (the 503 page).
+ */
+export async function logIn(c: Context<AppEnv>, market: { country: string; locale: string }, credentials: LoginRequest): Promise<LoginOutcome> {
+  const sessions = sessionsOf(c)
+  if (!sessions) {
+    logEvent('error', 'session_secret_missing')
+    throw PageError.maintenance()
+  }
+  const upstream = c.var.upstream.forMarket(market.country, market.locale)
+  const { answer, refused } = await unlessRefused(upstream.send('POST', 'auth/login', credentials, loginAnswer), [400, 422, 429])
+  if (refused) return refused.status === 429 ? 'limited' : 'refused'
+  const user = answer && (await upstream.withToken(answer.access_token).get('auth/user', userAnswer))
+  const expiresAt = Date.parse(answer?.expires_at ?? '')
+  if (!answer || !user || Number.isNaN(expiresAt)) throw new UpstreamError('invalid', 'auth/login')
+  const started = await sessions.create({ user: sessionUser(user.data), token: answer.access_token, expiresAt })
+  if (!started) throw new UpstreamError('invalid', 'auth/login')
+  setSessionCookie(c, started.id, started.end)
+  return 'logged-in'
+}

@@ -1,0 +1,28 @@
+import type { Context } from 'hono'
+import { withNotice } from '../components/toast'
+import type { AppEnv } from '../env'
+import { readForm } from '../forms/read-form'
+import { errorName, logEvent } from '../ops/log'
+import { acknowledgedAnswer } from '../upstream/account-schemas'
+import { redirect } from './guards'
+import { redirectTarget } from './redirect-target'
+import { clearSessionCookie } from './session-cookie'
+import { sessionsOf } from './viewer'
+
+/**
+ * `POST /logout` (the header's button): revokes the token upstream (`POST api/auth/logout`), deletes the session from
+ * the store and the cookie from the browser, so a copied cookie no longer works, then goes to the form's `redirect`.
+ */
+export async function logOut(c: Context<AppEnv>): Promise<Response> {
+  const viewer = c.var.viewer
+  const form = await readForm(c)
+  if (viewer) {
+    await c.var.upstream
+      .withToken(viewer.token)
+      .send('POST', 'auth/logout', {}, acknowledgedAnswer)
+      .catch((error: unknown) => logEvent('warn', 'token_revoke_failed', { error: errorName(error) }))
+    await sessionsOf(c)?.end(viewer.sessionId, viewer.user.id)
+    clearSessionCookie(c)
+  }
+  return redirect(c, withNotice(redirectTarget(form.redirect) ?? '/', 'logged_out'), 303)
+}

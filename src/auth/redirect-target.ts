@@ -1,0 +1,19 @@
+import { LOGIN_PATH } from './paths'
+
+/**
+ * A `redirect` parameter as a same-site path (`/it-it/my-account?page=2`), or null: never another origin, a
+ * protocol-relative `//host`, a backslash trick or a control character.
+ */
+export function redirectTarget(value: string | null | undefined): string | null {
+  if (!value || value.length > 500 || !value.startsWith('/') || /^\/[/\\]|[\\\u0000-\u001f\u007f]/.test(value)) return null
+  const base = 'https://site.invalid'
+  try {
+    const url = new URL(value, base)
+    return url.origin === base ? url.pathname + url.search : null
+  } catch {
+    return null
+  }
+}
+
+/** The login page's URL, coming back to `path` afterwards. */
+export const loginUrl = (path: string) => `${LOGIN_PATH}?redirect=${encodeURIComponent(path)}`

@@ -1,0 +1,109 @@
+import { open, seal } from './seal'
+
+/** What the site knows of a logged-in visitor: enough for the header and the account pages' greeting. */
+export type SessionUser = { id: number; name: string; first_name: string; email: string }
+
+/** A session as the store keeps it. Times are epoch milliseconds. */
+export type Session = {
+  user: SessionUser
+  /** The upstream bearer token: it never leaves the edge. */
+  token: string
+  /** When the token expires (the cookie expires then too). */
+  expiresAt: number
+  createdAt: number
+  /** The last request that used the session; it ends after `idle` without one. */
+  seenAt: number
+}
+
+/** Session lifetimes (docs/decisions/006): idle, absolute, and how often a visit refreshes `seenAt` and the user. */
+export const SessionLifetime = {
+  idleMs: 2 * 3600_000,
+  absoluteMs: 24 * 3600_000,
+  refreshMs: 5 * 60_000,
+} as const
+
+/** A session id: 256 random bits, base64url. Nothing else in the cookie. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/
+
+/** KV needs an expiration at least 60 s ahead. */
+const KV_MIN_TTL_MS = 61_000
+
+export type SessionStore = ReturnType<typeof sessionStore>
+
+/**
+ * The sessions of the site, in the `SESSIONS` KV namespace: under the SHA-256 of their id (the store never holds a
+ * usable cookie), sealed with `SESSION_SECRET`, expiring with the session; an index per user lets a password change
+ * end all of that user's sessions.
+ *
+ * @example
+ * const sessions = sessionStore(env.SESSIONS, env.SESSION_SECRET)
+ * const id = await sessions.create({ user, token, expiresAt })
+ */
+export function sessionStore(kv: KVNamespace, secret: string) {
+  const write = async (id: string, session: Session) => {
+    const hash = await idHash(id)
+    const expiration = Math.floor(endOf(session) / 1000)
+    await Promise.all([
+      kv.put(`session:${hash}`, await seal(secret, session), { expiration }),
+      kv.put(`user:${session.user.id}:${hash}`, '', { expiration }),
+    ])
+  }
+  const end = async (id: string, userId?: number) => {
+    const hash = await idHash(id)
+    await Promise.all([kv.delete(`session:${hash}`), userId === undefined ? null : kv.delete(`user:${userId}:${hash}`)])
+  }
+
+  return {
+    /** Starts a session: its new id and when it ends; `null` when the token expires too soon to keep. */
+    async create(start: Pick<Session, 'user' | 'token' | 'expiresAt'>, now = Date.now()): Promise<{ id: string; end: number } | null> {
+      const session: Session = { ...start, createdAt: now, seenAt: now }
+      if (endOf(session) - now < KV_MIN_TTL_MS) return null
+      const id = newSessionId()
+      await write(id, session)
+      return { id, end: endOf(session) }
+    },
+
+    /** The live session of an id, or null (unknown, altered, idle too long, or past its end). */
+    async read(id: string, now = Date.now()): Promise<Session | null> {
+      if (!SESSION_ID.test(id)) return null
+      const sealed = await kv.get(`session:${await idHash(id)}`)
+      const session = sealed === null ? null : await open<Session>(secret, sealed)
+      if (!session) return null
+      if (now >= endOf(session) || now - session.seenAt > SessionLifetime.idleMs) {
+        await end(id, session.user.id)
+        return null
+      }
+      return session
+    },
+
+    /** Stores a session again (a refreshed `seenAt` or user). */
+    save: write,
+
+    /** Ends one session. */
+    end,
+
+    /** Ends every session of a user (after a password change). */
+    async endAllOf(userId: number): Promise<void> {
+      let cursor: string | undefined
+      do {
+        const page = await kv.list({ prefix: `user:${userId}:`, cursor })
+        await Promise.all(page.keys.flatMap(({ name }) => [kv.delete(`session:${name.split(':')[2]}`), kv.delete(name)]))
+        cursor = page.list_complete ? undefined : page.cursor
+      } while (cursor)
+    },
+  }
+}
+
+/** When a session ends at the latest: the token's expiry or the absolute lifetime, whichever comes first. */
+export const endOf = (session: Pick<Session, 'expiresAt' | 'createdAt'>) =>
+  Math.min(session.expiresAt, session.createdAt + SessionLifetime.absoluteMs)
+
+function newSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+async function idHash(id: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(id)))
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')
+}

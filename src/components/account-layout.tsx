@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react'
+import { DefaultLayout } from './layouts'
+import type { HeadProps } from './page-head'
+import type { Chrome, View } from './view'
+
+/** The account's sections, in the navigation's order: their path below `/{m}/my-account` and their title's key. */
+export const ACCOUNT_SECTIONS = [
+  { path: '', label: 'account.overview' },
+  { path: '/orders', label: 'orders.title' },
+  { path: '/bikes', label: 'bike.title' },
+  { path: '/addresses', label: 'address.title' },
+] as const
+
+/** `/{m}/my-account` of the view's market. */
+export const accountBase = (view: View) => `/${view.market!.segment}/my-account`
+
+/** The default layout with the account's navigation beside the page. */
+export function AccountLayout({ view, chrome, head, children }: { view: View; chrome: Chrome; head: HeadProps; children: ReactNode }) {
+  const base = accountBase(view)
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <div className="account">
+        <nav className="account-nav" aria-label={view.t('account.navigation')}>
+          <ul>
+            {ACCOUNT_SECTIONS.map(({ path, label }) => {
+              const href = base + path
+              const current = view.path === href || (path !== '' && view.path.startsWith(`${href}/`))
+              return (
+                <li key={path}>
+                  <a href={href} aria-current={current ? 'page' : undefined}>
+                    {view.t(label)}
+                  </a>
+                </li>
+              )
+            })}
+          </ul>
+        </nav>
+        <div className="account-main">{children}</div>
+      </div>
+    </DefaultLayout>
+  )
+}

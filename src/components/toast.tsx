@@ -1,0 +1,31 @@
+import type { View } from './view'
+
+/** The notices a redirect may ask a page to show (`?notice=…`): the keys of the translated `notice.*` texts. */
+export const NOTICES = [
+  'password_changed', 'reset_link_sent', 'address_saved', 'address_deleted', 'default_address_set', 'bike_registered',
+  'logged_out', 'session_ended',
+] as const
+export type Notice = (typeof NOTICES)[number]
+
+/** A `?notice=` value as a known notice, or null. */
+export const noticeOf = (value: string | undefined): Notice | null => NOTICES.find((notice) => notice === value) ?? null
+
+/**
+ * A toast: dark, bottom centre, gone after a second (PRODUCT.md §5). Pure CSS, so it works without JavaScript;
+ * `role="status"` has screen readers announce it.
+ */
+export function Toast({ view }: { view: View }) {
+  if (!view.notice) return null
+  return (
+    <p className="toast" role="status">
+      {view.t(`notice.${view.notice}`)}
+    </p>
+  )
+}
+
+/** A same-site path that shows a notice when it loads. */
+export function withNotice(path: string, notice: Notice): string {
+  const url = new URL(path, 'https://site.invalid')
+  url.searchParams.set('notice', notice)
+  return url.pathname + url.search
+}

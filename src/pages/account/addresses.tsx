@@ -1,0 +1,219 @@
+import type { Context } from 'hono'
+import { redirect } from '../../auth/guards'
+import { AccountLayout, accountBase } from '../../components/account-layout'
+import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
+import { type Notice, withNotice } from '../../components/toast'
+import type { View } from '../../components/view'
+import type { AppEnv } from '../../env'
+import { PageError } from '../../errors/page-error'
+import { readForm } from '../../forms/read-form'
+import { countryName } from '../../i18n/formats'
+import {
+  acknowledgedAnswer,
+  type Address,
+  addressAnswer,
+  addressesAnswer,
+  addressInput,
+  fieldErrors,
+} from '../../upstream/account-schemas'
+import { unlessRefused } from '../../upstream/errors'
+import type { Site } from '../../upstream/schemas'
+import { AddressLines } from './order-parts'
+import { type AccountPageProps, sendAccountPage } from './send-account-page'
+
+type AddressForm = { values: Record<string, string>; errors?: FieldErrors }
+type Country = { code: string; name: string }
+
+const TEXT_FIELDS = [
+  ['label', 'address.label', true, 40, 'off'],
+  ['first_name', 'address.first_name', false, 80, 'given-name'],
+  ['last_name', 'address.last_name', false, 80, 'family-name'],
+  ['company', 'address.company', true, 120, 'organization'],
+  ['line1', 'address.line1', false, 120, 'address-line1'],
+  ['line2', 'address.line2', true, 120, 'address-line2'],
+  ['postal_code', 'address.postal_code', false, 12, 'postal-code'],
+  ['city', 'address.city', false, 80, 'address-level2'],
+  ['region', 'address.region', true, 80, 'address-level1'],
+] as const
+
+/** The form of a new or an edited address; every field's message comes back beside it. */
+function AddressFields({ view, form, countries }: { view: View; form: AddressForm; countries: Country[] }) {
+  const { t } = view
+  const { values, errors } = form
+  return (
+    <>
+      <FormErrors view={view} errors={errors} />
+      {TEXT_FIELDS.map(([name, label, optional, maxLength, autoComplete]) => (
+        <Field key={name} view={view} name={name} label={t(label)} optional={optional} maxLength={maxLength} autoComplete={autoComplete} defaultValue={values[name]} errors={errors} />
+      ))}
+      <Field view={view} name="country_code" label={t('address.country')} errors={errors}>
+        {({ id, invalid, describedBy }) => (
+          <select id={id} name="country_code" autoComplete="country" required aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={values.country_code ?? ''}>
+            {countries.map((country) => (
+              <option key={country.code} value={country.code}>
+                {country.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field view={view} name="phone" label={t('address.phone')} optional type="tel" autoComplete="tel" maxLength={30} defaultValue={values.phone} errors={errors} />
+      <div className="field checkbox">
+        <input id="field-is_default" type="checkbox" name="is_default" value="on" defaultChecked={values.is_default === 'on'} />
+        <label htmlFor="field-is_default">{t('address.make_default')}</label>
+      </div>
+    </>
+  )
+}
+
+/** The address book: each address with edit, make default and delete, then the form to add one. */
+export function AddressesPage({ view, chrome, head, addresses, form, countries }: AccountPageProps & { addresses: Address[]; form: AddressForm; countries: Country[] }) {
+  const { t } = view
+  const base = `${accountBase(view)}/addresses`
+  return (
+    <AccountLayout view={view} chrome={chrome} head={head}>
+      <h1>{t('address.title')}</h1>
+      {addresses.length === 0 ? (
+        <p>{t('address.none')}</p>
+      ) : (
+        <ul className="address-list">
+          {addresses.map((address) => (
+            <li key={address.id} className="account-card address-card">
+              <h2>{address.label || `${address.first_name} ${address.last_name}`}</h2>
+              {address.is_default && <p className="badge">{t('address.default')}</p>}
+              <AddressLines address={{ ...address, country_code: countryName(address.country_code, view.market!.tag) }} />
+              <div className="actions">
+                <a className="button secondary" href={`${base}/${address.id}/edit`} aria-label={`${t('address.edit')}: ${address.label ?? address.line1}`}>
+                  {t('address.edit')}
+                </a>
+                {!address.is_default && (
+                  <form method="post" action={`${base}/${address.id}/default`}>
+                    <button type="submit" className="button secondary">
+                      {t('address.set_default')}
+                    </button>
+                  </form>
+                )}
+                <form method="post" action={`${base}/${address.id}/delete`}>
+                  <button type="submit" className="button danger" aria-label={`${t('address.delete')}: ${address.label ?? address.line1}`}>
+                    {t('address.delete')}
+                  </button>
+                </form>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <section aria-labelledby="add-address-title" className="account-card" id="add">
+        <h2 id="add-address-title">{t('address.add_title')}</h2>
+        <form method="post" action={base} className="stacked-form" noValidate>
+          <AddressFields view={view} form={form} countries={countries} />
+          <button type="submit" className="button">
+            {t('address.save')}
+          </button>
+        </form>
+      </section>
+    </AccountLayout>
+  )
+}
+
+/** One address's edit form. */
+export function EditAddressPage({ view, chrome, head, form, countries }: AccountPageProps & { form: AddressForm; countries: Country[] }) {
+  const { t } = view
+  const base = `${accountBase(view)}/addresses`
+  return (
+    <AccountLayout view={view} chrome={chrome} head={head}>
+      <h1>{t('address.edit_title')}</h1>
+      <form method="post" className="stacked-form account-card" noValidate>
+        <AddressFields view={view} form={form} countries={countries} />
+        <div className="actions">
+          <button type="submit" className="button">
+            {t('address.save')}
+          </button>
+          <a href={base}>{t('address.cancel')}</a>
+        </div>
+      </form>
+    </AccountLayout>
+  )
+}
+
+/** The countries an address may be in: those of the brand's markets, named in the visitor's language. */
+function countriesOf(sites: Site[], tag: string): Country[] {
+  const codes = new Set(sites.map((site) => site.country.country_code.toUpperCase()).filter((code) => /^[A-Z]{2}$/.test(code)))
+  return [...codes].map((code) => ({ code, name: countryName(code, tag) })).sort((a, b) => a.name.localeCompare(b.name, tag))
+}
+
+const emptyForm = (c: Context<AppEnv>): AddressForm => ({ values: { country_code: c.var.market.country.toUpperCase() } })
+
+const formOf = (address: Address): AddressForm => ({
+  values: Object.fromEntries(
+    Object.entries(address).map(([key, value]) => [key, key === 'is_default' ? (value ? 'on' : '') : String(value ?? '')]),
+  ),
+})
+
+async function sendAddressesPage(c: Context<AppEnv>, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
+  const addresses = await c.var.account.get('account/addresses', addressesAnswer)
+  return sendAccountPage(c, { key: 'address.title' }, (props) => (
+    <AddressesPage {...props} addresses={addresses?.data ?? []} form={form} countries={countriesOf(props.chrome.sites, props.view.market!.tag)} />
+  ), status)
+}
+
+function sendEditPage(c: Context<AppEnv>, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
+  return sendAccountPage(c, { key: 'address.edit_title' }, (props) => (
+    <EditAddressPage {...props} form={form} countries={countriesOf(props.chrome.sites, props.view.market!.tag)} />
+  ), status)
+}
+
+/** The address id in the path; a malformed one is "Page Not Found" like someone else's. */
+function addressId(c: Context<AppEnv>): string {
+  const id = c.req.param('id') ?? ''
+  if (!/^[1-9][0-9]{0,8}$/.test(id)) throw PageError.pageNotFound(c.req.url)
+  return id
+}
+
+const backToList = (c: Context<AppEnv>, notice: Notice) => redirect(c, withNotice(`/${c.var.market.segment}/my-account/addresses`, notice), 303)
+
+/** `GET /{m}/my-account/addresses`. */
+export const addressesPage = (c: Context<AppEnv>) => sendAddressesPage(c, emptyForm(c))
+
+/** `GET /{m}/my-account/addresses/{id}/edit`: the viewer's own address only; any other id is a 404. */
+export async function editAddressPage(c: Context<AppEnv>): Promise<Response> {
+  const address = await c.var.account.get(`account/addresses/${addressId(c)}`, addressAnswer)
+  if (!address) throw PageError.pageNotFound(c.req.url)
+  return sendEditPage(c, formOf(address.data))
+}
+
+/** `POST /{m}/my-account/addresses`: adds an address (checked here with the shared schema, and by the API). */
+export async function createAddress(c: Context<AppEnv>): Promise<Response> {
+  const values = await readForm(c)
+  const input = addressInput.safeParse(values)
+  if (!input.success) return sendAddressesPage(c, { values, errors: fieldErrors(input.error) }, 422)
+  const { refused } = await unlessRefused(c.var.account.send('POST', 'account/addresses', input.data, addressAnswer), [422])
+  if (refused) return sendAddressesPage(c, { values, errors: refused.rejection.errors }, 422)
+  return backToList(c, 'address_saved')
+}
+
+/** `POST /{m}/my-account/addresses/{id}`: saves an edited address. */
+export async function updateAddress(c: Context<AppEnv>): Promise<Response> {
+  const id = addressId(c)
+  const values = await readForm(c)
+  const input = addressInput.safeParse(values)
+  if (!input.success) return sendEditPage(c, { values, errors: fieldErrors(input.error) }, 422)
+  const { answer, refused } = await unlessRefused(c.var.account.send('PUT', `account/addresses/${id}`, input.data, addressAnswer), [422])
+  if (refused) return sendEditPage(c, { values, errors: refused.rejection.errors }, 422)
+  if (!answer) throw PageError.pageNotFound(c.req.url)
+  return backToList(c, 'address_saved')
+}
+
+/** `POST /{m}/my-account/addresses/{id}/delete`. */
+export async function deleteAddress(c: Context<AppEnv>): Promise<Response> {
+  const deleted = await c.var.account.send('DELETE', `account/addresses/${addressId(c)}`, undefined, acknowledgedAnswer)
+  if (!deleted) throw PageError.pageNotFound(c.req.url)
+  return backToList(c, 'address_deleted')
+}
+
+/** `POST /{m}/my-account/addresses/{id}/default`. */
+export async function makeDefaultAddress(c: Context<AppEnv>): Promise<Response> {
+  const address = await c.var.account.send('POST', `account/addresses/${addressId(c)}/default`, undefined, addressAnswer)
+  if (!address) throw PageError.pageNotFound(c.req.url)
+  return backToList(c, 'default_address_set')
+}

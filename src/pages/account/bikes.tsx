@@ -1,0 +1,120 @@
+import type { Context } from 'hono'
+import { AccountLayout } from '../../components/account-layout'
+import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
+import { withNotice } from '../../components/toast'
+import type { View } from '../../components/view'
+import type { AppEnv } from '../../env'
+import { readForm } from '../../forms/read-form'
+import { formatDate } from '../../i18n/formats'
+import { redirect } from '../../auth/guards'
+import {
+  type Bike,
+  type BikeModel,
+  bikeAnswer,
+  bikeModelsAnswer,
+  bikeRegistration,
+  bikesAnswer,
+  fieldErrors,
+} from '../../upstream/account-schemas'
+import { unlessRefused } from '../../upstream/errors'
+import { type AccountPageProps, sendAccountPage } from './send-account-page'
+
+type BikeForm = { values: Record<string, string>; errors?: FieldErrors }
+type BikesProps = AccountPageProps & { bikes: Bike[]; models: BikeModel[]; form: BikeForm }
+
+/** The registered bikes: model, frame number, purchase and warranty end. */
+export function BikeList({ view, bikes }: { view: View; bikes: Bike[] }) {
+  const { t, market } = view
+  const tag = market!.tag
+  return (
+    <ul className="bike-list">
+      {bikes.map((bike) => (
+        <li key={bike.id} className="bike">
+          {bike.product.image && <img src={bike.product.image} alt="" width={160} height={107} loading="lazy" />}
+          <div>
+            <h3>{bike.product.name}</h3>
+            <p className="serial">
+              {t('bike.serial')}: <code>{bike.serial_number}</code>
+            </p>
+            <p>
+              {t('bike.purchased', { date: formatDate(bike.purchased_on, tag) })}
+              {bike.dealer_name && ` ${t('bike.from_dealer', { dealer: bike.dealer_name })}`}
+            </p>
+            <p className="warranty">{t('bike.warranty_until', { date: formatDate(bike.warranty_ends_on, tag) })}</p>
+          </div>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** The bikes page: the list, then the registration form (frame number, model, purchase date, optional dealer). */
+export function BikesPage({ view, chrome, head, bikes, models, form }: BikesProps) {
+  const { t } = view
+  const today = new Date().toISOString().slice(0, 10)
+  return (
+    <AccountLayout view={view} chrome={chrome} head={head}>
+      <h1>{t('bike.title')}</h1>
+      {bikes.length === 0 ? <p>{t('bike.none')}</p> : <BikeList view={view} bikes={bikes} />}
+      <section id="register" aria-labelledby="register-title" className="account-card">
+        <h2 id="register-title">{t('bike.register_title')}</h2>
+        <p>{t('bike.register_intro')}</p>
+        <form method="post" className="stacked-form" noValidate>
+          <FormErrors view={view} errors={form.errors} />
+          <Field
+            view={view}
+            name="serial_number"
+            label={t('bike.serial')}
+            hint={t('bike.serial_hint')}
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={20}
+            defaultValue={form.values.serial_number}
+            errors={form.errors}
+          />
+          <Field view={view} name="product_id" label={t('bike.model')} errors={form.errors}>
+            {({ id, invalid, describedBy }) => (
+              <select id={id} name="product_id" required aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={form.values.product_id ?? ''}>
+                <option value="">{t('bike.choose_model')}</option>
+                {models.map((model) => (
+                  <option key={model.id} value={String(model.id)}>
+                    {model.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field view={view} name="purchased_on" label={t('bike.purchased_on')} type="date" max={today} defaultValue={form.values.purchased_on} errors={form.errors} />
+          <Field view={view} name="dealer_name" label={t('bike.dealer')} optional maxLength={120} defaultValue={form.values.dealer_name} errors={form.errors} />
+          <button type="submit" className="button">
+            {t('bike.submit')}
+          </button>
+        </form>
+      </section>
+    </AccountLayout>
+  )
+}
+
+async function sendBikesPage(c: Context<AppEnv>, form: BikeForm, status: 200 | 422 = 200): Promise<Response> {
+  const { account } = c.var
+  const [bikes, models] = await Promise.all([account.get('account/bikes', bikesAnswer), account.get('account/bike-models', bikeModelsAnswer)])
+  return sendAccountPage(c, { key: 'bike.title' }, (props) => (
+    <BikesPage {...props} bikes={bikes?.data ?? []} models={models?.data ?? []} form={form} />
+  ), status)
+}
+
+/** `GET /{m}/my-account/bikes`. */
+export const bikesPage = (c: Context<AppEnv>) => sendBikesPage(c, { values: {} })
+
+/**
+ * `POST /{m}/my-account/bikes`: checked with the shared schema, then registered; a frame number registered to
+ * another account (409 `serial_taken`) or already to this one comes back as the field's message.
+ */
+export async function registerBike(c: Context<AppEnv>): Promise<Response> {
+  const values = await readForm(c)
+  const input = bikeRegistration.safeParse(values)
+  if (!input.success) return sendBikesPage(c, { values, errors: fieldErrors(input.error) }, 422)
+  const { refused } = await unlessRefused(c.var.account.send('POST', 'account/bikes', input.data, bikeAnswer), [409, 422])
+  if (refused) return sendBikesPage(c, { values, errors: refused.rejection.errors }, 422)
+  return redirect(c, withNotice(c.req.path, 'bike_registered'), 303)
+}

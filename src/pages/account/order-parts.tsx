@@ -1,0 +1,64 @@
+import type { View } from '../../components/view'
+import { formatDate, formatMoney } from '../../i18n/formats'
+import type { OrderSummary, PostalAddress } from '../../upstream/account-schemas'
+import { accountBase } from '../../components/account-layout'
+
+/** Orders as a table: code (a link to the order), date, status, total in the order's currency. */
+export function OrdersTable({ view, orders }: { view: View; orders: OrderSummary[] }) {
+  const { t, market } = view
+  const tag = market!.tag
+  return (
+    <table className="orders-table">
+      <thead>
+        <tr>
+          <th scope="col">{t('orders.code')}</th>
+          <th scope="col">{t('orders.date')}</th>
+          <th scope="col">{t('orders.status')}</th>
+          <th scope="col" className="number">
+            {t('orders.total')}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {orders.map((order) => (
+          <tr key={order.code}>
+            <th scope="row">
+              <a href={`${accountBase(view)}/orders/${encodeURIComponent(order.code)}`} aria-label={t('orders.view', { code: order.code })}>
+                {order.code}
+              </a>
+            </th>
+            <td>
+              <time dateTime={order.placed_at}>{formatDate(order.placed_at, tag)}</time>
+            </td>
+            <td>
+              <span className={`status status-${order.status}`}>{t(`order_status.${order.status}`)}</span>
+            </td>
+            <td className="number">{formatMoney(order.total, order.currency, tag)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** A postal address as lines, for an order or the address book. */
+export function AddressLines({ address }: { address: PostalAddress }) {
+  const lines = [
+    `${address.first_name} ${address.last_name}`,
+    address.company,
+    address.line1,
+    address.line2,
+    `${address.postal_code} ${address.city}${address.region ? ` (${address.region})` : ''}`,
+    address.country_code,
+    address.phone,
+  ].filter(Boolean)
+  return (
+    <address>
+      {lines.map((line, index) => (
+        <span key={index} className="address-line">
+          {line}
+        </span>
+      ))}
+    </address>
+  )
+}

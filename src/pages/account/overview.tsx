@@ -1,0 +1,71 @@
+import type { Context } from 'hono'
+import { AccountLayout, accountBase } from '../../components/account-layout'
+import type { AppEnv } from '../../env'
+import { bikesAnswer, type Bike, type OrderSummary, ordersAnswer, profileAnswer } from '../../upstream/account-schemas'
+import { UpstreamError } from '../../upstream/errors'
+import type { User } from '../../upstream/schemas'
+import { BikeList } from './bikes'
+import { OrdersTable } from './order-parts'
+import { type AccountPageProps, sendAccountPage } from './send-account-page'
+
+/** How many of the latest orders the overview lists. */
+const RECENT_ORDERS = 3
+
+type OverviewProps = AccountPageProps & { user: User; orders: OrderSummary[]; bikes: Bike[] }
+
+/** The account overview: the customer's details, recent orders, registered bikes and the ways on. */
+export function AccountOverview({ view, chrome, head, user, orders, bikes }: OverviewProps) {
+  const { t } = view
+  const base = accountBase(view)
+  return (
+    <AccountLayout view={view} chrome={chrome} head={head}>
+      <h1>{t('account.welcome', { name: user.first_name })}</h1>
+      <section aria-labelledby="details-title" className="account-card">
+        <h2 id="details-title">{t('account.details')}</h2>
+        <dl className="details">
+          <dt>{t('account.name')}</dt>
+          <dd>{user.name}</dd>
+          <dt>{t('account.email')}</dt>
+          <dd>{user.email}</dd>
+          {user.phone && (
+            <>
+              <dt>{t('account.phone')}</dt>
+              <dd>{user.phone}</dd>
+            </>
+          )}
+        </dl>
+        <p>
+          <a href={`${base}/addresses`}>{t('account.manage_addresses')}</a>
+        </p>
+      </section>
+      <section aria-labelledby="recent-orders-title" className="account-card">
+        <h2 id="recent-orders-title">{t('account.recent_orders')}</h2>
+        {orders.length === 0 ? <p>{t('account.no_orders')}</p> : <OrdersTable view={view} orders={orders} />}
+        <p>
+          <a href={`${base}/orders`}>{t('account.all_orders')}</a>
+        </p>
+      </section>
+      <section aria-labelledby="bikes-title" className="account-card">
+        <h2 id="bikes-title">{t('account.your_bikes')}</h2>
+        {bikes.length === 0 ? <p>{t('account.no_bikes')}</p> : <BikeList view={view} bikes={bikes} />}
+        <p>
+          <a href={`${base}/bikes#register`}>{t('account.register_bike_cta')}</a>
+        </p>
+      </section>
+    </AccountLayout>
+  )
+}
+
+/** `GET /{m}/my-account`: profile, latest orders and bikes, fetched together with the viewer's token. */
+export async function accountOverview(c: Context<AppEnv>): Promise<Response> {
+  const { account } = c.var
+  const [profile, orders, bikes] = await Promise.all([
+    account.get('account/profile', profileAnswer),
+    account.get(`account/orders?per_page=${RECENT_ORDERS}`, ordersAnswer),
+    account.get('account/bikes', bikesAnswer),
+  ])
+  if (!profile) throw new UpstreamError('invalid', 'account/profile')
+  return sendAccountPage(c, { key: 'account.title' }, (props) => (
+    <AccountOverview {...props} user={profile.data} orders={orders?.data ?? []} bikes={bikes?.data ?? []} />
+  ))
+}

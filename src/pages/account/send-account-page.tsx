@@ -1,0 +1,27 @@
+import type { Context } from 'hono'
+import type { ReactElement } from 'react'
+import type { HeadProps } from '../../components/page-head'
+import type { Chrome, View } from '../../components/view'
+import type { AppEnv } from '../../env'
+import { HtmlCache, sendPage, viewOf } from '../../render/respond'
+import { loadChrome } from '../chrome'
+
+/** What every account page gets: the view, the layout's chrome and its head (never indexed). */
+export type AccountPageProps = { view: View; chrome: Chrome; head: HeadProps }
+
+/**
+ * Renders an account page: the chrome, a `noindex` head titled `{title} · {brand}`, and an answer that no cache
+ * keeps (`private, no-store`).
+ */
+export async function sendAccountPage(
+  c: Context<AppEnv>,
+  title: { key: string; params?: Record<string, string> },
+  page: (props: AccountPageProps) => ReactElement,
+  status: 200 | 422 = 200,
+): Promise<Response> {
+  const { market, lookups, t } = c.var
+  const chrome = await loadChrome(lookups, market)
+  const view = viewOf(c, t, market)
+  const head: HeadProps = { title: `${t.t(title.key, title.params)} · ${t.t('brand.name')}`, robots: 'noindex' }
+  return sendPage(c, page({ view, chrome, head }), { status, headers: { 'Cache-Control': HtmlCache.private } })
+}

@@ -1,0 +1,140 @@
+import type { Context } from 'hono'
+import { ATTEMPT_WINDOW_SECONDS, tooManyAttempts } from '../auth/attempts'
+import { redirect } from '../auth/guards'
+import { logIn } from '../auth/log-in'
+import { type LoginMarket, loginMarket } from '../auth/login-market'
+import { FORGOT_PASSWORD_PATH, LOGIN_PATH } from '../auth/paths'
+import { redirectTarget } from '../auth/redirect-target'
+import { type FieldErrors, Field, FormErrors } from '../components/form-field'
+import { BlankLayout } from '../components/layouts'
+import type { HeadProps } from '../components/page-head'
+import { withNotice } from '../components/toast'
+import type { View } from '../components/view'
+import type { AppEnv } from '../env'
+import { readForm } from '../forms/read-form'
+import { loadTranslator } from '../i18n/load-translator'
+import { HtmlCache, sendPage, viewOf } from '../render/respond'
+import { acknowledgedAnswer, emailSchema, fieldErrors } from '../upstream/account-schemas'
+import { loginRequestSchema } from '../upstream/schemas'
+
+type LoginState = {
+  redirect: string | null
+  email?: string
+  /** The login form's message: wrong credentials or too many attempts. */
+  failure?: 'auth.failed' | 'auth.too_many' | null
+  errors?: FieldErrors
+  /** The forgot-password form's state. */
+  forgot?: { email: string; errors?: FieldErrors; failure?: 'auth.too_many' }
+}
+
+type LoginPageProps = { view: View; head: HeadProps; home: string; state: LoginState }
+
+/** The login page: the login form and, below it, "forgot password". Plain forms: they work without JavaScript. */
+export function LoginPage({ view, head, home, state }: LoginPageProps) {
+  const { t } = view
+  const forgot = state.forgot
+  return (
+    <BlankLayout view={view} head={head}>
+      <div className="auth-panel">
+        <h1>{t('auth.login_title')}</h1>
+        <p className="lead">{t('auth.login_intro')}</p>
+        <form method="post" action={LOGIN_PATH} className="stacked-form" noValidate>
+          <FormErrors view={view} errors={state.errors} message={state.failure ? t(state.failure) : null} />
+          {state.redirect && <input type="hidden" name="redirect" value={state.redirect} />}
+          <Field view={view} name="email" label={t('auth.email')} type="email" autoComplete="username" defaultValue={state.email} errors={state.errors} />
+          <Field view={view} name="password" label={t('auth.password')} type="password" autoComplete="current-password" errors={state.errors} />
+          <button type="submit" className="button">
+            {t('auth.submit')}
+          </button>
+        </form>
+
+        <details className="forgot" open={forgot ? true : undefined}>
+          <summary>{t('auth.forgot_title')}</summary>
+          <form method="post" action={FORGOT_PASSWORD_PATH} className="stacked-form" noValidate>
+            <p>{t('auth.forgot_intro')}</p>
+            <FormErrors view={view} errors={forgot?.errors} message={forgot?.failure ? t(forgot.failure) : null} />
+            <Field
+              view={view}
+              name="forgot_email"
+              label={t('auth.email')}
+              type="email"
+              autoComplete="email"
+              defaultValue={forgot?.email}
+              errors={forgot?.errors && { forgot_email: forgot.errors.email }}
+            />
+            <button type="submit" className="button secondary">
+              {t('auth.forgot_submit')}
+            </button>
+          </form>
+        </details>
+        <p>
+          <a href={home}>{t('auth.back_to_site')}</a>
+        </p>
+      </div>
+    </BlankLayout>
+  )
+}
+
+/** Renders the login page in the remembered market's language (else int-en), with a form's state. */
+async function sendLoginPage(c: Context<AppEnv>, market: LoginMarket, state: LoginState, status: 200 | 422 | 429 = 200) {
+  const t = await loadTranslator(c.var.lookups, market.country, market.locale)
+  const view = viewOf(c, t, null, false)
+  const head: HeadProps = { title: `${t.t('auth.login_title')} · ${t.t('brand.name')}`, description: t.t('auth.login_intro'), robots: 'noindex' }
+  const headers: Record<string, string> = { 'Cache-Control': HtmlCache.private }
+  if (status === 429) headers['Retry-After'] = String(ATTEMPT_WINDOW_SECONDS)
+  return sendPage(c, <LoginPage view={view} head={head} home={market.home} state={state} />, { status, headers })
+}
+
+/** `GET /login` (guest only). */
+export async function loginPage(c: Context<AppEnv>): Promise<Response> {
+  return sendLoginPage(c, await loginMarket(c), { redirect: redirectTarget(c.req.query('redirect')) })
+}
+
+/**
+ * `POST /login`: rate-limited per client and per account; wrong credentials answer 422 with a message that does not
+ * say whether the account exists; success goes to the `redirect` (same-site paths only) or the market's home.
+ */
+export async function submitLogin(c: Context<AppEnv>): Promise<Response> {
+  const market = await loginMarket(c)
+  const form = await readForm(c)
+  const state: LoginState = { redirect: redirectTarget(form.redirect), email: form.email ?? '' }
+  const credentials = loginRequestSchema.safeParse({ email: form.email ?? '', password: form.password ?? '' })
+  if (!credentials.success) return sendLoginPage(c, market, { ...state, errors: loginErrors(form) }, 422)
+  if (await tooManyAttempts(c, 'login', credentials.data.email)) {
+    return sendLoginPage(c, market, { ...state, failure: 'auth.too_many' }, 429)
+  }
+  const outcome = await logIn(c, market, credentials.data)
+  if (outcome === 'refused') return sendLoginPage(c, market, { ...state, failure: 'auth.failed' }, 422)
+  if (outcome === 'limited') return sendLoginPage(c, market, { ...state, failure: 'auth.too_many' }, 429)
+  return redirect(c, state.redirect ?? market.home, 303)
+}
+
+/**
+ * `POST /login/forgot`: the same answer whether or not the account exists; the API mails a single-use link to
+ * `/{market}/update-password/{token}` in the visitor's market.
+ */
+export async function submitForgotPassword(c: Context<AppEnv>): Promise<Response> {
+  const market = await loginMarket(c)
+  const form = await readForm(c)
+  const email = emailSchema.safeParse(form.forgot_email ?? '')
+  const forgot = { email: form.forgot_email ?? '' }
+  const state: LoginState = { redirect: redirectTarget(form.redirect) }
+  if (!email.success) return sendLoginPage(c, market, { ...state, forgot: { ...forgot, errors: { email: fieldErrors(email.error).form } } }, 422)
+  if (await tooManyAttempts(c, 'forgot', email.data)) {
+    return sendLoginPage(c, market, { ...state, forgot: { ...forgot, failure: 'auth.too_many' } }, 429)
+  }
+  const linkBase = `${new URL(c.req.url).origin}/${market.segment}/update-password/`
+  await c.var.upstream
+    .forMarket(market.country, market.locale)
+    .send('POST', 'auth/forgot-password', { email: email.data, link_base: linkBase }, acknowledgedAnswer)
+  return redirect(c, withNotice(LOGIN_PATH, 'reset_link_sent'), 303)
+}
+
+/** The login form's field errors: which field is empty or malformed, in the shared schema's words. */
+function loginErrors(form: Record<string, string>): FieldErrors {
+  const errors: FieldErrors = {}
+  const email = emailSchema.safeParse(form.email ?? '')
+  if (!email.success) errors.email = fieldErrors(email.error).form
+  if (!form.password) errors.password = ['required']
+  return errors
+}

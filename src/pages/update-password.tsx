@@ -1,0 +1,125 @@
+import type { Context } from 'hono'
+import { redirect } from '../auth/guards'
+import { LOGIN_PATH } from '../auth/paths'
+import { sessionsOf } from '../auth/viewer'
+import { type FieldErrors, Field, FormErrors } from '../components/form-field'
+import { DefaultLayout } from '../components/layouts'
+import type { HeadProps } from '../components/page-head'
+import { withNotice } from '../components/toast'
+import type { Chrome, View } from '../components/view'
+import type { AppEnv } from '../env'
+import { readForm } from '../forms/read-form'
+import { HtmlCache, sendPage, viewOf } from '../render/respond'
+import { fieldErrors, newPasswordSchema, PASSWORD_MIN, resetPasswordAnswer, resetTokenAnswer } from '../upstream/account-schemas'
+import { unlessRefused } from '../upstream/errors'
+import { loadChrome } from './chrome'
+
+/** What the page shows: the form (for the link's account), or why the link no longer works. */
+type ResetState = { kind: 'form'; email: string; errors?: FieldErrors } | { kind: 'invalid' }
+
+const TOKEN = /^[A-Za-z0-9_-]{20,100}$/
+
+/** The update-password page: the rules, the new password twice; or a clear message when the link is spent. */
+export function UpdatePasswordPage({ view, chrome, head, state }: { view: View; chrome: Chrome; head: HeadProps; state: ResetState }) {
+  const { t } = view
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <div className="auth-panel narrow">
+        {state.kind === 'invalid' ? (
+          <>
+            <h1>{t('password.link_invalid_title')}</h1>
+            <p>{t('password.link_invalid_text')}</p>
+            <p>
+              <a className="button" href={LOGIN_PATH}>
+                {t('password.request_new')}
+              </a>
+            </p>
+          </>
+        ) : (
+          <>
+            <h1>{t('password.update_title')}</h1>
+            <p className="lead">{t('password.update_intro', { email: state.email })}</p>
+            <form method="post" className="stacked-form" noValidate>
+              <FormErrors view={view} errors={state.errors} />
+              <input type="hidden" name="username" value={state.email} autoComplete="username" />
+              <Field
+                view={view}
+                name="password"
+                label={t('password.new_password')}
+                type="password"
+                autoComplete="new-password"
+                minLength={PASSWORD_MIN}
+                hint={t('password.rules', { min: PASSWORD_MIN })}
+                errors={state.errors}
+              />
+              <Field
+                view={view}
+                name="password_confirmation"
+                label={t('password.confirm_password')}
+                type="password"
+                autoComplete="new-password"
+                errors={state.errors}
+              />
+              <button type="submit" className="button">
+                {t('password.submit')}
+              </button>
+            </form>
+          </>
+        )}
+      </div>
+    </DefaultLayout>
+  )
+}
+
+async function sendResetPage(c: Context<AppEnv>, state: ResetState, status: 200 | 404 | 410 | 422 = 200) {
+  const { market, lookups, t } = c.var
+  const chrome = await loadChrome(lookups, market)
+  const view = viewOf(c, t, market)
+  const head: HeadProps = { title: `${t.t('password.update_title')} · ${t.t('brand.name')}`, robots: 'noindex' }
+  // The token is in the URL: no other site may see it in a Referer.
+  return sendPage(c, <UpdatePasswordPage view={view} chrome={chrome} head={head} state={state} />, {
+    status,
+    headers: { 'Cache-Control': HtmlCache.private, 'Referrer-Policy': 'no-referrer' },
+  })
+}
+
+/** Unknown links answer 404, expired or used ones 410, both with the same message and a way to ask again. */
+const spent = (c: Context<AppEnv>, status: 404 | 410) => sendResetPage(c, { kind: 'invalid' }, status)
+
+
+/** `GET /{m}/update-password/{token}` (guest only): checks the link before asking for anything. */
+export async function updatePasswordPage(c: Context<AppEnv>): Promise<Response> {
+  const token = c.req.param('token') ?? ''
+  if (!TOKEN.test(token)) return spent(c, 404)
+  const { market, upstream } = c.var
+  const reset = await unlessRefused(upstream.forMarket(market.country, market.locale).get(`auth/reset-password/${token}`, resetTokenAnswer), [410])
+  if (reset.refused) return spent(c, 410)
+  return reset.answer ? sendResetPage(c, { kind: 'form', email: reset.answer.data.email }) : spent(c, 404)
+}
+
+/**
+ * `POST /{m}/update-password/{token}`: the rules and the repetition checked here and by the API; the new password
+ * ends every session of the account (upstream tokens and the sessions stored here), then the visitor logs in.
+ */
+export async function submitUpdatePassword(c: Context<AppEnv>): Promise<Response> {
+  const token = c.req.param('token') ?? ''
+  if (!TOKEN.test(token)) return spent(c, 404)
+  const form = await readForm(c)
+  const email = form.username ?? ''
+  const errors: FieldErrors = {}
+  const password = newPasswordSchema.safeParse(form.password ?? '')
+  if (!password.success) errors.password = fieldErrors(password.error).form
+  else if (form.password !== form.password_confirmation) errors.password_confirmation = ['password_mismatch']
+  if (Object.keys(errors).length > 0) return sendResetPage(c, { kind: 'form', email, errors }, 422)
+
+  const { market, upstream } = c.var
+  const reset = await unlessRefused(
+    upstream.forMarket(market.country, market.locale).send('POST', 'auth/reset-password', { token, password: form.password }, resetPasswordAnswer),
+    [410, 422],
+  )
+  if (reset.refused?.status === 422) return sendResetPage(c, { kind: 'form', email, errors: reset.refused.rejection.errors }, 422)
+  if (reset.refused) return spent(c, 410)
+  if (!reset.answer) return spent(c, 404)
+  await sessionsOf(c)?.endAllOf(reset.answer.data.user_id)
+  return redirect(c, withNotice(LOGIN_PATH, 'password_changed'), 303)
+}

@@ -1,0 +1,178 @@
+import { z } from 'zod'
+import { envelope, pagedEnvelope, userSchema } from './schemas'
+
+/**
+ * The account half of the upstream contract (docs/api.md): password reset, addresses, bikes and orders. Input
+ * schemas are shared by the Worker's forms and the embedded API; their messages are the keys of the translated
+ * `validation.*` texts, so one check gives both sides the same answer.
+ */
+
+const text = (max: number) => z.string({ error: 'required' }).trim().max(max, 'too_long')
+const requiredText = (max: number) => text(max).min(1, 'required')
+/** A form's empty field and JSON's null both mean "not given". */
+const optionalText = (max: number) =>
+  z.union([text(max), z.null()]).optional().transform((value) => value || null)
+
+export const emailSchema = z.string({ error: 'required' }).trim().toLowerCase().min(1, 'required').max(254, 'too_long').email('email')
+
+/** The password rules the update-password page states: 10 to 200 characters, letters and something else. */
+export const PASSWORD_MIN = 10
+export const newPasswordSchema = z
+  .string({ error: 'required' })
+  .min(1, 'required')
+  .min(PASSWORD_MIN, 'password_rules')
+  .max(200, 'too_long')
+  .regex(/\p{L}/u, 'password_rules')
+  .regex(/[^\p{L}]/u, 'password_rules')
+
+const resetToken = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/)
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
+const isoTime = z.string().min(10)
+
+export const forgotPasswordRequest = z.object({
+  email: emailSchema,
+  /** Where the mailed link points: the embedded API appends the token. */
+  link_base: z.string().url().max(300).regex(/^https?:\/\/[^/]+\/[a-z]{2,3}-[a-z]{2}\/update-password\/$/),
+})
+export const resetPasswordRequest = z.object({ token: resetToken, password: newPasswordSchema })
+export const resetTokenAnswer = envelope(z.object({ email: z.string(), expires_at: isoTime }))
+export const resetPasswordAnswer = envelope(z.object({ user_id: z.number().int() }))
+
+/** The answer of calls that only acknowledge (logout, forgot password). */
+export const acknowledgedAnswer = z.object({ message: z.string() })
+
+/** A refusal (400, 409, 410, 422, 429): a message, an optional machine `code` and per-field message keys. */
+export const rejectionSchema = z.object({
+  message: z.string().default(''),
+  code: z.string().optional(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+})
+
+const postalAddressFields = {
+  first_name: requiredText(80),
+  last_name: requiredText(80),
+  company: optionalText(120),
+  line1: requiredText(120),
+  line2: optionalText(120),
+  postal_code: requiredText(12).regex(/^[\p{L}\p{N}][\p{L}\p{N} -]{1,10}$/u, 'postal_code'),
+  city: requiredText(80),
+  region: optionalText(80),
+  country_code: z.string({ error: 'required' }).trim().toUpperCase().min(1, 'required').regex(/^[A-Z]{2}$/, 'country'),
+  phone: z
+    .union([text(30).regex(/^$|^\+?[0-9 ()./-]{6,30}$/, 'phone'), z.null()])
+    .optional()
+    .transform((value) => value || null),
+}
+
+/** An address as a form or the API receives it. */
+export const addressInput = z.object({
+  label: optionalText(40),
+  ...postalAddressFields,
+  is_default: z.union([z.boolean(), z.literal('on'), z.literal('1'), z.literal('0'), z.literal('')]).optional()
+    .transform((value) => value === true || value === 'on' || value === '1'),
+})
+
+const postalAddressSchema = z.object({
+  first_name: z.string(),
+  last_name: z.string(),
+  company: z.string().nullish(),
+  line1: z.string(),
+  line2: z.string().nullish(),
+  postal_code: z.string(),
+  city: z.string(),
+  region: z.string().nullish(),
+  country_code: z.string(),
+  phone: z.string().nullish(),
+})
+export const addressSchema = postalAddressSchema.extend({
+  id: z.number().int(),
+  label: z.string().nullish(),
+  is_default: z.boolean(),
+})
+
+/** A bike as the registration form or the API receives it. */
+export const bikeRegistration = z.object({
+  serial_number: z.string({ error: 'required' }).trim().toUpperCase().min(1, 'required')
+    .regex(/^[A-Z0-9]{8,20}$/, 'serial'),
+  product_id: z.coerce.number({ error: 'model' }).int('model').positive('model'),
+  purchased_on: z.string({ error: 'required' }).trim().min(1, 'required').regex(/^\d{4}-\d{2}-\d{2}$/, 'date')
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && value >= '2000-01-01', 'date')
+    .refine((value) => value <= new Date().toISOString().slice(0, 10), 'date_future'),
+  dealer_name: optionalText(120),
+})
+
+const productRefSchema = z.object({ id: z.number().int(), slug: z.string(), name: z.string(), image: z.string().nullish() })
+
+export const bikeSchema = z.object({
+  id: z.number().int(),
+  serial_number: z.string(),
+  product: productRefSchema,
+  purchased_on: isoDate,
+  dealer_name: z.string().nullish(),
+  registered_at: isoTime,
+  warranty_ends_on: isoDate,
+})
+
+export const orderStatusSchema = z.enum(['pending_payment', 'paid', 'processing', 'shipped', 'delivered', 'cancelled', 'refunded'])
+export const paymentStateSchema = z.enum(['pending', 'paid', 'failed', 'refunded'])
+
+export const orderSummarySchema = z.object({
+  code: z.string().regex(/^[A-Za-z0-9-]{3,40}$/),
+  placed_at: isoTime,
+  status: orderStatusSchema,
+  /** ISO 4217; amounts are in its minor unit (cents). */
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  total: z.number().int(),
+  item_count: z.number().int().min(0),
+})
+
+export const orderSchema = orderSummarySchema.extend({
+  market: z.string(),
+  subtotal: z.number().int(),
+  shipping: z.number().int(),
+  tax: z.number().int(),
+  items: z.array(z.object({
+    product_id: z.number().int().nullish(),
+    name: z.string(),
+    variant: z.string().nullish(),
+    quantity: z.number().int().min(1),
+    unit_price: z.number().int(),
+    total: z.number().int(),
+  })),
+  billing_address: postalAddressSchema,
+  shipping_address: postalAddressSchema.nullish(),
+  delivery: z.object({ method: z.enum(['home', 'pickup']), dealer: z.string().nullish(), tracking_code: z.string().nullish() }),
+  payment: z.object({ method: z.string(), state: paymentStateSchema }),
+  timeline: z.array(z.object({ status: orderStatusSchema, at: isoTime })),
+})
+
+export const profileAnswer = envelope(userSchema)
+export const addressesAnswer = envelope(z.array(addressSchema))
+export const addressAnswer = envelope(addressSchema)
+export const bikesAnswer = envelope(z.array(bikeSchema))
+export const bikeAnswer = envelope(bikeSchema)
+export const bikeModelsAnswer = envelope(z.array(productRefSchema))
+export const ordersAnswer = pagedEnvelope(orderSummarySchema)
+export const orderAnswer = envelope(orderSchema)
+
+export type Rejection = z.infer<typeof rejectionSchema>
+export type AddressInput = z.infer<typeof addressInput>
+export type Address = z.infer<typeof addressSchema>
+export type PostalAddress = z.infer<typeof postalAddressSchema>
+export type BikeRegistration = z.infer<typeof bikeRegistration>
+export type Bike = z.infer<typeof bikeSchema>
+export type BikeModel = z.infer<typeof productRefSchema>
+export type OrderStatus = z.infer<typeof orderStatusSchema>
+export type OrderSummary = z.infer<typeof orderSummarySchema>
+export type Order = z.infer<typeof orderSchema>
+
+/** A failed check's messages by field (`{ serial_number: ['serial'] }`): the keys of the `validation.*` texts. */
+export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const errors: Record<string, string[]> = {}
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? 'form')
+    const key = /^[a-z_]+$/.test(issue.message) ? issue.message : 'invalid'
+    ;(errors[field] ??= []).includes(key) || errors[field].push(key)
+  }
+  return errors
+}
