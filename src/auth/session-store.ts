@@ -40,17 +40,19 @@ export type SessionStore = ReturnType<typeof sessionStore>
  * const id = await sessions.create({ user, token, expiresAt })
  */
 export function sessionStore(kv: KVNamespace, secret: string) {
+  const end = async (id: string, userId?: number) => {
+    const hash = await idHash(id)
+    await Promise.all([kv.delete(`session:${hash}`), userId === undefined ? null : kv.delete(`user:${userId}:${hash}`)])
+  }
   const write = async (id: string, session: Session) => {
+    // A session about to end is not worth keeping (and KV refuses so short a life).
+    if (endOf(session) - Date.now() < KV_MIN_TTL_MS) return end(id, session.user.id)
     const hash = await idHash(id)
     const expiration = Math.floor(endOf(session) / 1000)
     await Promise.all([
       kv.put(`session:${hash}`, await seal(secret, session), { expiration }),
       kv.put(`user:${session.user.id}:${hash}`, '', { expiration }),
     ])
-  }
-  const end = async (id: string, userId?: number) => {
-    const hash = await idHash(id)
-    await Promise.all([kv.delete(`session:${hash}`), userId === undefined ? null : kv.delete(`user:${userId}:${hash}`)])
   }
 
   return {

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { ATTEMPT_WINDOW_SECONDS, tooManyAttempts } from '../auth/attempts'
+import { ATTEMPT_WINDOW_SECONDS, attemptRefused, countAgainstAccount } from '../auth/attempts'
 import { redirect } from '../auth/guards'
 import { logIn } from '../auth/log-in'
 import { type LoginMarket, loginMarket } from '../auth/login-market'
@@ -91,8 +91,9 @@ export async function loginPage(c: Context<AppEnv>): Promise<Response> {
 }
 
 /**
- * `POST /login`: rate-limited per client and per account; wrong credentials answer 422 with a message that does not
- * say whether the account exists; success goes to the `redirect` (same-site paths only) or the market's home.
+ * `POST /login`: rate-limited per client (every attempt) and per account (failures); wrong credentials answer 422
+ * with a message that does not say whether the account exists; success goes to the `redirect` (same-site paths
+ * only) or the market's home.
  */
 export async function submitLogin(c: Context<AppEnv>): Promise<Response> {
   const market = await loginMarket(c)
@@ -100,12 +101,11 @@ export async function submitLogin(c: Context<AppEnv>): Promise<Response> {
   const state: LoginState = { redirect: redirectTarget(form.redirect), email: form.email ?? '' }
   const credentials = loginRequestSchema.safeParse({ email: form.email ?? '', password: form.password ?? '' })
   if (!credentials.success) return sendLoginPage(c, market, { ...state, errors: loginErrors(form) }, 422)
-  if (await tooManyAttempts(c, 'login', credentials.data.email)) {
-    return sendLoginPage(c, market, { ...state, failure: 'auth.too_many' }, 429)
-  }
+  const tooMany = () => sendLoginPage(c, market, { ...state, failure: 'auth.too_many' }, 429)
+  if (await attemptRefused(c, 'login', credentials.data.email)) return tooMany()
   const outcome = await logIn(c, market, credentials.data)
+  if (outcome === 'limited' || (outcome === 'refused' && (await countAgainstAccount(c, 'login', credentials.data.email)))) return tooMany()
   if (outcome === 'refused') return sendLoginPage(c, market, { ...state, failure: 'auth.failed' }, 422)
-  if (outcome === 'limited') return sendLoginPage(c, market, { ...state, failure: 'auth.too_many' }, 429)
   return redirect(c, state.redirect ?? market.home, 303)
 }
 
@@ -120,7 +120,7 @@ export async function submitForgotPassword(c: Context<AppEnv>): Promise<Response
   const forgot = { email: form.forgot_email ?? '' }
   const state: LoginState = { redirect: redirectTarget(form.redirect) }
   if (!email.success) return sendLoginPage(c, market, { ...state, forgot: { ...forgot, errors: { email: fieldErrors(email.error).form } } }, 422)
-  if (await tooManyAttempts(c, 'forgot', email.data)) {
+  if ((await attemptRefused(c, 'forgot', email.data)) || (await countAgainstAccount(c, 'forgot', email.data))) {
     return sendLoginPage(c, market, { ...state, forgot: { ...forgot, failure: 'auth.too_many' } }, 429)
   }
   const linkBase = `${new URL(c.req.url).origin}/${market.segment}/update-password/`

@@ -1,0 +1,200 @@
+import { env } from 'cloudflare:workers'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ORIGIN, textOf, visit } from '../fixtures/worker'
+import { DEMO, SECOND, cookieHeader, formPost, logIn, nextClient, sessionIdOf, storedSession, visitAs } from '../fixtures/session'
+
+afterEach(() => vi.restoreAllMocks())
+
+const post = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  visit(path, formPost(fields, { 'CF-Connecting-IP': nextClient(), ...headers }))
+
+describe('the login page', () => {
+  it('renders in int-en without a remembered market, in the remembered market\'s language with one', async () => {
+    const plain = await visit('/login')
+    expect(plain.status).toBe(200)
+    expect(plain.text).toContain('<html lang="en" dir="ltr">')
+    expect(textOf(plain.text)).toContain('Log in to your account')
+    const italian = await visit('/login', { headers: { Cookie: 'CountryLocale=it-it' } })
+    expect(italian.text).toContain('<html lang="it"')
+    expect(italian.text).toContain('href="/it-it"')
+  })
+
+  it('sends no cookie to an anonymous visitor, and no public page does either', async () => {
+    for (const path of ['/login', '/', '/it-it', '/it-it/chi-siamo', '/int-en/nothing-here']) {
+      const { headers } = await visit(path)
+      expect(headers.getSetCookie(), path).toEqual([])
+    }
+  })
+
+  it('works without JavaScript: plain forms posting to the Worker', async () => {
+    const { text } = await visit('/login')
+    expect(text).toMatch(/<form [^>]*action="\/login" method="post">/)
+    expect(text).toMatch(/<form [^>]*action="\/login\/forgot" method="post">/)
+    expect(text).not.toContain('<script')
+  })
+})
+
+describe('logging in', () => {
+  it('goes to the redirect parameter with an opaque, HttpOnly, Secure, SameSite=Lax session cookie', async () => {
+    const { status, headers, text } = await post('/login', { ...DEMO, redirect: '/it-it/my-account/orders?page=1' })
+    expect(status).toBe(303)
+    expect(headers.get('Location')).toBe('/it-it/my-account/orders?page=1')
+    expect(headers.get('Cache-Control')).toBe('private, no-store')
+    const [cookie] = headers.getSetCookie()
+    expect(cookie).toMatch(/^__Host-AuthTkn=[A-Za-z0-9_-]{43}; /)
+    expect(cookie).toMatch(/; Path=\//)
+    expect(cookie).toMatch(/; HttpOnly/)
+    expect(cookie).toMatch(/; Secure/)
+    expect(cookie).toMatch(/; SameSite=Lax/)
+    const session = await storedSession(sessionIdOf(headers) as string)
+    // The cookie expires with the token (12 h here), and the token itself goes nowhere near the browser.
+    const expires = Date.parse(/Expires=([^;]+)/.exec(cookie as string)?.[1] ?? '')
+    expect(Math.abs(expires - session.expiresAt)).toBeLessThan(1000)
+    expect(session.expiresAt - Date.now()).toBeGreaterThan(11 * 3600_000)
+    expect(cookie).not.toContain(session.token)
+    expect(text).not.toContain(session.token)
+  })
+
+  it('goes to the remembered market\'s home without a redirect, and never to another site', async () => {
+    for (const redirect of ['', 'https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', '/%0d%0aSet-Cookie:x']) {
+      const { status, headers } = await post('/login', { ...DEMO, redirect }, { Cookie: 'CountryLocale=de-de' })
+      expect(status, redirect).toBe(303)
+      const location = headers.get('Location') as string
+      expect(location.startsWith('/') && !location.startsWith('//'), `${redirect} → ${location}`).toBe(true)
+      expect(new URL(location, ORIGIN).origin).toBe(ORIGIN)
+    }
+    const home = await post('/login', DEMO, { Cookie: 'CountryLocale=de-de' })
+    expect(home.headers.get('Location')).toBe('/de-de')
+    expect((await post('/login', SECOND)).headers.get('Location')).toBe('/int-en')
+  })
+
+  it('answers the same 422 for a wrong password and an unknown account, translated, and sets no cookie', async () => {
+    const wrong = await post('/login', { email: DEMO.email, password: 'not-the-password' }, { Cookie: 'CountryLocale=it-it' })
+    const unknown = await post('/login', { email: 'nobody@example.com', password: 'not-the-password' }, { Cookie: 'CountryLocale=it-it' })
+    for (const answer of [wrong, unknown]) {
+      expect(answer.status).toBe(422)
+      expect(answer.headers.getSetCookie()).toEqual([])
+      expect(textOf(answer.text)).toContain('e-mail o la password non sono corretti')
+    }
+    const withoutNonce = (html: string) => html.replace(/nonce="[^"]+"/g, '').replace(/value="[^"]*@example.com"/, '')
+    expect(withoutNonce(wrong.text)).toBe(withoutNonce(unknown.text))
+  })
+
+  it('asks for the missing fields with a 422 and keeps what was typed', async () => {
+    const { status, text } = await post('/login', { email: 'not-an-address', password: '' })
+    expect(status).toBe(422)
+    expect(text).toContain('value="not-an-address"')
+    expect(textOf(text)).toContain('Enter a valid e-mail address.')
+    expect(textOf(text)).toContain('This field is required.')
+    expect(text).toContain('aria-invalid="true"')
+  })
+
+  it('gives a new session id at every login, whatever cookie the browser brought (no session fixation)', async () => {
+    const planted = 'a'.repeat(43)
+    const first = await post('/login', DEMO, cookieHeader(planted))
+    const firstId = sessionIdOf(first.headers)
+    expect(firstId).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(firstId).not.toBe(planted)
+    const second = await logIn()
+    expect(second).not.toBe(firstId)
+  })
+
+  it('sends a logged-in visitor away from the guest pages', async () => {
+    const id = await logIn()
+    const login = await visitAs(id, '/login', { headers: { Cookie: 'CountryLocale=es-es' } })
+    expect(login.headers.get('Location')).toBe('/es-es')
+    expect(login.status).toBe(302)
+    const reset = await visitAs(id, '/it-it/update-password/abcdefghijklmnopqrstuvwxyz')
+    expect(reset.status).toBe(302)
+    expect(reset.headers.get('Location')).toBe('/it-it')
+  })
+})
+
+describe('the login and forgot-password forms are protected against cross-site posts (login CSRF included)', () => {
+  /** The site's form post with some headers changed (null: not sent at all). */
+  const changed = (fields: Record<string, string>, headers: Record<string, string | null>): RequestInit => {
+    const init = formPost(fields)
+    const sent = new Headers(init.headers as Record<string, string>)
+    for (const [name, value] of Object.entries(headers)) value === null ? sent.delete(name) : sent.set(name, value)
+    return { ...init, headers: sent }
+  }
+  const attempts: Array<[string, Record<string, string | null>]> = [
+    ['another origin', { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }],
+    ['a sibling site', { Origin: 'https://shop.site.test', 'Sec-Fetch-Site': 'same-site' }],
+    ['another origin without fetch metadata', { Origin: 'https://evil.example', 'Sec-Fetch-Site': null }],
+    ['no origin at all', { Origin: null, 'Sec-Fetch-Site': null }],
+  ]
+  it.each(attempts)('refuses %s with a 403 and sets no session', async (_, headers) => {
+    for (const path of ['/login', '/login/forgot', '/logout', '/_market']) {
+      const { status, headers: answer, text } = await visit(path, changed({ ...DEMO, forgot_email: DEMO.email, market: 'it-it' }, headers))
+      expect(status, path).toBe(403)
+      expect(answer.getSetCookie(), path).toEqual([])
+      expect(text).toContain('This form was sent from another site.')
+    }
+  })
+
+  it('refuses a cross-site text/plain post too, which a content-type check alone would let through', async () => {
+    const id = await logIn()
+    const { status } = await visit('/logout', {
+      method: 'POST',
+      headers: { ...cookieHeader(id), 'Content-Type': 'text/plain', Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+      body: 'x',
+    })
+    expect(status).toBe(403)
+    expect((await visitAs(id, '/it-it/my-account')).status).toBe(200)
+  })
+})
+
+describe('rate limits', () => {
+  it('locks an account for a minute after five failed logins, whatever the client, with 429 and Retry-After', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) statuses.push((await post('/login', { email: SECOND.email, password: 'wrong-password' })).status)
+    expect(statuses).toEqual([422, 422, 422, 422, 422, 429])
+    // Locked: even the right password waits now.
+    const limited = await post('/login', SECOND)
+    expect(limited.status).toBe(429)
+    expect(limited.headers.get('Retry-After')).toBe('60')
+    expect(limited.headers.getSetCookie()).toEqual([])
+    expect(textOf(limited.text)).toContain('Too many attempts')
+  })
+
+  it('does not count successful logins against the account', async () => {
+    for (let i = 0; i < 7; i++) await logIn()
+  })
+
+  it('refuses the 21st login from one client within a minute, whatever the accounts', async () => {
+    const client = { 'CF-Connecting-IP': '203.0.113.77' }
+    const statuses: number[] = []
+    for (let i = 0; i < 21; i++) {
+      statuses.push((await visit('/login', formPost({ email: `client${i}@example.com`, password: 'x' }, client))).status)
+    }
+    expect(statuses.slice(0, 20).every((status) => status === 422)).toBe(true)
+    expect(statuses[20]).toBe(429)
+  })
+
+  it('limits forgot-password per account the same way', async () => {
+    const email = 'forgetful@example.com'
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) statuses.push((await post('/login/forgot', { forgot_email: email })).status)
+    expect(statuses.slice(0, 5)).toEqual([303, 303, 303, 303, 303])
+    expect(statuses[5]).toBe(429)
+  })
+})
+
+describe('the request log', () => {
+  it('never holds the token, the session id, the password or the e-mail address', async () => {
+    const lines: string[] = []
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)))
+    vi.spyOn(console, 'warn').mockImplementation((line: unknown) => void lines.push(String(line)))
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)))
+    const id = await logIn()
+    const { token } = await storedSession(id)
+    await visitAs(id, '/it-it/my-account')
+    await post('/login', { email: DEMO.email, password: 'wrong-password' })
+    await visitAs(id, '/logout', formPost({ redirect: '/it-it' }))
+    const log = lines.join('\n')
+    expect(lines.length).toBeGreaterThan(3)
+    for (const secret of [token, id, DEMO.password, 'wrong-password', DEMO.email]) expect(log).not.toContain(secret)
+    expect(env.SESSION_SECRET && log.includes(env.SESSION_SECRET)).toBe(false)
+  })
+})

@@ -1,0 +1,175 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { SessionLifetime } from '../../src/auth/session-store'
+import { api } from '../../src/api'
+import { textOf, visit } from '../fixtures/worker'
+import { formPost, logIn, sessionIdOf, sessions, storedSession, visitAs } from '../fixtures/session'
+
+/** The auth routes of PRODUCT.md §3 (checkout's pages arrive with checkout; the guard is already theirs). */
+const AUTH_PAGES = [
+  '/it-it/my-account',
+  '/it-it/my-account/addresses',
+  '/it-it/my-account/addresses/1/edit',
+  '/it-it/my-account/bikes',
+  '/it-it/my-account/orders',
+  '/it-it/my-account/orders?page=2',
+  '/it-it/my-account/orders/AUR-10001',
+  '/it-it/checkout/CART-1',
+  '/it-it/checkout/CART-1/result',
+]
+
+/** Calls the embedded API with a token, as the Worker does. */
+const apiUser = (token: string) =>
+  api.fetch(new Request('http://embedded.invalid/api/auth/user', { headers: { Authorization: `Bearer ${token}` } }) as Parameters<typeof api.fetch>[0], env)
+
+describe('the auth guard', () => {
+  it.each(AUTH_PAGES)('sends an anonymous visitor from %s to the login page, coming back afterwards', async (path) => {
+    const { status, headers } = await visit(path)
+    expect(status).toBe(302)
+    expect(headers.get('Location')).toBe(`/login?redirect=${encodeURIComponent(path)}`)
+    expect(headers.get('Cache-Control')).toBe('private, no-store')
+    expect(headers.getSetCookie()).toEqual([])
+  })
+
+  it('guards the account\'s forms too: an anonymous post changes nothing and goes to the login page', async () => {
+    const before = await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses').first<number>('n')
+    const { status, headers } = await visit('/it-it/my-account/addresses', formPost({ first_name: 'X' }))
+    expect(status).toBe(302)
+    expect(headers.get('Location')).toMatch(/^\/login\?redirect=/)
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses').first<number>('n')).toBe(before)
+  })
+
+  it('still resolves the market first: an unknown market is its 404, a market under maintenance its 503', async () => {
+    expect((await visit('/xx-yy/my-account')).status).toBe(404)
+    expect((await visit('/nl-nl/my-account')).status).toBe(503)
+  })
+
+  it('lets a logged-in visitor in, with pages no cache keeps and the header\'s account link and logout button', async () => {
+    const id = await logIn()
+    const { status, headers, text } = await visitAs(id, '/it-it/my-account')
+    expect(status).toBe(200)
+    expect(headers.get('Cache-Control')).toBe('private, no-store')
+    expect(text).toContain('href="/it-it/my-account"')
+    expect(text).toMatch(/<form [^>]*action="\/logout" method="post">/)
+    expect(text).toContain('<meta name="robots" content="noindex"/>')
+    // Public pages know the visitor too, so only their browser may keep them.
+    const home = await visitAs(id, '/it-it')
+    expect(home.headers.get('Cache-Control')).toBe('private, no-cache')
+    expect(home.headers.getSetCookie()).toEqual([])
+    expect(textOf(home.text)).toContain('Il mio account')
+  })
+})
+
+describe('logging out', () => {
+  it('ends the session here and upstream, so the copied cookie stops working', async () => {
+    const id = await logIn()
+    const { token } = await storedSession(id)
+    const { status, headers } = await visitAs(id, '/logout', formPost({ redirect: '/it-it' }))
+    expect(status).toBe(303)
+    expect(headers.get('Location')).toBe('/it-it?notice=logged_out')
+    expect(headers.getSetCookie().join()).toMatch(/__Host-AuthTkn=; Max-Age=0/)
+    expect(await sessions().read(id)).toBeNull()
+    expect((await apiUser(token)).status).toBe(401)
+    const replay = await visitAs(id, '/it-it/my-account')
+    expect(replay.status).toBe(302)
+    expect(replay.headers.get('Location')).toBe('/login?redirect=%2Fit-it%2Fmy-account')
+    const toast = await visit('/it-it?notice=logged_out')
+    expect(toast.text).toMatch(/<p class="toast" role="status">[^<]+<\/p>/)
+  })
+
+  it('ends only that session: the same customer on another device stays logged in', async () => {
+    const phone = await logIn()
+    const laptop = await logIn()
+    await visitAs(laptop, '/logout', formPost({ redirect: '/it-it' }))
+    expect((await visitAs(phone, '/it-it/my-account')).status).toBe(200)
+  })
+})
+
+describe('a 401 from the API ends the session', () => {
+  it('on an account page: the visitor goes to log in again, back to the page, and the session is gone', async () => {
+    const id = await logIn()
+    await env.DB.prepare('DELETE FROM access_tokens').run()
+    const { status, headers } = await visitAs(id, '/it-it/my-account/orders')
+    expect(status).toBe(302)
+    expect(headers.get('Location')).toBe('/login?redirect=%2Fit-it%2Fmy-account%2Forders&notice=session_ended')
+    expect(headers.getSetCookie().join()).toMatch(/__Host-AuthTkn=; Max-Age=0/)
+    expect(await sessions().read(id)).toBeNull()
+  })
+
+  it('on a public page: when the session is next checked it renders as anonymous and takes the cookie back', async () => {
+    const id = await logIn()
+    const session = await storedSession(id)
+    await sessions().save(id, { ...session, seenAt: Date.now() - SessionLifetime.refreshMs - 1000 })
+    await env.DB.prepare('DELETE FROM access_tokens').run()
+    const { status, headers, text } = await visitAs(id, '/it-it')
+    expect(status).toBe(200)
+    expect(text).toContain('href="/login?redirect=%2Fit-it"')
+    expect(headers.get('Cache-Control')).toBe('no-cache')
+    expect(headers.getSetCookie().join()).toMatch(/__Host-AuthTkn=; Max-Age=0/)
+    expect(await sessions().read(id)).toBeNull()
+  })
+
+  it('keeps a session whose check fails for another reason (the API is down): only a 401 logs out', async () => {
+    const id = await logIn()
+    const session = await storedSession(id)
+    await sessions().save(id, { ...session, seenAt: Date.now() - SessionLifetime.refreshMs - 1000 })
+    const { text } = await visitAs(id, '/it-it')
+    expect(text).toContain('href="/it-it/my-account"')
+    const refreshed = await storedSession(id)
+    expect(refreshed.seenAt).toBeGreaterThan(session.seenAt)
+  })
+})
+
+describe('session lifetimes', () => {
+  it('ends a session left idle for longer than the idle lifetime', async () => {
+    const id = await logIn()
+    const session = await storedSession(id)
+    await sessions().save(id, { ...session, seenAt: Date.now() - SessionLifetime.idleMs - 1000 })
+    expect((await visitAs(id, '/it-it/my-account')).status).toBe(302)
+    expect(await sessions().read(id)).toBeNull()
+  })
+
+  it('ends a session past its absolute lifetime however active it was', async () => {
+    const id = await logIn()
+    const session = await storedSession(id)
+    await sessions().save(id, { ...session, createdAt: Date.now() - SessionLifetime.absoluteMs - 1000, seenAt: Date.now() })
+    expect((await visitAs(id, '/it-it/my-account')).status).toBe(302)
+  })
+
+  it('ends a session when its token expires', async () => {
+    const id = await logIn()
+    const session = await storedSession(id)
+    const expiresAt = Date.now() + 120_000
+    await sessions().save(id, { ...session, expiresAt })
+    expect(await sessions().read(id, expiresAt - 1000)).not.toBeNull()
+    expect(await sessions().read(id, expiresAt + 1000)).toBeNull()
+  })
+
+  it('refuses a forged, altered or unknown cookie, takes it back and renders as anonymous', async () => {
+    const id = await logIn()
+    const hash = [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(id)))]
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('')
+    const sealed = (await env.SESSIONS.get(`session:${hash}`)) as string
+    await env.SESSIONS.put(`session:${hash}`, `${sealed.slice(0, -4)}AAA=`)
+    for (const cookie of [id, 'x'.repeat(43), 'short', '../../etc/passwd', '%00%ff']) {
+      const { status, headers, text } = await visitAs(cookie, '/it-it')
+      expect(status, cookie).toBe(200)
+      expect(text).toContain('href="/login?redirect=%2Fit-it"')
+      expect(sessionIdOf(headers)).toBeNull()
+    }
+  })
+})
+
+describe('the session store', () => {
+  it('keeps neither the cookie\'s id nor the token readable in KV', async () => {
+    const id = await logIn()
+    const { token } = await storedSession(id)
+    const { keys } = await env.SESSIONS.list()
+    const values = await Promise.all(keys.map(({ name }) => env.SESSIONS.get(name)))
+    const everything = keys.map(({ name }) => name).join() + values.join()
+    expect(everything).not.toContain(id)
+    expect(everything).not.toContain(token)
+    expect(everything).not.toContain('customer@example.com')
+  })
+})
