@@ -42,7 +42,8 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> => async (c, next) 
   const headers = c.res.headers
   headers.set('Strict-Transport-Security', `max-age=${ONE_YEAR}; includeSubDomains`)
   headers.set('X-Content-Type-Options', 'nosniff')
-  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
+  // A page may ask for less (the update-password page, whose URL holds a token, sends no referrer at all).
+  if (!headers.has('Referrer-Policy')) headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
   headers.set('X-Frame-Options', 'DENY')
   headers.set('Permissions-Policy', 'camera=(), microphone=(), payment=(self), geolocation=(self)')
   headers.set('Cross-Origin-Opener-Policy', 'same-origin')

@@ -1,0 +1,134 @@
+import { env } from 'cloudflare:workers'
+import { beforeEach, describe, expect, it } from 'vitest'
+import italian from '../../demo/messages/it.json'
+import { hashPassword } from '../../src/api/passwords'
+import { textOf, visit } from '../fixtures/worker'
+import { formPost, logIn, nextClient, sessions, visitAs } from '../fixtures/session'
+
+const NEW_PASSWORD = 'Fresh-Gravel-2027'
+/** Each test resets the password of an account of its own (the per-account limit counts every link asked for). */
+const DEMO = { email: '', password: 'Old-Password-2026' }
+let customers = 0
+
+beforeEach(async () => {
+  DEMO.email = `reset-${++customers}@example.com`
+  await env.DB.prepare(`INSERT INTO users (email, first_name, last_name, password_hash) VALUES (?, 'Reset', 'Tester', ?)`)
+    .bind(DEMO.email, await hashPassword(DEMO.password))
+    .run()
+})
+
+const forgot = (email: string, cookie = 'CountryLocale=it-it') =>
+  visit('/login/forgot', formPost({ forgot_email: email }, { Cookie: cookie, 'CF-Connecting-IP': nextClient() }))
+
+/** The latest mail of the outbox to an address. */
+const lastMail = (to: string) =>
+  env.DB.prepare('SELECT subject, body, kind FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1').bind(to).first<{ subject: string; body: string; kind: string }>()
+
+/** Asks for a link for the demo customer and answers its path (`/it-it/update-password/{token}`). */
+async function resetLink(): Promise<string> {
+  expect((await forgot(DEMO.email)).status).toBe(303)
+  const mail = await lastMail(DEMO.email)
+  const link = /https:\/\/site\.test(\/it-it\/update-password\/[A-Za-z0-9_-]+)/.exec(mail?.body ?? '')?.[1]
+  expect(link).toBeTruthy()
+  return link as string
+}
+
+const submit = (path: string, password: string, confirmation = password) =>
+  visit(path, formPost({ password, password_confirmation: confirmation, username: DEMO.email }))
+
+describe('forgot password', () => {
+  it('answers the same whether or not the account exists, and mails a link only to an account', async () => {
+    const before = await env.DB.prepare('SELECT COUNT(*) AS n FROM outbox').first<number>('n')
+    const known = await forgot(DEMO.email)
+    const unknown = await forgot('nobody@example.com')
+    for (const answer of [known, unknown]) {
+      expect(answer.status).toBe(303)
+      expect(answer.headers.get('Location')).toBe('/login?notice=reset_link_sent')
+    }
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM outbox').first<number>('n')).toBe((before ?? 0) + 1)
+    const mail = await lastMail(DEMO.email)
+    expect(mail?.kind).toBe('password_reset')
+    // In the visitor's market's language, with a link into that market.
+    expect(mail?.subject).toMatch(/password/i)
+    expect(mail?.body).toMatch(/https:\/\/site\.test\/it-it\/update-password\/[A-Za-z0-9_-]{43}/)
+    const page = await visit('/login?notice=reset_link_sent')
+    expect(page.text).toMatch(/<p class="toast" role="status">/)
+  })
+
+  it('stores the link\'s token only hashed, expiring in an hour', async () => {
+    const link = await resetLink()
+    const token = link.split('/').pop() as string
+    const rows = await env.DB.prepare('SELECT token_hash, expires_at FROM password_resets').all<{ token_hash: string; expires_at: string }>()
+    expect(JSON.stringify(rows.results)).not.toContain(token)
+    const newest = rows.results.map((row) => Date.parse(row.expires_at)).sort().pop() as number
+    expect(Math.abs(newest - (Date.now() + 3600_000))).toBeLessThan(60_000)
+  })
+
+  it('asks again for a malformed address with a 422', async () => {
+    const { status, text } = await forgot('not an address')
+    expect(status).toBe(422)
+    expect(text).toContain('<details class="forgot" open="">')
+  })
+})
+
+describe('the update-password page', () => {
+  it('states the rules and asks for the new password twice', async () => {
+    const { status, text, headers } = await visit(await resetLink())
+    expect(status).toBe(200)
+    expect(textOf(text)).toContain(DEMO.email)
+    expect(text).toContain('name="password"')
+    expect(text).toContain('name="password_confirmation"')
+    expect(textOf(text)).toMatch(/10/)
+    expect(headers.get('Referrer-Policy')).toBe('no-referrer')
+    expect(headers.get('Cache-Control')).toBe('private, no-store')
+  })
+
+  it('refuses passwords that differ or break the rules, on the server, and keeps the link usable', async () => {
+    const link = await resetLink()
+    for (const [password, confirmation, message] of [
+      [NEW_PASSWORD, 'Something-else-1', 'password_mismatch'],
+      ['short1', 'short1', 'password_rules'],
+      ['onlyletterslongenough', 'onlyletterslongenough', 'password_rules'],
+      ['', '', 'required'],
+    ] as const) {
+      const { status, text } = await submit(link, password, confirmation)
+      expect(status, message).toBe(422)
+      expect(text).toContain('aria-invalid="true"')
+    }
+    expect((await visit(link)).status).toBe(200)
+  })
+
+  it('sets the password, ends every other session, sends the visitor to log in; the link then works no more', async () => {
+    const elsewhere = await logIn(DEMO)
+    const link = await resetLink()
+    const { status, headers } = await submit(link, NEW_PASSWORD)
+    expect(status).toBe(303)
+    expect(headers.get('Location')).toBe('/login?notice=password_changed')
+    expect(await sessions().read(elsewhere)).toBeNull()
+    expect((await visitAs(elsewhere, '/it-it/my-account')).status).toBe(302)
+    // The old password no longer works; the new one does.
+    const old = await visit('/login', formPost({ ...DEMO }, { 'CF-Connecting-IP': nextClient() }))
+    expect(old.status).toBe(422)
+    await logIn({ email: DEMO.email, password: NEW_PASSWORD })
+    // Used once: the link now explains itself.
+    const again = await visit(link)
+    expect(again.status).toBe(410)
+    expect(textOf(again.text)).toContain(italian.password.link_invalid_title)
+    expect((await submit(link, 'Another-Password-3')).status).toBe(410)
+    await logIn({ email: DEMO.email, password: NEW_PASSWORD })
+  })
+
+  it('explains an expired link with a 410 and an unknown or malformed one with a 404, never a 500', async () => {
+    const link = await resetLink()
+    await env.DB.prepare(`UPDATE password_resets SET expires_at = '2020-01-01T00:00:00.000Z'`).run()
+    const expired = await visit(link)
+    expect(expired.status).toBe(410)
+    expect(textOf(expired.text)).toContain(italian.password.link_invalid_text)
+    expect((await submit(link, NEW_PASSWORD)).status).toBe(410)
+    for (const path of ['/it-it/update-password/' + 'x'.repeat(43), '/it-it/update-password/short', '/it-it/update-password/%00%ff']) {
+      const { status, text } = await visit(path)
+      expect(status, path).toBe(404)
+      expect(textOf(text)).toContain(italian.password.link_invalid_title)
+    }
+  })
+})
