@@ -81,7 +81,7 @@ export function AddressesPage({ view, chrome, head, addresses, form, countries }
             <li key={address.id} className="account-card address-card">
               <h2>{address.label || `${address.first_name} ${address.last_name}`}</h2>
               {address.is_default && <p className="badge">{t('address.default')}</p>}
-              <AddressLines address={{ ...address, country_code: countryName(address.country_code, view.market!.tag) }} />
+              <AddressLines address={address} tag={view.market!.tag} />
               <div className="actions">
                 <a className="button secondary" href={`${base}/${address.id}/edit`} aria-label={`${t('address.edit')}: ${address.label ?? address.line1}`}>
                   {t('address.edit')}

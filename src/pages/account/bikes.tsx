@@ -22,17 +22,18 @@ import { type AccountPageProps, sendAccountPage } from './send-account-page'
 type BikeForm = { values: Record<string, string>; errors?: FieldErrors }
 type BikesProps = AccountPageProps & { bikes: Bike[]; models: BikeModel[]; form: BikeForm }
 
-/** The registered bikes: model, frame number, purchase and warranty end. */
-export function BikeList({ view, bikes }: { view: View; bikes: Bike[] }) {
+/** The registered bikes: model, frame number, purchase and warranty end; their names are headings at `level`. */
+export function BikeList({ view, bikes, level }: { view: View; bikes: Bike[]; level: 2 | 3 }) {
   const { t, market } = view
   const tag = market!.tag
+  const Heading = level === 2 ? 'h2' : 'h3'
   return (
     <ul className="bike-list">
       {bikes.map((bike) => (
         <li key={bike.id} className="bike">
           {bike.product.image && <img src={bike.product.image} alt="" width={160} height={107} loading="lazy" />}
           <div>
-            <h3>{bike.product.name}</h3>
+            <Heading>{bike.product.name}</Heading>
             <p className="serial">
               {t('bike.serial')}: <code>{bike.serial_number}</code>
             </p>
@@ -55,7 +56,7 @@ export function BikesPage({ view, chrome, head, bikes, models, form }: BikesProp
   return (
     <AccountLayout view={view} chrome={chrome} head={head}>
       <h1>{t('bike.title')}</h1>
-      {bikes.length === 0 ? <p>{t('bike.none')}</p> : <BikeList view={view} bikes={bikes} />}
+      {bikes.length === 0 ? <p>{t('bike.none')}</p> : <BikeList view={view} bikes={bikes} level={2} />}
       <section id="register" aria-labelledby="register-title" className="account-card">
         <h2 id="register-title">{t('bike.register_title')}</h2>
         <p>{t('bike.register_intro')}</p>

@@ -25,55 +25,57 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
 
       <section aria-labelledby="items-title" className="account-card">
         <h2 id="items-title">{t('order.items')}</h2>
-        <table className="order-items">
-          <thead>
-            <tr>
-              <th scope="col">{t('order.product')}</th>
-              <th scope="col" className="number">{t('order.quantity')}</th>
-              <th scope="col" className="number">{t('order.unit_price')}</th>
-              <th scope="col" className="number">{t('order.line_total')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {order.items.map((item, index) => (
-              <tr key={index}>
-                <th scope="row">
-                  {item.name}
-                  {item.variant && <span className="variant">{item.variant}</span>}
-                </th>
-                <td className="number">{item.quantity}</td>
-                <td className="number">{money(item.unit_price)}</td>
-                <td className="number">{money(item.total)}</td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={3}>{t('order.subtotal')}</th>
-              <td className="number">{money(order.subtotal)}</td>
-            </tr>
-            <tr>
-              <th scope="row" colSpan={3}>{t('order.shipping')}</th>
-              <td className="number">{money(order.shipping)}</td>
-            </tr>
-            <tr className="total">
-              <th scope="row" colSpan={3}>{t('order.total')}</th>
-              <td className="number">{money(order.total)}</td>
-            </tr>
-            {order.tax > 0 && (
+        <div className="table-scroll">
+          <table className="order-items">
+            <thead>
               <tr>
-                <th scope="row" colSpan={3}>{t('order.tax')}</th>
-                <td className="number">{money(order.tax)}</td>
+                <th scope="col">{t('order.product')}</th>
+                <th scope="col" className="number">{t('order.quantity')}</th>
+                <th scope="col" className="number">{t('order.unit_price')}</th>
+                <th scope="col" className="number">{t('order.line_total')}</th>
               </tr>
-            )}
-          </tfoot>
-        </table>
+            </thead>
+            <tbody>
+              {order.items.map((item, index) => (
+                <tr key={index}>
+                  <th scope="row">
+                    {item.name}
+                    {item.variant && <span className="variant">{item.variant}</span>}
+                  </th>
+                  <td className="number">{item.quantity}</td>
+                  <td className="number">{money(item.unit_price)}</td>
+                  <td className="number">{money(item.total)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={3}>{t('order.subtotal')}</th>
+                <td className="number">{money(order.subtotal)}</td>
+              </tr>
+              <tr>
+                <th scope="row" colSpan={3}>{t('order.shipping')}</th>
+                <td className="number">{money(order.shipping)}</td>
+              </tr>
+              <tr className="total">
+                <th scope="row" colSpan={3}>{t('order.total')}</th>
+                <td className="number">{money(order.total)}</td>
+              </tr>
+              {order.tax > 0 && (
+                <tr>
+                  <th scope="row" colSpan={3}>{t('order.tax')}</th>
+                  <td className="number">{money(order.tax)}</td>
+                </tr>
+              )}
+            </tfoot>
+          </table>
+        </div>
       </section>
 
       <div className="order-columns">
         <section aria-labelledby="billing-title" className="account-card">
           <h2 id="billing-title">{t('order.billing_address')}</h2>
-          <AddressLines address={order.billing_address} />
+          <AddressLines address={order.billing_address} tag={tag} />
         </section>
         <section aria-labelledby="delivery-title" className="account-card">
           <h2 id="delivery-title">{t('order.delivery')}</h2>
@@ -85,7 +87,7 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
           {order.shipping_address && (
             <>
               <h3>{t('order.shipping_address')}</h3>
-              <AddressLines address={order.shipping_address} />
+              <AddressLines address={order.shipping_address} tag={tag} />
             </>
           )}
           {order.delivery.tracking_code && <p>{t('order.tracking', { code: order.delivery.tracking_code })}</p>}

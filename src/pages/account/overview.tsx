@@ -47,7 +47,7 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes }: Ove
       </section>
       <section aria-labelledby="bikes-title" className="account-card">
         <h2 id="bikes-title">{t('account.your_bikes')}</h2>
-        {bikes.length === 0 ? <p>{t('account.no_bikes')}</p> : <BikeList view={view} bikes={bikes} />}
+        {bikes.length === 0 ? <p>{t('account.no_bikes')}</p> : <BikeList view={view} bikes={bikes} level={3} />}
         <p>
           <a href={`${base}/bikes#register`}>{t('account.register_bike_cta')}</a>
         </p>

@@ -1,0 +1,97 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+
+const DEMO = { email: 'customer@example.com', password: 'Demo-Rider-2026!' }
+
+async function logIn(page: Page, from = '/it-it/my-account') {
+  await page.goto(from)
+  await expect(page).toHaveURL(/\/login\?redirect=/)
+  await page.getByLabel('E-mail address').first().fill(DEMO.email)
+  await page.getByLabel('Password', { exact: true }).fill(DEMO.password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+}
+
+const violationsOf = async (page: Page) =>
+  (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+
+test('the demo customer logs in, uses the whole account, logs out, and the account is closed again', async ({ page, context }) => {
+  await logIn(page)
+  await expect(page).toHaveURL('/it-it/my-account')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Salve, Giulia')
+  await expect(page.getByText('customer@example.com')).toBeVisible()
+
+  // The browser holds an opaque id only: HttpOnly, so no script can read it either.
+  const [cookie] = (await context.cookies()).filter((c) => c.name === '__Host-AuthTkn')
+  expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' })
+  expect(await page.evaluate(() => document.cookie)).not.toContain('AuthTkn')
+
+  // Add an address, then delete it.
+  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Indirizzi' }).click()
+  await expect(page).toHaveURL('/it-it/my-account/addresses')
+  const label = `Garage ${Date.now()}`
+  await page.getByLabel(/Nome dell.indirizzo/).fill(label)
+  await page.getByLabel('Nome', { exact: true }).fill('Giulia')
+  await page.getByLabel('Cognome').fill('Rossi')
+  await page.getByLabel('Via e numero civico').fill('Via Borgo Palazzo 90')
+  await page.getByLabel('CAP').fill('24125')
+  await page.getByLabel('Città').fill('Bergamo')
+  await page.getByRole('button', { name: /Salva/ }).click()
+  await expect(page).toHaveURL(/\/it-it\/my-account\/addresses\?notice=address_saved$/)
+  await expect(page.getByRole('status')).toBeVisible()
+  const card = page.locator('.address-card', { has: page.getByRole('heading', { name: label }) })
+  await expect(card).toContainText('Via Borgo Palazzo 90')
+  await card.getByRole('button', { name: /Elimina/ }).click()
+  await expect(page).toHaveURL(/notice=address_deleted$/)
+  await expect(page.getByRole('heading', { name: label })).toHaveCount(0)
+
+  // Register a bike.
+  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Bici registrate' }).click()
+  const serial = `E2E${Date.now()}`.slice(0, 16)
+  await page.getByLabel('Numero di telaio').fill(serial)
+  await page.getByLabel('Modello').selectOption({ label: 'Aurora Strada 9' })
+  await page.getByLabel('Data di acquisto').fill('2026-04-18')
+  await page.getByRole('button', { name: 'Registra la bici' }).click()
+  await expect(page).toHaveURL(/notice=bike_registered$/)
+  const bike = page.locator('.bike', { hasText: serial })
+  await expect(bike).toContainText('Aurora Strada 9')
+  await expect(bike).toContainText('18 aprile 2031')
+
+  // Open an order.
+  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Ordini' }).click()
+  await page.getByRole('link', { name: /AUR-10004/ }).click()
+  await expect(page).toHaveURL('/it-it/my-account/orders/AUR-10004')
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('AUR-10004')
+  await expect(page.getByText('Cicli Bergamasca').first()).toBeVisible()
+
+  // Log out from the header: the account is closed again, even to the old cookie.
+  await page.getByRole('button', { name: 'Esci' }).click()
+  await expect(page).toHaveURL(/\/it-it\?notice=logged_out$/)
+  await expect(page.getByRole('link', { name: 'Accedi' })).toBeVisible()
+  await context.addCookies([{ ...cookie!, sameSite: 'Lax' }])
+  await page.goto('/it-it/my-account/orders')
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fit-it%2Fmy-account%2Forders$/)
+})
+
+test('a wrong password shows a message that does not say whether the account exists', async ({ page }) => {
+  await page.goto('/login')
+  await page.getByLabel('E-mail address').first().fill(DEMO.email)
+  await page.getByLabel('Password', { exact: true }).fill('not-the-password')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page.getByRole('alert')).toHaveText('The e-mail address or the password is not right. Please try again.')
+  await expect(page.getByLabel('E-mail address').first()).toHaveValue(DEMO.email)
+})
+
+test('the login, account, orders, order, bikes and addresses pages have no accessibility violations (axe)', async ({ page }) => {
+  await page.goto('/login')
+  expect(await violationsOf(page)).toEqual([])
+  await logIn(page, '/il-he/my-account')
+  for (const path of ['/il-he/my-account', '/it-it/my-account/orders', '/it-it/my-account/orders/AUR-10002', '/it-it/my-account/bikes', '/ae-ar/my-account/addresses']) {
+    await page.goto(path)
+    expect(await violationsOf(page), path).toEqual([])
+  }
+  // A form that came back with its errors, too.
+  await page.goto('/it-it/my-account/addresses')
+  await page.getByRole('button', { name: /Salva/ }).click()
+  await expect(page.getByRole('alert')).toBeVisible()
+  expect(await violationsOf(page)).toEqual([])
+})
