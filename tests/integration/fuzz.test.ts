@@ -1,5 +1,7 @@
+import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { formPost, logIn, nextClient, visitAs } from '../fixtures/session'
 import { visit } from '../fixtures/worker'
 
 const MAINTENANCE = 'This page its under maintenance, please check again later.'
@@ -55,4 +57,38 @@ describe('bad input never produces a 5xx', () => {
       { numRuns: 100 },
     )
   })
+
+  it('answers any session cookie below 500, as anonymous unless it is a live session', async () => {
+    await fc.assert(
+      fc.asyncProperty(header, fc.constantFrom('/it-it', '/login', '/it-it/my-account', '/'), async (cookie, p) => {
+        const { status, text } = await visit(p, { headers: { Cookie: `__Host-AuthTkn=${cookie}` } })
+        expect(status, p).toBeLessThan(500)
+        expect(text).not.toContain('/my-account"')
+      }),
+      { numRuns: 100 },
+    )
+  })
+
+  it('answers any login, forgot-password and account form with a 2xx, 3xx or 4xx, and changes nothing else', async () => {
+    const giulia = await logIn()
+    const lukasAddresses = await env.DB.prepare('SELECT * FROM addresses WHERE user_id = 2').all()
+    const fields = fc.dictionary(
+      fc.constantFrom('email', 'password', 'redirect', 'forgot_email', 'label', 'first_name', 'last_name', 'line1', 'postal_code', 'city', 'country_code', 'phone', 'is_default', 'serial_number', 'product_id', 'purchased_on', 'dealer_name', 'password_confirmation'),
+      fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', 'IT', '24121', '2025-05-05', '9', 'on', '//evil.example', 'x'.repeat(300))),
+    )
+    const target = fc.constantFrom(
+      '/login', '/login/forgot', '/it-it/my-account/addresses', '/it-it/my-account/addresses/3', '/it-it/my-account/addresses/abc/delete',
+      '/it-it/my-account/addresses/1/default', '/it-it/my-account/bikes', '/it-it/update-password/not-a-token',
+    )
+    await fc.assert(
+      fc.asyncProperty(target, fields, async (p, form) => {
+        const init = formPost(form, { 'CF-Connecting-IP': nextClient() })
+        const { status } = p.startsWith('/login') ? await visit(p, init) : await visitAs(giulia, p, init)
+        expect(status, `${p} ${JSON.stringify(form)}`).toBeLessThan(500)
+      }),
+      { numRuns: 150 },
+    )
+    expect((await env.DB.prepare('SELECT * FROM addresses WHERE user_id = 2').all()).results).toEqual(lukasAddresses.results)
+  })
 })
+
