@@ -14,8 +14,7 @@ import type { AppEnv } from '../env'
 import { readForm } from '../forms/read-form'
 import { loadTranslator } from '../i18n/load-translator'
 import { HtmlCache, sendPage, viewOf } from '../render/respond'
-import { acknowledgedAnswer, emailSchema, fieldErrors } from '../upstream/account-schemas'
-import { loginRequestSchema } from '../upstream/schemas'
+import { acknowledgedAnswer, emailSchema, fieldErrors, loginRequestSchema, valueErrors } from '../upstream/account-schemas'
 
 type LoginState = {
   redirect: string | null
@@ -60,7 +59,7 @@ export function LoginPage({ view, head, home, state }: LoginPageProps) {
               type="email"
               autoComplete="email"
               defaultValue={forgot?.email}
-              errors={forgot?.errors && { forgot_email: forgot.errors.email }}
+              errors={forgot?.errors}
             />
             <button type="submit" className="button secondary">
               {t('auth.forgot_submit')}
@@ -100,7 +99,7 @@ export async function submitLogin(c: Context<AppEnv>): Promise<Response> {
   const form = await readForm(c)
   const state: LoginState = { redirect: redirectTarget(form.redirect), email: form.email ?? '' }
   const credentials = loginRequestSchema.safeParse({ email: form.email ?? '', password: form.password ?? '' })
-  if (!credentials.success) return sendLoginPage(c, market, { ...state, errors: loginErrors(form) }, 422)
+  if (!credentials.success) return sendLoginPage(c, market, { ...state, errors: fieldErrors(credentials.error) }, 422)
   const tooMany = () => sendLoginPage(c, market, { ...state, failure: 'auth.too_many' }, 429)
   if (await attemptRefused(c, 'login', credentials.data.email)) return tooMany()
   const outcome = await logIn(c, market, credentials.data)
@@ -119,7 +118,7 @@ export async function submitForgotPassword(c: Context<AppEnv>): Promise<Response
   const email = emailSchema.safeParse(form.forgot_email ?? '')
   const forgot = { email: form.forgot_email ?? '' }
   const state: LoginState = { redirect: redirectTarget(form.redirect) }
-  if (!email.success) return sendLoginPage(c, market, { ...state, forgot: { ...forgot, errors: { email: fieldErrors(email.error).form } } }, 422)
+  if (!email.success) return sendLoginPage(c, market, { ...state, forgot: { ...forgot, errors: { forgot_email: valueErrors(email.error) } } }, 422)
   if ((await attemptRefused(c, 'forgot', email.data)) || (await countAgainstAccount(c, 'forgot', email.data))) {
     return sendLoginPage(c, market, { ...state, forgot: { ...forgot, failure: 'auth.too_many' } }, 429)
   }
@@ -128,13 +127,4 @@ export async function submitForgotPassword(c: Context<AppEnv>): Promise<Response
     .forMarket(market.country, market.locale)
     .send('POST', 'auth/forgot-password', { email: email.data, link_base: linkBase }, acknowledgedAnswer)
   return redirect(c, withNotice(LOGIN_PATH, 'reset_link_sent'), 303)
-}
-
-/** The login form's field errors: which field is empty or malformed, in the shared schema's words. */
-function loginErrors(form: Record<string, string>): FieldErrors {
-  const errors: FieldErrors = {}
-  const email = emailSchema.safeParse(form.email ?? '')
-  if (!email.success) errors.email = fieldErrors(email.error).form
-  if (!form.password) errors.password = ['required']
-  return errors
 }

@@ -10,7 +10,7 @@ import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { readForm } from '../forms/read-form'
 import { HtmlCache, sendPage, viewOf } from '../render/respond'
-import { fieldErrors, newPasswordSchema, PASSWORD_MIN, resetPasswordAnswer, resetTokenAnswer } from '../upstream/account-schemas'
+import { newPasswordSchema, PASSWORD_MIN, resetPasswordAnswer, resetTokenAnswer, valueErrors } from '../upstream/account-schemas'
 import { unlessRefused } from '../upstream/errors'
 import { loadChrome } from './chrome'
 
@@ -108,7 +108,7 @@ export async function submitUpdatePassword(c: Context<AppEnv>): Promise<Response
   const email = form.username ?? ''
   const errors: FieldErrors = {}
   const password = newPasswordSchema.safeParse(form.password ?? '')
-  if (!password.success) errors.password = fieldErrors(password.error).form
+  if (!password.success) errors.password = valueErrors(password.error)
   else if (form.password !== form.password_confirmation) errors.password_confirmation = ['password_mismatch']
   if (Object.keys(errors).length > 0) return sendResetPage(c, { kind: 'form', email, errors }, 422)
 

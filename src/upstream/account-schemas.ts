@@ -15,6 +15,12 @@ const optionalText = (max: number) =>
 
 export const emailSchema = z.string({ error: 'required' }).trim().toLowerCase().min(1, 'required').max(254, 'too_long').email('email')
 
+/** `POST api/auth/login`'s body, as the login form sends it. */
+export const loginRequestSchema = z.object({
+  email: emailSchema,
+  password: z.string({ error: 'required' }).min(1, 'required').max(200, 'too_long'),
+})
+
 /** The password rules the update-password page states: 10 to 200 characters, letters and something else. */
 export const PASSWORD_MIN = 10
 export const newPasswordSchema = z
@@ -155,6 +161,7 @@ export const bikeModelsAnswer = envelope(z.array(productRefSchema))
 export const ordersAnswer = pagedEnvelope(orderSummarySchema)
 export const orderAnswer = envelope(orderSchema)
 
+export type LoginRequest = z.infer<typeof loginRequestSchema>
 export type Rejection = z.infer<typeof rejectionSchema>
 export type AddressInput = z.infer<typeof addressInput>
 export type Address = z.infer<typeof addressSchema>
@@ -171,8 +178,14 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   const errors: Record<string, string[]> = {}
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? 'form')
-    const key = /^[a-z_]+$/.test(issue.message) ? issue.message : 'invalid'
-    ;(errors[field] ??= []).includes(key) || errors[field].push(key)
+    const key = messageKey(issue.message)
+    if (!errors[field]?.includes(key)) (errors[field] ??= []).push(key)
   }
   return errors
 }
+
+/** The messages of a failed check of one value (an e-mail address, a password). */
+export const valueErrors = (error: z.ZodError): string[] => [...new Set(error.issues.map((issue) => messageKey(issue.message)))]
+
+/** Our schemas' messages are text keys; anything else (zod's own words) is the generic one. */
+const messageKey = (message: string) => (/^[a-z_]+$/.test(message) ? message : 'invalid')

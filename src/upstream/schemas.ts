@@ -102,11 +102,6 @@ export const pageMetaSchema = z.object({
   total: z.number().int().min(0),
 })
 
-export const loginRequestSchema = z.object({
-  email: z.string().trim().toLowerCase().email().max(254),
-  password: z.string().min(1).max(200),
-})
-
 /** `POST api/auth/login`: the only answer without the `data` envelope, as the original. */
 export const loginAnswer = z.object({ access_token: z.string().min(20), expires_at: z.string() })
 
@@ -146,4 +141,3 @@ export type ContentPage = z.infer<typeof contentPageSchema>
 export type NewsSummary = z.infer<typeof newsSummarySchema>
 export type PageMeta = z.infer<typeof pageMetaSchema>
 export type User = z.infer<typeof userSchema>
-export type LoginRequest = z.infer<typeof loginRequestSchema>

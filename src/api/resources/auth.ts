@@ -2,11 +2,12 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import {
   acknowledgedAnswer,
   forgotPasswordRequest,
+  loginRequestSchema,
   resetPasswordAnswer,
   resetPasswordRequest,
   resetTokenAnswer,
 } from '../../upstream/account-schemas'
-import { loginAnswer, loginRequestSchema, type User, userAnswer } from '../../upstream/schemas'
+import { loginAnswer, type User, userAnswer } from '../../upstream/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, refuse, respond } from '../context'
 import { mailText, queueMail } from '../outbox'
 import { hashPassword, newToken, tokenHash, verifyPassword } from '../passwords'

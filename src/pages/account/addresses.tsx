@@ -18,7 +18,7 @@ import {
 } from '../../upstream/account-schemas'
 import { unlessRefused } from '../../upstream/errors'
 import type { Site } from '../../upstream/schemas'
-import { AddressLines } from './order-parts'
+import { AddressLines } from '../../components/address-lines'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
 
 type AddressForm = { values: Record<string, string>; errors?: FieldErrors }

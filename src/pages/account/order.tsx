@@ -4,7 +4,7 @@ import type { AppEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { formatDate, formatMoney } from '../../i18n/formats'
 import { type Order, orderAnswer } from '../../upstream/account-schemas'
-import { AddressLines } from './order-parts'
+import { AddressLines } from '../../components/address-lines'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
 
 /** One order: items, totals, addresses, delivery, payment and its history. */

@@ -5,7 +5,7 @@ import type { AppEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { type OrderSummary, ordersAnswer } from '../../upstream/account-schemas'
 import type { PageMeta } from '../../upstream/schemas'
-import { OrdersTable } from './order-parts'
+import { OrdersTable } from './orders-table'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
 
 /** Orders per page of the list. */

@@ -5,7 +5,7 @@ import { bikesAnswer, type Bike, type OrderSummary, ordersAnswer, profileAnswer 
 import { UpstreamError } from '../../upstream/errors'
 import type { User } from '../../upstream/schemas'
 import { BikeList } from './bikes'
-import { OrdersTable } from './order-parts'
+import { OrdersTable } from './orders-table'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
 
 /** How many of the latest orders the overview lists. */

@@ -1,7 +1,7 @@
 import type { View } from '../../components/view'
-import { countryName, formatDate, formatMoney } from '../../i18n/formats'
-import type { OrderSummary, PostalAddress } from '../../upstream/account-schemas'
 import { accountBase } from '../../components/account-layout'
+import { formatDate, formatMoney } from '../../i18n/formats'
+import type { OrderSummary } from '../../upstream/account-schemas'
 
 /** Orders as a table: code (a link to the order), date, status, total in the order's currency. */
 export function OrdersTable({ view, orders }: { view: View; orders: OrderSummary[] }) {
@@ -40,31 +40,5 @@ export function OrdersTable({ view, orders }: { view: View; orders: OrderSummary
         </tbody>
       </table>
     </div>
-  )
-}
-
-/** A postal address as lines, the country named in the market's language (an order's, or one of the address book). */
-export function AddressLines({ address, tag }: { address: PostalAddress; tag: string }) {
-  const lines = [
-    `${address.first_name} ${address.last_name}`,
-    address.company,
-    address.line1,
-    address.line2,
-    `${address.postal_code} ${address.city}${address.region ? ` (${address.region})` : ''}`,
-    countryName(address.country_code, tag),
-  ].filter(Boolean)
-  return (
-    <address>
-      {lines.map((line, index) => (
-        <span key={index} className="address-line" dir="auto">
-          {line}
-        </span>
-      ))}
-      {address.phone && (
-        <span className="address-line" dir="ltr">
-          {address.phone}
-        </span>
-      )}
-    </address>
   )
 }
