@@ -1,7 +1,8 @@
 // `npm run bench`: the home page under load on 127.0.0.1 in workerd (Miniflare, no wrangler dev proxy), warm caches.
-// Three runs, one after the other: the site as deployed (RENDER_MODE=auto), the same bundle forced through plain
-// `renderToReadableStream` (RENDER_MODE=stream), and the same page saved as a static asset, served by the site's own
-// assets binding in the same runtime.
+// Four runs, one after the other: the site as deployed (RENDER_MODE=auto), the same page for a logged-in customer
+// (their session read from KV on every request), the same bundle forced through plain `renderToReadableStream`
+// (RENDER_MODE=stream), and the same page saved as a static asset, served by the site's own assets binding in the
+// same runtime.
 // Reports requests/s, latency p50/p99 and workerd CPU ms per request (from /proc), and the ratios.
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -58,10 +59,13 @@ async function site(mode, assetsDirectory) {
     compatibilityDate: '2026-04-20',
     host: '127.0.0.1',
     port: PORT,
-    kvNamespaces: ['CACHE'],
+    kvNamespaces: ['CACHE', 'SESSIONS'],
     d1Databases: ['DB'],
     r2Buckets: ['FILES'],
-    bindings: { UPSTREAM_URL: '', UPSTREAM_TIMEOUT_MS: '3000', RENDER_MODE: mode, MAP_TILE_URL: '' },
+    ratelimits: { CLIENT_ATTEMPTS: { simple: { limit: 20, period: 60 } }, ACCOUNT_ATTEMPTS: { simple: { limit: 5, period: 60 } } },
+    bindings: {
+      UPSTREAM_URL: '', UPSTREAM_TIMEOUT_MS: '3000', RENDER_MODE: mode, MAP_TILE_URL: '', SESSION_SECRET: 'bench-session-secret',
+    },
     ...(assetsDirectory
       ? { assets: { directory: assetsDirectory, binding: 'ASSETS', routerConfig: { has_user_worker: true } } }
       : { serviceBindings: { ASSETS: () => new Response('Not found', { status: 404 }) } }),
@@ -82,15 +86,29 @@ async function siteWithSavedPage(html) {
   return site('auto', directory)
 }
 
-async function measure(name, mf, path = PATH) {
+/** Logs the demo customer in through the site's own form and answers the session cookie. */
+async function logIn() {
+  const origin = `http://127.0.0.1:${PORT}`
+  const answer = await fetch(`${origin}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin },
+    body: new URLSearchParams({ email: 'customer@example.com', password: 'Demo-Rider-2026!' }),
+  })
+  const cookie = answer.headers.getSetCookie().findLast((line) => line.startsWith('__Host-AuthTkn='))
+  if (answer.status !== 303 || !cookie) throw new Error(`login answered ${answer.status}`)
+  return cookie.split(';')[0]
+}
+
+async function measure(name, mf, path = PATH, headers = {}) {
   const url = `http://127.0.0.1:${PORT}${path}`
-  for (let i = 0; i < 50; i++) await (await fetch(url)).text() // warm the isolate, the memo and KV
-  const page = await fetch(url)
+  for (let i = 0; i < 50; i++) await (await fetch(url, { headers })).text() // warm the isolate, the memo and KV
+  const page = await fetch(url, { headers })
   const html = await page.text()
   if (page.status !== 200) throw new Error(`${url} answered ${page.status}`)
   const bytes = html.length
   const ticksBefore = workerdCpuTicks()
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS })
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS })
   const cpuMs = ((workerdCpuTicks() - ticksBefore) * 1000) / TICKS_PER_SECOND / result.requests.total
   await mf.dispose()
   const row = {
@@ -110,11 +128,14 @@ async function measure(name, mf, path = PATH) {
 
 console.log(`\nBenchmark: GET ${PATH}, ${CONNECTIONS} connections × ${SECONDS} s each, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), node ${process.version}\n`)
 const ours = await measure('home (ours: string when ready)', await site('auto'))
+const loggedInSite = await site('auto')
+const loggedIn = await measure('home, logged in (session in KV)', loggedInSite, PATH, { Cookie: await logIn() })
 const stream = await measure('home (plain renderToReadableStream)', await site('stream'))
 const fixed = await measure('the same page as a static asset', await siteWithSavedPage(ours.html), '/bench/home')
 
 console.log('\nRatios')
 console.log(`  CPU per request, ours / plain stream:   ${(ours.cpuMs / stream.cpuMs).toFixed(2)}  (target ≤ 0.50)`)
 console.log(`  requests/s, ours / plain stream:        ${(ours.rps / stream.rps).toFixed(2)}`)
+console.log(`  CPU per request, logged in / anonymous: ${(loggedIn.cpuMs / ours.cpuMs).toFixed(2)}`)
 console.log(`  CPU per request, ours / static asset:   ${(ours.cpuMs / fixed.cpuMs).toFixed(2)}`)
 console.log(`  requests/s, ours / static asset:        ${(ours.rps / fixed.rps).toFixed(2)}`)

@@ -57,7 +57,6 @@ app.use('/:market/update-password/*', guestOnly())
 app.get('/:market/update-password/:token', updatePasswordPage)
 app.post('/:market/update-password/:token', ...form, submitUpdatePassword)
 
-app.use('/:market/my-account', requireViewer())
 app.use('/:market/my-account/*', requireViewer())
 app.use('/:market/checkout/*', requireViewer())
 app.get('/:market/my-account', accountOverview)

@@ -1,3 +1,5 @@
+import { fromBase64, randomToken, sha256Hex, toBase64 } from '../crypto/digest'
+
 /**
  * Passwords and tokens of the embedded API, on WebCrypto. A password is stored as
  * `pbkdf2-sha256$iterations$salt$hash` (base64); a token only as its SHA-256 (hex).
@@ -8,8 +10,6 @@ export const PBKDF2_ITERATIONS = 100_000
 const KEY_BITS = 256
 
 const encoder = new TextEncoder()
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
-const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
 
 async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveBits'])
@@ -36,13 +36,8 @@ export async function verifyPassword(password: string, stored: string | null): P
   return stored !== null && difference === 0
 }
 
-/** A new random bearer token (base64url, 256 bits). */
-export function newToken(): string {
-  return toBase64(crypto.getRandomValues(new Uint8Array(32))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
+/** A new random bearer or reset token (base64url, 256 bits). */
+export const newToken = randomToken
 
-/** The stored form of a token. */
-export async function tokenHash(token: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(token)))
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')
-}
+/** The stored form of a token: its SHA-256. */
+export const tokenHash = sha256Hex

@@ -1,39 +1,64 @@
 import type { Context } from 'hono'
+import { sha256Hex } from '../crypto/digest'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
 
 /** What is counted: logging in and asking for a password link. */
 export type Attempt = 'login' | 'forgot'
 
-/** The window of both limiters (wrangler.toml `ratelimits`, period 60 s) and of an account's lock. */
+/** The window of the limiters (wrangler.toml `ratelimits`, period 60 s) and of a lock. */
 export const ATTEMPT_WINDOW_SECONDS = 60
 
-/**
- * Whether an attempt is refused before it is made: the client (IP) is over its limit (every attempt counts, Workers
- * Rate Limiting), or the account is locked after too many failures. A limiter that fails lets the attempt through
- * (logged): the upstream's own checks still apply.
- */
-export async function attemptRefused(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<boolean> {
+/** The keys an attempt is counted under: the client, the account from that client, the account from everywhere. */
+type AttemptKeys = { client: string; accountClient: string; account: string }
+
+async function keysOf(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<AttemptKeys> {
   const client = c.req.header('CF-Connecting-IP') ?? 'local'
-  const [byClient, locked] = await Promise.all([
-    limit(c.env.CLIENT_ATTEMPTS, `${attempt}:${client}`),
-    c.env.SESSIONS.get(lockKey(attempt, await accountKey(email))).catch(() => null),
-  ])
-  if (!byClient) logEvent('warn', 'attempts_limited', { attempt, by: 'client' })
-  return !byClient || locked !== null
+  // Hashes of the address and the IP: the locks in KV hold neither.
+  const [account, clientHash] = await Promise.all([sha256Hex(email.trim().toLowerCase()), sha256Hex(client)])
+  return {
+    client: `${attempt}:${client}`,
+    accountClient: `${attempt}:${account.slice(0, 32)}:${clientHash.slice(0, 16)}`,
+    account: `${attempt}:${account.slice(0, 32)}`,
+  }
 }
 
 /**
- * Counts an attempt against the account (a failed login; every password link, since each sends a mail) and answers
- * whether the account is now over its limit, in which case it stays locked for the window. Counting only failures
- * keeps a customer who logs in often from locking themselves out; the key is a hash of the address, never the address.
+ * Whether an attempt is refused before it is made (docs/decisions/006): the client is over its limit (every attempt
+ * counts), or the account is locked for this client (too many failures from it) or for everyone (failures from
+ * many clients). A limiter or a store that fails lets the attempt through, logged: the upstream's own limits remain.
+ */
+export async function attemptRefused(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<boolean> {
+  const keys = await keysOf(c, attempt, email)
+  const [byClient, locks] = await Promise.all([
+    limit(c.env.CLIENT_ATTEMPTS, keys.client),
+    Promise.all([keys.accountClient, keys.account].map((key) => c.env.SESSIONS.get(lockKey(key)))).catch((error: unknown) => {
+      logEvent('error', 'attempt_locks_unreadable', { error: errorName(error) })
+      return [null, null]
+    }),
+  ])
+  const refused = !byClient || locks.some((lock) => lock !== null)
+  if (refused) logEvent('warn', 'attempt_refused', { attempt, by: byClient ? 'account' : 'client' })
+  return refused
+}
+
+/**
+ * Counts an attempt against its account (a failed login; every password link, since each sends a mail), from this
+ * client and from everywhere, and locks the account for the window where a limit is passed. Answers whether this
+ * attempt passed one. A customer's successful logins never count.
  */
 export async function countAgainstAccount(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<boolean> {
-  const account = await accountKey(email)
-  if (await limit(c.env.ACCOUNT_ATTEMPTS, `${attempt}:${account}`)) return false
-  logEvent('warn', 'attempts_limited', { attempt, by: 'account' })
-  await c.env.SESSIONS.put(lockKey(attempt, account), '1', { expirationTtl: ATTEMPT_WINDOW_SECONDS }).catch(() => {})
-  return true
+  const keys = await keysOf(c, attempt, email)
+  const [fromClient, fromEverywhere] = await Promise.all([
+    limit(c.env.ACCOUNT_CLIENT_ATTEMPTS, keys.accountClient),
+    limit(c.env.ACCOUNT_ATTEMPTS, keys.account),
+  ])
+  const over = [!fromClient && keys.accountClient, !fromEverywhere && keys.account].filter((key): key is string => Boolean(key))
+  await Promise.all(
+    over.map((key) => c.env.SESSIONS.put(lockKey(key), '1', { expirationTtl: ATTEMPT_WINDOW_SECONDS }).catch(() => {})),
+  )
+  if (over.length) logEvent('warn', 'account_locked', { attempt, everywhere: !fromEverywhere })
+  return over.length > 0
 }
 
 async function limit(limiter: RateLimit, key: string): Promise<boolean> {
@@ -45,9 +70,4 @@ async function limit(limiter: RateLimit, key: string): Promise<boolean> {
   }
 }
 
-const lockKey = (attempt: Attempt, account: string) => `attempts:${attempt}:${account}`
-
-async function accountKey(email: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(email.trim().toLowerCase()))
-  return Array.from(new Uint8Array(digest).slice(0, 16), (byte) => byte.toString(16).padStart(2, '0')).join('')
-}
+const lockKey = (key: string) => `attempts:${key}`

@@ -6,7 +6,7 @@ import { unlessRefused, UpstreamError } from '../upstream/errors'
 import type { LoginRequest } from '../upstream/account-schemas'
 import { loginAnswer, userAnswer } from '../upstream/schemas'
 import { setSessionCookie } from './session-cookie'
-import { sessionsOf, sessionUser } from './viewer'
+import { sessionsOf, sessionUser } from './sessions'
 
 /** How a login attempt ended. */
 export type LoginOutcome = 'logged-in' | 'refused' | 'limited'

@@ -4,10 +4,10 @@ import type { AppEnv } from '../env'
 import { readForm } from '../forms/read-form'
 import { errorName, logEvent } from '../ops/log'
 import { acknowledgedAnswer } from '../upstream/account-schemas'
-import { redirect } from './guards'
 import { redirectTarget } from './redirect-target'
 import { clearSessionCookie } from './session-cookie'
-import { sessionsOf } from './viewer'
+import { sessionsOf } from './sessions'
+import { sendRedirect } from '../render/respond'
 
 /**
  * `POST /logout` (the header's button): revokes the token upstream (`POST api/auth/logout`), deletes the session from
@@ -24,5 +24,5 @@ export async function logOut(c: Context<AppEnv>): Promise<Response> {
     await sessionsOf(c)?.end(viewer.sessionId, viewer.user.id)
     clearSessionCookie(c)
   }
-  return redirect(c, withNotice(redirectTarget(form.redirect) ?? '/', 'logged_out'), 303)
+  return sendRedirect(c, withNotice(redirectTarget(form.redirect) ?? '/', 'logged_out'), 303)
 }

@@ -17,3 +17,9 @@ export async function loginMarket(c: Context<AppEnv>): Promise<LoginMarket> {
   if (!live) return { ...FALLBACK_MARKET, segment: `${FALLBACK_MARKET.country}-${FALLBACK_MARKET.locale}` }
   return { country: live.site.slug, locale: live.locale, segment: `${live.site.slug}-${live.locale}`, home: siteUrl(live.site, live.locale) }
 }
+
+/** The home of the request's market, or of the login market (`/login` has none in its path). */
+export async function homeOf(c: Context<AppEnv>): Promise<string> {
+  const market = c.var.market as AppEnv['Variables']['market'] | undefined
+  return market ? siteUrl(market.site, market.locale) : (await loginMarket(c)).home
+}

@@ -5,15 +5,19 @@ import { LOGIN_PATH } from './paths'
  * protocol-relative `//host`, a backslash trick or a control character.
  */
 export function redirectTarget(value: string | null | undefined): string | null {
-  if (!value || value.length > 500 || !value.startsWith('/') || /^\/[/\\]|[\\\u0000-\u001f\u007f]/.test(value)) return null
+  if (!value || value.length > 500 || !isSitePath(value)) return null
   const base = 'https://site.invalid'
   try {
     const url = new URL(value, base)
-    return url.origin === base ? url.pathname + url.search : null
+    // Checked again once normalised: `/..//evil.example` becomes `//evil.example`.
+    const path = url.pathname + url.search
+    return url.origin === base && isSitePath(path) ? path : null
   } catch {
     return null
   }
 }
+
+const isSitePath = (path: string) => path.startsWith('/') && !/^\/[/\\]|[\\\u0000-\u001f\u007f]/.test(path)
 
 /** The login page's URL, coming back to `path` afterwards. */
 export const loginUrl = (path: string) => `${LOGIN_PATH}?redirect=${encodeURIComponent(path)}`

@@ -1,3 +1,5 @@
+import { fromBase64, toBase64 } from '../crypto/digest'
+
 /**
  * Authenticated encryption (AES-GCM, 256 bits) of what the session store keeps, keyed by `SESSION_SECRET`: someone
  * who can read the KV namespace reads no bearer token, and a record that was tampered with does not open.
@@ -18,8 +20,6 @@ function keyOf(secret: string): Promise<CryptoKey> {
   return key
 }
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
 
 /** Seals a value as `iv.ciphertext` (base64). */
 export async function seal(secret: string, value: unknown): Promise<string> {

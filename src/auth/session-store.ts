@@ -1,3 +1,4 @@
+import { randomToken, sha256Hex } from '../crypto/digest'
 import { open, seal } from './seal'
 
 /** What the site knows of a logged-in visitor: enough for the header and the account pages' greeting. */
@@ -41,13 +42,13 @@ export type SessionStore = ReturnType<typeof sessionStore>
  */
 export function sessionStore(kv: KVNamespace, secret: string) {
   const end = async (id: string, userId?: number) => {
-    const hash = await idHash(id)
+    const hash = await sha256Hex(id)
     await Promise.all([kv.delete(`session:${hash}`), userId === undefined ? null : kv.delete(`user:${userId}:${hash}`)])
   }
   const write = async (id: string, session: Session) => {
     // A session about to end is not worth keeping (and KV refuses so short a life).
     if (endOf(session) - Date.now() < KV_MIN_TTL_MS) return end(id, session.user.id)
-    const hash = await idHash(id)
+    const hash = await sha256Hex(id)
     const expiration = Math.floor(endOf(session) / 1000)
     await Promise.all([
       kv.put(`session:${hash}`, await seal(secret, session), { expiration }),
@@ -60,7 +61,7 @@ export function sessionStore(kv: KVNamespace, secret: string) {
     async create(start: Pick<Session, 'user' | 'token' | 'expiresAt'>, now = Date.now()): Promise<{ id: string; end: number } | null> {
       const session: Session = { ...start, createdAt: now, seenAt: now }
       if (endOf(session) - now < KV_MIN_TTL_MS) return null
-      const id = newSessionId()
+      const id = randomToken()
       await write(id, session)
       return { id, end: endOf(session) }
     },
@@ -68,7 +69,7 @@ export function sessionStore(kv: KVNamespace, secret: string) {
     /** The live session of an id, or null (unknown, altered, idle too long, or past its end). */
     async read(id: string, now = Date.now()): Promise<Session | null> {
       if (!SESSION_ID.test(id)) return null
-      const sealed = await kv.get(`session:${await idHash(id)}`)
+      const sealed = await kv.get(`session:${await sha256Hex(id)}`)
       const session = sealed === null ? null : await open<Session>(secret, sealed)
       if (!session) return null
       if (now >= endOf(session) || now - session.seenAt > SessionLifetime.idleMs) {
@@ -99,13 +100,3 @@ export function sessionStore(kv: KVNamespace, secret: string) {
 /** When a session ends at the latest: the token's expiry or the absolute lifetime, whichever comes first. */
 export const endOf = (session: Pick<Session, 'expiresAt' | 'createdAt'>) =>
   Math.min(session.expiresAt, session.createdAt + SessionLifetime.absoluteMs)
-
-function newSessionId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32))
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
-
-async function idHash(id: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(id)))
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')
-}

@@ -4,23 +4,16 @@ import { errorName, logEvent } from '../ops/log'
 import { isUpstreamError } from '../upstream/errors'
 import { userAnswer } from '../upstream/schemas'
 import { clearSessionCookie, readSessionId } from './session-cookie'
-import { type Session, SessionLifetime, type SessionStore, type SessionUser, sessionStore } from './session-store'
+import { type Session, SessionLifetime, type SessionStore, type SessionUser } from './session-store'
+import { sessionsOf, sessionUser } from './sessions'
 
 /** The logged-in visitor of a request: their session id, user and (edge-only) token. */
 export type Viewer = { sessionId: string; user: SessionUser; token: string }
 
-/** The store of the request's environment, or null when `SESSION_SECRET` is not set (login is then unavailable). */
-export function sessionsOf(c: Context<AppEnv>): SessionStore | null {
-  return c.env.SESSION_SECRET ? sessionStore(c.env.SESSIONS, c.env.SESSION_SECRET) : null
-}
-
-/** The fields of an upstream user that the session keeps. */
-export const sessionUser = ({ id, name, first_name, email }: SessionUser): SessionUser => ({ id, name, first_name, email })
-
 /**
  * Sets `c.var.viewer` from the session cookie (null for anonymous visitors: no store read, no cookie written). A
  * session not seen for a while is checked against `GET api/auth/user` first: a 401 ends it and the page renders
- * as anonymous; any other failure keeps it as it was.
+ * as anonymous; any other failure keeps it as it was. A store that cannot be read renders the page as anonymous.
  *
  * @example
  * app.use(viewer())
@@ -30,26 +23,34 @@ export const viewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const id = readSessionId(c)
   const sessions = id ? sessionsOf(c) : null
   if (id && sessions) {
-    const session = await sessions.read(id)
-    const current = session && (await refreshed(c, sessions, id, session))
+    const session = await sessions.read(id).catch((error: unknown) => {
+      logEvent('error', 'session_unreadable', { error: errorName(error) })
+      return undefined
+    })
+    const current = session && (await checkSession(c, sessions, id, session))
     if (current) c.set('viewer', { sessionId: id, user: current.user, token: current.token })
-    else clearSessionCookie(c)
+    // A session that ended (not one we could not read) takes its cookie back.
+    else if (session !== undefined) clearSessionCookie(c)
   }
   await next()
 }
 
-async function refreshed(c: Context<AppEnv>, sessions: SessionStore, id: string, session: Session): Promise<Session | null> {
+/**
+ * The session as it stands after its periodic check: unchanged when checked recently, refreshed (user, `seenAt`,
+ * saved in the background) when the API still knows the token, null (and ended) when the API answers 401.
+ */
+async function checkSession(c: Context<AppEnv>, sessions: SessionStore, id: string, session: Session): Promise<Session | null> {
   const now = Date.now()
   if (now - session.seenAt < SessionLifetime.refreshMs) return session
   try {
     const answer = await c.var.upstream.withToken(session.token).get('auth/user', userAnswer)
     if (!answer) return session
     const next = { ...session, user: sessionUser(answer.data), seenAt: now }
-    c.executionCtx.waitUntil(sessions.save(id, next))
+    c.executionCtx.waitUntil(sessions.save(id, next).catch((error: unknown) => logEvent('warn', 'session_save_failed', { error: errorName(error) })))
     return next
   } catch (error) {
     if (isUpstreamError(error) && error.failure === 'unauthorized') {
-      await sessions.end(id, session.user.id)
+      await sessions.end(id, session.user.id).catch(() => {})
       return null
     }
     logEvent('warn', 'session_check_failed', { error: errorName(error) })

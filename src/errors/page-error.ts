@@ -16,8 +16,8 @@ export const ErrorMessages = {
 } as const
 
 /** The statuses an error page answers with. */
-export type ErrorStatus = 400 | 403 | 404 | 405 | 413 | 500 | 503
-const CLIENT_ERRORS = [400, 403, 404, 405, 413] as const
+export type ErrorStatus = 400 | 403 | 404 | 405 | 413 | 429 | 500 | 503
+const CLIENT_ERRORS = [400, 403, 404, 405, 413, 429] as const
 
 /** How the error page introduces itself: not found, maintenance, or a failure of ours. */
 export type ErrorKind = 'not-found' | 'maintenance' | 'bad-request' | 'server-error'
@@ -52,11 +52,14 @@ export class PageError extends Error {
 
   /**
    * The one mapping of errors to answers: page errors as they are, upstream failures as maintenance (an upstream
-   * refusal nobody expected as a bad request), refusals 4xx, the rest 500.
+   * refusal nobody expected as a bad request, or as 429 when it was one), refusals 4xx, the rest 500.
    */
   static from(error: unknown): PageError {
     if (error instanceof PageError) return error
-    if (isUpstreamError(error)) return error.failure === 'rejected' ? new PageError(400, ErrorMessages.badRequest) : PageError.maintenance()
+    if (isUpstreamError(error) && error.failure === 'rejected') {
+      return error.status === 429 ? new PageError(429, ErrorMessages.tooManyAttempts) : new PageError(400, ErrorMessages.badRequest)
+    }
+    if (isUpstreamError(error)) return PageError.maintenance()
     if (error instanceof HTTPException && error.status < 500) {
       const status = CLIENT_ERRORS.find((s) => s === error.status) ?? 400
       return new PageError(status, ErrorMessages.badRequest)

@@ -2,8 +2,11 @@ import type { CacheOutcome } from '../cache/swr'
 import type { UpstreamCall } from '../upstream/client'
 import { logEvent } from './log'
 
-/** Path segments after which the next segment is a secret (a password-reset token): logged as `:token`. */
-const SECRET_AFTER = new Set(['update-password'])
+/**
+ * Path segments after which the next segment is a secret (a password-reset token: the site's page and the API's
+ * call): logged as `:token`.
+ */
+const SECRET_AFTER = new Set(['update-password', 'reset-password'])
 
 /** A path as it may be logged: secrets in it replaced. */
 export function loggablePath(path: string): string {
@@ -37,10 +40,10 @@ export class RequestLog {
     this.cache[outcome] = (this.cache[outcome] ?? 0) + 1
   }
 
-  /** Counts an upstream call, and remembers a failed one (path only: upstream paths carry no personal data). */
+  /** Counts an upstream call, and remembers a failed one (its path without query, secrets redacted). */
   upstreamCall = (call: UpstreamCall): void => {
     this.upstreamCalls++
-    if (call.failure) this.failures.push({ path: call.path.split('?')[0] as string, failure: call.failure, status: call.status })
+    if (call.failure) this.failures.push({ path: loggablePath(call.path.split('?')[0] as string), failure: call.failure, status: call.status })
   }
 
   /** The cache outcome of the whole request: the weakest of its lookups. */

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { ATTEMPT_WINDOW_SECONDS } from '../auth/attempts'
 import { ErrorLayout } from '../components/layouts'
 import type { View } from '../components/view'
 import type { AppEnv } from '../env'
@@ -54,7 +55,9 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
       status: error.status,
       headers: maintenance
         ? { 'Cache-Control': HtmlCache.never, 'Retry-After': String(RETRY_AFTER_SECONDS) }
-        : { 'Cache-Control': HtmlCache.never },
+        : error.status === 429
+          ? { 'Cache-Control': HtmlCache.never, 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) }
+          : { 'Cache-Control': HtmlCache.never },
     },
   )
 }

@@ -1,6 +1,5 @@
 import type { Context } from 'hono'
 import { ATTEMPT_WINDOW_SECONDS, attemptRefused, countAgainstAccount } from '../auth/attempts'
-import { redirect } from '../auth/guards'
 import { logIn } from '../auth/log-in'
 import { type LoginMarket, loginMarket } from '../auth/login-market'
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH } from '../auth/paths'
@@ -13,8 +12,9 @@ import type { View } from '../components/view'
 import type { AppEnv } from '../env'
 import { readForm } from '../forms/read-form'
 import { loadTranslator } from '../i18n/load-translator'
-import { HtmlCache, sendPage, viewOf } from '../render/respond'
+import { HtmlCache, sendPage, sendRedirect, viewOf } from '../render/respond'
 import { acknowledgedAnswer, emailSchema, fieldErrors, loginRequestSchema, valueErrors } from '../upstream/account-schemas'
+import { unlessRefused } from '../upstream/errors'
 
 type LoginState = {
   redirect: string | null
@@ -105,7 +105,7 @@ export async function submitLogin(c: Context<AppEnv>): Promise<Response> {
   const outcome = await logIn(c, market, credentials.data)
   if (outcome === 'limited' || (outcome === 'refused' && (await countAgainstAccount(c, 'login', credentials.data.email)))) return tooMany()
   if (outcome === 'refused') return sendLoginPage(c, market, { ...state, failure: 'auth.failed' }, 422)
-  return redirect(c, state.redirect ?? market.home, 303)
+  return sendRedirect(c, state.redirect ?? market.home, 303)
 }
 
 /**
@@ -119,12 +119,15 @@ export async function submitForgotPassword(c: Context<AppEnv>): Promise<Response
   const forgot = { email: form.forgot_email ?? '' }
   const state: LoginState = { redirect: redirectTarget(form.redirect) }
   if (!email.success) return sendLoginPage(c, market, { ...state, forgot: { ...forgot, errors: { forgot_email: valueErrors(email.error) } } }, 422)
-  if ((await attemptRefused(c, 'forgot', email.data)) || (await countAgainstAccount(c, 'forgot', email.data))) {
-    return sendLoginPage(c, market, { ...state, forgot: { ...forgot, failure: 'auth.too_many' } }, 429)
-  }
+  const tooMany = () => sendLoginPage(c, market, { ...state, forgot: { ...forgot, failure: 'auth.too_many' } }, 429)
+  if ((await attemptRefused(c, 'forgot', email.data)) || (await countAgainstAccount(c, 'forgot', email.data))) return tooMany()
   const linkBase = `${new URL(c.req.url).origin}/${market.segment}/update-password/`
-  await c.var.upstream
-    .forMarket(market.country, market.locale)
-    .send('POST', 'auth/forgot-password', { email: email.data, link_base: linkBase }, acknowledgedAnswer)
-  return redirect(c, withNotice(LOGIN_PATH, 'reset_link_sent'), 303)
+  const { refused } = await unlessRefused(
+    c.var.upstream
+      .forMarket(market.country, market.locale)
+      .send('POST', 'auth/forgot-password', { email: email.data, link_base: linkBase }, acknowledgedAnswer),
+    [429],
+  )
+  if (refused) return tooMany()
+  return sendRedirect(c, withNotice(LOGIN_PATH, 'reset_link_sent'), 303)
 }

@@ -1,23 +1,22 @@
 import type { Context } from 'hono'
-import { redirect } from '../auth/guards'
 import { LOGIN_PATH } from '../auth/paths'
-import { sessionsOf } from '../auth/viewer'
+import { sessionsOf } from '../auth/sessions'
 import { type FieldErrors, Field, FormErrors } from '../components/form-field'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import { withNotice } from '../components/toast'
 import type { Chrome, View } from '../components/view'
+import { TOKEN_FORMAT } from '../crypto/digest'
 import type { AppEnv } from '../env'
+import { errorName, logEvent } from '../ops/log'
 import { readForm } from '../forms/read-form'
-import { HtmlCache, sendPage, viewOf } from '../render/respond'
+import { HtmlCache, sendPage, sendRedirect, viewOf } from '../render/respond'
 import { newPasswordSchema, PASSWORD_MIN, resetPasswordAnswer, resetTokenAnswer, valueErrors } from '../upstream/account-schemas'
 import { unlessRefused } from '../upstream/errors'
 import { loadChrome } from './chrome'
 
 /** What the page shows: the form (for the link's account), or why the link no longer works. */
 type ResetState = { kind: 'form'; email: string; errors?: FieldErrors } | { kind: 'invalid' }
-
-const TOKEN = /^[A-Za-z0-9_-]{20,100}$/
 
 /** The update-password page: the rules, the new password twice; or a clear message when the link is spent. */
 export function UpdatePasswordPage({ view, chrome, head, state }: { view: View; chrome: Chrome; head: HeadProps; state: ResetState }) {
@@ -90,7 +89,7 @@ const spent = (c: Context<AppEnv>, status: 404 | 410) => sendResetPage(c, { kind
 /** `GET /{m}/update-password/{token}` (guest only): checks the link before asking for anything. */
 export async function updatePasswordPage(c: Context<AppEnv>): Promise<Response> {
   const token = c.req.param('token') ?? ''
-  if (!TOKEN.test(token)) return spent(c, 404)
+  if (!TOKEN_FORMAT.test(token)) return spent(c, 404)
   const { market, upstream } = c.var
   const reset = await unlessRefused(upstream.forMarket(market.country, market.locale).get(`auth/reset-password/${token}`, resetTokenAnswer), [410])
   if (reset.refused) return spent(c, 410)
@@ -103,7 +102,7 @@ export async function updatePasswordPage(c: Context<AppEnv>): Promise<Response> 
  */
 export async function submitUpdatePassword(c: Context<AppEnv>): Promise<Response> {
   const token = c.req.param('token') ?? ''
-  if (!TOKEN.test(token)) return spent(c, 404)
+  if (!TOKEN_FORMAT.test(token)) return spent(c, 404)
   const form = await readForm(c)
   const email = form.username ?? ''
   const errors: FieldErrors = {}
@@ -120,6 +119,10 @@ export async function submitUpdatePassword(c: Context<AppEnv>): Promise<Response
   if (reset.refused?.status === 422) return sendResetPage(c, { kind: 'form', email, errors: reset.refused.rejection.errors }, 422)
   if (reset.refused) return spent(c, 410)
   if (!reset.answer) return spent(c, 404)
-  await sessionsOf(c)?.endAllOf(reset.answer.data.user_id)
-  return redirect(c, withNotice(LOGIN_PATH, 'password_changed'), 303)
+  // The password is changed: a store that fails to end the other sessions is logged, not shown (their tokens are
+  // revoked upstream already, so their next account call ends them anyway).
+  await sessionsOf(c)
+    ?.endAllOf(reset.answer.data.user_id)
+    .catch((error: unknown) => logEvent('error', 'sessions_not_ended', { error: errorName(error) }))
+  return sendRedirect(c, withNotice(LOGIN_PATH, 'password_changed'), 303)
 }

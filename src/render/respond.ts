@@ -68,3 +68,9 @@ export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: 
     ...options.headers,
   })
 }
+
+/** A redirect for one visitor (after a form, around login): no cache keeps it. */
+export function sendRedirect(c: Context<AppEnv>, location: string, status: 302 | 303 = 302): Response {
+  c.header('Cache-Control', HtmlCache.private)
+  return c.redirect(location, status)
+}

@@ -56,12 +56,15 @@ describe('logging in', () => {
   })
 
   it('goes to the remembered market\'s home without a redirect, and never to another site', async () => {
-    for (const redirect of ['', 'https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', '/%0d%0aSet-Cookie:x']) {
+    const away = ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', '/%0d%0aSet-Cookie:x']
+    const normalisedAway = ['/..//evil.example', '/.//evil.example', '/%2e%2e//evil.example', '/a/..//evil.example']
+    for (const redirect of ['', ...away, ...normalisedAway]) {
       const { status, headers } = await post('/login', { ...DEMO, redirect }, { Cookie: 'CountryLocale=de-de' })
       expect(status, redirect).toBe(303)
       const location = headers.get('Location') as string
       expect(location.startsWith('/') && !location.startsWith('//'), `${redirect} → ${location}`).toBe(true)
       expect(new URL(location, ORIGIN).origin).toBe(ORIGIN)
+      expect(location).not.toContain('evil')
     }
     const home = await post('/login', DEMO, { Cookie: 'CountryLocale=de-de' })
     expect(home.headers.get('Location')).toBe('/de-de')
@@ -146,16 +149,28 @@ describe('the login and forgot-password forms are protected against cross-site p
 })
 
 describe('rate limits', () => {
-  it('locks an account for a minute after five failed logins, whatever the client, with 429 and Retry-After', async () => {
+  it('locks an account for one client after five failed logins from it, with 429 and Retry-After; other clients still log in', async () => {
+    const attacker = { 'CF-Connecting-IP': '203.0.113.5' }
     const statuses: number[] = []
-    for (let i = 0; i < 6; i++) statuses.push((await post('/login', { email: SECOND.email, password: 'wrong-password' })).status)
+    for (let i = 0; i < 6; i++) statuses.push((await post('/login', { email: SECOND.email, password: 'wrong-password' }, attacker)).status)
     expect(statuses).toEqual([422, 422, 422, 422, 422, 429])
-    // Locked: even the right password waits now.
-    const limited = await post('/login', SECOND)
+    // Locked for that client: even the right password waits now.
+    const limited = await post('/login', SECOND, attacker)
     expect(limited.status).toBe(429)
     expect(limited.headers.get('Retry-After')).toBe('60')
     expect(limited.headers.getSetCookie()).toEqual([])
     expect(textOf(limited.text)).toContain('Too many attempts')
+    // The customer, elsewhere, is not locked out by someone else's guesses.
+    expect((await post('/login', SECOND)).status).toBe(303)
+  })
+
+  it('locks an account for everyone after thirty failed logins from many clients within a minute', async () => {
+    const email = 'targeted@example.com'
+    const statuses: number[] = []
+    for (let i = 0; i < 31; i++) statuses.push((await post('/login', { email, password: 'wrong-password' })).status)
+    expect(statuses.slice(0, 30).every((status) => status === 422)).toBe(true)
+    expect(statuses[30]).toBe(429)
+    expect((await post('/login', { email, password: 'wrong-password' })).status).toBe(429)
   })
 
   it('does not count successful logins against the account', async () => {
@@ -172,12 +187,11 @@ describe('rate limits', () => {
     expect(statuses[20]).toBe(429)
   })
 
-  it('limits forgot-password per account the same way', async () => {
-    const email = 'forgetful@example.com'
+  it('limits forgot-password per account and client the same way, every request counted', async () => {
+    const client = { 'CF-Connecting-IP': '203.0.113.9' }
     const statuses: number[] = []
-    for (let i = 0; i < 6; i++) statuses.push((await post('/login/forgot', { forgot_email: email })).status)
-    expect(statuses.slice(0, 5)).toEqual([303, 303, 303, 303, 303])
-    expect(statuses[5]).toBe(429)
+    for (let i = 0; i < 6; i++) statuses.push((await post('/login/forgot', { forgot_email: 'forgetful@example.com' }, client)).status)
+    expect(statuses).toEqual([303, 303, 303, 303, 303, 429])
   })
 })
 

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it } from 'vitest'
 import italian from '../../demo/messages/it.json'
 import { hashPassword } from '../../src/api/passwords'
+import { loggablePath } from '../../src/ops/request-log'
 import { textOf, visit } from '../fixtures/worker'
 import { formPost, logIn, nextClient, sessions, visitAs } from '../fixtures/session'
 
@@ -130,5 +131,26 @@ describe('the update-password page', () => {
       expect(status, path).toBe(404)
       expect(textOf(text)).toContain(italian.password.link_invalid_title)
     }
+  })
+
+  it('lets only one of two concurrent uses of a link set the password', async () => {
+    const link = await resetLink()
+    const answers = await Promise.all([submit(link, 'First-Password-2027'), submit(link, 'Second-Password-2027')])
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 410])
+    const winner = answers[0]?.status === 303 ? 'First-Password-2027' : 'Second-Password-2027'
+    await logIn({ email: DEMO.email, password: winner })
+  })
+})
+
+describe('reset links and the logs', () => {
+  it('sends one account at most three links an hour, with the same answer to every ask', async () => {
+    for (let i = 0; i < 4; i++) expect((await forgot(DEMO.email)).headers.get('Location')).toBe('/login?notice=reset_link_sent')
+    const sent = await env.DB.prepare('SELECT COUNT(*) AS n FROM outbox WHERE recipient = ?').bind(DEMO.email).first<number>('n')
+    expect(sent).toBe(3)
+  })
+
+  it('never logs a reset token: neither the page\'s path nor the API call\'s', () => {
+    expect(loggablePath('/it-it/update-password/abcDEF123_-xyzabcDEF123')).toBe('/it-it/update-password/:token')
+    expect(loggablePath('auth/reset-password/abcDEF123_-xyzabcDEF123')).toBe('auth/reset-password/:token')
   })
 })

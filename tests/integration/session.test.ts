@@ -31,10 +31,10 @@ describe('the auth guard', () => {
     expect(headers.getSetCookie()).toEqual([])
   })
 
-  it('guards the account\'s forms too: an anonymous post changes nothing and goes to the login page', async () => {
+  it('guards the account\'s forms too: an anonymous post changes nothing and goes to the login page (303)', async () => {
     const before = await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses').first<number>('n')
     const { status, headers } = await visit('/it-it/my-account/addresses', formPost({ first_name: 'X' }))
-    expect(status).toBe(302)
+    expect(status).toBe(303)
     expect(headers.get('Location')).toMatch(/^\/login\?redirect=/)
     expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses').first<number>('n')).toBe(before)
   })
@@ -94,6 +94,16 @@ describe('a 401 from the API ends the session', () => {
     expect(headers.get('Location')).toBe('/login?redirect=%2Fit-it%2Fmy-account%2Forders&notice=session_ended')
     expect(headers.getSetCookie().join()).toMatch(/__Host-AuthTkn=; Max-Age=0/)
     expect(await sessions().read(id)).toBeNull()
+  })
+
+  it('on an account form: the post changes nothing and answers 303 to the login page, back to the account', async () => {
+    const id = await logIn()
+    await env.DB.prepare('DELETE FROM access_tokens').run()
+    const before = await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses').first<number>('n')
+    const { status, headers } = await visitAs(id, '/it-it/my-account/addresses/1/delete', formPost({}))
+    expect(status).toBe(303)
+    expect(headers.get('Location')).toBe('/login?redirect=%2Fit-it%2Fmy-account&notice=session_ended')
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses').first<number>('n')).toBe(before)
   })
 
   it('on a public page: when the session is next checked it renders as anonymous and takes the cookie back', async () => {
@@ -158,6 +168,23 @@ describe('session lifetimes', () => {
       expect(text).toContain('href="/login?redirect=%2Fit-it"')
       expect(sessionIdOf(headers)).toBeNull()
     }
+  })
+})
+
+describe('a session store that fails', () => {
+  it('renders public pages as anonymous, never a 500, and keeps the cookie for when it is back', async () => {
+    const id = await logIn()
+    const broken = {
+      get: () => Promise.reject(new Error('KV unavailable')),
+      put: () => Promise.reject(new Error('KV unavailable')),
+      delete: () => Promise.reject(new Error('KV unavailable')),
+      list: () => Promise.reject(new Error('KV unavailable')),
+    } as unknown as KVNamespace
+    const { status, text, headers } = await visit('/it-it', { headers: { Cookie: `__Host-AuthTkn=${id}` } }, { SESSIONS: broken })
+    expect(status).toBe(200)
+    expect(text).toContain('href="/login?redirect=%2Fit-it"')
+    expect(headers.getSetCookie()).toEqual([])
+    expect((await visitAs(id, '/it-it/my-account')).status).toBe(200)
   })
 })
 

@@ -29,16 +29,19 @@ export const addresses = new Hono<ApiEnv>()
     const input = addressInput.safeParse(await jsonBody(c))
     if (!input.success) return invalid(c, input.error)
     const userId = c.var.user.id
-    const count = await c.env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE user_id = ?').bind(userId).first<number>('n')
-    if ((count ?? 0) >= MAX_ADDRESSES) return refuse(c, 422, 'too_many_addresses', 'form')
-    const makeDefault = input.data.is_default || count === 0
+    const room = `(SELECT COUNT(*) FROM addresses WHERE user_id = ?1) < ${MAX_ADDRESSES}`
+    // One transaction: the limit, the default (asked for, or the first address) and the insert cannot interleave.
     const [, inserted] = await c.env.DB.batch<{ id: number }>([
-      unsetDefault(c, makeDefault),
+      c.env.DB.prepare(`UPDATE addresses SET is_default = 0 WHERE user_id = ?1 AND ?2 AND ${room}`).bind(userId, input.data.is_default ? 1 : 0),
       c.env.DB.prepare(
-        `INSERT INTO addresses (user_id, ${FIELDS.join(', ')}, is_default) VALUES (?, ${FIELDS.map(() => '?').join(', ')}, ?) RETURNING id`,
-      ).bind(userId, ...FIELDS.map((field) => input.data[field]), makeDefault ? 1 : 0),
+        `INSERT INTO addresses (user_id, ${FIELDS.join(', ')}, is_default)
+         SELECT ?1, ${FIELDS.map((_, i) => `?${i + 3}`).join(', ')},
+                ?2 OR NOT EXISTS (SELECT 1 FROM addresses WHERE user_id = ?1 AND is_default = 1)
+          WHERE ${room} RETURNING id`,
+      ).bind(userId, input.data.is_default ? 1 : 0, ...FIELDS.map((field) => input.data[field])),
     ])
-    return answerAddress(c, inserted?.results[0]?.id, 201)
+    const id = inserted?.results[0]?.id
+    return id ? answerAddress(c, id, 201) : refuse(c, 422, 'too_many_addresses', 'form')
   })
   .get('/account/addresses/:id', async (c) => answerAddress(c, positiveInt(c.req.param('id'))))
   .put('/account/addresses/:id', async (c) => {
@@ -47,7 +50,7 @@ export const addresses = new Hono<ApiEnv>()
     const input = addressInput.safeParse(await jsonBody(c))
     if (!input.success) return invalid(c, input.error)
     await c.env.DB.batch([
-      unsetDefault(c, input.data.is_default),
+      unsetDefault(c, id, input.data.is_default),
       c.env.DB.prepare(
         `UPDATE addresses SET ${FIELDS.map((field) => `${field} = ?`).join(', ')}, is_default = MAX(is_default, ?) WHERE id = ? AND user_id = ?`,
       ).bind(...FIELDS.map((field) => input.data[field]), input.data.is_default ? 1 : 0, id, c.var.user.id),
@@ -72,7 +75,7 @@ export const addresses = new Hono<ApiEnv>()
     const id = await ownAddressId(c)
     if (!id) return notFound(c)
     await c.env.DB.batch([
-      unsetDefault(c, true),
+      unsetDefault(c, id, true),
       c.env.DB.prepare('UPDATE addresses SET is_default = 1 WHERE id = ? AND user_id = ?').bind(id, c.var.user.id),
     ])
     return answerAddress(c, id)
@@ -85,9 +88,14 @@ async function ownAddressId(c: ApiContext): Promise<number | null> {
   return c.env.DB.prepare('SELECT id FROM addresses WHERE id = ? AND user_id = ?').bind(id, c.var.user.id).first<number>('id')
 }
 
-/** Clears the bearer's default when another address takes its place (a no-op statement otherwise, to keep batches simple). */
-function unsetDefault(c: ApiContext, when: boolean): D1PreparedStatement {
-  return c.env.DB.prepare('UPDATE addresses SET is_default = 0 WHERE user_id = ? AND ?').bind(c.var.user.id, when ? 1 : 0)
+/**
+ * Clears the bearer's default when address `id` takes its place: only while that address is still theirs, so a
+ * concurrent delete never leaves the account without a default. (`when` false: a no-op, to keep batches simple.)
+ */
+function unsetDefault(c: ApiContext, id: number, when: boolean): D1PreparedStatement {
+  return c.env.DB.prepare(
+    'UPDATE addresses SET is_default = 0 WHERE user_id = ?1 AND ?2 AND EXISTS (SELECT 1 FROM addresses WHERE id = ?3 AND user_id = ?1)',
+  ).bind(c.var.user.id, when ? 1 : 0, id)
 }
 
 async function answerAddress(c: ApiContext, id: number | null | undefined, status: 200 | 201 = 200) {

@@ -1,4 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono'
+import { TOKEN_FORMAT } from '../../crypto/digest'
 import {
   acknowledgedAnswer,
   forgotPasswordRequest,
@@ -16,6 +17,8 @@ import { hashPassword, newToken, tokenHash, verifyPassword } from '../passwords'
 export const TOKEN_HOURS = 12
 /** How long a password reset link works. */
 export const RESET_MINUTES = 60
+/** How many reset links one account is sent in an hour at most (more asks get the same answer, and no mail). */
+export const RESETS_PER_HOUR = 3
 
 const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
 
@@ -62,7 +65,12 @@ export const auth = new Hono<ApiEnv>()
     const user = await c.env.DB.prepare('SELECT id, email, first_name FROM users WHERE email = ?')
       .bind(body.data.email)
       .first<{ id: number; email: string; first_name: string }>()
-    if (user) {
+    const recent = user
+      ? await c.env.DB.prepare(`SELECT COUNT(*) AS n FROM password_resets WHERE user_id = ? AND created_at > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-1 hour')`)
+        .bind(user.id)
+        .first<number>('n')
+      : null
+    if (user && (recent ?? 0) < RESETS_PER_HOUR) {
       const token = newToken()
       const link = body.data.link_base + token
       const params = { name: user.first_name, link, minutes: String(RESET_MINUTES) }
@@ -89,33 +97,34 @@ export const auth = new Hono<ApiEnv>()
   .post('/auth/reset-password', async (c) => {
     const body = resetPasswordRequest.safeParse(await jsonBody(c))
     if (!body.success) return invalid(c, body.error)
+    const reset = await findReset(c, body.data.token)
+    if (!reset) return notFound(c)
+    if (!reset.usable) return refuse(c, 410, 'reset_expired')
     const hash = await tokenHash(body.data.token)
-    // Claiming the token is one conditional update: of two concurrent uses, one wins.
-    const claimed = await c.env.DB.prepare(
-      `UPDATE password_resets SET used_at = ${NOW}
-        WHERE token_hash = ? AND used_at IS NULL AND expires_at > ${NOW} RETURNING user_id`,
-    )
-      .bind(hash)
-      .first<{ user_id: number }>()
-    if (!claimed) return (await findReset(c, body.data.token)) ? refuse(c, 410, 'reset_expired') : notFound(c)
-    await c.env.DB.batch([
-      c.env.DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?').bind(await hashPassword(body.data.password), claimed.user_id),
+    const stillUsable = `EXISTS (SELECT 1 FROM password_resets WHERE token_hash = ?2 AND used_at IS NULL AND expires_at > ${NOW})`
+    // One transaction whose every statement requires the link to be unused: of two concurrent uses, one wins, and a
+    // failure leaves both the password and the link as they were.
+    const [changed] = await c.env.DB.batch([
+      c.env.DB.prepare(`UPDATE users SET password_hash = ?3 WHERE id = ?1 AND ${stillUsable}`)
+        .bind(reset.user_id, hash, await hashPassword(body.data.password)),
       // A new password ends every session of the account and every other link still out there.
-      c.env.DB.prepare('DELETE FROM access_tokens WHERE user_id = ?').bind(claimed.user_id),
-      c.env.DB.prepare(`UPDATE password_resets SET used_at = ${NOW} WHERE user_id = ? AND used_at IS NULL`).bind(claimed.user_id),
+      c.env.DB.prepare(`DELETE FROM access_tokens WHERE user_id = ?1 AND ${stillUsable}`).bind(reset.user_id, hash),
+      c.env.DB.prepare(`UPDATE password_resets SET used_at = ${NOW} WHERE user_id = ?1 AND used_at IS NULL AND ${stillUsable}`)
+        .bind(reset.user_id, hash),
     ])
-    return respond(c, resetPasswordAnswer, { data: { user_id: claimed.user_id } })
+    if (!changed?.meta.changes) return refuse(c, 410, 'reset_expired')
+    return respond(c, resetPasswordAnswer, { data: { user_id: reset.user_id } })
   })
 
 /** A reset link's record, and whether it can still be used. */
 async function findReset(c: ApiContext, token: string) {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null
+  if (!TOKEN_FORMAT.test(token)) return null
   return c.env.DB.prepare(
-    `SELECT u.email, r.expires_at, (r.used_at IS NULL AND r.expires_at > ${NOW}) AS usable
+    `SELECT r.user_id, u.email, r.expires_at, (r.used_at IS NULL AND r.expires_at > ${NOW}) AS usable
        FROM password_resets r JOIN users u ON u.id = r.user_id WHERE r.token_hash = ?`,
   )
     .bind(await tokenHash(token))
-    .first<{ email: string; expires_at: string; usable: number }>()
+    .first<{ user_id: number; email: string; expires_at: string; usable: number }>()
 }
 
 /** Account calls need a bearer token: the user is set for the handler, or the answer is 401. */
@@ -126,7 +135,10 @@ export const requireBearer: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await next()
 }
 
-const bearerToken = (c: ApiContext) => /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(c.req.header('Authorization') ?? '')?.[1]
+function bearerToken(c: ApiContext): string | undefined {
+  const token = /^Bearer (.+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
+  return token && TOKEN_FORMAT.test(token) ? token : undefined
+}
 
 /** The user of the request's bearer token, if it is known and not expired. */
 export async function bearerUser(c: ApiContext): Promise<User | null> {

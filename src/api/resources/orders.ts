@@ -3,7 +3,7 @@ import { type Order, orderAnswer, ordersAnswer, type OrderStatus, type PostalAdd
 import { type ApiEnv, notFound, parseJson, positiveInt, respond } from '../context'
 
 /** Orders per page unless the caller asks for another size (at most 50). */
-export const ORDERS_PER_PAGE = 10
+const DEFAULT_PER_PAGE = 10
 
 type OrderRow = {
   id: number
@@ -36,7 +36,7 @@ const ITEM_COUNT = '(SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE 
 export const orders = new Hono<ApiEnv>()
   .get('/account/orders', async (c) => {
     const page = positiveInt(c.req.query('page') ?? '1')
-    const perPage = positiveInt(c.req.query('per_page') ?? String(ORDERS_PER_PAGE), 50)
+    const perPage = positiveInt(c.req.query('per_page') ?? String(DEFAULT_PER_PAGE), 50)
     if (!page || !perPage) return c.json({ message: 'page and per_page must be positive whole numbers' }, 422)
     const userId = c.var.user.id
     const [list, total] = await c.env.DB.batch<OrderRow | { n: number }>([

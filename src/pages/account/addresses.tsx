@@ -1,5 +1,4 @@
 import type { Context } from 'hono'
-import { redirect } from '../../auth/guards'
 import { AccountLayout, accountBase } from '../../components/account-layout'
 import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
 import { type Notice, withNotice } from '../../components/toast'
@@ -20,6 +19,7 @@ import { unlessRefused } from '../../upstream/errors'
 import type { Site } from '../../upstream/schemas'
 import { AddressLines } from '../../components/address-lines'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
+import { sendRedirect } from '../../render/respond'
 
 type AddressForm = { values: Record<string, string>; errors?: FieldErrors }
 type Country = { code: string; name: string }
@@ -170,7 +170,7 @@ function addressId(c: Context<AppEnv>): string {
   return id
 }
 
-const backToList = (c: Context<AppEnv>, notice: Notice) => redirect(c, withNotice(`/${c.var.market.segment}/my-account/addresses`, notice), 303)
+const backToList = (c: Context<AppEnv>, notice: Notice) => sendRedirect(c, withNotice(`/${c.var.market.segment}/my-account/addresses`, notice), 303)
 
 /** `GET /{m}/my-account/addresses`. */
 export const addressesPage = (c: Context<AppEnv>) => sendAddressesPage(c, emptyForm(c))

@@ -6,7 +6,6 @@ import type { View } from '../../components/view'
 import type { AppEnv } from '../../env'
 import { readForm } from '../../forms/read-form'
 import { formatDate } from '../../i18n/formats'
-import { redirect } from '../../auth/guards'
 import {
   type Bike,
   type BikeModel,
@@ -18,6 +17,7 @@ import {
 } from '../../upstream/account-schemas'
 import { unlessRefused } from '../../upstream/errors'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
+import { sendRedirect } from '../../render/respond'
 
 type BikeForm = { values: Record<string, string>; errors?: FieldErrors }
 type BikesProps = AccountPageProps & { bikes: Bike[]; models: BikeModel[]; form: BikeForm }
@@ -117,5 +117,5 @@ export async function registerBike(c: Context<AppEnv>): Promise<Response> {
   if (!input.success) return sendBikesPage(c, { values, errors: fieldErrors(input.error) }, 422)
   const { refused } = await unlessRefused(c.var.account.send('POST', 'account/bikes', input.data, bikeAnswer), [409, 422])
   if (refused) return sendBikesPage(c, { values, errors: refused.rejection.errors }, 422)
-  return redirect(c, withNotice(c.req.path, 'bike_registered'), 303)
+  return sendRedirect(c, withNotice(c.req.path, 'bike_registered'), 303)
 }
