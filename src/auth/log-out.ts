@@ -3,11 +3,11 @@ import { withNotice } from '../components/toast'
 import type { AppEnv } from '../env'
 import { readForm } from '../forms/read-form'
 import { errorName, logEvent } from '../ops/log'
+import { sendRedirect } from '../render/respond'
 import { acknowledgedAnswer } from '../upstream/account-schemas'
 import { redirectTarget } from './redirect-target'
 import { clearSessionCookie } from './session-cookie'
 import { sessionsOf } from './sessions'
-import { sendRedirect } from '../render/respond'
 
 /**
  * `POST /logout` (the header's button): revokes the token upstream (`POST api/auth/logout`), deletes the session from

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
+import { AddressLines } from '../../components/address-lines'
 import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
 import { type Notice, withNotice } from '../../components/toast'
 import type { View } from '../../components/view'
@@ -7,6 +8,7 @@ import type { AppEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { readForm } from '../../forms/read-form'
 import { countryName } from '../../i18n/formats'
+import { sendRedirect } from '../../render/respond'
 import {
   acknowledgedAnswer,
   type Address,
@@ -17,9 +19,7 @@ import {
 } from '../../upstream/account-schemas'
 import { unlessRefused } from '../../upstream/errors'
 import type { Site } from '../../upstream/schemas'
-import { AddressLines } from '../../components/address-lines'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
-import { sendRedirect } from '../../render/respond'
 
 type AddressForm = { values: Record<string, string>; errors?: FieldErrors }
 type Country = { code: string; name: string }

@@ -6,6 +6,7 @@ import type { View } from '../../components/view'
 import type { AppEnv } from '../../env'
 import { readForm } from '../../forms/read-form'
 import { formatDate } from '../../i18n/formats'
+import { sendRedirect } from '../../render/respond'
 import {
   type Bike,
   type BikeModel,
@@ -17,7 +18,6 @@ import {
 } from '../../upstream/account-schemas'
 import { unlessRefused } from '../../upstream/errors'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
-import { sendRedirect } from '../../render/respond'
 
 type BikeForm = { values: Record<string, string>; errors?: FieldErrors }
 type BikesProps = AccountPageProps & { bikes: Bike[]; models: BikeModel[]; form: BikeForm }
