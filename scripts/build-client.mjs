@@ -30,6 +30,7 @@ const result = await build({
   jsx: 'automatic',
   define: { 'process.env.NODE_ENV': '"production"' },
   legalComments: 'none',
+  loader: { '.png': 'file' },
   logLevel: 'warning',
 })
 
@@ -37,6 +38,8 @@ const outputs = result.metafile.outputs
 const url = (file) => `/${relative(out, join(root, file)).split('\\').join('/')}`
 const entryFile = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'client/entry.tsx')
 const cssFile = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'client/styles.css' && f.endsWith('.css'))
+// CSS imported by a lazy chunk (Leaflet's, by the dealer map) is emitted beside it; pages that have the chunk link it.
+const chunkCss = (name) => Object.keys(outputs).find((f) => f.endsWith('.css') && relative('dist/client/assets', f).startsWith(`${name}-`))
 
 /** Files the entry loads before hydrating: itself and its static imports, transitively. */
 function firstLoad(file, seen = new Set()) {
@@ -53,6 +56,7 @@ const manifest = {
   entry: url(entryFile),
   preload: initial.filter((f) => f !== entryFile).map(url),
   css: url(cssFile),
+  mapCss: url(chunkCss('dealer-map')),
 }
 writeFileSync(join(root, 'src/render/asset-manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`)
 writeFileSync(join(out, 'assets/first-load.json'), `${JSON.stringify({ files: initial.map(url), gzipBytes, lazy: lazy.map(url) }, null, 2)}\n`)

@@ -148,12 +148,22 @@ export function demoSeedStatements() {
       statements.push(insert('product_type_names', { type_id: type.id, locale, name }))
     }
   })
+  const details = readJson('demo/content/catalogue.json')
   catalogue.products.forEach((product, position) => {
+    const detail = details[product.slug] ?? {}
     statements.push(insert('products', {
       id: product.id, type_id: product.type_id, slug: product.slug, image: product.image, featured: product.featured ? 1 : 0, position,
+      gallery: JSON.stringify(detail.gallery ?? [product.image]), specs: JSON.stringify(detail.specs ?? []),
     }))
     for (const [locale, { name, tagline }] of Object.entries(product.names)) {
-      statements.push(insert('product_names', { product_id: product.id, locale, name, tagline: tagline ?? '' }))
+      statements.push(insert('product_names', {
+        product_id: product.id, locale, name, tagline: tagline ?? '', description: detail.description?.[locale] ?? '',
+      }))
+    }
+    ;(detail.variants ?? []).forEach((variant, index) =>
+      statements.push(insert('product_variants', { ...variant, product_id: product.id, position: index })))
+    for (const [site, amount] of Object.entries(detail.prices ?? {})) {
+      statements.push(insert('product_prices', { product_id: product.id, site, amount }))
     }
   })
 
@@ -170,10 +180,33 @@ export function demoSeedStatements() {
       blocks: JSON.stringify(article.blocks ?? []),
       image: article.image ?? null,
       published_at: article.published_at,
+      body: richText(article.blocks ?? []),
     }))
   })
+
+  const { dealers, places } = readJson('demo/content/dealers.json')
+  dealers.forEach(({ services, hours, ...dealer }, index) =>
+    statements.push(insert('dealers', { id: index + 1, ...dealer, ...boolFlags(services), hours: JSON.stringify(hours) })))
+  places.forEach((place, index) => statements.push(insert('places', { id: index + 1, ...place })))
+
+  // Last: the search index, from everything above.
+  statements.push(...readFileSync(join(root, 'scripts/reindex-search.sql'), 'utf8')
+    .replace(/--.*$/gm, '').split(';').map((sql) => sql.trim()).filter(Boolean).map((sql) => `${sql};`))
   return statements
 }
+
+const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+/** An article's blocks as the small HTML subset the API serves as rich text. */
+function richText(blocks) {
+  return blocks.map((block) => {
+    if (block.type === 'heading') return `<h2>${escapeHtml(block.text)}</h2>`
+    if (block.type === 'list') return `<ul>${block.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
+    return `<p>${escapeHtml(block.text)}</p>`
+  }).join('\n')
+}
+
+const boolFlags = (flags) => Object.fromEntries(Object.entries(flags).map(([key, on]) => [key, on ? 1 : 0]))
 
 /** The demo customers with their addresses, bikes and orders (demo/customers.json). */
 function customerStatements() {

@@ -21,10 +21,15 @@ import { orderPage } from './pages/account/order'
 import { ordersPage } from './pages/account/orders'
 import { accountOverview } from './pages/account/overview'
 import { contentPage } from './pages/content-page'
+import { dealerPage } from './pages/dealer'
 import { sendErrorPage } from './pages/error-page'
 import { home } from './pages/home'
 import { landing } from './pages/landing'
 import { loginPage, submitForgotPassword, submitLogin } from './pages/login'
+import { articlePage, articlePermalink, newsIndex } from './pages/news'
+import { productPage } from './pages/product'
+import { productsPage } from './pages/products'
+import { searchPage } from './pages/search'
 import { submitUpdatePassword, updatePasswordPage } from './pages/update-password'
 import { HtmlCache } from './render/respond'
 import { robots } from './seo/robots'
@@ -71,8 +76,16 @@ app.post('/:market/my-account/addresses/:id', ...form, updateAddress)
 app.post('/:market/my-account/addresses/:id/delete', ...form, deleteAddress)
 app.post('/:market/my-account/addresses/:id/default', ...form, makeDefaultAddress)
 
+app.get('/:market/products', productsPage)
+app.get('/:market/products/type/:type', productsPage)
+app.get('/:market/products/:slug', productPage)
+app.get('/:market/news', newsIndex)
+app.get('/:market/news/details/:slug', articlePage)
+app.get('/:market/news/:slugId', articlePermalink)
+app.get('/:market/search/:type', searchPage)
+app.get('/:market/dealers/:slug', dealerPage)
 app.get('/:market/:page', contentPage)
-// Later issues mount here: checkout, products, news, search, dealers, forms, whistleblower.
+// Later issues mount here: checkout, forms, whistleblower, sitemap.
 
 app.notFound((c) => sendErrorPage(c, PageError.pageNotFound(c.req.url)))
 

@@ -9,6 +9,8 @@ export type Config = {
   upstream: UpstreamConfig
   upstreamTimeoutMs: number
   renderMode: 'auto' | 'stream'
+  /** The dealer map's tile URL template (`{z}/{x}/{y}`) and its origin, or null when none is set or it is no URL. */
+  mapTiles: { url: string; origin: string } | null
 }
 
 const DEFAULT_TIMEOUT_MS = 3000
@@ -22,6 +24,7 @@ export function configOf(env: Bindings): Config {
       upstream: upstreamOf(env.UPSTREAM_URL),
       upstreamTimeoutMs: timeout(env.UPSTREAM_TIMEOUT_MS),
       renderMode: env.RENDER_MODE === 'stream' ? 'stream' : 'auto',
+      mapTiles: mapTilesOf(env.MAP_TILE_URL),
     }
     read.set(env, config)
   }
@@ -38,6 +41,16 @@ function upstreamOf(value: string | undefined): UpstreamConfig {
   } catch {}
   logEvent('error', 'config_invalid', { variable: 'UPSTREAM_URL' })
   return { kind: 'invalid' }
+}
+
+function mapTilesOf(value: string | undefined): Config['mapTiles'] {
+  if (!value) return null
+  try {
+    const url = new URL(value.replace(/[{}]/g, ''))
+    if (url.protocol === 'https:' || url.protocol === 'http:') return { url: value, origin: url.origin }
+  } catch {}
+  logEvent('error', 'config_invalid', { variable: 'MAP_TILE_URL' })
+  return null
 }
 
 function timeout(value: string | undefined): number {

@@ -2,6 +2,7 @@
 export const IslandNames = {
   marketPicker: 'market-picker',
   mobileMenu: 'mobile-menu',
+  dealerMap: 'dealer-map',
 } as const
 
 export type IslandName = (typeof IslandNames)[keyof typeof IslandNames]

@@ -45,3 +45,17 @@ export function parseJson<T>(text: string | null | undefined, fallback: T): T {
     return fallback
   }
 }
+
+/** The most items a paged list answers at once. */
+export const MAX_PER_PAGE = 50
+
+/** A paged list's `page` and `per_page` (defaults 1 and `perPage`, at most MAX_PER_PAGE), or null when malformed. */
+export function pageParams(c: ApiContext, perPage: number): { page: number; perPage: number; offset: number } | null {
+  const page = c.req.query('page') === undefined ? 1 : positiveInt(c.req.query('page'))
+  const size = c.req.query('per_page') === undefined ? perPage : positiveInt(c.req.query('per_page'), MAX_PER_PAGE)
+  return page && size ? { page, perPage: size, offset: (page - 1) * size } : null
+}
+
+/** The contract's answer to malformed paging. */
+export const badPaging = (c: ApiContext) =>
+  c.json({ message: `page and per_page must be whole numbers (per_page at most ${MAX_PER_PAGE})` }, 422)

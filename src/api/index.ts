@@ -6,8 +6,11 @@ import { loggablePath } from '../ops/request-log'
 import type { ApiEnv } from './context'
 import { account } from './resources/account'
 import { auth } from './resources/auth'
-import { catalogue } from './resources/catalogue'
+import { dealers } from './resources/dealers'
+import { products } from './resources/products'
+import { search } from './resources/search'
 import { content } from './resources/content'
+import { features } from './resources/features'
 import { seo } from './resources/seo'
 import { sites } from './resources/sites'
 import { translations } from './resources/translations'
@@ -31,7 +34,10 @@ api.route('/', auth)
 api.route('/', account)
 api.route('/', sites)
 api.route('/', translations)
-api.route('/', catalogue)
+api.route('/', features)
+api.route('/', products)
+api.route('/', dealers)
+api.route('/', search)
 api.route('/', seo)
 api.route('/', content)
 

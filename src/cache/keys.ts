@@ -14,6 +14,14 @@ export const cacheKeys = {
     key('market', country, locale, 'seo', modelType, modelId),
   page: (country: string, locale: string, pageKey: string) => key('market', country, locale, 'page', pageKey),
   latestNews: (country: string, locale: string, count: number) => key('market', country, locale, 'news', 'latest', count),
+  newsPage: (country: string, locale: string, page: number) => key('market', country, locale, 'news', 'page', page),
+  article: (country: string, locale: string, slug: string) => key('market', country, locale, 'news', 'article', slug),
+  articleById: (country: string, locale: string, id: number) => key('market', country, locale, 'news', 'id', id),
+  productTypes: (country: string, locale: string) => key('market', country, locale, 'product-types'),
+  products: (country: string, locale: string, type: string) => key('market', country, locale, 'products', type),
+  product: (country: string, locale: string, slug: string) => key('market', country, locale, 'product', slug),
+  dealers: (country: string, locale: string) => key('market', country, locale, 'dealers'),
+  dealer: (country: string, locale: string, slug: string) => key('market', country, locale, 'dealer', slug),
 }
 
 /** What belongs to one market: its site record and the sites list (exact keys), and everything cached per locale. */

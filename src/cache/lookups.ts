@@ -10,6 +10,7 @@ import {
   siteAnswer,
   sitesAnswer,
 } from '../upstream/schemas'
+import { dealerAnswer, dealersAnswer, newsArticleAnswer, productAnswer, productListAnswer, productTypesAnswer } from '../upstream/catalogue-schemas'
 import { cacheKeys } from './keys'
 import { type CachePolicy, CacheLong, CacheShort } from './policies'
 import { cached, type CacheContext } from './swr'
@@ -23,6 +24,16 @@ import { cached, type CacheContext } from './swr'
  * const site = await lookups.site('it', 'it')
  */
 export function createLookups(cache: CacheContext, upstream: Upstream) {
+  /** One cached read of a paged answer (`{ data, meta }`), for a market. */
+  const readPaged = <S extends z.ZodType<{ data: unknown[]; meta: unknown }>>(
+    key: string,
+    policy: CachePolicy,
+    path: string,
+    answer: S,
+    market: { country: string; locale: string },
+  ) => cached(cache, key, policy, async (background) =>
+    ((await upstream.forMarket(market.country, market.locale).get(path, answer, { background })) ?? null) as z.infer<S> | null)
+
   /** One cached read of an enveloped answer (`{ data }`), for the market given or none. */
   const read = <S extends z.ZodType<{ data: unknown }>>(
     key: string,
@@ -57,7 +68,29 @@ export function createLookups(cache: CacheContext, upstream: Upstream) {
       read(cacheKeys.page(country, locale, pageKey), CacheLong, `front/pages/${encodeURIComponent(pageKey)}`, contentPageAnswer, { country, locale }),
     latestNews: (country: string, locale: string, count: number) =>
       read(cacheKeys.latestNews(country, locale, count), CacheShort, `front/news?per_page=${count}`, newsListAnswer, { country, locale }),
+    /** A page of the news index (NEWS_PER_PAGE articles), with the total for paging. */
+    newsPage: (country: string, locale: string, page: number) =>
+      readPaged(cacheKeys.newsPage(country, locale, page), CacheShort, `front/news?page=${page}&per_page=${NEWS_PER_PAGE}`, newsListAnswer, { country, locale }),
+    article: (country: string, locale: string, slug: string) =>
+      read(cacheKeys.article(country, locale, slug), CacheShort, `front/news/${slug}`, newsArticleAnswer, { country, locale }),
+    articleById: (country: string, locale: string, id: number) =>
+      read(cacheKeys.articleById(country, locale, id), CacheShort, `front/news/id/${id}`, newsArticleAnswer, { country, locale }),
+    productTypes: (country: string, locale: string) =>
+      read(cacheKeys.productTypes(country, locale), CacheShort, 'front/product-types', productTypesAnswer, { country, locale }),
+    /** Every product of a type sold in the market (a type has far fewer than a page of 50). */
+    products: (country: string, locale: string, type: string) =>
+      read(cacheKeys.products(country, locale, type), CacheShort, `front/products?type=${type}&per_page=50`, productListAnswer, { country, locale }),
+    product: (country: string, locale: string, slug: string) =>
+      read(cacheKeys.product(country, locale, slug), CacheShort, `front/products/${slug}`, productAnswer, { country, locale }),
+    /** Every dealer of the market (sorted and filtered at the edge, so one entry serves every visitor). */
+    dealers: (country: string, locale: string) =>
+      read(cacheKeys.dealers(country, locale), CacheShort, 'front/dealers?per_page=50', dealersAnswer, { country, locale }),
+    dealer: (country: string, locale: string, slug: string) =>
+      read(cacheKeys.dealer(country, locale, slug), CacheShort, `front/dealers/${slug}`, dealerAnswer, { country, locale }),
   }
 }
 
 export type Lookups = ReturnType<typeof createLookups>
+
+/** Articles per page of the news index. */
+export const NEWS_PER_PAGE = 9

@@ -14,6 +14,7 @@ export function Document({ view, head, bodyClass, children }: { view: View; head
         <link rel="icon" href="/favicon.ico" sizes="32x32" />
         <link rel="icon" href="/logo.svg" type="image/svg+xml" />
         <link rel="stylesheet" href={assets.css} />
+        {head.stylesheets?.map((href) => <link key={href} rel="stylesheet" href={href} />)}
         {view.hydrate && assets.preload.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         {view.hydrate && <script type="module" src={assets.entry} nonce={view.nonce} />}
       </head>

@@ -47,6 +47,14 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
                         </a>
                       </li>
                     ))}
+                    {chrome.productTypes.map((type) => (
+                      <li key={`type-${type.id}`} className="product-menu-type">
+                        <a href={`${base}/products/type/${type.slug}`}>{type.name}</a>
+                      </li>
+                    ))}
+                    <li className="product-menu-type">
+                      <a href={`${base}/products`}>{t('header.all_types')}</a>
+                    </li>
                   </ul>
                 </details>
               </li>
@@ -62,6 +70,18 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
           </ul>
         </nav>
         <div className="header-tools">
+          {market && (
+            <form method="get" action={`${base}/search/all`} role="search" className="header-search">
+              <label htmlFor="header-q" className="visually-hidden">
+                {t('header.search_label')}
+              </label>
+              <input id="header-q" type="search" name="q" maxLength={100} placeholder={t('header.search_placeholder')} />
+              <button type="submit" className="search-button">
+                <span aria-hidden="true">⌕</span>
+                <span className="visually-hidden">{t('search.submit')}</span>
+              </button>
+            </form>
+          )}
           {isFeatureOn(chrome, 'customer_login') && <AccountLinks view={view} home={home} />}
           <Island name={IslandNames.marketPicker} component={MarketPicker} props={pickerProps(chrome.sites, market, t)} />
         </div>

@@ -11,6 +11,8 @@ export type HeadProps = {
   /** hreflang alternates: language tag → absolute URL (plus `x-default`). */
   alternates?: Array<{ hreflang: string; href: string }>
   robots?: string
+  /** Stylesheets only this page needs (the dealer map's). */
+  stylesheets?: string[]
 }
 
 /** The page's title and meta tags, Open Graph and alternates. */

@@ -1,6 +1,7 @@
 import type { Translator } from '../i18n/translator'
 import type { Market } from '../market/market'
 import type { Notice } from './toast'
+import type { ProductType } from '../upstream/catalogue-schemas'
 import type { Feature, MenuProduct, Site } from '../upstream/schemas'
 
 /** What every page's layout needs to know about the request: its texts, market, nonce and URL. */
@@ -25,5 +26,7 @@ export type View = {
 export type Chrome = {
   sites: Site[]
   productMenu: MenuProduct[]
+  /** The product types the market sells, for the menu's listing links. */
+  productTypes: ProductType[]
   features: Feature[]
 }

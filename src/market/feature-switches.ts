@@ -45,3 +45,13 @@ export function headerPageLinks(site: Site): Array<{ key: string; slug: string }
 export function pageKeyOf(site: Site, slug: string): string | null {
   return Object.entries(site.pageLinks).find(([, s]) => s === slug)?.[0] ?? null
 }
+
+/**
+ * The URL of a content page in a market (`/it-it/rivenditori` for `dealer-locator`), or null where the site has no
+ * such page or its feature is off (a test ride where `test_ride_inquiry` is off). `query` is appended as it is.
+ */
+export function marketPageUrl(market: { site: Site; segment: string }, pageKey: string, query = ''): string | null {
+  const slug = market.site.pageLinks[pageKey]
+  const on = pageKey !== 'test-drive' || market.site.settings.test_ride_inquiry
+  return slug && on && isPageEnabled(market.site, pageKey) ? `/${market.segment}/${slug}${query}` : null
+}

@@ -12,14 +12,15 @@ export function createNonce(): string {
 
 /**
  * The Content-Security-Policy of an HTML page: scripts only from this site or with this request's nonce; images also
- * from the brand's API host, whose content may point there.
+ * from the brand's API host, whose content may point there, and from the dealer map's tile server.
  */
-export function contentSecurityPolicy(nonce: string, imageOrigin: string | null = null): string {
+export function contentSecurityPolicy(nonce: string, imageOrigins: Array<string | null> = []): string {
+  const origins = imageOrigins.filter(Boolean).map((origin) => ` ${origin}`).join('')
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
     "style-src 'self'",
-    `img-src 'self' data:${imageOrigin ? ` ${imageOrigin}` : ''}`,
+    `img-src 'self' data:${origins}`,
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",
@@ -48,7 +49,7 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> => async (c, next) 
   headers.set('Permissions-Policy', 'camera=(), microphone=(), payment=(self), geolocation=(self)')
   headers.set('Cross-Origin-Opener-Policy', 'same-origin')
   if (headers.get('Content-Type')?.startsWith('text/html')) {
-    const { upstream } = configOf(c.env)
-    headers.set('Content-Security-Policy', contentSecurityPolicy(nonce, upstream.kind === 'http' ? upstream.origin : null))
+    const { upstream, mapTiles } = configOf(c.env)
+    headers.set('Content-Security-Policy', contentSecurityPolicy(nonce, [upstream.kind === 'http' ? upstream.origin : null, mapTiles?.origin ?? null]))
   }
 }

@@ -3,16 +3,17 @@ import type { Chrome } from '../components/view'
 import type { Market } from '../market/market'
 
 /**
- * Loads what the default layout shows around every page: the sites (market picker), the product menu and the
- * brand's features. None may fail a page: without them the header simply shows less.
+ * Loads what the default layout shows around every page: the sites (market picker), the product menu and types and
+ * the brand's features. None may fail a page: without them the header simply shows less.
  */
 export async function loadChrome(lookups: Lookups, market: Market | null): Promise<Chrome> {
-  const [sites, productMenu, features] = await Promise.all([
+  const [sites, productMenu, productTypes, features] = await Promise.all([
     lookups.sites().catch(() => null),
     market ? lookups.productMenu(market.country, market.locale).catch(() => null) : null,
+    market ? lookups.productTypes(market.country, market.locale).catch(() => null) : null,
     lookups.features().catch(() => null),
   ])
-  return { sites: sites ?? [], productMenu: productMenu ?? [], features: features ?? [] }
+  return { sites: sites ?? [], productMenu: productMenu ?? [], productTypes: productTypes ?? [], features: features ?? [] }
 }
 
 /** Whether a brand-wide feature (`api/get-features`) is on; one the list does not name, or an unknown list, is on. */

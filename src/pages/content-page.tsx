@@ -12,6 +12,7 @@ import { canonicalUrl } from '../seo/canonical'
 import { modelSeo } from '../seo/page-seo'
 import type { ContentPage as Page } from '../upstream/schemas'
 import { loadChrome } from './chrome'
+import { sendDealerLocator } from './dealer-locator'
 
 type ContentPageProps = { view: View; chrome: Chrome; head: HeadProps; page: Page }
 
@@ -30,7 +31,8 @@ export function ContentPage({ view, chrome, head, page }: ContentPageProps) {
 
 /**
  * `GET /{m}/{page}`: the slug is looked up in the site's pageLinks (slugs differ per market); an unknown slug or a
- * page without content is "Page Not Found"; an upstream failure with nothing cached is the app's 503.
+ * page without content is "Page Not Found"; an upstream failure with nothing cached is the app's 503. The dealer
+ * locator is one of these pages, with its dealers below its content.
  */
 export async function contentPage(c: Context<AppEnv>): Promise<Response> {
   const { market, lookups, t } = c.var
@@ -45,5 +47,6 @@ export async function contentPage(c: Context<AppEnv>): Promise<Response> {
     canonical: canonicalUrl(c.req.url),
     alternates: alternates(chrome.sites, { key }, view.origin),
   }
+  if (key === 'dealer-locator') return sendDealerLocator(c, page, chrome, head)
   return sendPage(c, <ContentPage view={view} chrome={chrome} head={head} page={page} />)
 }

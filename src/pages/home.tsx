@@ -1,11 +1,12 @@
 import type { Context } from 'hono'
 import { Suspense, use } from 'react'
 import { DefaultLayout } from '../components/layouts'
+import { ProductCards } from '../components/product-cards'
+import { NewsCards } from './news'
 import { type HeadProps, headFromSeo } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
-import { formatDate } from '../i18n/formats'
-import { isPageEnabled } from '../market/feature-switches'
+import { marketPageUrl } from '../market/feature-switches'
 import { type Deferred, defer, orNull } from '../render/deferred'
 import { sendPage, viewOf } from '../render/respond'
 import { alternates } from '../seo/alternates'
@@ -30,9 +31,9 @@ type HomeProps = {
 /** The market home: hero, featured bikes, latest news (streamed), the dealer finder and, where on, the test ride. */
 export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps) {
   const { t, market } = view
-  const site = market!.site
   const base = `/${market!.segment}`
-  const pageUrl = (key: string) => `${base}/${site.pageLinks[key] ?? key}`
+  const dealerLocator = marketPageUrl(market!, 'dealer-locator')
+  const testRide = marketPageUrl(market!, 'test-drive')
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <section className="hero">
@@ -49,17 +50,7 @@ export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps
       {featured.length > 0 && (
         <section id="featured" className="band" aria-labelledby="featured-title">
           <h2 id="featured-title">{t('home.featured_products')}</h2>
-          <ul className="card-grid">
-            {featured.map((product) => (
-              <li key={product.id} className="card">
-                <a href={`${base}/products/${product.slug}`}>
-                  {product.image && <img src={product.image} alt="" width={480} height={320} loading="lazy" />}
-                  <h3>{product.name}</h3>
-                  {product.tagline && <p>{product.tagline}</p>}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <ProductCards view={view} products={featured} />
         </section>
       )}
 
@@ -70,21 +61,21 @@ export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps
         </Suspense>
       </section>
 
-      {isPageEnabled(site, 'dealer-locator') && site.pageLinks['dealer-locator'] && (
+      {dealerLocator && (
         <section className="band call-to-action" aria-labelledby="dealer-title">
           <h2 id="dealer-title">{t('home.dealer_finder_title')}</h2>
           <p>{t('home.dealer_finder_text')}</p>
-          <a className="button" href={pageUrl('dealer-locator')}>
+          <a className="button" href={dealerLocator}>
             {t('home.dealer_finder_cta')}
           </a>
         </section>
       )}
 
-      {site.settings.test_ride_inquiry && site.pageLinks['test-drive'] && (
+      {testRide && (
         <section className="band call-to-action accent" aria-labelledby="test-ride-title">
           <h2 id="test-ride-title">{t('home.test_ride_title')}</h2>
           <p>{t('home.test_ride_text')}</p>
-          <a className="button" href={pageUrl('test-drive')}>
+          <a className="button" href={testRide}>
             {t('home.test_ride_cta')}
           </a>
         </section>
@@ -100,20 +91,12 @@ function LatestNews({ view, news }: { view: View; news: Promise<NewsSummary[] | 
   if (articles === null) return <p>{t('home.news_unavailable')}</p>
   if (articles.length === 0) return <p>{t('home.no_news')}</p>
   return (
-    <ul className="card-grid news-grid">
-      {articles.slice(0, LATEST_NEWS_COUNT).map((article) => (
-        <li key={article.id} className="card">
-          <a href={`/${market!.segment}/news/details/${article.slug}`}>
-            {article.image && <img src={article.image} alt="" width={480} height={270} loading="lazy" />}
-            <h3>{article.title}</h3>
-            <p className="meta">
-              <time dateTime={article.published_at}>{formatDate(article.published_at, market!.tag)}</time>
-            </p>
-            <p>{article.excerpt}</p>
-          </a>
-        </li>
-      ))}
-    </ul>
+    <>
+      <NewsCards view={view} articles={articles.slice(0, LATEST_NEWS_COUNT)} />
+      <p>
+        <a href={`/${market!.segment}/news`}>{t('home.all_news')}</a>
+      </p>
+    </>
   )
 }
 

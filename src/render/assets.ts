@@ -8,6 +8,8 @@ export type AssetManifest = {
   preload: string[]
   /** The site's stylesheet. */
   css: string
+  /** Leaflet's stylesheet, for the pages with the dealer map. */
+  mapCss: string
 }
 
 export const assets: AssetManifest = manifest

@@ -43,16 +43,21 @@ export const seoRecordSchema = z.object({
 
 const localeCode = z.string().regex(/^[a-z]{2}$/)
 
+/** A same-site path (`/images/x.svg`, `/it-it`), never `//elsewhere`: pages link and redirect to these. */
+export const sitePath = z.string().regex(/^\/(?![/\\])[^\s]*$/)
+
 export const siteSchema = z.object({
   id: z.number().int().optional(),
   slug: z.string().regex(/^[a-z]{2,3}$/),
   country: z.object({ name: z.string(), country_code: z.string(), region: regionSchema }),
   locales: z.array(localeCode).min(1),
   /** Same-site paths only (`/it-it`, never `//elsewhere`): the Worker redirects to them. */
-  urls: z.array(z.object({ locale_code: localeCode, url: z.string().regex(/^\/(?![/\\])[^\s]*$/) })),
+  urls: z.array(z.object({ locale_code: localeCode, url: sitePath })),
   pageLinks: z.record(z.string(), z.string().regex(/^[a-z0-9-]+$/)).default({}),
   seo: seoRecordSchema.nullish(),
   settings: siteSettingsSchema.default(siteSettingsSchema.parse({})),
+  /** Where the market's dealer locator measures from when the visitor's own position is not known. */
+  centre: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).nullish(),
   default_currency_token: z.string().min(1).nullish().transform((v) => v ?? '$'),
   default_currency_place: z.enum(['left', 'right']).nullish().transform((v) => v ?? 'left'),
 })

@@ -109,12 +109,12 @@ describe('configuration', () => {
     expect(JSON.parse(health.text)).toEqual({ status: 'misconfigured', upstream: 'invalid' })
   })
 
-  it('lets images come from the brand\'s API host when there is one', async () => {
+  it('lets images come from the brand\'s API host when there is one, and from the dealer map\'s tile server', async () => {
     httpUpstream()
     try {
       const { status, headers } = await visit('/it-it', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
       expect(status).toBe(200)
-      expect(headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL};`)
+      expect(headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL} https://tile.openstreetmap.org;`)
     } finally {
       vi.unstubAllGlobals()
     }

@@ -1,11 +1,14 @@
 import { Hono } from 'hono'
 import type { ContentBlock, NewsSummary } from '../../upstream/schemas'
 import { contentPageAnswer, newsListAnswer } from '../../upstream/schemas'
-import { type ApiEnv, notFound, parseJson, positiveInt, respond } from '../context'
+import { type NewsArticle, newsArticleAnswer } from '../../upstream/catalogue-schemas'
+import { type ApiContext, type ApiEnv, badPaging, notFound, pageParams, parseJson, positiveInt, respond } from '../context'
 
-const MAX_PER_PAGE = 50
-
-/** `GET api/front/pages/{key}` (a content page in the caller's locale, else English) and `GET api/front/news`. */
+/**
+ * `GET api/front/pages/{key}` (a content page in the caller's locale, else English), `GET api/front/news` (the
+ * market's articles, newest first), `GET api/front/news/{slug}` and `GET api/front/news/id/{id}` (one article of the
+ * market and locale, for the canonical page and the `{slug}-{id}` permalinks).
+ */
 export const content = new Hono<ApiEnv>()
   .get('/front/pages/:key', async (c) => {
     const key = c.req.param('key')
@@ -22,9 +25,9 @@ export const content = new Hono<ApiEnv>()
     return respond(c, contentPageAnswer, { data: { ...row, blocks: parseJson<ContentBlock[]>(row.blocks, []) } })
   })
   .get('/front/news', async (c) => {
-    const page = c.req.query('page') === undefined ? 1 : positiveInt(c.req.query('page'))
-    const perPage = c.req.query('per_page') === undefined ? 12 : positiveInt(c.req.query('per_page'), MAX_PER_PAGE)
-    if (!page || !perPage) return c.json({ message: `page and per_page must be whole numbers (per_page at most ${MAX_PER_PAGE})` }, 422)
+    const paging = pageParams(c, 12)
+    if (!paging) return badPaging(c)
+    const { page, perPage, offset } = paging
     const scope = c.var.tenant ?? '*'
     const [rows, count] = await c.env.DB.batch([
       c.env.DB
@@ -32,10 +35,27 @@ export const content = new Hono<ApiEnv>()
           `SELECT id, slug, title, excerpt, image, published_at FROM news
             WHERE locale = ?1 AND scope IN ('*', ?2) ORDER BY published_at DESC, id DESC LIMIT ?3 OFFSET ?4`,
         )
-        .bind(c.var.locale, scope, perPage, (page - 1) * perPage),
+        .bind(c.var.locale, scope, perPage, offset),
       c.env.DB.prepare(`SELECT COUNT(*) AS total FROM news WHERE locale = ?1 AND scope IN ('*', ?2)`).bind(c.var.locale, scope),
     ])
     const total = (count?.results[0] as { total: number } | undefined)?.total ?? 0
     const articles = (rows?.results ?? []) as NewsSummary[]
     return respond(c, newsListAnswer, { data: articles, meta: { page, per_page: perPage, total } })
   })
+  .get('/front/news/id/:id', async (c) => article(c, 'id = ?3', positiveInt(c.req.param('id'))))
+  .get('/front/news/:slug', async (c) => {
+    const slug = c.req.param('slug')
+    return article(c, 'slug = ?3', /^[a-z0-9-]{1,120}$/.test(slug) ? slug : null)
+  })
+
+/** One article of the caller's market (`X-Tenant`, else every market's) and locale, or 404. */
+async function article(c: ApiContext, where: string, key: string | number | null) {
+  if (key === null) return notFound(c)
+  const row = await c.env.DB.prepare(
+    `SELECT id, slug, title, excerpt, image, published_at, body FROM news
+      WHERE locale = ?1 AND scope IN ('*', ?2) AND ${where} ORDER BY scope = '*' LIMIT 1`,
+  )
+    .bind(c.var.locale, c.var.tenant ?? '*', key)
+    .first<NewsArticle>()
+  return row ? respond(c, newsArticleAnswer, { data: row }) : notFound(c)
+}

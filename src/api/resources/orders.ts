@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { type Order, orderAnswer, ordersAnswer, type OrderStatus, type PostalAddress } from '../../upstream/account-schemas'
-import { type ApiEnv, notFound, parseJson, positiveInt, respond } from '../context'
+import { type ApiEnv, badPaging, notFound, pageParams, parseJson, respond } from '../context'
 
 /** Orders per page unless the caller asks for another size (at most 50). */
 const DEFAULT_PER_PAGE = 10
@@ -35,15 +35,15 @@ const ITEM_COUNT = '(SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE 
  */
 export const orders = new Hono<ApiEnv>()
   .get('/account/orders', async (c) => {
-    const page = positiveInt(c.req.query('page') ?? '1')
-    const perPage = positiveInt(c.req.query('per_page') ?? String(DEFAULT_PER_PAGE), 50)
-    if (!page || !perPage) return c.json({ message: 'page and per_page must be positive whole numbers' }, 422)
+    const paging = pageParams(c, DEFAULT_PER_PAGE)
+    if (!paging) return badPaging(c)
+    const { page, perPage, offset } = paging
     const userId = c.var.user.id
     const [list, total] = await c.env.DB.batch<OrderRow | { n: number }>([
       c.env.DB.prepare(
         `SELECT o.code, o.placed_at, o.status, o.currency, o.total, ${ITEM_COUNT}
            FROM orders o WHERE o.user_id = ? ORDER BY o.placed_at DESC, o.id DESC LIMIT ? OFFSET ?`,
-      ).bind(userId, perPage, (page - 1) * perPage),
+      ).bind(userId, perPage, offset),
       c.env.DB.prepare('SELECT COUNT(*) AS n FROM orders WHERE user_id = ?').bind(userId),
     ])
     return respond(c, ordersAnswer, {

@@ -14,6 +14,8 @@ type SiteRow = {
   currency_place: 'left' | 'right' | null
   settings: string
   page_links: string
+  centre_lat: number | null
+  centre_lng: number | null
 }
 type LocaleRow = { site_id: number; locale: string; url: string }
 
@@ -60,6 +62,7 @@ function toSite(row: SiteRow, locales: LocaleRow[], seo: SeoRow | null): z.input
     pageLinks: parseJson(row.page_links, {}),
     seo: seo ? seoRow(seo) : null,
     settings: parseJson(row.settings, {}),
+    centre: row.centre_lat === null || row.centre_lng === null ? null : { lat: row.centre_lat, lng: row.centre_lng },
     default_currency_token: row.currency_token ?? '$',
     default_currency_place: row.currency_place ?? 'left',
   }

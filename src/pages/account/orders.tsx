@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
-import type { View } from '../../components/view'
+import { Pagination, pageNumber } from '../../components/pagination'
 import type { AppEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { type OrderSummary, ordersAnswer } from '../../upstream/account-schemas'
@@ -19,36 +19,21 @@ export function OrdersPage({ view, chrome, head, orders, meta }: AccountPageProp
     <AccountLayout view={view} chrome={chrome} head={head}>
       <h1>{t('orders.title')}</h1>
       {orders.length === 0 ? <p>{t('orders.none')}</p> : <OrdersTable view={view} orders={orders} />}
-      {pages > 1 && <Pagination view={view} page={meta.page} pages={pages} />}
+      <Pagination
+        view={view}
+        page={meta.page}
+        pages={pages}
+        href={(n) => `${accountBase(view)}/orders${n > 1 ? `?page=${n}` : ''}`}
+        texts={{ label: 'orders.pages', pageOf: 'orders.page_of', previous: 'orders.previous', next: 'orders.next' }}
+      />
     </AccountLayout>
-  )
-}
-
-function Pagination({ view, page, pages }: { view: View; page: number; pages: number }) {
-  const { t } = view
-  const href = (n: number) => `${accountBase(view)}/orders${n > 1 ? `?page=${n}` : ''}`
-  return (
-    <nav className="pagination" aria-label={t('orders.pages')}>
-      {page > 1 && (
-        <a href={href(page - 1)} rel="prev">
-          {t('orders.previous')}
-        </a>
-      )}
-      <span aria-current="page">{t('orders.page_of', { page, pages })}</span>
-      {page < pages && (
-        <a href={href(page + 1)} rel="next">
-          {t('orders.next')}
-        </a>
-      )}
-    </nav>
   )
 }
 
 /** `GET /{m}/my-account/orders?page=N`: a page past the last, or a malformed number, is "Page Not Found". */
 export async function ordersPage(c: Context<AppEnv>): Promise<Response> {
-  const pageParam = c.req.query('page') ?? '1'
-  if (!/^[1-9][0-9]{0,5}$/.test(pageParam)) throw PageError.pageNotFound(c.req.url)
-  const page = Number(pageParam)
+  const page = pageNumber(c.req.query('page'))
+  if (!page) throw PageError.pageNotFound(c.req.url)
   const orders = await c.var.account.get(`account/orders?page=${page}&per_page=${ORDERS_PER_PAGE}`, ordersAnswer)
   const meta = orders?.meta ?? { page, per_page: ORDERS_PER_PAGE, total: 0 }
   if (page > 1 && (orders?.data.length ?? 0) === 0) throw PageError.pageNotFound(c.req.url)

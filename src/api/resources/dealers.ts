@@ -1,0 +1,79 @@
+import { Hono } from 'hono'
+import { type Dealer, dealerAnswer, dealersAnswer, placeAnswer } from '../../upstream/catalogue-schemas'
+import { distanceKm } from '../../geo/distance'
+import { type ApiContext, type ApiEnv, badPaging, notFound, pageParams, parseJson, respond } from '../context'
+
+type DealerRow = Omit<Dealer, 'services' | 'hours' | 'distance_km'> & { sales: number; service: number; test_rides: number; hours: string }
+
+export const DEALER_SERVICES = ['sales', 'service', 'test_rides'] as const
+type Service = (typeof DEALER_SERVICES)[number]
+
+const toDealer = ({ sales, service, test_rides, hours, ...row }: DealerRow, distanceKm: number | null = null): Dealer => ({
+  ...row,
+  services: { sales: sales === 1, service: service === 1, test_rides: test_rides === 1 },
+  hours: parseJson<string[][]>(hours, [[], [], [], [], [], [], []]),
+  distance_km: distanceKm === null ? null : Math.round(distanceKm * 10) / 10,
+})
+
+/** The market whose dealers are listed: the caller's `X-Tenant`, else the international site. */
+const siteOf = (c: ApiContext) => c.var.tenant ?? 'int'
+
+/**
+ * The dealers of the caller's market: `GET api/front/dealers?lat=&lng=&services=&page=&per_page=` (nearest first
+ * when a point is given, else by name; `services` a comma list of `sales`, `service`, `test_rides` a dealer must
+ * all offer), `GET api/front/dealers/{slug}`, and `GET api/front/places?q=` (a town or postcode of the market typed
+ * by a visitor, resolved to a point).
+ */
+export const dealers = new Hono<ApiEnv>()
+  .get('/front/dealers', async (c) => {
+    const paging = pageParams(c, 50)
+    const point = pointOf(c.req.query('lat'), c.req.query('lng'))
+    const services = servicesOf(c.req.query('services'))
+    if (!paging || point === undefined || !services) return badPaging(c)
+    const { results } = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? ORDER BY name').bind(siteOf(c)).all<DealerRow>()
+    const matching = results
+      .filter((row) => services.every((service) => row[service] === 1))
+      .map((row) => toDealer(row, point && distanceKm(point, row)))
+      .sort((a, b) => (a.distance_km ?? 0) - (b.distance_km ?? 0))
+    return respond(c, dealersAnswer, {
+      data: matching.slice(paging.offset, paging.offset + paging.perPage),
+      meta: { page: paging.page, per_page: paging.perPage, total: matching.length },
+    })
+  })
+  .get('/front/dealers/:slug', async (c) => {
+    const slug = c.req.param('slug')
+    if (!/^[a-z0-9-]{1,80}$/.test(slug)) return notFound(c)
+    const row = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? AND slug = ?').bind(siteOf(c), slug).first<DealerRow>()
+    return row ? respond(c, dealerAnswer, { data: toDealer(row) }) : notFound(c)
+  })
+  .get('/front/places', async (c) => {
+    const query = fold(c.req.query('q') ?? '')
+    if (query.length < 2 || query.length > 80) return notFound(c)
+    const { results } = await c.env.DB.prepare('SELECT name, postal_code, lat, lng FROM places WHERE site = ?')
+      .bind(siteOf(c))
+      .all<{ name: string; postal_code: string | null; lat: number; lng: number }>()
+    const compact = query.replace(/\s+/g, '')
+    const place =
+      results.find((p) => p.postal_code && fold(p.postal_code).replace(/\s+/g, '') === compact) ??
+      results.find((p) => fold(p.name) === query) ??
+      results.find((p) => fold(p.name).startsWith(query)) ??
+      results.find((p) => p.postal_code && fold(p.postal_code).replace(/\s+/g, '').startsWith(compact))
+    return place ? respond(c, placeAnswer, { data: place }) : notFound(c)
+  })
+
+/** `lat`/`lng` as a point; undefined when malformed or only one is given; null when neither is. */
+function pointOf(lat: string | undefined, lng: string | undefined): { lat: number; lng: number } | null | undefined {
+  if (lat === undefined && lng === undefined) return null
+  const point = { lat: Number(lat), lng: Number(lng) }
+  const valid = /^-?\d{1,3}(\.\d{1,8})?$/.test(lat ?? '') && /^-?\d{1,3}(\.\d{1,8})?$/.test(lng ?? '')
+  return valid && Math.abs(point.lat) <= 90 && Math.abs(point.lng) <= 180 ? point : undefined
+}
+
+function servicesOf(value: string | undefined): Service[] | null {
+  if (!value) return []
+  const asked = value.split(',')
+  return asked.every((s): s is Service => (DEALER_SERVICES as readonly string[]).includes(s)) ? (asked as Service[]) : null
+}
+
+/** Lower case without diacritics, trimmed: "  Zürich " and "zurich" compare equal. */
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim()

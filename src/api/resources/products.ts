@@ -1,0 +1,117 @@
+import { Hono } from 'hono'
+import { productAnswer, productListAnswer, productTypesAnswer } from '../../upstream/catalogue-schemas'
+import { menuAnswer } from '../../upstream/schemas'
+import { type ApiContext, type ApiEnv, badPaging, notFound, pageParams, parseJson, positiveInt, respond } from '../context'
+
+type ProductRow = {
+  id: number
+  slug: string
+  image: string | null
+  name: string
+  tagline: string
+  description: string
+  gallery: string
+  specs: string
+  type_id: number
+  type_slug: string
+  type_name: string
+  price: number
+}
+
+/**
+ * Products in the caller's locale (else English) with their type and their price in the caller's market: only
+ * products priced there are sold there. `?1` is the locale, `?2` the market.
+ */
+const PRODUCTS = `
+  SELECT p.id, p.slug, p.image, p.gallery, p.specs, t.id AS type_id, t.slug AS type_slug, pr.amount AS price,
+         COALESCE(n.name, en.name) AS name, COALESCE(n.tagline, en.tagline, '') AS tagline,
+         COALESCE(NULLIF(n.description, ''), en.description, '') AS description,
+         COALESCE(tn.name, ten.name, t.slug) AS type_name
+    FROM products p
+    JOIN product_types t ON t.id = p.type_id
+    JOIN product_prices pr ON pr.product_id = p.id AND pr.site = ?2
+    LEFT JOIN product_names n ON n.product_id = p.id AND n.locale = ?1
+    LEFT JOIN product_names en ON en.product_id = p.id AND en.locale = 'en'
+    LEFT JOIN product_type_names tn ON tn.type_id = t.id AND tn.locale = ?1
+    LEFT JOIN product_type_names ten ON ten.type_id = t.id AND ten.locale = 'en'`
+
+const ORDER = 'ORDER BY t.position, p.featured DESC, p.position, p.id'
+
+/** A product as the menu lists it. */
+const menuItem = (row: ProductRow) => ({
+  id: row.id,
+  slug: row.slug,
+  name: row.name,
+  tagline: row.tagline,
+  image: row.image,
+  type: { id: row.type_id, slug: row.type_slug, name: row.type_name },
+})
+
+/** A product as lists show it: the menu's fields and the market's price. */
+const summary = (row: ProductRow) => ({ ...menuItem(row), price: row.price })
+
+/** The market whose prices apply: the caller's `X-Tenant`, else the international site. */
+const marketOf = (c: ApiContext) => c.var.tenant ?? 'int'
+
+/**
+ * The catalogue of the caller's market: `GET api/front/menu/products?type_id=N` (the header's product menu),
+ * `GET api/front/product-types`, `GET api/front/products?type={slug}&page=&per_page=` and
+ * `GET api/front/products/{slug}` (a product not sold in the market is a 404).
+ */
+export const products = new Hono<ApiEnv>()
+  .get('/front/menu/products', async (c) => {
+    const typeId = positiveInt(c.req.query('type_id'))
+    if (!typeId) return c.json({ message: 'type_id must be a positive whole number' }, 422)
+    const { results } = await c.env.DB.prepare(`${PRODUCTS} WHERE p.type_id = ?3 ORDER BY p.featured DESC, p.position, p.id`)
+      .bind(c.var.locale, marketOf(c), typeId)
+      .all<ProductRow>()
+    return respond(c, menuAnswer, { data: results.map(menuItem) })
+  })
+  .get('/front/product-types', async (c) => {
+    const { results } = await c.env.DB.prepare(
+      `SELECT t.id, t.slug, COALESCE(tn.name, ten.name, t.slug) AS name FROM product_types t
+         LEFT JOIN product_type_names tn ON tn.type_id = t.id AND tn.locale = ?1
+         LEFT JOIN product_type_names ten ON ten.type_id = t.id AND ten.locale = 'en'
+        WHERE EXISTS (SELECT 1 FROM products p JOIN product_prices pr ON pr.product_id = p.id AND pr.site = ?2 WHERE p.type_id = t.id)
+        ORDER BY t.position, t.id`,
+    )
+      .bind(c.var.locale, marketOf(c))
+      .all<{ id: number; slug: string; name: string }>()
+    return respond(c, productTypesAnswer, { data: results })
+  })
+  .get('/front/products', async (c) => {
+    const paging = pageParams(c, 24)
+    const type = c.req.query('type')
+    if (!paging || (type !== undefined && !/^[a-z0-9-]{1,80}$/.test(type))) return badPaging(c)
+    const where = type === undefined ? 'WHERE 1' : 'WHERE t.slug = ?3'
+    const [rows, count] = await c.env.DB.batch<ProductRow & { n: number }>([
+      c.env.DB.prepare(`${PRODUCTS} ${where} ${ORDER} LIMIT ?4 OFFSET ?5`).bind(c.var.locale, marketOf(c), type ?? '', paging.perPage, paging.offset),
+      c.env.DB.prepare(`SELECT COUNT(*) AS n FROM (${PRODUCTS} ${where})`).bind(c.var.locale, marketOf(c), type ?? ''),
+    ])
+    return respond(c, productListAnswer, {
+      data: (rows?.results ?? []).map(summary),
+      meta: { page: paging.page, per_page: paging.perPage, total: count?.results[0]?.n ?? 0 },
+    })
+  })
+  .get('/front/products/:slug', async (c) => {
+    const slug = c.req.param('slug')
+    if (!/^[a-z0-9-]{1,80}$/.test(slug)) return notFound(c)
+    const [rows, variants] = await c.env.DB.batch<Record<string, unknown>>([
+      c.env.DB.prepare(`${PRODUCTS} WHERE p.slug = ?3`).bind(c.var.locale, marketOf(c), slug),
+      c.env.DB.prepare(
+        `SELECT v.sku, v.size, v.colour, v.availability FROM product_variants v JOIN products p ON p.id = v.product_id
+          WHERE p.slug = ? ORDER BY v.position, v.sku`,
+      ).bind(slug),
+    ])
+    const row = rows?.results[0] as ProductRow | undefined
+    if (!row) return notFound(c)
+    return respond(c, productAnswer, {
+      data: {
+        ...summary(row),
+        description: row.description,
+        gallery: parseJson<string[]>(row.gallery, []),
+        specs: parseJson<Array<[string, string]>>(row.specs, []).map(([key, value]) => ({ key, value })),
+        variants: (variants?.results ?? []) as never,
+      },
+    })
+  })

@@ -1,0 +1,127 @@
+import type { Context } from 'hono'
+import { DefaultLayout } from '../components/layouts'
+import type { HeadProps } from '../components/page-head'
+import type { Chrome, View } from '../components/view'
+import type { AppEnv } from '../env'
+import { PageError } from '../errors/page-error'
+import { marketPageUrl } from '../market/feature-switches'
+import { sendPage, viewOf } from '../render/respond'
+import { canonicalUrl } from '../seo/canonical'
+import type { Dealer } from '../upstream/catalogue-schemas'
+import { loadChrome } from './chrome'
+import { SERVICE_FILTERS } from './dealer-locator'
+
+const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
+const SLUG = /^[a-z0-9-]{1,80}$/
+
+/** A link that opens the dealer's position in a map service (a plain link: no map script on this page). */
+const mapLink = ({ lat, lng }: Dealer) => `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=17/${lat}/${lng}`
+
+/** A dealer's page: address, contact, services, opening hours, a map link and the test ride with them. */
+export function DealerPage({ view, chrome, head, dealer }: { view: View; chrome: Chrome; head: HeadProps; dealer: Dealer }) {
+  const { t } = view
+  const market = view.market!
+  const testRide = dealer.services.test_rides ? marketPageUrl(market, 'test-drive', `?dealer=${encodeURIComponent(dealer.slug)}`) : null
+  const locator = marketPageUrl(market, 'dealer-locator')
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <article className="band dealer">
+        {locator && (
+          <p className="eyebrow">
+            <a href={locator}>{t('dealer.all_dealers')}</a>
+          </p>
+        )}
+        <h1>{dealer.name}</h1>
+        <address className="lead">
+          <span className="address-line">{dealer.address}</span>
+          <span className="address-line">
+            {dealer.postal_code} {dealer.city}
+            {dealer.region ? ` (${dealer.region})` : ''}
+          </span>
+        </address>
+        <div className="actions">
+          {testRide && (
+            <a className="button" href={testRide}>
+              {t('dealer.book_test_ride')}
+            </a>
+          )}
+          <a className="button secondary" href={mapLink(dealer)} rel="noopener noreferrer">
+            {t('dealer.directions')}
+          </a>
+        </div>
+        <div className="dealer-columns">
+          <section aria-labelledby="services-title">
+            <h2 id="services-title">{t('dealer.services')}</h2>
+            <ul className="services">
+              {SERVICE_FILTERS.filter((service) => dealer.services[service]).map((service) => (
+                <li key={service}>{t(`dealer.${service}`)}</li>
+              ))}
+            </ul>
+            <h2>{t('dealer.contact')}</h2>
+            <dl className="details">
+              {dealer.phone && (
+                <>
+                  <dt>{t('dealer.phone')}</dt>
+                  <dd>
+                    <a href={`tel:${dealer.phone.replace(/[^+0-9]/g, '')}`} dir="ltr">
+                      {dealer.phone}
+                    </a>
+                  </dd>
+                </>
+              )}
+              {dealer.email && (
+                <>
+                  <dt>{t('dealer.email')}</dt>
+                  <dd>
+                    <a href={`mailto:${dealer.email}`}>{dealer.email}</a>
+                  </dd>
+                </>
+              )}
+              {dealer.website && (
+                <>
+                  <dt>{t('dealer.website')}</dt>
+                  <dd>
+                    <a href={dealer.website} rel="noopener noreferrer">
+                      {dealer.website.replace(/^https?:\/\//, '')}
+                    </a>
+                  </dd>
+                </>
+              )}
+            </dl>
+          </section>
+          <section aria-labelledby="hours-title">
+            <h2 id="hours-title">{t('dealer.hours')}</h2>
+            <table className="hours">
+              <tbody>
+                {DAYS.map((day, index) => (
+                  <tr key={day}>
+                    <th scope="row">{t(`dealer.days.${day}`)}</th>
+                    <td>{dealer.hours[index]?.length ? dealer.hours[index].join(', ') : t('dealer.closed')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        </div>
+      </article>
+    </DefaultLayout>
+  )
+}
+
+/** `GET /{m}/dealers/{slug}`: a dealer of the market; any other slug is "Page Not Found". */
+export async function dealerPage(c: Context<AppEnv>): Promise<Response> {
+  const { market, lookups, t } = c.var
+  const slug = c.req.param('slug') ?? ''
+  const [dealer, chrome] = await Promise.all([
+    SLUG.test(slug) ? lookups.dealer(market.country, market.locale, slug) : null,
+    loadChrome(lookups, market),
+  ])
+  if (!dealer) throw PageError.pageNotFound(c.req.url)
+  const view = viewOf(c, t, market)
+  const head: HeadProps = {
+    title: `${dealer.name} · ${dealer.city} · ${t.t('brand.name')}`,
+    description: `${dealer.address}, ${dealer.postal_code ?? ''} ${dealer.city}`,
+    canonical: canonicalUrl(c.req.url),
+  }
+  return sendPage(c, <DealerPage view={view} chrome={chrome} head={head} dealer={dealer} />)
+}

@@ -1,0 +1,132 @@
+import type { Context } from 'hono'
+import { NEWS_PER_PAGE } from '../cache/lookups'
+import { DefaultLayout } from '../components/layouts'
+import type { HeadProps } from '../components/page-head'
+import { Pagination, pageNumber } from '../components/pagination'
+import type { Chrome, View } from '../components/view'
+import type { AppEnv } from '../env'
+import { PageError } from '../errors/page-error'
+import { formatDate } from '../i18n/formats'
+import { sanitizeRichText } from '../render/rich-text'
+import { HtmlCache, sendPage, viewOf } from '../render/respond'
+import { canonicalUrl } from '../seo/canonical'
+import type { NewsArticle } from '../upstream/catalogue-schemas'
+import type { NewsSummary } from '../upstream/schemas'
+import { loadChrome } from './chrome'
+
+/** The most pages of the index anyone is shown (and the most that are ever cached). */
+const MAX_PAGES = 100
+const SLUG = /^[a-z0-9-]{1,120}$/
+
+/** The canonical URL path of an article. */
+export const articlePath = (segment: string, slug: string) => `/${segment}/news/details/${slug}`
+
+/** News cards: picture, title, date and excerpt, each a link to the article. */
+export function NewsCards({ view, articles }: { view: View; articles: NewsSummary[] }) {
+  const market = view.market!
+  return (
+    <ul className="card-grid news-grid">
+      {articles.map((article) => (
+        <li key={article.id} className="card">
+          <a href={articlePath(market.segment, article.slug)}>
+            {article.image && <img src={article.image} alt="" width={480} height={270} loading="lazy" decoding="async" />}
+            <h3>{article.title}</h3>
+            <p className="meta">
+              <time dateTime={article.published_at}>{formatDate(article.published_at, market.tag)}</time>
+            </p>
+            <p>{article.excerpt}</p>
+          </a>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** The news index, newest first, a page at a time. */
+export function NewsIndexPage(props: { view: View; chrome: Chrome; head: HeadProps; articles: NewsSummary[]; page: number; pages: number }) {
+  const { view, chrome, head, articles, page, pages } = props
+  const { t } = view
+  const base = `/${view.market!.segment}/news`
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <div className="band">
+        <h1>{t('news.title')}</h1>
+        {articles.length === 0 ? <p>{t('news.none')}</p> : <NewsCards view={view} articles={articles} />}
+        <Pagination
+          view={view}
+          page={page}
+          pages={pages}
+          href={(n) => (n > 1 ? `${base}?page=${n}` : base)}
+          texts={{ label: 'news.pages', pageOf: 'news.page_of', previous: 'news.previous', next: 'news.next' }}
+        />
+      </div>
+    </DefaultLayout>
+  )
+}
+
+/** One article: title, date, picture and its sanitised rich text. */
+export function ArticlePage({ view, chrome, head, article, body }: { view: View; chrome: Chrome; head: HeadProps; article: NewsArticle; body: string }) {
+  const { t } = view
+  const market = view.market!
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <article className="article">
+        <p className="eyebrow">
+          <a href={`/${market.segment}/news`}>{t('news.all')}</a>
+        </p>
+        <h1>{article.title}</h1>
+        <p className="meta">
+          <time dateTime={article.published_at}>{t('news.published_on', { date: formatDate(article.published_at, market.tag) })}</time>
+        </p>
+        {article.image && <img className="article-image" src={article.image} alt="" width={960} height={540} fetchPriority="high" />}
+        {article.excerpt && <p className="lead">{article.excerpt}</p>}
+        {/* Sanitised by the allowlist of render/rich-text.ts just before: only text-level markup and safe links. */}
+        <div className="rich-text" dangerouslySetInnerHTML={{ __html: body }} />
+      </article>
+    </DefaultLayout>
+  )
+}
+
+/** `GET /{m}/news?page=N`: a page past the last or a malformed number is "Page Not Found". */
+export async function newsIndex(c: Context<AppEnv>): Promise<Response> {
+  const { market, lookups, t } = c.var
+  const page = pageNumber(c.req.query('page'), MAX_PAGES)
+  if (!page) throw PageError.pageNotFound(c.req.url)
+  const [list, chrome] = await Promise.all([lookups.newsPage(market.country, market.locale, page), loadChrome(lookups, market)])
+  const articles = list?.data ?? []
+  if (page > 1 && articles.length === 0) throw PageError.pageNotFound(c.req.url)
+  const pages = Math.min(MAX_PAGES, Math.max(1, Math.ceil((list?.meta.total ?? 0) / NEWS_PER_PAGE)))
+  const view = viewOf(c, t, market)
+  const head: HeadProps = { title: `${t.t('news.title')} · ${t.t('brand.name')}`, description: t.t('home.latest_news'), canonical: canonicalUrl(c.req.url) }
+  return sendPage(c, <NewsIndexPage view={view} chrome={chrome} head={head} articles={articles} page={page} pages={pages} />)
+}
+
+/** `GET /{m}/news/details/{slug}`: the canonical article page; articles carry their own SEO fields. */
+export async function articlePage(c: Context<AppEnv>): Promise<Response> {
+  const { market, lookups, t } = c.var
+  const slug = c.req.param('slug') ?? ''
+  const [article, chrome] = await Promise.all([
+    SLUG.test(slug) ? lookups.article(market.country, market.locale, slug) : null,
+    loadChrome(lookups, market),
+  ])
+  if (!article) throw PageError.pageNotFound(c.req.url)
+  const view = viewOf(c, t, market)
+  const head: HeadProps = {
+    title: `${article.title} · ${t.t('brand.name')}`,
+    description: article.excerpt,
+    canonical: canonicalUrl(c.req.url),
+    ogImage: article.image ? view.origin + article.image : null,
+  }
+  const body = await sanitizeRichText(article.body)
+  return sendPage(c, <ArticlePage view={view} chrome={chrome} head={head} article={article} body={body} />)
+}
+
+/** `GET /{m}/news/{slug}-{id}`: the permalink of an article answers 301 with its canonical page. */
+export async function articlePermalink(c: Context<AppEnv>): Promise<Response> {
+  const { market, lookups } = c.var
+  const id = /^[a-z0-9-]*-([1-9][0-9]{0,8})$/.exec(c.req.param('slugId') ?? '')?.[1]
+  const article = id ? await lookups.articleById(market.country, market.locale, Number(id)) : null
+  if (!article) throw PageError.pageNotFound(c.req.url)
+  c.header('Cache-Control', HtmlCache.public)
+  return c.redirect(articlePath(market.segment, article.slug), 301)
+}

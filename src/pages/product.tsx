@@ -1,0 +1,134 @@
+import type { Context } from 'hono'
+import { DefaultLayout } from '../components/layouts'
+import type { HeadProps } from '../components/page-head'
+import type { Chrome, View } from '../components/view'
+import type { AppEnv } from '../env'
+import { PageError } from '../errors/page-error'
+import { formatPrice } from '../i18n/formats'
+import { marketPageUrl } from '../market/feature-switches'
+import type { Market } from '../market/market'
+import { sendPage, viewOf } from '../render/respond'
+import { canonicalUrl } from '../seo/canonical'
+import type { Product } from '../upstream/catalogue-schemas'
+import { loadChrome } from './chrome'
+
+const SLUG = /^[a-z0-9-]{1,80}$/
+
+/** A price in the market's currency: minor units from the API, the site's token on its side. */
+export const marketPrice = (market: Market, minor: number) => formatPrice(minor / 100, market.site, market.tag)
+
+/** The product page: gallery, name, price, description, the actions, variants and specifications. */
+export function ProductPage({ view, chrome, head, product }: { view: View; chrome: Chrome; head: HeadProps; product: Product }) {
+  const { t } = view
+  const market = view.market!
+  const testRide = marketPageUrl(market, 'test-drive', `?model=${encodeURIComponent(product.slug)}`)
+  const dealerLocator = marketPageUrl(market, 'dealer-locator')
+  const [main, ...more] = product.gallery.length ? product.gallery : product.image ? [product.image] : []
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <article className="product">
+        <section className="product-gallery" aria-label={t('product.gallery', { name: product.name })}>
+          {main && <img src={main} alt={product.name} width={960} height={640} fetchPriority="high" />}
+          {more.length > 0 && (
+            <ul>
+              {more.map((image, index) => (
+                <li key={image}>
+                  <img src={image} alt={t('product.picture', { number: index + 2, name: product.name })} width={480} height={320} loading="lazy" decoding="async" />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <div className="product-info">
+          <p className="eyebrow">
+            <a href={`/${market.segment}/products/type/${product.type.slug}`}>{product.type.name}</a>
+          </p>
+          <h1>{product.name}</h1>
+          {product.tagline && <p className="lead">{product.tagline}</p>}
+          <p className="price">
+            <span className="visually-hidden">{t('product.price')}: </span>
+            {marketPrice(market, product.price)}
+          </p>
+          {product.description && <p>{product.description}</p>}
+          <div className="actions">
+            {testRide && (
+              <a className="button" href={testRide}>
+                {t('product.book_test_ride')}
+              </a>
+            )}
+            {dealerLocator && (
+              <a className="button secondary" href={dealerLocator}>
+                {t('product.find_dealer')}
+              </a>
+            )}
+          </div>
+        </div>
+        {product.variants.length > 0 && (
+          <section className="product-section" aria-labelledby="variants-title">
+            <h2 id="variants-title">{t('product.variants')}</h2>
+            <div className="table-scroll">
+              <table className="variants">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('product.size')}</th>
+                    <th scope="col">{t('product.colour')}</th>
+                    <th scope="col">{t('product.availability')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {product.variants.map((variant) => (
+                    <tr key={variant.sku}>
+                      <td>{variant.size}</td>
+                      <td>
+                        <span className={`swatch swatch-${variant.colour}`} aria-hidden="true" /> {t(`colour.${variant.colour}`)}
+                      </td>
+                      <td>
+                        <span className={`availability availability-${variant.availability}`}>{t(`availability.${variant.availability}`)}</span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        )}
+        {product.specs.length > 0 && (
+          <section className="product-section" aria-labelledby="specs-title">
+            <h2 id="specs-title">{t('product.specs')}</h2>
+            <dl className="specs">
+              {product.specs.map((spec) => (
+                <div key={spec.key}>
+                  <dt>{t(`spec.${spec.key}`)}</dt>
+                  <dd>{spec.value}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        )}
+      </article>
+    </DefaultLayout>
+  )
+}
+
+/**
+ * `GET /{m}/products/{slug}`: a product sold in the market, in its language and currency. An unknown slug, or a
+ * product the market does not sell, is "Page Not Found". Products carry their own SEO fields.
+ */
+export async function productPage(c: Context<AppEnv>): Promise<Response> {
+  const { market, lookups, t } = c.var
+  const slug = c.req.param('slug') ?? ''
+  const [product, chrome] = await Promise.all([
+    SLUG.test(slug) ? lookups.product(market.country, market.locale, slug) : null,
+    loadChrome(lookups, market),
+  ])
+  if (!product) throw PageError.pageNotFound(c.req.url)
+  const view = viewOf(c, t, market)
+  const head: HeadProps = {
+    title: `${product.name} · ${t.t('brand.name')}`,
+    description: product.tagline || product.description,
+    canonical: canonicalUrl(c.req.url),
+    ogImage: product.gallery[0] ? view.origin + product.gallery[0] : null,
+    ogImageAlt: product.name,
+  }
+  return sendPage(c, <ProductPage view={view} chrome={chrome} head={head} product={product} />)
+}

@@ -1,0 +1,71 @@
+import type { Context } from 'hono'
+import { DefaultLayout } from '../components/layouts'
+import type { HeadProps } from '../components/page-head'
+import { ProductCards } from '../components/product-cards'
+import type { Chrome, View } from '../components/view'
+import type { AppEnv } from '../env'
+import { PageError } from '../errors/page-error'
+import { sendPage, viewOf } from '../render/respond'
+import { canonicalUrl } from '../seo/canonical'
+import type { ProductSummary, ProductType } from '../upstream/catalogue-schemas'
+import { loadChrome } from './chrome'
+import { marketPrice } from './product'
+
+type Shelf = { type: ProductType; products: ProductSummary[] }
+
+/** A product listing: one shelf per type (all products), or the one type asked for, with the types to switch to. */
+export function ProductsPage({ view, chrome, head, title, shelves, types }: { view: View; chrome: Chrome; head: HeadProps; title: string; shelves: Shelf[]; types: ProductType[] }) {
+  const { t } = view
+  const market = view.market!
+  const base = `/${market.segment}/products`
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <div className="band">
+        <h1>{title}</h1>
+        <nav className="type-links" aria-label={t('header.products')}>
+          <ul>
+            <li>
+              <a href={base} aria-current={view.path === base ? 'page' : undefined}>
+                {t('product.all_products')}
+              </a>
+            </li>
+            {types.map((type) => (
+              <li key={type.id}>
+                <a href={`${base}/type/${type.slug}`} aria-current={view.path === `${base}/type/${type.slug}` ? 'page' : undefined}>
+                  {type.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {shelves.every((shelf) => shelf.products.length === 0) && <p>{t('product.none')}</p>}
+        {shelves.map((shelf) =>
+          shelf.products.length === 0 ? null : (
+            <section key={shelf.type.id} aria-labelledby={`type-${shelf.type.slug}`} className="shelf">
+              <h2 id={`type-${shelf.type.slug}`}>{shelf.type.name}</h2>
+              <ProductCards view={view} products={shelf.products} price={(minor) => marketPrice(market, minor)} />
+            </section>
+          ),
+        )}
+      </div>
+    </DefaultLayout>
+  )
+}
+
+/**
+ * `GET /{m}/products` (every type the market sells) and `GET /{m}/products/type/{type}` (one type; a type the market
+ * does not sell is "Page Not Found").
+ */
+export async function productsPage(c: Context<AppEnv>): Promise<Response> {
+  const { market, lookups, t } = c.var
+  const typeSlug = c.req.param('type')
+  const [types, chrome] = await Promise.all([lookups.productTypes(market.country, market.locale), loadChrome(lookups, market)])
+  const shown = (types ?? []).filter((type) => typeSlug === undefined || type.slug === typeSlug)
+  if (typeSlug !== undefined && shown.length === 0) throw PageError.pageNotFound(c.req.url)
+  const lists = await Promise.all(shown.map((type) => lookups.products(market.country, market.locale, type.slug)))
+  const shelves = shown.map((type, index) => ({ type, products: lists[index] ?? [] }))
+  const title = typeSlug === undefined ? t.t('product.all_products') : (shown[0] as ProductType).name
+  const view = viewOf(c, t, market)
+  const head: HeadProps = { title: `${title} · ${t.t('brand.name')}`, description: t.t('brand.tagline'), canonical: canonicalUrl(c.req.url) }
+  return sendPage(c, <ProductsPage view={view} chrome={chrome} head={head} title={title} shelves={shelves} types={types ?? []} />)
+}

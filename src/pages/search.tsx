@@ -1,0 +1,124 @@
+import type { Context } from 'hono'
+import { DefaultLayout } from '../components/layouts'
+import type { HeadProps } from '../components/page-head'
+import { Pagination, pageNumber } from '../components/pagination'
+import type { Chrome, View } from '../components/view'
+import type { AppEnv } from '../env'
+import { PageError } from '../errors/page-error'
+import { sendPage, viewOf } from '../render/respond'
+import { canonicalUrl } from '../seo/canonical'
+import { type SearchResult, searchAnswer } from '../upstream/catalogue-schemas'
+import type { PageMeta } from '../upstream/schemas'
+import { loadChrome } from './chrome'
+import { articlePath } from './news'
+
+/** The kinds of search page, in the order of their tabs. */
+export const SEARCH_TYPES = ['all', 'products', 'news', 'dealers'] as const
+type SearchType = (typeof SEARCH_TYPES)[number]
+
+const RESULTS_PER_PAGE = 10
+const MAX_PAGES = 50
+const MAX_QUERY = 100
+
+/** The URL of a search page. */
+export const searchUrl = (segment: string, type: SearchType, q: string, page = 1) =>
+  `/${segment}/search/${type}?q=${encodeURIComponent(q)}${page > 1 ? `&page=${page}` : ''}`
+
+function resultUrl(segment: string, result: SearchResult): string {
+  if (result.kind === 'product') return `/${segment}/products/${result.slug}`
+  if (result.kind === 'news') return articlePath(segment, result.slug)
+  return `/${segment}/dealers/${result.slug}`
+}
+
+type SearchProps = { view: View; chrome: Chrome; head: HeadProps; type: SearchType; q: string; results: SearchResult[]; meta: PageMeta }
+
+/** The search page: the box (the query kept), a tab per kind, the ranked results or an empty state, paging. */
+export function SearchPage({ view, chrome, head, type, q, results, meta }: SearchProps) {
+  const { t } = view
+  const segment = view.market!.segment
+  const pages = Math.min(MAX_PAGES, Math.max(1, Math.ceil(meta.total / meta.per_page)))
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <div className="band search">
+        <h1>{q ? t('search.results_for', { q }) : t('search.title')}</h1>
+        <form method="get" action={`/${segment}/search/${type}`} role="search" className="search-form">
+          <label htmlFor="search-q" className="visually-hidden">
+            {t('header.search_label')}
+          </label>
+          <input id="search-q" type="search" name="q" defaultValue={q} maxLength={MAX_QUERY} placeholder={t('header.search_placeholder')} />
+          <button type="submit" className="button">
+            {t('search.submit')}
+          </button>
+        </form>
+        <nav className="type-links" aria-label={t('search.types')}>
+          <ul>
+            {SEARCH_TYPES.map((tab) => (
+              <li key={tab}>
+                <a href={searchUrl(segment, tab, q)} aria-current={tab === type ? 'page' : undefined}>
+                  {t(`search.${tab}`)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {!q ? (
+          <p>{t('search.prompt')}</p>
+        ) : results.length === 0 ? (
+          <p className="empty">{t('search.empty', { q })}</p>
+        ) : (
+          <>
+            <p className="meta" role="status">
+              {meta.total === 1 ? t('search.count_one') : t('search.count', { count: meta.total })}
+            </p>
+            <ol className="results">
+              {results.map((result) => (
+                <li key={`${result.kind}:${result.slug}`} className="result">
+                  {result.image && <img src={result.image} alt="" width={120} height={80} loading="lazy" decoding="async" />}
+                  <div>
+                    <p className="eyebrow">{t(`search.kind_${result.kind}`)}</p>
+                    <h2>
+                      <a href={resultUrl(segment, result)}>{result.title}</a>
+                    </h2>
+                    {result.excerpt && <p>{result.excerpt}</p>}
+                  </div>
+                </li>
+              ))}
+            </ol>
+          </>
+        )}
+        <Pagination
+          view={view}
+          page={meta.page}
+          pages={pages}
+          href={(n) => searchUrl(segment, type, q, n)}
+          texts={{ label: 'search.pages', pageOf: 'news.page_of', previous: 'search.previous', next: 'search.next' }}
+        />
+      </div>
+    </DefaultLayout>
+  )
+}
+
+/**
+ * `GET /{m}/search/{type}?q=&page=`: full-text search of the market in its language (the API ranks). Any other
+ * `type`, or a page past the results, is "Page Not Found"; results are never cached (queries are the visitors').
+ */
+export async function searchPage(c: Context<AppEnv>): Promise<Response> {
+  const { market, lookups, t, upstream } = c.var
+  const type = SEARCH_TYPES.find((known) => known === c.req.param('type'))
+  const page = pageNumber(c.req.query('page'), MAX_PAGES)
+  if (!type || !page) throw PageError.pageNotFound(c.req.url)
+  const q = (c.req.query('q') ?? '').trim().slice(0, MAX_QUERY)
+  const [answer, chrome] = await Promise.all([
+    q
+      ? upstream
+          .forMarket(market.country, market.locale)
+          .get(`front/search?type=${type}&q=${encodeURIComponent(q)}&page=${page}&per_page=${RESULTS_PER_PAGE}`, searchAnswer)
+      : null,
+    loadChrome(lookups, market),
+  ])
+  const meta = answer?.meta ?? { page, per_page: RESULTS_PER_PAGE, total: 0 }
+  if (page > 1 && (answer?.data.length ?? 0) === 0) throw PageError.pageNotFound(c.req.url)
+  const view = viewOf(c, t, market)
+  const head: HeadProps = { title: `${t.t('search.title')} · ${t.t('brand.name')}`, canonical: canonicalUrl(c.req.url), robots: 'noindex, follow' }
+  return sendPage(c, <SearchPage view={view} chrome={chrome} head={head} type={type} q={q} results={answer?.data ?? []} meta={meta} />)
+}

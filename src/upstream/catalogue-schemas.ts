@@ -1,0 +1,98 @@
+import { z } from 'zod'
+import { envelope, newsSummarySchema, pagedEnvelope, sitePath } from './schemas'
+
+/**
+ * The catalogue half of the upstream contract (docs/api.md): product types, products with variants and the caller's
+ * market price, news articles, dealers, places and search. Shared by the embedded API and the upstream client.
+ */
+
+const slug = z.string().regex(/^[a-z0-9-]{1,80}$/)
+
+export const productTypeSchema = z.object({ id: z.number().int(), slug, name: z.string() })
+
+export const availabilitySchema = z.enum(['in_stock', 'low_stock', 'out_of_stock', 'preorder'])
+
+export const variantSchema = z.object({
+  sku: z.string(),
+  size: z.string(),
+  /** A colour key (`red`, `sage`…): the Worker translates it. */
+  colour: z.string().regex(/^[a-z]+$/),
+  availability: availabilitySchema,
+})
+
+export const productSummarySchema = z.object({
+  id: z.number().int(),
+  slug,
+  name: z.string(),
+  tagline: z.string().default(''),
+  image: sitePath.nullish(),
+  type: productTypeSchema,
+  /** The price in the caller's market (`X-Tenant`), in minor units of the site's currency. */
+  price: z.number().int().min(0),
+})
+
+export const productSchema = productSummarySchema.extend({
+  description: z.string().default(''),
+  gallery: z.array(sitePath),
+  specs: z.array(z.object({ key: z.string().regex(/^[a-z_]+$/), value: z.string() })),
+  variants: z.array(variantSchema),
+})
+
+export const newsArticleSchema = newsSummarySchema.extend({
+  /** Rich text: a small subset of HTML, sanitised again by the Worker before it reaches a page. */
+  body: z.string(),
+})
+
+const openingRange = z.string().regex(/^\d{2}:\d{2}-\d{2}:\d{2}$/)
+
+export const dealerSchema = z.object({
+  id: z.number().int(),
+  slug,
+  name: z.string(),
+  address: z.string(),
+  postal_code: z.string().nullish(),
+  city: z.string(),
+  region: z.string().nullish(),
+  country_code: z.string().regex(/^[A-Z]{2}$/),
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  phone: z.string().nullish(),
+  email: z.string().nullish(),
+  website: z.string().url().regex(/^https?:\/\//).nullish(),
+  services: z.object({ sales: z.boolean(), service: z.boolean(), test_rides: z.boolean() }),
+  /** Seven days, Monday first: the day's opening ranges, none when closed. */
+  hours: z.array(z.array(openingRange)).length(7),
+  /** Kilometres from the point the caller asked about, when it asked. */
+  distance_km: z.number().min(0).nullish(),
+})
+
+export const placeSchema = z.object({ name: z.string(), postal_code: z.string().nullish(), lat: z.number(), lng: z.number() })
+
+export const searchKindSchema = z.enum(['product', 'news', 'dealer'])
+export const searchResultSchema = z.object({
+  kind: searchKindSchema,
+  slug,
+  title: z.string(),
+  /** Plain text around the match. */
+  excerpt: z.string(),
+  image: sitePath.nullish(),
+})
+
+export const productTypesAnswer = envelope(z.array(productTypeSchema))
+export const productListAnswer = pagedEnvelope(productSummarySchema)
+export const productAnswer = envelope(productSchema)
+export const newsArticleAnswer = envelope(newsArticleSchema)
+export const dealersAnswer = pagedEnvelope(dealerSchema)
+export const dealerAnswer = envelope(dealerSchema)
+export const placeAnswer = envelope(placeSchema)
+export const searchAnswer = pagedEnvelope(searchResultSchema)
+
+export type ProductType = z.infer<typeof productTypeSchema>
+export type Availability = z.infer<typeof availabilitySchema>
+export type ProductSummary = z.infer<typeof productSummarySchema>
+export type Product = z.infer<typeof productSchema>
+export type NewsArticle = z.infer<typeof newsArticleSchema>
+export type Dealer = z.infer<typeof dealerSchema>
+export type Place = z.infer<typeof placeSchema>
+export type SearchKind = z.infer<typeof searchKindSchema>
+export type SearchResult = z.infer<typeof searchResultSchema>
