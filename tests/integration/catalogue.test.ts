@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest'
+import italian from '../../demo/messages/it.json'
+import { textOf, visit } from '../fixtures/worker'
+
+const words = async (path: string) => {
+  const answer = await visit(path)
+  return { ...answer, words: textOf(answer.text), main: textOf(/<main[\s\S]*<\/main>/.exec(answer.text)?.[0] ?? '') }
+}
+
+describe('product pages', () => {
+  it('show the product in the market\'s language: gallery, price, description, variants and specifications', async () => {
+    const { status, text, words: page } = await words('/it-it/products/aurora-strada-9')
+    expect(status).toBe(200)
+    expect(text).toContain('<h1>Aurora Strada 9</h1>')
+    expect(page).toContain('Bici da corsa in carbonio')
+    // The gallery: sized images, the first at once, the others lazily.
+    expect(text).toMatch(/<img src="\/images\/products\/aurora-strada-9.svg" alt="Aurora Strada 9" width="960" height="640" fetchPriority="high"\/>/)
+    expect(text).toMatch(/<img src="\/images\/products\/aurora-strada-9-detail.svg" alt="[^"]+" width="480" height="320" loading="lazy"/)
+    expect(page).toContain(italian.product.variants)
+    expect(page).toContain(italian.colour.red)
+    expect(page).toContain(italian.availability.low_stock)
+    expect(page).toContain(italian.spec.frame)
+    expect(page).toContain('Carbon, T800 fibre')
+    expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/products/aurora-strada-9"/>')
+  })
+
+  it.each([
+    ['/it-it', '4290,00\u00a0€'],
+    ['/de-de', '4.290,00\u00a0€'],
+    ['/int-en', '€4,290.00'],
+    ['/us-en', '$4,699.99'],
+    ['/ch-de', 'CHF\u00a04’390.00'],
+    ['/ae-en', '17,999.00\u00a0AED'],
+    ['/il-he', '₪18,390.00'],
+  ])('price the product per market, in its currency, the token on its side (%s)', async (market, price) => {
+    const { status, words: page } = await words(`${market}/products/aurora-strada-9`)
+    expect(status).toBe(200)
+    expect(page).toContain(price)
+  })
+
+  it('offer a test ride with the model pre-filled only where test rides are on, and the dealer locator', async () => {
+    const italy = await visit('/it-it/products/aurora-strada-9')
+    expect(italy.text).toContain('href="/it-it/test-drive?model=aurora-strada-9"')
+    expect(italy.text).toContain('href="/it-it/rivenditori"')
+    const germany = await visit('/de-de/products/aurora-strada-9')
+    expect(germany.text).not.toContain('test-drive')
+    expect(germany.text).toContain('href="/de-de/haendler"')
+  })
+
+  it.each([
+    '/it-it/products/aurora-strada-99',
+    '/it-it/products/Aurora-Strada-9',
+    '/it-it/products/strada_9',
+    '/us-en/products/aurora-e-cargo',
+    '/ae-ar/products/aurora-piccolo-20',
+  ])('answer 404 "Page Not Found" for an unknown slug or a product the market does not sell: %s', async (path) => {
+    const { status, words: page } = await words(path)
+    expect(status).toBe(404)
+    expect(page).toContain(`Page Not Found: ${path}`)
+  })
+})
+
+describe('product listings', () => {
+  it('list every type the market sells, with prices, and link each type', async () => {
+    const { status, text, words: page } = await words('/it-it/products')
+    expect(status).toBe(200)
+    for (const type of ['bikes', 'e-bikes', 'accessories']) expect(text).toContain(`href="/it-it/products/type/${type}"`)
+    expect(page).toContain('Aurora Strada 9')
+    expect(page).toContain('Aurora e-Cargo')
+    expect(page).toContain('4290,00\u00a0€')
+  })
+
+  it('list one type, and only what the market sells', async () => {
+    const eBikes = await words('/it-it/products/type/e-bikes')
+    expect(eBikes.main).toContain('Aurora e-Cargo')
+    expect(eBikes.main).not.toContain('Aurora Strada 9')
+    const us = await words('/us-en/products/type/e-bikes')
+    expect(us.status).toBe(200)
+    expect(us.main).toContain('Aurora e-Strada')
+    expect(us.main).not.toContain('Aurora e-Cargo')
+    expect((await visit('/it-it/products/type/scooters')).status).toBe(404)
+  })
+
+  it('are reachable from the header\'s product menu, which lists the bikes and the types', async () => {
+    const { text } = await visit('/it-it')
+    const menu = /<details class="product-menu">[\s\S]*?<\/details>/.exec(text)?.[0] ?? ''
+    expect(menu).toContain('href="/it-it/products/aurora-strada-9"')
+    expect(menu).toContain('href="/it-it/products/type/e-bikes"')
+    expect(menu).toContain('href="/it-it/products"')
+    // The menu is the market's: a product not sold there is not in it.
+    const ae = await visit('/ae-en')
+    expect(/<details class="product-menu">[\s\S]*?<\/details>/.exec(ae.text)?.[0]).not.toContain('aurora-piccolo-20')
+  })
+})
+
+describe('the home page', () => {
+  it('has the hero, featured products, latest news, the dealer finder and, where on, the test ride, all translated', async () => {
+    const italy = await words('/it-it')
+    for (const key of ['hero_title', 'featured_products', 'latest_news', 'dealer_finder_title', 'test_ride_title'] as const) {
+      expect(italy.words).toContain(italian.home[key])
+    }
+    expect(italy.text).toContain('href="/it-it/news"')
+    const germany = await visit('/de-de')
+    expect(germany.text).not.toContain('test-ride-title')
+    expect(germany.text).toContain('dealer-title')
+  })
+})
