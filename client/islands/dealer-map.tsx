@@ -13,6 +13,7 @@ export default function DealerMap({ tileUrl, attribution, label, centre, dealers
   useEffect(() => {
     if (!frame.current) return
     const map = L.map(frame.current, { scrollWheelZoom: false })
+    map.attributionControl.setPrefix('Leaflet')
     if (tileUrl) L.tileLayer(tileUrl, { maxZoom: 18, attribution }).addTo(map)
     for (const dealer of dealers) {
       const link = document.createElement('a')

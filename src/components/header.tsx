@@ -71,7 +71,7 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
         </nav>
         <div className="header-tools">
           {market && (
-            <form method="get" action={`${base}/search/all`} role="search" className="header-search">
+            <form method="get" action={`${base}/search/all`} role="search" className="header-search" aria-label={t('header.search_label')}>
               <label htmlFor="header-q" className="visually-hidden">
                 {t('header.search_label')}
               </label>

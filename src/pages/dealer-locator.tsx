@@ -43,7 +43,7 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
         <h1>{page.title}</h1>
         {page.summary && <p className="lead">{page.summary}</p>}
         <ContentBlocks blocks={page.blocks} />
-        <form method="get" className="locator-form" role="search">
+        <form method="get" className="locator-form" role="search" aria-label={page.title}>
           <div className="field">
             <label htmlFor="near">{t('dealer.near_label')}</label>
             <input id="near" name="near" type="search" defaultValue={near} maxLength={80} autoComplete="postal-code" />

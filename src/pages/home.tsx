@@ -92,7 +92,7 @@ function LatestNews({ view, news }: { view: View; news: Promise<NewsSummary[] | 
   if (articles.length === 0) return <p>{t('home.no_news')}</p>
   return (
     <>
-      <NewsCards view={view} articles={articles.slice(0, LATEST_NEWS_COUNT)} />
+      <NewsCards view={view} articles={articles.slice(0, LATEST_NEWS_COUNT)} level={3} />
       <p>
         <a href={`/${market!.segment}/news`}>{t('home.all_news')}</a>
       </p>

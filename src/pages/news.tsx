@@ -21,16 +21,17 @@ const SLUG = /^[a-z0-9-]{1,120}$/
 /** The canonical URL path of an article. */
 export const articlePath = (segment: string, slug: string) => `/${segment}/news/details/${slug}`
 
-/** News cards: picture, title, date and excerpt, each a link to the article. */
-export function NewsCards({ view, articles }: { view: View; articles: NewsSummary[] }) {
+/** News cards: picture, title (a heading at `level`), date and excerpt, each a link to the article. */
+export function NewsCards({ view, articles, level }: { view: View; articles: NewsSummary[]; level: 2 | 3 }) {
   const market = view.market!
+  const Heading = level === 2 ? 'h2' : 'h3'
   return (
     <ul className="card-grid news-grid">
       {articles.map((article) => (
         <li key={article.id} className="card">
           <a href={articlePath(market.segment, article.slug)}>
             {article.image && <img src={article.image} alt="" width={480} height={270} loading="lazy" decoding="async" />}
-            <h3>{article.title}</h3>
+            <Heading>{article.title}</Heading>
             <p className="meta">
               <time dateTime={article.published_at}>{formatDate(article.published_at, market.tag)}</time>
             </p>
@@ -51,7 +52,7 @@ export function NewsIndexPage(props: { view: View; chrome: Chrome; head: HeadPro
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <div className="band">
         <h1>{t('news.title')}</h1>
-        {articles.length === 0 ? <p>{t('news.none')}</p> : <NewsCards view={view} articles={articles} />}
+        {articles.length === 0 ? <p>{t('news.none')}</p> : <NewsCards view={view} articles={articles} level={2} />}
         <Pagination
           view={view}
           page={page}

@@ -41,7 +41,7 @@ export function SearchPage({ view, chrome, head, type, q, results, meta }: Searc
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <div className="band search">
         <h1>{q ? t('search.results_for', { q }) : t('search.title')}</h1>
-        <form method="get" action={`/${segment}/search/${type}`} role="search" className="search-form">
+        <form method="get" action={`/${segment}/search/${type}`} role="search" className="search-form" aria-label={t('search.title')}>
           <label htmlFor="search-q" className="visually-hidden">
             {t('header.search_label')}
           </label>

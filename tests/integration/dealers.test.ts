@@ -86,7 +86,7 @@ describe('the dealer locator', () => {
 
   it('works without JavaScript (a GET form and a list) and marks the map island, with Leaflet\'s stylesheet on this page only', async () => {
     const { text } = await visit('/it-it/rivenditori')
-    expect(text).toContain('<form class="locator-form" role="search" method="get">')
+    expect(text).toMatch(/<form class="locator-form" role="search" aria-label="[^"]+" method="get">/)
     expect(text).toContain('data-island="dealer-map"')
     expect(text).toMatch(/<link rel="stylesheet" href="\/assets\/dealer-map-[A-Z0-9]+\.css"\/>/)
     const home = await visit('/it-it')

@@ -17,12 +17,21 @@ function firstSegment(path: string): string {
 }
 
 const segment = fc.oneof(
-  fc.constantFrom('it-it', 'nl-nl', 'de-de', 'il-he', 'xx-yy', 'it-xx', 'api', '_health', 'test-drive', 'chi-siamo', '..', '%', '%ZZ', '%2F'),
+  fc.constantFrom(
+    'it-it', 'nl-nl', 'de-de', 'il-he', 'xx-yy', 'it-xx', 'api', '_health', 'test-drive', 'chi-siamo', '..', '%', '%ZZ', '%2F',
+    'products', 'type', 'aurora-strada-9', 'news', 'details', 'search', 'all', 'dealers', 'rivenditori', 'cicli-bergamasca',
+  ),
   fc.webSegment(),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
 )
 const path = fc.array(segment, { minLength: 0, maxLength: 5 }).map((parts) => `/${parts.join('/')}`)
-const query = fc.option(fc.webQueryParameters(), { nil: undefined })
+const query = fc.option(
+  fc.oneof(
+    fc.webQueryParameters(),
+    fc.tuple(fc.constantFrom('q', 'page', 'near', 'lat', 'sales', 'type'), fc.string({ maxLength: 30 })).map(([k, v]) => `${k}=${encodeURIComponent(v)}`),
+  ),
+  { nil: undefined },
+)
 const header = fc.string({ maxLength: 60 }).filter((value) => /^[\t\x20-\x7e]*$/.test(value))
 
 describe('bad input never produces a 5xx', () => {
