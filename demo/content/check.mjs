@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Validates the demo content (pages.json, news.json, products.json) and the images it points to.
+// Validates the demo content (pages.json, news.json, products.json, catalogue.json, dealers.json) and the images it
+// points to.
 // Usage: node demo/content/check.mjs   — prints a summary and exits 1 if anything is wrong.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -254,6 +255,61 @@ if (catalogue) {
   if (featured !== 4) fail('products', `${featured} featured products, exactly 4 are expected`)
 }
 
+// ------------------------------------------------------------------------------------------------ catalogue details
+
+const SPEC_KEYS = ['frame', 'fork', 'groupset', 'gearing', 'brakes', 'wheels', 'tyres', 'weight', 'motor', 'battery', 'range', 'charger', 'material', 'size', 'capacity', 'lumens', 'runtime', 'compatibility']
+const COLOURS = ['black', 'white', 'red', 'sage', 'blue', 'orange', 'grey', 'sand', 'green', 'yellow']
+const AVAILABILITY = ['in_stock', 'low_stock', 'out_of_stock', 'preorder']
+const SITES = Object.keys(MARKETS)
+const details = readJson('catalogue.json')
+if (details && catalogue) {
+  const skus = new Set()
+  const soldPerSite = Object.fromEntries(SITES.map((site) => [site, 0]))
+  for (const product of catalogue.products ?? []) {
+    const at = `catalogue.${product.slug}`
+    const detail = details[product.slug]
+    if (!detail) { fail(at, 'is missing'); continue }
+    for (const locale of LOCALES) text(`${at}.description.${locale}`, detail.description?.[locale])
+    ;(detail.gallery ?? []).forEach((url, i) => imageExists(`${at}.gallery[${i}]`, url, 'products'))
+    if (detail.gallery?.[0] !== product.image) fail(`${at}.gallery`, 'must start with the product\'s image')
+    for (const [key, value] of detail.specs ?? []) {
+      if (!SPEC_KEYS.includes(key)) fail(`${at}.specs`, `unknown spec key ${key}`)
+      text(`${at}.specs.${key}`, value)
+    }
+    for (const variant of detail.variants ?? []) {
+      if (skus.has(variant.sku)) fail(`${at}.variants`, `duplicate sku ${variant.sku}`)
+      skus.add(variant.sku)
+      if (!COLOURS.includes(variant.colour)) fail(`${at}.variants.${variant.sku}`, `unknown colour ${variant.colour}`)
+      if (!AVAILABILITY.includes(variant.availability)) fail(`${at}.variants.${variant.sku}`, `unknown availability ${variant.availability}`)
+    }
+    for (const [site, amount] of Object.entries(detail.prices ?? {})) {
+      if (!SITES.includes(site)) fail(`${at}.prices`, `unknown site ${site}`)
+      else soldPerSite[site]++
+      if (!Number.isInteger(amount) || amount <= 0) fail(`${at}.prices.${site}`, 'must be a positive whole number of minor units')
+    }
+  }
+  for (const [site, count] of Object.entries(soldPerSite)) if (count < 12) fail(`catalogue (${site})`, `sells ${count} products, at least 12 are needed`)
+}
+
+// ------------------------------------------------------------------------------------------------ dealers
+
+const dealerData = readJson('dealers.json')
+if (dealerData) {
+  const slugs = new Set()
+  for (const dealer of dealerData.dealers ?? []) {
+    const at = `dealers.${dealer.slug}`
+    if (!KEBAB.test(dealer.slug ?? '') || slugs.has(dealer.slug)) fail(at, 'slug missing, not kebab-case or duplicated')
+    slugs.add(dealer.slug)
+    if (!SITES.includes(dealer.site)) fail(at, `unknown site ${dealer.site}`)
+    if (!(Math.abs(dealer.lat) <= 90 && Math.abs(dealer.lng) <= 180)) fail(at, 'coordinates out of range')
+    if (!Array.isArray(dealer.hours) || dealer.hours.length !== 7) fail(at, 'hours must list seven days')
+    else for (const ranges of dealer.hours) for (const range of ranges) if (!/^\d{2}:\d{2}-\d{2}:\d{2}$/.test(range)) fail(at, `hours range ${range}`)
+  }
+  if (slugs.size < 40) fail('dealers', `${slugs.size} dealers, at least 40 are needed`)
+  for (const site of SITES) if (!dealerData.dealers.some((d) => d.site === site)) fail('dealers', `no dealer for ${site}`)
+  for (const site of SITES) if ((dealerData.places ?? []).filter((p) => p.site === site).length < 4) fail('dealers.places', `fewer than 4 places for ${site}`)
+}
+
 // ------------------------------------------------------------------------------------------------ SVG files
 
 /** A light well-formedness check: balanced tags, one root <svg>, quoted attributes. */
@@ -332,6 +388,7 @@ const summary = [
   `pages: ${pages ? Object.keys(pages).length : 0} keys × ${LOCALES.length} locales`,
   `news: ${Array.isArray(news) ? news.length : 0} articles (${Array.isArray(news) ? news.filter((a) => a.scope !== '*').length : 0} market-specific)`,
   `products: ${catalogue?.products?.length ?? 0} in ${catalogue?.types?.length ?? 0} types, ${catalogue?.products?.filter((p) => p.featured).length ?? 0} featured`,
+  `dealers: ${dealerData?.dealers?.length ?? 0}, places: ${dealerData?.places?.length ?? 0}`,
   `svg: ${svgCount.products} product, ${svgCount.news} news, ${svgCount.og} og images, hero and logo`,
 ]
 console.log(summary.join('\n'))
