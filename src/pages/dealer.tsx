@@ -3,16 +3,14 @@ import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
-import { PageError } from '../errors/page-error'
 import { marketPageUrl } from '../market/feature-switches'
-import { sendPage, viewOf } from '../render/respond'
+import { sendPage } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
 import type { Dealer } from '../upstream/catalogue-schemas'
-import { loadChrome } from './chrome'
+import { findBySlug } from './chrome'
 import { SERVICE_FILTERS } from './dealer-locator'
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
-const SLUG = /^[a-z0-9-]{1,80}$/
 
 /** A link that opens the dealer's position in a map service (a plain link: no map script on this page). */
 const mapLink = ({ lat, lng }: Dealer) => `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=17/${lat}/${lng}`
@@ -111,13 +109,7 @@ export function DealerPage({ view, chrome, head, dealer }: { view: View; chrome:
 /** `GET /{m}/dealers/{slug}`: a dealer of the market; any other slug is "Page Not Found". */
 export async function dealerPage(c: Context<AppEnv>): Promise<Response> {
   const { market, lookups, t } = c.var
-  const slug = c.req.param('slug') ?? ''
-  const [dealer, chrome] = await Promise.all([
-    SLUG.test(slug) ? lookups.dealer(market.country, market.locale, slug) : null,
-    loadChrome(lookups, market),
-  ])
-  if (!dealer) throw PageError.pageNotFound(c.req.url)
-  const view = viewOf(c, t, market)
+  const { found: dealer, chrome, view } = await findBySlug(c, (slug) => lookups.dealer(market.country, market.locale, slug))
   const head: HeadProps = {
     title: `${dealer.name} · ${dealer.city} · ${t.t('brand.name')}`,
     description: `${dealer.address}, ${dealer.postal_code ?? ''} ${dealer.city}`,

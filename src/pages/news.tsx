@@ -12,11 +12,10 @@ import { HtmlCache, sendPage, viewOf } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
 import type { NewsArticle } from '../upstream/catalogue-schemas'
 import type { NewsSummary } from '../upstream/schemas'
-import { loadChrome } from './chrome'
+import { findBySlug, loadChrome } from './chrome'
 
 /** The most pages of the index anyone is shown (and the most that are ever cached). */
 const MAX_PAGES = 100
-const SLUG = /^[a-z0-9-]{1,120}$/
 
 /** The canonical URL path of an article. */
 export const articlePath = (segment: string, slug: string) => `/${segment}/news/details/${slug}`
@@ -105,13 +104,7 @@ export async function newsIndex(c: Context<AppEnv>): Promise<Response> {
 /** `GET /{m}/news/details/{slug}`: the canonical article page; articles carry their own SEO fields. */
 export async function articlePage(c: Context<AppEnv>): Promise<Response> {
   const { market, lookups, t } = c.var
-  const slug = c.req.param('slug') ?? ''
-  const [article, chrome] = await Promise.all([
-    SLUG.test(slug) ? lookups.article(market.country, market.locale, slug) : null,
-    loadChrome(lookups, market),
-  ])
-  if (!article) throw PageError.pageNotFound(c.req.url)
-  const view = viewOf(c, t, market)
+  const { found: article, chrome, view } = await findBySlug(c, (slug) => lookups.article(market.country, market.locale, slug))
   const head: HeadProps = {
     title: `${article.title} · ${t.t('brand.name')}`,
     description: article.excerpt,

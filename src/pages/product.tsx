@@ -3,16 +3,13 @@ import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
-import { PageError } from '../errors/page-error'
 import { formatPrice } from '../i18n/formats'
 import { marketPageUrl } from '../market/feature-switches'
 import type { Market } from '../market/market'
-import { sendPage, viewOf } from '../render/respond'
+import { sendPage } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
 import type { Product } from '../upstream/catalogue-schemas'
-import { loadChrome } from './chrome'
-
-const SLUG = /^[a-z0-9-]{1,80}$/
+import { findBySlug } from './chrome'
 
 /** A price in the market's currency: minor units from the API, the site's token on its side. */
 export const marketPrice = (market: Market, minor: number) => formatPrice(minor / 100, market.site, market.tag)
@@ -116,13 +113,7 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
  */
 export async function productPage(c: Context<AppEnv>): Promise<Response> {
   const { market, lookups, t } = c.var
-  const slug = c.req.param('slug') ?? ''
-  const [product, chrome] = await Promise.all([
-    SLUG.test(slug) ? lookups.product(market.country, market.locale, slug) : null,
-    loadChrome(lookups, market),
-  ])
-  if (!product) throw PageError.pageNotFound(c.req.url)
-  const view = viewOf(c, t, market)
+  const { found: product, chrome, view } = await findBySlug(c, (slug) => lookups.product(market.country, market.locale, slug))
   const head: HeadProps = {
     title: `${product.name} · ${t.t('brand.name')}`,
     description: product.tagline || product.description,
