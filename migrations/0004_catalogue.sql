@@ -25,7 +25,7 @@ CREATE TABLE product_prices (
 );
 CREATE INDEX product_prices_by_site ON product_prices (site);
 
--- Rich text (a small HTML subset); the Worker sanitises it again before it reaches a page.
+-- Rich text (a small HTML subset); the Worker sanitises it before it reaches a page.
 ALTER TABLE news ADD COLUMN body TEXT NOT NULL DEFAULT '';
 
 CREATE TABLE dealers (
@@ -47,7 +47,7 @@ CREATE TABLE dealers (
   service INTEGER NOT NULL DEFAULT 1,
   test_rides INTEGER NOT NULL DEFAULT 1,
   -- JSON: seven lists (Monday first) of "HH:MM-HH:MM" ranges; [] is closed.
-  hours TEXT NOT NULL DEFAULT '[]'
+  hours TEXT NOT NULL DEFAULT '[[],[],[],[],[],[],[]]'
 );
 CREATE INDEX dealers_by_site ON dealers (site);
 

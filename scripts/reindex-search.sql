@@ -8,8 +8,14 @@ SELECT n.name, n.tagline || ' ' || n.description || ' ' || COALESCE(tn.name, '')
   JOIN product_names n ON n.product_id = p.id
   LEFT JOIN product_type_names tn ON tn.type_id = p.type_id AND tn.locale = n.locale;
 
+-- News are indexed from the text of their blocks (headings, paragraphs, list items), never from HTML markup.
 INSERT INTO search_index (title, body, kind, ref, site, locale)
-SELECT title, excerpt || ' ' || body, 'news', id, scope, locale FROM news;
+SELECT title, excerpt || ' ' || COALESCE((
+         SELECT group_concat(COALESCE(json_extract(b.value, '$.text'),
+                                      (SELECT group_concat(i.value, ' ') FROM json_each(b.value, '$.items') i)), ' ')
+           FROM json_each(news.blocks) b), ''),
+       'news', id, scope, locale
+  FROM news;
 
 INSERT INTO search_index (title, body, kind, ref, site, locale)
 SELECT name, address || ' ' || COALESCE(postal_code, '') || ' ' || city || ' ' || COALESCE(region, ''), 'dealer', id, site, '*'

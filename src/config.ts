@@ -43,11 +43,12 @@ function upstreamOf(value: string | undefined): UpstreamConfig {
   return { kind: 'invalid' }
 }
 
+/** An HTTPS tile template on one host (`{s}` subdomains would each need their own CSP entry). */
 function mapTilesOf(value: string | undefined): Config['mapTiles'] {
   if (!value) return null
   try {
-    const url = new URL(value.replace(/[{}]/g, ''))
-    if (url.protocol === 'https:' || url.protocol === 'http:') return { url: value, origin: url.origin }
+    const url = new URL(value.replace(/\{[zxy]\}/g, '0'))
+    if (url.protocol === 'https:' && !value.includes('{s}') && !/[{}]/.test(url.host)) return { url: value, origin: url.origin }
   } catch {}
   logEvent('error', 'config_invalid', { variable: 'MAP_TILE_URL' })
   return null

@@ -10,9 +10,10 @@ import {
   siteAnswer,
   sitesAnswer,
 } from '../upstream/schemas'
-import { dealerAnswer, dealersAnswer, newsArticleAnswer, productAnswer, productListAnswer, productTypesAnswer } from '../upstream/catalogue-schemas'
+import { logEvent } from '../ops/log'
+import { type Dealer, dealersAnswer, newsArticleAnswer, productAnswer, productListAnswer, productTypesAnswer } from '../upstream/catalogue-schemas'
 import { cacheKeys } from './keys'
-import { type CachePolicy, CacheLong, CacheShort } from './policies'
+import { type CachePolicy, CacheItem, CacheLong, CacheShort } from './policies'
 import { cached, type CacheContext } from './swr'
 
 /**
@@ -72,21 +73,33 @@ export function createLookups(cache: CacheContext, upstream: Upstream) {
     newsPage: (country: string, locale: string, page: number) =>
       readPaged(cacheKeys.newsPage(country, locale, page), CacheShort, `front/news?page=${page}&per_page=${NEWS_PER_PAGE}`, newsListAnswer, { country, locale }),
     article: (country: string, locale: string, slug: string) =>
-      read(cacheKeys.article(country, locale, slug), CacheShort, `front/news/${slug}`, newsArticleAnswer, { country, locale }),
+      read(cacheKeys.article(country, locale, slug), CacheItem, `front/news/${encodeURIComponent(slug)}`, newsArticleAnswer, { country, locale }),
     articleById: (country: string, locale: string, id: number) =>
-      read(cacheKeys.articleById(country, locale, id), CacheShort, `front/news/id/${id}`, newsArticleAnswer, { country, locale }),
+      read(cacheKeys.articleById(country, locale, id), CacheItem, `front/news/id/${id}`, newsArticleAnswer, { country, locale }),
     productTypes: (country: string, locale: string) =>
       read(cacheKeys.productTypes(country, locale), CacheShort, 'front/product-types', productTypesAnswer, { country, locale }),
     /** Every product of a type sold in the market (a type has far fewer than a page of 50). */
     products: (country: string, locale: string, type: string) =>
       read(cacheKeys.products(country, locale, type), CacheShort, `front/products?type=${type}&per_page=50`, productListAnswer, { country, locale }),
     product: (country: string, locale: string, slug: string) =>
-      read(cacheKeys.product(country, locale, slug), CacheShort, `front/products/${slug}`, productAnswer, { country, locale }),
-    /** Every dealer of the market (sorted and filtered at the edge, so one entry serves every visitor). */
+      read(cacheKeys.product(country, locale, slug), CacheItem, `front/products/${encodeURIComponent(slug)}`, productAnswer, { country, locale }),
+    /**
+     * Every dealer of the market, all pages of them (sorted and filtered at the edge, so one entry serves every
+     * visitor; a dealer's page is found in it too).
+     */
     dealers: (country: string, locale: string) =>
-      read(cacheKeys.dealers(country, locale), CacheShort, 'front/dealers?per_page=50', dealersAnswer, { country, locale }),
-    dealer: (country: string, locale: string, slug: string) =>
-      read(cacheKeys.dealer(country, locale, slug), CacheShort, `front/dealers/${slug}`, dealerAnswer, { country, locale }),
+      cached(cache, cacheKeys.dealers(country, locale), CacheShort, async (background) => {
+        const client = upstream.forMarket(country, locale)
+        const dealers: Dealer[] = []
+        for (let page = 1; page <= MAX_DEALER_PAGES; page++) {
+          const answer = await client.get(`front/dealers?page=${page}&per_page=50`, dealersAnswer, { background })
+          if (!answer) return null
+          dealers.push(...answer.data)
+          if (dealers.length >= answer.meta.total || answer.data.length === 0) return dealers
+        }
+        logEvent('warn', 'dealers_truncated', { country, count: dealers.length })
+        return dealers
+      }),
   }
 }
 
@@ -94,3 +107,6 @@ export type Lookups = ReturnType<typeof createLookups>
 
 /** Articles per page of the news index. */
 export const NEWS_PER_PAGE = 9
+
+/** A market's dealers are read 50 at a time, up to this many pages. */
+const MAX_DEALER_PAGES = 10

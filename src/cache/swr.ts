@@ -119,6 +119,7 @@ function refreshInBackground<T>(cache: CacheContext, key: string, policy: CacheP
 function store<T>(cache: CacheContext, key: string, policy: CachePolicy, value: T | null): void {
   const entry: Entry<T> = { value, storedAt: Date.now() }
   remember(key, entry, entry.storedAt)
+  if (value === null && policy.absentInKv === false) return
   const { freshSeconds, staleSeconds } = policyOf(entry, policy)
   cache.waitUntil(
     cache.kv

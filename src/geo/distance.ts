@@ -9,3 +9,8 @@ export function distanceKm(a: Point, b: Point): number {
     Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lng - a.lng) * rad) / 2) ** 2
   return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)))
 }
+
+/** Things with a position, each with its distance from `origin` (km), nearest first. */
+export function byDistance<T extends Point>(things: T[], origin: Point): Array<T & { distance_km: number }> {
+  return things.map((thing) => ({ ...thing, distance_km: distanceKm(origin, thing) })).sort((a, b) => a.distance_km - b.distance_km)
+}

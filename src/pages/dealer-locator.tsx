@@ -8,15 +8,12 @@ import type { HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import { configOf } from '../config'
 import type { AppEnv } from '../env'
-import { distanceKm, type Point } from '../geo/distance'
+import { byDistance, type Point } from '../geo/distance'
 import { assets } from '../render/assets'
-import { sendPage, viewOf } from '../render/respond'
-import { type Dealer, placeAnswer } from '../upstream/catalogue-schemas'
+import { HtmlCache, sendPage, viewOf } from '../render/respond'
+import { DEALER_SERVICES, type Dealer, type DealerService, placeAnswer } from '../upstream/catalogue-schemas'
 import type { ContentPage } from '../upstream/schemas'
 
-/** The services a visitor can filter dealers by, as the form's checkbox names. */
-export const SERVICE_FILTERS = ['sales', 'service', 'test_rides'] as const
-type ServiceFilter = (typeof SERVICE_FILTERS)[number]
 
 /** Where the list measures from: a place the visitor typed, their position at the edge, or the market's centre. */
 type Origin = { point: Point; from: 'place'; place: string } | { point: Point; from: 'visitor' } | { point: Point; from: 'centre'; unknownPlace?: string }
@@ -29,7 +26,7 @@ type LocatorProps = {
   dealers: Array<Dealer & { distance_km: number }>
   origin: Origin
   near: string
-  filters: ServiceFilter[]
+  filters: DealerService[]
   tileUrl: string | null
 }
 
@@ -50,7 +47,7 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
           </div>
           <fieldset>
             <legend>{t('dealer.filters')}</legend>
-            {SERVICE_FILTERS.map((service) => (
+            {DEALER_SERVICES.map((service) => (
               <label key={service} className="check">
                 <input type="checkbox" name={service} value="on" defaultChecked={filters.includes(service)} /> {t(`dealer.${service}`)}
               </label>
@@ -84,7 +81,7 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
                     {dealer.address}, {dealer.postal_code} {dealer.city}
                   </p>
                   <ul className="services">
-                    {SERVICE_FILTERS.filter((service) => dealer.services[service]).map((service) => (
+                    {DEALER_SERVICES.filter((service) => dealer.services[service]).map((service) => (
                       <li key={service}>{t(`dealer.${service}`)}</li>
                     ))}
                   </ul>
@@ -117,16 +114,13 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
 export async function sendDealerLocator(c: Context<AppEnv>, page: ContentPage, chrome: Chrome, head: HeadProps): Promise<Response> {
   const { market, lookups, t, upstream } = c.var
   const near = (c.req.query('near') ?? '').trim().slice(0, 80)
-  const filters = SERVICE_FILTERS.filter((service) => c.req.query(service) === 'on')
+  const filters = DEALER_SERVICES.filter((service) => c.req.query(service) === 'on')
   const [all, place] = await Promise.all([
     lookups.dealers(market.country, market.locale),
     near.length >= 2 ? upstream.forMarket(market.country, market.locale).get(`front/places?q=${encodeURIComponent(near)}`, placeAnswer) : null,
   ])
-  const origin = originOf(c, place?.data ?? null, near)
-  const dealers = (all ?? [])
-    .filter((dealer) => filters.every((service) => dealer.services[service]))
-    .map((dealer) => ({ ...dealer, distance_km: distanceKm(origin.point, dealer) }))
-    .sort((a, b) => a.distance_km - b.distance_km)
+  const origin = originOf(c, place?.data ?? null, near, all ?? [])
+  const dealers = byDistance((all ?? []).filter((dealer) => filters.every((service) => dealer.services[service])), origin.point)
   const view = viewOf(c, t, market)
   return sendPage(
     c,
@@ -141,14 +135,28 @@ export async function sendDealerLocator(c: Context<AppEnv>, page: ContentPage, c
       filters={filters}
       tileUrl={configOf(c.env).mapTiles?.url ?? null}
     />,
+    // Measured from where the visitor is: a page for them alone.
+    { headers: origin.from === 'visitor' ? { 'Cache-Control': HtmlCache.personal } : {} },
   )
 }
 
-function originOf(c: Context<AppEnv>, place: { name: string; lat: number; lng: number } | null, near: string): Origin {
+/**
+ * Where to measure from: the place typed, else the visitor's position at the edge when they are in the market's
+ * country (or on the international site), else the market's centre (or, without one, the middle of its dealers).
+ */
+function originOf(c: Context<AppEnv>, place: { name: string; lat: number; lng: number } | null, near: string, dealers: Point[]): Origin {
   if (place) return { point: place, from: 'place', place: place.name }
-  const cf = c.req.raw.cf as { latitude?: string; longitude?: string } | undefined
+  const { site } = c.var.market
+  const cf = c.req.raw.cf as { latitude?: string; longitude?: string; country?: string } | undefined
   const visitor = { lat: Number(cf?.latitude), lng: Number(cf?.longitude) }
-  if (!near && cf?.latitude && cf.longitude && Number.isFinite(visitor.lat) && Number.isFinite(visitor.lng)) return { point: visitor, from: 'visitor' }
-  const centre = c.var.market.site.centre ?? { lat: 0, lng: 0 }
-  return { point: centre, from: 'centre', ...(near ? { unknownPlace: near } : {}) }
+  const inMarket = site.slug === 'int' || cf?.country?.toUpperCase() === site.country.country_code.toUpperCase()
+  if (!near && inMarket && cf?.latitude && cf.longitude && Number.isFinite(visitor.lat) && Number.isFinite(visitor.lng)) {
+    return { point: visitor, from: 'visitor' }
+  }
+  return { point: site.centre ?? middleOf(dealers), from: 'centre', ...(near ? { unknownPlace: near } : {}) }
 }
+
+const middleOf = (points: Point[]): Point =>
+  points.length === 0
+    ? { lat: 0, lng: 0 }
+    : { lat: points.reduce((sum, p) => sum + p.lat, 0) / points.length, lng: points.reduce((sum, p) => sum + p.lng, 0) / points.length }

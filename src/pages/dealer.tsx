@@ -6,9 +6,8 @@ import type { AppEnv } from '../env'
 import { marketPageUrl } from '../market/feature-switches'
 import { sendPage } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
-import type { Dealer } from '../upstream/catalogue-schemas'
+import { DEALER_SERVICES, type Dealer } from '../upstream/catalogue-schemas'
 import { findBySlug } from './chrome'
-import { SERVICE_FILTERS } from './dealer-locator'
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 
@@ -51,7 +50,7 @@ export function DealerPage({ view, chrome, head, dealer }: { view: View; chrome:
           <section aria-labelledby="services-title">
             <h2 id="services-title">{t('dealer.services')}</h2>
             <ul className="services">
-              {SERVICE_FILTERS.filter((service) => dealer.services[service]).map((service) => (
+              {DEALER_SERVICES.filter((service) => dealer.services[service]).map((service) => (
                 <li key={service}>{t(`dealer.${service}`)}</li>
               ))}
             </ul>
@@ -109,7 +108,8 @@ export function DealerPage({ view, chrome, head, dealer }: { view: View; chrome:
 /** `GET /{m}/dealers/{slug}`: a dealer of the market; any other slug is "Page Not Found". */
 export async function dealerPage(c: Context<AppEnv>): Promise<Response> {
   const { market, lookups, t } = c.var
-  const { found: dealer, chrome, view } = await findBySlug(c, (slug) => lookups.dealer(market.country, market.locale, slug))
+  const { found: dealer, chrome, view } = await findBySlug(c, async (slug) =>
+    (await lookups.dealers(market.country, market.locale))?.find((dealer) => dealer.slug === slug) ?? null)
   const head: HeadProps = {
     title: `${dealer.name} · ${dealer.city} · ${t.t('brand.name')}`,
     description: `${dealer.address}, ${dealer.postal_code ?? ''} ${dealer.city}`,

@@ -39,9 +39,13 @@ export const productSchema = productSummarySchema.extend({
 })
 
 export const newsArticleSchema = newsSummarySchema.extend({
-  /** Rich text: a small subset of HTML, sanitised again by the Worker before it reaches a page. */
+  /** Rich text: a small subset of HTML, which the Worker sanitises before it reaches a page. */
   body: z.string(),
 })
+
+/** The services a dealer may offer, which visitors filter by. */
+export const DEALER_SERVICES = ['sales', 'service', 'test_rides'] as const
+export type DealerService = (typeof DEALER_SERVICES)[number]
 
 const openingRange = z.string().regex(/^\d{2}:\d{2}-\d{2}:\d{2}$/)
 

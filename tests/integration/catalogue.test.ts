@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import italian from '../../demo/messages/it.json'
 import { textOf, visit } from '../fixtures/worker'
@@ -57,6 +58,16 @@ describe('product pages', () => {
     const { status, words: page } = await words(path)
     expect(status).toBe(404)
     expect(page).toContain(`Page Not Found: ${path}`)
+  })
+})
+
+describe('what visitors type', () => {
+  it('never becomes a KV entry: an unknown product, article or permalink id stays out of the cache', async () => {
+    for (const path of ['/it-it/products/no-such-bike-1', '/it-it/news/details/no-such-article-2', '/it-it/news/x-123456', '/it-it/dealers/no-such-dealer']) {
+      expect((await visit(path)).status, path).toBe(404)
+    }
+    const { keys } = await env.CACHE.list()
+    expect(keys.map((key) => key.name).filter((name) => /no-such|123456/.test(name))).toEqual([])
   })
 })
 

@@ -11,8 +11,8 @@ const listed = (html: string, segment: string) =>
   [...html.matchAll(new RegExp(`<h2><a href="/${segment}/dealers/([a-z0-9-]+)">`, 'g'))].map((m) => m[1])
 
 /** A visit from a browser the edge located (Cloudflare's `request.cf`). */
-async function visitFrom(path: string, latitude: string, longitude: string) {
-  const request = new Request(`${ORIGIN}${path}`, { cf: { latitude, longitude } } as RequestInit)
+async function visitFrom(path: string, latitude: string, longitude: string, country = 'IT') {
+  const request = new Request(`${ORIGIN}${path}`, { cf: { latitude, longitude, country } } as RequestInit)
   return visit(path, request)
 }
 
@@ -53,6 +53,12 @@ describe('the dealer locator', () => {
     const florence = await visitFrom('/it-it/rivenditori', '43.7696', '11.2558')
     expect(listed(florence.text, 'it-it')[0]).toBe('ciclofficina-del-giglio')
     expect(textOf(florence.text)).toContain(italian.dealer.near_you)
+    // Measured from the visitor: a page for them alone.
+    expect(florence.headers.get('Cache-Control')).toBe('private, no-cache')
+    // A visitor in another country is not "near" this market's dealers: the centre it is.
+    const abroad = await visitFrom('/it-it/rivenditori', '40.7128', '-74.0060', 'US')
+    expect(textOf(abroad.text)).toContain(italian.dealer.near_centre)
+    expect(abroad.headers.get('Cache-Control')).toBe('no-cache')
     const milan = await visitFrom('/it-it/rivenditori', '45.4642', '9.1900')
     expect(listed(milan.text, 'it-it')[0]).toBe('officina-navigli')
     const nowhere = await visit('/it-it/rivenditori')

@@ -141,6 +141,14 @@ describe('search', () => {
     expect(empty.main).toContain(italian.search.prompt)
   })
 
+  it('indexes the text of articles, never their markup', async () => {
+    for (const q of ['h2', 'li', 'ul']) expect((await searchApi(`type=news&q=${q}`)).body.data, q).toEqual([])
+  })
+
+  it('answers 422, never a 500, for a type that is not one (inherited names included)', async () => {
+    for (const type of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) expect((await searchApi(`type=${type}&q=a`)).status, type).toBe(422)
+  })
+
   it('answers 404 for any other type, and never lets a visitor\'s words become FTS5 syntax', async () => {
     for (const type of ['dealer', 'pages', 'ALL', '..']) expect((await visit(`/it-it/search/${type}?q=x`)).status, type).toBe(404)
     expect(ftsQuery('strada" OR title:* NEAR(a b) -x')).toBe('"strada"* "OR"* "title"* "NEAR"* "a"* "b"* "x"*')

@@ -25,4 +25,23 @@ describe('rich text from the content API', () => {
       expect(clean, href).toBe('<a>x</a>')
     }
   })
+
+  it('drops raw-text elements whose content a browser would otherwise read as markup', async () => {
+    for (const tag of ['noembed', 'xmp', 'noframes', 'plaintext', 'listing']) {
+      const clean = await sanitizeRichText(`<p>a</p><${tag}><meta http-equiv="refresh" content="0;url=https://evil.example/"><img src=x onerror=alert(1)></${tag}>`)
+      expect(clean, tag).toBe('<p>a</p>')
+    }
+  })
+
+  it('checks a link once its character references are decoded, and adds rel only to links it keeps', async () => {
+    for (const href of ['/&#x2F;evil.example', '&#106;avascript:alert(1)', 'java&#x09;script:alert(1)', 'https:\\evil', '/&sol;evil.example', '/x&quot; onmouseover=&quot;alert(1)', '/x&#39;y']) {
+      expect(await sanitizeRichText(`<a href="${href}">x</a>`), href).toBe('<a>x</a>')
+    }
+    expect(await sanitizeRichText('<a href="/it-it/news?page=2&amp;q=x">x</a>')).toBe('<a href="/it-it/news?page=2&amp;q=x">x</a>')
+  })
+
+  it('drops end tags of elements it does not allow, so the page\'s own containers stay open', async () => {
+    expect(await sanitizeRichText('<p>a</p></div></article></main><p>b</p>')).toBe('<p>a</p><p>b</p>')
+  })
 })
+

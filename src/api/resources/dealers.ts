@@ -1,18 +1,15 @@
 import { Hono } from 'hono'
-import { type Dealer, dealerAnswer, dealersAnswer, placeAnswer } from '../../upstream/catalogue-schemas'
-import { distanceKm } from '../../geo/distance'
+import { DEALER_SERVICES, type Dealer, type DealerService, dealerAnswer, dealersAnswer, placeAnswer } from '../../upstream/catalogue-schemas'
+import { byDistance } from '../../geo/distance'
 import { type ApiContext, type ApiEnv, badPaging, notFound, pageParams, parseJson, respond } from '../context'
 
 type DealerRow = Omit<Dealer, 'services' | 'hours' | 'distance_km'> & { sales: number; service: number; test_rides: number; hours: string }
 
-export const DEALER_SERVICES = ['sales', 'service', 'test_rides'] as const
-type Service = (typeof DEALER_SERVICES)[number]
 
-const toDealer = ({ sales, service, test_rides, hours, ...row }: DealerRow, distanceKm: number | null = null): Dealer => ({
+const toDealer = ({ sales, service, test_rides, hours, ...row }: DealerRow): Dealer => ({
   ...row,
   services: { sales: sales === 1, service: service === 1, test_rides: test_rides === 1 },
   hours: parseJson<string[][]>(hours, [[], [], [], [], [], [], []]),
-  distance_km: distanceKm === null ? null : Math.round(distanceKm * 10) / 10,
 })
 
 /** The market whose dealers are listed: the caller's `X-Tenant`, else the international site. */
@@ -31,10 +28,8 @@ export const dealers = new Hono<ApiEnv>()
     const services = servicesOf(c.req.query('services'))
     if (!paging || point === undefined || !services) return badPaging(c)
     const { results } = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? ORDER BY name').bind(siteOf(c)).all<DealerRow>()
-    const matching = results
-      .filter((row) => services.every((service) => row[service] === 1))
-      .map((row) => toDealer(row, point && distanceKm(point, row)))
-      .sort((a, b) => (a.distance_km ?? 0) - (b.distance_km ?? 0))
+    const offering = results.filter((row) => services.every((service) => row[service] === 1)).map((row) => toDealer(row))
+    const matching = point ? byDistance(offering, point).map((dealer) => ({ ...dealer, distance_km: Math.round(dealer.distance_km * 10) / 10 })) : offering
     return respond(c, dealersAnswer, {
       data: matching.slice(paging.offset, paging.offset + paging.perPage),
       meta: { page: paging.page, per_page: paging.perPage, total: matching.length },
@@ -49,7 +44,7 @@ export const dealers = new Hono<ApiEnv>()
   .get('/front/places', async (c) => {
     const query = fold(c.req.query('q') ?? '')
     if (query.length < 2 || query.length > 80) return notFound(c)
-    const { results } = await c.env.DB.prepare('SELECT name, postal_code, lat, lng FROM places WHERE site = ?')
+    const { results } = await c.env.DB.prepare('SELECT name, postal_code, lat, lng FROM places WHERE site = ? ORDER BY id')
       .bind(siteOf(c))
       .all<{ name: string; postal_code: string | null; lat: number; lng: number }>()
     const compact = query.replace(/\s+/g, '')
@@ -69,10 +64,10 @@ function pointOf(lat: string | undefined, lng: string | undefined): { lat: numbe
   return valid && Math.abs(point.lat) <= 90 && Math.abs(point.lng) <= 180 ? point : undefined
 }
 
-function servicesOf(value: string | undefined): Service[] | null {
+function servicesOf(value: string | undefined): DealerService[] | null {
   if (!value) return []
   const asked = value.split(',')
-  return asked.every((s): s is Service => (DEALER_SERVICES as readonly string[]).includes(s)) ? (asked as Service[]) : null
+  return asked.every((s): s is DealerService => (DEALER_SERVICES as readonly string[]).includes(s)) ? (asked as DealerService[]) : null
 }
 
 /** Lower case without diacritics, trimmed: "  Zürich " and "zurich" compare equal. */

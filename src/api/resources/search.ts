@@ -20,7 +20,8 @@ const MAX_TERMS = 8
  */
 export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
   const paging = pageParams(c, 10)
-  const kinds = TYPES[c.req.query('type') ?? 'all']
+  const type = c.req.query('type') ?? 'all'
+  const kinds = Object.hasOwn(TYPES, type) ? TYPES[type] : undefined
   if (!paging || !kinds) return badPaging(c)
   const match = ftsQuery(c.req.query('q') ?? '')
   if (!match) return respond(c, searchAnswer, { data: [], meta: { page: paging.page, per_page: paging.perPage, total: 0 } })
