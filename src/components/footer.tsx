@@ -1,9 +1,10 @@
 import { enabledPageLinks } from '../market/feature-switches'
 import { marketLabel } from '../market/picker'
-import type { View } from './view'
+import { isPageShown } from '../pages/chrome'
+import type { Chrome, View } from './view'
 
 /** The page footer: the site's content pages, the whistleblower channel and the market. */
-export function Footer({ view }: { view: View }) {
+export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
   const { t, market } = view
   const base = market ? `/${market.segment}` : ''
   return (
@@ -13,11 +14,13 @@ export function Footer({ view }: { view: View }) {
           <div>
             <h2>{t('footer.explore')}</h2>
             <ul>
-              {enabledPageLinks(market.site).map(({ key, slug }) => (
-                <li key={key}>
-                  <a href={`${base}/${slug}`}>{t(`pages.${key}`)}</a>
-                </li>
-              ))}
+              {enabledPageLinks(market.site)
+                .filter(({ key }) => isPageShown(chrome, key))
+                .map(({ key, slug }) => (
+                  <li key={key}>
+                    <a href={`${base}/${slug}`}>{t(`pages.${key}`)}</a>
+                  </li>
+                ))}
             </ul>
           </div>
           <div>

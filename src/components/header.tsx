@@ -8,7 +8,7 @@ import { LOGOUT_PATH } from '../auth/paths'
 import { loginUrl } from '../auth/redirect-target'
 import { Island } from './island'
 import { Logo } from './logo'
-import { isFeatureOn } from '../pages/chrome'
+import { isFeatureOn, isPageShown } from '../pages/chrome'
 import type { Chrome, View } from './view'
 
 const NAV_ID = 'site-nav'
@@ -60,17 +60,19 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
               </li>
             )}
             {market &&
-              headerPageLinks(market.site).map(({ key, slug }) => (
-                <li key={key}>
-                  <a href={`${base}/${slug}`} aria-current={view.path === `${base}/${slug}` ? 'page' : undefined}>
-                    {t(`pages.${key}`)}
-                  </a>
-                </li>
-              ))}
+              headerPageLinks(market.site)
+                .filter(({ key }) => isPageShown(chrome, key))
+                .map(({ key, slug }) => (
+                  <li key={key}>
+                    <a href={`${base}/${slug}`} aria-current={view.path === `${base}/${slug}` ? 'page' : undefined}>
+                      {t(`pages.${key}`)}
+                    </a>
+                  </li>
+                ))}
           </ul>
         </nav>
         <div className="header-tools">
-          {market && (
+          {market && isFeatureOn(chrome, 'search') && (
             <form method="get" action={`${base}/search/all`} role="search" className="header-search" aria-label={t('header.search_label')}>
               <label htmlFor="header-q" className="visually-hidden">
                 {t('header.search_label')}

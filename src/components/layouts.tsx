@@ -17,7 +17,7 @@ export function DefaultLayout({ view, head, chrome, children }: LayoutProps & { 
       <main id="main" tabIndex={-1}>
         {children}
       </main>
-      <Footer view={view} />
+      <Footer view={view} chrome={chrome} />
       <Toast view={view} />
     </Document>
   )

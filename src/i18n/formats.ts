@@ -36,6 +36,13 @@ export function formatPrice(
   return /^[A-Za-z]/.test(token) ? `${token}\u00a0${digits}` : `${token}${digits}`
 }
 
+/**
+ * A market price from the API (minor units of the site's currency: every site's currency has cents), formatted as
+ * `formatPrice` does.
+ */
+export const formatMinorPrice = (minor: number, site: Pick<Site, 'default_currency_token' | 'default_currency_place'>, tag: string) =>
+  formatPrice(minor / 100, site, tag)
+
 /** A calendar date (`2026-11-02`) written the market's way, e.g. "2 novembre 2026". */
 export function formatDate(isoDate: string, tag: string): string {
   const date = new Date(`${isoDate.slice(0, 10)}T12:00:00Z`)

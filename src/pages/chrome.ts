@@ -1,10 +1,6 @@
-import type { Context } from 'hono'
 import type { Lookups } from '../cache/lookups'
-import type { Chrome, View } from '../components/view'
-import type { AppEnv } from '../env'
-import { PageError } from '../errors/page-error'
+import type { Chrome } from '../components/view'
 import type { Market } from '../market/market'
-import { viewOf } from '../render/respond'
 
 /**
  * Loads what the default layout shows around every page: the sites (market picker), the product menu and types and
@@ -25,20 +21,11 @@ export function isFeatureOn(chrome: Chrome, key: string): boolean {
   return chrome.features.find((feature) => feature.key === key)?.enabled ?? true
 }
 
-/** What a slug in a URL may look like (products, articles, dealers): anything else is not looked up at all. */
-const SLUG = /^[a-z0-9-]{1,120}$/
+/** Content pages that belong to a brand-wide feature: switched off with it, they leave menus too. */
+const FEATURE_OF_PAGE: Record<string, string> = { 'dealer-locator': 'dealer_locator' }
 
-/**
- * The page of one thing found by the slug in its URL (a product, an article, a dealer): the thing and the layout's
- * chrome, loaded together, and the page's view. A malformed or unknown slug is "Page Not Found".
- */
-export async function findBySlug<T>(
-  c: Context<AppEnv>,
-  find: (slug: string) => Promise<T | null>,
-): Promise<{ found: T; chrome: Chrome; view: View }> {
-  const { market, lookups, t } = c.var
-  const slug = c.req.param('slug') ?? ''
-  const [found, chrome] = await Promise.all([SLUG.test(slug) ? find(slug) : null, loadChrome(lookups, market)])
-  if (!found) throw PageError.pageNotFound(c.req.url)
-  return { found, chrome, view: viewOf(c, t, market) }
+/** Whether a content page (a pageLinks key) is shown in the menus, as far as the brand's features go. */
+export function isPageShown(chrome: Chrome, pageKey: string): boolean {
+  const feature = FEATURE_OF_PAGE[pageKey]
+  return feature === undefined || isFeatureOn(chrome, feature)
 }

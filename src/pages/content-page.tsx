@@ -11,7 +11,7 @@ import { alternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { modelSeo } from '../seo/page-seo'
 import type { ContentPage as Page } from '../upstream/schemas'
-import { loadChrome } from './chrome'
+import { isPageShown, loadChrome } from './chrome'
 import { sendDealerLocator } from './dealer-locator'
 
 type ContentPageProps = { view: View; chrome: Chrome; head: HeadProps; page: Page }
@@ -39,7 +39,7 @@ export async function contentPage(c: Context<AppEnv>): Promise<Response> {
   const key = pageKeyOf(market.site, c.req.param('page') ?? '')
   if (!key) throw PageError.pageNotFound(c.req.url)
   const [page, chrome] = await Promise.all([lookups.page(market.country, market.locale, key), loadChrome(lookups, market)])
-  if (!page) throw PageError.pageNotFound(c.req.url)
+  if (!page || !isPageShown(chrome, key)) throw PageError.pageNotFound(c.req.url)
   const view = viewOf(c, t, market)
   const seo = await modelSeo(lookups, market.country, market.locale, 'Page', page.id)
   const head: HeadProps = {

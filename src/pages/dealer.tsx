@@ -3,11 +3,13 @@ import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
+import { PageError } from '../errors/page-error'
 import { marketPageUrl } from '../market/feature-switches'
 import { sendPage } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
 import { DEALER_SERVICES, type Dealer } from '../upstream/catalogue-schemas'
-import { findBySlug } from './chrome'
+import { isPageShown } from './chrome'
+import { findBySlug } from './find-by-slug'
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 
@@ -110,6 +112,7 @@ export async function dealerPage(c: Context<AppEnv>): Promise<Response> {
   const { market, lookups, t } = c.var
   const { found: dealer, chrome, view } = await findBySlug(c, async (slug) =>
     (await lookups.dealers(market.country, market.locale))?.find((dealer) => dealer.slug === slug) ?? null)
+  if (!isPageShown(chrome, 'dealer-locator')) throw PageError.pageNotFound(c.req.url)
   const head: HeadProps = {
     title: `${dealer.name} · ${dealer.city} · ${t.t('brand.name')}`,
     description: `${dealer.address}, ${dealer.postal_code ?? ''} ${dealer.city}`,

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { Suspense, use } from 'react'
 import { DefaultLayout } from '../components/layouts'
 import { ProductCards } from '../components/product-cards'
-import { NewsCards } from './news'
+import { NewsCards } from '../components/news-cards'
 import { type HeadProps, headFromSeo } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
@@ -14,7 +14,7 @@ import { canonicalUrl } from '../seo/canonical'
 import { pageSeo } from '../seo/page-seo'
 import type { MenuProduct, NewsSummary } from '../upstream/schemas'
 import { errorName, logEvent } from '../ops/log'
-import { loadChrome } from './chrome'
+import { isPageShown, loadChrome } from './chrome'
 
 const FEATURED_COUNT = 4
 /** The latest-news block shows this many articles. */
@@ -32,7 +32,7 @@ type HomeProps = {
 export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps) {
   const { t, market } = view
   const base = `/${market!.segment}`
-  const dealerLocator = marketPageUrl(market!, 'dealer-locator')
+  const dealerLocator = isPageShown(chrome, 'dealer-locator') ? marketPageUrl(market!, 'dealer-locator') : null
   const testRide = marketPageUrl(market!, 'test-drive')
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>

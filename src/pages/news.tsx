@@ -1,7 +1,8 @@
 import type { Context } from 'hono'
 import { NEWS_PER_PAGE } from '../cache/lookups'
 import { DefaultLayout } from '../components/layouts'
-import type { HeadProps } from '../components/page-head'
+import { articlePath, NewsCards } from '../components/news-cards'
+import { type HeadProps, headFromSeo } from '../components/page-head'
 import { Pagination, pageNumber } from '../components/pagination'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
@@ -10,37 +11,14 @@ import { formatDate } from '../i18n/formats'
 import { sanitizeRichText } from '../render/rich-text'
 import { HtmlCache, sendPage, viewOf } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
+import { modelSeo } from '../seo/page-seo'
 import type { NewsArticle } from '../upstream/catalogue-schemas'
 import type { NewsSummary } from '../upstream/schemas'
-import { findBySlug, loadChrome } from './chrome'
+import { loadChrome } from './chrome'
+import { findBySlug } from './find-by-slug'
 
 /** The most pages of the index anyone is shown (and the most that are ever cached). */
 const MAX_PAGES = 100
-
-/** The canonical URL path of an article. */
-export const articlePath = (segment: string, slug: string) => `/${segment}/news/details/${slug}`
-
-/** News cards: picture, title (a heading at `level`), date and excerpt, each a link to the article. */
-export function NewsCards({ view, articles, level }: { view: View; articles: NewsSummary[]; level: 2 | 3 }) {
-  const market = view.market!
-  const Heading = level === 2 ? 'h2' : 'h3'
-  return (
-    <ul className="card-grid news-grid">
-      {articles.map((article) => (
-        <li key={article.id} className="card">
-          <a href={articlePath(market.segment, article.slug)}>
-            {article.image && <img src={article.image} alt="" width={480} height={270} loading="lazy" decoding="async" />}
-            <Heading>{article.title}</Heading>
-            <p className="meta">
-              <time dateTime={article.published_at}>{formatDate(article.published_at, market.tag)}</time>
-            </p>
-            <p>{article.excerpt}</p>
-          </a>
-        </li>
-      ))}
-    </ul>
-  )
-}
 
 /** The news index, newest first, a page at a time. */
 export function NewsIndexPage(props: { view: View; chrome: Chrome; head: HeadProps; articles: NewsSummary[]; page: number; pages: number }) {
@@ -97,7 +75,11 @@ export async function newsIndex(c: Context<AppEnv>): Promise<Response> {
   if (page > 1 && articles.length === 0) throw PageError.pageNotFound(c.req.url)
   const pages = Math.min(MAX_PAGES, Math.max(1, Math.ceil((list?.meta.total ?? 0) / NEWS_PER_PAGE)))
   const view = viewOf(c, t, market)
-  const head: HeadProps = { title: `${t.t('news.title')} · ${t.t('brand.name')}`, description: t.t('home.latest_news'), canonical: canonicalUrl(c.req.url) }
+  const seo = await modelSeo(lookups, market.country, market.locale, 'Listing', 'news')
+  const head: HeadProps = {
+    ...headFromSeo(seo, { title: `${t.t('news.title')} · ${t.t('brand.name')}`, description: t.t('home.latest_news') }, view.origin),
+    canonical: canonicalUrl(c.req.url),
+  }
   return sendPage(c, <NewsIndexPage view={view} chrome={chrome} head={head} articles={articles} page={page} pages={pages} />)
 }
 

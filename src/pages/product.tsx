@@ -3,23 +3,20 @@ import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
-import { formatPrice } from '../i18n/formats'
+import { formatMinorPrice } from '../i18n/formats'
 import { marketPageUrl } from '../market/feature-switches'
-import type { Market } from '../market/market'
 import { sendPage } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
 import type { Product } from '../upstream/catalogue-schemas'
-import { findBySlug } from './chrome'
-
-/** A price in the market's currency: minor units from the API, the site's token on its side. */
-export const marketPrice = (market: Market, minor: number) => formatPrice(minor / 100, market.site, market.tag)
+import { isPageShown } from './chrome'
+import { findBySlug } from './find-by-slug'
 
 /** The product page: gallery, name, price, description, the actions, variants and specifications. */
 export function ProductPage({ view, chrome, head, product }: { view: View; chrome: Chrome; head: HeadProps; product: Product }) {
   const { t } = view
   const market = view.market!
   const testRide = marketPageUrl(market, 'test-drive', `?model=${encodeURIComponent(product.slug)}`)
-  const dealerLocator = marketPageUrl(market, 'dealer-locator')
+  const dealerLocator = isPageShown(chrome, 'dealer-locator') ? marketPageUrl(market, 'dealer-locator') : null
   const [main, ...more] = product.gallery.length ? product.gallery : product.image ? [product.image] : []
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
@@ -44,7 +41,7 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
           {product.tagline && <p className="lead">{product.tagline}</p>}
           <p className="price">
             <span className="visually-hidden">{t('product.price')}: </span>
-            {marketPrice(market, product.price)}
+            {formatMinorPrice(product.price, market.site, market.tag)}
           </p>
           {product.description && <p>{product.description}</p>}
           <div className="actions">

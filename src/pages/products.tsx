@@ -1,15 +1,16 @@
 import type { Context } from 'hono'
 import { DefaultLayout } from '../components/layouts'
-import type { HeadProps } from '../components/page-head'
+import { type HeadProps, headFromSeo } from '../components/page-head'
 import { ProductCards } from '../components/product-cards'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
+import { formatMinorPrice } from '../i18n/formats'
 import { sendPage, viewOf } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
+import { modelSeo } from '../seo/page-seo'
 import type { ProductSummary, ProductType } from '../upstream/catalogue-schemas'
 import { loadChrome } from './chrome'
-import { marketPrice } from './product'
 
 type Shelf = { type: ProductType; products: ProductSummary[] }
 
@@ -43,7 +44,7 @@ export function ProductsPage({ view, chrome, head, title, shelves, types }: { vi
           shelf.products.length === 0 ? null : (
             <section key={shelf.type.id} aria-labelledby={`type-${shelf.type.slug}`} className="shelf">
               <h2 id={`type-${shelf.type.slug}`}>{shelf.type.name}</h2>
-              <ProductCards view={view} products={shelf.products} price={(minor) => marketPrice(market, minor)} />
+              <ProductCards view={view} products={shelf.products} price={(minor) => formatMinorPrice(minor, market.site, market.tag)} />
             </section>
           ),
         )}
@@ -66,6 +67,12 @@ export async function productsPage(c: Context<AppEnv>): Promise<Response> {
   const shelves = shown.map((type, index) => ({ type, products: lists[index] ?? [] }))
   const title = typeSlug === undefined ? t.t('product.all_products') : (shown[0] as ProductType).name
   const view = viewOf(c, t, market)
-  const head: HeadProps = { title: `${title} · ${t.t('brand.name')}`, description: t.t('brand.tagline'), canonical: canonicalUrl(c.req.url) }
+  const seo = await (typeSlug === undefined
+    ? modelSeo(lookups, market.country, market.locale, 'Listing', 'products')
+    : modelSeo(lookups, market.country, market.locale, 'ProductType', (shown[0] as ProductType).id))
+  const head: HeadProps = {
+    ...headFromSeo(seo, { title: `${title} · ${t.t('brand.name')}`, description: t.t('brand.tagline') }, view.origin),
+    canonical: canonicalUrl(c.req.url),
+  }
   return sendPage(c, <ProductsPage view={view} chrome={chrome} head={head} title={title} shelves={shelves} types={types ?? []} />)
 }

@@ -1,16 +1,17 @@
 import type { Context } from 'hono'
 import { DefaultLayout } from '../components/layouts'
-import type { HeadProps } from '../components/page-head'
+import { type HeadProps, headFromSeo } from '../components/page-head'
 import { Pagination, pageNumber } from '../components/pagination'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { sendPage, viewOf } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
+import { modelSeo } from '../seo/page-seo'
 import { type SearchResult, searchAnswer } from '../upstream/catalogue-schemas'
 import type { PageMeta } from '../upstream/schemas'
-import { loadChrome } from './chrome'
-import { articlePath } from './news'
+import { isFeatureOn, loadChrome } from './chrome'
+import { articlePath } from '../components/news-cards'
 
 /** The kinds of search page, in the order of their tabs. */
 export const SEARCH_TYPES = ['all', 'products', 'news', 'dealers'] as const
@@ -116,9 +117,15 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
       : null,
     loadChrome(lookups, market),
   ])
+  if (!isFeatureOn(chrome, 'search')) throw PageError.pageNotFound(c.req.url)
   const meta = answer?.meta ?? { page, per_page: RESULTS_PER_PAGE, total: 0 }
   if (page > 1 && (answer?.data.length ?? 0) === 0) throw PageError.pageNotFound(c.req.url)
   const view = viewOf(c, t, market)
-  const head: HeadProps = { title: `${t.t('search.title')} · ${t.t('brand.name')}`, canonical: canonicalUrl(c.req.url), robots: 'noindex, follow' }
+  const seo = await modelSeo(lookups, market.country, market.locale, 'Listing', 'search')
+  const head: HeadProps = {
+    ...headFromSeo(seo, { title: `${t.t('search.title')} · ${t.t('brand.name')}` }, view.origin),
+    canonical: canonicalUrl(c.req.url),
+    robots: 'noindex, follow',
+  }
   return sendPage(c, <SearchPage view={view} chrome={chrome} head={head} type={type} q={q} results={answer?.data ?? []} meta={meta} />)
 }

@@ -4,7 +4,7 @@ import german from '../../demo/messages/de.json'
 import italian from '../../demo/messages/it.json'
 import { api } from '../../src/api'
 import { distanceKm } from '../../src/geo/distance'
-import { ORIGIN, textOf, visit } from '../fixtures/worker'
+import { clearCaches, ORIGIN, textOf, visit } from '../fixtures/worker'
 
 /** The dealers' slugs in the order the locator lists them. */
 const listed = (html: string, segment: string) =>
@@ -97,6 +97,22 @@ describe('the dealer locator', () => {
     expect(text).toMatch(/<link rel="stylesheet" href="\/assets\/dealer-map-[A-Z0-9]+\.css"\/>/)
     const home = await visit('/it-it')
     expect(home.text).not.toContain('dealer-map')
+  })
+})
+
+describe('the dealer_locator feature', () => {
+  it('switched off, takes the locator, the dealer pages and their links away', async () => {
+    await env.DB.prepare("UPDATE features SET enabled = 0 WHERE key = 'dealer_locator'").run()
+    try {
+      await clearCaches()
+      expect((await visit('/it-it/rivenditori')).status).toBe(404)
+      expect((await visit('/it-it/dealers/cicli-bergamasca')).status).toBe(404)
+      expect((await visit('/it-it')).text).not.toContain('href="/it-it/rivenditori"')
+      expect((await visit('/it-it/products/aurora-strada-9')).text).not.toContain('href="/it-it/rivenditori"')
+    } finally {
+      await env.DB.prepare("UPDATE features SET enabled = 1 WHERE key = 'dealer_locator'").run()
+      await clearCaches()
+    }
   })
 })
 

@@ -161,6 +161,18 @@ describe('search', () => {
     }
   })
 
+  it('disappears with the search feature: no box, and its pages are "Page Not Found"', async () => {
+    await env.DB.prepare("UPDATE features SET enabled = 0 WHERE key = 'search'").run()
+    try {
+      await clearCaches()
+      expect((await visit('/it-it/search/all?q=strada')).status).toBe(404)
+      expect((await visit('/it-it')).text).not.toContain('header-search')
+    } finally {
+      await env.DB.prepare("UPDATE features SET enabled = 1 WHERE key = 'search'").run()
+      await clearCaches()
+    }
+  })
+
   it('has a search box in the header of every market page', async () => {
     const { text } = await visit('/il-he')
     expect(text).toMatch(/<form[^>]*action="\/il-he\/search\/all"[^>]*method="get"|<form method="get" action="\/il-he\/search\/all"/)
