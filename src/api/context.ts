@@ -59,3 +59,7 @@ export function pageParams(c: ApiContext, perPage: number): { page: number; perP
 /** The contract's answer to malformed paging. */
 export const badPaging = (c: ApiContext) =>
   c.json({ message: `page and per_page must be whole numbers (per_page at most ${MAX_PER_PAGE})` }, 422)
+
+/** The contract's answer to a malformed query parameter, named. */
+export const badParameter = (c: ApiContext, name: string, expected: string) =>
+  c.json({ message: `${name} must be ${expected}` }, 422)

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { DEALER_SERVICES, type Dealer, type DealerService, dealerAnswer, dealersAnswer, placeAnswer } from '../../upstream/catalogue-schemas'
 import { byDistance } from '../../geo/distance'
-import { type ApiContext, type ApiEnv, badPaging, notFound, pageParams, parseJson, respond } from '../context'
+import { type ApiContext, type ApiEnv, badPaging, badParameter, notFound, pageParams, parseJson, respond } from '../context'
 
 type DealerRow = Omit<Dealer, 'services' | 'hours' | 'distance_km'> & { sales: number; service: number; test_rides: number; hours: string }
 
@@ -26,7 +26,9 @@ export const dealers = new Hono<ApiEnv>()
     const paging = pageParams(c, 50)
     const point = pointOf(c.req.query('lat'), c.req.query('lng'))
     const services = servicesOf(c.req.query('services'))
-    if (!paging || point === undefined || !services) return badPaging(c)
+    if (!paging) return badPaging(c)
+    if (point === undefined) return badParameter(c, 'lat and lng', 'given together, in degrees')
+    if (!services) return badParameter(c, 'services', `a comma list of ${DEALER_SERVICES.join(', ')}`)
     const { results } = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? ORDER BY name').bind(siteOf(c)).all<DealerRow>()
     const offering = results.filter((row) => services.every((service) => row[service] === 1)).map((row) => toDealer(row))
     const matching = point ? byDistance(offering, point).map((dealer) => ({ ...dealer, distance_km: Math.round(dealer.distance_km * 10) / 10 })) : offering

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { productAnswer, productListAnswer, productTypesAnswer } from '../../upstream/catalogue-schemas'
 import { menuAnswer } from '../../upstream/schemas'
-import { type ApiContext, type ApiEnv, badPaging, notFound, pageParams, parseJson, positiveInt, respond } from '../context'
+import { type ApiContext, type ApiEnv, badPaging, badParameter, notFound, pageParams, parseJson, positiveInt, respond } from '../context'
 
 type ProductRow = {
   id: number
@@ -82,7 +82,8 @@ export const products = new Hono<ApiEnv>()
   .get('/front/products', async (c) => {
     const paging = pageParams(c, 24)
     const type = c.req.query('type')
-    if (!paging || (type !== undefined && !/^[a-z0-9-]{1,80}$/.test(type))) return badPaging(c)
+    if (!paging) return badPaging(c)
+    if (type !== undefined && !/^[a-z0-9-]{1,80}$/.test(type)) return badParameter(c, 'type', 'a product type slug')
     const where = type === undefined ? 'WHERE 1' : 'WHERE t.slug = ?3'
     const [rows, count] = await c.env.DB.batch<ProductRow & { n: number }>([
       c.env.DB.prepare(`${PRODUCTS} ${where} ${ORDER} LIMIT ?4 OFFSET ?5`).bind(c.var.locale, marketOf(c), type ?? '', paging.perPage, paging.offset),

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { type SearchKind, searchAnswer, searchKindSchema } from '../../upstream/catalogue-schemas'
-import { type ApiEnv, badPaging, pageParams, respond } from '../context'
+import { type ApiEnv, badPaging, badParameter, pageParams, respond } from '../context'
 
 /** What `type` asks for: one kind of result, or all of them. */
 const TYPES: Record<string, SearchKind[]> = {
@@ -22,7 +22,8 @@ export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
   const paging = pageParams(c, 10)
   const type = c.req.query('type') ?? 'all'
   const kinds = Object.hasOwn(TYPES, type) ? TYPES[type] : undefined
-  if (!paging || !kinds) return badPaging(c)
+  if (!paging) return badPaging(c)
+  if (!kinds) return badParameter(c, 'type', Object.keys(TYPES).join(', '))
   const match = ftsQuery(c.req.query('q') ?? '')
   if (!match) return respond(c, searchAnswer, { data: [], meta: { page: paging.page, per_page: paging.perPage, total: 0 } })
   const site = c.var.tenant ?? 'int'
