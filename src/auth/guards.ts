@@ -18,7 +18,8 @@ import { sessionsOf } from './sessions'
 export const requireViewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   await requireCustomerLogin(c)
   const { viewer, market } = c.var
-  if (!viewer) return sendRedirect(c, loginUrl(pathOf(c)), afterForm(c))
+  // A form cannot be sent again after login: its page is where the visitor comes back to.
+  if (!viewer) return sendRedirect(c, loginUrl(isForm(c) ? `/${market.segment}/my-account` : pathOf(c)), afterForm(c))
   c.set('account', c.var.upstream.forMarket(market.country, market.locale).withToken(viewer.token))
   await next()
 }
@@ -42,7 +43,7 @@ export async function endSessionOnUnauthorized(c: Context<AppEnv>, error: unknow
   clearSessionCookie(c)
   c.set('viewer', null)
   const isAuthPage = c.var.account !== undefined
-  const back = c.req.method === 'GET' ? pathOf(c) : isAuthPage ? `/${c.req.path.split('/')[1]}/my-account` : await homeOf(c)
+  const back = !isForm(c) ? pathOf(c) : isAuthPage ? `/${c.req.path.split('/')[1]}/my-account` : await homeOf(c)
   return sendRedirect(c, isAuthPage ? `${loginUrl(back)}&notice=session_ended` : back, afterForm(c))
 }
 
@@ -52,8 +53,11 @@ async function requireCustomerLogin(c: Context<AppEnv>): Promise<void> {
   if (features?.find((feature) => feature.key === 'customer_login')?.enabled === false) throw PageError.pageNotFound(c.req.url)
 }
 
+/** Whether the request sent a form (anything but GET and HEAD). */
+const isForm = (c: Context<AppEnv>) => c.req.method !== 'GET' && c.req.method !== 'HEAD'
+
 /** A redirect answering a form is a 303 (the browser follows it with a GET); any other a 302. */
-const afterForm = (c: Context<AppEnv>) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? 302 : 303)
+const afterForm = (c: Context<AppEnv>) => (isForm(c) ? 303 : 302)
 
 const pathOf = (c: Context<AppEnv>) => {
   const { pathname, search } = new URL(c.req.url)

@@ -78,7 +78,7 @@ export async function newsIndex(c: Context<AppEnv>): Promise<Response> {
   const seo = await modelSeo(lookups, market.country, market.locale, 'Listing', 'news')
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${t.t('news.title')} · ${t.t('brand.name')}`, description: t.t('home.latest_news') }, view.origin),
-    canonical: canonicalUrl(c.req.url),
+    canonical: canonicalUrl(c.req.url, ['page']),
   }
   return sendPage(c, <NewsIndexPage view={view} chrome={chrome} head={head} articles={articles} page={page} pages={pages} />)
 }

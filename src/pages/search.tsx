@@ -124,7 +124,7 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
   const seo = await modelSeo(lookups, market.country, market.locale, 'Listing', 'search')
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${t.t('search.title')} · ${t.t('brand.name')}` }, view.origin),
-    canonical: canonicalUrl(c.req.url),
+    canonical: canonicalUrl(c.req.url, ['page', 'q']),
     robots: 'noindex, follow',
   }
   return sendPage(c, <SearchPage view={view} chrome={chrome} head={head} type={type} q={q} results={answer?.data ?? []} meta={meta} />)

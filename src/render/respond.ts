@@ -23,7 +23,10 @@ export type SendOptions = {
 export const HtmlCache = {
   /** Public pages: revalidated on every navigation (the Worker answers from warm caches), no cookie, any cache may keep them. */
   public: 'no-cache',
-  /** Pages that depend on the visitor's cookie or language (the landing page). */
+  /**
+   * Pages for one visitor that may be kept by their browser only: the landing page (cookie, language), any page a
+   * logged-in visitor sees (the header names them), the dealer locator measured from where the visitor is.
+   */
   personal: 'private, no-cache',
   /** Redirects and error pages. */
   never: 'no-store',

@@ -1,17 +1,20 @@
-/** Query parameters a canonical URL keeps: paging and the search query. Everything else (tracking, sorting) goes. */
+/** Query parameters a canonical URL may keep: paging and the search query. Everything else (tracking, sorting) goes. */
 export const CANONICAL_PARAMS = ['page', 'q'] as const
+export type CanonicalParam = (typeof CANONICAL_PARAMS)[number]
 
 /**
- * The absolute canonical URL of a request: its origin and path, and only the whitelisted query parameters, sorted.
+ * The absolute canonical URL of a request: its origin and path, and of the whitelisted query parameters only those
+ * the page itself reads (`page` on the news index, `page` and `q` on search; none elsewhere), sorted, trimmed, and
+ * without `page=1`.
  *
  * @example
- * canonicalUrl('https://x.test/it-it/search/all?utm_source=a&q=gravel') // "https://x.test/it-it/search/all?q=gravel"
+ * canonicalUrl('https://x.test/it-it/search/all?utm_source=a&q=gravel', ['page', 'q']) // "https://x.test/it-it/search/all?q=gravel"
  */
-export function canonicalUrl(requestUrl: string): string {
+export function canonicalUrl(requestUrl: string, reads: readonly CanonicalParam[] = []): string {
   const url = new URL(requestUrl)
   const kept = new URLSearchParams()
   for (const name of CANONICAL_PARAMS) {
-    const value = url.searchParams.get(name)
+    const value = reads.includes(name) ? url.searchParams.get(name)?.trim() : undefined
     if (value && !(name === 'page' && value === '1')) kept.set(name, value)
   }
   const query = kept.toString()

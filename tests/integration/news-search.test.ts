@@ -183,5 +183,9 @@ describe('search', () => {
     expect(search.text).toContain('<link rel="canonical" href="https://site.test/it-it/search/all?page=2&amp;q=aurora"/>')
     const news = await visit('/it-it/news?fbclid=1')
     expect(news.text).toContain('<link rel="canonical" href="https://site.test/it-it/news"/>')
+    for (const path of ['/it-it/products?page=999', '/it-it/chi-siamo?q=x&page=7', '/it-it/dealers/cicli-bergamasca?page=9', '/it-it?page=2']) {
+      const { text } = await visit(path)
+      expect(text, path).toContain(`<link rel="canonical" href="https://site.test${path.split('?')[0]}"/>`)
+    }
   })
 })

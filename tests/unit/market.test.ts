@@ -82,7 +82,9 @@ describe('head tags from an SEO record', () => {
 
 describe('canonical URLs', () => {
   it('keep only the whitelisted query parameters', () => {
-    expect(canonicalUrl('https://s.test/it-it/search/all?utm_source=x&q=gravel&page=2&sort=asc')).toBe('https://s.test/it-it/search/all?page=2&q=gravel')
-    expect(canonicalUrl('https://s.test/it-it?page=1&fbclid=1')).toBe('https://s.test/it-it')
+    expect(canonicalUrl('https://s.test/it-it/search/all?utm_source=x&q=+gravel+&page=2&sort=asc', ['page', 'q'])).toBe('https://s.test/it-it/search/all?page=2&q=gravel')
+    expect(canonicalUrl('https://s.test/it-it/news?page=1&fbclid=1', ['page'])).toBe('https://s.test/it-it/news')
+    // A page that reads neither keeps neither: no endless copies of it.
+    expect(canonicalUrl('https://s.test/it-it/chi-siamo?q=x&page=7')).toBe('https://s.test/it-it/chi-siamo')
   })
 })
