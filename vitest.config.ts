@@ -1,8 +1,14 @@
+import { readFileSync } from 'node:fs'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
 import { demoMessages, demoSeedStatements } from './scripts/demo-seed.mjs'
 
 process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV ??= 'false'
+
+/** The rate limiters' limits as wrangler.toml configures them, for tests that count attempts without a clock. */
+const rateLimits = Object.fromEntries(
+  [...readFileSync('wrangler.toml', 'utf8').matchAll(/\[\[ratelimits\]\]\s*name = "(\w+)"[\s\S]*?limit = (\d+)/g)].map(([, name, limit]) => [name, Number(limit)]),
+)
 
 export default defineConfig({
   plugins: [
@@ -13,6 +19,7 @@ export default defineConfig({
           TEST_MIGRATIONS: await readD1Migrations('migrations'),
           TEST_DEMO_SEED: [{ name: '0001_demo.sql', queries: demoSeedStatements() }],
           TEST_DEMO_MESSAGES: demoMessages(),
+          TEST_RATE_LIMITS: rateLimits,
           PURGE_SECRET: 'test-purge-secret',
           SESSION_SECRET: 'test-only-session-secret',
         },

@@ -4,6 +4,8 @@ declare namespace Cloudflare {
     TEST_DEMO_SEED: import('cloudflare:test').D1Migration[]
     /** Every locale's UI texts as the demo data holds them. */
     TEST_DEMO_MESSAGES: Record<string, import('../src/upstream/schemas').Messages>
+    /** The `simple.limit` of each rate limiter of wrangler.toml, by binding name. */
+    TEST_RATE_LIMITS: Record<string, number>
     PURGE_SECRET: string
     SESSION_SECRET: string
   }

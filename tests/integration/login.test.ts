@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
-import { DEMO, SECOND, cookieHeader, formPost, logIn, nextClient, sessionIdOf, storedSession, visitAs } from '../fixtures/session'
+import { DEMO, SECOND, cookieHeader, formPost, logIn, nextClient, sessionIdOf, steadyRateLimiters, storedSession, visitAs } from '../fixtures/session'
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -149,39 +149,50 @@ describe('the login and forgot-password forms are protected against cross-site p
 })
 
 describe('rate limits', () => {
+  let limiters: Partial<Cloudflare.Env> = {}
+  beforeEach(() => {
+    limiters = steadyRateLimiters()
+  })
+  const attempt = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    visit(path, formPost(fields, { 'CF-Connecting-IP': nextClient(), ...headers }), limiters)
+
   it('locks an account for one client after five failed logins from it, with 429 and Retry-After; other clients still log in', async () => {
     const attacker = { 'CF-Connecting-IP': '203.0.113.5' }
     const statuses: number[] = []
-    for (let i = 0; i < 6; i++) statuses.push((await post('/login', { email: SECOND.email, password: 'wrong-password' }, attacker)).status)
+    for (let i = 0; i < 6; i++) statuses.push((await attempt('/login', { email: SECOND.email, password: 'wrong-password' }, attacker)).status)
     expect(statuses).toEqual([422, 422, 422, 422, 422, 429])
     // Locked for that client: even the right password waits now.
-    const limited = await post('/login', SECOND, attacker)
+    const limited = await attempt('/login', SECOND, attacker)
     expect(limited.status).toBe(429)
     expect(limited.headers.get('Retry-After')).toBe('60')
     expect(limited.headers.getSetCookie()).toEqual([])
     expect(textOf(limited.text)).toContain('Too many attempts')
     // The customer, elsewhere, is not locked out by someone else's guesses.
-    expect((await post('/login', SECOND)).status).toBe(303)
+    expect((await attempt('/login', SECOND)).status).toBe(303)
   })
 
   it('locks an account for everyone after thirty failed logins from many clients within a minute', async () => {
     const email = 'targeted@example.com'
     const statuses: number[] = []
-    for (let i = 0; i < 31; i++) statuses.push((await post('/login', { email, password: 'wrong-password' })).status)
+    for (let i = 0; i < 31; i++) statuses.push((await attempt('/login', { email, password: 'wrong-password' })).status)
     expect(statuses.slice(0, 30).every((status) => status === 422)).toBe(true)
     expect(statuses[30]).toBe(429)
-    expect((await post('/login', { email, password: 'wrong-password' })).status).toBe(429)
+    expect((await attempt('/login', { email, password: 'wrong-password' })).status).toBe(429)
   })
 
   it('does not count successful logins against the account', async () => {
-    for (let i = 0; i < 7; i++) await logIn()
+    for (let i = 0; i < 7; i++) expect((await attempt('/login', DEMO)).status).toBe(303)
+  })
+
+  it('uses the limits of wrangler.toml', () => {
+    expect(env.TEST_RATE_LIMITS).toEqual({ CLIENT_ATTEMPTS: 20, ACCOUNT_CLIENT_ATTEMPTS: 5, ACCOUNT_ATTEMPTS: 30 })
   })
 
   it('refuses the 21st login from one client within a minute, whatever the accounts', async () => {
     const client = { 'CF-Connecting-IP': '203.0.113.77' }
     const statuses: number[] = []
     for (let i = 0; i < 21; i++) {
-      statuses.push((await visit('/login', formPost({ email: `client${i}@example.com`, password: 'x' }, client))).status)
+      statuses.push((await attempt('/login', { email: `client${i}@example.com`, password: 'x' }, client)).status)
     }
     expect(statuses.slice(0, 20).every((status) => status === 422)).toBe(true)
     expect(statuses[20]).toBe(429)
@@ -190,7 +201,7 @@ describe('rate limits', () => {
   it('limits forgot-password per account and client the same way, every request counted', async () => {
     const client = { 'CF-Connecting-IP': '203.0.113.9' }
     const statuses: number[] = []
-    for (let i = 0; i < 6; i++) statuses.push((await post('/login/forgot', { forgot_email: 'forgetful@example.com' }, client)).status)
+    for (let i = 0; i < 6; i++) statuses.push((await attempt('/login/forgot', { forgot_email: 'forgetful@example.com' }, client)).status)
     expect(statuses).toEqual([303, 303, 303, 303, 303, 429])
   })
 })
