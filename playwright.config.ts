@@ -7,7 +7,9 @@ export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results/e2e',
   workers: 1,
-  retries: 0,
+  // Once in CI: a page load through `wrangler dev` hung once in about ten full runs on this 2-core machine (not
+  // reproduced in 126 runs since); a retry is reported as "flaky" in the JSON report, never hidden.
+  retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
