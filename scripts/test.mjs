@@ -63,6 +63,8 @@ function playwright() {
   const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null
   if (!report) return count('browser tests (playwright)', 0, 1)
   const { expected = 0, unexpected = 0, flaky = 0, interrupted = 0 } = report.stats ?? {}
+  // A test that passed only on its retry counts as passed, and says so.
+  if (flaky > 0) console.log(`browser tests: ${flaky} passed only on their retry (flaky): see ${file}`)
   countRunner('browser tests (playwright)', status, expected + flaky, unexpected + interrupted + (report.errors?.length ?? 0))
 }
 
