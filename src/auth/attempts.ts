@@ -10,13 +10,15 @@ export type Attempt = 'login' | 'forgot'
 export const ATTEMPT_WINDOW_SECONDS = 60
 
 /** The keys an attempt is counted under: the client, the account from that client, the account from everywhere. */
-type AttemptKeys = { client: string; accountClient: string; account: string }
+export type AttemptKeys = { attempt: Attempt; client: string; accountClient: string; account: string }
 
-async function keysOf(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<AttemptKeys> {
+/** An attempt's keys, worked out once for the checks before and after it. */
+export async function attemptKeys(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<AttemptKeys> {
   const client = c.req.header('CF-Connecting-IP') ?? 'local'
   // Hashes of the address and the IP: the locks in KV hold neither.
   const [account, clientHash] = await Promise.all([sha256Hex(email.trim().toLowerCase()), sha256Hex(client)])
   return {
+    attempt,
     client: `${attempt}:${client}`,
     accountClient: `${attempt}:${account.slice(0, 32)}:${clientHash.slice(0, 16)}`,
     account: `${attempt}:${account.slice(0, 32)}`,
@@ -28,8 +30,8 @@ async function keysOf(c: Context<AppEnv>, attempt: Attempt, email: string): Prom
  * counts), or the account is locked for this client (too many failures from it) or for everyone (failures from
  * many clients). A limiter or a store that fails lets the attempt through, logged: the upstream's own limits remain.
  */
-export async function attemptRefused(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<boolean> {
-  const keys = await keysOf(c, attempt, email)
+export async function attemptRefused(c: Context<AppEnv>, keys: AttemptKeys): Promise<boolean> {
+  const { attempt } = keys
   const [byClient, locks] = await Promise.all([
     limit(c.env.CLIENT_ATTEMPTS, keys.client),
     Promise.all([keys.accountClient, keys.account].map((key) => c.env.SESSIONS.get(lockKey(key)))).catch((error: unknown) => {
@@ -47,8 +49,8 @@ export async function attemptRefused(c: Context<AppEnv>, attempt: Attempt, email
  * client and from everywhere, and locks the account for the window where a limit is passed. Answers whether this
  * attempt passed one. A customer's successful logins never count.
  */
-export async function countAgainstAccount(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<boolean> {
-  const keys = await keysOf(c, attempt, email)
+export async function countAgainstAccount(c: Context<AppEnv>, keys: AttemptKeys): Promise<boolean> {
+  const { attempt } = keys
   const [fromClient, fromEverywhere] = await Promise.all([
     limit(c.env.ACCOUNT_CLIENT_ATTEMPTS, keys.accountClient),
     limit(c.env.ACCOUNT_ATTEMPTS, keys.account),

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
+import { isFeatureOn } from '../pages/chrome'
 import { sendRedirect } from '../render/respond'
 import { isUpstreamError } from '../upstream/errors'
 import { homeOf } from './login-market'
@@ -49,8 +50,8 @@ export async function endSessionOnUnauthorized(c: Context<AppEnv>, error: unknow
 
 /** Login and the account exist only while the brand's `customer_login` feature is on (`api/get-features`). */
 async function requireCustomerLogin(c: Context<AppEnv>): Promise<void> {
-  const features = await c.var.lookups.features().catch(() => null)
-  if (features?.find((feature) => feature.key === 'customer_login')?.enabled === false) throw PageError.pageNotFound(c.req.url)
+  const features = (await c.var.lookups.features().catch(() => null)) ?? []
+  if (!isFeatureOn({ features }, 'customer_login')) throw PageError.pageNotFound(c.req.url)
 }
 
 /** Whether the request sent a form (anything but GET and HEAD). */

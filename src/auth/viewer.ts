@@ -44,8 +44,8 @@ async function checkSession(c: Context<AppEnv>, sessions: SessionStore, id: stri
   if (now - session.seenAt < SessionLifetime.refreshMs) return session
   try {
     const answer = await c.var.upstream.withToken(session.token).get('auth/user', userAnswer)
-    if (!answer) return session
-    const next = { ...session, user: sessionUser(answer.data), seenAt: now }
+    // Checked either way: a user the API does not answer (404) keeps its name, and is not asked for on every request.
+    const next = { ...session, user: answer ? sessionUser(answer.data) : session.user, seenAt: now }
     c.executionCtx.waitUntil(sessions.save(id, next).catch((error: unknown) => logEvent('warn', 'session_save_failed', { error: errorName(error) })))
     return next
   } catch (error) {

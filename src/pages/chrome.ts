@@ -17,7 +17,7 @@ export async function loadChrome(lookups: Lookups, market: Market | null): Promi
 }
 
 /** Whether a brand-wide feature (`api/get-features`) is on; one the list does not name, or an unknown list, is on. */
-export function isFeatureOn(chrome: Chrome, key: string): boolean {
+export function isFeatureOn(chrome: Pick<Chrome, 'features'>, key: string): boolean {
   return chrome.features.find((feature) => feature.key === key)?.enabled ?? true
 }
 

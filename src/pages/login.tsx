@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { ATTEMPT_WINDOW_SECONDS, attemptRefused, countAgainstAccount } from '../auth/attempts'
+import { ATTEMPT_WINDOW_SECONDS, attemptKeys, attemptRefused, countAgainstAccount } from '../auth/attempts'
 import { logIn } from '../auth/log-in'
 import { type LoginMarket, loginMarket } from '../auth/login-market'
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH } from '../auth/paths'
@@ -101,9 +101,10 @@ export async function submitLogin(c: Context<AppEnv>): Promise<Response> {
   const credentials = loginRequestSchema.safeParse({ email: form.email ?? '', password: form.password ?? '' })
   if (!credentials.success) return sendLoginPage(c, market, { ...state, errors: fieldErrors(credentials.error) }, 422)
   const tooMany = () => sendLoginPage(c, market, { ...state, failure: 'auth.too_many' }, 429)
-  if (await attemptRefused(c, 'login', credentials.data.email)) return tooMany()
+  const keys = await attemptKeys(c, 'login', credentials.data.email)
+  if (await attemptRefused(c, keys)) return tooMany()
   const outcome = await logIn(c, market, credentials.data)
-  if (outcome === 'limited' || (outcome === 'refused' && (await countAgainstAccount(c, 'login', credentials.data.email)))) return tooMany()
+  if (outcome === 'limited' || (outcome === 'refused' && (await countAgainstAccount(c, keys)))) return tooMany()
   if (outcome === 'refused') return sendLoginPage(c, market, { ...state, failure: 'auth.failed' }, 422)
   return sendRedirect(c, state.redirect ?? market.home, 303)
 }
@@ -120,7 +121,8 @@ export async function submitForgotPassword(c: Context<AppEnv>): Promise<Response
   const state: LoginState = { redirect: redirectTarget(form.redirect) }
   if (!email.success) return sendLoginPage(c, market, { ...state, forgot: { ...forgot, errors: { forgot_email: valueErrors(email.error) } } }, 422)
   const tooMany = () => sendLoginPage(c, market, { ...state, forgot: { ...forgot, failure: 'auth.too_many' } }, 429)
-  if ((await attemptRefused(c, 'forgot', email.data)) || (await countAgainstAccount(c, 'forgot', email.data))) return tooMany()
+  const keys = await attemptKeys(c, 'forgot', email.data)
+  if ((await attemptRefused(c, keys)) || (await countAgainstAccount(c, keys))) return tooMany()
   const linkBase = `${new URL(c.req.url).origin}/${market.segment}/update-password/`
   const { refused } = await unlessRefused(
     c.var.upstream
