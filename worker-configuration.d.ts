@@ -17,6 +17,7 @@ declare namespace Cloudflare {
 		UPSTREAM_TIMEOUT_MS: string;
 		RENDER_MODE: string;
 		MAP_TILE_URL: string;
+		PUBLIC_ORIGIN: string;
 	}
 }
 interface Env extends Cloudflare.Env {}

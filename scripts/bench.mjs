@@ -65,6 +65,7 @@ async function site(mode, assetsDirectory) {
     ratelimits: { CLIENT_ATTEMPTS: { simple: { limit: 20, period: 60 } }, ACCOUNT_ATTEMPTS: { simple: { limit: 5, period: 60 } } },
     bindings: {
       UPSTREAM_URL: '', UPSTREAM_TIMEOUT_MS: '3000', RENDER_MODE: mode, MAP_TILE_URL: '', SESSION_SECRET: 'bench-session-secret',
+      PUBLIC_ORIGIN: `http://127.0.0.1:${PORT}`,
     },
     ...(assetsDirectory
       ? { assets: { directory: assetsDirectory, binding: 'ASSETS', routerConfig: { has_user_worker: true } } }

@@ -4,17 +4,16 @@ import { endSessionOnUnauthorized, guestOnly, requireViewer } from './auth/guard
 import { logOut } from './auth/log-out'
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH } from './auth/paths'
 import { viewer } from './auth/viewer'
+import { answerCaching } from './cache/answer-caching'
 import type { AppEnv } from './env'
+import { PageError } from './errors/page-error'
 import { PICK_MARKET_PATH, pickMarket } from './market/pick-market'
+import { requirePage } from './market/request-availability'
 import { resolveMarket } from './market/resolve-market'
 import { health } from './ops/health'
-import { purge } from './ops/purge'
 import { errorName, logEvent } from './ops/log'
+import { purge } from './ops/purge'
 import { loggablePath } from './ops/request-log'
-import { PageError } from './errors/page-error'
-import { securityHeaders } from './ops/security-headers'
-import { requestContext } from './request-context'
-import { formGuards } from './forms'
 import { addressesPage, createAddress, deleteAddress, editAddressPage, makeDefaultAddress, updateAddress } from './pages/account/addresses'
 import { bikesPage, registerBike } from './pages/account/bikes'
 import { orderPage } from './pages/account/order'
@@ -31,61 +30,76 @@ import { productPage } from './pages/product'
 import { productsPage } from './pages/products'
 import { searchPage } from './pages/search'
 import { submitUpdatePassword, updatePasswordPage } from './pages/update-password'
-import { HtmlCache } from './render/respond'
+import { requestContext } from './request-context'
+import { securityHeaders } from './security/headers'
+import { allowCrossSite, unsafeRequests } from './security/unsafe-requests'
 import { robots } from './seo/robots'
 
-export const app = new Hono<AppEnv>()
-/** Every route that receives a form: same-origin only, small bodies. */
-const form = formGuards()
+/**
+ * The pages of one market, `/{country}-{locale}/…`: the market is resolved (404/503) before any of them runs. Its
+ * generic content-page route (`/:page`, a pageLinks slug) comes last, so every route above it answers first: a new
+ * page is one line above it.
+ */
+const market = new Hono<AppEnv>()
+market.use(resolveMarket())
+market.get('/', home)
 
+market.use('/update-password/*', guestOnly())
+market.get('/update-password/:token', updatePasswordPage)
+market.post('/update-password/:token', submitUpdatePassword)
+
+market.use('/my-account/*', requireViewer())
+market.use('/checkout/*', requireViewer())
+market.get('/my-account', accountOverview)
+market.get('/my-account/orders', ordersPage)
+market.get('/my-account/orders/:code', orderPage)
+market.get('/my-account/bikes', bikesPage)
+market.post('/my-account/bikes', registerBike)
+market.get('/my-account/addresses', addressesPage)
+market.post('/my-account/addresses', createAddress)
+market.get('/my-account/addresses/:id/edit', editAddressPage)
+market.post('/my-account/addresses/:id', updateAddress)
+market.post('/my-account/addresses/:id/delete', deleteAddress)
+market.post('/my-account/addresses/:id/default', makeDefaultAddress)
+
+market.get('/products', productsPage)
+market.get('/products/type/:type', productsPage)
+market.get('/products/:slug', productPage)
+market.get('/news', newsIndex)
+market.get('/news/details/:slug', articlePage)
+market.get('/news/:slugId', articlePermalink)
+market.get('/search/:type', requirePage('search'), searchPage)
+market.get('/dealers/:slug', requirePage('dealer-pages'), dealerPage)
+// Last: any other single segment is a content page by its slug in the market's pageLinks.
+market.get('/:page', contentPage)
+
+/**
+ * The Worker: what every request runs, then its routes in three tiers — the Worker's own paths (never markets), the
+ * paths without a market that visitors use, and the markets.
+ */
+export const app = new Hono<AppEnv>()
 app.use(securityHeaders())
+app.use(answerCaching())
 app.use(requestContext(api))
+app.use(unsafeRequests())
 app.use(viewer())
 
-// The Worker's own paths: never markets.
+// The Worker's own paths: matched before any market is resolved.
 app.get('/_health', health)
-app.post('/_purge', purge)
-app.post(PICK_MARKET_PATH, ...form, pickMarket)
+app.post('/_purge', allowCrossSite(), purge)
 app.get('/robots.txt', robots)
 app.all('/api/*', publicApi)
+
+// Paths without a market.
 app.get('/', landing)
+app.post(PICK_MARKET_PATH, pickMarket)
 app.get(LOGIN_PATH, guestOnly(), loginPage)
-app.post(LOGIN_PATH, ...form, guestOnly(), submitLogin)
-app.post(FORGOT_PASSWORD_PATH, ...form, guestOnly(), submitForgotPassword)
-app.post(LOGOUT_PATH, ...form, logOut)
+app.post(LOGIN_PATH, guestOnly(), submitLogin)
+app.post(FORGOT_PASSWORD_PATH, guestOnly(), submitForgotPassword)
+app.post(LOGOUT_PATH, logOut)
 
-// Everything else is /{country}-{locale}/…: resolved (404/503) before any page renders.
-app.use('*', resolveMarket())
-app.get('/:market', home)
-
-app.use('/:market/update-password/*', guestOnly())
-app.get('/:market/update-password/:token', updatePasswordPage)
-app.post('/:market/update-password/:token', ...form, submitUpdatePassword)
-
-app.use('/:market/my-account/*', requireViewer())
-app.use('/:market/checkout/*', requireViewer())
-app.get('/:market/my-account', accountOverview)
-app.get('/:market/my-account/orders', ordersPage)
-app.get('/:market/my-account/orders/:code', orderPage)
-app.get('/:market/my-account/bikes', bikesPage)
-app.post('/:market/my-account/bikes', ...form, registerBike)
-app.get('/:market/my-account/addresses', addressesPage)
-app.post('/:market/my-account/addresses', ...form, createAddress)
-app.get('/:market/my-account/addresses/:id/edit', editAddressPage)
-app.post('/:market/my-account/addresses/:id', ...form, updateAddress)
-app.post('/:market/my-account/addresses/:id/delete', ...form, deleteAddress)
-app.post('/:market/my-account/addresses/:id/default', ...form, makeDefaultAddress)
-
-app.get('/:market/products', productsPage)
-app.get('/:market/products/type/:type', productsPage)
-app.get('/:market/products/:slug', productPage)
-app.get('/:market/news', newsIndex)
-app.get('/:market/news/details/:slug', articlePage)
-app.get('/:market/news/:slugId', articlePermalink)
-app.get('/:market/search/:type', searchPage)
-app.get('/:market/dealers/:slug', dealerPage)
-app.get('/:market/:page', contentPage)
-// Later issues mount here: checkout, forms, whistleblower, sitemap.
+// Everything else is /{country}-{locale}/…
+app.route('/:market', market)
 
 app.notFound((c) => sendErrorPage(c, PageError.pageNotFound(c.req.url)))
 
@@ -101,7 +115,6 @@ app.onError(async (error, c) => {
     return await sendErrorPage(c, pageError)
   } catch (renderError) {
     logEvent('error', 'error_page_failed', { path: loggablePath(c.req.path), error: errorName(renderError) })
-    return c.text(pageError.message, pageError.status, { 'Cache-Control': HtmlCache.never })
+    return c.text(pageError.message, pageError.status)
   }
 })
-

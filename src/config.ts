@@ -11,6 +11,11 @@ export type Config = {
   renderMode: 'auto' | 'stream'
   /** The dealer map's tile URL template (`{z}/{x}/{y}`) and its origin, or null when none is set or it is no URL. */
   mapTiles: { url: string; origin: string } | null
+  /**
+   * The site's public origin (`https://www.brand.example`): every absolute URL the site writes (canonical, hreflang,
+   * Open Graph, mails) starts with it, never with the request's `Host`. Null when it is not set or no origin.
+   */
+  publicOrigin: string | null
 }
 
 const DEFAULT_TIMEOUT_MS = 3000
@@ -25,6 +30,7 @@ export function configOf(env: Bindings): Config {
       upstreamTimeoutMs: timeout(env.UPSTREAM_TIMEOUT_MS),
       renderMode: env.RENDER_MODE === 'stream' ? 'stream' : 'auto',
       mapTiles: mapTilesOf(env.MAP_TILE_URL),
+      publicOrigin: publicOriginOf(env.PUBLIC_ORIGIN),
     }
     read.set(env, config)
   }
@@ -51,6 +57,17 @@ function mapTilesOf(value: string | undefined): Config['mapTiles'] {
     if (url.protocol === 'https:' && !value.includes('{s}') && !/[{}]/.test(url.host)) return { url: value, origin: url.origin }
   } catch {}
   logEvent('error', 'config_invalid', { variable: 'MAP_TILE_URL' })
+  return null
+}
+
+/** An https origin (plain http only for this machine: `npm start`), with nothing after it. */
+function publicOriginOf(value: string | undefined): string | null {
+  try {
+    const url = new URL(value ?? '')
+    const local = url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost')
+    if ((url.protocol === 'https:' || local) && url.origin === value?.replace(/\/$/, '')) return url.origin
+  } catch {}
+  logEvent('error', 'config_invalid', { variable: 'PUBLIC_ORIGIN' })
   return null
 }
 

@@ -1,8 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
-import { isFeatureOn } from '../pages/chrome'
+import { availableFor } from '../market/request-availability'
 import { sendRedirect } from '../render/respond'
+import { accountCalls } from '../upstream/contract/account'
 import { isUpstreamError } from '../upstream/errors'
 import { homeOf } from './login-market'
 import { loginUrl } from './redirect-target'
@@ -11,7 +12,7 @@ import { sessionsOf } from './sessions'
 
 /**
  * The `auth` guard (PRODUCT.md §3.8): an anonymous visitor goes to `/login?redirect={path}`; a logged-in one gets
- * `c.var.account`, the upstream client speaking with their token for the page's market.
+ * `c.var.account`, their account's calls with their token for the page's market.
  *
  * @example
  * app.use('/:market/my-account/*', requireViewer())
@@ -21,7 +22,7 @@ export const requireViewer = (): MiddlewareHandler<AppEnv> => async (c, next) =>
   const { viewer, market } = c.var
   // A form cannot be sent again after login: its page is where the visitor comes back to.
   if (!viewer) return sendRedirect(c, loginUrl(isForm(c) ? `/${market.segment}/my-account` : pathOf(c)), afterForm(c))
-  c.set('account', c.var.upstream.forMarket(market.country, market.locale).withToken(viewer.token))
+  c.set('account', accountCalls(c.var.upstream.forMarket(market.country, market.locale).withToken(viewer.token)))
   await next()
 }
 
@@ -48,10 +49,9 @@ export async function endSessionOnUnauthorized(c: Context<AppEnv>, error: unknow
   return sendRedirect(c, isAuthPage ? `${loginUrl(back)}&notice=session_ended` : back, afterForm(c))
 }
 
-/** Login and the account exist only while the brand's `customer_login` feature is on (`api/get-features`). */
+/** Login and the account exist only while they are available (the brand's `customer_login` feature). */
 async function requireCustomerLogin(c: Context<AppEnv>): Promise<void> {
-  const features = (await c.var.lookups.features().catch(() => null)) ?? []
-  if (!isFeatureOn({ features }, 'customer_login')) throw PageError.pageNotFound(c.req.url)
+  if (!(await availableFor(c)).has('account')) throw PageError.pageNotFound(c.req.url)
 }
 
 /** Whether the request sent a form (anything but GET and HEAD). */

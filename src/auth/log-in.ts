@@ -4,7 +4,7 @@ import { PageError } from '../errors/page-error'
 import { logEvent } from '../ops/log'
 import { unlessRefused, UpstreamError } from '../upstream/errors'
 import type { LoginRequest } from '../upstream/account-schemas'
-import { loginAnswer, userAnswer } from '../upstream/schemas'
+import { authOf } from './auth-of'
 import { setSessionCookie } from './session-cookie'
 import { sessionsOf, sessionUser } from './sessions'
 
@@ -22,13 +22,13 @@ export async function logIn(c: Context<AppEnv>, market: { country: string; local
     logEvent('error', 'session_secret_missing')
     throw PageError.maintenance()
   }
-  const upstream = c.var.upstream.forMarket(market.country, market.locale)
-  const { answer, refused } = await unlessRefused(upstream.send('POST', 'auth/login', credentials, loginAnswer), [400, 422, 429])
+  const auth = authOf(c, market)
+  const { answer, refused } = await unlessRefused(auth.login(credentials), [400, 422, 429])
   if (refused) return refused.status === 429 ? 'limited' : 'refused'
-  const user = answer && (await upstream.withToken(answer.access_token).get('auth/user', userAnswer))
+  const user = answer && (await auth.user(answer.access_token))
   const expiresAt = Date.parse(answer?.expires_at ?? '')
   if (!answer || !user || Number.isNaN(expiresAt)) throw new UpstreamError('invalid', 'auth/login')
-  const started = await sessions.create({ user: sessionUser(user.data), token: answer.access_token, expiresAt })
+  const started = await sessions.create({ user: sessionUser(user), token: answer.access_token, expiresAt })
   if (!started) throw new UpstreamError('invalid', 'auth/login')
   setSessionCookie(c, started.id, started.end)
   return 'logged-in'

@@ -4,7 +4,7 @@ import type { AppEnv } from '../env'
 import { readForm } from '../forms/read-form'
 import { errorName, logEvent } from '../ops/log'
 import { sendRedirect } from '../render/respond'
-import { acknowledgedAnswer } from '../upstream/account-schemas'
+import { authOf } from './auth-of'
 import { redirectTarget } from './redirect-target'
 import { clearSessionCookie } from './session-cookie'
 import { sessionsOf } from './sessions'
@@ -17,9 +17,8 @@ export async function logOut(c: Context<AppEnv>): Promise<Response> {
   const viewer = c.var.viewer
   const form = await readForm(c)
   if (viewer) {
-    await c.var.upstream
-      .withToken(viewer.token)
-      .send('POST', 'auth/logout', {}, acknowledgedAnswer)
+    await authOf(c)
+      .logout(viewer.token)
       .catch((error: unknown) => logEvent('warn', 'token_revoke_failed', { error: errorName(error) }))
     await sessionsOf(c)?.end(viewer.sessionId, viewer.user.id)
     clearSessionCookie(c)

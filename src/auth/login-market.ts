@@ -12,8 +12,8 @@ export type LoginMarket = { country: string; locale: string; segment: string; ho
  */
 export async function loginMarket(c: Context<AppEnv>): Promise<LoginMarket> {
   const remembered = rememberedMarket(c)
-  const sites = remembered ? await c.var.lookups.sites().catch(() => null) : null
-  const live = findLiveMarket(sites ?? [], remembered)
+  const sites = remembered ? await c.var.lookups.sites().catch(() => []) : []
+  const live = findLiveMarket(sites, remembered)
   if (!live) return { ...FALLBACK_MARKET, segment: `${FALLBACK_MARKET.country}-${FALLBACK_MARKET.locale}` }
   return { country: live.site.slug, locale: live.locale, segment: `${live.site.slug}-${live.locale}`, home: siteUrl(live.site, live.locale) }
 }

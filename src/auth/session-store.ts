@@ -14,13 +14,19 @@ export type Session = {
   createdAt: number
   /** The last request that used the session; it ends after `idle` without one. */
   seenAt: number
+  /** When the token is next checked against the API (`GET api/auth/user`). */
+  checkAt?: number
 }
 
-/** Session lifetimes (docs/decisions/006): idle, absolute, and how often a visit refreshes `seenAt` and the user. */
+/**
+ * Session lifetimes (docs/decisions/006): idle, absolute, how often a visit checks the token and refreshes `seenAt`
+ * and the user, and how long after a check the API could not answer it is asked again.
+ */
 export const SessionLifetime = {
   idleMs: 2 * 3600_000,
   absoluteMs: 24 * 3600_000,
   refreshMs: 5 * 60_000,
+  retryMs: 60_000,
 } as const
 
 /** A session id: 256 random bits, base64url. Nothing else in the cookie. */

@@ -1,8 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { Caching } from '../cache/answer-caching'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
 import { isUpstreamError } from '../upstream/errors'
-import { userAnswer } from '../upstream/schemas'
+import { authOf } from './auth-of'
 import { clearSessionCookie, readSessionId } from './session-cookie'
 import { type Session, SessionLifetime, type SessionStore, type SessionUser } from './session-store'
 import { sessionsOf, sessionUser } from './sessions'
@@ -11,9 +12,11 @@ import { sessionsOf, sessionUser } from './sessions'
 export type Viewer = { sessionId: string; user: SessionUser; token: string }
 
 /**
- * Sets `c.var.viewer` from the session cookie (null for anonymous visitors: no store read, no cookie written). A
- * session not seen for a while is checked against `GET api/auth/user` first: a 401 ends it and the page renders
- * as anonymous; any other failure keeps it as it was. A store that cannot be read renders the page as anonymous.
+ * Sets `c.var.viewer` from the session cookie (null for anonymous visitors: no store read, no cookie written), and
+ * lowers the answer's caching to the visitor's browser. A session not checked for a while is checked against
+ * `GET api/auth/user` first: a 401 ends it and the page renders as anonymous; any other failure keeps it as it was
+ * and is not asked again for a while, so an outage costs one wait, not one per page. A store that cannot be read
+ * renders the page as anonymous.
  *
  * @example
  * app.use(viewer())
@@ -28,7 +31,11 @@ export const viewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
       return undefined
     })
     const current = session && (await checkSession(c, sessions, id, session))
-    if (current) c.set('viewer', { sessionId: id, user: current.user, token: current.token })
+    if (current) {
+      c.set('viewer', { sessionId: id, user: current.user, token: current.token })
+      // The page names who they are: only their browser may keep it.
+      c.var.caching.lower(Caching.personal)
+    }
     // A session that ended (not one we could not read) takes its cookie back.
     else if (session !== undefined) clearSessionCookie(c)
   }
@@ -36,24 +43,32 @@ export const viewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
 }
 
 /**
- * The session as it stands after its periodic check: unchanged when checked recently, refreshed (user, `seenAt`,
- * saved in the background) when the API still knows the token, null (and ended) when the API answers 401.
+ * The session as it stands after its periodic check: unchanged until its next check is due; refreshed (user,
+ * `seenAt`, next check in `refreshMs`) when the API still knows the token; null (and ended) when the API answers 401;
+ * kept, with its next check in `retryMs`, when the API cannot answer. Saved in the background either way.
  */
 async function checkSession(c: Context<AppEnv>, sessions: SessionStore, id: string, session: Session): Promise<Session | null> {
   const now = Date.now()
-  if (now - session.seenAt < SessionLifetime.refreshMs) return session
-  try {
-    const answer = await c.var.upstream.withToken(session.token).get('auth/user', userAnswer)
-    // Checked either way: a user the API does not answer (404) keeps its name, and is not asked for on every request.
-    const next = { ...session, user: answer ? sessionUser(answer.data) : session.user, seenAt: now }
+  if (now < nextCheckOf(session)) return session
+  const save = (next: Session) =>
     c.executionCtx.waitUntil(sessions.save(id, next).catch((error: unknown) => logEvent('warn', 'session_save_failed', { error: errorName(error) })))
+  try {
+    const user = await authOf(c).user(session.token)
+    // Checked either way: a user the API does not answer (404) keeps its name, and is not asked for on every request.
+    const next = { ...session, user: user ? sessionUser(user) : session.user, seenAt: now, checkAt: now + SessionLifetime.refreshMs }
+    save(next)
     return next
   } catch (error) {
     if (isUpstreamError(error) && error.failure === 'unauthorized') {
       await sessions.end(id, session.user.id).catch(() => {})
       return null
     }
-    logEvent('warn', 'session_check_failed', { error: errorName(error) })
-    return session
+    logEvent('warn', 'session_check_failed', { error: errorName(error), retryInSeconds: SessionLifetime.retryMs / 1000 })
+    const next = { ...session, seenAt: now, checkAt: now + SessionLifetime.retryMs }
+    save(next)
+    return next
   }
 }
+
+/** When a session is checked next: as it was told, or (a session from before) `refreshMs` after it was last seen. */
+const nextCheckOf = (session: Session) => session.checkAt ?? session.seenAt + SessionLifetime.refreshMs

@@ -1,112 +1,94 @@
-import type { z } from 'zod'
 import type { Upstream } from '../upstream/client'
-import {
-  contentPageAnswer,
-  featuresAnswer,
-  menuAnswer,
-  messagesAnswer,
-  newsListAnswer,
-  seoAnswer,
-  siteAnswer,
-  sitesAnswer,
-} from '../upstream/schemas'
-import { logEvent } from '../ops/log'
-import { type Dealer, dealersAnswer, newsArticleAnswer, productAnswer, productListAnswer, productTypesAnswer } from '../upstream/catalogue-schemas'
+import { catalogueCalls } from '../upstream/contract/catalogue'
+import { contentCalls } from '../upstream/contract/content'
+import { dealerCalls } from '../upstream/contract/dealers'
+import { newsCalls } from '../upstream/contract/news'
+import { searchCalls } from '../upstream/contract/search'
+import { siteCalls } from '../upstream/contract/sites'
 import { cacheKeys } from './keys'
 import { type CachePolicy, CacheItem, CacheLong, CacheShort } from './policies'
-import { cached, type CacheContext } from './swr'
+import { cached, type CacheContext, type Load } from './swr'
+
+/** The market a read speaks for (X-Tenant / X-Locale). */
+export type MarketRef = { country: string; locale: string }
+
+/** Articles per page of the news index. */
+export const NEWS_PER_PAGE = 9
+
+/** The product menu's type (`api/front/menu/products?type_id=1`, as the original). */
+const MENU_TYPE_ID = 1
 
 /**
- * The cached lookups of the site: every read of the upstream that anonymous pages make, each behind KV with
- * stale-while-revalidate. Market-bound reads go out with the market's X-Tenant / X-Locale.
+ * The site's reads of the upstream, each behind KV with stale-while-revalidate where every visitor sees the same
+ * answer: the brand-wide ones here, a market's through `forMarket`. Lists answer `[]` when the API has none.
  *
  * @example
  * const lookups = createLookups(cache, upstream)
  * const site = await lookups.site('it', 'it')
+ * const product = await lookups.forMarket({ country: 'it', locale: 'it' }).catalogue.product('aurora-road-pro')
  */
 export function createLookups(cache: CacheContext, upstream: Upstream) {
-  /** One cached read of a paged answer (`{ data, meta }`), for a market. */
-  const readPaged = <S extends z.ZodType<{ data: unknown[]; meta: unknown }>>(
-    key: string,
-    policy: CachePolicy,
-    path: string,
-    answer: S,
-    market: { country: string; locale: string },
-  ) => cached(cache, key, policy, async (background) =>
-    ((await upstream.forMarket(market.country, market.locale).get(path, answer, { background })) ?? null) as z.infer<S> | null)
-
-  /** One cached read of an enveloped answer (`{ data }`), for the market given or none. */
-  const read = <S extends z.ZodType<{ data: unknown }>>(
-    key: string,
-    policy: CachePolicy,
-    path: string,
-    answer: S,
-    market?: { country: string; locale: string },
-  ) => {
-    const client = market ? upstream.forMarket(market.country, market.locale) : upstream
-    return cached(cache, key, policy, async (background) =>
-      ((await client.get(path, answer, { background }))?.data ?? null) as z.infer<S>['data'] | null)
-  }
+  const one = <T>(key: string, policy: CachePolicy, load: Load<T>) => cached(cache, key, policy, load)
+  const list = async <T>(key: string, policy: CachePolicy, load: Load<T[]>) => (await cached(cache, key, policy, load)) ?? []
+  const brand = siteCalls(upstream)
 
   return {
+    /** A market's site record, or null when there is no such market. */
     site: (country: string, locale: string) =>
-      read(cacheKeys.site(country), CacheShort, `sites/${country}`, siteAnswer, { country, locale }),
-    sites: () => read(cacheKeys.sites(), CacheShort, 'sites', sitesAnswer),
-    features: () => read(cacheKeys.features(), CacheShort, 'get-features', featuresAnswer),
-    messages: (country: string, locale: string) =>
-      read(cacheKeys.messages(country, locale), CacheLong, `country-wise-locale-content/${country}/${locale}`, messagesAnswer, { country, locale }),
-    productMenu: (country: string, locale: string, typeId = 1) =>
-      read(cacheKeys.menu(country, locale, typeId), CacheShort, `front/menu/products?type_id=${typeId}`, menuAnswer, { country, locale }),
-    seo: (country: string, locale: string, modelType: string, modelId: string | number) =>
-      read(
-        cacheKeys.seo(country, locale, modelType, modelId),
-        CacheLong,
-        `front/seo/${encodeURIComponent(modelId)}/${encodeURIComponent(modelType)}`,
-        seoAnswer,
-        { country, locale },
-      ),
-    page: (country: string, locale: string, pageKey: string) =>
-      read(cacheKeys.page(country, locale, pageKey), CacheLong, `front/pages/${encodeURIComponent(pageKey)}`, contentPageAnswer, { country, locale }),
-    latestNews: (country: string, locale: string, count: number) =>
-      read(cacheKeys.latestNews(country, locale, count), CacheShort, `front/news?per_page=${count}`, newsListAnswer, { country, locale }),
-    /** A page of the news index (NEWS_PER_PAGE articles), with the total for paging. */
-    newsPage: (country: string, locale: string, page: number) =>
-      readPaged(cacheKeys.newsPage(country, locale, page), CacheShort, `front/news?page=${page}&per_page=${NEWS_PER_PAGE}`, newsListAnswer, { country, locale }),
-    article: (country: string, locale: string, slug: string) =>
-      read(cacheKeys.article(country, locale, slug), CacheItem, `front/news/${encodeURIComponent(slug)}`, newsArticleAnswer, { country, locale }),
-    articleById: (country: string, locale: string, id: number) =>
-      read(cacheKeys.articleById(country, locale, id), CacheItem, `front/news/id/${id}`, newsArticleAnswer, { country, locale }),
-    productTypes: (country: string, locale: string) =>
-      read(cacheKeys.productTypes(country, locale), CacheShort, 'front/product-types', productTypesAnswer, { country, locale }),
-    /** Every product of a type sold in the market (a type has far fewer than a page of 50). */
-    products: (country: string, locale: string, type: string) =>
-      read(cacheKeys.products(country, locale, type), CacheShort, `front/products?type=${type}&per_page=50`, productListAnswer, { country, locale }),
-    product: (country: string, locale: string, slug: string) =>
-      read(cacheKeys.product(country, locale, slug), CacheItem, `front/products/${encodeURIComponent(slug)}`, productAnswer, { country, locale }),
-    /**
-     * Every dealer of the market, all pages of them (sorted and filtered at the edge, so one entry serves every
-     * visitor; a dealer's page is found in it too).
-     */
-    dealers: (country: string, locale: string) =>
-      cached(cache, cacheKeys.dealers(country, locale), CacheShort, async (background) => {
-        const client = upstream.forMarket(country, locale)
-        const dealers: Dealer[] = []
-        for (let page = 1; page <= MAX_DEALER_PAGES; page++) {
-          const answer = await client.get(`front/dealers?page=${page}&per_page=50`, dealersAnswer, { background })
-          if (!answer) return null
-          dealers.push(...answer.data)
-          if (dealers.length >= answer.meta.total || answer.data.length === 0) return dealers
-        }
-        logEvent('warn', 'dealers_truncated', { country, count: dealers.length })
-        return dealers
-      }),
+      one(cacheKeys.site(country), CacheShort, (background) => siteCalls(upstream.forMarket(country, locale)).site(country, { background })),
+    /** Every market's site record. */
+    sites: () => list(cacheKeys.sites(), CacheShort, (background) => brand.sites({ background })),
+    /** The brand's features. */
+    features: () => list(cacheKeys.features(), CacheShort, (background) => brand.features({ background })),
+    /** The reads of one market, in its language and prices. */
+    forMarket: (market: MarketRef) => marketReads(upstream.forMarket(market.country, market.locale), market, one, list),
   }
 }
 
 export type Lookups = ReturnType<typeof createLookups>
 
-/** Articles per page of the news index. */
-export const NEWS_PER_PAGE = 9
+type One = <T>(key: string, policy: CachePolicy, load: Load<T>) => Promise<T | null>
+type List = <T>(key: string, policy: CachePolicy, load: Load<T[]>) => Promise<T[]>
 
-/** A market's dealers are read 50 at a time, up to this many pages. */
-const MAX_DEALER_PAGES = 10
+/**
+ * A market's reads, area by area (docs/api.md): content, catalogue, news and dealers are cached for every visitor;
+ * search and places are the visitor's own words and go to the API each time.
+ */
+function marketReads(client: Upstream, market: MarketRef, one: One, list: List) {
+  const { country, locale } = market
+  const content = contentCalls(client, market)
+  const catalogue = catalogueCalls(client)
+  const news = newsCalls(client)
+  const dealers = dealerCalls(client)
+  return {
+    market,
+    content: {
+      messages: () => one(cacheKeys.messages(country, locale), CacheLong, (background) => content.messages({ background })),
+      page: (key: string) => one(cacheKeys.page(country, locale, key), CacheLong, (background) => content.page(key, { background })),
+      seo: (modelType: string, modelId: string | number) =>
+        one(cacheKeys.seo(country, locale, modelType, modelId), CacheLong, (background) => content.seo(modelType, modelId, { background })),
+    },
+    catalogue: {
+      menu: () => list(cacheKeys.menu(country, locale, MENU_TYPE_ID), CacheShort, (background) => catalogue.menu(MENU_TYPE_ID, { background })),
+      types: () => list(cacheKeys.productTypes(country, locale), CacheShort, (background) => catalogue.types({ background })),
+      products: (type: string) => list(cacheKeys.products(country, locale, type), CacheShort, (background) => catalogue.products(type, { background })),
+      product: (slug: string) => one(cacheKeys.product(country, locale, slug), CacheItem, (background) => catalogue.product(slug, { background })),
+    },
+    news: {
+      latest: (count: number) => list(cacheKeys.latestNews(country, locale, count), CacheShort, (background) => news.latest(count, { background })),
+      /** A page of the index (NEWS_PER_PAGE articles) with the total, or null when the API has no index. */
+      page: (page: number) => one(cacheKeys.newsPage(country, locale, page), CacheShort, (background) => news.page(page, NEWS_PER_PAGE, { background })),
+      article: (slug: string) => one(cacheKeys.article(country, locale, slug), CacheItem, (background) => news.article(slug, { background })),
+      articleById: (id: number) => one(cacheKeys.articleById(country, locale, id), CacheItem, (background) => news.articleById(id, { background })),
+    },
+    dealers: {
+      /** Every dealer of the market (one entry serves every visitor; a dealer's page is found in it too). */
+      all: () => list(cacheKeys.dealers(country, locale), CacheShort, async (background) => (await dealers.all({ background })) ?? []),
+      place: (words: string) => dealers.place(words),
+    },
+    search: searchCalls(client),
+  }
+}
+
+/** The reads of one market: what pages call (`api.catalogue.product(slug)`), never `api/...` paths. */
+export type MarketApi = ReturnType<Lookups['forMarket']>

@@ -1,10 +1,15 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useContext } from 'react'
 import { assets } from '../render/assets'
+import { ScriptNonce } from '../render/nonce'
 import { type HeadProps, PageHead } from './page-head'
 import type { View } from './view'
 
-/** The HTML document every page shares: language and direction, head, stylesheet and (where used) the islands' entry. */
+/**
+ * The HTML document every page shares: language and direction, head, stylesheet and (where used) the islands' entry,
+ * whose nonce the answer gives (render/nonce.ts).
+ */
 export function Document({ view, head, bodyClass, children }: { view: View; head: HeadProps; bodyClass?: string; children: ReactNode }) {
+  const nonce = useContext(ScriptNonce)
   return (
     <html lang={view.locale} dir={view.dir}>
       <head>
@@ -16,7 +21,7 @@ export function Document({ view, head, bodyClass, children }: { view: View; head
         <link rel="stylesheet" href={assets.css} />
         {head.stylesheets?.map((href) => <link key={href} rel="stylesheet" href={href} />)}
         {view.hydrate && assets.preload.map((href) => <link key={href} rel="modulepreload" href={href} />)}
-        {view.hydrate && <script type="module" src={assets.entry} nonce={view.nonce} />}
+        {view.hydrate && <script type="module" src={assets.entry} nonce={nonce} />}
       </head>
       <body className={bodyClass}>{children}</body>
     </html>

@@ -1,6 +1,4 @@
-import { enabledPageLinks } from '../market/feature-switches'
 import { marketLabel } from '../market/picker'
-import { isPageShown } from '../pages/chrome'
 import type { Chrome, View } from './view'
 
 /** The page footer: the site's content pages, the whistleblower channel and the market. */
@@ -14,13 +12,11 @@ export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
           <div>
             <h2>{t('footer.explore')}</h2>
             <ul>
-              {enabledPageLinks(market.site)
-                .filter(({ key }) => isPageShown(chrome, key))
-                .map(({ key, slug }) => (
-                  <li key={key}>
-                    <a href={`${base}/${slug}`}>{t(`pages.${key}`)}</a>
-                  </li>
-                ))}
+              {chrome.available.pageLinks().map(({ key, slug }) => (
+                <li key={key}>
+                  <a href={`${base}/${slug}`}>{t(`pages.${key}`)}</a>
+                </li>
+              ))}
             </ul>
           </div>
           <div>

@@ -1,14 +1,12 @@
 import MarketPicker from '../../client/islands/market-picker'
 import MobileMenu from '../../client/islands/mobile-menu'
 import { IslandNames } from '../../client/islands/names'
-import { headerPageLinks } from '../market/feature-switches'
 import { siteUrl } from '../market/market'
 import { pickerProps } from '../market/picker'
 import { LOGOUT_PATH } from '../auth/paths'
 import { loginUrl } from '../auth/redirect-target'
 import { Island } from './island'
 import { Logo } from './logo'
-import { isFeatureOn, isPageShown } from '../pages/chrome'
 import type { Chrome, View } from './view'
 
 const NAV_ID = 'site-nav'
@@ -60,19 +58,17 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
               </li>
             )}
             {market &&
-              headerPageLinks(market.site)
-                .filter(({ key }) => isPageShown(chrome, key))
-                .map(({ key, slug }) => (
-                  <li key={key}>
-                    <a href={`${base}/${slug}`} aria-current={view.path === `${base}/${slug}` ? 'page' : undefined}>
-                      {t(`pages.${key}`)}
-                    </a>
-                  </li>
-                ))}
+              chrome.available.headerLinks().map(({ key, slug }) => (
+                <li key={key}>
+                  <a href={`${base}/${slug}`} aria-current={view.path === `${base}/${slug}` ? 'page' : undefined}>
+                    {t(`pages.${key}`)}
+                  </a>
+                </li>
+              ))}
           </ul>
         </nav>
         <div className="header-tools">
-          {market && isFeatureOn(chrome, 'search') && (
+          {market && chrome.available.has('search') && (
             <form method="get" action={`${base}/search/all`} role="search" className="header-search" aria-label={t('header.search_label')}>
               <label htmlFor="header-q" className="visually-hidden">
                 {t('header.search_label')}
@@ -84,7 +80,7 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
               </button>
             </form>
           )}
-          {isFeatureOn(chrome, 'customer_login') && <AccountLinks view={view} home={home} />}
+          {chrome.available.has('account') && <AccountLinks view={view} home={home} />}
           <Island name={IslandNames.marketPicker} component={MarketPicker} props={pickerProps(chrome.sites, market, t)} />
         </div>
       </div>

@@ -37,9 +37,9 @@ export function PageHead({ title, description, keywords, canonical, ogImage, ogI
   )
 }
 
-/** An absolute URL for a link from the content API, or null when it is not one. */
-function absoluteUrl(href: string | null | undefined, origin: string): string | null {
-  if (!href) return null
+/** An absolute URL on the site's public origin for a path or a link from the content API, or null. */
+export function absoluteUrl(origin: string | null, href: string | null | undefined): string | null {
+  if (!href || !origin) return null
   try {
     return new URL(href, origin).href
   } catch {
@@ -51,13 +51,13 @@ function absoluteUrl(href: string | null | undefined, origin: string): string | 
 export function headFromSeo(
   seo: SeoRecord | null | undefined,
   fallback: { title: string; description?: string },
-  origin: string,
+  origin: string | null,
 ): Pick<HeadProps, 'title' | 'description' | 'keywords' | 'ogImage' | 'ogImageAlt'> {
   return {
     title: seo?.page_title || seo?.og_title || fallback.title,
     description: seo?.meta_description || seo?.og_description || fallback.description,
     keywords: seo?.meta_keywords,
-    ogImage: absoluteUrl(seo?.og_image, origin),
+    ogImage: absoluteUrl(origin, seo?.og_image),
     ogImageAlt: seo?.og_image_alt,
   }
 }

@@ -2,17 +2,17 @@ import type { Translator } from '../i18n/translator'
 import type { Market } from '../market/market'
 import type { Notice } from './toast'
 import type { ProductType } from '../upstream/catalogue-schemas'
-import type { Feature, MenuProduct, Site } from '../upstream/schemas'
+import type { MenuProduct, Site } from '../upstream/schemas'
+import type { Availability } from '../market/availability'
 
-/** What every page's layout needs to know about the request: its texts, market, nonce and URL. */
+/** What every page's layout needs to know about the request: its texts, market and URL. */
 export type View = {
   t: Translator['t']
   locale: string
   dir: Translator['dir']
   market: Market | null
-  nonce: string
-  /** The page's absolute origin, for canonical and Open Graph URLs. */
-  origin: string
+  /** The site's public origin, for canonical, hreflang and Open Graph URLs (null when none is configured). */
+  origin: string | null
   path: string
   /** Whether the page loads the client bundle (pages without islands do not). */
   hydrate: boolean
@@ -22,11 +22,12 @@ export type View = {
   notice: Notice | null
 }
 
-/** The data of the default layout's header and footer: the sites (picker), the product menu, the brand's features. */
+/** The data of the default layout's header and footer: the sites (picker), the product menu, what is available. */
 export type Chrome = {
   sites: Site[]
   productMenu: MenuProduct[]
   /** The product types the market sells, for the menu's listing links. */
   productTypes: ProductType[]
-  features: Feature[]
+  /** The request's availability: which pages the menus may link to. */
+  available: Availability
 }

@@ -11,6 +11,7 @@ export const ErrorMessages = {
   badRequest: 'This request could not be understood.',
   unknownMarket: 'This market is not available.',
   crossSite: 'This form was sent from another site.',
+  tooLarge: 'This form is too large.',
   tooManyAttempts: 'Too many attempts. Please wait a minute and try again.',
   serverError: 'Something went wrong on our side. Please try again.',
 } as const

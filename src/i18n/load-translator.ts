@@ -1,11 +1,16 @@
-import type { Lookups } from '../cache/lookups'
+import type { MarketApi } from '../cache/lookups'
+import { errorName, logEvent } from '../ops/log'
 import { createTranslator, type Translator } from './translator'
 
 /**
  * The translator of a market, from its cached texts. When the texts cannot be had at all, the page still renders in
- * the Worker's own English rather than failing.
+ * the Worker's own English rather than failing, and the fallback is logged.
  */
-export async function loadTranslator(lookups: Lookups, country: string, locale: string): Promise<Translator> {
-  const messages = await lookups.messages(country, locale).catch(() => null)
+export async function loadTranslator(api: MarketApi): Promise<Translator> {
+  const { country, locale } = api.market
+  const messages = await api.content.messages().catch((error: unknown) => {
+    logEvent('warn', 'translations_unavailable', { market: `${country}-${locale}`, error: errorName(error) })
+    return null
+  })
   return createTranslator(locale, messages)
 }

@@ -1,21 +1,20 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
-import { loadTranslator } from '../i18n/load-translator'
 import { ErrorMessages, PageError } from '../errors/page-error'
-import { isSwitchedOff } from './feature-switches'
+import { loadTranslator } from '../i18n/load-translator'
 import { isLive, parseMarketSegment, toMarket } from './market'
+import { availableFor } from './request-availability'
 
 /**
  * Resolves `/{country}-{locale}` before anything renders (PRODUCT.md §3.4–5): 404 "(no-country)" and "(no-locale)",
  * 503 maintenance when the site lookup fails or the site is under maintenance, 404 for a switched-off feature.
- * Sets `c.var.market` and `c.var.t`.
+ * Sets `c.var.market`, `c.var.api` (the market's reads), `c.var.t` and `c.var.available`.
  *
  * @example
- * app.use('*', resolveMarket()) // after the Worker's own paths
+ * market.use(resolveMarket()) // the /:market sub-app's first middleware
  */
 export const resolveMarket = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const segment = c.req.path.split('/')[1]
-  const parsed = parseMarketSegment(segment)
+  const parsed = parseMarketSegment(c.req.path.split('/')[1])
   if (!parsed) throw PageError.notFound(ErrorMessages.noCountry)
 
   // A failed lookup with nothing cached throws UpstreamError: the app answers it as maintenance (503).
@@ -27,7 +26,10 @@ export const resolveMarket = (): MiddlewareHandler<AppEnv> => async (c, next) =>
   c.var.log.market = market.segment
   if (!isLive(site)) throw PageError.maintenance()
 
-  c.set('t', await loadTranslator(c.var.lookups, market.country, market.locale))
-  if (isSwitchedOff(site, c.req.path)) throw PageError.notFound(ErrorMessages.featureOff)
+  const api = c.var.lookups.forMarket(market)
+  c.set('api', api)
+  const [t, available] = await Promise.all([loadTranslator(api), availableFor(c)])
+  c.set('t', t)
+  if (!available.allowsPath(c.req.path)) throw PageError.notFound(ErrorMessages.featureOff)
   await next()
 }

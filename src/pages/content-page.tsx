@@ -4,14 +4,13 @@ import { DefaultLayout } from '../components/layouts'
 import { type HeadProps, headFromSeo } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
-import { pageKeyOf } from '../market/feature-switches'
 import { PageError } from '../errors/page-error'
 import { sendPage, viewOf } from '../render/respond'
 import { alternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { modelSeo } from '../seo/page-seo'
 import type { ContentPage as Page } from '../upstream/schemas'
-import { isPageShown, loadChrome } from './chrome'
+import { loadChrome } from './chrome'
 import { sendDealerLocator } from './dealer-locator'
 
 type ContentPageProps = { view: View; chrome: Chrome; head: HeadProps; page: Page }
@@ -35,17 +34,17 @@ export function ContentPage({ view, chrome, head, page }: ContentPageProps) {
  * locator is one of these pages, with its dealers below its content.
  */
 export async function contentPage(c: Context<AppEnv>): Promise<Response> {
-  const { market, lookups, t } = c.var
-  const key = pageKeyOf(market.site, c.req.param('page') ?? '')
+  const { market, api, available, t } = c.var
+  const key = available.pageOf(c.req.param('page') ?? '')?.key
   if (!key) throw PageError.pageNotFound(c.req.url)
-  const [page, chrome] = await Promise.all([lookups.page(market.country, market.locale, key), loadChrome(lookups, market)])
-  if (!page || !isPageShown(chrome, key)) throw PageError.pageNotFound(c.req.url)
+  const [page, chrome] = await Promise.all([api.content.page(key), loadChrome(c)])
+  if (!page) throw PageError.pageNotFound(c.req.url)
   const view = viewOf(c, t, market)
-  const seo = await modelSeo(lookups, market.country, market.locale, 'Page', page.id)
+  const seo = await modelSeo(api, 'Page', page.id)
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${page.title} · ${t.t('brand.name')}`, description: page.summary }, view.origin),
-    canonical: canonicalUrl(c.req.url),
-    alternates: alternates(chrome.sites, { key }, view.origin),
+    canonical: canonicalUrl(view.origin, c.req.url),
+    alternates: alternates(chrome.sites, available, { key }, view.origin),
   }
   if (key === 'dealer-locator') return sendDealerLocator(c, page, chrome, head)
   return sendPage(c, <ContentPage view={view} chrome={chrome} head={head} page={page} />)

@@ -10,8 +10,9 @@ import { configOf } from '../config'
 import type { AppEnv } from '../env'
 import { byDistance, type Point } from '../geo/distance'
 import { assets } from '../render/assets'
-import { HtmlCache, sendPage, viewOf } from '../render/respond'
-import { DEALER_SERVICES, type Dealer, type DealerService, placeAnswer } from '../upstream/catalogue-schemas'
+import { Caching } from '../cache/answer-caching'
+import { sendPage, viewOf } from '../render/respond'
+import { DEALER_SERVICES, type Dealer, type DealerService, type Place } from '../upstream/catalogue-schemas'
 import type { ContentPage } from '../upstream/schemas'
 
 
@@ -112,15 +113,12 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
  * position at the edge, else the market's centre.
  */
 export async function sendDealerLocator(c: Context<AppEnv>, page: ContentPage, chrome: Chrome, head: HeadProps): Promise<Response> {
-  const { market, lookups, t, upstream } = c.var
+  const { market, api, t } = c.var
   const near = (c.req.query('near') ?? '').trim().slice(0, 80)
   const filters = DEALER_SERVICES.filter((service) => c.req.query(service) === 'on')
-  const [all, place] = await Promise.all([
-    lookups.dealers(market.country, market.locale),
-    near.length >= 2 ? upstream.forMarket(market.country, market.locale).get(`front/places?q=${encodeURIComponent(near)}`, placeAnswer) : null,
-  ])
-  const origin = originOf(c, place?.data ?? null, near, all ?? [])
-  const dealers = byDistance((all ?? []).filter((dealer) => filters.every((service) => dealer.services[service])), origin.point)
+  const [all, place] = await Promise.all([api.dealers.all(), near.length >= 2 ? api.dealers.place(near) : null])
+  const origin = originOf(c, place, near, all)
+  const dealers = byDistance(all.filter((dealer) => filters.every((service) => dealer.services[service])), origin.point)
   const view = viewOf(c, t, market)
   return sendPage(
     c,
@@ -136,7 +134,7 @@ export async function sendDealerLocator(c: Context<AppEnv>, page: ContentPage, c
       tileUrl={configOf(c.env).mapTiles?.url ?? null}
     />,
     // Measured from where the visitor is: a page for them alone.
-    { headers: origin.from === 'visitor' ? { 'Cache-Control': HtmlCache.personal } : {} },
+    { kind: 'dealer-locator', caching: origin.from === 'visitor' ? Caching.personal : Caching.shared },
   )
 }
 
@@ -144,7 +142,7 @@ export async function sendDealerLocator(c: Context<AppEnv>, page: ContentPage, c
  * Where to measure from: the place typed, else the visitor's position at the edge when they are in the market's
  * country (or on the international site), else the market's centre (or, without one, the middle of its dealers).
  */
-function originOf(c: Context<AppEnv>, place: { name: string; lat: number; lng: number } | null, near: string, dealers: Point[]): Origin {
+function originOf(c: Context<AppEnv>, place: Place | null, near: string, dealers: Point[]): Origin {
   if (place) return { point: place, from: 'place', place: place.name }
   const { site } = c.var.market
   const cf = c.req.raw.cf as { latitude?: string; longitude?: string; country?: string } | undefined

@@ -4,11 +4,9 @@ import type { HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
-import { marketPageUrl } from '../market/feature-switches'
 import { sendPage } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
 import { DEALER_SERVICES, type Dealer } from '../upstream/catalogue-schemas'
-import { isPageShown } from './chrome'
 import { findBySlug } from './find-by-slug'
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
@@ -19,9 +17,8 @@ const mapLink = ({ lat, lng }: Dealer) => `https://www.openstreetmap.org/?mlat=$
 /** A dealer's page: address, contact, services, opening hours, a map link and the test ride with them. */
 export function DealerPage({ view, chrome, head, dealer }: { view: View; chrome: Chrome; head: HeadProps; dealer: Dealer }) {
   const { t } = view
-  const market = view.market!
-  const testRide = dealer.services.test_rides ? marketPageUrl(market, 'test-drive', `?dealer=${encodeURIComponent(dealer.slug)}`) : null
-  const locator = marketPageUrl(market, 'dealer-locator')
+  const testRide = dealer.services.test_rides ? chrome.available.pageUrl('test-drive', `?dealer=${encodeURIComponent(dealer.slug)}`) : null
+  const locator = chrome.available.pageUrl('dealer-locator')
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <article className="band dealer">
@@ -109,14 +106,12 @@ export function DealerPage({ view, chrome, head, dealer }: { view: View; chrome:
 
 /** `GET /{m}/dealers/{slug}`: a dealer of the market; any other slug is "Page Not Found". */
 export async function dealerPage(c: Context<AppEnv>): Promise<Response> {
-  const { market, lookups, t } = c.var
-  const { found: dealer, chrome, view } = await findBySlug(c, async (slug) =>
-    (await lookups.dealers(market.country, market.locale))?.find((dealer) => dealer.slug === slug) ?? null)
-  if (!isPageShown(chrome, 'dealer-locator')) throw PageError.pageNotFound(c.req.url)
+  const { api, t } = c.var
+  const { found: dealer, chrome, view } = await findBySlug(c, async (slug) => (await api.dealers.all()).find((dealer) => dealer.slug === slug) ?? null)
   const head: HeadProps = {
     title: `${dealer.name} · ${dealer.city} · ${t.t('brand.name')}`,
     description: `${dealer.address}, ${dealer.postal_code ?? ''} ${dealer.city}`,
-    canonical: canonicalUrl(c.req.url),
+    canonical: canonicalUrl(view.origin, c.req.url),
   }
   return sendPage(c, <DealerPage view={view} chrome={chrome} head={head} dealer={dealer} />)
 }

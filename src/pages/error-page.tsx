@@ -2,13 +2,14 @@ import type { Context } from 'hono'
 import { ATTEMPT_WINDOW_SECONDS } from '../auth/attempts'
 import { ErrorLayout } from '../components/layouts'
 import type { View } from '../components/view'
+import { Caching } from '../cache/answer-caching'
 import type { AppEnv } from '../env'
 import { loadTranslator } from '../i18n/load-translator'
 import { createTranslator } from '../i18n/translator'
 import { FALLBACK_MARKET, siteHome } from '../market/market'
 import { forgetMarket } from '../market/remembered-market'
 import type { PageError } from '../errors/page-error'
-import { HtmlCache, sendPage, viewOf } from '../render/respond'
+import { sendPage, viewOf } from '../render/respond'
 
 /** How long a visitor is told to wait before retrying a site under maintenance. */
 export const RETRY_AFTER_SECONDS = 300
@@ -39,7 +40,7 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
   const maintenance = error.kind === 'maintenance'
   const t = c.get('t') ?? (maintenance && !market
     ? createTranslator(FALLBACK_MARKET.locale, null) // the upstream just failed: do not wait for it twice
-    : await loadTranslator(c.var.lookups, market?.country ?? FALLBACK_MARKET.country, market?.locale ?? FALLBACK_MARKET.locale))
+    : await loadTranslator(c.var.lookups.forMarket(market ?? FALLBACK_MARKET)))
   const home = market ? siteHome(market.site) : FALLBACK_MARKET.home
   if (maintenance) forgetMarket(c)
   return sendPage(
@@ -53,11 +54,13 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
     />,
     {
       status: error.status,
+      kind: 'error',
+      caching: Caching.never,
       headers: maintenance
-        ? { 'Cache-Control': HtmlCache.never, 'Retry-After': String(RETRY_AFTER_SECONDS) }
+        ? { 'Retry-After': String(RETRY_AFTER_SECONDS) }
         : error.status === 429
-          ? { 'Cache-Control': HtmlCache.never, 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) }
-          : { 'Cache-Control': HtmlCache.never },
+          ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) }
+          : {},
     },
   )
 }

@@ -16,9 +16,9 @@ export async function findBySlug<T>(
   c: Context<AppEnv>,
   find: (slug: string) => Promise<T | null>,
 ): Promise<{ found: T; chrome: Chrome; view: View }> {
-  const { market, lookups, t } = c.var
+  const { market, t } = c.var
   const slug = c.req.param('slug') ?? ''
-  const [found, chrome] = await Promise.all([SLUG.test(slug) ? find(slug) : null, loadChrome(lookups, market)])
+  const [found, chrome] = await Promise.all([SLUG.test(slug) ? find(slug) : null, loadChrome(c)])
   if (!found) throw PageError.pageNotFound(c.req.url)
   return { found, chrome, view: viewOf(c, t, market) }
 }

@@ -6,7 +6,6 @@ import { NewsCards } from '../components/news-cards'
 import { type HeadProps, headFromSeo } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
-import { marketPageUrl } from '../market/feature-switches'
 import { type Deferred, defer, orNull } from '../render/deferred'
 import { sendPage, viewOf } from '../render/respond'
 import { alternates } from '../seo/alternates'
@@ -14,7 +13,7 @@ import { canonicalUrl } from '../seo/canonical'
 import { pageSeo } from '../seo/page-seo'
 import type { MenuProduct, NewsSummary } from '../upstream/schemas'
 import { errorName, logEvent } from '../ops/log'
-import { isPageShown, loadChrome } from './chrome'
+import { loadChrome } from './chrome'
 
 const FEATURED_COUNT = 4
 /** The latest-news block shows this many articles. */
@@ -32,8 +31,8 @@ type HomeProps = {
 export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps) {
   const { t, market } = view
   const base = `/${market!.segment}`
-  const dealerLocator = isPageShown(chrome, 'dealer-locator') ? marketPageUrl(market!, 'dealer-locator') : null
-  const testRide = marketPageUrl(market!, 'test-drive')
+  const dealerLocator = chrome.available.pageUrl('dealer-locator')
+  const testRide = chrome.available.pageUrl('test-drive')
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <section className="hero">
@@ -102,17 +101,17 @@ function LatestNews({ view, news }: { view: View; news: Promise<NewsSummary[] | 
 
 /** `GET /{m}`: critical data (chrome, featured bikes) awaited; the latest news deferred. */
 export async function home(c: Context<AppEnv>): Promise<Response> {
-  const { market, lookups, t } = c.var
+  const { market, api, t } = c.var
   const latestNews = defer(
-    orNull(lookups.latestNews(market.country, market.locale, LATEST_NEWS_COUNT), (error) =>
+    orNull(api.news.latest(LATEST_NEWS_COUNT), (error) =>
       logEvent('warn', 'deferred_failed', { section: 'latest_news', error: errorName(error) })),
   )
-  const [chrome, seo] = await Promise.all([loadChrome(lookups, market), pageSeo(lookups, market.country, market.locale, 'home')])
+  const [chrome, seo] = await Promise.all([loadChrome(c), pageSeo(api, 'home')])
   const view = viewOf(c, t, market)
   const head: HeadProps = {
     ...headFromSeo(seo ?? market.site.seo, { title: `${t.t('brand.name')} · ${t.t('brand.tagline')}`, description: t.t('home.hero_text') }, view.origin),
-    canonical: canonicalUrl(c.req.url),
-    alternates: alternates(chrome.sites, 'home', view.origin),
+    canonical: canonicalUrl(view.origin, c.req.url),
+    alternates: alternates(chrome.sites, chrome.available, 'home', view.origin),
   }
   const featured = chrome.productMenu.slice(0, FEATURED_COUNT)
   return sendPage(c, <HomePage view={view} chrome={chrome} head={head} featured={featured} latestNews={latestNews} />, {

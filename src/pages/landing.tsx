@@ -10,7 +10,9 @@ import { marketLabel, pickerRegions } from '../market/picker'
 import { PICK_MARKET_PATH } from '../market/pick-market'
 import { findLiveMarket, rememberedMarket } from '../market/remembered-market'
 import { suggestMarket } from '../market/suggest-market'
-import { HtmlCache, sendPage, viewOf } from '../render/respond'
+import { Caching } from '../cache/answer-caching'
+import { availableFor } from '../market/request-availability'
+import { sendPage, viewOf } from '../render/respond'
 import { alternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageSeo } from '../seo/page-seo'
@@ -57,10 +59,11 @@ export function LandingPage({ view, regions, suggestion, head }: LandingProps) {
  * language of the market suggested from the edge's country and Accept-Language, without being redirected.
  */
 export async function landing(c: Context<AppEnv>): Promise<Response> {
-  const sites = (await c.var.lookups.sites().catch(() => null)) ?? []
+  const { lookups } = c.var
+  const sites = await lookups.sites().catch(() => [])
   const remembered = findLiveMarket(sites, rememberedMarket(c))
   if (remembered && !isbot(c.req.header('User-Agent') ?? '')) {
-    c.header('Cache-Control', HtmlCache.private)
+    c.var.caching.allow(Caching.private)
     c.header('Vary', 'Cookie')
     return c.redirect(siteUrl(remembered.site, remembered.locale), 302)
   }
@@ -68,10 +71,8 @@ export async function landing(c: Context<AppEnv>): Promise<Response> {
   const suggested = suggestMarket(sites, geoCountry, c.req.header('Accept-Language'))
   const country = suggested?.site.slug ?? FALLBACK_MARKET.country
   const locale = suggested?.locale ?? FALLBACK_MARKET.locale
-  const [t, seo] = await Promise.all([
-    loadTranslator(c.var.lookups, country, locale),
-    pageSeo(c.var.lookups, country, locale, 'landing'),
-  ])
+  const api = lookups.forMarket({ country, locale })
+  const [t, seo, available] = await Promise.all([loadTranslator(api), pageSeo(api, 'landing'), availableFor(c)])
   const view = viewOf(c, t, null, false)
   return sendPage(
     c,
@@ -81,10 +82,10 @@ export async function landing(c: Context<AppEnv>): Promise<Response> {
       suggestion={suggested ? { segment: `${suggested.site.slug}-${suggested.locale}`, label: marketLabel(suggested.site, suggested.locale) } : null}
       head={{
         ...headFromSeo(seo, { title: t.t('landing.title'), description: t.t('landing.intro') }, view.origin),
-        canonical: canonicalUrl(c.req.url),
-        alternates: alternates(sites, 'home', view.origin),
+        canonical: canonicalUrl(view.origin, c.req.url),
+        alternates: alternates(sites, available, 'home', view.origin),
       }}
     />,
-    { headers: { 'Cache-Control': HtmlCache.personal, Vary: 'Accept-Language, Cookie' } },
+    { caching: Caching.personal, headers: { Vary: 'Accept-Language, Cookie' } },
   )
 }

@@ -10,10 +10,14 @@ import type { HeadProps } from '../components/page-head'
 import { withNotice } from '../components/toast'
 import type { View } from '../components/view'
 import type { AppEnv } from '../env'
+import { PageError } from '../errors/page-error'
 import { readForm } from '../forms/read-form'
 import { loadTranslator } from '../i18n/load-translator'
-import { HtmlCache, sendPage, sendRedirect, viewOf } from '../render/respond'
-import { acknowledgedAnswer, emailSchema, fieldErrors, loginRequestSchema, valueErrors } from '../upstream/account-schemas'
+import { Caching } from '../cache/answer-caching'
+import { configOf } from '../config'
+import { sendPage, sendRedirect, viewOf } from '../render/respond'
+import { authOf } from '../auth/auth-of'
+import { emailSchema, fieldErrors, loginRequestSchema, valueErrors } from '../upstream/account-schemas'
 import { unlessRefused } from '../upstream/errors'
 
 type LoginState = {
@@ -76,12 +80,11 @@ export function LoginPage({ view, head, home, state }: LoginPageProps) {
 
 /** Renders the login page in the remembered market's language (else int-en), with a form's state. */
 async function sendLoginPage(c: Context<AppEnv>, market: LoginMarket, state: LoginState, status: 200 | 422 | 429 = 200) {
-  const t = await loadTranslator(c.var.lookups, market.country, market.locale)
+  const t = await loadTranslator(c.var.lookups.forMarket(market))
   const view = viewOf(c, t, null, false)
   const head: HeadProps = { title: `${t.t('auth.login_title')} · ${t.t('brand.name')}`, description: t.t('auth.login_intro'), robots: 'noindex' }
-  const headers: Record<string, string> = { 'Cache-Control': HtmlCache.private }
-  if (status === 429) headers['Retry-After'] = String(ATTEMPT_WINDOW_SECONDS)
-  return sendPage(c, <LoginPage view={view} head={head} home={market.home} state={state} />, { status, headers })
+  const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) } : {}
+  return sendPage(c, <LoginPage view={view} head={head} home={market.home} state={state} />, { status, headers, caching: Caching.private })
 }
 
 /** `GET /login` (guest only). */
@@ -123,13 +126,10 @@ export async function submitForgotPassword(c: Context<AppEnv>): Promise<Response
   const tooMany = () => sendLoginPage(c, market, { ...state, forgot: { ...forgot, failure: 'auth.too_many' } }, 429)
   const keys = await attemptKeys(c, 'forgot', email.data)
   if ((await attemptRefused(c, keys)) || (await countAgainstAccount(c, keys))) return tooMany()
-  const linkBase = `${new URL(c.req.url).origin}/${market.segment}/update-password/`
-  const { refused } = await unlessRefused(
-    c.var.upstream
-      .forMarket(market.country, market.locale)
-      .send('POST', 'auth/forgot-password', { email: email.data, link_base: linkBase }, acknowledgedAnswer),
-    [429],
-  )
+  const origin = configOf(c.env).publicOrigin
+  if (!origin) throw PageError.maintenance()
+  const linkBase = `${origin}/${market.segment}/update-password/`
+  const { refused } = await unlessRefused(authOf(c, market).forgotPassword(email.data, linkBase), [429])
   if (refused) return tooMany()
   return sendRedirect(c, withNotice(LOGIN_PATH, 'reset_link_sent'), 303)
 }

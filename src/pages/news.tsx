@@ -1,15 +1,16 @@
 import type { Context } from 'hono'
 import { NEWS_PER_PAGE } from '../cache/lookups'
+import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import { articlePath, NewsCards } from '../components/news-cards'
-import { type HeadProps, headFromSeo } from '../components/page-head'
+import { absoluteUrl, type HeadProps, headFromSeo } from '../components/page-head'
 import { Pagination, pageNumber } from '../components/pagination'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { formatDate } from '../i18n/formats'
 import { sanitizeRichText } from '../render/rich-text'
-import { HtmlCache, sendPage, viewOf } from '../render/respond'
+import { sendPage, viewOf } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
 import { modelSeo } from '../seo/page-seo'
 import type { NewsArticle } from '../upstream/catalogue-schemas'
@@ -67,31 +68,31 @@ export function ArticlePage({ view, chrome, head, article, body }: { view: View;
 
 /** `GET /{m}/news?page=N`: a page past the last or a malformed number is "Page Not Found". */
 export async function newsIndex(c: Context<AppEnv>): Promise<Response> {
-  const { market, lookups, t } = c.var
+  const { market, api, t } = c.var
   const page = pageNumber(c.req.query('page'), MAX_PAGES)
   if (!page) throw PageError.pageNotFound(c.req.url)
-  const [list, chrome] = await Promise.all([lookups.newsPage(market.country, market.locale, page), loadChrome(lookups, market)])
-  const articles = list?.data ?? []
+  const [list, chrome] = await Promise.all([api.news.page(page), loadChrome(c)])
+  const articles = list?.items ?? []
   if (page > 1 && articles.length === 0) throw PageError.pageNotFound(c.req.url)
   const pages = Math.min(MAX_PAGES, Math.max(1, Math.ceil((list?.meta.total ?? 0) / NEWS_PER_PAGE)))
   const view = viewOf(c, t, market)
-  const seo = await modelSeo(lookups, market.country, market.locale, 'Listing', 'news')
+  const seo = await modelSeo(api, 'Listing', 'news')
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${t.t('news.title')} · ${t.t('brand.name')}`, description: t.t('home.latest_news') }, view.origin),
-    canonical: canonicalUrl(c.req.url, ['page']),
+    canonical: canonicalUrl(view.origin, c.req.url, ['page']),
   }
   return sendPage(c, <NewsIndexPage view={view} chrome={chrome} head={head} articles={articles} page={page} pages={pages} />)
 }
 
 /** `GET /{m}/news/details/{slug}`: the canonical article page; articles carry their own SEO fields. */
 export async function articlePage(c: Context<AppEnv>): Promise<Response> {
-  const { market, lookups, t } = c.var
-  const { found: article, chrome, view } = await findBySlug(c, (slug) => lookups.article(market.country, market.locale, slug))
+  const { api, t } = c.var
+  const { found: article, chrome, view } = await findBySlug(c, (slug) => api.news.article(slug))
   const head: HeadProps = {
     title: `${article.title} · ${t.t('brand.name')}`,
     description: article.excerpt,
-    canonical: canonicalUrl(c.req.url),
-    ogImage: article.image ? view.origin + article.image : null,
+    canonical: canonicalUrl(view.origin, c.req.url),
+    ogImage: absoluteUrl(view.origin, article.image),
   }
   const body = await sanitizeRichText(article.body)
   return sendPage(c, <ArticlePage view={view} chrome={chrome} head={head} article={article} body={body} />)
@@ -99,10 +100,10 @@ export async function articlePage(c: Context<AppEnv>): Promise<Response> {
 
 /** `GET /{m}/news/{slug}-{id}`: the permalink of an article answers 301 with its canonical page. */
 export async function articlePermalink(c: Context<AppEnv>): Promise<Response> {
-  const { market, lookups } = c.var
+  const { market, api } = c.var
   const id = /^[a-z0-9-]*-([1-9][0-9]{0,8})$/.exec(c.req.param('slugId') ?? '')?.[1]
-  const article = id ? await lookups.articleById(market.country, market.locale, Number(id)) : null
+  const article = id ? await api.news.articleById(Number(id)) : null
   if (!article) throw PageError.pageNotFound(c.req.url)
-  c.header('Cache-Control', HtmlCache.public)
+  c.var.caching.allow(Caching.shared)
   return c.redirect(articlePath(market.segment, article.slug), 301)
 }

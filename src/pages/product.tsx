@@ -1,22 +1,20 @@
 import type { Context } from 'hono'
 import { DefaultLayout } from '../components/layouts'
-import type { HeadProps } from '../components/page-head'
+import { absoluteUrl, type HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { formatMinorPrice } from '../i18n/formats'
-import { marketPageUrl } from '../market/feature-switches'
 import { sendPage } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
 import type { Product } from '../upstream/catalogue-schemas'
-import { isPageShown } from './chrome'
 import { findBySlug } from './find-by-slug'
 
 /** The product page: gallery, name, price, description, the actions, variants and specifications. */
 export function ProductPage({ view, chrome, head, product }: { view: View; chrome: Chrome; head: HeadProps; product: Product }) {
   const { t } = view
   const market = view.market!
-  const testRide = marketPageUrl(market, 'test-drive', `?model=${encodeURIComponent(product.slug)}`)
-  const dealerLocator = isPageShown(chrome, 'dealer-locator') ? marketPageUrl(market, 'dealer-locator') : null
+  const testRide = chrome.available.pageUrl('test-drive', `?model=${encodeURIComponent(product.slug)}`)
+  const dealerLocator = chrome.available.pageUrl('dealer-locator')
   const [main, ...more] = product.gallery.length ? product.gallery : product.image ? [product.image] : []
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
@@ -109,13 +107,13 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
  * product the market does not sell, is "Page Not Found". Products carry their own SEO fields.
  */
 export async function productPage(c: Context<AppEnv>): Promise<Response> {
-  const { market, lookups, t } = c.var
-  const { found: product, chrome, view } = await findBySlug(c, (slug) => lookups.product(market.country, market.locale, slug))
+  const { api, t } = c.var
+  const { found: product, chrome, view } = await findBySlug(c, (slug) => api.catalogue.product(slug))
   const head: HeadProps = {
     title: `${product.name} · ${t.t('brand.name')}`,
     description: product.tagline || product.description,
-    canonical: canonicalUrl(c.req.url),
-    ogImage: product.gallery[0] ? view.origin + product.gallery[0] : null,
+    canonical: canonicalUrl(view.origin, c.req.url),
+    ogImage: absoluteUrl(view.origin, product.gallery[0]),
     ogImageAlt: product.name,
   }
   return sendPage(c, <ProductPage view={view} chrome={chrome} head={head} product={product} />)

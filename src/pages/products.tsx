@@ -58,21 +58,19 @@ export function ProductsPage({ view, chrome, head, title, shelves, types }: { vi
  * does not sell is "Page Not Found").
  */
 export async function productsPage(c: Context<AppEnv>): Promise<Response> {
-  const { market, lookups, t } = c.var
+  const { market, api, t } = c.var
   const typeSlug = c.req.param('type')
-  const [types, chrome] = await Promise.all([lookups.productTypes(market.country, market.locale), loadChrome(lookups, market)])
-  const shown = (types ?? []).filter((type) => typeSlug === undefined || type.slug === typeSlug)
+  const [types, chrome] = await Promise.all([api.catalogue.types(), loadChrome(c)])
+  const shown = types.filter((type) => typeSlug === undefined || type.slug === typeSlug)
   if (typeSlug !== undefined && shown.length === 0) throw PageError.pageNotFound(c.req.url)
-  const lists = await Promise.all(shown.map((type) => lookups.products(market.country, market.locale, type.slug)))
+  const lists = await Promise.all(shown.map((type) => api.catalogue.products(type.slug)))
   const shelves = shown.map((type, index) => ({ type, products: lists[index] ?? [] }))
   const title = typeSlug === undefined ? t.t('product.all_products') : (shown[0] as ProductType).name
   const view = viewOf(c, t, market)
-  const seo = await (typeSlug === undefined
-    ? modelSeo(lookups, market.country, market.locale, 'Listing', 'products')
-    : modelSeo(lookups, market.country, market.locale, 'ProductType', (shown[0] as ProductType).id))
+  const seo = await (typeSlug === undefined ? modelSeo(api, 'Listing', 'products') : modelSeo(api, 'ProductType', (shown[0] as ProductType).id))
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${title} · ${t.t('brand.name')}`, description: t.t('brand.tagline') }, view.origin),
-    canonical: canonicalUrl(c.req.url),
+    canonical: canonicalUrl(view.origin, c.req.url),
   }
-  return sendPage(c, <ProductsPage view={view} chrome={chrome} head={head} title={title} shelves={shelves} types={types ?? []} />)
+  return sendPage(c, <ProductsPage view={view} chrome={chrome} head={head} title={title} shelves={shelves} types={types} />)
 }

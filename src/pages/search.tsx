@@ -8,9 +8,9 @@ import { PageError } from '../errors/page-error'
 import { sendPage, viewOf } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
 import { modelSeo } from '../seo/page-seo'
-import { type SearchResult, searchAnswer } from '../upstream/catalogue-schemas'
+import type { SearchResult } from '../upstream/catalogue-schemas'
 import type { PageMeta } from '../upstream/schemas'
-import { isFeatureOn, loadChrome } from './chrome'
+import { loadChrome } from './chrome'
 import { articlePath } from '../components/news-cards'
 
 /** The kinds of search page, in the order of their tabs. */
@@ -104,28 +104,21 @@ export function SearchPage({ view, chrome, head, type, q, results, meta }: Searc
  * `type`, or a page past the results, is "Page Not Found"; results are never cached (queries are the visitors').
  */
 export async function searchPage(c: Context<AppEnv>): Promise<Response> {
-  const { market, lookups, t, upstream } = c.var
+  const { market, api, t } = c.var
   const type = SEARCH_TYPES.find((known) => known === c.req.param('type'))
   const page = pageNumber(c.req.query('page'), MAX_PAGES)
   if (!type || !page) throw PageError.pageNotFound(c.req.url)
   const q = (c.req.query('q') ?? '').trim().slice(0, MAX_QUERY)
-  const [answer, chrome] = await Promise.all([
-    q
-      ? upstream
-          .forMarket(market.country, market.locale)
-          .get(`front/search?type=${type}&q=${encodeURIComponent(q)}&page=${page}&per_page=${RESULTS_PER_PAGE}`, searchAnswer)
-      : null,
-    loadChrome(lookups, market),
-  ])
-  if (!isFeatureOn(chrome, 'search')) throw PageError.pageNotFound(c.req.url)
-  const meta = answer?.meta ?? { page, per_page: RESULTS_PER_PAGE, total: 0 }
-  if (page > 1 && (answer?.data.length ?? 0) === 0) throw PageError.pageNotFound(c.req.url)
+  const [found, chrome] = await Promise.all([q ? api.search.find({ type, q, page, perPage: RESULTS_PER_PAGE }) : null, loadChrome(c)])
+  const results = found?.items ?? []
+  const meta = found?.meta ?? { page, per_page: RESULTS_PER_PAGE, total: 0 }
+  if (page > 1 && results.length === 0) throw PageError.pageNotFound(c.req.url)
   const view = viewOf(c, t, market)
-  const seo = await modelSeo(lookups, market.country, market.locale, 'Listing', 'search')
+  const seo = await modelSeo(api, 'Listing', 'search')
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${t.t('search.title')} · ${t.t('brand.name')}` }, view.origin),
-    canonical: canonicalUrl(c.req.url, ['page', 'q']),
+    canonical: canonicalUrl(view.origin, c.req.url, ['page', 'q']),
     robots: 'noindex, follow',
   }
-  return sendPage(c, <SearchPage view={view} chrome={chrome} head={head} type={type} q={q} results={answer?.data ?? []} meta={meta} />)
+  return sendPage(c, <SearchPage view={view} chrome={chrome} head={head} type={type} q={q} results={results} meta={meta} />)
 }

@@ -10,8 +10,10 @@ import { TOKEN_FORMAT } from '../crypto/digest'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
 import { readForm } from '../forms/read-form'
-import { HtmlCache, sendPage, sendRedirect, viewOf } from '../render/respond'
-import { newPasswordSchema, PASSWORD_MIN, resetPasswordAnswer, resetTokenAnswer, valueErrors } from '../upstream/account-schemas'
+import { Caching } from '../cache/answer-caching'
+import { sendPage, sendRedirect, viewOf } from '../render/respond'
+import { authOf } from '../auth/auth-of'
+import { newPasswordSchema, PASSWORD_MIN, valueErrors } from '../upstream/account-schemas'
 import { unlessRefused } from '../upstream/errors'
 import { loadChrome } from './chrome'
 
@@ -71,14 +73,15 @@ export function UpdatePasswordPage({ view, chrome, head, state }: { view: View; 
 }
 
 async function sendResetPage(c: Context<AppEnv>, state: ResetState, status: 200 | 404 | 410 | 422 = 200) {
-  const { market, lookups, t } = c.var
-  const chrome = await loadChrome(lookups, market)
+  const { market, t } = c.var
+  const chrome = await loadChrome(c)
   const view = viewOf(c, t, market)
   const head: HeadProps = { title: `${t.t('password.update_title')} · ${t.t('brand.name')}`, robots: 'noindex' }
   // The token is in the URL: no other site may see it in a Referer.
   return sendPage(c, <UpdatePasswordPage view={view} chrome={chrome} head={head} state={state} />, {
     status,
-    headers: { 'Cache-Control': HtmlCache.private, 'Referrer-Policy': 'no-referrer' },
+    caching: Caching.private,
+    headers: { 'Referrer-Policy': 'no-referrer' },
   })
 }
 
@@ -90,10 +93,9 @@ const spent = (c: Context<AppEnv>, status: 404 | 410) => sendResetPage(c, { kind
 export async function updatePasswordPage(c: Context<AppEnv>): Promise<Response> {
   const token = c.req.param('token') ?? ''
   if (!TOKEN_FORMAT.test(token)) return spent(c, 404)
-  const { market, upstream } = c.var
-  const reset = await unlessRefused(upstream.forMarket(market.country, market.locale).get(`auth/reset-password/${token}`, resetTokenAnswer), [410])
+  const reset = await unlessRefused(authOf(c).resetLink(token), [410])
   if (reset.refused) return spent(c, 410)
-  return reset.answer ? sendResetPage(c, { kind: 'form', email: reset.answer.data.email }) : spent(c, 404)
+  return reset.answer ? sendResetPage(c, { kind: 'form', email: reset.answer.email }) : spent(c, 404)
 }
 
 /**
@@ -111,18 +113,14 @@ export async function submitUpdatePassword(c: Context<AppEnv>): Promise<Response
   else if (form.password !== form.password_confirmation) errors.password_confirmation = ['password_mismatch']
   if (Object.keys(errors).length > 0) return sendResetPage(c, { kind: 'form', email, errors }, 422)
 
-  const { market, upstream } = c.var
-  const reset = await unlessRefused(
-    upstream.forMarket(market.country, market.locale).send('POST', 'auth/reset-password', { token, password: form.password }, resetPasswordAnswer),
-    [410, 422],
-  )
+  const reset = await unlessRefused(authOf(c).resetPassword(token, form.password ?? ''), [410, 422])
   if (reset.refused?.status === 422) return sendResetPage(c, { kind: 'form', email, errors: reset.refused.rejection.errors }, 422)
   if (reset.refused) return spent(c, 410)
   if (!reset.answer) return spent(c, 404)
   // The password is changed: a store that fails to end the other sessions is logged, not shown (their tokens are
   // revoked upstream already, so their next account call ends them anyway).
   await sessionsOf(c)
-    ?.endAllOf(reset.answer.data.user_id)
+    ?.endAllOf(reset.answer.user_id)
     .catch((error: unknown) => logEvent('error', 'sessions_not_ended', { error: errorName(error) }))
   return sendRedirect(c, withNotice(LOGIN_PATH, 'password_changed'), 303)
 }

@@ -1,8 +1,10 @@
-import type { ReactElement } from 'react'
+import { createElement, type ReactElement } from 'react'
 import { renderToReadableStream, renderToString } from 'react-dom/server'
 import type { Deferred } from './deferred'
+import { ScriptNonce } from './nonce'
 
 export type RenderOptions = {
+  /** The answer's nonce: React's own inline scripts of a stream carry it. */
   nonce: string
   /** Sections that may arrive after the shell (Suspense + `use`). */
   deferred: ReadonlyArray<Deferred<unknown>>
@@ -17,8 +19,9 @@ const DOCTYPE = '<!DOCTYPE html>'
 
 /**
  * Renders a page: as one string when its deferred data is already there (the common, warm case: less than half the
- * CPU of React's stream, see the README's benchmark), else through React's streaming renderer, whose shell leaves at once and whose slow
- * sections follow as they resolve. Crawlers wait for everything and get the string.
+ * CPU of React's stream, see the README's benchmark), else through React's streaming renderer, whose shell leaves at
+ * once and whose slow sections follow as they resolve. Crawlers wait for everything and get the string. The string
+ * carries the nonce slot (`applyNonce` fills it for each answer); a stream is this answer's own and carries its nonce.
  *
  * @example
  * const body = await renderPage(<HomePage … />, { nonce, deferred: [latestNews], complete: isBot, onError })
@@ -31,14 +34,14 @@ export async function renderPage(page: ReactElement, options: RenderOptions): Pr
   return renderStream(page, options)
 }
 
-/** The whole document at once (renderToString leaves the doctype to us). */
+/** The whole document at once (renderToString leaves the doctype to us), its scripts carrying the nonce slot. */
 function renderWhole(page: ReactElement): string {
   return DOCTYPE + renderToString(page)
 }
 
 /** React's streaming renderer (it writes the doctype itself): the shell first, each Suspense section when ready. */
 function renderStream(page: ReactElement, { nonce, onError }: Pick<RenderOptions, 'nonce' | 'onError'>) {
-  return renderToReadableStream(page, { nonce, onError })
+  return renderToReadableStream(createElement(ScriptNonce.Provider, { value: nonce }, page), { nonce, onError })
 }
 
 /** Waits until the deferred data is settled or the current task's microtasks have run: never for I/O. */

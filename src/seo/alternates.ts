@@ -1,23 +1,24 @@
-import { isPageEnabled } from '../market/feature-switches'
-import { isLive, siteUrl } from '../market/market'
 import { languageTag } from '../i18n/formats'
+import type { Availability } from '../market/availability'
+import { isLive, siteUrl } from '../market/market'
 import type { Site } from '../upstream/schemas'
 
 export type Alternate = { hreflang: string; href: string }
 
 /**
- * hreflang alternates of a page across the live markets where it exists (`home`, or a pageLinks key that is switched
- * on there), plus `x-default` → `/`.
+ * hreflang alternates of a page across the live markets where it is available (`home`, or a pageLinks key), by the
+ * one availability rule, plus `x-default` → `/`; absolute on the site's public origin (none without one).
  */
-export function alternates(sites: Site[], page: 'home' | { key: string }, origin: string): Alternate[] {
-  const links = sites.filter(isLive).flatMap((site) => {
-    const slug = page === 'home' ? '' : site.pageLinks[page.key]
-    if (page !== 'home' && (!slug || !isPageEnabled(site, page.key))) return []
-    return site.locales.map((locale) => ({
-      hreflang: site.slug === 'int' ? locale : languageTag(site.slug, locale),
-      href: origin + (page === 'home' ? siteUrl(site, locale) : `/${site.slug}-${locale}/${slug}`),
+export function alternates(sites: Site[], available: Availability, page: 'home' | { key: string }, origin: string | null): Alternate[] {
+  if (!origin) return []
+  const links = sites.filter(isLive).flatMap((site) =>
+    site.locales.flatMap((locale) => {
+      if (page === 'home') return [{ hreflang: hreflangOf(site, locale), href: origin + siteUrl(site, locale) }]
+      const url = available.elsewhere({ site, segment: `${site.slug}-${locale}` }).pageUrl(page.key)
+      return url ? [{ hreflang: hreflangOf(site, locale), href: origin + url }] : []
     }))
-  })
   const unique = [...new Map(links.map((link) => [link.hreflang, link])).values()]
   return [...unique, { hreflang: 'x-default', href: `${origin}/` }]
 }
+
+const hreflangOf = (site: Site, locale: string) => (site.slug === 'int' ? locale : languageTag(site.slug, locale))

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { Caching } from '../cache/answer-caching'
 import type { AppEnv } from '../env'
 
 /** `GET /robots.txt`: everything public may be crawled; the API, the account, checkout and operator paths not. */
@@ -14,5 +15,6 @@ export function robots(c: Context<AppEnv>): Response {
     'Disallow: /*/update-password/',
     'Disallow: /*/whistleblower-form',
   ]
-  return c.text(`${lines.join('\n')}\n`, 200, { 'Cache-Control': 'public, max-age=3600' })
+  c.var.caching.allow(Caching.hour)
+  return c.text(`${lines.join('\n')}\n`)
 }

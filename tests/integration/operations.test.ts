@@ -1,13 +1,14 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
+import { CACHE_VERSION } from '../../src/cache/keys'
 import { clearCaches, visit } from '../fixtures/worker'
 
 afterEach(() => vi.restoreAllMocks())
 
 describe('security headers', () => {
   it('protect every HTML answer, with a fresh nonce on every inline or module script', async () => {
-    for (const path of ['/', '/it-it', '/it-it/chi-siamo', '/zz-zz', '/nl-nl']) {
+    for (const path of ['/', '/it-it', '/it-it/chi-siamo']) {
       const { headers, text } = await visit(path)
       expect(headers.get('Strict-Transport-Security'), path).toMatch(/max-age=(\d{8,})/)
       expect(Number(/max-age=(\d+)/.exec(headers.get('Strict-Transport-Security')!)![1])).toBeGreaterThanOrEqual(31_536_000)
@@ -22,6 +23,15 @@ describe('security headers', () => {
     }
     const [a, b] = await Promise.all([visit('/it-it'), visit('/it-it')])
     expect(a.headers.get('Content-Security-Policy')).not.toBe(b.headers.get('Content-Security-Policy'))
+  })
+
+  it('let error and maintenance pages run no script at all', async () => {
+    for (const path of ['/zz-zz', '/nl-nl', '/it-it/no-such-page']) {
+      const { headers, text } = await visit(path)
+      expect(headers.get('Content-Security-Policy'), path).toContain("script-src 'none'")
+      expect(headers.get('Content-Security-Policy'), path).toContain("frame-ancestors 'none'")
+      expect(text, path).not.toContain('<script')
+    }
   })
 })
 
@@ -55,7 +65,7 @@ describe('the Worker\'s own paths', () => {
   it('answers /_health', async () => {
     const { status, text, headers } = await visit('/_health')
     expect(status).toBe(200)
-    expect(JSON.parse(text)).toEqual({ status: 'ok', upstream: 'embedded' })
+    expect(JSON.parse(text)).toEqual({ status: 'ok', upstream: 'embedded', publicOrigin: true })
     expect(headers.get('Cache-Control')).toBe('no-store')
   })
 
@@ -87,7 +97,7 @@ describe('the brand\'s features (api/get-features)', () => {
   it('are cached with the other lookups and switch the header\'s login link', async () => {
     await clearCaches()
     expect((await visit('/it-it')).text).toContain('href="/login?redirect=%2Fit-it"')
-    expect(await env.CACHE.get('v1:features')).not.toBeNull()
+    expect(await env.CACHE.get(`${CACHE_VERSION}:features`)).not.toBeNull()
     await env.DB.prepare("UPDATE features SET enabled = 0 WHERE key = 'customer_login'").run()
     try {
       await clearCaches()
@@ -106,15 +116,18 @@ describe('configuration', () => {
     expect(text).toContain('This page its under maintenance, please check again later.')
     const health = await visit('/_health', {}, { UPSTREAM_URL: 'not a url' })
     expect(health.status).toBe(503)
-    expect(JSON.parse(health.text)).toEqual({ status: 'misconfigured', upstream: 'invalid' })
+    expect(JSON.parse(health.text)).toEqual({ status: 'misconfigured', upstream: 'invalid', publicOrigin: true })
   })
 
-  it('lets images come from the brand\'s API host when there is one, and from the dealer map\'s tile server', async () => {
+  it('lets images come from the brand\'s API host when there is one, and from the tile server on the dealer locator only', async () => {
     httpUpstream()
     try {
-      const { status, headers } = await visit('/it-it', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
-      expect(status).toBe(200)
-      expect(headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL} https://tile.openstreetmap.org;`)
+      const home = await visit('/it-it', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
+      expect(home.status).toBe(200)
+      expect(home.headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL};`)
+      const locator = await visit('/it-it/rivenditori', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
+      expect(locator.status).toBe(200)
+      expect(locator.headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL} https://tile.openstreetmap.org;`)
     } finally {
       vi.unstubAllGlobals()
     }

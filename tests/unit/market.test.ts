@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { headFromSeo } from '../../src/components/page-head'
-import { isSwitchedOff } from '../../src/market/feature-switches'
+import { availabilityOf } from '../../src/market/availability'
 import { parseMarketSegment } from '../../src/market/market'
 import { parseAcceptLanguage, suggestMarket } from '../../src/market/suggest-market'
 import { canonicalUrl } from '../../src/seo/canonical'
@@ -25,12 +25,38 @@ describe('market segments', () => {
   })
 })
 
-describe('feature switches', () => {
-  it('match the original rule: the path contains the feature\'s word', () => {
-    const de = site('de', ['de'], { test_ride_inquiry: false })
-    expect(isSwitchedOff(de, '/de-de/test-drive')).toBe(true)
-    expect(isSwitchedOff(de, '/de-de/products/x/test-drive')).toBe(true)
-    expect(isSwitchedOff(de, '/de-de/become-a-dealer')).toBe(false)
+describe('the availability rule', () => {
+  const withPages = (settings: Record<string, unknown>) =>
+    siteSchema.parse({ ...site('de', ['de'], settings), pageLinks: { 'test-drive': 'probefahrt', 'dealer-locator': 'haendler', 'about-us': 'ueber-uns' } })
+  const market = (settings: Record<string, unknown> = {}) => ({ site: withPages(settings), segment: 'de-de' })
+
+  it('matches the original rule for a market\'s switches: the path contains the feature\'s word, or is its slug', () => {
+    const de = availabilityOf(market({ test_ride_inquiry: false }), [])
+    expect(de.allowsPath('/de-de/test-drive')).toBe(false)
+    expect(de.allowsPath('/de-de/products/x/test-drive')).toBe(false)
+    expect(de.allowsPath('/de-de/probefahrt')).toBe(false)
+    expect(de.allowsPath('/de-de/become-a-dealer')).toBe(true)
+    expect(de.has('test-drive')).toBe(false)
+    expect(de.pageUrl('test-drive')).toBeNull()
+    expect(de.pageLinks().map(({ key }) => key)).toEqual(['dealer-locator', 'about-us'])
+  })
+
+  it('switches sections off with the brand\'s features, everywhere, and leaves the rest on', () => {
+    const features = [{ key: 'search', name: 'Search', enabled: false }, { key: 'dealer_locator', name: 'Dealers', enabled: false }]
+    const de = availabilityOf(market(), features)
+    expect(de.has('search')).toBe(false)
+    expect(de.has('dealer-pages')).toBe(false)
+    expect(de.pageOf('haendler')).toBeNull()
+    expect(de.headerLinks().map(({ key }) => key)).toEqual(['test-drive', 'about-us'])
+    expect(de.has('account')).toBe(true)
+    expect(availabilityOf(null, features).has('search')).toBe(false)
+  })
+
+  it('makes nothing of a market under maintenance available', () => {
+    const nl = availabilityOf(market({ under_maintenance: true }), [])
+    expect(nl.live).toBe(false)
+    expect(nl.has('about-us')).toBe(false)
+    expect(nl.pageUrl('about-us')).toBeNull()
   })
 
   it('default to on when a backend leaves them out, and read 0/1 as booleans', () => {
@@ -82,9 +108,14 @@ describe('head tags from an SEO record', () => {
 
 describe('canonical URLs', () => {
   it('keep only the whitelisted query parameters', () => {
-    expect(canonicalUrl('https://s.test/it-it/search/all?utm_source=x&q=+gravel+&page=2&sort=asc', ['page', 'q'])).toBe('https://s.test/it-it/search/all?page=2&q=gravel')
-    expect(canonicalUrl('https://s.test/it-it/news?page=1&fbclid=1', ['page'])).toBe('https://s.test/it-it/news')
+    expect(canonicalUrl('https://s.test', 'https://s.test/it-it/search/all?utm_source=x&q=+gravel+&page=2&sort=asc', ['page', 'q'])).toBe('https://s.test/it-it/search/all?page=2&q=gravel')
+    expect(canonicalUrl('https://s.test', 'https://s.test/it-it/news?page=1&fbclid=1', ['page'])).toBe('https://s.test/it-it/news')
     // A page that reads neither keeps neither: no endless copies of it.
-    expect(canonicalUrl('https://s.test/it-it/chi-siamo?q=x&page=7')).toBe('https://s.test/it-it/chi-siamo')
+    expect(canonicalUrl('https://s.test', 'https://s.test/it-it/chi-siamo?q=x&page=7')).toBe('https://s.test/it-it/chi-siamo')
+  })
+
+  it('start with the site\'s public origin, never the host the request named', () => {
+    expect(canonicalUrl('https://s.test', 'https://evil.example/it-it')).toBe('https://s.test/it-it')
+    expect(canonicalUrl(null, 'https://evil.example/it-it')).toBeUndefined()
   })
 })

@@ -9,14 +9,7 @@ import { PageError } from '../../errors/page-error'
 import { readForm } from '../../forms/read-form'
 import { countryName } from '../../i18n/formats'
 import { sendRedirect } from '../../render/respond'
-import {
-  acknowledgedAnswer,
-  type Address,
-  addressAnswer,
-  addressesAnswer,
-  addressInput,
-  fieldErrors,
-} from '../../upstream/account-schemas'
+import { type Address, addressInput, fieldErrors } from '../../upstream/account-schemas'
 import { unlessRefused } from '../../upstream/errors'
 import type { Site } from '../../upstream/schemas'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
@@ -151,9 +144,9 @@ const formOf = (address: Address): AddressForm => ({
 })
 
 async function sendAddressesPage(c: Context<AppEnv>, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
-  const addresses = await c.var.account.get('account/addresses', addressesAnswer)
+  const addresses = await c.var.account.addresses()
   return sendAccountPage(c, { key: 'address.title' }, (props) => (
-    <AddressesPage {...props} addresses={addresses?.data ?? []} form={form} countries={countriesOf(props.chrome.sites, props.view.market!.tag)} />
+    <AddressesPage {...props} addresses={addresses} form={form} countries={countriesOf(props.chrome.sites, props.view.market!.tag)} />
   ), status)
 }
 
@@ -177,9 +170,9 @@ export const addressesPage = (c: Context<AppEnv>) => sendAddressesPage(c, emptyF
 
 /** `GET /{m}/my-account/addresses/{id}/edit`: the viewer's own address only; any other id is a 404. */
 export async function editAddressPage(c: Context<AppEnv>): Promise<Response> {
-  const address = await c.var.account.get(`account/addresses/${addressId(c)}`, addressAnswer)
+  const address = await c.var.account.address(addressId(c))
   if (!address) throw PageError.pageNotFound(c.req.url)
-  return sendEditPage(c, formOf(address.data))
+  return sendEditPage(c, formOf(address))
 }
 
 /** `POST /{m}/my-account/addresses`: adds an address (checked here with the shared schema, and by the API). */
@@ -187,7 +180,7 @@ export async function createAddress(c: Context<AppEnv>): Promise<Response> {
   const values = await readForm(c)
   const input = addressInput.safeParse(values)
   if (!input.success) return sendAddressesPage(c, { values, errors: fieldErrors(input.error) }, 422)
-  const { refused } = await unlessRefused(c.var.account.send('POST', 'account/addresses', input.data, addressAnswer), [422])
+  const { refused } = await unlessRefused(c.var.account.addAddress(input.data), [422])
   if (refused) return sendAddressesPage(c, { values, errors: refused.rejection.errors }, 422)
   return backToList(c, 'address_saved')
 }
@@ -198,7 +191,7 @@ export async function updateAddress(c: Context<AppEnv>): Promise<Response> {
   const values = await readForm(c)
   const input = addressInput.safeParse(values)
   if (!input.success) return sendEditPage(c, { values, errors: fieldErrors(input.error) }, 422)
-  const { answer, refused } = await unlessRefused(c.var.account.send('PUT', `account/addresses/${id}`, input.data, addressAnswer), [422])
+  const { answer, refused } = await unlessRefused(c.var.account.updateAddress(id, input.data), [422])
   if (refused) return sendEditPage(c, { values, errors: refused.rejection.errors }, 422)
   if (!answer) throw PageError.pageNotFound(c.req.url)
   return backToList(c, 'address_saved')
@@ -206,14 +199,14 @@ export async function updateAddress(c: Context<AppEnv>): Promise<Response> {
 
 /** `POST /{m}/my-account/addresses/{id}/delete`. */
 export async function deleteAddress(c: Context<AppEnv>): Promise<Response> {
-  const deleted = await c.var.account.send('DELETE', `account/addresses/${addressId(c)}`, undefined, acknowledgedAnswer)
+  const deleted = await c.var.account.deleteAddress(addressId(c))
   if (!deleted) throw PageError.pageNotFound(c.req.url)
   return backToList(c, 'address_deleted')
 }
 
 /** `POST /{m}/my-account/addresses/{id}/default`. */
 export async function makeDefaultAddress(c: Context<AppEnv>): Promise<Response> {
-  const address = await c.var.account.send('POST', `account/addresses/${addressId(c)}/default`, undefined, addressAnswer)
+  const address = await c.var.account.makeDefaultAddress(addressId(c))
   if (!address) throw PageError.pageNotFound(c.req.url)
   return backToList(c, 'default_address_set')
 }

@@ -7,15 +7,7 @@ import type { AppEnv } from '../../env'
 import { readForm } from '../../forms/read-form'
 import { formatDate } from '../../i18n/formats'
 import { sendRedirect } from '../../render/respond'
-import {
-  type Bike,
-  type BikeModel,
-  bikeAnswer,
-  bikeModelsAnswer,
-  bikeRegistration,
-  bikesAnswer,
-  fieldErrors,
-} from '../../upstream/account-schemas'
+import { type Bike, type BikeModel, bikeRegistration, fieldErrors } from '../../upstream/account-schemas'
 import { unlessRefused } from '../../upstream/errors'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
 
@@ -98,10 +90,8 @@ export function BikesPage({ view, chrome, head, bikes, models, form }: BikesProp
 
 async function sendBikesPage(c: Context<AppEnv>, form: BikeForm, status: 200 | 422 = 200): Promise<Response> {
   const { account } = c.var
-  const [bikes, models] = await Promise.all([account.get('account/bikes', bikesAnswer), account.get('account/bike-models', bikeModelsAnswer)])
-  return sendAccountPage(c, { key: 'bike.title' }, (props) => (
-    <BikesPage {...props} bikes={bikes?.data ?? []} models={models?.data ?? []} form={form} />
-  ), status)
+  const [bikes, models] = await Promise.all([account.bikes(), account.bikeModels()])
+  return sendAccountPage(c, { key: 'bike.title' }, (props) => <BikesPage {...props} bikes={bikes} models={models} form={form} />, status)
 }
 
 /** `GET /{m}/my-account/bikes`. */
@@ -115,7 +105,7 @@ export async function registerBike(c: Context<AppEnv>): Promise<Response> {
   const values = await readForm(c)
   const input = bikeRegistration.safeParse(values)
   if (!input.success) return sendBikesPage(c, { values, errors: fieldErrors(input.error) }, 422)
-  const { refused } = await unlessRefused(c.var.account.send('POST', 'account/bikes', input.data, bikeAnswer), [409, 422])
+  const { refused } = await unlessRefused(c.var.account.registerBike(input.data), [409, 422])
   if (refused) return sendBikesPage(c, { values, errors: refused.rejection.errors }, 422)
   return sendRedirect(c, withNotice(c.req.path, 'bike_registered'), 303)
 }

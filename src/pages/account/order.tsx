@@ -3,7 +3,7 @@ import { AccountLayout, accountBase } from '../../components/account-layout'
 import type { AppEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { formatDate, formatMoney } from '../../i18n/formats'
-import { type Order, orderAnswer } from '../../upstream/account-schemas'
+import type { Order } from '../../upstream/account-schemas'
 import { AddressLines } from '../../components/address-lines'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
 
@@ -117,7 +117,7 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
 /** `GET /{m}/my-account/orders/{code}`: the viewer's own order; any other code, someone else's included, is a 404. */
 export async function orderPage(c: Context<AppEnv>): Promise<Response> {
   const code = c.req.param('code') ?? ''
-  const order = /^[A-Za-z0-9-]{3,40}$/.test(code) ? await c.var.account.get(`account/orders/${code}`, orderAnswer) : null
+  const order = /^[A-Za-z0-9-]{3,40}$/.test(code) ? await c.var.account.order(code) : null
   if (!order) throw PageError.pageNotFound(c.req.url)
-  return sendAccountPage(c, { key: 'order.title', params: { code: order.data.code } }, (props) => <OrderPage {...props} order={order.data} />)
+  return sendAccountPage(c, { key: 'order.title', params: { code: order.code } }, (props) => <OrderPage {...props} order={order} />)
 }

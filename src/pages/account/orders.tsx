@@ -3,7 +3,7 @@ import { AccountLayout, accountBase } from '../../components/account-layout'
 import { Pagination, pageNumber } from '../../components/pagination'
 import type { AppEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
-import { type OrderSummary, ordersAnswer } from '../../upstream/account-schemas'
+import type { OrderSummary } from '../../upstream/account-schemas'
 import type { PageMeta } from '../../upstream/schemas'
 import { OrdersTable } from './orders-table'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
@@ -34,8 +34,9 @@ export function OrdersPage({ view, chrome, head, orders, meta }: AccountPageProp
 export async function ordersPage(c: Context<AppEnv>): Promise<Response> {
   const page = pageNumber(c.req.query('page'))
   if (!page) throw PageError.pageNotFound(c.req.url)
-  const orders = await c.var.account.get(`account/orders?page=${page}&per_page=${ORDERS_PER_PAGE}`, ordersAnswer)
+  const orders = await c.var.account.orders(page, ORDERS_PER_PAGE)
+  const items = orders?.items ?? []
   const meta = orders?.meta ?? { page, per_page: ORDERS_PER_PAGE, total: 0 }
-  if (page > 1 && (orders?.data.length ?? 0) === 0) throw PageError.pageNotFound(c.req.url)
-  return sendAccountPage(c, { key: 'orders.title' }, (props) => <OrdersPage {...props} orders={orders?.data ?? []} meta={meta} />)
+  if (page > 1 && items.length === 0) throw PageError.pageNotFound(c.req.url)
+  return sendAccountPage(c, { key: 'orders.title' }, (props) => <OrdersPage {...props} orders={items} meta={meta} />)
 }

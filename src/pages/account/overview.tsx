@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
 import type { AppEnv } from '../../env'
-import { bikesAnswer, type Bike, type OrderSummary, ordersAnswer, profileAnswer } from '../../upstream/account-schemas'
+import type { Bike, OrderSummary } from '../../upstream/account-schemas'
 import { UpstreamError } from '../../upstream/errors'
 import type { User } from '../../upstream/schemas'
 import { BikeList } from './bikes'
@@ -59,13 +59,9 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes }: Ove
 /** `GET /{m}/my-account`: profile, latest orders and bikes, fetched together with the viewer's token. */
 export async function accountOverview(c: Context<AppEnv>): Promise<Response> {
   const { account } = c.var
-  const [profile, orders, bikes] = await Promise.all([
-    account.get('account/profile', profileAnswer),
-    account.get(`account/orders?per_page=${RECENT_ORDERS}`, ordersAnswer),
-    account.get('account/bikes', bikesAnswer),
-  ])
+  const [profile, orders, bikes] = await Promise.all([account.profile(), account.orders(1, RECENT_ORDERS), account.bikes()])
   if (!profile) throw new UpstreamError('invalid', 'account/profile')
   return sendAccountPage(c, { key: 'account.title' }, (props) => (
-    <AccountOverview {...props} user={profile.data} orders={orders?.data ?? []} bikes={bikes?.data ?? []} />
+    <AccountOverview {...props} user={profile} orders={orders?.items ?? []} bikes={bikes} />
   ))
 }

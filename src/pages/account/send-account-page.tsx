@@ -3,7 +3,8 @@ import type { ReactElement } from 'react'
 import type { HeadProps } from '../../components/page-head'
 import type { Chrome, View } from '../../components/view'
 import type { AppEnv } from '../../env'
-import { HtmlCache, sendPage, viewOf } from '../../render/respond'
+import { Caching } from '../../cache/answer-caching'
+import { sendPage, viewOf } from '../../render/respond'
 import { loadChrome } from '../chrome'
 
 /** What every account page gets: the view, the layout's chrome and its head (never indexed). */
@@ -19,9 +20,9 @@ export async function sendAccountPage(
   page: (props: AccountPageProps) => ReactElement,
   status: 200 | 422 = 200,
 ): Promise<Response> {
-  const { market, lookups, t } = c.var
-  const chrome = await loadChrome(lookups, market)
+  const { market, t } = c.var
+  const chrome = await loadChrome(c)
   const view = viewOf(c, t, market)
   const head: HeadProps = { title: `${t.t(title.key, title.params)} · ${t.t('brand.name')}`, robots: 'noindex' }
-  return sendPage(c, page({ view, chrome, head }), { status, headers: { 'Cache-Control': HtmlCache.private } })
+  return sendPage(c, page({ view, chrome, head }), { status, caching: Caching.private })
 }

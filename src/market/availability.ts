@@ -1,0 +1,99 @@
+import type { Feature, Site } from '../upstream/schemas'
+import { isLive } from './market'
+
+/**
+ * What can be switched off, and what belongs to it. A market's settings switch its lead forms; the brand's features
+ * (`api/get-features`) switch whole sections everywhere. Pages are named by their pageLinks key (`test-drive`) or, for
+ * the site's own sections, by the section (`search`, `account`, `dealer-pages`).
+ */
+const MARKET_SWITCHES: ReadonlyArray<{ setting: 'test_ride_inquiry' | 'become_a_partner' | 'work_with_us'; pages: readonly string[] }> = [
+  { setting: 'test_ride_inquiry', pages: ['test-drive'] },
+  { setting: 'become_a_partner', pages: ['become-a-dealer', 'become-a-distributor'] },
+  { setting: 'work_with_us', pages: ['work-with-us'] },
+]
+const BRAND_FEATURES: ReadonlyArray<{ feature: string; pages: readonly string[] }> = [
+  { feature: 'dealer_locator', pages: ['dealer-locator', 'dealer-pages'] },
+  { feature: 'search', pages: ['search'] },
+  { feature: 'customer_login', pages: ['account'] },
+]
+
+/** The pages the header links to, in this order (the footer lists every content page). */
+const HEADER_PAGES = ['dealer-locator', 'test-drive', 'about-us', 'contact-us']
+
+/** A content page of the market: its pageLinks key and its slug there. */
+export type PageLink = { key: string; slug: string }
+
+/** Which pages of a market a visitor may reach, decided once per request (`c.var.available`) and read everywhere. */
+export type Availability = {
+  /** Whether the market is live (not under maintenance): nothing of it is available otherwise. */
+  readonly live: boolean
+  /** Whether a page (a pageLinks key, or `search`, `account`, `dealer-pages`) is available. */
+  has(page: string): boolean
+  /**
+   * Whether a path of the market escapes the market's switches (PRODUCT.md §3.5): not when its slug is a switched-off
+   * page's, or it contains such a page's word. (Sections the brand switched off answer "Page Not Found" on their routes.)
+   */
+  allowsPath(path: string): boolean
+  /** The market's available content pages (footer, sitemaps). */
+  pageLinks(): PageLink[]
+  /** The available content pages of the header, in its order. */
+  headerLinks(): PageLink[]
+  /** The content page a slug stands for, when it is available; else null. */
+  pageOf(slug: string): PageLink | null
+  /** The URL of an available content page (`/it-it/rivenditori`), `query` appended as it is; else null. */
+  pageUrl(key: string, query?: string): string | null
+  /** The same rule for another market, with the same brand features (hreflang, sitemaps). */
+  elsewhere(market: MarketOf): Availability
+}
+
+/** The market a rule is made for: its site and its path segment (`ch-fr`). */
+type MarketOf = { site: Site; segment: string }
+
+/**
+ * The one availability rule (PRODUCT.md §3.5): a page is available when its market is live, its market switch is on
+ * and the brand's feature it belongs to is on (a feature the list does not name is on). With no market (`/login`),
+ * only the brand's features count.
+ *
+ * @example
+ * const available = availabilityOf(market, features)
+ * if (!available.has('search')) throw PageError.pageNotFound(url)
+ */
+export function availabilityOf(market: MarketOf | null, features: readonly Feature[]): Availability {
+  const site = market?.site ?? null
+  const live = site ? isLive(site) : true
+  const off = new Set<string>()
+  const switchedOff = new Set<string>()
+  for (const { feature, pages } of BRAND_FEATURES) {
+    if (features.find((f) => f.key === feature)?.enabled === false) pages.forEach((page) => off.add(page))
+  }
+  for (const { setting, pages } of MARKET_SWITCHES) {
+    if (!site || site.settings[setting]) continue
+    for (const page of pages) {
+      switchedOff.add(page)
+      off.add(page)
+    }
+  }
+  const has = (page: string) => live && !off.has(page)
+  const links = Object.entries(site?.pageLinks ?? {}).map(([key, slug]) => ({ key, slug }))
+  const pageLinks = () => links.filter(({ key }) => has(key))
+
+  return {
+    live,
+    has,
+    allowsPath(path) {
+      const slug = path.split('/')[2]
+      const linked = slug ? links.find((link) => link.slug === slug) : undefined
+      if (linked && switchedOff.has(linked.key)) return false
+      // The original's rule: the path contains a switched-off page's word, whatever the market calls the page.
+      return ![...switchedOff].some((word) => path.includes(word))
+    },
+    pageLinks,
+    headerLinks: () => HEADER_PAGES.flatMap((key) => pageLinks().filter((link) => link.key === key)),
+    pageOf: (slug) => pageLinks().find((link) => link.slug === slug) ?? null,
+    pageUrl(key, query = '') {
+      const link = has(key) ? links.find((l) => l.key === key) : undefined
+      return link && market ? `/${market.segment}/${link.slug}${query}` : null
+    },
+    elsewhere: (other) => availabilityOf(other, features),
+  }
+}

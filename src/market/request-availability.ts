@@ -1,0 +1,38 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../env'
+import { PageError } from '../errors/page-error'
+import { errorName, logEvent } from '../ops/log'
+import type { Feature } from '../upstream/schemas'
+import { type Availability, availabilityOf } from './availability'
+
+/**
+ * The request's availability, decided once: the market's when the path has one (after `resolveMarket`), else the
+ * brand's features alone (`/login`, `/logout`).
+ */
+export async function availableFor(c: Context<AppEnv>): Promise<Availability> {
+  const decided = c.get('available')
+  if (decided) return decided
+  const available = availabilityOf(c.get('market') ?? null, await brandFeatures(c))
+  c.set('available', available)
+  return available
+}
+
+/** The brand's features; when they cannot be read at all, every feature counts as on (logged). */
+async function brandFeatures(c: Context<AppEnv>): Promise<Feature[]> {
+  return c.var.lookups.features().catch((error: unknown) => {
+    logEvent('warn', 'features_unavailable', { error: errorName(error) })
+    return []
+  })
+}
+
+/**
+ * A route that belongs to a switchable section answers "Page Not Found" when it is off, before its page asks the
+ * API for anything.
+ *
+ * @example
+ * market.get('/search/:type', requirePage('search'), searchPage)
+ */
+export const requirePage = (page: string): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (!(await availableFor(c)).has(page)) throw PageError.pageNotFound(c.req.url)
+  await next()
+}

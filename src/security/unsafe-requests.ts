@@ -1,0 +1,83 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { csrf } from 'hono/csrf'
+import { HTTPException } from 'hono/http-exception'
+import { matchedRoutes } from 'hono/route'
+import { ErrorMessages, PageError } from '../errors/page-error'
+
+/** The largest body a route reads unless it asks for more (the site's forms are a few hundred bytes). */
+export const DEFAULT_BODY_LIMIT = 16 * 1024
+
+type Handler = MiddlewareHandler | ((...args: never[]) => unknown)
+
+const crossSiteAllowed = new WeakSet<Handler>()
+const largerBodies = new WeakMap<Handler, number>()
+
+/**
+ * Marks a route that other sites may call (the purge with its bearer secret, a payment provider's signed webhook):
+ * it proves its caller itself. Every other unsafe request must come from this site.
+ *
+ * @example
+ * app.post('/_purge', allowCrossSite(), purge)
+ */
+export function allowCrossSite(): MiddlewareHandler {
+  const mark: MiddlewareHandler = async (_c, next) => next()
+  crossSiteAllowed.add(mark)
+  return mark
+}
+
+/**
+ * Lets a route read bodies up to `bytes` (a CV upload) instead of the default 16 KiB.
+ *
+ * @example
+ * market.post('/:page', acceptBodiesUpTo(6 * 1024 * 1024), submitContentForm)
+ */
+export function acceptBodiesUpTo(bytes: number): MiddlewareHandler {
+  const limit = bodyLimit({ maxSize: bytes, onError: tooLarge })
+  largerBodies.set(limit, bytes)
+  return limit
+}
+
+/** The body limit a request's route allows (the default unless the route asked for more). */
+export function bodyLimitOf(c: Context): number {
+  for (const route of matchedRoutes(c)) {
+    const bytes = largerBodies.get(route.handler)
+    if (bytes !== undefined) return bytes
+  }
+  return DEFAULT_BODY_LIMIT
+}
+
+const sameSite = csrf()
+const defaultLimit = bodyLimit({ maxSize: DEFAULT_BODY_LIMIT, onError: tooLarge })
+
+/**
+ * Every unsafe request (anything but GET, HEAD, OPTIONS), whatever its route: from this site only — Hono's `csrf`,
+ * which reads `Sec-Fetch-Site`, else `Origin`, for every content type a cross-site page can send without a preflight
+ * (forms, `text/plain`, none) — unless the route allows other sites; and a small body unless the route asked for more.
+ * Runs before the routes, so a route added later is protected without doing anything.
+ *
+ * @example
+ * app.use(unsafeRequests())
+ */
+export const unsafeRequests = (): MiddlewareHandler => async (c, next) => {
+  if (isSafe(c.req.method)) return next()
+  const routes = matchedRoutes(c)
+  if (!routes.some((route) => crossSiteAllowed.has(route.handler))) await refuseCrossSite(c)
+  if (routes.some((route) => largerBodies.has(route.handler))) return next()
+  return defaultLimit(c, next)
+}
+
+async function refuseCrossSite(c: Context): Promise<void> {
+  try {
+    await sameSite(c, async () => {})
+  } catch (error) {
+    if (error instanceof HTTPException && error.status === 403) throw new PageError(403, ErrorMessages.crossSite)
+    throw error
+  }
+}
+
+function tooLarge(): never {
+  throw new PageError(413, ErrorMessages.tooLarge)
+}
+
+const isSafe = (method: string) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS'

@@ -1,0 +1,51 @@
+import type { Upstream } from '../client'
+import {
+  acknowledgedAnswer,
+  type AddressInput,
+  addressAnswer,
+  addressesAnswer,
+  type BikeRegistration,
+  bikeAnswer,
+  bikeModelsAnswer,
+  bikesAnswer,
+  orderAnswer,
+  ordersAnswer,
+  profileAnswer,
+} from '../account-schemas'
+import { dataOf, listOf, pagedOf, query, segment } from './answers'
+
+/**
+ * The logged-in customer's account, over a client that carries their token and their market. Every call answers
+ * null for what is not theirs (404), and refusals (invalid input, a taken frame number) throw `UpstreamError`.
+ *
+ * @example
+ * const orders = await accountCalls(customerClient).orders(1, 10)
+ */
+export const accountCalls = (client: Upstream) => ({
+  /** `GET api/account/profile`. */
+  profile: () => dataOf(client.get('account/profile', profileAnswer)),
+  /** `GET api/account/orders?page=&per_page=`: newest first. */
+  orders: (page: number, perPage: number) => pagedOf(client.get(`account/orders${query({ page, per_page: perPage })}`, ordersAnswer)),
+  /** `GET api/account/orders/{code}`. */
+  order: (code: string) => dataOf(client.get(`account/orders/${segment(code)}`, orderAnswer)),
+  /** `GET api/account/bikes`. */
+  bikes: () => listOf(client.get('account/bikes', bikesAnswer)),
+  /** `GET api/account/bike-models`: the models a bike can be registered as. */
+  bikeModels: () => listOf(client.get('account/bike-models', bikeModelsAnswer)),
+  /** `POST api/account/bikes`. */
+  registerBike: (bike: BikeRegistration) => dataOf(client.send('POST', 'account/bikes', bike, bikeAnswer)),
+  /** `GET api/account/addresses`. */
+  addresses: () => listOf(client.get('account/addresses', addressesAnswer)),
+  /** `GET api/account/addresses/{id}`. */
+  address: (id: string) => dataOf(client.get(`account/addresses/${segment(id)}`, addressAnswer)),
+  /** `POST api/account/addresses`. */
+  addAddress: (address: AddressInput) => dataOf(client.send('POST', 'account/addresses', address, addressAnswer)),
+  /** `PUT api/account/addresses/{id}`. */
+  updateAddress: (id: string, address: AddressInput) => dataOf(client.send('PUT', `account/addresses/${segment(id)}`, address, addressAnswer)),
+  /** `DELETE api/account/addresses/{id}`: whether it was there. */
+  deleteAddress: async (id: string) => (await client.send('DELETE', `account/addresses/${segment(id)}`, undefined, acknowledgedAnswer)) !== null,
+  /** `POST api/account/addresses/{id}/default`. */
+  makeDefaultAddress: (id: string) => dataOf(client.send('POST', `account/addresses/${segment(id)}/default`, undefined, addressAnswer)),
+})
+
+export type AccountCalls = ReturnType<typeof accountCalls>

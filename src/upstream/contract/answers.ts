@@ -1,0 +1,31 @@
+import type { PageMeta } from '../schemas'
+
+/** One page of a paged list, as the contract's functions answer it. */
+export type Paged<T> = { items: T[]; meta: PageMeta }
+
+/** An enveloped answer's `data`, or null when the API answered 404. */
+export async function dataOf<T>(answer: Promise<{ data: T } | null>): Promise<T | null> {
+  return (await answer)?.data ?? null
+}
+
+/** An enveloped list, empty when the API answered 404 (a list that does not exist has nothing in it). */
+export async function listOf<T>(answer: Promise<{ data: T[] } | null>): Promise<T[]> {
+  return (await answer)?.data ?? []
+}
+
+/** A paged answer as `{ items, meta }`, or null when the API answered 404. */
+export async function pagedOf<T>(answer: Promise<{ data: T[]; meta: PageMeta } | null>): Promise<Paged<T> | null> {
+  const paged = await answer
+  return paged ? { items: paged.data, meta: paged.meta } : null
+}
+
+/** A query string from the parameters that are set, in order (`?type=bike&page=2`), or ''. */
+export function query(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) search.set(name, String(value))
+  const text = search.toString()
+  return text ? `?${text}` : ''
+}
+
+/** A path segment from a visitor's words (a slug, a code), escaped. */
+export const segment = (value: string | number) => encodeURIComponent(String(value))

@@ -1,0 +1,25 @@
+import type { ReadOptions, Upstream } from '../client'
+import { productAnswer, productListAnswer, productTypesAnswer } from '../catalogue-schemas'
+import { menuAnswer } from '../schemas'
+import { dataOf, listOf, query, segment } from './answers'
+
+/** Every product of a type fits one answer: a type has far fewer products than this. */
+const PRODUCTS_OF_A_TYPE = 50
+
+/**
+ * The market's catalogue: the product menu, the types it sells, their products (priced in the market) and one product.
+ *
+ * @example
+ * const product = await catalogueCalls(marketClient).product('aurora-road-pro')
+ */
+export const catalogueCalls = (client: Upstream) => ({
+  /** `GET api/front/menu/products?type_id=N`: the header's product menu. */
+  menu: (typeId: number, options?: ReadOptions) => listOf(client.get(`front/menu/products${query({ type_id: typeId })}`, menuAnswer, options)),
+  /** `GET api/front/product-types`: the types the market sells. */
+  types: (options?: ReadOptions) => listOf(client.get('front/product-types', productTypesAnswer, options)),
+  /** `GET api/front/products?type=`: every product of a type the market sells. */
+  products: (type: string, options?: ReadOptions) =>
+    listOf(client.get(`front/products${query({ type, per_page: PRODUCTS_OF_A_TYPE })}`, productListAnswer, options)),
+  /** `GET api/front/products/{slug}`: a product the market sells, or null. */
+  product: (slug: string, options?: ReadOptions) => dataOf(client.get(`front/products/${segment(slug)}`, productAnswer, options)),
+})
