@@ -84,10 +84,11 @@ export const products = new Hono<ApiEnv>()
     const type = c.req.query('type')
     if (!paging) return badPaging(c)
     if (type !== undefined && !/^[a-z0-9-]{1,80}$/.test(type)) return badParameter(c, 'type', 'a product type slug')
-    const where = type === undefined ? 'WHERE 1' : 'WHERE t.slug = ?3'
+    // One statement for both cases (every type when `?3` is null): D1 refuses a binding its SQL does not use.
+    const where = 'WHERE (?3 IS NULL OR t.slug = ?3)'
     const [rows, count] = await c.env.DB.batch<ProductRow & { n: number }>([
-      c.env.DB.prepare(`${PRODUCTS} ${where} ${ORDER} LIMIT ?4 OFFSET ?5`).bind(c.var.locale, marketOf(c), type ?? '', paging.perPage, paging.offset),
-      c.env.DB.prepare(`SELECT COUNT(*) AS n FROM (${PRODUCTS} ${where})`).bind(c.var.locale, marketOf(c), type ?? ''),
+      c.env.DB.prepare(`${PRODUCTS} ${where} ${ORDER} LIMIT ?4 OFFSET ?5`).bind(c.var.locale, marketOf(c), type ?? null, paging.perPage, paging.offset),
+      c.env.DB.prepare(`SELECT COUNT(*) AS n FROM (${PRODUCTS} ${where})`).bind(c.var.locale, marketOf(c), type ?? null),
     ])
     return respond(c, productListAnswer, {
       data: (rows?.results ?? []).map(summary),
