@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { api } from '../../src/api'
-import type { ProductSummary } from '../../src/upstream/catalogue-schemas'
+import { type Product, type ProductSummary } from '../../src/upstream/catalogue-schemas'
+import type { Site } from '../../src/upstream/schemas'
 import { visit } from '../fixtures/worker'
 
 type Listing = { data: ProductSummary[]; meta: { page: number; per_page: number; total: number } }
@@ -58,5 +59,60 @@ describe('GET api/front/products', () => {
     const { status, json } = await call<{ message: string }>(`front/products?${query}`)
     expect(status).toBe(422)
     expect(json.message).toMatch(/must be/)
+  })
+})
+
+describe('variant prices', () => {
+  it('price each variant in the market, in its currency; the product\'s price is the lowest of them', async () => {
+    const italy = await call<{ data: Product }>('front/products/aurora-strada-9')
+    expect(italy.json.data.price).toBe(429000)
+    const price = (product: Product, sku: string) => product.variants.find((variant) => variant.sku === sku)?.price
+    expect(price(italy.json.data, 'STR9-M-RED')).toBe(429000)
+    expect(price(italy.json.data, 'STR9-M-WHT')).toBe(449000)
+    expect(italy.json.data.variants.find((variant) => variant.sku === 'STR9-XL-WHT')?.availability).toBe('out_of_stock')
+    const swiss = await call<{ data: Product }>('front/products/aurora-strada-9', 'ch', 'de')
+    expect(swiss.json.data.price).toBe(439000)
+    expect(price(swiss.json.data, 'STR9-M-WHT')).toBe(459000)
+  })
+
+  it('leave out a variant without a price in the market: it is not sold there', async () => {
+    const italy = await call<{ data: Product }>('front/products/aurora-e-cargo')
+    expect(italy.json.data.variants.map((variant) => variant.sku)).toContain('ECRG-OS-SND')
+    const israel = await call<{ data: Product }>('front/products/aurora-e-cargo', 'il', 'he')
+    expect(israel.status).toBe(200)
+    expect(israel.json.data.variants.map((variant) => variant.sku)).toEqual(['ECRG-OS-GRN', 'ECRG-OS-BLK'])
+  })
+
+  it('make the listed "from" price the lowest variant price, else the product\'s own when no variant is sold', async () => {
+    await env.DB.batch([
+      env.DB.prepare(`UPDATE product_variant_prices SET amount = 3490 WHERE sku = 'POMP-OS-RED' AND site = 'it'`),
+      env.DB.prepare(`UPDATE product_variant_prices SET amount = 3290 WHERE sku IN ('POMP-OS-GRY', 'POMP-OS-BLK') AND site = 'it'`),
+      env.DB.prepare(`DELETE FROM product_variant_prices WHERE sku LIKE 'LUCE-%' AND site = 'it'`),
+    ])
+    const pump = await call<{ data: Product }>('front/products/aurora-pompa-mini')
+    expect(pump.json.data.price).toBe(3290)
+    const light = await call<{ data: Product }>('front/products/aurora-luce-duo')
+    expect(light.json.data).toMatchObject({ price: 5990, variants: [] })
+    const listed = await call<Listing>('front/products?type=accessories')
+    expect(listed.json.data.find((product) => product.slug === 'aurora-pompa-mini')?.price).toBe(3290)
+    expect(listed.json.data.find((product) => product.slug === 'aurora-luce-duo')?.price).toBe(5990)
+  })
+})
+
+describe('site currencies', () => {
+  it('give every market its ISO 4217 currency beside its display token', async () => {
+    const { status, json } = await call<{ data: Site[] }>('sites')
+    expect(status).toBe(200)
+    const money = Object.fromEntries(json.data.map((site) => [site.slug, [site.currency, site.default_currency_token, site.default_currency_place]]))
+    expect(money).toMatchObject({
+      int: ['EUR', '€', 'left'], it: ['EUR', '€', 'right'], ch: ['CHF', 'CHF', 'left'], us: ['USD', '$', 'left'], mx: ['MXN', '$', 'left'],
+      il: ['ILS', '₪', 'left'], ae: ['AED', 'AED', 'right'], au: ['AUD', 'A$', 'left'], za: ['ZAR', 'R', 'left'],
+    })
+    const swiss = await call<{ data: Site }>('sites/ch')
+    expect(swiss.json.data.currency).toBe('CHF')
+  })
+
+  it('refuse to store a currency that is not three capital letters', async () => {
+    await expect(env.DB.prepare(`UPDATE sites SET currency = 'eur' WHERE slug = 'it'`).run()).rejects.toThrow(/CHECK/)
   })
 })

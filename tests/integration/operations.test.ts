@@ -87,7 +87,7 @@ describe('the brand\'s features (api/get-features)', () => {
   it('are cached with the other lookups and switch the header\'s login link', async () => {
     await clearCaches()
     expect((await visit('/it-it')).text).toContain('href="/login?redirect=%2Fit-it"')
-    expect(await env.CACHE.get('v1:features')).not.toBeNull()
+    expect(await env.CACHE.get('v2:features')).not.toBeNull()
     await env.DB.prepare("UPDATE features SET enabled = 0 WHERE key = 'customer_login'").run()
     try {
       await clearCaches()
