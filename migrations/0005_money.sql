@@ -2,7 +2,7 @@
 -- variant and market (a variant is sold in a market when it has a price there).
 
 -- The currency of the site's prices. Existing rows take it from their token where the token says which; a site left
--- without one is a data error the API answers 500 for, until its currency is set.
+-- without one is a data error the API answers 500 for, until its currency is set. New and changed rows must have one.
 ALTER TABLE sites ADD COLUMN currency TEXT CHECK (currency GLOB '[A-Z][A-Z][A-Z]');
 UPDATE sites SET currency = CASE
     WHEN currency_token GLOB '[A-Z][A-Z][A-Z]' THEN currency_token
@@ -16,6 +16,10 @@ UPDATE sites SET currency = CASE
     WHEN currency_token = '$' AND country_code = 'AU' THEN 'AUD'
   END
  WHERE currency IS NULL;
+CREATE TRIGGER sites_currency_on_insert BEFORE INSERT ON sites WHEN NEW.currency IS NULL
+BEGIN SELECT RAISE(ABORT, 'sites.currency (ISO 4217) is required'); END;
+CREATE TRIGGER sites_currency_on_update BEFORE UPDATE OF currency ON sites WHEN NEW.currency IS NULL
+BEGIN SELECT RAISE(ABORT, 'sites.currency (ISO 4217) is required'); END;
 
 -- A variant's price in a market, in minor units of the site's currency. A product's listed price is then its "from"
 -- price: the lowest of its variants' prices in the market (product_prices.amount when none has one).

@@ -116,3 +116,45 @@ describe('site currencies', () => {
     await expect(env.DB.prepare(`UPDATE sites SET currency = 'eur' WHERE slug = 'it'`).run()).rejects.toThrow(/CHECK/)
   })
 })
+
+// Last in this file: it rewrites the variant prices.
+describe('migration 0005 on a database that already holds sites and variants', () => {
+  const statement = (start: string) => {
+    const found = env.TEST_MIGRATIONS.find((migration) => migration.name === '0005_money.sql')?.queries.find((query) => query.trim().startsWith(start))
+    if (!found) throw new Error(`0005_money.sql has no ${start} statement`)
+    return env.DB.prepare(found)
+  }
+
+  it('gives each site the currency its token names, leaves an ambiguous one to the operator, then requires one', async () => {
+    // The sites as they were before the migration: no currency, no triggers.
+    await env.DB.batch([
+      env.DB.prepare('DROP TRIGGER sites_currency_on_insert'),
+      env.DB.prepare('DROP TRIGGER sites_currency_on_update'),
+      env.DB.prepare('UPDATE sites SET currency = NULL'),
+      env.DB.prepare(`INSERT INTO sites (id, slug, name, country_code, region, currency_token, currency_place) VALUES (99, 'ca', 'Canada', 'CA', 'americas', '$', 'left')`),
+      env.DB.prepare(`INSERT INTO site_locales (site_id, locale, url) VALUES (99, 'en', '/ca-en')`),
+    ])
+    await env.DB.batch([statement('UPDATE sites'), statement('CREATE TRIGGER sites_currency_on_insert'), statement('CREATE TRIGGER sites_currency_on_update')])
+    const { results } = await env.DB.prepare('SELECT slug, currency FROM sites').all<{ slug: string; currency: string | null }>()
+    expect(Object.fromEntries(results.map((row) => [row.slug, row.currency]))).toMatchObject({
+      int: 'EUR', it: 'EUR', ch: 'CHF', us: 'USD', mx: 'MXN', il: 'ILS', ae: 'AED', au: 'AUD', za: 'ZAR', ca: null,
+    })
+    // A site left without a currency is a data error, loud rather than priced in the wrong money.
+    expect((await call('sites/ca')).status).toBe(500)
+    expect((await call('sites/us')).status).toBe(200)
+    await expect(env.DB.prepare(`UPDATE sites SET currency = NULL WHERE slug = 'it'`).run()).rejects.toThrow(/sites.currency \(ISO 4217\) is required/)
+    await expect(env.DB.prepare(`INSERT INTO sites (id, slug, name, country_code, region) VALUES (98, 'nz', 'New Zealand', 'NZ', 'oceania')`).run())
+      .rejects.toThrow(/sites.currency \(ISO 4217\) is required/)
+    await env.DB.prepare(`UPDATE sites SET currency = 'CAD' WHERE slug = 'ca'`).run()
+    expect((await call<{ data: Site }>('sites/ca')).json.data.currency).toBe('CAD')
+  })
+
+  it('sells every existing variant wherever its product was sold, at the product\'s price', async () => {
+    await env.DB.prepare('DELETE FROM product_variant_prices').run()
+    await statement('INSERT INTO product_variant_prices').run()
+    const { json } = await call<{ data: Product }>('front/products/aurora-strada-9', 'us', 'en')
+    expect(json.data.variants).toHaveLength(15)
+    expect(new Set(json.data.variants.map((variant) => variant.price))).toEqual(new Set([469999]))
+    expect((await call<{ data: Product }>('front/products/aurora-e-cargo', 'il', 'he')).json.data.variants).toHaveLength(3)
+  })
+})
