@@ -94,8 +94,9 @@ export function demoSeedStatements() {
       name: market.name,
       country_code: market.country_code,
       region: market.region,
-      currency_token: market.currency?.[0] ?? null,
-      currency_place: market.currency?.[1] ?? null,
+      currency: market.currency.code,
+      currency_token: market.currency.token,
+      currency_place: market.currency.place,
       settings: JSON.stringify({ ...DEFAULT_SETTINGS, google_tag_manager: market.gtm, ...market.settings }),
       page_links: JSON.stringify({ ...DEFAULT_PAGE_LINKS, ...market.pageLinks }),
       centre_lat: market.centre[0],
@@ -160,11 +161,13 @@ export function demoSeedStatements() {
         product_id: product.id, locale, name, tagline: tagline ?? '', description: detail.description?.[locale] ?? '',
       }))
     }
-    ;(detail.variants ?? []).forEach((variant, index) =>
+    const variants = detail.variants ?? []
+    variants.forEach(({ prices, not_sold_in, ...variant }, index) =>
       statements.push(insert('product_variants', { ...variant, product_id: product.id, position: index })))
     for (const [site, amount] of Object.entries(detail.prices ?? {})) {
       statements.push(insert('product_prices', { product_id: product.id, site, amount }))
     }
+    statements.push(...variantPriceStatements(detail.prices ?? {}, variants))
   })
 
   statements.push(...customerStatements())
@@ -193,6 +196,18 @@ export function demoSeedStatements() {
   statements.push(...readFileSync(join(root, 'scripts/reindex-search.sql'), 'utf8')
     .replace(/--.*$/gm, '').split(';').map((sql) => sql.trim()).filter(Boolean).map((sql) => `${sql};`))
   return statements
+}
+
+/**
+ * A product's variant prices: each variant is sold wherever the product is (but the markets of its `not_sold_in`), at
+ * the product's price there unless its own `prices` say otherwise. One multi-row statement per product.
+ */
+function variantPriceStatements(productPrices, variants) {
+  const rows = variants.flatMap(({ sku, prices = {}, not_sold_in: notSoldIn = [] }) =>
+    Object.entries(productPrices)
+      .filter(([site]) => !notSoldIn.includes(site))
+      .map(([site, amount]) => `(${sql(sku)}, ${sql(site)}, ${sql(prices[site] ?? amount)})`))
+  return rows.length ? [`INSERT OR REPLACE INTO product_variant_prices (sku, site, amount) VALUES ${rows.join(', ')};`] : []
 }
 
 const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Validates the demo content (pages.json, news.json, products.json, catalogue.json, dealers.json) and the images it
-// points to.
+// Validates the demo content (pages.json, news.json, products.json, catalogue.json, dealers.json), the markets'
+// currencies (../markets.json) and the images it points to.
 // Usage: node demo/content/check.mjs   — prints a summary and exits 1 if anything is wrong.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -276,11 +276,24 @@ if (details && catalogue) {
       if (!SPEC_KEYS.includes(key)) fail(`${at}.specs`, `unknown spec key ${key}`)
       text(`${at}.specs.${key}`, value)
     }
+    const sold = Object.keys(detail.prices ?? {})
+    const variantsSold = Object.fromEntries(sold.map((site) => [site, 0]))
     for (const variant of detail.variants ?? []) {
+      const where = `${at}.variants.${variant.sku}`
       if (skus.has(variant.sku)) fail(`${at}.variants`, `duplicate sku ${variant.sku}`)
       skus.add(variant.sku)
-      if (!COLOURS.includes(variant.colour)) fail(`${at}.variants.${variant.sku}`, `unknown colour ${variant.colour}`)
-      if (!AVAILABILITY.includes(variant.availability)) fail(`${at}.variants.${variant.sku}`, `unknown availability ${variant.availability}`)
+      if (!COLOURS.includes(variant.colour)) fail(where, `unknown colour ${variant.colour}`)
+      if (!AVAILABILITY.includes(variant.availability)) fail(where, `unknown availability ${variant.availability}`)
+      // A variant is sold wherever its product is, at the product's price, unless its own `prices` or `not_sold_in` say otherwise.
+      for (const [site, amount] of Object.entries(variant.prices ?? {})) {
+        if (!sold.includes(site)) fail(`${where}.prices`, `${site}: the product is not sold there`)
+        if (!Number.isInteger(amount) || amount <= 0) fail(`${where}.prices.${site}`, 'must be a positive whole number of minor units')
+      }
+      for (const site of variant.not_sold_in ?? []) if (!sold.includes(site)) fail(`${where}.not_sold_in`, `${site}: the product is not sold there`)
+      for (const site of sold) if (!(variant.not_sold_in ?? []).includes(site)) variantsSold[site]++
+    }
+    if (detail.variants?.length) {
+      for (const [site, count] of Object.entries(variantsSold)) if (count === 0) fail(`${at}.variants`, `none is sold in ${site}, where the product is`)
     }
     for (const [site, amount] of Object.entries(detail.prices ?? {})) {
       if (!SITES.includes(site)) fail(`${at}.prices`, `unknown site ${site}`)
@@ -289,6 +302,25 @@ if (details && catalogue) {
     }
   }
   for (const [site, count] of Object.entries(soldPerSite)) if (count < 12) fail(`catalogue (${site})`, `sells ${count} products, at least 12 are needed`)
+}
+
+// ------------------------------------------------------------------------------------------------ markets' money
+
+/** What Intl writes for a currency in a language (`€`, `$`, `A$`, `CHF`…). */
+const currencySymbol = (tag, currency, display) =>
+  new Intl.NumberFormat(tag, { style: 'currency', currency, currencyDisplay: display }).formatToParts(1).find((p) => p.type === 'currency')?.value
+const markets = JSON.parse(readFileSync(join(here, '..', 'markets.json'), 'utf8'))
+const CURRENCIES = Intl.supportedValuesOf('currency')
+for (const market of markets) {
+  const at = `markets.${market.slug}.currency`
+  if (!MARKETS[market.slug]) { fail(`markets.${market.slug}`, 'is not a known market'); continue }
+  const { code, token, place } = market.currency ?? {}
+  if (!/^[A-Z]{3}$/.test(code ?? '') || !CURRENCIES.includes(code)) { fail(at, `code ${JSON.stringify(code)} is not an ISO 4217 currency`); continue }
+  if (!['left', 'right'].includes(place)) fail(at, `place ${JSON.stringify(place)} must be left or right`)
+  // The token must be how someone writes this very currency: its code, or its symbol in English or a market language.
+  const tags = ['en', ...market.locales.map((locale) => (market.slug.length === 2 ? `${locale}-${market.slug.toUpperCase()}` : locale))]
+  const written = new Set([code, ...tags.flatMap((tag) => [currencySymbol(tag, code, 'symbol'), currencySymbol(tag, code, 'narrowSymbol')])])
+  if (!written.has(token)) fail(at, `token ${JSON.stringify(token)} does not write ${code} (${[...written].join(' ')})`)
 }
 
 // ------------------------------------------------------------------------------------------------ dealers
@@ -388,6 +420,7 @@ const summary = [
   `pages: ${pages ? Object.keys(pages).length : 0} keys × ${LOCALES.length} locales`,
   `news: ${Array.isArray(news) ? news.length : 0} articles (${Array.isArray(news) ? news.filter((a) => a.scope !== '*').length : 0} market-specific)`,
   `products: ${catalogue?.products?.length ?? 0} in ${catalogue?.types?.length ?? 0} types, ${catalogue?.products?.filter((p) => p.featured).length ?? 0} featured`,
+  `markets: ${markets.length}, in ${new Set(markets.map((m) => m.currency?.code)).size} currencies`,
   `dealers: ${dealerData?.dealers?.length ?? 0}, places: ${dealerData?.places?.length ?? 0}`,
   `svg: ${svgCount.products} product, ${svgCount.news} news, ${svgCount.og} og images, hero and logo`,
 ]

@@ -3,7 +3,7 @@ import { DefaultLayout } from '../components/layouts'
 import { absoluteUrl, type HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
-import { formatMinorPrice } from '../i18n/formats'
+import { formatMoney } from '../i18n/formats'
 import { sendPage } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
 import type { Product } from '../upstream/catalogue-schemas'
@@ -16,6 +16,9 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
   const testRide = chrome.available.pageUrl('test-drive', `?model=${encodeURIComponent(product.slug)}`)
   const dealerLocator = chrome.available.pageUrl('dealer-locator')
   const [main, ...more] = product.gallery.length ? product.gallery : product.image ? [product.image] : []
+  const price = (minor: number) => formatMoney(minor, market.site.currency, market)
+  // Where a variant costs more than the product's "from" price, the price says so and the variants show theirs.
+  const pricesVary = product.variants.some((variant) => variant.price !== product.price)
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <article className="product">
@@ -39,7 +42,7 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
           {product.tagline && <p className="lead">{product.tagline}</p>}
           <p className="price">
             <span className="visually-hidden">{t('product.price')}: </span>
-            {formatMinorPrice(product.price, market.site, market.tag)}
+            {pricesVary ? t('product.from_price', { price: price(product.price) }) : price(product.price)}
           </p>
           {product.description && <p>{product.description}</p>}
           <div className="actions">
@@ -65,6 +68,7 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
                     <th scope="col">{t('product.size')}</th>
                     <th scope="col">{t('product.colour')}</th>
                     <th scope="col">{t('product.availability')}</th>
+                    {pricesVary && <th scope="col" className="number">{t('product.price')}</th>}
                   </tr>
                 </thead>
                 <tbody>
@@ -77,6 +81,7 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
                       <td>
                         <span className={`availability availability-${variant.availability}`}>{t(`availability.${variant.availability}`)}</span>
                       </td>
+                      {pricesVary && <td className="number">{price(variant.price)}</td>}
                     </tr>
                   ))}
                 </tbody>

@@ -5,7 +5,7 @@ import { ProductCards } from '../components/product-cards'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
-import { formatMinorPrice } from '../i18n/formats'
+import { formatMoney } from '../i18n/formats'
 import { sendPage, viewOf } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
 import { modelSeo } from '../seo/page-seo'
@@ -44,7 +44,7 @@ export function ProductsPage({ view, chrome, head, title, shelves, types }: { vi
           shelf.products.length === 0 ? null : (
             <section key={shelf.type.id} aria-labelledby={`type-${shelf.type.slug}`} className="shelf">
               <h2 id={`type-${shelf.type.slug}`}>{shelf.type.name}</h2>
-              <ProductCards view={view} products={shelf.products} price={(minor) => formatMinorPrice(minor, market.site, market.tag)} />
+              <ProductCards view={view} products={shelf.products} price={(minor) => formatMoney(minor, market.site.currency, market)} />
             </section>
           ),
         )}

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { TOKEN_FORMAT } from '../crypto/digest'
-import { envelope, pagedEnvelope, userSchema } from './schemas'
+import { currencyCode, envelope, pagedEnvelope, userSchema } from './schemas'
 
 /**
  * The account half of the upstream contract (docs/api.md): password reset, addresses, bikes and orders. Input
@@ -131,8 +131,8 @@ export const orderSummarySchema = z.object({
   code: z.string().regex(/^[A-Za-z0-9-]{3,40}$/),
   placed_at: isoTime,
   status: orderStatusSchema,
-  /** ISO 4217; amounts are in its minor unit (cents). */
-  currency: z.string().regex(/^[A-Z]{3}$/),
+  /** Amounts are in its minor unit; may differ from the market's currency. */
+  currency: currencyCode,
   total: z.number().int(),
   item_count: z.number().int().min(0),
 })

@@ -18,6 +18,8 @@ export const variantSchema = z.object({
   /** A colour key (`red`, `sage`…): the Worker translates it. */
   colour: z.string().regex(/^[a-z]+$/),
   availability: availabilitySchema,
+  /** The variant's price in the caller's market, in minor units of the site's currency. */
+  price: z.number().int().min(0),
 })
 
 export const productSummarySchema = z.object({
@@ -27,7 +29,10 @@ export const productSummarySchema = z.object({
   tagline: z.string().default(''),
   image: sitePath.nullish(),
   type: productTypeSchema,
-  /** The price in the caller's market (`X-Tenant`), in minor units of the site's currency. */
+  /**
+   * The price in the caller's market (`X-Tenant`), in minor units of the site's currency: the "from" price, the lowest
+   * of the variants' prices there (the product's own price when it has none).
+   */
   price: z.number().int().min(0),
 })
 
@@ -35,6 +40,7 @@ export const productSchema = productSummarySchema.extend({
   description: z.string().default(''),
   gallery: z.array(sitePath),
   specs: z.array(z.object({ key: z.string().regex(/^[a-z_]+$/), value: z.string() })),
+  /** Only the variants sold in the caller's market (those with a price there). */
   variants: z.array(variantSchema),
 })
 

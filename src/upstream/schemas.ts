@@ -13,6 +13,12 @@ const flag = (fallback: boolean) =>
 const integration = <K extends 'app_id' | 'key' | 'id'>(idKey: K) =>
   z.object({ integrate: flag(false) }).extend({ [idKey]: z.string().nullish() } as Record<K, z.ZodOptional<z.ZodNullable<z.ZodString>>>).nullish()
 
+/**
+ * An ISO 4217 currency code (`EUR`, `CHF`, `USD`…): the currency of a site's prices and of an order. Amounts in it are
+ * whole numbers of its minor unit (cents; none for JPY), whose exponent Intl knows.
+ */
+export const currencyCode = z.string().regex(/^[A-Z]{3}$/)
+
 export const regionSchema = z.enum(['africa', 'americas', 'asia', 'europe', 'oceania'])
 
 export const siteSettingsSchema = z.object({
@@ -58,6 +64,8 @@ export const siteSchema = z.object({
   settings: siteSettingsSchema.default(siteSettingsSchema.parse({})),
   /** Where the market's dealer locator measures from when the visitor's own position is not known. */
   centre: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).nullish(),
+  /** The currency of the market's prices (ISO 4217); the token and its place are how the market writes it. */
+  currency: currencyCode,
   default_currency_token: z.string().min(1).nullish().transform((v) => v ?? '$'),
   default_currency_place: z.enum(['left', 'right']).nullish().transform((v) => v ?? 'left'),
 })
@@ -138,6 +146,7 @@ export const userAnswer = envelope(userSchema)
 export type Site = z.infer<typeof siteSchema>
 export type SiteSettings = z.infer<typeof siteSettingsSchema>
 export type SeoRecord = z.infer<typeof seoRecordSchema>
+export type CurrencyCode = z.infer<typeof currencyCode>
 export type Region = z.infer<typeof regionSchema>
 export type MenuProduct = z.infer<typeof menuProductSchema>
 export type Feature = z.infer<typeof featureSchema>

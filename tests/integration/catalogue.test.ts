@@ -39,6 +39,26 @@ describe('product pages', () => {
     expect(page).toContain(price)
   })
 
+  it('say "from" and show each variant\'s price where variants cost differently, and neither where they do not', async () => {
+    const varied = await words('/it-it/products/aurora-strada-9')
+    expect(varied.main).toContain(italian.product.from_price.replace('{{price}}', '4290,00\u00a0€'))
+    const table = textOf(/<table class="variants">[\s\S]*?<\/table>/.exec(varied.text)?.[0] ?? '')
+    expect(table).toContain(italian.product.price)
+    expect(table).toMatch(/M\s+Bianco\s+Disponibile\s+4490,00\u00a0€/)
+    expect(table).toMatch(/M\s+Rosso\s+Disponibile\s+4290,00\u00a0€/)
+    const same = await visit('/it-it/products/aurora-strada-5')
+    const sameTable = /<table class="variants">[\s\S]*?<\/table>/.exec(same.text)?.[0] ?? ''
+    expect(sameTable).not.toBe('')
+    expect(textOf(sameTable)).not.toContain(italian.product.price)
+    expect(textOf(same.text)).not.toContain('A partire da')
+  })
+
+  it('isolate amounts right to left on Hebrew and Arabic pages', async () => {
+    expect((await visit('/il-he/products/aurora-strada-5')).text).toContain('\u2067₪7,290.00\u2069')
+    expect((await visit('/ae-ar/products/aurora-strada-5')).text).toContain('\u20677,099.00\u00a0AED\u2069')
+    expect((await visit('/ae-en/products/aurora-strada-5')).text).toContain('>7,099.00\u00a0AED<')
+  })
+
   it('offer a test ride with the model pre-filled only where test rides are on, and the dealer locator', async () => {
     const italy = await visit('/it-it/products/aurora-strada-9')
     expect(italy.text).toContain('href="/it-it/test-drive?model=aurora-strada-9"')

@@ -29,7 +29,7 @@ describe('an upstream that falters after a page was served', () => {
     // The backend recovers: the refresh's next attempt succeeds and stores fresh data again.
     upstream.heal()
     await background
-    const stored = (await env.CACHE.get('v1:site:it', 'json')) as { storedAt: number } | null
+    const stored = (await env.CACHE.get('v2:site:it', 'json')) as { storedAt: number } | null
     expect(stored?.storedAt).toBeGreaterThan(Date.now() - 60_000)
   })
 })

@@ -130,7 +130,7 @@ describe('the site over an HTTP upstream', () => {
     const upstream = httpUpstream()
     upstream.fail('sites/es', 'garbage')
     expect((await visit('/es-es', {}, http)).status).toBe(503)
-    expect(await env.CACHE.get('v1:site:es')).toBeNull()
+    expect(await env.CACHE.get('v2:site:es')).toBeNull()
     upstream.heal()
     expect((await visit('/es-es', {}, http)).status).toBe(200)
   })

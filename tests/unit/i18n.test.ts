@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it, vi } from 'vitest'
-import { formatDate, formatPrice, languageTag } from '../../src/i18n/formats'
+import { formatDate, formatMoney, languageTag, type MoneyMarket } from '../../src/i18n/formats'
 import { createTranslator } from '../../src/i18n/translator'
 import { direction } from '../../src/i18n/direction'
 
@@ -72,14 +72,55 @@ describe('the demo translations', () => {
   })
 })
 
-describe('prices and dates', () => {
-  it('puts the currency token on the site\'s side, $ on the left by default', () => {
-    expect(formatPrice(1299, { default_currency_token: '€', default_currency_place: 'right' }, 'de-DE')).toBe('1.299,00\u00a0€')
-    expect(formatPrice(1299, { default_currency_token: '$', default_currency_place: 'left' }, 'en-US')).toBe('$1,299.00')
-    expect(formatPrice(5, { default_currency_token: '', default_currency_place: 'left' }, 'en-US')).toBe('$5.00')
-    expect(formatPrice(1299.5, { default_currency_token: 'CHF', default_currency_place: 'left' }, 'fr-CH')).toMatch(/^CHF\u00a01.299,50$/)
+/** A market as the money formatter sees it: its language tag and its site's currency, token and the token's side. */
+const market = (tag: string, currency: string, token: string, place: 'left' | 'right'): MoneyMarket =>
+  ({ tag, site: { currency, default_currency_token: token, default_currency_place: place } })
+const RLI = '\u2067'
+const PDI = '\u2069'
+
+describe('money', () => {
+  it('writes an amount in the market\'s own currency with the site\'s token on its side, as product prices read', () => {
+    expect(formatMoney(129900, 'EUR', market('de-DE', 'EUR', '€', 'right'))).toBe('1.299,00\u00a0€')
+    expect(formatMoney(429000, 'EUR', market('it-IT', 'EUR', '€', 'right'))).toBe('4290,00\u00a0€')
+    expect(formatMoney(429000, 'EUR', market('en', 'EUR', '€', 'left'))).toBe('€4,290.00')
+    expect(formatMoney(129900, 'EUR', market('it-IT', 'EUR', '€', 'left'))).toBe('€1299,00')
+    expect(formatMoney(469999, 'USD', market('en-US', 'USD', '$', 'left'))).toBe('$4,699.99')
+    expect(formatMoney(9199000, 'MXN', market('es-MX', 'MXN', '$', 'left'))).toBe('$91,990.00')
   })
 
+  it('sets a word token apart with a no-break space, and writes $ when the site has no token', () => {
+    expect(formatMoney(439000, 'CHF', market('de-CH', 'CHF', 'CHF', 'left'))).toBe('CHF\u00a04’390.00')
+    expect(formatMoney(129950, 'CHF', market('fr-CH', 'CHF', 'CHF', 'left'))).toMatch(/^CHF\u00a01.299,50$/)
+    expect(formatMoney(1799900, 'AED', market('en-AE', 'AED', 'AED', 'right'))).toBe('17,999.00\u00a0AED')
+    expect(formatMoney(500, 'USD', market('en-US', 'USD', '', 'left'))).toBe('$5.00')
+  })
+
+  it('reads minor units with the currency\'s own exponent from Intl, not a fixed hundredth', () => {
+    expect(formatMoney(129900, 'JPY', market('ja-JP', 'JPY', '¥', 'left'))).toBe('¥129,900')
+    expect(formatMoney(1299500, 'KWD', market('en-KW', 'KWD', 'KD', 'left'))).toBe('KD\u00a01,299.500')
+    expect(formatMoney(129900, 'JPY', market('en-US', 'USD', '$', 'left'))).toBe('¥129,900')
+  })
+
+  it('writes an amount in another currency the market\'s way with Intl, e.g. a CHF order seen from it-it', () => {
+    expect(formatMoney(249000, 'CHF', market('it-IT', 'EUR', '€', 'right'))).toBe(new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'CHF' }).format(2490))
+    expect(formatMoney(249000, 'CHF', market('it-IT', 'EUR', '€', 'right'))).toMatch(/^2490,00\sCHF$/)
+    expect(formatMoney(129900, 'USD', market('de-DE', 'EUR', '€', 'right'))).toMatch(/^1\.299,00\s\$$/)
+    expect(formatMoney(129900, 'EUR', market('en-US', 'USD', '$', 'left'))).toBe('€1,299.00')
+  })
+
+  it('isolates the amount right to left in Hebrew and Arabic markets, and nowhere else', () => {
+    expect(formatMoney(1839000, 'ILS', market('he-IL', 'ILS', '₪', 'left'))).toBe(`${RLI}₪18,390.00${PDI}`)
+    expect(formatMoney(1799900, 'AED', market('ar-AE', 'AED', 'AED', 'right'))).toBe(`${RLI}17,999.00\u00a0AED${PDI}`)
+    const chfInHebrew = formatMoney(249000, 'CHF', market('he-IL', 'ILS', '₪', 'left'))
+    expect(chfInHebrew).toBe(`${RLI}${new Intl.NumberFormat('he-IL', { style: 'currency', currency: 'CHF' }).format(2490)}${PDI}`)
+    expect(chfInHebrew).toContain('2,490.00')
+    for (const ltr of [market('en-AE', 'AED', 'AED', 'right'), market('de-DE', 'EUR', '€', 'right'), market('en', 'EUR', '€', 'left')]) {
+      expect(formatMoney(100, 'EUR', ltr)).not.toMatch(/[\u2066-\u2069]/)
+    }
+  })
+})
+
+describe('dates', () => {
   it('writes dates the market\'s way', () => {
     expect(formatDate('2026-11-02', 'it-IT')).toBe('2 novembre 2026')
     expect(formatDate('not a date', 'it-IT')).toBe('not a date')

@@ -10,6 +10,7 @@ const site = (slug: string, locales: string[], settings: Record<string, unknown>
   siteSchema.parse({
     slug,
     country: { name: slug, country_code: slug.toUpperCase(), region },
+    currency: 'EUR',
     locales,
     urls: locales.map((l) => ({ locale_code: l, url: `/${slug}-${l}` })),
     settings,

@@ -20,10 +20,14 @@ type ProductRow = {
 
 /**
  * Products in the caller's locale (else English) with their type and their price in the caller's market: only
- * products priced there are sold there. `?1` is the locale, `?2` the market.
+ * products priced there are sold there, and their price is the "from" price, the lowest of their variants' prices
+ * there (the product's own when no variant has one). `?1` is the locale, `?2` the market.
  */
 const PRODUCTS = `
-  SELECT p.id, p.slug, p.image, p.gallery, p.specs, t.id AS type_id, t.slug AS type_slug, pr.amount AS price,
+  SELECT p.id, p.slug, p.image, p.gallery, p.specs, t.id AS type_id, t.slug AS type_slug,
+         COALESCE((SELECT MIN(vp.amount) FROM product_variants v
+                     JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
+                    WHERE v.product_id = p.id), pr.amount) AS price,
          COALESCE(n.name, en.name) AS name, COALESCE(n.tagline, en.tagline, '') AS tagline,
          COALESCE(NULLIF(n.description, ''), en.description, '') AS description,
          COALESCE(tn.name, ten.name, t.slug) AS type_name
@@ -84,10 +88,11 @@ export const products = new Hono<ApiEnv>()
     const type = c.req.query('type')
     if (!paging) return badPaging(c)
     if (type !== undefined && !/^[a-z0-9-]{1,80}$/.test(type)) return badParameter(c, 'type', 'a product type slug')
-    const where = type === undefined ? 'WHERE 1' : 'WHERE t.slug = ?3'
+    // One statement for both cases (every type when `?3` is null): D1 refuses a binding its SQL does not use.
+    const where = 'WHERE (?3 IS NULL OR t.slug = ?3)'
     const [rows, count] = await c.env.DB.batch<ProductRow & { n: number }>([
-      c.env.DB.prepare(`${PRODUCTS} ${where} ${ORDER} LIMIT ?4 OFFSET ?5`).bind(c.var.locale, marketOf(c), type ?? '', paging.perPage, paging.offset),
-      c.env.DB.prepare(`SELECT COUNT(*) AS n FROM (${PRODUCTS} ${where})`).bind(c.var.locale, marketOf(c), type ?? ''),
+      c.env.DB.prepare(`${PRODUCTS} ${where} ${ORDER} LIMIT ?4 OFFSET ?5`).bind(c.var.locale, marketOf(c), type ?? null, paging.perPage, paging.offset),
+      c.env.DB.prepare(`SELECT COUNT(*) AS n FROM (${PRODUCTS} ${where})`).bind(c.var.locale, marketOf(c), type ?? null),
     ])
     return respond(c, productListAnswer, {
       data: (rows?.results ?? []).map(summary),
@@ -99,10 +104,13 @@ export const products = new Hono<ApiEnv>()
     if (!/^[a-z0-9-]{1,80}$/.test(slug)) return notFound(c)
     const [rows, variants] = await c.env.DB.batch<Record<string, unknown>>([
       c.env.DB.prepare(`${PRODUCTS} WHERE p.slug = ?3`).bind(c.var.locale, marketOf(c), slug),
+      // Only the variants sold in the market: those with a price there.
       c.env.DB.prepare(
-        `SELECT v.sku, v.size, v.colour, v.availability FROM product_variants v JOIN products p ON p.id = v.product_id
-          WHERE p.slug = ? ORDER BY v.position, v.sku`,
-      ).bind(slug),
+        `SELECT v.sku, v.size, v.colour, v.availability, vp.amount AS price FROM product_variants v
+           JOIN products p ON p.id = v.product_id
+           JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
+          WHERE p.slug = ?1 ORDER BY v.position, v.sku`,
+      ).bind(slug, marketOf(c)),
     ])
     const row = rows?.results[0] as ProductRow | undefined
     if (!row) return notFound(c)

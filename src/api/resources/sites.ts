@@ -10,6 +10,7 @@ type SiteRow = {
   name: string
   country_code: string
   region: Site['country']['region']
+  currency: string | null
   currency_token: string | null
   currency_place: 'left' | 'right' | null
   settings: string
@@ -63,6 +64,8 @@ function toSite(row: SiteRow, locales: LocaleRow[], seo: SeoRow | null): z.input
     seo: seo ? seoRow(seo) : null,
     settings: parseJson(row.settings, {}),
     centre: row.centre_lat === null || row.centre_lng === null ? null : { lat: row.centre_lat, lng: row.centre_lng },
+    // A site stored without a currency fails the contract: the call answers 500 (logged) until the currency is set.
+    currency: row.currency ?? '',
     default_currency_token: row.currency_token ?? '$',
     default_currency_place: row.currency_place ?? 'left',
   }

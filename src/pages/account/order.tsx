@@ -11,7 +11,7 @@ import { type AccountPageProps, sendAccountPage } from './send-account-page'
 export function OrderPage({ view, chrome, head, order }: AccountPageProps & { order: Order }) {
   const { t, market } = view
   const tag = market!.tag
-  const money = (minor: number) => formatMoney(minor, order.currency, tag)
+  const money = (minor: number) => formatMoney(minor, order.currency, market!)
   return (
     <AccountLayout view={view} chrome={chrome} head={head}>
       <p>

@@ -34,7 +34,7 @@ export function OrdersTable({ view, orders }: { view: View; orders: OrderSummary
               <td>
                 <span className={`status status-${order.status}`}>{t(`order_status.${order.status}`)}</span>
               </td>
-              <td className="number">{formatMoney(order.total, order.currency, tag)}</td>
+              <td className="number">{formatMoney(order.total, order.currency, market!)}</td>
             </tr>
           ))}
         </tbody>
