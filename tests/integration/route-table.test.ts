@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest'
+import { publicApi } from '../../src/api'
+import { app } from '../../src/app'
+import { logOut } from '../../src/auth/log-out'
+import { purge } from '../../src/ops/purge'
+import { health } from '../../src/ops/health'
+import { pickMarket } from '../../src/market/pick-market'
+import { addressesPage, createAddress, deleteAddress, editAddressPage, makeDefaultAddress, updateAddress } from '../../src/pages/account/addresses'
+import { bikesPage, registerBike } from '../../src/pages/account/bikes'
+import { orderPage } from '../../src/pages/account/order'
+import { ordersPage } from '../../src/pages/account/orders'
+import { accountOverview } from '../../src/pages/account/overview'
+import { contentPage } from '../../src/pages/content-page'
+import { dealerPage } from '../../src/pages/dealer'
+import { home } from '../../src/pages/home'
+import { landing } from '../../src/pages/landing'
+import { loginPage, submitForgotPassword, submitLogin } from '../../src/pages/login'
+import { articlePage, articlePermalink, newsIndex } from '../../src/pages/news'
+import { productPage } from '../../src/pages/product'
+import { productsPage } from '../../src/pages/products'
+import { searchPage } from '../../src/pages/search'
+import { submitUpdatePassword, updatePasswordPage } from '../../src/pages/update-password'
+import { robots } from '../../src/seo/robots'
+
+type Handler = (...args: never[]) => unknown
+
+/** Every route of the Worker: its method and pattern, a path it answers, and the handler that must answer it. */
+const ROUTES: Array<[method: string, pattern: string, example: string, handler: Handler]> = [
+  // The Worker's own paths.
+  ['GET', '/_health', '/_health', health],
+  ['POST', '/_purge', '/_purge', purge],
+  ['GET', '/robots.txt', '/robots.txt', robots],
+  ['ALL', '/api/*', '/api/sites/it', publicApi],
+  // Paths without a market.
+  ['GET', '/', '/', landing],
+  ['POST', '/_market', '/_market', pickMarket],
+  ['GET', '/login', '/login', loginPage],
+  ['POST', '/login', '/login', submitLogin],
+  ['POST', '/login/forgot', '/login/forgot', submitForgotPassword],
+  ['POST', '/logout', '/logout', logOut],
+  // The markets.
+  ['GET', '/:market', '/it-it', home],
+  ['GET', '/:market/update-password/:token', '/it-it/update-password/abc', updatePasswordPage],
+  ['POST', '/:market/update-password/:token', '/it-it/update-password/abc', submitUpdatePassword],
+  ['GET', '/:market/my-account', '/it-it/my-account', accountOverview],
+  ['GET', '/:market/my-account/orders', '/it-it/my-account/orders', ordersPage],
+  ['GET', '/:market/my-account/orders/:code', '/it-it/my-account/orders/AUR-1', orderPage],
+  ['GET', '/:market/my-account/bikes', '/it-it/my-account/bikes', bikesPage],
+  ['POST', '/:market/my-account/bikes', '/it-it/my-account/bikes', registerBike],
+  ['GET', '/:market/my-account/addresses', '/it-it/my-account/addresses', addressesPage],
+  ['POST', '/:market/my-account/addresses', '/it-it/my-account/addresses', createAddress],
+  ['GET', '/:market/my-account/addresses/:id/edit', '/it-it/my-account/addresses/1/edit', editAddressPage],
+  ['POST', '/:market/my-account/addresses/:id', '/it-it/my-account/addresses/1', updateAddress],
+  ['POST', '/:market/my-account/addresses/:id/delete', '/it-it/my-account/addresses/1/delete', deleteAddress],
+  ['POST', '/:market/my-account/addresses/:id/default', '/it-it/my-account/addresses/1/default', makeDefaultAddress],
+  ['GET', '/:market/products', '/it-it/products', productsPage],
+  ['GET', '/:market/products/type/:type', '/it-it/products/type/road', productsPage],
+  ['GET', '/:market/products/:slug', '/it-it/products/strada-9', productPage],
+  ['GET', '/:market/news', '/it-it/news', newsIndex],
+  ['GET', '/:market/news/details/:slug', '/it-it/news/details/a-story', articlePage],
+  ['GET', '/:market/news/:slugId', '/it-it/news/a-story-12', articlePermalink],
+  ['GET', '/:market/search/:type', '/it-it/search/all', searchPage],
+  ['GET', '/:market/dealers/:slug', '/it-it/dealers/a-shop', dealerPage],
+  ['GET', '/:market/:page', '/it-it/chi-siamo', contentPage],
+]
+
+/** A route's handler (the last of its handlers: the ones before it are its middleware). */
+const isMiddleware = (handler: Handler) => handler.length > 1
+
+type Matched = { handler: Handler; path: string }
+
+/** The routes the router picks for a request, in the order they run (the Worker's own middleware first). */
+function routesFor(method: string, path: string): Matched[] {
+  const [matches] = app.router.match(method === 'ALL' ? 'GET' : method, path) as unknown as [Array<[[Handler, Matched], unknown]>]
+  return matches.map(([[, route]]) => route)
+}
+
+/** The handler that answers a request: the first matched one that is not middleware. */
+const answering = (method: string, path: string) => routesFor(method, path).find((route) => !isMiddleware(route.handler))?.handler
+
+describe('the route table', () => {
+  it('is exactly the table below: a new route is added here too, with its example', () => {
+    const routes = app.routes.filter((route) => !isMiddleware(route.handler as Handler)).map((route) => `${route.method} ${route.path}`)
+    expect(routes.sort()).toEqual(ROUTES.map(([method, pattern]) => `${method} ${pattern}`).sort())
+  })
+
+  it.each(ROUTES)('sends %s %s (e.g. %s) to its own handler', (method, _pattern, example, handler) => {
+    expect(answering(method, example)).toBe(handler)
+  })
+
+  it('matches the Worker\'s own paths before any market is resolved', () => {
+    for (const [method, , example] of ROUTES.filter(([, pattern]) => !pattern.startsWith('/:market'))) {
+      const routes = routesFor(method, example)
+      const own = routes.findIndex((route) => !isMiddleware(route.handler))
+      const market = routes.findIndex((route) => route.path.startsWith('/:market'))
+      expect(own, example).toBeGreaterThanOrEqual(0)
+      if (market >= 0) expect(own, example).toBeLessThan(market)
+    }
+  })
+
+  it('keeps the generic content-page route last among the market\'s, so a page added for whistleblower-form, cart or sitemap.xml answers', () => {
+    const marketRoutes = app.routes.filter((route) => route.path.startsWith('/:market') && !isMiddleware(route.handler as Handler))
+    expect(marketRoutes.at(-1)?.handler).toBe(contentPage)
+    // A path that only the content page matches today is its, and the more specific routes above it win theirs.
+    expect(answering('GET', '/it-it/whistleblower-form')).toBe(contentPage)
+    expect(answering('GET', '/it-it/news')).toBe(newsIndex)
+  })
+})
