@@ -37,7 +37,7 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, marker
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The work's result, or a failure saying what did not happen in time. */
-async function within<T>(work: Promise<T>, ms: number, failure: string): Promise<T> {
+async function within<T>(work: T | Promise<T>, ms: number, failure: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(failure)), ms)))
   try {
