@@ -64,12 +64,12 @@ describe('the home page\'s latest news streams after the shell', () => {
     })
     const ctx = createExecutionContext()
     try {
-      const response = await within(app.request(`${ORIGIN}/it-it`, {}, { ...env, ...http }, ctx), 1000, 'the answer waited for the news')
+      const response = await within(app.request(`${ORIGIN}/it-it`, {}, { ...env, ...http }, ctx), 2500, 'the answer waited for the news')
       expect(response.status).toBe(200)
       const reader = response.body!.getReader()
 
       // The first chunk leaves while the news call is still held: the document's start and the header.
-      const first = await within(reader.read(), 1000, 'the first chunk waited for the news')
+      const first = await within(reader.read(), 2500, 'the first chunk waited for the news')
       const start = new TextDecoder().decode(first.value)
       expect(first.done).toBe(false)
       expect(newsAsked).toBe(true)
@@ -78,7 +78,7 @@ describe('the home page\'s latest news streams after the shell', () => {
       expect(start).toContain('<header')
 
       // The whole shell, footer included, with the news' placeholder and without the news, still before the release.
-      const shell = await within(readUntil(reader, '</footer>', start), 1000, 'the shell waited for the news')
+      const shell = await within(readUntil(reader, '</footer>', start), 2500, 'the shell waited for the news')
       expect(shell).toContain('</footer>')
       expect(shell).toContain(LOADING)
       expect(shell).not.toContain(title)
