@@ -53,7 +53,8 @@ function upstreamOf(value: string | undefined): UpstreamConfig {
 function mapTilesOf(value: string | undefined): Config['mapTiles'] {
   if (!value) return null
   try {
-    const url = new URL(value.replace(/\{[zxy]\}/g, '0'))
+    // Parsed as written: a placeholder in the host ({s}, {z}…) stays visible there, and would not match the CSP's origin.
+    const url = new URL(value)
     if (url.protocol === 'https:' && !value.includes('{s}') && !/[{}]/.test(url.host)) return { url: value, origin: url.origin }
   } catch {}
   logEvent('error', 'config_invalid', { variable: 'MAP_TILE_URL' })

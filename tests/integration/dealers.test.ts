@@ -147,3 +147,36 @@ describe('a dealer\'s page', () => {
     },
   )
 })
+
+describe('a market with more than 50 dealers (the API answers 50 a page)', () => {
+  const EXTRA = 110
+
+  it('lists every dealer in the locator, and the pages of those past the first 50 answer 200', async () => {
+    // Australia has two demo dealers; 110 more around Sydney make three pages of the API's answer.
+    await env.DB.batch(
+      Array.from({ length: EXTRA }, (_, i) => {
+        const n = String(i + 1).padStart(3, '0')
+        return env.DB.prepare(
+          'INSERT INTO dealers (slug, site, name, address, city, country_code, lat, lng) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        ).bind(`outback-cycles-${n}`, 'au', `Outback Cycles ${n}`, `${i + 1} George Street`, 'Sydney', 'AU', -33.8 - i / 1000, 151.2 + i / 1000)
+      }),
+    )
+    await clearCaches()
+    const request = (page: number) =>
+      new Request(`http://embedded.invalid/api/front/dealers?page=${page}&per_page=50`, { headers: { 'X-Tenant': 'au', 'X-Locale': 'en' } })
+    const pages = await Promise.all([1, 2, 3].map(async (page) => {
+      const answer = await api.fetch(request(page) as Parameters<typeof api.fetch>[0], env)
+      return ((await answer.json()) as { data: Array<{ slug: string }>; meta: { total: number } })
+    }))
+    expect(pages[0]?.meta.total).toBe(EXTRA + 2)
+    const pastFifty = [...pages[1]!.data, ...pages[2]!.data].map((dealer) => dealer.slug)
+    expect(pastFifty).toHaveLength(EXTRA + 2 - 50)
+
+    const { status, text } = await visit('/au-en/dealer-locator')
+    expect(status).toBe(200)
+    const slugs = listed(text, 'au-en')
+    expect(slugs).toHaveLength(EXTRA + 2)
+    expect(new Set(slugs)).toEqual(new Set([...pages[0]!.data.map((dealer) => dealer.slug), ...pastFifty]))
+    for (const slug of pastFifty) expect((await visit(`/au-en/dealers/${slug}`)).status, slug).toBe(200)
+  })
+})

@@ -34,6 +34,19 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, marker
   return text
 }
 
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The work's result, or a failure saying what did not happen in time. */
+async function within<T>(work: T | Promise<T>, ms: number, failure: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(failure)), ms)))
+  try {
+    return await Promise.race([work, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 beforeEach(clearCaches)
 afterEach(() => vi.unstubAllGlobals())
 
@@ -42,26 +55,51 @@ describe('the home page\'s latest news streams after the shell', () => {
     const title = await newestTitle()
     const upstream = httpUpstream()
     const news = gate()
+    let newsAsked = false
+    let released = false
     upstream.fail('front/news', async (request) => {
+      newsAsked = true
       await news.opened
       return api.fetch(request as Parameters<typeof api.fetch>[0], env)
     })
     const ctx = createExecutionContext()
-    const response = await app.request(`${ORIGIN}/it-it`, {}, { ...env, ...http }, ctx)
-    expect(response.status).toBe(200)
-    const reader = response.body!.getReader()
-    const shell = await readUntil(reader, '</footer>')
-    expect(shell).toContain('</footer>')
-    expect(shell).toContain(LOADING)
-    expect(shell).not.toContain(title)
+    try {
+      const response = await within(app.request(`${ORIGIN}/it-it`, {}, { ...env, ...http }, ctx), 2500, 'the answer waited for the news')
+      expect(response.status).toBe(200)
+      const reader = response.body!.getReader()
 
-    news.open()
-    const page = await readUntil(reader, '</html>', shell)
-    expect(page).toContain(title)
-    const nonce = /'nonce-([^']+)'/.exec(response.headers.get('Content-Security-Policy') ?? '')?.[1]
-    expect(nonce).toBeTruthy()
-    expect(page).toContain(`<script nonce="${nonce}"`)
-    await waitOnExecutionContext(ctx)
+      // The first chunk leaves while the news call is still held: the document's start and the header.
+      const first = await within(reader.read(), 2500, 'the first chunk waited for the news')
+      const start = new TextDecoder().decode(first.value)
+      expect(first.done).toBe(false)
+      expect(newsAsked).toBe(true)
+      expect(released).toBe(false)
+      expect(start.startsWith('<!DOCTYPE html>')).toBe(true)
+      expect(start).toContain('<header')
+
+      // The whole shell, footer included, with the news' placeholder and without the news, still before the release.
+      const shell = await within(readUntil(reader, '</footer>', start), 2500, 'the shell waited for the news')
+      expect(shell).toContain('</footer>')
+      expect(shell).toContain(LOADING)
+      expect(shell).not.toContain(title)
+      expect(released).toBe(false)
+      // Nothing more comes while the news are held.
+      const next = reader.read()
+      expect(await Promise.race([next.then(() => 'more'), delay(100).then(() => 'waiting')])).toBe('waiting')
+
+      released = true
+      news.open()
+      const after = await next
+      const rest = await readUntil(reader, '</html>', after.done ? '' : new TextDecoder().decode(after.value))
+      expect(rest).toContain(title)
+      expect(rest).toContain('</html>')
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get('Content-Security-Policy') ?? '')?.[1]
+      expect(nonce).toBeTruthy()
+      expect(rest).toContain(`<script nonce="${nonce}"`)
+    } finally {
+      news.open()
+      await waitOnExecutionContext(ctx)
+    }
   })
 
   it('gives crawlers the complete document, news included', async () => {

@@ -1,0 +1,55 @@
+import { env } from 'cloudflare:workers'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { configOf } from '../../src/config'
+
+afterEach(() => vi.restoreAllMocks())
+
+/** The configuration of a fresh environment (configOf reads each environment once) and the error lines it logged. */
+function configWith(MAP_TILE_URL: string | undefined) {
+  const errors: string[] = []
+  vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
+  const config = configOf({ ...env, MAP_TILE_URL } as typeof env)
+  return { mapTiles: config.mapTiles, logged: errors.map((line) => JSON.parse(line) as Record<string, unknown>), errors }
+}
+
+describe('MAP_TILE_URL', () => {
+  it.each([
+    ['https://tile.openstreetmap.org/{z}/{x}/{y}.png', 'https://tile.openstreetmap.org'],
+    ['https://tiles.example.com:8443/styles/bright/{z}/{x}/{y}@2x.png?key=abc', 'https://tiles.example.com:8443'],
+  ])('accepts an HTTPS template on one host: %s', (url, origin) => {
+    const { mapTiles, logged } = configWith(url)
+    expect(mapTiles).toEqual({ url, origin })
+    expect(logged).toEqual([])
+  })
+
+  it.each([
+    ['plain http', 'http://tile.openstreetmap.org/{z}/{x}/{y}.png'],
+    ['{s} subdomains', 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png'],
+    ['a placeholder in the host', 'https://{z}.tiles.example.com/{x}/{y}.png'],
+    ['no URL at all', 'tiles please'],
+    ['a script URL', 'javascript:alert(1)//{z}/{x}/{y}'],
+    ['a data URL', 'data:image/png;base64,AAAA'],
+  ])('refuses %s, and logs config_invalid naming the variable but not its value', (_, url) => {
+    const { mapTiles, logged, errors } = configWith(url)
+    expect(mapTiles).toBeNull()
+    expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'MAP_TILE_URL' }])
+    // A tile URL may carry an API key: the line names the variable only.
+    expect(errors.join('\n')).not.toContain(url)
+  })
+
+  it('leaves the map without tiles, quietly, when it is not set', () => {
+    for (const url of [undefined, '']) {
+      const { mapTiles, logged } = configWith(url)
+      expect(mapTiles).toBeNull()
+      expect(logged).toEqual([])
+    }
+  })
+
+  it('is read once per environment: a second look logs nothing again', () => {
+    const errors: string[] = []
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
+    const bindings = { ...env, MAP_TILE_URL: 'http://tiles.example.com/{z}/{x}/{y}.png' } as typeof env
+    expect(configOf(bindings)).toBe(configOf(bindings))
+    expect(errors).toHaveLength(1)
+  })
+})
