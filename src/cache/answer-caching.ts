@@ -46,7 +46,7 @@ export function cacheControl({ browser, shared, personal }: AnswerCaching): stri
 /** One request's decision: what its route allows, lowered by whatever is personal in it. */
 export class CachingDecision {
   private allowed: AnswerCaching = Caching.never
-  private limit: AnswerCaching = Caching.shared
+  private limit: AnswerCaching | null = null
 
   /** What the route's answer allows (a page: `shared`; an account page: `private`). Said once, by the route. */
   allow(policy: AnswerCaching): void {
@@ -55,12 +55,12 @@ export class CachingDecision {
 
   /** Something personal in the answer (a session, later a cart or a consent choice) lowers what it allows. */
   lower(policy: AnswerCaching): void {
-    this.limit = stricter(this.limit, policy)
+    this.limit = this.limit ? stricter(this.limit, policy) : policy
   }
 
   /** The final policy of an answer: an answer that sets (or clears) a cookie is never kept by anyone. */
   final(setsCookie: boolean): AnswerCaching {
-    const decided = stricter(this.allowed, this.limit)
+    const decided = this.limit ? stricter(this.allowed, this.limit) : this.allowed
     return setsCookie ? stricter(decided, Caching.never) : decided
   }
 }

@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { SessionLifetime } from '../../src/auth/session-store'
 import { api } from '../../src/api'
+import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { textOf, visit } from '../fixtures/worker'
 import { formPost, logIn, sessionIdOf, sessions, storedSession, visitAs } from '../fixtures/session'
 
@@ -121,15 +122,47 @@ describe('a 401 from the API ends the session', () => {
     expect(await sessions().read(id)).toBeNull()
   })
 
-  it('keeps a session whose check fails for another reason (the API is down): only a 401 logs out', async () => {
-    const id = await logIn()
-    const session = await storedSession(id)
-    await sessions().save(id, { ...session, seenAt: Date.now() - SessionLifetime.refreshMs - 1000 })
-    const { text } = await visitAs(id, '/it-it')
-    expect(text).toContain('href="/it-it/my-account"')
-    const refreshed = await storedSession(id)
-    expect(refreshed.seenAt).toBeGreaterThan(session.seenAt)
-  })
+  it.each([503, 'slow', 'refused'] as const)(
+    'keeps a session whose check fails because the API is down (%s), and asks again only after a while: an outage costs one wait, not one per page',
+    async (fault) => {
+      const upstream = httpUpstream()
+      try {
+        const http = { UPSTREAM_URL, UPSTREAM_TIMEOUT_MS: '200' }
+        const id = await logIn()
+        const session = await storedSession(id)
+        await sessions().save(id, { ...session, seenAt: Date.now() - SessionLifetime.refreshMs - 1000 })
+        upstream.fail('auth/user', fault)
+        const warnings: string[] = []
+        vi.spyOn(console, 'warn').mockImplementation((line: unknown) => void warnings.push(String(line)))
+        const checks = () => upstream.requests.filter((request) => new URL(request.url).pathname === '/api/auth/user').length
+
+        // The first page asks, meets the outage, and stays logged in (only a 401 logs out).
+        const first = await visitAs(id, '/it-it', {}, http)
+        expect(first.text).toContain('href="/it-it/my-account"')
+        expect(checks()).toBeGreaterThanOrEqual(1)
+        expect(warnings.some((line) => line.includes('"session_check_failed"'))).toBe(true)
+        const asked = checks()
+
+        // The next pages do not ask again: the outage was remembered with the session.
+        for (const path of ['/it-it/chi-siamo', '/it-it/news', '/it-it/my-account']) {
+          const { status, text } = await visitAs(id, path, {}, http)
+          expect(status, path).toBe(200)
+          expect(text, path).toContain('href="/it-it/my-account"')
+        }
+        expect(checks()).toBe(asked)
+
+        // A while later, the API is back: the session is checked again, and kept.
+        upstream.heal()
+        vi.useFakeTimers({ now: Date.now() + SessionLifetime.retryMs + 1000, toFake: ['Date'] })
+        expect((await visitAs(id, '/it-it', {}, http)).text).toContain('href="/it-it/my-account"')
+        expect(checks()).toBe(asked + 1)
+      } finally {
+        vi.useRealTimers()
+        vi.restoreAllMocks()
+        vi.unstubAllGlobals()
+      }
+    },
+  )
 })
 
 describe('session lifetimes', () => {

@@ -1,6 +1,7 @@
-import { Suspense, use } from 'react'
+import { Suspense, use, useContext } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { defer } from '../../src/render/deferred'
+import { applyNonce, ScriptNonce } from '../../src/render/nonce'
 import { renderPage } from '../../src/render/stream'
 
 function Section({ data }: { data: Promise<string> }) {
@@ -48,6 +49,28 @@ describe('renderPage', () => {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value)
     expect(rest).toContain('latest news')
     expect(rest).toContain('<script nonce="n0nce"')
+  })
+
+  it('renders a string whose scripts carry a slot, so that the same page can be answered again with another nonce', async () => {
+    function Script() {
+      return <script type="module" src="/assets/entry.js" nonce={useContext(ScriptNonce)} />
+    }
+    const body = (await renderPage(page(<Script />), { ...options, deferred: [] })) as string
+    expect(body).not.toContain('n0nce')
+    const [first, second] = [applyNonce(body, 'first'), applyNonce(body, 'second')]
+    expect(first).toContain('<script type="module" src="/assets/entry.js" nonce="first">')
+    expect(second).toContain('<script type="module" src="/assets/entry.js" nonce="second">')
+    expect(applyNonce('<p>nonce-of-this-answer</p>', 'x')).toBe('<p>nonce-of-this-answer</p>')
+  })
+
+  it('gives a stream, which is this answer\'s own, the answer\'s nonce on every script', async () => {
+    function Script() {
+      return <script type="module" src="/assets/entry.js" nonce={useContext(ScriptNonce)} />
+    }
+    const pending = defer(new Promise<string>(() => {}))
+    const body = (await renderPage(page(<Script />), { ...options, deferred: [pending] })) as ReadableStream<Uint8Array>
+    const first = new TextDecoder().decode((await body.getReader().read()).value)
+    expect(first).toContain('nonce="n0nce"')
   })
 
   it('waits for everything for crawlers', async () => {

@@ -1,0 +1,82 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { logIn, nextClient, formPost, visitAs } from '../fixtures/session'
+import { visit } from '../fixtures/worker'
+
+describe('one caching decision per answer', () => {
+  it.each([
+    ['/it-it', 'no-cache'],
+    ['/it-it/chi-siamo', 'no-cache'],
+    ['/robots.txt', 'public, max-age=3600'],
+    ['/_health', 'no-store'],
+    ['/api/sites', 'no-store'],
+    ['/zz-zz', 'no-store'],
+    ['/nl-nl', 'no-store'],
+    ['/it-it/my-account', 'private, no-store'],
+    ['/login', 'private, no-store'],
+  ])('answers %s with Cache-Control: %s', async (path, expected) => {
+    expect((await visit(path)).headers.get('Cache-Control')).toBe(expected)
+  })
+
+  it('lowers every page a logged-in visitor sees to their browser, and their account to nothing', async () => {
+    const id = await logIn()
+    expect((await visitAs(id, '/it-it')).headers.get('Cache-Control')).toBe('private, no-cache')
+    expect((await visitAs(id, '/it-it/products')).headers.get('Cache-Control')).toBe('private, no-cache')
+    expect((await visitAs(id, '/it-it/my-account')).headers.get('Cache-Control')).toBe('private, no-store')
+  })
+
+  it('never lets an answer that sets a cookie be kept', async () => {
+    const pick = await visit('/_market', formPost({ market: 'it-it' }))
+    expect(pick.headers.get('Set-Cookie')).toContain('CountryLocale=it-it')
+    expect(pick.headers.get('Cache-Control')).toMatch(/no-store/)
+    const login = await visit('/login', formPost({ email: 'customer@example.com', password: 'Demo-Rider-2026!' }, { 'CF-Connecting-IP': nextClient() }))
+    expect(login.headers.get('Set-Cookie')).toContain('__Host-AuthTkn=')
+    expect(login.headers.get('Cache-Control')).toBe('private, no-store')
+  })
+})
+
+describe('the nonce of an answer', () => {
+  it('is made for each answer: the page and its Content-Security-Policy carry the same one, another answer another', async () => {
+    const nonces = await Promise.all([visit('/it-it'), visit('/it-it')].map(async (answer) => {
+      const { headers, text } = await answer
+      const nonce = /'nonce-([^']+)'/.exec(headers.get('Content-Security-Policy') ?? '')?.[1]
+      const scripts = text.match(/<script[^>]*>/g) ?? []
+      expect(scripts.length).toBeGreaterThan(0)
+      for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`)
+      expect(text).not.toContain('nonce-of-this-answer')
+      return nonce
+    }))
+    expect(nonces[0]).not.toBe(nonces[1])
+  })
+})
+
+describe('absolute URLs', () => {
+  it('come from the configured public origin, never from the host the request named', async () => {
+    const { text } = await visit('https://evil.example/it-it/chi-siamo')
+    expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/chi-siamo"/>')
+    expect(text).toContain('<meta property="og:url" content="https://site.test/it-it/chi-siamo"/>')
+    expect(text).toMatch(/hreflang="x-default" href="https:\/\/site.test\/"/i)
+    expect(text).not.toContain('evil.example')
+  })
+
+  it('are left out, and the password mail refused, when no public origin is configured, rather than taken from the request', async () => {
+    const page = await visit('/it-it/chi-siamo', {}, { PUBLIC_ORIGIN: '' })
+    expect(page.status).toBe(200)
+    expect(page.text).not.toContain('rel="canonical"')
+    const health = await visit('/_health', {}, { PUBLIC_ORIGIN: '' })
+    expect(health.status).toBe(503)
+    const before = await env.DB.prepare('SELECT COUNT(*) AS n FROM outbox').first<number>('n')
+    const forgot = await visit('/login/forgot', formPost({ forgot_email: 'customer@example.com' }, { 'CF-Connecting-IP': nextClient() }), { PUBLIC_ORIGIN: '' })
+    expect(forgot.status).toBe(503)
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM outbox').first<number>('n')).toBe(before)
+  })
+
+  it('put the public origin in the password-reset mail, whatever Host the request named', async () => {
+    const init = formPost({ forgot_email: 'customer@example.com' }, { 'CF-Connecting-IP': nextClient(), Origin: 'https://evil.example' })
+    const { status } = await visit('https://evil.example/login/forgot', init)
+    expect(status).toBe(303)
+    const mail = await env.DB.prepare("SELECT body FROM outbox WHERE recipient = 'customer@example.com' ORDER BY id DESC LIMIT 1").first<string>('body')
+    expect(mail).toMatch(/https:\/\/site\.test\/int-en\/update-password\/[A-Za-z0-9_-]{20,}/)
+    expect(mail).not.toContain('evil.example')
+  })
+})

@@ -1,0 +1,83 @@
+import { Hono } from 'hono'
+import { describe, expect, it } from 'vitest'
+import { app } from '../../src/app'
+import { DEFAULT_BODY_LIMIT, acceptBodiesUpTo, unsafeRequests } from '../../src/security/unsafe-requests'
+import { ORIGIN, visit } from '../fixtures/worker'
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/** Routes other sites may call: they prove their caller themselves (the purge's bearer secret). */
+const CROSS_SITE_ALLOWED = new Set(['POST /_purge'])
+
+/** Every unsafe route of the Worker, with a path it answers (parameters filled in). */
+const unsafeRoutes = () =>
+  [...new Set(app.routes.filter((route) => UNSAFE.has(route.method) || route.method === 'ALL').map((route) => `${route.method} ${route.path}`))]
+    .map((route) => {
+      const [method, pattern] = route.split(' ') as [string, string]
+      const path = pattern.replace(':market', 'it-it').replace(/:[a-z]+/gi, '1').replace('*', 'sites')
+      return { route, method: method === 'ALL' ? 'POST' : method, path }
+    })
+    .filter(({ route }) => !CROSS_SITE_ALLOWED.has(route))
+
+/** How another site makes a browser send a request: a form, a `text/plain` fetch, a fetch without a body type. */
+const CROSS_SITE_SENDS: Array<[string, Record<string, string>]> = [
+  ['a form', { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }],
+  ['text/plain', { 'Content-Type': 'text/plain', 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }],
+  ['no content type', { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }],
+  ['a browser without fetch metadata', { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example' }],
+  ['a same-site subdomain', { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-site', Origin: 'https://shop.site.test' }],
+]
+
+describe('cross-site requests', () => {
+  it('knows the unsafe routes it protects (a new one is protected without a line of its own)', () => {
+    expect(unsafeRoutes().map(({ route }) => route)).toEqual(expect.arrayContaining(['POST /login', 'POST /logout', 'POST /_market', 'POST /:market/my-account/addresses/:id']))
+  })
+
+  it.each(CROSS_SITE_SENDS)('refuses every unsafe route sent from another site (%s) with 403, before its handler runs', async (_how, headers) => {
+    const routes = unsafeRoutes()
+    for (const { route, method, path } of routes) {
+      const { status, text } = await visit(path, { method, headers, body: 'email=a@b.c&password=x' })
+      expect(status, route).toBe(403)
+      expect(text, route).toContain('This form was sent from another site.')
+    }
+  })
+
+  it('lets the same site\'s own forms through', async () => {
+    const { status } = await visit('/_market', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin', Origin: ORIGIN },
+      body: 'market=it-it',
+    })
+    expect(status).toBe(303)
+  })
+
+  it('lets the purge be called from anywhere, since it proves its caller with the bearer secret', async () => {
+    const headers = { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://ops.example' }
+    expect((await visit('/_purge?market=it-it', { method: 'POST', headers })).status).toBe(401)
+    expect((await visit('/_purge?market=it-it', { method: 'POST', headers: { ...headers, Authorization: 'Bearer test-purge-secret' } })).status).toBe(200)
+  })
+})
+
+describe('body limits', () => {
+  const big = 'x'.repeat(DEFAULT_BODY_LIMIT + 1)
+  const sameSite = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin', Origin: ORIGIN }
+
+  it('refuse a body over 16 KiB on every unsafe route with 413 and the error page', async () => {
+    for (const { route, method, path } of unsafeRoutes()) {
+      const { status, text } = await visit(path, { method, headers: sameSite, body: `field=${big}` })
+      expect(status, route).toBe(413)
+      expect(text, route).toContain('This form is too large.')
+    }
+  })
+
+  it('let a route ask for more, and only that route', async () => {
+    const site = new Hono()
+    site.use(unsafeRequests())
+    site.post('/upload', acceptBodiesUpTo(64 * 1024), async (c) => c.text(String((await c.req.text()).length)))
+    site.post('/form', async (c) => c.text(String((await c.req.text()).length)))
+    site.onError((error, c) => c.text(error.message, (error as { status?: 413 }).status ?? 500))
+    const post = (path: string, body: string) => site.request(`${ORIGIN}${path}`, { method: 'POST', headers: sameSite, body })
+    expect((await post('/upload', 'x'.repeat(40 * 1024))).status).toBe(200)
+    expect((await post('/upload', 'x'.repeat(65 * 1024))).status).toBe(413)
+    expect((await post('/form', 'x'.repeat(40 * 1024))).status).toBe(413)
+  })
+})
