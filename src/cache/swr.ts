@@ -29,8 +29,7 @@ const refreshing = new Map<string, number>()
  * A visitor's load is never shared with another request (workerd may hang a request awaiting another's I/O).
  *
  * @example
- * const site = await cached(cache, cacheKeys.site('it'), CacheShort, async (background) =>
- *   (await upstream.get('sites/it', siteAnswer, { background }))?.data ?? null)
+ * const site = await cached(cache, cacheKeys.site('it'), CacheShort, (background) => siteCalls(upstream).site('it', { background }))
  */
 export async function cached<T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T>): Promise<T | null> {
   const now = Date.now()

@@ -34,7 +34,7 @@ export type Outcome<T> = { answer: T; refused?: undefined } | { answer?: undefin
  * throws to the app's one error path.
  *
  * @example
- * const { refused } = await unlessRefused(account.send('POST', 'account/bikes', bike, bikeAnswer), [409, 422])
+ * const { refused } = await unlessRefused(account.registerBike(bike), [409, 422])
  */
 export async function unlessRefused<T>(call: Promise<T>, statuses: readonly number[]): Promise<Outcome<T>> {
   try {

@@ -5,7 +5,7 @@ import { DEMO, formPost, logIn, nextClient, visitAs } from '../fixtures/session'
 import { textOf, visit } from '../fixtures/worker'
 
 const LIMIT = 16 * 1024
-const BAD_REQUEST = 'This request could not be understood.'
+const TOO_LARGE = 'This form is too large.'
 
 /** A same-origin form post whose urlencoded body is exactly `size` bytes: the fields, then padding. */
 function postOfSize(fields: Record<string, string>, size: number, headers: Record<string, string> = {}): RequestInit {
@@ -31,7 +31,7 @@ function streamed(init: RequestInit): RequestInit {
 function expectTooLarge(answer: { status: number; text: string; headers: Headers }, what: string) {
   expect(answer.status, what).toBe(413)
   expect(answer.headers.get('Content-Type'), what).toMatch(/^text\/html/)
-  expect(textOf(answer.text), what).toContain(BAD_REQUEST)
+  expect(textOf(answer.text), what).toContain(TOO_LARGE)
   expect(answer.headers.getSetCookie(), what).toEqual([])
 }
 
@@ -82,7 +82,7 @@ describe('form bodies are limited to 16 KiB', () => {
     }
     const answer = await visitAs(session, '/it-it/my-account/addresses', postOfSize(address, LIMIT + 1))
     expect(answer.status).toBe(413)
-    expect(textOf(answer.text)).toContain(BAD_REQUEST)
+    expect(textOf(answer.text)).toContain(TOO_LARGE)
     expect(await count()).toBe(0)
     // The visitor is still logged in, and the same form within the limit is stored.
     expect((await visitAs(session, '/it-it/my-account/addresses', postOfSize(address, LIMIT))).status).toBe(303)
