@@ -88,6 +88,17 @@ describe('the account API', () => {
     expect(json.code).toBe('too_many_addresses')
   })
 
+  it('refuses a purchase date the calendar does not have with 422 "date", and takes a leap day', async () => {
+    for (const purchased_on of ['2025-02-31', '2023-02-29', '2025-11-31', '2025-13-01', '2025-01-00']) {
+      const { status, json } = await call('account/bikes', { method: 'POST', token: lukas, body: { serial_number: 'AUR26API00031', product_id: 9, purchased_on } })
+      expect(status, purchased_on).toBe(422)
+      expect(json.errors).toEqual({ purchased_on: ['date'] })
+    }
+    const leap = await call('account/bikes', { method: 'POST', token: lukas, body: { serial_number: 'AUR26API00031', product_id: 9, purchased_on: '2024-02-29' } })
+    expect(leap.status).toBe(201)
+    expect(leap.json.data).toMatchObject({ purchased_on: '2024-02-29' })
+  })
+
   it('gives a frame serial number to one account: 409 serial_taken for someone else\'s, serial_registered for one\'s own', async () => {
     const serial = 'AUR26API00001'
     const bike = { serial_number: serial, product_id: 9, purchased_on: '2026-01-10' }

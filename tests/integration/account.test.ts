@@ -200,11 +200,21 @@ describe('bikes', () => {
       [{ serial_number: 'AUR26X0000888', product_id: '9', purchased_on: tomorrow }, italian.validation.date_future],
       [{ serial_number: 'AUR26X0000888', product_id: '9', purchased_on: '2025-02-31x' }, italian.validation.date],
     ]
+    // Days the calendar does not have (a date parser would roll them into the next month).
+    for (const day of ['2025-02-31', '2025-02-29', '2025-04-31', '2025-13-01', '2025-00-10', '2025-06-00']) {
+      cases.push([{ serial_number: 'AUR26X0000888', product_id: '9', purchased_on: day }, italian.validation.date])
+    }
     for (const [fields, message] of cases) {
       const { status, text } = await post('/it-it/my-account/bikes', fields)
       expect(status, JSON.stringify(fields)).toBe(422)
       expect(textOf(text)).toContain(message)
     }
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM bikes WHERE serial_number = 'AUR26X0000888'`).first<number>('n')).toBe(0)
+  })
+
+  it('takes a leap day in a leap year', async () => {
+    const registered = await post('/it-it/my-account/bikes', { serial_number: 'AUR24L0000229', product_id: '9', purchased_on: '2024-02-29' })
+    expect(registered.status).toBe(303)
+    expect((await page('/it-it/my-account/bikes')).words).toContain('29 febbraio 2024')
   })
 })
