@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { sha256Hex } from '../crypto/digest'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
+import { withinLimit } from '../ops/rate-limit'
 
 /** What is counted: logging in and asking for a password link. */
 export type Attempt = 'login' | 'forgot'
@@ -33,7 +34,7 @@ export async function attemptKeys(c: Context<AppEnv>, attempt: Attempt, email: s
 export async function attemptRefused(c: Context<AppEnv>, keys: AttemptKeys): Promise<boolean> {
   const { attempt } = keys
   const [byClient, locks] = await Promise.all([
-    limit(c.env.CLIENT_ATTEMPTS, keys.client),
+    withinLimit(c.env.CLIENT_ATTEMPTS, keys.client),
     Promise.all([keys.accountClient, keys.account].map((key) => c.env.SESSIONS.get(lockKey(key)))).catch((error: unknown) => {
       logEvent('error', 'attempt_locks_unreadable', { error: errorName(error) })
       return [null, null]
@@ -52,8 +53,8 @@ export async function attemptRefused(c: Context<AppEnv>, keys: AttemptKeys): Pro
 export async function countAgainstAccount(c: Context<AppEnv>, keys: AttemptKeys): Promise<boolean> {
   const { attempt } = keys
   const [fromClient, fromEverywhere] = await Promise.all([
-    limit(c.env.ACCOUNT_CLIENT_ATTEMPTS, keys.accountClient),
-    limit(c.env.ACCOUNT_ATTEMPTS, keys.account),
+    withinLimit(c.env.ACCOUNT_CLIENT_ATTEMPTS, keys.accountClient),
+    withinLimit(c.env.ACCOUNT_ATTEMPTS, keys.account),
   ])
   const over = [!fromClient && keys.accountClient, !fromEverywhere && keys.account].filter((key): key is string => Boolean(key))
   await Promise.all(
@@ -61,15 +62,6 @@ export async function countAgainstAccount(c: Context<AppEnv>, keys: AttemptKeys)
   )
   if (over.length) logEvent('warn', 'account_locked', { attempt, everywhere: !fromEverywhere })
   return over.length > 0
-}
-
-async function limit(limiter: RateLimit, key: string): Promise<boolean> {
-  try {
-    return (await limiter.limit({ key })).success
-  } catch (error) {
-    logEvent('error', 'rate_limiter_failed', { error: errorName(error) })
-    return true
-  }
 }
 
 const lockKey = (key: string) => `attempts:${key}`

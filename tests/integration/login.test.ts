@@ -187,7 +187,7 @@ describe('rate limits', () => {
   })
 
   it('uses the limits of wrangler.toml', () => {
-    expect(env.TEST_RATE_LIMITS).toEqual({ CLIENT_ATTEMPTS: 20, ACCOUNT_CLIENT_ATTEMPTS: 5, ACCOUNT_ATTEMPTS: 30 })
+    expect(env.TEST_RATE_LIMITS).toMatchObject({ CLIENT_ATTEMPTS: 20, ACCOUNT_CLIENT_ATTEMPTS: 5, ACCOUNT_ATTEMPTS: 30 })
   })
 
   it('refuses the 21st login from one client within a minute, whatever the accounts', async () => {
