@@ -67,6 +67,7 @@ async function site(mode, assetsDirectory) {
       CLIENT_ATTEMPTS: { simple: { limit: 20, period: 60 } },
       ACCOUNT_CLIENT_ATTEMPTS: { simple: { limit: 5, period: 60 } },
       ACCOUNT_ATTEMPTS: { simple: { limit: 30, period: 60 } },
+      BIKE_REGISTRATION_ATTEMPTS: { simple: { limit: 5, period: 60 } },
       PURGE_ATTEMPTS: { simple: { limit: 5, period: 60 } },
     },
     bindings: {
