@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { api, publicApi } from './api'
-import { endSessionOnUnauthorized, guestOnly, requireViewer } from './auth/guards'
+import { endSessionOnUnauthorized, guestOnly, loginAvailable, requireViewer } from './auth/guards'
 import { logOut } from './auth/log-out'
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH } from './auth/paths'
 import { viewer } from './auth/viewer'
@@ -50,7 +50,7 @@ app.get('/robots.txt', robots)
 app.all('/api/*', publicApi)
 app.get('/', landing)
 app.get(LOGIN_PATH, guestOnly(), loginPage)
-app.post(LOGIN_PATH, ...form, guestOnly(), submitLogin)
+app.post(LOGIN_PATH, ...form, loginAvailable(), submitLogin)
 app.post(FORGOT_PASSWORD_PATH, ...form, guestOnly(), submitForgotPassword)
 app.post(LOGOUT_PATH, ...form, logOut)
 

@@ -25,6 +25,15 @@ export const requireViewer = (): MiddlewareHandler<AppEnv> => async (c, next) =>
   await next()
 }
 
+/**
+ * Login's own guard: the login form is answered while the brand's `customer_login` feature is on, to a logged-in
+ * visitor too (logging in again, or as someone else, ends their session: `logIn`).
+ */
+export const loginAvailable = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  await requireCustomerLogin(c)
+  await next()
+}
+
 /** The `guest` guard: a logged-in visitor goes to the market's home (`/login`: the remembered market's). */
 export const guestOnly = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   await requireCustomerLogin(c)

@@ -1,12 +1,17 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
-import { DEMO, SECOND, cookieHeader, formPost, logIn, nextClient, sessionIdOf, steadyRateLimiters, storedSession, visitAs } from '../fixtures/session'
+import { api } from '../../src/api'
+import { DEMO, SECOND, cookieHeader, formPost, logIn, nextClient, sessionIdOf, sessions, steadyRateLimiters, storedSession, visitAs } from '../fixtures/session'
 
 afterEach(() => vi.restoreAllMocks())
 
 const post = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
   visit(path, formPost(fields, { 'CF-Connecting-IP': nextClient(), ...headers }))
+
+/** What the API answers `GET api/auth/user` for a bearer token: 401 once the token is revoked. */
+const apiUser = (token: string) =>
+  api.fetch(new Request('http://embedded.invalid/api/auth/user', { headers: { Authorization: `Bearer ${token}` } }) as Parameters<typeof api.fetch>[0], env)
 
 describe('the login page', () => {
   it('renders in int-en without a remembered market, in the remembered market\'s language with one', async () => {
@@ -100,6 +105,36 @@ describe('logging in', () => {
     expect(firstId).not.toBe(planted)
     const second = await logIn()
     expect(second).not.toBe(firstId)
+  })
+
+  it('ends the session a browser held when it logs in again, as someone else or as the same customer: new id, old token revoked', async () => {
+    const giulia = await logIn()
+    const { token } = await storedSession(giulia)
+    const asLukas = await post('/login', { ...SECOND, redirect: '/it-it/my-account' }, cookieHeader(giulia))
+    expect(asLukas.status).toBe(303)
+    expect(asLukas.headers.get('Location')).toBe('/it-it/my-account')
+    const lukas = sessionIdOf(asLukas.headers) as string
+    expect(lukas).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(lukas).not.toBe(giulia)
+    expect((await storedSession(lukas)).user.email).toBe(SECOND.email)
+    expect(await sessions().read(giulia)).toBeNull()
+    expect((await apiUser(token)).status).toBe(401)
+    expect((await visitAs(giulia, '/it-it/my-account')).status).toBe(302)
+    expect(textOf((await visitAs(lukas, '/it-it/my-account')).text)).toContain(SECOND.email)
+
+    const again = await post('/login', SECOND, cookieHeader(lukas))
+    const next = sessionIdOf(again.headers)
+    expect(next).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(next).not.toBe(lukas)
+    expect(await sessions().read(lukas)).toBeNull()
+  })
+
+  it('keeps the session a browser held when a new login fails', async () => {
+    const giulia = await logIn()
+    const { status, headers } = await post('/login', { email: SECOND.email, password: 'not-the-password' }, cookieHeader(giulia))
+    expect(status).toBe(422)
+    expect(headers.getSetCookie()).toEqual([])
+    expect((await visitAs(giulia, '/it-it/my-account')).status).toBe(200)
   })
 
   it('sends a logged-in visitor away from the guest pages', async () => {
