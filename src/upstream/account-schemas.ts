@@ -176,6 +176,7 @@ export const ordersAnswer = pagedEnvelope(orderSummarySchema)
 export const orderAnswer = envelope(orderSchema)
 
 export type LoginRequest = z.infer<typeof loginRequestSchema>
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>
 export type Rejection = z.infer<typeof rejectionSchema>
 export type AddressInput = z.infer<typeof addressInput>
 export type Address = z.infer<typeof addressSchema>

@@ -1,17 +1,21 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../../src/api'
 import { MAX_ADDRESSES } from '../../src/api/resources/addresses'
 import { addressesAnswer, bikesAnswer, orderAnswer, ordersAnswer } from '../../src/upstream/account-schemas'
 
-/** Calls the embedded API in-process, as the Worker does. */
+/** Calls the embedded API in-process, as the Worker does, and waits for the work it left in the background. */
 async function call(path: string, { token, method = 'GET', body }: { token?: string; method?: string; body?: unknown } = {}) {
   const headers: Record<string, string> = { 'X-Tenant': 'it', 'X-Locale': 'it' }
   if (token) headers.Authorization = `Bearer ${token}`
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   const request = new Request(`http://embedded.invalid/api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-  const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
-  return { status: response.status, json: (await response.json().catch(() => null)) as Record<string, unknown> & { data?: unknown } }
+  const ctx = createExecutionContext()
+  const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env, ctx)
+  const json = (await response.json().catch(() => null)) as Record<string, unknown> & { data?: unknown }
+  await waitOnExecutionContext(ctx)
+  return { status: response.status, json }
 }
 
 async function tokenOf(email: string, password: string): Promise<string> {

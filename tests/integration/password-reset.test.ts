@@ -1,8 +1,9 @@
 import { env } from 'cloudflare:workers'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import italian from '../../demo/messages/it.json'
 import { hashPassword } from '../../src/api/passwords'
 import { loggablePath } from '../../src/ops/request-log'
+import { heldDatabase } from '../fixtures/database'
 import { textOf, visit } from '../fixtures/worker'
 import { formPost, logIn, nextClient, sessions, visitAs } from '../fixtures/session'
 
@@ -69,6 +70,43 @@ describe('forgot password', () => {
     const { status, text } = await forgot('not an address')
     expect(status).toBe(422)
     expect(text).toContain('<details class="forgot" open="">')
+  })
+})
+
+describe('forgot password answers every address after the same work', () => {
+  afterEach(() => vi.restoreAllMocks())
+  const mailsTo = (email: string) => env.DB.prepare('SELECT COUNT(*) AS n FROM outbox WHERE recipient = ?').bind(email).first<number>('n')
+  /** Asks with a database that answers nothing until released (a 1 s upstream timeout: were the answer waiting, a 503). */
+  const forgotWith = (db: ReturnType<typeof heldDatabase>, email: string) =>
+    visit('/login/forgot', formPost({ forgot_email: email }, { 'CF-Connecting-IP': nextClient() }), { DB: db.database, UPSTREAM_TIMEOUT_MS: '1000' }, { waitForBackground: false })
+
+  it('answers a known and an unknown address before the account is even looked up, and mails only the known one afterwards', async () => {
+    for (const email of [DEMO.email, 'nobody@example.com']) {
+      const db = heldDatabase(env.DB)
+      const answer = await forgotWith(db, email)
+      expect(answer.status, email).toBe(303)
+      expect(answer.headers.get('Location')).toBe('/login?notice=reset_link_sent')
+      // The lookup of the account is asked for, and still waiting: the answer did not wait for it.
+      expect(db.held[0]).toMatch(/FROM users WHERE email/)
+      expect(await mailsTo(email)).toBe(0)
+      db.release()
+      await answer.background
+    }
+    expect(await mailsTo(DEMO.email)).toBe(1)
+    expect(await mailsTo('nobody@example.com')).toBe(0)
+  })
+
+  it('logs a failure of the work left in the background, without the address', async () => {
+    const lines: string[] = []
+    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+    const db = heldDatabase(env.DB, { failWith: new Error('D1_ERROR: database unavailable') })
+    const answer = await forgotWith(db, DEMO.email)
+    expect(answer.status).toBe(303)
+    db.release()
+    await answer.background
+    const failure = lines.map((line) => JSON.parse(line)).find((line) => line.event === 'reset_link_failed')
+    expect(failure).toMatchObject({ level: 'error', error: 'Error: D1_ERROR: database unavailable' })
+    expect(lines.join('\n')).not.toContain(DEMO.email)
   })
 })
 

@@ -1,7 +1,9 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { TOKEN_FORMAT } from '../../crypto/digest'
+import { errorName, logEvent } from '../../ops/log'
 import {
   acknowledgedAnswer,
+  type ForgotPasswordRequest,
   forgotPasswordRequest,
   loginRequestSchema,
   resetPasswordAnswer,
@@ -62,30 +64,13 @@ export const auth = new Hono<ApiEnv>()
   .post('/auth/forgot-password', async (c) => {
     const body = forgotPasswordRequest.safeParse(await jsonBody(c))
     if (!body.success) return invalid(c, body.error)
-    const user = await c.env.DB.prepare('SELECT id, email, first_name FROM users WHERE email = ?')
-      .bind(body.data.email)
-      .first<{ id: number; email: string; first_name: string }>()
-    const recent = user
-      ? await c.env.DB.prepare(`SELECT COUNT(*) AS n FROM password_resets WHERE user_id = ? AND created_at > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-1 hour')`)
-        .bind(user.id)
-        .first<number>('n')
-      : null
-    if (user && (recent ?? 0) < RESETS_PER_HOUR) {
-      const token = newToken()
-      const link = body.data.link_base + token
-      const params = { name: user.first_name, link, minutes: String(RESET_MINUTES) }
-      const [subject, text] = await Promise.all([
-        mailText(c.env.DB, c.var.locale, 'mail.password_reset_subject', params),
-        mailText(c.env.DB, c.var.locale, 'mail.password_reset_body', params),
-      ])
-      await c.env.DB.batch([
-        c.env.DB.prepare(
-          `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))`,
-        ).bind(await tokenHash(token), user.id, `+${RESET_MINUTES} minutes`),
-        queueMail(c.env.DB, { recipient: user.email, subject, body: text, kind: 'password_reset' }),
-      ])
-    }
-    // The same answer whether or not the account exists.
+    // The same answer, after the same work, whether or not the account exists: everything that depends on it (the
+    // lookup, the link, the mail) runs after the answer has left.
+    c.executionCtx.waitUntil(
+      mailResetLink(c.env.DB, c.var.locale, body.data).catch((error: unknown) =>
+        logEvent('error', 'reset_link_failed', { error: errorName(error) }),
+      ),
+    )
     return respond(c, acknowledgedAnswer, { message: 'If the address belongs to an account, a link is on its way.' }, 202)
   })
   .get('/auth/reset-password/:token', async (c) => {
@@ -115,6 +100,29 @@ export const auth = new Hono<ApiEnv>()
     if (!changed?.meta.changes) return refuse(c, 410, 'reset_expired')
     return respond(c, resetPasswordAnswer, { data: { user_id: reset.user_id } })
   })
+
+/** Mails a reset link to the account of an address, if there is one and it has not had its links for the hour. */
+async function mailResetLink(db: D1Database, locale: string, request: ForgotPasswordRequest): Promise<void> {
+  const user = await db.prepare('SELECT id, email, first_name FROM users WHERE email = ?')
+    .bind(request.email)
+    .first<{ id: number; email: string; first_name: string }>()
+  if (!user) return
+  const recent = await db.prepare(`SELECT COUNT(*) AS n FROM password_resets WHERE user_id = ? AND created_at > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-1 hour')`)
+    .bind(user.id)
+    .first<number>('n')
+  if ((recent ?? 0) >= RESETS_PER_HOUR) return
+  const token = newToken()
+  const params = { name: user.first_name, link: request.link_base + token, minutes: String(RESET_MINUTES) }
+  const [subject, text] = await Promise.all([
+    mailText(db, locale, 'mail.password_reset_subject', params),
+    mailText(db, locale, 'mail.password_reset_body', params),
+  ])
+  await db.batch([
+    db.prepare(`INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))`)
+      .bind(await tokenHash(token), user.id, `+${RESET_MINUTES} minutes`),
+    queueMail(db, { recipient: user.email, subject, body: text, kind: 'password_reset' }),
+  ])
+}
 
 /** A reset link's record, and whether it can still be used. */
 async function findReset(c: ApiContext, token: string) {
