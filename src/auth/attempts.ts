@@ -10,8 +10,12 @@ export type Attempt = 'login' | 'forgot'
 /** The window of the limiters (wrangler.toml `ratelimits`, period 60 s) and of a lock. */
 export const ATTEMPT_WINDOW_SECONDS = 60
 
-/** The keys an attempt is counted under: the client, the account from that client, the account from everywhere. */
-export type AttemptKeys = { attempt: Attempt; client: string; accountClient: string; account: string }
+/**
+ * The keys an attempt is counted under: every attempt of the client; failures against the account from this client
+ * (`source`, 5 a minute) and from everywhere (`everywhere`, 30 a minute). Asking for a password link has no
+ * `everywhere`: nobody may lock a customer out of recovery (the API bounds the mails an account gets).
+ */
+export type AttemptKeys = { attempt: Attempt; client: string; source: string; everywhere: string | null }
 
 /** An attempt's keys, worked out once for the checks before and after it. */
 export async function attemptKeys(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<AttemptKeys> {
@@ -21,8 +25,8 @@ export async function attemptKeys(c: Context<AppEnv>, attempt: Attempt, email: s
   return {
     attempt,
     client: `${attempt}:${client}`,
-    accountClient: `${attempt}:${account.slice(0, 32)}:${clientHash.slice(0, 16)}`,
-    account: `${attempt}:${account.slice(0, 32)}`,
+    source: `${attempt}:${account.slice(0, 32)}:${clientHash.slice(0, 16)}`,
+    everywhere: attempt === 'login' ? `${attempt}:${account.slice(0, 32)}` : null,
   }
 }
 
@@ -35,9 +39,9 @@ export async function attemptRefused(c: Context<AppEnv>, keys: AttemptKeys): Pro
   const { attempt } = keys
   const [byClient, locks] = await Promise.all([
     withinLimit(c.env.CLIENT_ATTEMPTS, keys.client),
-    Promise.all([keys.accountClient, keys.account].map((key) => c.env.SESSIONS.get(lockKey(key)))).catch((error: unknown) => {
+    Promise.all(accountKeys(keys).map((key) => c.env.SESSIONS.get(lockKey(key)))).catch((error: unknown) => {
       logEvent('error', 'attempt_locks_unreadable', { error: errorName(error) })
-      return [null, null]
+      return []
     }),
   ])
   const refused = !byClient || locks.some((lock) => lock !== null)
@@ -52,16 +56,18 @@ export async function attemptRefused(c: Context<AppEnv>, keys: AttemptKeys): Pro
  */
 export async function countAgainstAccount(c: Context<AppEnv>, keys: AttemptKeys): Promise<boolean> {
   const { attempt } = keys
-  const [fromClient, fromEverywhere] = await Promise.all([
-    withinLimit(c.env.ACCOUNT_CLIENT_ATTEMPTS, keys.accountClient),
-    withinLimit(c.env.ACCOUNT_ATTEMPTS, keys.account),
+  const [fromSource, fromEverywhere] = await Promise.all([
+    withinLimit(c.env.ACCOUNT_CLIENT_ATTEMPTS, keys.source),
+    keys.everywhere === null ? true : withinLimit(c.env.ACCOUNT_ATTEMPTS, keys.everywhere),
   ])
-  const over = [!fromClient && keys.accountClient, !fromEverywhere && keys.account].filter((key): key is string => Boolean(key))
+  const over = [!fromSource && keys.source, !fromEverywhere && keys.everywhere].filter((key): key is string => Boolean(key))
   await Promise.all(
     over.map((key) => c.env.SESSIONS.put(lockKey(key), '1', { expirationTtl: ATTEMPT_WINDOW_SECONDS }).catch(() => {})),
   )
   if (over.length) logEvent('warn', 'account_locked', { attempt, everywhere: !fromEverywhere })
   return over.length > 0
 }
+
+const accountKeys = (keys: AttemptKeys) => [keys.source, keys.everywhere].filter((key): key is string => key !== null)
 
 const lockKey = (key: string) => `attempts:${key}`

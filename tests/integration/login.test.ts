@@ -235,6 +235,15 @@ describe('rate limits', () => {
     expect(statuses[20]).toBe(429)
   })
 
+  it('never locks a customer out of password links: asks from many clients are all answered, then the owner\'s', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 40; i++) statuses.push((await attempt('/login/forgot', { forgot_email: 'recovering@example.com' })).status)
+    expect(statuses.every((status) => status === 303)).toBe(true)
+    const owner = await attempt('/login/forgot', { forgot_email: 'recovering@example.com' })
+    expect(owner.status).toBe(303)
+    expect(owner.headers.get('Location')).toBe('/login?notice=reset_link_sent')
+  })
+
   it('limits forgot-password per account and client the same way, every request counted', async () => {
     const client = { 'CF-Connecting-IP': '203.0.113.9' }
     const statuses: number[] = []
