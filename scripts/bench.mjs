@@ -62,7 +62,14 @@ async function site(mode, assetsDirectory) {
     kvNamespaces: ['CACHE', 'SESSIONS'],
     d1Databases: ['DB'],
     r2Buckets: ['FILES'],
-    ratelimits: { CLIENT_ATTEMPTS: { simple: { limit: 20, period: 60 } }, ACCOUNT_ATTEMPTS: { simple: { limit: 5, period: 60 } } },
+    // wrangler.toml's limiters (docs/decisions/006).
+    ratelimits: {
+      CLIENT_ATTEMPTS: { simple: { limit: 20, period: 60 } },
+      ACCOUNT_CLIENT_ATTEMPTS: { simple: { limit: 5, period: 60 } },
+      ACCOUNT_ATTEMPTS: { simple: { limit: 30, period: 60 } },
+      BIKE_REGISTRATION_ATTEMPTS: { simple: { limit: 5, period: 60 } },
+      PURGE_ATTEMPTS: { simple: { limit: 5, period: 60 } },
+    },
     bindings: {
       UPSTREAM_URL: '', UPSTREAM_TIMEOUT_MS: '3000', RENDER_MODE: mode, MAP_TILE_URL: '', SESSION_SECRET: 'bench-session-secret',
       PUBLIC_ORIGIN: `http://127.0.0.1:${PORT}`,

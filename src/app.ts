@@ -94,7 +94,7 @@ app.all('/api/*', publicApi)
 app.get('/', landing)
 app.post(PICK_MARKET_PATH, pickMarket)
 app.get(LOGIN_PATH, guestOnly(), loginPage)
-app.post(LOGIN_PATH, guestOnly(), submitLogin)
+app.post(LOGIN_PATH, requirePage('account'), submitLogin)
 app.post(FORGOT_PASSWORD_PATH, guestOnly(), submitForgotPassword)
 app.post(LOGOUT_PATH, logOut)
 

@@ -14,9 +14,12 @@ export async function mailText(db: D1Database, locale: string, key: string, para
   return (row?.value ?? key).replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => params[name] ?? '')
 }
 
-/** The statement that queues a mail, to run alone or in a batch with the change it reports. */
-export function queueMail(db: D1Database, mail: Mail): D1PreparedStatement {
+/**
+ * The statement that queues a mail, to run alone or in a batch with the change it reports; with `only`, just when its
+ * SQL condition holds (in a batch: after the statements before it).
+ */
+export function queueMail(db: D1Database, mail: Mail, only?: { when: string; params: unknown[] }): D1PreparedStatement {
   return db
-    .prepare('INSERT INTO outbox (recipient, subject, body, kind) VALUES (?, ?, ?, ?)')
-    .bind(mail.recipient, mail.subject, mail.body, mail.kind)
+    .prepare(`INSERT INTO outbox (recipient, subject, body, kind) SELECT ?, ?, ?, ? WHERE ${only?.when ?? 'TRUE'}`)
+    .bind(mail.recipient, mail.subject, mail.body, mail.kind, ...(only?.params ?? []))
 }

@@ -2,6 +2,8 @@ import type { Context } from 'hono'
 import { sha256Hex } from '../crypto/digest'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
+import { withinLimit } from '../ops/rate-limit'
+import { trustedDevice } from './device-cookie'
 
 /** What is counted: logging in and asking for a password link. */
 export type Attempt = 'login' | 'forgot'
@@ -9,38 +11,59 @@ export type Attempt = 'login' | 'forgot'
 /** The window of the limiters (wrangler.toml `ratelimits`, period 60 s) and of a lock. */
 export const ATTEMPT_WINDOW_SECONDS = 60
 
-/** The keys an attempt is counted under: the client, the account from that client, the account from everywhere. */
-export type AttemptKeys = { attempt: Attempt; client: string; accountClient: string; account: string }
+/**
+ * The keys an attempt is counted under: every attempt of the client (`client`); failures against the account from
+ * this client (`source`, 5 a minute) and from everywhere (`everywhere`, 30 a minute). A browser with the account's
+ * device cookie (src/auth/device-cookie.ts) is `trusted`: its failures count against that device and against all the
+ * account's trusted devices together, so failures from elsewhere never lock it, and a stolen or hoarded device cookie
+ * is no licence to guess. Asking for a password link has no `everywhere`: nobody may lock a customer out of recovery
+ * (the API bounds the mails an account gets).
+ */
+export type AttemptKeys = {
+  attempt: Attempt
+  /** The account: the SHA-256 of its address. */
+  account: string
+  trusted: boolean
+  client: string
+  source: string
+  everywhere: string | null
+}
 
 /** An attempt's keys, worked out once for the checks before and after it. */
 export async function attemptKeys(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<AttemptKeys> {
   const client = c.req.header('CF-Connecting-IP') ?? 'local'
-  // Hashes of the address and the IP: the locks in KV hold neither.
+  // Hashes of the address, the IP and the device: the locks in KV hold none of them.
   const [account, clientHash] = await Promise.all([sha256Hex(email.trim().toLowerCase()), sha256Hex(client)])
+  const prefix = `${attempt}:${account.slice(0, 32)}`
+  const device = attempt === 'login' ? await trustedDevice(c, account) : null
+  const deviceHash = device && (await sha256Hex(device))
   return {
     attempt,
+    account,
+    trusted: device !== null,
     client: `${attempt}:${client}`,
-    accountClient: `${attempt}:${account.slice(0, 32)}:${clientHash.slice(0, 16)}`,
-    account: `${attempt}:${account.slice(0, 32)}`,
+    source: deviceHash ? `${prefix}:device:${deviceHash.slice(0, 16)}` : `${prefix}:${clientHash.slice(0, 16)}`,
+    everywhere: deviceHash ? `${prefix}:devices` : attempt === 'login' ? prefix : null,
   }
 }
 
 /**
  * Whether an attempt is refused before it is made (docs/decisions/006): the client is over its limit (every attempt
  * counts), or the account is locked for this client (too many failures from it) or for everyone (failures from
- * many clients). A limiter or a store that fails lets the attempt through, logged: the upstream's own limits remain.
+ * many clients); for a trusted device, for that device or for all the account's devices. A limiter or a store that
+ * fails lets the attempt through, logged: the upstream's own limits remain.
  */
 export async function attemptRefused(c: Context<AppEnv>, keys: AttemptKeys): Promise<boolean> {
   const { attempt } = keys
   const [byClient, locks] = await Promise.all([
-    limit(c.env.CLIENT_ATTEMPTS, keys.client),
-    Promise.all([keys.accountClient, keys.account].map((key) => c.env.SESSIONS.get(lockKey(key)))).catch((error: unknown) => {
+    withinLimit(c.env.CLIENT_ATTEMPTS, keys.client),
+    Promise.all(accountKeys(keys).map((key) => c.env.SESSIONS.get(lockKey(key)))).catch((error: unknown) => {
       logEvent('error', 'attempt_locks_unreadable', { error: errorName(error) })
-      return [null, null]
+      return []
     }),
   ])
   const refused = !byClient || locks.some((lock) => lock !== null)
-  if (refused) logEvent('warn', 'attempt_refused', { attempt, by: byClient ? 'account' : 'client' })
+  if (refused) logEvent('warn', 'attempt_refused', { attempt, by: byClient ? 'account' : 'client', trusted: keys.trusted })
   return refused
 }
 
@@ -51,25 +74,18 @@ export async function attemptRefused(c: Context<AppEnv>, keys: AttemptKeys): Pro
  */
 export async function countAgainstAccount(c: Context<AppEnv>, keys: AttemptKeys): Promise<boolean> {
   const { attempt } = keys
-  const [fromClient, fromEverywhere] = await Promise.all([
-    limit(c.env.ACCOUNT_CLIENT_ATTEMPTS, keys.accountClient),
-    limit(c.env.ACCOUNT_ATTEMPTS, keys.account),
+  const [fromSource, fromEverywhere] = await Promise.all([
+    withinLimit(c.env.ACCOUNT_CLIENT_ATTEMPTS, keys.source),
+    keys.everywhere === null ? true : withinLimit(c.env.ACCOUNT_ATTEMPTS, keys.everywhere),
   ])
-  const over = [!fromClient && keys.accountClient, !fromEverywhere && keys.account].filter((key): key is string => Boolean(key))
+  const over = [!fromSource && keys.source, !fromEverywhere && keys.everywhere].filter((key): key is string => Boolean(key))
   await Promise.all(
     over.map((key) => c.env.SESSIONS.put(lockKey(key), '1', { expirationTtl: ATTEMPT_WINDOW_SECONDS }).catch(() => {})),
   )
-  if (over.length) logEvent('warn', 'account_locked', { attempt, everywhere: !fromEverywhere })
+  if (over.length) logEvent('warn', 'account_locked', { attempt, everywhere: !fromEverywhere, trusted: keys.trusted })
   return over.length > 0
 }
 
-async function limit(limiter: RateLimit, key: string): Promise<boolean> {
-  try {
-    return (await limiter.limit({ key })).success
-  } catch (error) {
-    logEvent('error', 'rate_limiter_failed', { error: errorName(error) })
-    return true
-  }
-}
+const accountKeys = (keys: AttemptKeys) => [keys.source, keys.everywhere].filter((key): key is string => key !== null)
 
 const lockKey = (key: string) => `attempts:${key}`

@@ -5,6 +5,7 @@ import { logEvent } from '../ops/log'
 import { unlessRefused, UpstreamError } from '../upstream/errors'
 import type { LoginRequest } from '../upstream/account-schemas'
 import { authOf } from './auth-of'
+import { endSession } from './log-out'
 import { setSessionCookie } from './session-cookie'
 import { sessionsOf, sessionUser } from './sessions'
 
@@ -13,8 +14,10 @@ export type LoginOutcome = 'logged-in' | 'refused' | 'limited'
 
 /**
  * Logs a visitor in (PRODUCT.md §4): `POST api/auth/login` for a token, `GET api/auth/user` with it, then a new
- * session whose id alone goes to the browser. The API refusing the credentials is `refused`, never saying whether
- * the account exists; its own rate limit is `limited`; any other failure throws (the 503 page).
+ * session whose id alone goes to the browser. A session the browser already held (another account's, or this one's)
+ * ends first, its token revoked: every login gets a new id. The API refusing the credentials is `refused`, never
+ * saying whether the account exists, and changes nothing; its own rate limit is `limited`; any other failure throws
+ * (the 503 page).
  */
 export async function logIn(c: Context<AppEnv>, market: { country: string; locale: string }, credentials: LoginRequest): Promise<LoginOutcome> {
   const sessions = sessionsOf(c)
@@ -28,6 +31,8 @@ export async function logIn(c: Context<AppEnv>, market: { country: string; local
   const user = answer && (await auth.user(answer.access_token))
   const expiresAt = Date.parse(answer?.expires_at ?? '')
   if (!answer || !user || Number.isNaN(expiresAt)) throw new UpstreamError('invalid', 'auth/login')
+  const previous = c.var.viewer
+  if (previous) await endSession(c, previous)
   const started = await sessions.create({ user: sessionUser(user), token: answer.access_token, expiresAt })
   if (!started) throw new UpstreamError('invalid', 'auth/login')
   setSessionCookie(c, started.id, started.end)

@@ -8,6 +8,7 @@ import { authOf } from './auth-of'
 import { redirectTarget } from './redirect-target'
 import { clearSessionCookie } from './session-cookie'
 import { sessionsOf } from './sessions'
+import type { Viewer } from './viewer'
 
 /**
  * `POST /logout` (the header's button): revokes the token upstream (`POST api/auth/logout`), deletes the session from
@@ -17,11 +18,16 @@ export async function logOut(c: Context<AppEnv>): Promise<Response> {
   const viewer = c.var.viewer
   const form = await readForm(c)
   if (viewer) {
-    await authOf(c)
-      .logout(viewer.token)
-      .catch((error: unknown) => logEvent('warn', 'token_revoke_failed', { error: errorName(error) }))
-    await sessionsOf(c)?.end(viewer.sessionId, viewer.user.id)
+    await endSession(c, viewer)
     clearSessionCookie(c)
   }
   return sendRedirect(c, withNotice(redirectTarget(form.redirect) ?? '/', 'logged_out'), 303)
+}
+
+/** Ends a visitor's session for good: its token revoked upstream (a failure is logged), the session deleted. */
+export async function endSession(c: Context<AppEnv>, viewer: Viewer): Promise<void> {
+  await authOf(c)
+    .logout(viewer.token)
+    .catch((error: unknown) => logEvent('warn', 'token_revoke_failed', { error: errorName(error) }))
+  await sessionsOf(c)?.end(viewer.sessionId, viewer.user.id)
 }

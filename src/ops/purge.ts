@@ -2,12 +2,19 @@ import type { Context } from 'hono'
 import { everythingPrefix, marketKeys } from '../cache/keys'
 import { forgetMemo } from '../cache/swr'
 import type { AppEnv } from '../env'
+import { sha256Hex } from '../crypto/digest'
 import { parseMarketSegment } from '../market/market'
-import { logEvent } from './log'
+import { errorName, logEvent } from './log'
+import { withinLimit } from './rate-limit'
+
+/** How long a client that sent too many wrong secrets (`PURGE_ATTEMPTS`) is refused, whatever it sends. */
+export const PURGE_LOCK_SECONDS = 60
 
 /**
  * `POST /_purge` (operators): `Authorization: Bearer {PURGE_SECRET}`; `?market=it-it` or `?country=it` purges one
- * market's cached lookups (and the sites list), nothing purges everything. Answers how many KV entries went.
+ * market's cached lookups (and the sites list), nothing purges everything. Answers how many KV entries went. A client
+ * (`CF-Connecting-IP`) past `PURGE_ATTEMPTS` wrong secrets is refused with 429 for a while, the right secret included,
+ * so that guessing it gains nothing.
  *
  * @example
  * curl -X POST -H "Authorization: Bearer $PURGE_SECRET" "https://site.example/_purge?market=it-it"
@@ -16,8 +23,21 @@ export async function purge(c: Context<AppEnv>): Promise<Response> {
   const secret = c.env.PURGE_SECRET
   const given = /^Bearer (.+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
   if (!secret) return c.json({ error: 'purging is not configured (PURGE_SECRET)' }, 503)
+  const client = (await sha256Hex(c.req.header('CF-Connecting-IP') ?? 'local')).slice(0, 32)
+  const lock = `attempts:purge:${client}`
+  const tooMany = () => c.json({ error: 'too many wrong secrets' }, 429, { 'Retry-After': String(PURGE_LOCK_SECONDS) })
+  const locked = await c.env.SESSIONS.get(lock).catch((error: unknown) => {
+    logEvent('error', 'attempt_locks_unreadable', { error: errorName(error) })
+    return null
+  })
+  if (locked !== null) return tooMany()
   if (!given || !(await sameSecret(given, secret))) {
-    return c.json({ error: 'unauthorized' }, 401, { 'WWW-Authenticate': 'Bearer' })
+    if (await withinLimit(c.env.PURGE_ATTEMPTS, `purge:${client}`)) return c.json({ error: 'unauthorized' }, 401, { 'WWW-Authenticate': 'Bearer' })
+    await c.env.SESSIONS.put(lock, '1', { expirationTtl: PURGE_LOCK_SECONDS }).catch((error: unknown) => {
+      logEvent('error', 'attempt_lock_failed', { error: errorName(error) })
+    })
+    logEvent('warn', 'purge_locked')
+    return tooMany()
   }
   const country = c.req.query('country') ?? parseMarketSegment(c.req.query('market'))?.country
   if ((c.req.query('country') !== undefined || c.req.query('market') !== undefined) && !/^[a-z]{2,3}$/.test(country ?? '')) {

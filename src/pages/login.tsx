@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { ATTEMPT_WINDOW_SECONDS, attemptKeys, attemptRefused, countAgainstAccount } from '../auth/attempts'
+import { trustDevice } from '../auth/device-cookie'
 import { logIn } from '../auth/log-in'
 import { type LoginMarket, loginMarket } from '../auth/login-market'
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH } from '../auth/paths'
@@ -93,9 +94,10 @@ export async function loginPage(c: Context<AppEnv>): Promise<Response> {
 }
 
 /**
- * `POST /login`: rate-limited per client (every attempt) and per account (failures); wrong credentials answer 422
- * with a message that does not say whether the account exists; success goes to the `redirect` (same-site paths
- * only) or the market's home.
+ * `POST /login`: rate-limited per client (every attempt) and per account (failures; a browser with the account's
+ * device cookie is not locked by failures from elsewhere); wrong credentials answer 422 with a message that does not
+ * say whether the account exists; success gives the browser a device cookie for the account and goes to the
+ * `redirect` (same-site paths only) or the market's home.
  */
 export async function submitLogin(c: Context<AppEnv>): Promise<Response> {
   const market = await loginMarket(c)
@@ -109,6 +111,7 @@ export async function submitLogin(c: Context<AppEnv>): Promise<Response> {
   const outcome = await logIn(c, market, credentials.data)
   if (outcome === 'limited' || (outcome === 'refused' && (await countAgainstAccount(c, keys)))) return tooMany()
   if (outcome === 'refused') return sendLoginPage(c, market, { ...state, failure: 'auth.failed' }, 422)
+  await trustDevice(c, keys.account)
   return sendRedirect(c, state.redirect ?? market.home, 303)
 }
 

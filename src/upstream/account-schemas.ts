@@ -107,10 +107,19 @@ export const bikeRegistration = z.object({
     .regex(/^[A-Z0-9]{8,20}$/, 'serial'),
   product_id: z.coerce.number({ error: 'model' }).int('model').positive('model'),
   purchased_on: z.string({ error: 'required' }).trim().min(1, 'required').regex(/^\d{4}-\d{2}-\d{2}$/, 'date')
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && value >= '2000-01-01', 'date')
+    .refine((value) => isCalendarDate(value) && value >= '2000-01-01', 'date')
     .refine((value) => value <= new Date().toISOString().slice(0, 10), 'date_future'),
   dealer_name: optionalText(120),
 })
+
+/**
+ * Whether `YYYY-MM-DD` names a day of the calendar: it must come back unchanged from a date (`Date.parse` takes
+ * 2025-02-31 and makes it March 3).
+ */
+function isCalendarDate(value: string): boolean {
+  const time = Date.parse(`${value}T00:00:00Z`)
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value
+}
 
 const productRefSchema = z.object({ id: z.number().int(), slug: z.string(), name: z.string(), image: z.string().nullish() })
 
@@ -167,6 +176,7 @@ export const ordersAnswer = pagedEnvelope(orderSummarySchema)
 export const orderAnswer = envelope(orderSchema)
 
 export type LoginRequest = z.infer<typeof loginRequestSchema>
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>
 export type Rejection = z.infer<typeof rejectionSchema>
 export type AddressInput = z.infer<typeof addressInput>
 export type Address = z.infer<typeof addressSchema>

@@ -1,17 +1,21 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../../src/api'
 import { MAX_ADDRESSES } from '../../src/api/resources/addresses'
 import { addressesAnswer, bikesAnswer, orderAnswer, ordersAnswer } from '../../src/upstream/account-schemas'
 
-/** Calls the embedded API in-process, as the Worker does. */
+/** Calls the embedded API in-process, as the Worker does, and waits for the work it left in the background. */
 async function call(path: string, { token, method = 'GET', body }: { token?: string; method?: string; body?: unknown } = {}) {
   const headers: Record<string, string> = { 'X-Tenant': 'it', 'X-Locale': 'it' }
   if (token) headers.Authorization = `Bearer ${token}`
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   const request = new Request(`http://embedded.invalid/api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-  const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
-  return { status: response.status, json: (await response.json().catch(() => null)) as Record<string, unknown> & { data?: unknown } }
+  const ctx = createExecutionContext()
+  const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env, ctx)
+  const json = (await response.json().catch(() => null)) as Record<string, unknown> & { data?: unknown }
+  await waitOnExecutionContext(ctx)
+  return { status: response.status, json }
 }
 
 async function tokenOf(email: string, password: string): Promise<string> {
@@ -88,13 +92,24 @@ describe('the account API', () => {
     expect(json.code).toBe('too_many_addresses')
   })
 
-  it('gives a frame serial number to one account: 409 serial_taken for someone else\'s, serial_registered for one\'s own', async () => {
+  it('refuses a purchase date the calendar does not have with 422 "date", and takes a leap day', async () => {
+    for (const purchased_on of ['2025-02-31', '2023-02-29', '2025-11-31', '2025-13-01', '2025-01-00']) {
+      const { status, json } = await call('account/bikes', { method: 'POST', token: lukas, body: { serial_number: 'AUR26API00031', product_id: 9, purchased_on } })
+      expect(status, purchased_on).toBe(422)
+      expect(json.errors).toEqual({ purchased_on: ['date'] })
+    }
+    const leap = await call('account/bikes', { method: 'POST', token: lukas, body: { serial_number: 'AUR26API00031', product_id: 9, purchased_on: '2024-02-29' } })
+    expect(leap.status).toBe(201)
+    expect(leap.json.data).toMatchObject({ purchased_on: '2024-02-29' })
+  })
+
+  it('gives a frame serial number to one account: 409 serial_unavailable for someone else\'s, which names no account, serial_registered for one\'s own', async () => {
     const serial = 'AUR26API00001'
     const bike = { serial_number: serial, product_id: 9, purchased_on: '2026-01-10' }
     expect((await call('account/bikes', { method: 'POST', token: giulia, body: bike })).status).toBe(201)
     const taken = await call('account/bikes', { method: 'POST', token: lukas, body: bike })
     expect(taken.status).toBe(409)
-    expect(taken.json).toMatchObject({ code: 'serial_taken', errors: { serial_number: ['serial_taken'] } })
+    expect(taken.json).toEqual({ message: 'serial unavailable', code: 'serial_unavailable', errors: { serial_number: ['serial_unavailable'] } })
     expect((await call('account/bikes', { method: 'POST', token: giulia, body: bike })).json.code).toBe('serial_registered')
     expect((await call('account/bikes', { method: 'POST', token: giulia, body: { ...bike, serial_number: 'AUR26API00002', product_id: 15 } })).status).toBe(422)
   })

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import italian from '../../demo/messages/it.json'
 import { textOf } from '../fixtures/worker'
-import { SECOND, formPost, logIn, storedSession, visitAs } from '../fixtures/session'
+import { SECOND, formPost, logIn, steadyRateLimiters, storedSession, visitAs } from '../fixtures/session'
 
 let giulia = ''
 let lukas = ''
@@ -16,7 +16,12 @@ const page = async (path: string, as = giulia) => {
   const answer = await visitAs(as, path)
   return { ...answer, words: textOf(answer.text) }
 }
-const post = (path: string, fields: Record<string, string>, as = giulia) => visitAs(as, path, formPost(fields))
+/** Rate limiters counting from zero in each test, with wrangler.toml's limits and no clock. */
+let limiters: Partial<Cloudflare.Env> = {}
+beforeEach(() => {
+  limiters = steadyRateLimiters()
+})
+const post = (path: string, fields: Record<string, string>, as = giulia) => visitAs(as, path, formPost(fields), limiters)
 
 const ADDRESS = {
   label: 'Cottage',
@@ -181,11 +186,12 @@ describe('bikes', () => {
     expect(words).toContain('1 giugno 2029')
   })
 
-  it('refuses a frame number registered to someone else clearly, and one of the customer\'s own as already theirs', async () => {
+  it('refuses someone else\'s frame number without saying so (contact us), and one of the customer\'s own as already theirs', async () => {
     const theirs = await env.DB.prepare('SELECT serial_number FROM bikes WHERE user_id = 2').first<string>('serial_number')
     const taken = await post('/it-it/my-account/bikes', { serial_number: theirs as string, product_id: '2', purchased_on: '2025-01-01' })
     expect(taken.status).toBe(422)
-    expect(textOf(taken.text)).toContain(italian.validation.serial_taken)
+    expect(textOf(taken.text)).toContain(italian.validation.serial_unavailable)
+    expect(italian.validation.serial_unavailable).not.toMatch(/account/i)
     const mine = await env.DB.prepare('SELECT serial_number FROM bikes WHERE user_id = 1').first<string>('serial_number')
     const again = await post('/it-it/my-account/bikes', { serial_number: mine as string, product_id: '3', purchased_on: '2025-01-01' })
     expect(textOf(again.text)).toContain(italian.validation.serial_registered)
@@ -201,11 +207,39 @@ describe('bikes', () => {
       [{ serial_number: 'AUR26X0000888', product_id: '9', purchased_on: tomorrow }, italian.validation.date_future],
       [{ serial_number: 'AUR26X0000888', product_id: '9', purchased_on: '2025-02-31x' }, italian.validation.date],
     ]
+    // Days the calendar does not have (a date parser would roll them into the next month).
+    for (const day of ['2025-02-31', '2025-02-29', '2025-04-31', '2025-13-01', '2025-00-10', '2025-06-00']) {
+      cases.push([{ serial_number: 'AUR26X0000888', product_id: '9', purchased_on: day }, italian.validation.date])
+    }
     for (const [fields, message] of cases) {
       const { status, text } = await post('/it-it/my-account/bikes', fields)
       expect(status, JSON.stringify(fields)).toBe(422)
       expect(textOf(text)).toContain(message)
     }
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM bikes WHERE serial_number = 'AUR26X0000888'`).first<number>('n')).toBe(0)
+  })
+
+  it('counts every frame number tried against the account: the sixth within a minute is a 429, translated, and registers nothing', async () => {
+    const giulias = await env.DB.prepare('SELECT serial_number FROM bikes WHERE user_id = 1').first<string>('serial_number')
+    const statuses: number[] = []
+    for (let i = 0; i < 5; i++) {
+      statuses.push((await post('/it-it/my-account/bikes', { serial_number: giulias as string, product_id: '9', purchased_on: '2025-01-01' }, lukas)).status)
+    }
+    expect(statuses).toEqual([422, 422, 422, 422, 422])
+    const limited = await post('/it-it/my-account/bikes', { serial_number: 'AUR26G0000606', product_id: '9', purchased_on: '2025-01-01' }, lukas)
+    expect(limited.status).toBe(429)
+    expect(limited.headers.get('Retry-After')).toBe('60')
+    expect(limited.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(textOf(limited.text)).toContain(italian.validation.too_many_attempts)
+    expect(limited.text).toContain('value="AUR26G0000606"')
+    expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM bikes WHERE serial_number = 'AUR26G0000606'`).first<number>('n')).toBe(0)
+    // Counted per account: the other customer still registers.
+    expect((await post('/it-it/my-account/bikes', { serial_number: 'AUR26G0000607', product_id: '9', purchased_on: '2025-01-01' })).status).toBe(303)
+  })
+
+  it('takes a leap day in a leap year', async () => {
+    const registered = await post('/it-it/my-account/bikes', { serial_number: 'AUR24L0000229', product_id: '9', purchased_on: '2024-02-29' })
+    expect(registered.status).toBe(303)
+    expect((await page('/it-it/my-account/bikes')).words).toContain('29 febbraio 2024')
   })
 })

@@ -1,12 +1,18 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
-import { DEMO, SECOND, cookieHeader, formPost, logIn, nextClient, sessionIdOf, steadyRateLimiters, storedSession, visitAs } from '../fixtures/session'
+import { api } from '../../src/api'
+import { hashPassword } from '../../src/api/passwords'
+import { DEMO, SECOND, cookieHeader, formPost, logIn, nextClient, sessionIdOf, sessions, steadyRateLimiters, storedSession, visitAs } from '../fixtures/session'
 
 afterEach(() => vi.restoreAllMocks())
 
 const post = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
   visit(path, formPost(fields, { 'CF-Connecting-IP': nextClient(), ...headers }))
+
+/** What the API answers `GET api/auth/user` for a bearer token: 401 once the token is revoked. */
+const apiUser = (token: string) =>
+  api.fetch(new Request('http://embedded.invalid/api/auth/user', { headers: { Authorization: `Bearer ${token}` } }) as Parameters<typeof api.fetch>[0], env)
 
 describe('the login page', () => {
   it('renders in int-en without a remembered market, in the remembered market\'s language with one', async () => {
@@ -102,6 +108,36 @@ describe('logging in', () => {
     expect(second).not.toBe(firstId)
   })
 
+  it('ends the session a browser held when it logs in again, as someone else or as the same customer: new id, old token revoked', async () => {
+    const giulia = await logIn()
+    const { token } = await storedSession(giulia)
+    const asLukas = await post('/login', { ...SECOND, redirect: '/it-it/my-account' }, cookieHeader(giulia))
+    expect(asLukas.status).toBe(303)
+    expect(asLukas.headers.get('Location')).toBe('/it-it/my-account')
+    const lukas = sessionIdOf(asLukas.headers) as string
+    expect(lukas).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(lukas).not.toBe(giulia)
+    expect((await storedSession(lukas)).user.email).toBe(SECOND.email)
+    expect(await sessions().read(giulia)).toBeNull()
+    expect((await apiUser(token)).status).toBe(401)
+    expect((await visitAs(giulia, '/it-it/my-account')).status).toBe(302)
+    expect(textOf((await visitAs(lukas, '/it-it/my-account')).text)).toContain(SECOND.email)
+
+    const again = await post('/login', SECOND, cookieHeader(lukas))
+    const next = sessionIdOf(again.headers)
+    expect(next).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(next).not.toBe(lukas)
+    expect(await sessions().read(lukas)).toBeNull()
+  })
+
+  it('keeps the session a browser held when a new login fails', async () => {
+    const giulia = await logIn()
+    const { status, headers } = await post('/login', { email: SECOND.email, password: 'not-the-password' }, cookieHeader(giulia))
+    expect(status).toBe(422)
+    expect(headers.getSetCookie()).toEqual([])
+    expect((await visitAs(giulia, '/it-it/my-account')).status).toBe(200)
+  })
+
   it('sends a logged-in visitor away from the guest pages', async () => {
     const id = await logIn()
     const login = await visitAs(id, '/login', { headers: { Cookie: 'CountryLocale=es-es' } })
@@ -187,7 +223,7 @@ describe('rate limits', () => {
   })
 
   it('uses the limits of wrangler.toml', () => {
-    expect(env.TEST_RATE_LIMITS).toEqual({ CLIENT_ATTEMPTS: 20, ACCOUNT_CLIENT_ATTEMPTS: 5, ACCOUNT_ATTEMPTS: 30 })
+    expect(env.TEST_RATE_LIMITS).toMatchObject({ CLIENT_ATTEMPTS: 20, ACCOUNT_CLIENT_ATTEMPTS: 5, ACCOUNT_ATTEMPTS: 30 })
   })
 
   it('refuses the 21st login from one client within a minute, whatever the accounts', async () => {
@@ -200,11 +236,125 @@ describe('rate limits', () => {
     expect(statuses[20]).toBe(429)
   })
 
+  it('never locks a customer out of password links: asks from many clients are all answered, then the owner\'s', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 40; i++) statuses.push((await attempt('/login/forgot', { forgot_email: 'recovering@example.com' })).status)
+    expect(statuses.every((status) => status === 303)).toBe(true)
+    const owner = await attempt('/login/forgot', { forgot_email: 'recovering@example.com' })
+    expect(owner.status).toBe(303)
+    expect(owner.headers.get('Location')).toBe('/login?notice=reset_link_sent')
+  })
+
   it('limits forgot-password per account and client the same way, every request counted', async () => {
     const client = { 'CF-Connecting-IP': '203.0.113.9' }
     const statuses: number[] = []
     for (let i = 0; i < 6; i++) statuses.push((await attempt('/login/forgot', { forgot_email: 'forgetful@example.com' }, client)).status)
     expect(statuses).toEqual([303, 303, 303, 303, 303, 429])
+  })
+})
+
+describe('a browser that logged in to the account before (a device cookie)', () => {
+  let limiters: Partial<Cloudflare.Env> = {}
+  let owner = { email: '', password: 'Owner-Password-2026' }
+  let owners = 0
+  beforeEach(async () => {
+    limiters = steadyRateLimiters()
+    // An account of each test's own: the locks these tests cause outlive them in KV.
+    owner = { email: `device-owner-${++owners}@example.com`, password: 'Owner-Password-2026' }
+    await env.DB.prepare(`INSERT INTO users (email, first_name, last_name, password_hash) VALUES (?, 'Device', 'Owner', ?)`)
+      .bind(owner.email, await hashPassword(owner.password))
+      .run()
+  })
+  const attempt = (fields: Record<string, string>, headers: Record<string, string> = {}, bindings: Partial<Cloudflare.Env> = {}) =>
+    visit('/login', formPost(fields, { 'CF-Connecting-IP': nextClient(), ...headers }), { ...limiters, ...bindings })
+  const deviceCookieOf = (headers: Headers) => headers.getSetCookie().find((line) => line.startsWith('__Host-Device='))
+  /** Logs in and answers the `Cookie` header of the device cookie the browser was given. */
+  async function deviceOf(credentials: { email: string; password: string }, bindings: Partial<Cloudflare.Env> = {}): Promise<string> {
+    const { status, headers } = await attempt(credentials, {}, bindings)
+    expect(status).toBe(303)
+    return (deviceCookieOf(headers) as string).split(';')[0] as string
+  }
+  /** Thirty-one wrong passwords from as many addresses: the account is locked for everyone. */
+  async function lockForEveryone(email: string) {
+    const statuses: number[] = []
+    for (let i = 0; i < 31; i++) statuses.push((await attempt({ email, password: 'wrong-password' })).status)
+    expect(statuses[30]).toBe(429)
+  }
+
+  it('is given at a successful login only: signed, HttpOnly, Secure, SameSite=Lax, Path=/, for 180 days', async () => {
+    const failed = await attempt({ ...owner, password: 'wrong-password' })
+    expect(failed.headers.getSetCookie()).toEqual([])
+    const { headers } = await attempt(owner)
+    const [session, device] = headers.getSetCookie()
+    expect(session).toMatch(/^__Host-AuthTkn=/)
+    expect(device).toMatch(/^__Host-Device=[A-Za-z0-9_-]{43}\.[0-9]+\.[A-Za-z0-9_-]{43}; /)
+    expect(device).toMatch(/; Max-Age=15552000/)
+    expect(device).toMatch(/; Path=\//)
+    expect(device).toMatch(/; HttpOnly/)
+    expect(device).toMatch(/; Secure/)
+    expect(device).toMatch(/; SameSite=Lax/)
+    expect(device).not.toContain(owner.email)
+  })
+
+  it('lets its owner log in while failures from elsewhere lock the account for everyone else', async () => {
+    const device = await deviceOf(owner)
+    await lockForEveryone(owner.email)
+    expect((await attempt(owner)).status).toBe(429)
+    const trusted = await attempt(owner, { Cookie: device })
+    expect(trusted.status).toBe(303)
+    expect(sessionIdOf(trusted.headers)).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    // Untrusted browsers stay locked, the right password included.
+    const untrusted = await attempt(owner)
+    expect(untrusted.status).toBe(429)
+    expect(untrusted.headers.get('Retry-After')).toBe('60')
+  })
+
+  it('gives no exemption when forged, altered, signed with another secret, too old or another account\'s', async () => {
+    const mine = await deviceOf(owner)
+    const someoneElses = await deviceOf(SECOND)
+    const otherSecret = await deviceOf(owner, { SESSION_SECRET: 'another-secret' })
+    await lockForEveryone(owner.email)
+    const [id, issued, signature] = mine.slice('__Host-Device='.length).split('.') as [string, string, string]
+    const forged = [
+      someoneElses,
+      otherSecret,
+      `__Host-Device=${'A'.repeat(43)}.${issued}.${signature}`,
+      `__Host-Device=${id}.${issued}.${'A'.repeat(43)}`,
+      `__Host-Device=${id}.${Number(issued) + 1}.${signature}`,
+      `__Host-Device=${id}.${issued}`,
+      `__Host-Device=${id}.${issued}.${signature}.x`,
+      '__Host-Device=%00garbage',
+    ]
+    for (const cookie of forged) expect((await attempt(owner, { Cookie: cookie })).status, cookie).toBe(429)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(Date.now() + 181 * 86_400_000)
+      expect((await attempt(owner, { Cookie: mine })).status).toBe(429)
+    } finally {
+      vi.useRealTimers()
+    }
+    expect((await attempt(owner, { Cookie: mine })).status).toBe(303)
+  })
+
+  it('counts its own failures against it: five, and that device waits too, while other browsers do not', async () => {
+    const device = await deviceOf(owner)
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) statuses.push((await attempt({ ...owner, password: 'wrong-password' }, { Cookie: device })).status)
+    expect(statuses).toEqual([422, 422, 422, 422, 422, 429])
+    expect((await attempt(owner, { Cookie: device })).status).toBe(429)
+    expect((await attempt(owner)).status).toBe(303)
+  })
+
+  it('bounds the guesses of many device cookies of one account together at thirty a minute', async () => {
+    const devices: string[] = []
+    for (let i = 0; i < 7; i++) devices.push(await deviceOf(owner))
+    const statuses: number[] = []
+    for (const device of devices.slice(0, 6)) {
+      for (let i = 0; i < 5; i++) statuses.push((await attempt({ ...owner, password: 'wrong-password' }, { Cookie: device })).status)
+    }
+    expect(statuses.every((status) => status === 422)).toBe(true)
+    expect((await attempt({ ...owner, password: 'wrong-password' }, { Cookie: devices[6] as string })).status).toBe(429)
+    expect((await attempt(owner, { Cookie: devices[6] as string })).status).toBe(429)
   })
 })
 

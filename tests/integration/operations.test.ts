@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { CACHE_VERSION } from '../../src/cache/keys'
+import { steadyRateLimiters } from '../fixtures/session'
 import { clearCaches, visit } from '../fixtures/worker'
 
 afterEach(() => vi.restoreAllMocks())
@@ -90,6 +91,48 @@ describe('the Worker\'s own paths', () => {
     expect(text).toContain('href="https://site.test/de-de/ueber-uns"')
     expect(text).toMatch(/hreflang="x-default" href="https:\/\/site.test\/"/i)
     expect(text).not.toContain('https://site.test/nl-nl')
+  })
+})
+
+describe('wrong purge secrets', () => {
+  let limiters: Partial<Cloudflare.Env> = {}
+  beforeEach(() => {
+    limiters = steadyRateLimiters()
+  })
+  const purge = (client: string, secret: string) =>
+    visit('/_purge?market=it-it', { method: 'POST', headers: { 'CF-Connecting-IP': client, Authorization: `Bearer ${secret}` } }, limiters)
+
+  it('lock a client out with 429 and Retry-After after five, the right secret included; another client still purges', async () => {
+    const guesser = '203.0.113.50'
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) statuses.push((await purge(guesser, `guess-${i}`)).status)
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429])
+    const locked = await purge(guesser, env.PURGE_SECRET)
+    expect(locked.status).toBe(429)
+    expect(locked.headers.get('Retry-After')).toBe('60')
+    expect(JSON.parse(locked.text)).toEqual({ error: 'too many wrong secrets' })
+    const operator = await purge('203.0.113.51', env.PURGE_SECRET)
+    expect(operator.status).toBe(200)
+    expect(JSON.parse(operator.text)).toMatchObject({ scope: 'it' })
+  })
+
+  it('are the only ones counted: an operator who purges often is never locked', async () => {
+    for (let i = 0; i < 8; i++) expect((await purge('203.0.113.52', env.PURGE_SECRET)).status).toBe(200)
+  })
+
+  it('never reach the log, and neither does the right one', async () => {
+    const lines: string[] = []
+    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+    for (let i = 0; i < 6; i++) await purge('203.0.113.53', `wrong-secret-${i}`)
+    await purge('203.0.113.54', env.PURGE_SECRET)
+    const log = lines.join('\n')
+    expect(log).toContain('"event":"purge_locked"')
+    expect(log).toContain('"event":"cache_purged"')
+    for (const secret of [env.PURGE_SECRET, 'wrong-secret-']) expect(log).not.toContain(secret)
+  })
+
+  it('uses the limit of wrangler.toml', () => {
+    expect(env.TEST_RATE_LIMITS.PURGE_ATTEMPTS).toBe(5)
   })
 })
 

@@ -1,7 +1,9 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { TOKEN_FORMAT } from '../../crypto/digest'
+import { errorName, logEvent } from '../../ops/log'
 import {
   acknowledgedAnswer,
+  type ForgotPasswordRequest,
   forgotPasswordRequest,
   loginRequestSchema,
   resetPasswordAnswer,
@@ -17,8 +19,14 @@ import { hashPassword, newToken, tokenHash, verifyPassword } from '../passwords'
 export const TOKEN_HOURS = 12
 /** How long a password reset link works. */
 export const RESET_MINUTES = 60
-/** How many reset links one account is sent in an hour at most (more asks get the same answer, and no mail). */
+/** How many reset links one account is sent in an hour at once; past them, one every RESET_INTERVAL_MINUTES. */
 export const RESETS_PER_HOUR = 3
+/**
+ * Past RESETS_PER_HOUR, how long after the newest link another is sent (asks in between get the same answer and no
+ * mail: the newest mail, minutes old, holds a link that still works). Nobody can use up an account's links for the
+ * hour, and a mailbox gets at most a handful of mails an hour.
+ */
+export const RESET_INTERVAL_MINUTES = 10
 
 const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
 
@@ -62,30 +70,13 @@ export const auth = new Hono<ApiEnv>()
   .post('/auth/forgot-password', async (c) => {
     const body = forgotPasswordRequest.safeParse(await jsonBody(c))
     if (!body.success) return invalid(c, body.error)
-    const user = await c.env.DB.prepare('SELECT id, email, first_name FROM users WHERE email = ?')
-      .bind(body.data.email)
-      .first<{ id: number; email: string; first_name: string }>()
-    const recent = user
-      ? await c.env.DB.prepare(`SELECT COUNT(*) AS n FROM password_resets WHERE user_id = ? AND created_at > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-1 hour')`)
-        .bind(user.id)
-        .first<number>('n')
-      : null
-    if (user && (recent ?? 0) < RESETS_PER_HOUR) {
-      const token = newToken()
-      const link = body.data.link_base + token
-      const params = { name: user.first_name, link, minutes: String(RESET_MINUTES) }
-      const [subject, text] = await Promise.all([
-        mailText(c.env.DB, c.var.locale, 'mail.password_reset_subject', params),
-        mailText(c.env.DB, c.var.locale, 'mail.password_reset_body', params),
-      ])
-      await c.env.DB.batch([
-        c.env.DB.prepare(
-          `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))`,
-        ).bind(await tokenHash(token), user.id, `+${RESET_MINUTES} minutes`),
-        queueMail(c.env.DB, { recipient: user.email, subject, body: text, kind: 'password_reset' }),
-      ])
-    }
-    // The same answer whether or not the account exists.
+    // The same answer, after the same work, whether or not the account exists: everything that depends on it (the
+    // lookup, the link, the mail) runs after the answer has left.
+    c.executionCtx.waitUntil(
+      mailResetLink(c.env.DB, c.var.locale, body.data).catch((error: unknown) =>
+        logEvent('error', 'reset_link_failed', { error: errorName(error) }),
+      ),
+    )
     return respond(c, acknowledgedAnswer, { message: 'If the address belongs to an account, a link is on its way.' }, 202)
   })
   .get('/auth/reset-password/:token', async (c) => {
@@ -115,6 +106,39 @@ export const auth = new Hono<ApiEnv>()
     if (!changed?.meta.changes) return refuse(c, 410, 'reset_expired')
     return respond(c, resetPasswordAnswer, { data: { user_id: reset.user_id } })
   })
+
+/**
+ * Mails a new reset link to the account of an address, if there is one and it may have one now: fewer than
+ * RESETS_PER_HOUR links in the hour, or none in the last RESET_INTERVAL_MINUTES. Links already sent stay valid (a
+ * new one never spoils the one a customer is about to open). The check and the writes are one transaction, so
+ * concurrent asks cannot send more.
+ */
+async function mailResetLink(db: D1Database, locale: string, request: ForgotPasswordRequest): Promise<void> {
+  const user = await db.prepare('SELECT id, email, first_name FROM users WHERE email = ?')
+    .bind(request.email)
+    .first<{ id: number; email: string; first_name: string }>()
+  if (!user) return
+  const token = newToken()
+  const hash = await tokenHash(token)
+  const params = { name: user.first_name, link: request.link_base + token, minutes: String(RESET_MINUTES) }
+  const [subject, text] = await Promise.all([
+    mailText(db, locale, 'mail.password_reset_subject', params),
+    mailText(db, locale, 'mail.password_reset_body', params),
+  ])
+  const since = (interval: string) => `SELECT 1 FROM password_resets WHERE user_id = ?2 AND created_at > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '${interval}')`
+  await db.batch([
+    db.prepare(
+      `INSERT INTO password_resets (token_hash, user_id, expires_at)
+       SELECT ?1, ?2, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3)
+        WHERE (SELECT COUNT(*) FROM (${since('-1 hour')})) < ?4 OR NOT EXISTS (${since(`-${RESET_INTERVAL_MINUTES} minutes`)})`,
+    ).bind(hash, user.id, `+${RESET_MINUTES} minutes`, RESETS_PER_HOUR),
+    // The mail goes only with a link that was written.
+    queueMail(db, { recipient: user.email, subject, body: text, kind: 'password_reset' }, {
+      when: 'EXISTS (SELECT 1 FROM password_resets WHERE token_hash = ?)',
+      params: [hash],
+    }),
+  ])
+}
 
 /** A reset link's record, and whether it can still be used. */
 async function findReset(c: ApiContext, token: string) {

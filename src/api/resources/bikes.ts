@@ -38,7 +38,8 @@ const toBike = (row: BikeRow) => ({
 /**
  * The bearer's registered bikes: `GET api/account/bikes`, `GET api/account/bike-models` (what can be registered) and
  * `POST api/account/bikes`. A frame serial number belongs to one account: 409 `serial_registered` when it is already
- * the caller's, `serial_taken` when it is someone else's.
+ * the caller's; when it is someone else's, 409 `serial_unavailable`, which says only that the number cannot be
+ * registered online, never that another account holds it.
  */
 export const bikes = new Hono<ApiEnv>()
   .get('/account/bikes', async (c) => {
@@ -83,4 +84,4 @@ export const bikes = new Hono<ApiEnv>()
   })
 
 const serialRefusal = (c: ApiContext, owner: number) =>
-  refuse(c, 409, owner === c.var.user.id ? 'serial_registered' : 'serial_taken', 'serial_number')
+  refuse(c, 409, owner === c.var.user.id ? 'serial_registered' : 'serial_unavailable', 'serial_number')

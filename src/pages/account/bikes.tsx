@@ -3,9 +3,11 @@ import { AccountLayout } from '../../components/account-layout'
 import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
 import { withNotice } from '../../components/toast'
 import type { View } from '../../components/view'
+import { ATTEMPT_WINDOW_SECONDS } from '../../auth/attempts'
 import type { AppEnv } from '../../env'
 import { readForm } from '../../forms/read-form'
 import { formatDate } from '../../i18n/formats'
+import { withinLimit } from '../../ops/rate-limit'
 import { sendRedirect } from '../../render/respond'
 import { type Bike, type BikeModel, bikeRegistration, fieldErrors } from '../../upstream/account-schemas'
 import { unlessRefused } from '../../upstream/errors'
@@ -88,7 +90,7 @@ export function BikesPage({ view, chrome, head, bikes, models, form }: BikesProp
   )
 }
 
-async function sendBikesPage(c: Context<AppEnv>, form: BikeForm, status: 200 | 422 = 200): Promise<Response> {
+async function sendBikesPage(c: Context<AppEnv>, form: BikeForm, status: 200 | 422 | 429 = 200): Promise<Response> {
   const { account } = c.var
   const [bikes, models] = await Promise.all([account.bikes(), account.bikeModels()])
   return sendAccountPage(c, { key: 'bike.title' }, (props) => <BikesPage {...props} bikes={bikes} models={models} form={form} />, status)
@@ -98,13 +100,19 @@ async function sendBikesPage(c: Context<AppEnv>, form: BikeForm, status: 200 | 4
 export const bikesPage = (c: Context<AppEnv>) => sendBikesPage(c, { values: {} })
 
 /**
- * `POST /{m}/my-account/bikes`: checked with the shared schema, then registered; a frame number registered to
- * another account (409 `serial_taken`) or already to this one comes back as the field's message.
+ * `POST /{m}/my-account/bikes`: checked with the shared schema, counted against the account
+ * (`BIKE_REGISTRATION_ATTEMPTS`: past it, 429), then registered; a frame number that cannot be registered
+ * (409 `serial_unavailable`) or is already this account's comes back as the field's message.
  */
 export async function registerBike(c: Context<AppEnv>): Promise<Response> {
   const values = await readForm(c)
   const input = bikeRegistration.safeParse(values)
   if (!input.success) return sendBikesPage(c, { values, errors: fieldErrors(input.error) }, 422)
+  // Every frame number tried counts, registered or refused: finding out which numbers exist stays slow.
+  if (!(await withinLimit(c.env.BIKE_REGISTRATION_ATTEMPTS, `bikes:${c.var.viewer?.user.id}`))) {
+    c.header('Retry-After', String(ATTEMPT_WINDOW_SECONDS))
+    return sendBikesPage(c, { values, errors: { form: ['too_many_attempts'] } }, 429)
+  }
   const { refused } = await unlessRefused(c.var.account.registerBike(input.data), [409, 422])
   if (refused) return sendBikesPage(c, { values, errors: refused.rejection.errors }, 422)
   return sendRedirect(c, withNotice(c.req.path, 'bike_registered'), 303)
