@@ -80,7 +80,11 @@ export async function countAgainstAccount(c: Context<AppEnv>, keys: AttemptKeys)
   ])
   const over = [!fromSource && keys.source, !fromEverywhere && keys.everywhere].filter((key): key is string => Boolean(key))
   await Promise.all(
-    over.map((key) => c.env.SESSIONS.put(lockKey(key), '1', { expirationTtl: ATTEMPT_WINDOW_SECONDS }).catch(() => {})),
+    over.map((key) =>
+      c.env.SESSIONS.put(lockKey(key), '1', { expirationTtl: ATTEMPT_WINDOW_SECONDS }).catch((error: unknown) =>
+        // The limiter refused this attempt anyway; the lock that should refuse the next ones is missing.
+        logEvent('error', 'attempt_lock_not_written', { attempt, error: errorName(error) })),
+    ),
   )
   if (over.length) logEvent('warn', 'account_locked', { attempt, everywhere: !fromEverywhere, trusted: keys.trusted })
   return over.length > 0

@@ -216,6 +216,29 @@ describe('rate limits', () => {
     expect((await attempt('/login', { email, password: 'wrong-password' })).status).toBe(429)
   })
 
+  it('logs a lock it could not write, and still refuses the attempt that passed the limit', async () => {
+    const errors: string[] = []
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
+    // A store that reads and writes sessions, but cannot write the locks.
+    const kv = env.SESSIONS
+    const sessionsWithoutLocks = {
+      get: (...args: Parameters<KVNamespace['get']>) => kv.get(...args),
+      list: (...args: Parameters<KVNamespace['list']>) => kv.list(...args),
+      delete: (key: string) => kv.delete(key),
+      put: (...args: Parameters<KVNamespace['put']>) =>
+        args[0].startsWith('attempts:') ? Promise.reject(new Error('KV write failed')) : kv.put(...args),
+    } as unknown as KVNamespace
+    const client = { 'CF-Connecting-IP': '203.0.113.77' }
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) {
+      const fields = formPost({ email: SECOND.email, password: 'wrong-password' }, client)
+      statuses.push((await visit('/login', fields, { ...limiters, SESSIONS: sessionsWithoutLocks })).status)
+    }
+    expect(statuses.at(-1)).toBe(429)
+    expect(errors.some((line) => line.includes('"attempt_lock_not_written"'))).toBe(true)
+    vi.restoreAllMocks()
+  })
+
   it('does not count successful logins against the account', async () => {
     // From one client: were successes counted, the sixth would be refused.
     const client = { 'CF-Connecting-IP': '203.0.113.44' }
