@@ -131,6 +131,17 @@ describe('addresses', () => {
     expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE user_id = 1 AND is_default = 1').first<number>('n')).toBe(1)
   })
 
+  it('has the edit form post to the address\'s update URL, also when it comes back with its errors', async () => {
+    const id = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 1').first<number>('id')
+    const editForm = (html: string) => html.match(/<form[^>]*class="stacked-form account-card"[^>]*>/)?.[0] ?? ''
+    const edit = await page(`/it-it/my-account/addresses/${id}/edit`)
+    expect(edit.status).toBe(200)
+    expect(editForm(edit.text)).toContain(`action="/it-it/my-account/addresses/${id}"`)
+    const refused = await post(`/it-it/my-account/addresses/${id}`, { ...ADDRESS, city: '' })
+    expect(refused.status).toBe(422)
+    expect(editForm(refused.text)).toContain(`action="/it-it/my-account/addresses/${id}"`)
+  })
+
   it('checks each field and answers with its translated message beside it, keeping what was typed', async () => {
     const { status, text } = await post('/it-it/my-account/addresses', { ...ADDRESS, first_name: '', postal_code: '!!', country_code: 'Italy', phone: 'call me', line1: 'x'.repeat(200) })
     expect(status).toBe(422)
