@@ -17,7 +17,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 test.describe('at phone width (390 px)', () => {
   test.use({ viewport: PHONE })
 
-  for (const path of ['/', '/it-it', '/il-he', '/ae-ar', '/de-de/ueber-uns', '/int-en/news']) {
+  for (const path of ['/', '/it-it', '/il-he', '/ae-ar', '/de-de/ueber-uns', '/int-en/news', '/it-it/products/aurora-strada-9', '/il-he/products/aurora-strada-9']) {
     test(`${path} has no accessibility violations (axe, with the experimental label-content-name-mismatch)`, async ({ page }) => {
       await page.goto(path)
       const { violations } = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import italian from '../../demo/messages/it.json'
 import { textOf } from '../fixtures/worker'
 import { SECOND, formPost, logIn, storedSession, visitAs } from '../fixtures/session'
+import { expectNamedTableBoxes } from '../fixtures/table-scroll'
 
 let giulia = ''
 let lukas = ''
@@ -94,6 +95,14 @@ describe('orders', () => {
     expect(words).toContain('Cicli Bergamasca')
     expect(words).toContain(italian.order.timeline)
     expect(words).toContain(italian.payment_state.paid)
+  })
+
+  it('puts each table that may scroll sideways in a named group the keyboard can reach (overview, orders, an order)', async () => {
+    for (const path of ['/it-it/my-account', '/it-it/my-account/orders', '/it-it/my-account/orders/AUR-10004']) {
+      const { status, text } = await page(path)
+      expect(status, path).toBe(200)
+      expect(expectNamedTableBoxes(text), path).toBe(1)
+    }
   })
 
   it('answers 404 "Page Not Found" for another customer\'s order, by its code, exactly as for an unknown code', async () => {

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import italian from '../../demo/messages/it.json'
+import { expectNamedTableBoxes } from '../fixtures/table-scroll'
 import { textOf, visit } from '../fixtures/worker'
 
 const words = async (path: string) => {
@@ -23,6 +24,12 @@ describe('product pages', () => {
     expect(page).toContain(italian.spec.frame)
     expect(page).toContain('Carbon, T800 fibre')
     expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/products/aurora-strada-9"/>')
+  })
+
+  it('put the variants table in a named group the keyboard can reach, for phones where it scrolls sideways', async () => {
+    const { text } = await visit('/it-it/products/aurora-strada-9')
+    expect(expectNamedTableBoxes(text)).toBe(1)
+    expect(text).toContain('aria-labelledby="variants-title"')
   })
 
   it.each([
