@@ -29,7 +29,7 @@ export function NewsIndexPage(props: { view: View; chrome: Chrome; head: HeadPro
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <div className="band">
         <h1>{t('news.title')}</h1>
-        {articles.length === 0 ? <p>{t('news.none')}</p> : <NewsCards view={view} articles={articles} level={2} />}
+        {articles.length === 0 ? <p>{t('news.none')}</p> : <NewsCards view={view} articles={articles} level={2} first="eager" />}
         <Pagination
           view={view}
           page={page}

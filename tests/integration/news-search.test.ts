@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import italian from '../../demo/messages/it.json'
 import { api } from '../../src/api'
 import { ftsQuery } from '../../src/api/resources/search'
+import { expectFirstCardImageEager } from '../fixtures/card-images'
 import { clearCaches, textOf, visit } from '../fixtures/worker'
 
 const page = async (path: string) => {
@@ -29,6 +30,11 @@ describe('news', () => {
     expect(dates.length).toBeGreaterThan(3)
     expect(dates).toEqual([...dates].sort().reverse())
     expect(text).not.toContain('href="/it-it/news/details/surf-coast-gran-fondo-partner"')
+  })
+
+  it('loads the first card\'s picture at once with high priority (the largest paint), every other lazily', async () => {
+    expectFirstCardImageEager((await visit('/it-it/news')).text)
+    expectFirstCardImageEager((await visit('/int-en/news')).text)
   })
 
   it('pages the index: a page past the end or a malformed number is "Page Not Found"', async () => {
