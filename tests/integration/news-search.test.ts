@@ -96,6 +96,26 @@ describe('news', () => {
   })
 })
 
+describe('pictures', () => {
+  it('declare every news and product picture at its true 3:2 (the files are 1200×800 and 900×600), so nothing shifts as they load', async () => {
+    const pages = ['/it-it/news', '/it-it/news/details/nuova-gravel-aurora-sterrato-gr', '/it-it', '/it-it/search/all?q=aurora', '/it-it/search/news?q=gravel']
+    const sizes = new Set<string>()
+    for (const path of pages) {
+      const { status, text } = await visit(path)
+      expect(status, path).toBe(200)
+      const images = [...text.matchAll(/<img [^>]*src="\/images\/(?:news|products)\/[^>]+>/g)].map(([tag]) => tag)
+      expect(images.length, path).toBeGreaterThan(0)
+      for (const tag of images) {
+        const [, width, height] = /width="(\d+)" height="(\d+)"/.exec(tag) ?? []
+        expect(Number(width) * 2, `${path}: ${tag}`).toBe(Number(height) * 3)
+        sizes.add(`${width}×${height}`)
+      }
+    }
+    // Cards, the article's picture and the search results' thumbnails.
+    expect([...sizes].sort()).toEqual(['120×80', '480×320', '960×640'])
+  })
+})
+
 describe('search', () => {
   it('finds products by name in the market\'s language, ranked by title first, and keeps the query in the box', async () => {
     const { status, text, main } = await page('/it-it/search/products?q=strada')
