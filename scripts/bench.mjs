@@ -4,12 +4,15 @@
 // (RENDER_MODE=stream), and the same page saved as a static asset, served by the site's own assets binding in the
 // same runtime.
 // Reports requests/s, latency p50/p99 and workerd CPU ms per request (from /proc), and the ratios.
+// It builds into dist/bench/ only (the client, the manifest the bundled Worker imports, the Worker), so a site that
+// `npm start` is serving meanwhile keeps its dist/client, its src/render/asset-manifest.json and its dist/worker.
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import autocannon from 'autocannon'
 import { Miniflare } from 'miniflare'
+import { experimental_readRawConfig } from 'wrangler'
 import { readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { demoSeedStatements } from './demo-seed.mjs'
 import { root, run } from './local.mjs'
@@ -20,9 +23,30 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 8)
 const PORT = 8790
 const TICKS_PER_SECOND = 100
 
-run('node', ['scripts/build-client.mjs'])
-run('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', 'dist/worker', '--minify'])
-const outdir = join(root, 'dist/worker')
+const BENCH = join(root, 'dist/bench')
+const clientDir = join(BENCH, 'client')
+const manifestFile = join(BENCH, 'asset-manifest.json')
+const outdir = join(BENCH, 'worker')
+/**
+ * wrangler.toml as deployed, with the build sent to dist/bench: its [build] command (which `wrangler deploy` runs
+ * itself) writes the client and the manifest there, the bundle imports that manifest (an alias of the one import of
+ * src/render/assets.ts) and the assets are that client. Paths are absolute: the file lives in dist/bench.
+ */
+function benchConfig() {
+  const { rawConfig } = experimental_readRawConfig({ config: join(root, 'wrangler.toml') })
+  const file = join(BENCH, 'wrangler.json')
+  const build = `node scripts/build-client.mjs --outdir ${relative(root, clientDir)} --manifest ${relative(root, manifestFile)}`
+  writeFileSync(file, `${JSON.stringify({
+    ...rawConfig,
+    main: join(root, rawConfig.main),
+    build: { command: build, cwd: root },
+    assets: { ...rawConfig.assets, directory: clientDir },
+    alias: { ...rawConfig.alias, './asset-manifest.json': manifestFile },
+  }, null, 2)}\n`)
+  return file
+}
+mkdirSync(BENCH, { recursive: true })
+run('npx', ['wrangler', 'deploy', '--dry-run', '--config', benchConfig(), '--outdir', outdir, '--minify'])
 const modules = readdirSync(outdir)
   .filter((f) => f.endsWith('.js'))
   .map((f) => ({ type: 'ESModule', path: join(outdir, f), contents: readFileSync(join(outdir, f)) }))
@@ -86,9 +110,9 @@ async function site(mode, assetsDirectory) {
 
 /** The site with the home page saved as a static asset beside the client build, at `/bench/home`. */
 async function siteWithSavedPage(html) {
-  const directory = join(root, 'dist/bench-assets')
+  const directory = join(root, BENCH, 'client-with-page')
   rmSync(directory, { recursive: true, force: true })
-  cpSync(join(root, 'dist/client'), directory, { recursive: true })
+  cpSync(clientDir, directory, { recursive: true })
   mkdirSync(join(directory, 'bench'), { recursive: true })
   writeFileSync(join(directory, 'bench/home.html'), html)
   return site('auto', directory)

@@ -1,13 +1,21 @@
 // Builds the browser bundle from client/ into dist/client/assets with hashed names, copies public/ beside it, writes
 // the manifest the Worker's render imports, and reports (and bounds) the first-load JavaScript in gzip bytes.
+//
+// Where it writes, relative to the project (defaults: what `npm start` and `wrangler deploy` serve and bundle):
+//   --outdir DIR     the client build, emptied first (dist/client)
+//   --manifest FILE  the manifest the Worker imports (src/render/asset-manifest.json)
+// `npm run bench` builds into dist/bench/ with them, leaving the files of a running `npm start` untouched.
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const out = join(root, 'dist/client')
+const { values: options } = parseArgs({ options: { outdir: { type: 'string' }, manifest: { type: 'string' } } })
+const out = resolve(root, options.outdir ?? 'dist/client')
+const manifestFile = resolve(root, options.manifest ?? 'src/render/asset-manifest.json')
 const FIRST_LOAD_BUDGET = 75 * 1024
 
 rmSync(out, { recursive: true, force: true })
@@ -39,7 +47,7 @@ const url = (file) => `/${relative(out, join(root, file)).split('\\').join('/')}
 const entryFile = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'client/entry.tsx')
 const cssFile = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'client/styles.css' && f.endsWith('.css'))
 // CSS imported by a lazy chunk (Leaflet's, by the dealer map) is emitted beside it; pages that have the chunk link it.
-const chunkCss = (name) => Object.keys(outputs).find((f) => f.endsWith('.css') && relative('dist/client/assets', f).startsWith(`${name}-`))
+const chunkCss = (name) => Object.keys(outputs).find((f) => f.endsWith('.css') && relative(join(out, 'assets'), join(root, f)).startsWith(`${name}-`))
 
 /** Files the entry loads before hydrating: itself and its static imports, transitively. */
 function firstLoad(file, seen = new Set()) {
@@ -58,7 +66,8 @@ const manifest = {
   css: url(cssFile),
   mapCss: url(chunkCss('dealer-map')),
 }
-writeFileSync(join(root, 'src/render/asset-manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`)
+mkdirSync(dirname(manifestFile), { recursive: true })
+writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`)
 writeFileSync(join(out, 'assets/first-load.json'), `${JSON.stringify({ files: initial.map(url), gzipBytes, lazy: lazy.map(url) }, null, 2)}\n`)
 
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`

@@ -6,9 +6,9 @@ export type MarketPickerProps = {
   current: string | null
   /** The summary's text, e.g. "Italia · Italiano". */
   summary: string
-  /** Its short form for small screens, e.g. "IT · IT". */
+  /** Its short form for small screens, e.g. "IT · IT" (a bare globe, hidden from assistive technology, without a market). */
   shortSummary: string
-  /** Accessible name of the control, e.g. "Change country or language". */
+  /** What the control does, e.g. "Change country or language": its accessible name is the visible text, then this. */
   label: string
   title: string
   regions: PickerRegion[]
@@ -57,9 +57,14 @@ export default function MarketPicker({ current, summary, shortSummary, label, ti
       open={open}
       onToggle={(event) => setOpen(event.currentTarget.open)}
     >
-      <summary aria-label={`${label}: ${summary}`}>
+      {/* Named by its content, so the name begins with the text shown (WCAG 2.5.3): the summary on wide screens, its
+          short form on phones (the other one is display: none, outside the name), then what the control does. */}
+      <summary>
         <span aria-hidden="true" className="globe">◍</span> <span className="picker-long">{summary}</span>
-        <span className="picker-short">{shortSummary}</span>
+        <span className="picker-short" aria-hidden={current ? undefined : true}>
+          {shortSummary}
+        </span>
+        <span className="visually-hidden">, {label}</span>
       </summary>
       <form method="post" action={action} className="market-picker-panel">
         <p className="market-picker-title">{title}</p>

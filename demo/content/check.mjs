@@ -368,7 +368,7 @@ function wellFormed(source) {
   return null
 }
 
-function checkSvg(rel, { width, height, maxBytes = 20000 } = {}) {
+function checkSvg(rel, { width, height, ratio, maxBytes = 20000 } = {}) {
   const path = join(publicDir, rel)
   if (!existsSync(path)) { fail(`public/${rel}`, 'is missing'); return null }
   const source = readFileSync(path, 'utf8')
@@ -378,6 +378,11 @@ function checkSvg(rel, { width, height, maxBytes = 20000 } = {}) {
   const viewBox = /<svg[^>]*\sviewBox="([^"]+)"/.exec(source)
   if (!viewBox) fail(at, 'has no viewBox')
   else if (width && viewBox[1].trim().split(/[\s,]+/).join(' ') !== `0 0 ${width} ${height}`) fail(at, `viewBox must be 0 0 ${width} ${height}, found ${viewBox[1]}`)
+  else if (ratio) {
+    // The pages declare these pictures' width and height at this ratio (no layout shift): the files must keep it.
+    const [, , w, h] = viewBox[1].trim().split(/[\s,]+/).map(Number)
+    if (w * ratio[1] !== h * ratio[0]) fail(at, `viewBox must be ${ratio[0]}:${ratio[1]}, found ${viewBox[1]}`)
+  }
   if (/<script/i.test(source)) fail(at, 'contains a script')
   if (/\son[a-z]+\s*=/i.test(source)) fail(at, 'contains an event handler attribute')
   if (/<image|<foreignObject|<iframe|<use\b/i.test(source)) fail(at, 'contains an embedded image, foreign object or <use>')
@@ -400,7 +405,7 @@ for (const folder of Object.keys(svgCount)) {
   if (!existsSync(dir)) { fail(`public/images/${folder}`, 'folder is missing'); continue }
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.svg'))) {
     const rel = `images/${folder}/${file}`
-    checkSvg(rel, folder === 'og' ? { width: 1200, height: 630 } : {})
+    checkSvg(rel, folder === 'og' ? { width: 1200, height: 630 } : { ratio: [3, 2] })
     svgCount[folder]++
     if (!usedImages.has(`/${rel}`)) warnings.push(`public/${rel}: not referenced by any content`)
   }

@@ -8,21 +8,35 @@ import { loadTranslator } from '../i18n/load-translator'
 import { createTranslator } from '../i18n/translator'
 import { FALLBACK_MARKET, siteHome } from '../market/market'
 import { forgetMarket } from '../market/remembered-market'
-import type { PageError } from '../errors/page-error'
+import type { ErrorKind, PageError } from '../errors/page-error'
 import { sendPage, viewOf } from '../render/respond'
 
 /** How long a visitor is told to wait before retrying a site under maintenance. */
 export const RETRY_AFTER_SECONDS = 300
 
-type ErrorPageProps = { view: View; status: number; message: string; text: string; home: string }
+type ErrorPageProps = { view: View; status: number; title: string; message: string; text: string; home: string }
 
-/** The error page: dark, the logo, the exact message, the translated explanation and a way home. */
-export function ErrorPage({ view, status, message, text, home }: ErrorPageProps) {
+/** The translated heading of each kind of error page. */
+const TITLE_KEYS: Record<ErrorKind, string> = {
+  'not-found': 'common.not_found_title',
+  maintenance: 'common.maintenance_title',
+  'bad-request': 'common.error_title',
+  'server-error': 'common.error_title',
+}
+
+/**
+ * The error page: dark, the logo, the status, a heading and an explanation in the market's language, the exact
+ * message (PRODUCT.md §3: an English text, so marked as English for screen readers) and a way home.
+ */
+export function ErrorPage({ view, status, title, message, text, home }: ErrorPageProps) {
   return (
     <ErrorLayout view={view} head={{ title: `${status} · ${view.t('brand.name')}`, robots: 'noindex' }}>
       <p className="error-status">{status}</p>
-      <h1 className="error-message">{message}</h1>
+      <h1 className="error-title">{title}</h1>
       <p>{text}</p>
+      <p className="error-message" lang="en">
+        {message}
+      </p>
       <a className="button" href={home}>
         {view.t('common.return_to_home')}
       </a>
@@ -48,6 +62,7 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
     <ErrorPage
       view={viewOf(c, t, market, false)}
       status={error.status}
+      title={t.t(TITLE_KEYS[error.kind])}
       message={error.message}
       text={t.t(maintenance ? 'common.maintenance' : 'common.page_not_found_homepage')}
       home={home}

@@ -30,7 +30,7 @@ export function NewsIndexPage(props: { view: View; chrome: Chrome; head: HeadPro
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <div className="band">
         <h1>{t('news.title')}</h1>
-        {articles.length === 0 ? <p>{t('news.none')}</p> : <NewsCards view={view} articles={articles} level={2} />}
+        {articles.length === 0 ? <p>{t('news.none')}</p> : <NewsCards view={view} articles={articles} level={2} first="eager" />}
         <Pagination
           view={view}
           page={page}
@@ -57,7 +57,7 @@ export function ArticlePage({ view, chrome, head, article, body }: { view: View;
         <p className="meta">
           <time dateTime={article.published_at}>{t('news.published_on', { date: formatDate(article.published_at, market.tag) })}</time>
         </p>
-        {article.image && <img className="article-image" src={article.image} alt="" width={960} height={540} fetchPriority="high" />}
+        {article.image && <img className="article-image" src={article.image} alt="" width={960} height={640} fetchPriority="high" />}
         {article.excerpt && <p className="lead">{article.excerpt}</p>}
         {/* Sanitised by the allowlist of render/rich-text.ts just before: only text-level markup and safe links. */}
         <div className="rich-text" dangerouslySetInnerHTML={{ __html: body }} />

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { DefaultLayout } from '../components/layouts'
 import { absoluteUrl, type HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
+import { TableScroll } from '../components/table-scroll'
 import type { AppEnv } from '../env'
 import { formatMoney } from '../i18n/formats'
 import { sendPage } from '../render/respond'
@@ -61,7 +62,7 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
         {product.variants.length > 0 && (
           <section className="product-section" aria-labelledby="variants-title">
             <h2 id="variants-title">{t('product.variants')}</h2>
-            <div className="table-scroll">
+            <TableScroll labelledBy="variants-title">
               <table className="variants">
                 <thead>
                   <tr>
@@ -86,7 +87,7 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           </section>
         )}
         {product.specs.length > 0 && (

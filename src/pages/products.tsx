@@ -19,6 +19,8 @@ export function ProductsPage({ view, chrome, head, title, shelves, types }: { vi
   const { t } = view
   const market = view.market!
   const base = `/${market.segment}/products`
+  // The first picture shown is the page's largest paint.
+  const firstShelf = shelves.find((shelf) => shelf.products.length > 0)
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <div className="band">
@@ -44,7 +46,12 @@ export function ProductsPage({ view, chrome, head, title, shelves, types }: { vi
           shelf.products.length === 0 ? null : (
             <section key={shelf.type.id} aria-labelledby={`type-${shelf.type.slug}`} className="shelf">
               <h2 id={`type-${shelf.type.slug}`}>{shelf.type.name}</h2>
-              <ProductCards view={view} products={shelf.products} price={(minor) => formatMoney(minor, market.site.currency, market)} />
+              <ProductCards
+                view={view}
+                products={shelf.products}
+                price={(minor) => formatMoney(minor, market.site.currency, market)}
+                first={shelf === firstShelf ? 'eager' : 'lazy'}
+              />
             </section>
           ),
         )}

@@ -11,6 +11,33 @@ for (const path of PAGES) {
   })
 }
 
+const PHONE = { width: 390, height: 844 }
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+test.describe('at phone width (390 px)', () => {
+  test.use({ viewport: PHONE })
+
+  for (const path of ['/', '/it-it', '/il-he', '/ae-ar', '/de-de/ueber-uns', '/int-en/news', '/it-it/products/aurora-strada-9', '/il-he/products/aurora-strada-9']) {
+    test(`${path} has no accessibility violations (axe, with the experimental label-content-name-mismatch)`, async ({ page }) => {
+      await page.goto(path)
+      const { violations } = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()
+      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    })
+  }
+
+  for (const [path, visible] of [['/it-it', 'IT · IT'], ['/il-he', 'IL · HE'], ['/ch-fr', 'CH · FR']] as const) {
+    test(`${path}: the market picker is named by the text it shows ("${visible}"), then what it does (WCAG 2.5.3)`, async ({ page }) => {
+      await page.goto(path)
+      const summary = page.locator('.market-picker summary')
+      // What it shows on a phone: the short form; the long one is hidden (the rest of the name is for screen readers).
+      await expect(summary.locator('.picker-short')).toBeVisible()
+      await expect(summary.locator('.picker-short')).toHaveText(visible)
+      await expect(summary.locator('.picker-long')).toBeHidden()
+      await expect(summary).toHaveAccessibleName(new RegExp(`^${escapeRegExp(visible)}\\b`))
+    })
+  }
+})
+
 test('the header works from the keyboard: skip link, product menu, market picker', async ({ page }) => {
   await page.goto('/it-it')
   await page.keyboard.press('Tab')

@@ -75,6 +75,7 @@ test('a right-to-left market renders mirrored; screenshots of home LTR and RTL',
 test('an unknown market shows the dark error page with a way home', async ({ page }) => {
   const response = await page.goto('/xx-yy/anything')
   expect(response?.status()).toBe(404)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found')
   await expect(page.getByText('This page could not be found (no-country).')).toBeVisible()
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
   const [r, g, b] = background.match(/\d+/g)!.map(Number)
@@ -83,9 +84,18 @@ test('an unknown market shows the dark error page with a way home', async ({ pag
   await expect(page).toHaveURL(/\/int-en$/)
 })
 
-test('a market under maintenance answers 503 and is not offered', async ({ page }) => {
+test('an Italian page that does not exist is headed in Italian, with the exact message beneath', async ({ page }) => {
+  const response = await page.goto('/it-it/pagina-inesistente')
+  expect(response?.status()).toBe(404)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pagina non trovata')
+  await expect(page.getByText('Page Not Found: /it-it/pagina-inesistente', { exact: true })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Torna alla home page' })).toBeVisible()
+})
+
+test('a market under maintenance answers 503, headed in its language above the exact message, and is not offered', async ({ page }) => {
   const response = await page.goto('/nl-nl')
   expect(response?.status()).toBe(503)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Website in onderhoud')
   await expect(page.getByText('This page its under maintenance, please check again later.')).toBeVisible()
   await page.goto('/')
   await expect(page.getByRole('button', { name: 'Nederland' })).toHaveCount(0)

@@ -3,6 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import italian from '../../demo/messages/it.json'
 import { textOf } from '../fixtures/worker'
 import { SECOND, formPost, logIn, steadyRateLimiters, storedSession, visitAs } from '../fixtures/session'
+import { expectNamedTableBoxes } from '../fixtures/table-scroll'
 
 let giulia = ''
 let lukas = ''
@@ -102,6 +103,14 @@ describe('orders', () => {
     expect(words).toContain(italian.payment_state.paid)
   })
 
+  it('puts each table that may scroll sideways in a named group the keyboard can reach (overview, orders, an order)', async () => {
+    for (const path of ['/it-it/my-account', '/it-it/my-account/orders', '/it-it/my-account/orders/AUR-10004']) {
+      const { status, text } = await page(path)
+      expect(status, path).toBe(200)
+      expect(expectNamedTableBoxes(text), path).toBe(1)
+    }
+  })
+
   it('answers 404 "Page Not Found" for another customer\'s order, by its code, exactly as for an unknown code', async () => {
     for (const code of ['AUR-10008', 'AUR-99999', 'aur-10008', '..%2F..%2Fapi']) {
       const { status, words } = await page(`/it-it/my-account/orders/${code}`)
@@ -135,6 +144,17 @@ describe('addresses', () => {
     expect(await env.DB.prepare('SELECT id FROM addresses WHERE id = ?').bind(id).first()).toBeNull()
     // The oldest remaining address became the default again.
     expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE user_id = 1 AND is_default = 1').first<number>('n')).toBe(1)
+  })
+
+  it('has the edit form post to the address\'s update URL, also when it comes back with its errors', async () => {
+    const id = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 1').first<number>('id')
+    const editForm = (html: string) => html.match(/<form[^>]*class="stacked-form account-card"[^>]*>/)?.[0] ?? ''
+    const edit = await page(`/it-it/my-account/addresses/${id}/edit`)
+    expect(edit.status).toBe(200)
+    expect(editForm(edit.text)).toContain(`action="/it-it/my-account/addresses/${id}"`)
+    const refused = await post(`/it-it/my-account/addresses/${id}`, { ...ADDRESS, city: '' })
+    expect(refused.status).toBe(422)
+    expect(editForm(refused.text)).toContain(`action="/it-it/my-account/addresses/${id}"`)
   })
 
   it('checks each field and answers with its translated message beside it, keeping what was typed', async () => {

@@ -1,6 +1,8 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import italian from '../../demo/messages/it.json'
+import { cardImagesOf, expectFirstCardImageEager } from '../fixtures/card-images'
+import { expectNamedTableBoxes } from '../fixtures/table-scroll'
 import { textOf, visit } from '../fixtures/worker'
 
 const words = async (path: string) => {
@@ -23,6 +25,12 @@ describe('product pages', () => {
     expect(page).toContain(italian.spec.frame)
     expect(page).toContain('Carbon, T800 fibre')
     expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/products/aurora-strada-9"/>')
+  })
+
+  it('put the variants table in a named group the keyboard can reach, for phones where it scrolls sideways', async () => {
+    const { text } = await visit('/it-it/products/aurora-strada-9')
+    expect(expectNamedTableBoxes(text)).toBe(1)
+    expect(text).toContain('aria-labelledby="variants-title"')
   })
 
   it.each([
@@ -112,6 +120,14 @@ describe('product listings', () => {
     expect((await visit('/it-it/products/type/scooters')).status).toBe(404)
   })
 
+  it('load the first card\'s picture at once with high priority (the largest paint), every other lazily', async () => {
+    for (const path of ['/it-it/products', '/it-it/products/type/e-bikes', '/il-he/products']) {
+      const { status, text } = await visit(path)
+      expect(status, path).toBe(200)
+      expectFirstCardImageEager(text)
+    }
+  })
+
   it('are reachable from the header\'s product menu, which lists the bikes and the types', async () => {
     const { text } = await visit('/it-it')
     const menu = /<details class="product-menu">[\s\S]*?<\/details>/.exec(text)?.[0] ?? ''
@@ -125,6 +141,15 @@ describe('product listings', () => {
 })
 
 describe('the home page', () => {
+  it('loads the hero at once and keeps every card picture below it lazy', async () => {
+    const { text } = await visit('/it-it')
+    expect(text).toContain('<img src="/images/hero.svg" alt="" width="1600" height="700" fetchPriority="high"/>')
+    const cards = cardImagesOf(text)
+    expect(cards.length).toBeGreaterThan(3)
+    for (const image of cards) expect(image).toContain('loading="lazy"')
+    expect(cards.join()).not.toContain('fetchPriority')
+  })
+
   it('has the hero, featured products, latest news, the dealer finder and, where on, the test ride, all translated', async () => {
     const italy = await words('/it-it')
     for (const key of ['hero_title', 'featured_products', 'latest_news', 'dealer_finder_title', 'test_ride_title'] as const) {

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it } from 'vitest'
+import italian from '../../demo/messages/it.json'
 import { clearCaches, textOf, visit } from '../fixtures/worker'
 
 const MAINTENANCE = 'This page its under maintenance, please check again later.'
@@ -114,6 +115,23 @@ describe('market resolution (PRODUCT.md §3)', () => {
       expect(status, path).toBe(404)
       expect(text).toContain(`Page Not Found: ${path.replace('&', '&amp;')}`)
     }
+  })
+
+  it('heads an Italian 404 in Italian and still shows the exact English message, marked as English', async () => {
+    const { status, text } = await visit('/it-it/pagina-inesistente')
+    expect(status).toBe(404)
+    expect(text).toContain('<html lang="it"')
+    expect(text).toContain(`<h1 class="error-title">${italian.common.not_found_title}</h1>`)
+    expect(textOf(text)).toContain(italian.common.page_not_found_homepage)
+    expect(text).toContain('<p class="error-message" lang="en">Page Not Found: /it-it/pagina-inesistente</p>')
+    expect(text).not.toMatch(/<h1[^>]*>[^<]*Page Not Found/)
+  })
+
+  it('heads an error page outside any market in English, above its exact message', async () => {
+    const { status, text } = await visit('/xx-yy/anything')
+    expect(status).toBe(404)
+    expect(text).toContain('<h1 class="error-title">Page not found</h1>')
+    expect(text).toContain('<p class="error-message" lang="en">This page could not be found (no-country).</p>')
   })
 
   it('resolves content pages through the site\'s pageLinks, whose slugs differ per market', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import italian from '../../demo/messages/it.json'
 import { api } from '../../src/api'
 import { ftsQuery } from '../../src/api/resources/search'
+import { expectFirstCardImageEager } from '../fixtures/card-images'
 import { clearCaches, textOf, visit } from '../fixtures/worker'
 
 const page = async (path: string) => {
@@ -29,6 +30,11 @@ describe('news', () => {
     expect(dates.length).toBeGreaterThan(3)
     expect(dates).toEqual([...dates].sort().reverse())
     expect(text).not.toContain('href="/it-it/news/details/surf-coast-gran-fondo-partner"')
+  })
+
+  it('loads the first card\'s picture at once with high priority (the largest paint), every other lazily', async () => {
+    expectFirstCardImageEager((await visit('/it-it/news')).text)
+    expectFirstCardImageEager((await visit('/int-en/news')).text)
   })
 
   it('pages the index: a page past the end or a malformed number is "Page Not Found"', async () => {
@@ -87,6 +93,26 @@ describe('news', () => {
     const { status, words } = await page(path)
     expect(status).toBe(404)
     expect(words).toContain(`Page Not Found: ${path}`)
+  })
+})
+
+describe('pictures', () => {
+  it('declare every news and product picture at its true 3:2 (the files are 1200×800 and 900×600), so nothing shifts as they load', async () => {
+    const pages = ['/it-it/news', '/it-it/news/details/nuova-gravel-aurora-sterrato-gr', '/it-it', '/it-it/search/all?q=aurora', '/it-it/search/news?q=gravel']
+    const sizes = new Set<string>()
+    for (const path of pages) {
+      const { status, text } = await visit(path)
+      expect(status, path).toBe(200)
+      const images = [...text.matchAll(/<img [^>]*src="\/images\/(?:news|products)\/[^>]+>/g)].map(([tag]) => tag)
+      expect(images.length, path).toBeGreaterThan(0)
+      for (const tag of images) {
+        const [, width, height] = /width="(\d+)" height="(\d+)"/.exec(tag) ?? []
+        expect(Number(width) * 2, `${path}: ${tag}`).toBe(Number(height) * 3)
+        sizes.add(`${width}×${height}`)
+      }
+    }
+    // Cards, the article's picture and the search results' thumbnails.
+    expect([...sizes].sort()).toEqual(['120×80', '480×320', '960×640'])
   })
 })
 

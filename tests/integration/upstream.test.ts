@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { createUpstream } from '../../src/upstream/client'
 import { UpstreamError } from '../../src/upstream/errors'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
+import italian from '../../demo/messages/it.json'
 import { clearCaches, visit } from '../fixtures/worker'
 
 const MAINTENANCE = 'This page its under maintenance, please check again later.'
@@ -124,6 +125,17 @@ describe('the site over an HTTP upstream', () => {
     const { status, text } = await visit('/it-it/chi-siamo', {}, http)
     expect(status).toBe(503)
     expect(text).toContain(MAINTENANCE)
+  })
+
+  it('heads the maintenance page of a known market in its language, with the exact message and the 503 unchanged', async () => {
+    const upstream = httpUpstream()
+    await visit('/it-it', {}, http)
+    upstream.fail('', 'refused')
+    const { status, text, headers } = await visit('/it-it/chi-siamo', {}, http)
+    expect(status).toBe(503)
+    expect(headers.get('Retry-After')).toMatch(/^\d+$/)
+    expect(text).toContain(`<h1 class="error-title">${italian.common.maintenance_title}</h1>`)
+    expect(text).toContain(`<p class="error-message" lang="en">${MAINTENANCE}</p>`)
   })
 
   it('never caches an answer that failed validation', async () => {

@@ -109,14 +109,14 @@ export function AddressesPage({ view, chrome, head, addresses, form, countries }
   )
 }
 
-/** One address's edit form. */
-export function EditAddressPage({ view, chrome, head, form, countries }: AccountPageProps & { form: AddressForm; countries: Country[] }) {
+/** One address's edit form; it posts to the address's own URL (`updateAddress`), whichever URL showed it. */
+export function EditAddressPage({ view, chrome, head, id, form, countries }: AccountPageProps & { id: string; form: AddressForm; countries: Country[] }) {
   const { t } = view
   const base = `${accountBase(view)}/addresses`
   return (
     <AccountLayout view={view} chrome={chrome} head={head}>
       <h1>{t('address.edit_title')}</h1>
-      <form method="post" className="stacked-form account-card" noValidate>
+      <form method="post" action={`${base}/${id}`} className="stacked-form account-card" noValidate>
         <AddressFields view={view} form={form} countries={countries} />
         <div className="actions">
           <button type="submit" className="button">
@@ -150,9 +150,9 @@ async function sendAddressesPage(c: Context<AppEnv>, form: AddressForm, status: 
   ), status)
 }
 
-function sendEditPage(c: Context<AppEnv>, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
+function sendEditPage(c: Context<AppEnv>, id: string, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
   return sendAccountPage(c, { key: 'address.edit_title' }, (props) => (
-    <EditAddressPage {...props} form={form} countries={countriesOf(props.chrome.sites, props.view.market!.tag)} />
+    <EditAddressPage {...props} id={id} form={form} countries={countriesOf(props.chrome.sites, props.view.market!.tag)} />
   ), status)
 }
 
@@ -170,9 +170,10 @@ export const addressesPage = (c: Context<AppEnv>) => sendAddressesPage(c, emptyF
 
 /** `GET /{m}/my-account/addresses/{id}/edit`: the viewer's own address only; any other id is a 404. */
 export async function editAddressPage(c: Context<AppEnv>): Promise<Response> {
-  const address = await c.var.account.address(addressId(c))
+  const id = addressId(c)
+  const address = await c.var.account.address(id)
   if (!address) throw PageError.pageNotFound(c.req.url)
-  return sendEditPage(c, formOf(address))
+  return sendEditPage(c, id, formOf(address))
 }
 
 /** `POST /{m}/my-account/addresses`: adds an address (checked here with the shared schema, and by the API). */
@@ -190,9 +191,9 @@ export async function updateAddress(c: Context<AppEnv>): Promise<Response> {
   const id = addressId(c)
   const values = await readForm(c)
   const input = addressInput.safeParse(values)
-  if (!input.success) return sendEditPage(c, { values, errors: fieldErrors(input.error) }, 422)
+  if (!input.success) return sendEditPage(c, id, { values, errors: fieldErrors(input.error) }, 422)
   const { answer, refused } = await unlessRefused(c.var.account.updateAddress(id, input.data), [422])
-  if (refused) return sendEditPage(c, { values, errors: refused.rejection.errors }, 422)
+  if (refused) return sendEditPage(c, id, { values, errors: refused.rejection.errors }, 422)
   if (!answer) throw PageError.pageNotFound(c.req.url)
   return backToList(c, 'address_saved')
 }

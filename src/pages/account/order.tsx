@@ -5,6 +5,7 @@ import { PageError } from '../../errors/page-error'
 import { formatDate, formatMoney } from '../../i18n/formats'
 import type { Order } from '../../upstream/account-schemas'
 import { AddressLines } from '../../components/address-lines'
+import { TableScroll } from '../../components/table-scroll'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
 
 /** One order: items, totals, addresses, delivery, payment and its history. */
@@ -25,7 +26,7 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
 
       <section aria-labelledby="items-title" className="account-card">
         <h2 id="items-title">{t('order.items')}</h2>
-        <div className="table-scroll">
+        <TableScroll labelledBy="items-title">
           <table className="order-items">
             <thead>
               <tr>
@@ -69,7 +70,7 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
               )}
             </tfoot>
           </table>
-        </div>
+        </TableScroll>
       </section>
 
       <div className="order-columns">

@@ -1,14 +1,15 @@
 import type { View } from '../../components/view'
 import { accountBase } from '../../components/account-layout'
+import { TableScroll } from '../../components/table-scroll'
 import { formatDate, formatMoney } from '../../i18n/formats'
 import type { OrderSummary } from '../../upstream/account-schemas'
 
-/** Orders as a table: code (a link to the order), date, status, total in the order's currency. */
-export function OrdersTable({ view, orders }: { view: View; orders: OrderSummary[] }) {
+/** Orders as a table: code (a link to the order), date, status, total in the order's currency; named by the heading above it. */
+export function OrdersTable({ view, orders, labelledBy }: { view: View; orders: OrderSummary[]; labelledBy: string }) {
   const { t, market } = view
   const tag = market!.tag
   return (
-    <div className="table-scroll">
+    <TableScroll labelledBy={labelledBy}>
       <table className="orders-table">
         <thead>
           <tr>
@@ -39,6 +40,6 @@ export function OrdersTable({ view, orders }: { view: View; orders: OrderSummary
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   )
 }

@@ -17,8 +17,8 @@ export function OrdersPage({ view, chrome, head, orders, meta }: AccountPageProp
   const pages = Math.max(1, Math.ceil(meta.total / meta.per_page))
   return (
     <AccountLayout view={view} chrome={chrome} head={head}>
-      <h1>{t('orders.title')}</h1>
-      {orders.length === 0 ? <p>{t('orders.none')}</p> : <OrdersTable view={view} orders={orders} />}
+      <h1 id="orders-title">{t('orders.title')}</h1>
+      {orders.length === 0 ? <p>{t('orders.none')}</p> : <OrdersTable view={view} orders={orders} labelledBy="orders-title" />}
       <Pagination
         view={view}
         page={meta.page}

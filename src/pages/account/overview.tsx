@@ -40,7 +40,7 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes }: Ove
       </section>
       <section aria-labelledby="recent-orders-title" className="account-card">
         <h2 id="recent-orders-title">{t('account.recent_orders')}</h2>
-        {orders.length === 0 ? <p>{t('account.no_orders')}</p> : <OrdersTable view={view} orders={orders} />}
+        {orders.length === 0 ? <p>{t('account.no_orders')}</p> : <OrdersTable view={view} orders={orders} labelledBy="recent-orders-title" />}
         <p>
           <a href={`${base}/orders`}>{t('account.all_orders')}</a>
         </p>
