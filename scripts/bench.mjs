@@ -110,7 +110,7 @@ async function site(mode, assetsDirectory) {
 
 /** The site with the home page saved as a static asset beside the client build, at `/bench/home`. */
 async function siteWithSavedPage(html) {
-  const directory = join(root, BENCH, 'client-with-page')
+  const directory = join(BENCH, 'client-with-page')
   rmSync(directory, { recursive: true, force: true })
   cpSync(clientDir, directory, { recursive: true })
   mkdirSync(join(directory, 'bench'), { recursive: true })

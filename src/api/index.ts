@@ -27,7 +27,6 @@ api.use(async (c, next) => {
   c.set('tenant', /^[a-z]{2,3}$/.test(tenant) ? tenant : null)
   c.set('locale', /^[a-z]{2}$/.test(locale) ? locale : 'en')
   await next()
-  c.header('Cache-Control', 'no-store')
 })
 
 api.route('/', auth)

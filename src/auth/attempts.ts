@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import { sha256Hex } from '../crypto/digest'
 import type { AppEnv } from '../env'
-import { errorName, logEvent } from '../ops/log'
-import { withinLimit } from '../ops/rate-limit'
+import { logEvent } from '../ops/log'
+import { isLocked, lock, withinLimit } from '../ops/rate-limit'
 import { trustedDevice } from './device-cookie'
 
 /** What is counted: logging in and asking for a password link. */
@@ -55,14 +55,8 @@ export async function attemptKeys(c: Context<AppEnv>, attempt: Attempt, email: s
  */
 export async function attemptRefused(c: Context<AppEnv>, keys: AttemptKeys): Promise<boolean> {
   const { attempt } = keys
-  const [byClient, locks] = await Promise.all([
-    withinLimit(c.env.CLIENT_ATTEMPTS, keys.client),
-    Promise.all(accountKeys(keys).map((key) => c.env.SESSIONS.get(lockKey(key)))).catch((error: unknown) => {
-      logEvent('error', 'attempt_locks_unreadable', { error: errorName(error) })
-      return []
-    }),
-  ])
-  const refused = !byClient || locks.some((lock) => lock !== null)
+  const [byClient, locked] = await Promise.all([withinLimit(c.env.CLIENT_ATTEMPTS, keys.client), isLocked(c.env.SESSIONS, accountKeys(keys))])
+  const refused = !byClient || locked
   if (refused) logEvent('warn', 'attempt_refused', { attempt, by: byClient ? 'account' : 'client', trusted: keys.trusted })
   return refused
 }
@@ -79,17 +73,9 @@ export async function countAgainstAccount(c: Context<AppEnv>, keys: AttemptKeys)
     keys.everywhere === null ? true : withinLimit(c.env.ACCOUNT_ATTEMPTS, keys.everywhere),
   ])
   const over = [!fromSource && keys.source, !fromEverywhere && keys.everywhere].filter((key): key is string => Boolean(key))
-  await Promise.all(
-    over.map((key) =>
-      c.env.SESSIONS.put(lockKey(key), '1', { expirationTtl: ATTEMPT_WINDOW_SECONDS }).catch((error: unknown) =>
-        // The limiter refused this attempt anyway; the lock that should refuse the next ones is missing.
-        logEvent('error', 'attempt_lock_not_written', { attempt, error: errorName(error) })),
-    ),
-  )
+  await Promise.all(over.map((key) => lock(c.env.SESSIONS, key, ATTEMPT_WINDOW_SECONDS, attempt)))
   if (over.length) logEvent('warn', 'account_locked', { attempt, everywhere: !fromEverywhere, trusted: keys.trusted })
   return over.length > 0
 }
 
 const accountKeys = (keys: AttemptKeys) => [keys.source, keys.everywhere].filter((key): key is string => key !== null)
-
-const lockKey = (key: string) => `attempts:${key}`

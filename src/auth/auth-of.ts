@@ -8,5 +8,5 @@ import { authCalls, type AuthCalls } from '../upstream/contract/auth'
  * for none.
  */
 export function authOf(c: Context<AppEnv>, market: MarketRef | undefined = c.get('market')): AuthCalls {
-  return authCalls(market ? c.var.upstream.forMarket(market.country, market.locale) : c.var.upstream)
+  return authCalls(market ? c.var.upstream.forMarket(market) : c.var.upstream)
 }

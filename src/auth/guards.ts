@@ -22,7 +22,7 @@ export const requireViewer = (): MiddlewareHandler<AppEnv> => async (c, next) =>
   const { viewer, market } = c.var
   // A form cannot be sent again after login: its page is where the visitor comes back to.
   if (!viewer) return sendRedirect(c, loginUrl(isForm(c) ? `/${market.segment}/my-account` : pathOf(c)), afterForm(c))
-  c.set('account', accountCalls(c.var.upstream.forMarket(market.country, market.locale).withToken(viewer.token)))
+  c.set('account', accountCalls(c.var.upstream.forMarket(market).withToken(viewer.token)))
   await next()
 }
 

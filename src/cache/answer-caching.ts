@@ -40,7 +40,8 @@ export function cacheControl({ browser, shared, personal }: AnswerCaching): stri
   if (!browser.keep) return personal ? 'private, no-store' : 'no-store'
   const age = (seconds: number) => (seconds > 0 ? `max-age=${seconds}` : 'no-cache')
   if (personal || !shared.keep) return `private, ${age(browser.freshSeconds)}`
-  return browser.freshSeconds > 0 ? `public, ${age(browser.freshSeconds)}` : 'no-cache'
+  const edge = shared.freshSeconds !== browser.freshSeconds ? `, s-maxage=${shared.freshSeconds}` : ''
+  return browser.freshSeconds > 0 ? `public, ${age(browser.freshSeconds)}${edge}` : `no-cache${edge}`
 }
 
 /** One request's decision: what its route allows, lowered by whatever is personal in it. */

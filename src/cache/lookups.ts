@@ -35,13 +35,13 @@ export function createLookups(cache: CacheContext, upstream: Upstream) {
   return {
     /** A market's site record, or null when there is no such market. */
     site: (country: string, locale: string) =>
-      one(cacheKeys.site(country), CacheShort, (background) => siteCalls(upstream.forMarket(country, locale)).site(country, { background })),
+      one(cacheKeys.site(country), CacheShort, (background) => siteCalls(upstream.forMarket({ country, locale })).site(country, { background })),
     /** Every market's site record. */
     sites: () => list(cacheKeys.sites(), CacheShort, (background) => brand.sites({ background })),
     /** The brand's features. */
     features: () => list(cacheKeys.features(), CacheShort, (background) => brand.features({ background })),
     /** The reads of one market, in its language and prices. */
-    forMarket: (market: MarketRef) => marketReads(upstream.forMarket(market.country, market.locale), market, one, list),
+    forMarket: (market: MarketRef) => marketReads(upstream.forMarket(market), market, one, list),
   }
 }
 

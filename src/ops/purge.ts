@@ -4,8 +4,8 @@ import { forgetMemo } from '../cache/swr'
 import type { AppEnv } from '../env'
 import { sha256Hex } from '../crypto/digest'
 import { parseMarketSegment } from '../market/market'
-import { errorName, logEvent } from './log'
-import { withinLimit } from './rate-limit'
+import { logEvent } from './log'
+import { isLocked, lock, withinLimit } from './rate-limit'
 
 /** How long a client that sent too many wrong secrets (`PURGE_ATTEMPTS`) is refused, whatever it sends. */
 export const PURGE_LOCK_SECONDS = 60
@@ -24,18 +24,12 @@ export async function purge(c: Context<AppEnv>): Promise<Response> {
   const given = /^Bearer (.+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
   if (!secret) return c.json({ error: 'purging is not configured (PURGE_SECRET)' }, 503)
   const client = (await sha256Hex(c.req.header('CF-Connecting-IP') ?? 'local')).slice(0, 32)
-  const lock = `attempts:purge:${client}`
+  const key = `purge:${client}`
   const tooMany = () => c.json({ error: 'too many wrong secrets' }, 429, { 'Retry-After': String(PURGE_LOCK_SECONDS) })
-  const locked = await c.env.SESSIONS.get(lock).catch((error: unknown) => {
-    logEvent('error', 'attempt_locks_unreadable', { error: errorName(error) })
-    return null
-  })
-  if (locked !== null) return tooMany()
+  if (await isLocked(c.env.SESSIONS, [key])) return tooMany()
   if (!given || !(await sameSecret(given, secret))) {
-    if (await withinLimit(c.env.PURGE_ATTEMPTS, `purge:${client}`)) return c.json({ error: 'unauthorized' }, 401, { 'WWW-Authenticate': 'Bearer' })
-    await c.env.SESSIONS.put(lock, '1', { expirationTtl: PURGE_LOCK_SECONDS }).catch((error: unknown) => {
-      logEvent('error', 'attempt_lock_failed', { error: errorName(error) })
-    })
+    if (await withinLimit(c.env.PURGE_ATTEMPTS, key)) return c.json({ error: 'unauthorized' }, 401, { 'WWW-Authenticate': 'Bearer' })
+    await lock(c.env.SESSIONS, key, PURGE_LOCK_SECONDS, 'purge')
     logEvent('warn', 'purge_locked')
     return tooMany()
   }

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { Caching } from '../cache/answer-caching'
 import { ContentBlocks } from '../components/content-blocks'
 import { DefaultLayout } from '../components/layouts'
 import { type HeadProps, headFromSeo } from '../components/page-head'
@@ -6,7 +7,7 @@ import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { sendPage, viewOf } from '../render/respond'
-import { alternates } from '../seo/alternates'
+import { pageAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { modelSeo } from '../seo/page-seo'
 import type { ContentPage as Page } from '../upstream/schemas'
@@ -44,8 +45,8 @@ export async function contentPage(c: Context<AppEnv>): Promise<Response> {
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${page.title} · ${t.t('brand.name')}`, description: page.summary }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url),
-    alternates: alternates(chrome.sites, available, { key }, view.origin),
+    alternates: pageAlternates(chrome.sites, available, key, view.origin),
   }
   if (key === 'dealer-locator') return sendDealerLocator(c, page, chrome, head)
-  return sendPage(c, <ContentPage view={view} chrome={chrome} head={head} page={page} />)
+  return sendPage(c, <ContentPage view={view} chrome={chrome} head={head} page={page} />, { caching: Caching.shared })
 }

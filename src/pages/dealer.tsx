@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
@@ -113,5 +114,5 @@ export async function dealerPage(c: Context<AppEnv>): Promise<Response> {
     description: `${dealer.address}, ${dealer.postal_code ?? ''} ${dealer.city}`,
     canonical: canonicalUrl(view.origin, c.req.url),
   }
-  return sendPage(c, <DealerPage view={view} chrome={chrome} head={head} dealer={dealer} />)
+  return sendPage(c, <DealerPage view={view} chrome={chrome} head={head} dealer={dealer} />, { caching: Caching.shared })
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { Suspense, use } from 'react'
+import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import { ProductCards } from '../components/product-cards'
 import { NewsCards } from '../components/news-cards'
@@ -8,7 +9,7 @@ import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { type Deferred, defer, orNull } from '../render/deferred'
 import { sendPage, viewOf } from '../render/respond'
-import { alternates } from '../seo/alternates'
+import { homeAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageSeo } from '../seo/page-seo'
 import type { MenuProduct, NewsSummary } from '../upstream/schemas'
@@ -111,10 +112,11 @@ export async function home(c: Context<AppEnv>): Promise<Response> {
   const head: HeadProps = {
     ...headFromSeo(seo ?? market.site.seo, { title: `${t.t('brand.name')} · ${t.t('brand.tagline')}`, description: t.t('home.hero_text') }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url),
-    alternates: alternates(chrome.sites, chrome.available, 'home', view.origin),
+    alternates: homeAlternates(chrome.sites, view.origin),
   }
   const featured = chrome.productMenu.slice(0, FEATURED_COUNT)
   return sendPage(c, <HomePage view={view} chrome={chrome} head={head} featured={featured} latestNews={latestNews} />, {
+    caching: Caching.shared,
     deferred: [latestNews],
   })
 }

@@ -11,9 +11,8 @@ import { PICK_MARKET_PATH } from '../market/pick-market'
 import { findLiveMarket, rememberedMarket } from '../market/remembered-market'
 import { suggestMarket } from '../market/suggest-market'
 import { Caching } from '../cache/answer-caching'
-import { availableFor } from '../market/request-availability'
 import { sendPage, viewOf } from '../render/respond'
-import { alternates } from '../seo/alternates'
+import { homeAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageSeo } from '../seo/page-seo'
 import { MarketRegions, type PickerRegion } from '../../client/islands/market-regions'
@@ -72,7 +71,7 @@ export async function landing(c: Context<AppEnv>): Promise<Response> {
   const country = suggested?.site.slug ?? FALLBACK_MARKET.country
   const locale = suggested?.locale ?? FALLBACK_MARKET.locale
   const api = lookups.forMarket({ country, locale })
-  const [t, seo, available] = await Promise.all([loadTranslator(api), pageSeo(api, 'landing'), availableFor(c)])
+  const [t, seo] = await Promise.all([loadTranslator(api), pageSeo(api, 'landing')])
   const view = viewOf(c, t, null, false)
   return sendPage(
     c,
@@ -83,7 +82,7 @@ export async function landing(c: Context<AppEnv>): Promise<Response> {
       head={{
         ...headFromSeo(seo, { title: t.t('landing.title'), description: t.t('landing.intro') }, view.origin),
         canonical: canonicalUrl(view.origin, c.req.url),
-        alternates: alternates(sites, available, 'home', view.origin),
+        alternates: homeAlternates(sites, view.origin),
       }}
     />,
     { caching: Caching.personal, headers: { Vary: 'Accept-Language, Cookie' } },

@@ -81,7 +81,9 @@ export async function newsIndex(c: Context<AppEnv>): Promise<Response> {
     ...headFromSeo(seo, { title: `${t.t('news.title')} · ${t.t('brand.name')}`, description: t.t('home.latest_news') }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url, ['page']),
   }
-  return sendPage(c, <NewsIndexPage view={view} chrome={chrome} head={head} articles={articles} page={page} pages={pages} />)
+  return sendPage(c, <NewsIndexPage view={view} chrome={chrome} head={head} articles={articles} page={page} pages={pages} />, {
+    caching: Caching.shared,
+  })
 }
 
 /** `GET /{m}/news/details/{slug}`: the canonical article page; articles carry their own SEO fields. */
@@ -95,7 +97,7 @@ export async function articlePage(c: Context<AppEnv>): Promise<Response> {
     ogImage: absoluteUrl(view.origin, article.image),
   }
   const body = await sanitizeRichText(article.body)
-  return sendPage(c, <ArticlePage view={view} chrome={chrome} head={head} article={article} body={body} />)
+  return sendPage(c, <ArticlePage view={view} chrome={chrome} head={head} article={article} body={body} />, { caching: Caching.shared })
 }
 
 /** `GET /{m}/news/{slug}-{id}`: the permalink of an article answers 301 with its canonical page. */

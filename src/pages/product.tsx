@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import { absoluteUrl, type HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
@@ -122,5 +123,5 @@ export async function productPage(c: Context<AppEnv>): Promise<Response> {
     ogImage: absoluteUrl(view.origin, product.gallery[0]),
     ogImageAlt: product.name,
   }
-  return sendPage(c, <ProductPage view={view} chrome={chrome} head={head} product={product} />)
+  return sendPage(c, <ProductPage view={view} chrome={chrome} head={head} product={product} />, { caching: Caching.shared })
 }

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import { type HeadProps, headFromSeo } from '../components/page-head'
 import { ProductCards } from '../components/product-cards'
@@ -79,5 +80,7 @@ export async function productsPage(c: Context<AppEnv>): Promise<Response> {
     ...headFromSeo(seo, { title: `${title} · ${t.t('brand.name')}`, description: t.t('brand.tagline') }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url),
   }
-  return sendPage(c, <ProductsPage view={view} chrome={chrome} head={head} title={title} shelves={shelves} types={types} />)
+  return sendPage(c, <ProductsPage view={view} chrome={chrome} head={head} title={title} shelves={shelves} types={types} />, {
+    caching: Caching.shared,
+  })
 }

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import { type HeadProps, headFromSeo } from '../components/page-head'
 import { Pagination, pageNumber } from '../components/pagination'
@@ -120,5 +121,7 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
     canonical: canonicalUrl(view.origin, c.req.url, ['page', 'q']),
     robots: 'noindex, follow',
   }
-  return sendPage(c, <SearchPage view={view} chrome={chrome} head={head} type={type} q={q} results={results} meta={meta} />)
+  return sendPage(c, <SearchPage view={view} chrome={chrome} head={head} type={type} q={q} results={results} meta={meta} />, {
+    caching: Caching.shared,
+  })
 }

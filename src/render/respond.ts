@@ -20,8 +20,8 @@ export type SendOptions = {
   status?: 200 | 410 | 422 | 429 | ErrorStatus
   deferred?: ReadonlyArray<Deferred<unknown>>
   headers?: Record<string, string>
-  /** How the answer may be kept (public pages: `Caching.shared`); a session lowers it. */
-  caching?: AnswerCaching
+  /** How the answer may be kept (public pages: `Caching.shared`): every page says; a session lowers it. */
+  caching: AnswerCaching
   /** What the page is, for its Content-Security-Policy. */
   kind?: PageKind
 }
@@ -48,7 +48,7 @@ export function viewOf(c: Context<AppEnv>, t: Translator, market: Market | null,
  * here, put into the page and into its Content-Security-Policy; its caching is what the page allows, lowered by
  * anything personal. Errors after the shell has left are only logged.
  */
-export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: SendOptions = {}): Promise<Response> {
+export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: SendOptions): Promise<Response> {
   const config = configOf(c.env)
   const nonce = createNonce()
   const body = await renderPage(page, {
@@ -58,7 +58,7 @@ export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: 
     mode: config.renderMode,
     onError: (error) => logEvent('error', 'render_failed', { path: loggablePath(c.req.path), error: errorName(error) }),
   })
-  c.var.caching.allow(options.caching ?? Caching.shared)
+  c.var.caching.allow(options.caching)
   return c.body(typeof body === 'string' ? applyNonce(body, nonce) : body, options.status ?? 200, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': contentSecurityPolicy({ nonce, kind: options.kind ?? 'page', config }),

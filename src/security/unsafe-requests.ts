@@ -11,7 +11,7 @@ export const DEFAULT_BODY_LIMIT = 16 * 1024
 type Handler = MiddlewareHandler | ((...args: never[]) => unknown)
 
 const crossSiteAllowed = new WeakSet<Handler>()
-const largerBodies = new WeakMap<Handler, number>()
+const largerBodies = new WeakSet<Handler>()
 
 /**
  * Marks a route that other sites may call (the purge with its bearer secret, a payment provider's signed webhook):
@@ -34,17 +34,8 @@ export function allowCrossSite(): MiddlewareHandler {
  */
 export function acceptBodiesUpTo(bytes: number): MiddlewareHandler {
   const limit = bodyLimit({ maxSize: bytes, onError: tooLarge })
-  largerBodies.set(limit, bytes)
+  largerBodies.add(limit)
   return limit
-}
-
-/** The body limit a request's route allows (the default unless the route asked for more). */
-export function bodyLimitOf(c: Context): number {
-  for (const route of matchedRoutes(c)) {
-    const bytes = largerBodies.get(route.handler)
-    if (bytes !== undefined) return bytes
-  }
-  return DEFAULT_BODY_LIMIT
 }
 
 const sameSite = csrf()

@@ -31,7 +31,7 @@ export type Upstream = {
   get<S extends z.ZodType>(path: string, schema: S, options?: ReadOptions): Promise<z.infer<S> | null>
   send<S extends z.ZodType>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown, schema: S): Promise<z.infer<S> | null>
   /** The same client speaking for another market (X-Tenant / X-Locale). */
-  forMarket(country: string, locale: string): Upstream
+  forMarket(market: { country: string; locale: string }): Upstream
   /** The same client speaking for a logged-in visitor. */
   withToken(token: string | undefined): Upstream
 }
@@ -50,7 +50,7 @@ function retryable({ failure, status }: UpstreamError, background: boolean): boo
  * Creates the upstream client.
  *
  * @example
- * const upstream = createUpstream({ transport, baseUrl, timeoutMs: 3000 }).forMarket('it', 'it')
+ * const upstream = createUpstream({ transport, baseUrl, timeoutMs: 3000 }).forMarket({ country: 'it', locale: 'it' })
  * const site = await upstream.get('sites/it', siteAnswer)
  */
 export function createUpstream(options: UpstreamOptions): Upstream {
@@ -141,7 +141,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   return {
     get: read,
     send: (method, path, body, schema) => call(method, path, body, schema, Date.now() + options.timeoutMs),
-    forMarket: (country, locale) => createUpstream({ ...options, market: { country, locale } }),
+    forMarket: ({ country, locale }) => createUpstream({ ...options, market: { country, locale } }),
     withToken: (token) => createUpstream({ ...options, token }),
   }
 }

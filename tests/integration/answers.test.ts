@@ -48,6 +48,20 @@ describe('the nonce of an answer', () => {
     }))
     expect(nonces[0]).not.toBe(nonces[1])
   })
+
+  it('never lands in content that spells the slot out (an article\'s text), only in the page\'s own scripts', async () => {
+    const slot = 'nonce="nonce-of-this-answer"'
+    const article = await env.DB.prepare("SELECT slug FROM news WHERE locale = 'it' ORDER BY published_at DESC LIMIT 1").first<string>('slug')
+    await env.DB.prepare("UPDATE news SET body = ? WHERE locale = 'it' AND slug = ?").bind(`<p>${slot} <script ${slot}>alert(1)</script></p>`, article).run()
+    const { status, headers, text } = await visit(`/it-it/news/details/${article}`)
+    expect(status).toBe(200)
+    const nonce = /'nonce-([^']+)'/.exec(headers.get('Content-Security-Policy') ?? '')?.[1] as string
+    expect(text).toContain(slot)
+    const withNonce = text.split(nonce).length - 1
+    const scripts = (text.match(/<script[^>]*>/g) ?? []).filter((script) => script.includes(nonce)).length
+    expect(withNonce).toBe(scripts)
+    expect(text).not.toContain('alert(1)')
+  })
 })
 
 describe('absolute URLs', () => {

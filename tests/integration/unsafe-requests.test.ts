@@ -1,22 +1,26 @@
+import { env } from 'cloudflare:workers'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { app } from '../../src/app'
 import { DEFAULT_BODY_LIMIT, acceptBodiesUpTo, unsafeRequests } from '../../src/security/unsafe-requests'
+import { logIn, sessions, visitAs } from '../fixtures/session'
 import { ORIGIN, visit } from '../fixtures/worker'
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** Routes other sites may call: they prove their caller themselves (the purge's bearer secret). */
 const CROSS_SITE_ALLOWED = new Set(['POST /_purge'])
 
-/** Every unsafe route of the Worker, with a path it answers (parameters filled in). */
-const unsafeRoutes = () =>
+/** Every unsafe route of the Worker, with a path it answers (parameters filled in), those that allow other sites included. */
+const everyUnsafeRoute = () =>
   [...new Set(app.routes.filter((route) => UNSAFE.has(route.method) || route.method === 'ALL').map((route) => `${route.method} ${route.path}`))]
     .map((route) => {
       const [method, pattern] = route.split(' ') as [string, string]
       const path = pattern.replace(':market', 'it-it').replace(/:[a-z]+/gi, '1').replace('*', 'sites')
       return { route, method: method === 'ALL' ? 'POST' : method, path }
     })
-    .filter(({ route }) => !CROSS_SITE_ALLOWED.has(route))
+
+/** The unsafe routes only this site may call. */
+const unsafeRoutes = () => everyUnsafeRoute().filter(({ route }) => !CROSS_SITE_ALLOWED.has(route))
 
 /** How another site makes a browser send a request: a form, a `text/plain` fetch, a fetch without a body type. */
 const CROSS_SITE_SENDS: Array<[string, Record<string, string>]> = [
@@ -41,6 +45,18 @@ describe('cross-site requests', () => {
     }
   })
 
+  it('changes nothing when it refuses: a cross-site address form stores no address, a cross-site logout ends no session', async () => {
+    const session = await logIn()
+    const addresses = () => env.DB.prepare('SELECT COUNT(*) AS n FROM addresses').first<number>('n')
+    const before = await addresses()
+    const [, headers] = CROSS_SITE_SENDS[0] as [string, Record<string, string>]
+    const fields = 'first_name=Eve&last_name=X&line1=Via%201&postal_code=20100&city=Milano&country_code=IT'
+    expect((await visitAs(session, '/it-it/my-account/addresses', { method: 'POST', headers, body: fields })).status).toBe(403)
+    expect(await addresses()).toBe(before)
+    expect((await visitAs(session, '/logout', { method: 'POST', headers, body: '' })).status).toBe(403)
+    expect(await sessions().read(session)).not.toBeNull()
+  })
+
   it('lets the same site\'s own forms through', async () => {
     const { status } = await visit('/_market', {
       method: 'POST',
@@ -61,8 +77,8 @@ describe('body limits', () => {
   const big = 'x'.repeat(DEFAULT_BODY_LIMIT + 1)
   const sameSite = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin', Origin: ORIGIN }
 
-  it('refuse a body over 16 KiB on every unsafe route with 413 and the error page', async () => {
-    for (const { route, method, path } of unsafeRoutes()) {
+  it('refuse a body over 16 KiB on every unsafe route (the purge\'s too) with 413 and the error page', async () => {
+    for (const { route, method, path } of everyUnsafeRoute()) {
       const { status, text } = await visit(path, { method, headers: sameSite, body: `field=${big}` })
       expect(status, route).toBe(413)
       expect(text, route).toContain('This form is too large.')

@@ -31,7 +31,7 @@ describe('the upstream client', () => {
   it('sends X-Tenant and X-Locale when the market is known, and the bearer token when given', async () => {
     const { upstream, seen } = client(() => Response.json({ data: { ok: true } }))
     await upstream.get('a', answer)
-    await upstream.forMarket('ch', 'fr').withToken('secret-token').get('b', answer)
+    await upstream.forMarket({ country: 'ch', locale: 'fr' }).withToken('secret-token').get('b', answer)
     expect(seen[0]?.url).toBe('http://backend.test/api/a')
     expect(seen[0]?.headers.get('X-Tenant')).toBeNull()
     expect(seen[0]?.headers.get('Authorization')).toBeNull()
@@ -42,7 +42,7 @@ describe('the upstream client', () => {
 
   it('sends a state-changing call once, as JSON, with the same headers and no retry', async () => {
     const { upstream, seen } = client(() => new Response('', { status: 502 }))
-    const call = upstream.forMarket('it', 'it').send('POST', 'auth/logout', { reason: 'user' }, answer)
+    const call = upstream.forMarket({ country: 'it', locale: 'it' }).send('POST', 'auth/logout', { reason: 'user' }, answer)
     await expect(call).rejects.toMatchObject({ failure: 'unavailable', status: 502 })
     expect(seen).toHaveLength(1)
     expect(seen[0]?.method).toBe('POST')

@@ -8,6 +8,10 @@ describe('caching policies', () => {
     expect(cacheControl(Caching.personal)).toBe('private, no-cache')
     expect(cacheControl(Caching.private)).toBe('private, no-store')
     expect(cacheControl(Caching.never)).toBe('no-store')
+    // What the edge may keep longer than the browser is said apart.
+    const edgeForAMinute = { ...Caching.shared, shared: { keep: true, freshSeconds: 60 } }
+    expect(cacheControl(edgeForAMinute)).toBe('no-cache, s-maxage=60')
+    expect(cacheControl({ ...Caching.hour, shared: { keep: true, freshSeconds: 86_400 } })).toBe('public, max-age=3600, s-maxage=86400')
   })
 
   it('lower to the stricter of two, whichever order', () => {

@@ -60,7 +60,10 @@ describe('renderPage', () => {
     const [first, second] = [applyNonce(body, 'first'), applyNonce(body, 'second')]
     expect(first).toContain('<script type="module" src="/assets/entry.js" nonce="first">')
     expect(second).toContain('<script type="module" src="/assets/entry.js" nonce="second">')
-    expect(applyNonce('<p>nonce-of-this-answer</p>', 'x')).toBe('<p>nonce-of-this-answer</p>')
+    // Text that spells the slot out, attribute and all, is never given the nonce: only script tags are.
+    for (const text of ['<p>nonce-of-this-answer</p>', '<p>nonce="nonce-of-this-answer"</p>', '<a title=\'x\' nonce="nonce-of-this-answer">a</a>']) {
+      expect(applyNonce(text, 'x')).toBe(text)
+    }
   })
 
   it('gives a stream, which is this answer\'s own, the answer\'s nonce on every script', async () => {

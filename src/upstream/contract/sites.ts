@@ -6,7 +6,7 @@ import { dataOf, listOf, segment } from './answers'
  * The brand-wide part of the contract: the markets' site records and the brand's features.
  *
  * @example
- * const site = await siteCalls(upstream.forMarket('it', 'it')).site('it')
+ * const site = await siteCalls(upstream.forMarket({ country: 'it', locale: 'it' })).site('it')
  */
 export const siteCalls = (client: Upstream) => ({
   /** `GET api/sites/{country}`: one market's site, or null. */
