@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
-import { fromBase64, randomToken, toBase64 } from '../crypto/digest'
+import { fromBase64Url, randomToken, toBase64Url } from '../crypto/digest'
 import type { AppEnv } from '../env'
 
 /**
@@ -31,8 +31,6 @@ function keyOf(secret: string): Promise<CryptoKey> {
 }
 
 const signed = (account: string, id: string, issued: string) => encoder.encode(`${account}.${id}.${issued}`)
-const toBase64Url = (bytes: Uint8Array) => toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-const fromBase64Url = (text: string) => fromBase64(text.replace(/-/g, '+').replace(/_/g, '/') + '=')
 
 /**
  * The id of the browser's device cookie when this site signed it for `account` less than DEVICE_DAYS ago; null for

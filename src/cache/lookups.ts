@@ -28,33 +28,32 @@ const MENU_TYPE_ID = 1
  * const product = await lookups.forMarket({ country: 'it', locale: 'it' }).catalogue.product('aurora-road-pro')
  */
 export function createLookups(cache: CacheContext, upstream: Upstream) {
-  const one = <T>(key: string, policy: CachePolicy, load: Load<T>) => cached(cache, key, policy, load)
-  const list = async <T>(key: string, policy: CachePolicy, load: Load<T[]>) => (await cached(cache, key, policy, load)) ?? []
   const brand = siteCalls(upstream)
 
   return {
     /** A market's site record, or null when there is no such market. */
     site: (country: string, locale: string) =>
-      one(cacheKeys.site(country), CacheShort, (background) => siteCalls(upstream.forMarket({ country, locale })).site(country, { background })),
+      cached(cache, cacheKeys.site(country), CacheShort, (background) => siteCalls(upstream.forMarket({ country, locale })).site(country, { background })),
     /** Every market's site record. */
-    sites: () => list(cacheKeys.sites(), CacheShort, (background) => brand.sites({ background })),
+    sites: () => cachedList(cache, cacheKeys.sites(), CacheShort, (background) => brand.sites({ background })),
     /** The brand's features. */
-    features: () => list(cacheKeys.features(), CacheShort, (background) => brand.features({ background })),
+    features: () => cachedList(cache, cacheKeys.features(), CacheShort, (background) => brand.features({ background })),
     /** The reads of one market, in its language and prices. */
-    forMarket: (market: MarketRef) => marketReads(upstream.forMarket(market), market, one, list),
+    forMarket: (market: MarketRef) => marketReads(cache, upstream.forMarket(market), market),
   }
 }
 
 export type Lookups = ReturnType<typeof createLookups>
 
-type One = <T>(key: string, policy: CachePolicy, load: Load<T>) => Promise<T | null>
-type List = <T>(key: string, policy: CachePolicy, load: Load<T[]>) => Promise<T[]>
+/** A cached list: empty when the API has none. */
+const cachedList = async <T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T[]>): Promise<T[]> =>
+  (await cached(cache, key, policy, load)) ?? []
 
 /**
  * A market's reads, area by area (docs/api.md): content, catalogue, news and dealers are cached for every visitor;
  * search and places are the visitor's own words and go to the API each time.
  */
-function marketReads(client: Upstream, market: MarketRef, one: One, list: List) {
+function marketReads(cache: CacheContext, client: Upstream, market: MarketRef) {
   const { country, locale } = market
   const content = contentCalls(client, market)
   const catalogue = catalogueCalls(client)
@@ -63,27 +62,27 @@ function marketReads(client: Upstream, market: MarketRef, one: One, list: List) 
   return {
     market,
     content: {
-      messages: () => one(cacheKeys.messages(country, locale), CacheLong, (background) => content.messages({ background })),
-      page: (key: string) => one(cacheKeys.page(country, locale, key), CacheLong, (background) => content.page(key, { background })),
+      messages: () => cached(cache, cacheKeys.messages(country, locale), CacheLong, (background) => content.messages({ background })),
+      page: (key: string) => cached(cache, cacheKeys.page(country, locale, key), CacheLong, (background) => content.page(key, { background })),
       seo: (modelType: string, modelId: string | number) =>
-        one(cacheKeys.seo(country, locale, modelType, modelId), CacheLong, (background) => content.seo(modelType, modelId, { background })),
+        cached(cache, cacheKeys.seo(country, locale, modelType, modelId), CacheLong, (background) => content.seo(modelType, modelId, { background })),
     },
     catalogue: {
-      menu: () => list(cacheKeys.menu(country, locale, MENU_TYPE_ID), CacheShort, (background) => catalogue.menu(MENU_TYPE_ID, { background })),
-      types: () => list(cacheKeys.productTypes(country, locale), CacheShort, (background) => catalogue.types({ background })),
-      products: (type: string) => list(cacheKeys.products(country, locale, type), CacheShort, (background) => catalogue.products(type, { background })),
-      product: (slug: string) => one(cacheKeys.product(country, locale, slug), CacheItem, (background) => catalogue.product(slug, { background })),
+      menu: () => cachedList(cache, cacheKeys.menu(country, locale, MENU_TYPE_ID), CacheShort, (background) => catalogue.menu(MENU_TYPE_ID, { background })),
+      types: () => cachedList(cache, cacheKeys.productTypes(country, locale), CacheShort, (background) => catalogue.types({ background })),
+      products: (type: string) => cachedList(cache, cacheKeys.products(country, locale, type), CacheShort, (background) => catalogue.products(type, { background })),
+      product: (slug: string) => cached(cache, cacheKeys.product(country, locale, slug), CacheItem, (background) => catalogue.product(slug, { background })),
     },
     news: {
-      latest: (count: number) => list(cacheKeys.latestNews(country, locale, count), CacheShort, (background) => news.latest(count, { background })),
+      latest: (count: number) => cachedList(cache, cacheKeys.latestNews(country, locale, count), CacheShort, (background) => news.latest(count, { background })),
       /** A page of the index (NEWS_PER_PAGE articles) with the total, or null when the API has no index. */
-      page: (page: number) => one(cacheKeys.newsPage(country, locale, page), CacheShort, (background) => news.page(page, NEWS_PER_PAGE, { background })),
-      article: (slug: string) => one(cacheKeys.article(country, locale, slug), CacheItem, (background) => news.article(slug, { background })),
-      articleById: (id: number) => one(cacheKeys.articleById(country, locale, id), CacheItem, (background) => news.articleById(id, { background })),
+      page: (page: number) => cached(cache, cacheKeys.newsPage(country, locale, page), CacheShort, (background) => news.page(page, NEWS_PER_PAGE, { background })),
+      article: (slug: string) => cached(cache, cacheKeys.article(country, locale, slug), CacheItem, (background) => news.article(slug, { background })),
+      articleById: (id: number) => cached(cache, cacheKeys.articleById(country, locale, id), CacheItem, (background) => news.articleById(id, { background })),
     },
     dealers: {
       /** Every dealer of the market (one entry serves every visitor; a dealer's page is found in it too). */
-      all: () => list(cacheKeys.dealers(country, locale), CacheShort, async (background) => (await dealers.all({ background })) ?? []),
+      all: () => cachedList(cache, cacheKeys.dealers(country, locale), CacheShort, async (background) => (await dealers.all({ background })) ?? []),
       place: (words: string) => dealers.place(words),
     },
     search: searchCalls(client),

@@ -1,5 +1,5 @@
 import type { CurrencyCode, Site } from '../upstream/schemas'
-import { direction } from './direction'
+import type { Direction } from './direction'
 
 type Formatter = Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames
 const formatters = new Map<string, Formatter>()
@@ -26,8 +26,8 @@ export function formatDate(isoDate: string, tag: string): string {
   return formatter(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(date)
 }
 
-/** The market an amount is written for: its language tag and its site (currency, token and the token's side). */
-export type MoneyMarket = { tag: string; site: Pick<Site, 'currency' | 'default_currency_token' | 'default_currency_place'> }
+/** The market an amount is written for: its language tag and direction, and its site (currency, token and the token's side). */
+export type MoneyMarket = { tag: string; dir: Direction; site: Pick<Site, 'currency' | 'default_currency_token' | 'default_currency_place'> }
 
 /** How many digits the minor unit of an ISO 4217 currency has, as Intl knows it: 2 for EUR, 0 for JPY, 3 for KWD. */
 export function minorUnitDigits(currency: CurrencyCode): number {
@@ -46,7 +46,7 @@ export function minorUnitDigits(currency: CurrencyCode): number {
  * formatMoney(129900, 'EUR', { tag: 'de-DE', site }) // "1.299,00 €" (site: EUR, token € on the right)
  */
 export function formatMoney(minor: number, currency: CurrencyCode, market: MoneyMarket): string {
-  const { tag, site } = market
+  const { tag, dir, site } = market
   const digits = minorUnitDigits(currency)
   const amount = minor / 10 ** digits
   let text: string
@@ -58,7 +58,7 @@ export function formatMoney(minor: number, currency: CurrencyCode, market: Money
   } else {
     text = formatter(`money:${tag}:${currency}`, () => new Intl.NumberFormat(tag, { style: 'currency', currency })).format(amount)
   }
-  return direction(tag.split('-')[0] ?? tag) === 'rtl' ? `\u2067${text}\u2069` : text
+  return dir === 'rtl' ? `\u2067${text}\u2069` : text
 }
 
 /** A country's name in the market's language (`IT` → "Italia" for it-IT), or the code when Intl does not know it. */

@@ -16,12 +16,12 @@ export const RETRY_AFTER_SECONDS = 300
 
 type ErrorPageProps = { view: View; status: number; title: string; message: string; text: string; home: string }
 
-/** The translated heading of each kind of error page. */
-const TITLE_KEYS: Record<ErrorKind, string> = {
-  'not-found': 'common.not_found_title',
-  maintenance: 'common.maintenance_title',
-  'bad-request': 'common.error_title',
-  'server-error': 'common.error_title',
+/** The translated heading and explanation of each kind of error page. */
+const WORDING: Record<ErrorKind, { title: string; text: string }> = {
+  'not-found': { title: 'common.not_found_title', text: 'common.page_not_found_homepage' },
+  maintenance: { title: 'common.maintenance_title', text: 'common.maintenance' },
+  'bad-request': { title: 'common.error_title', text: 'common.error_text' },
+  'server-error': { title: 'common.error_title', text: 'common.error_text' },
 }
 
 /**
@@ -62,9 +62,9 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
     <ErrorPage
       view={viewOf(c, t, market, false)}
       status={error.status}
-      title={t.t(TITLE_KEYS[error.kind])}
+      title={t.t(WORDING[error.kind].title)}
       message={error.message}
-      text={t.t(maintenance ? 'common.maintenance' : 'common.page_not_found_homepage')}
+      text={t.t(WORDING[error.kind].text)}
       home={home}
     />,
     {

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { CACHE_VERSION, cacheKeys, marketKeys } from '../../src/cache/keys'
 import { CacheShort, MEMO_SECONDS } from '../../src/cache/policies'
 import { cached, type CacheContext, type CacheOutcome } from '../../src/cache/swr'
 import { clearCaches, visit } from '../fixtures/worker'
@@ -120,15 +121,15 @@ describe('POST /_purge', () => {
     await visit('/it-it')
     await visit('/es-es')
     const before = (await env.CACHE.list()).keys.map((k) => k.name)
-    expect(before).toContain('v2:site:it')
-    expect(before.some((k) => k.startsWith('v2:market:it:it:'))).toBe(true)
+    expect(before).toContain(cacheKeys.site('it'))
+    expect(before.some((k) => k.startsWith(`${CACHE_VERSION}:market:it:it:`))).toBe(true)
     const { status, text } = await purge('?market=it-it', 'test-purge-secret')
     expect(status).toBe(200)
     expect(JSON.parse(text).purged).toBeGreaterThan(1)
     const after = (await env.CACHE.list()).keys.map((k) => k.name)
-    expect(after).not.toContain('v2:site:it')
-    expect(after.some((k) => k.startsWith('v2:market:it:'))).toBe(false)
-    expect(after).toContain('v2:site:es')
+    expect(after).not.toContain(cacheKeys.site('it'))
+    expect(after.some((k) => k.startsWith(marketKeys('it').prefix))).toBe(false)
+    expect(after).toContain(cacheKeys.site('es'))
   })
 
   it('purges everything without a market, and refuses a malformed one', async () => {

@@ -74,7 +74,7 @@ describe('the demo translations', () => {
 
 /** A market as the money formatter sees it: its language tag and its site's currency, token and the token's side. */
 const market = (tag: string, currency: string, token: string, place: 'left' | 'right'): MoneyMarket =>
-  ({ tag, site: { currency, default_currency_token: token, default_currency_place: place } })
+  ({ tag, dir: direction(tag.split('-')[0] as string), site: { currency, default_currency_token: token, default_currency_place: place } })
 const RLI = '\u2067'
 const PDI = '\u2069'
 
