@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test'
 
-const PORT = 8799
+/** The site's port for browser tests; `E2E_PORT` lets two checkouts run their browser tests side by side. */
+const PORT = Number(process.env.E2E_PORT) || 8799
 
 /** Browser tests: Debian's Chromium against the whole site in `wrangler dev`, with a local state of its own. */
 export default defineConfig({
