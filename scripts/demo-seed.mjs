@@ -37,6 +37,17 @@ const FEATURES = [
   ['checkout', 'Checkout'],
 ]
 
+/**
+ * Who receives each market's lead forms: its own sales and contact desks; partner and job applications go to the
+ * brand's teams (the international site's), except where a market has its own.
+ */
+function recipientsOf(market) {
+  const own = (desk) => `${desk}.${market.slug}@aurora-cycles.example`
+  return market.slug === 'int'
+    ? { sales: 'sales@aurora-cycles.example', partner: 'partners@aurora-cycles.example', jobs: 'jobs@aurora-cycles.example', contact: 'hello@aurora-cycles.example' }
+    : { sales: own('sales'), contact: own('hello'), ...(market.slug === 'de' ? { jobs: own('jobs') } : {}) }
+}
+
 /** The demo customers (credentials in the README, for local use only). The second one proves isolation. */
 export const DEMO_CUSTOMERS = [
   { id: 1, email: 'customer@example.com', password: 'Demo-Rider-2026!', first_name: 'Giulia', last_name: 'Rossi', phone: '+39 035 555 0101', locale: 'it' },
@@ -97,7 +108,7 @@ export function demoSeedStatements() {
       currency: market.currency.code,
       currency_token: market.currency.token,
       currency_place: market.currency.place,
-      settings: JSON.stringify({ ...DEFAULT_SETTINGS, google_tag_manager: market.gtm, ...market.settings }),
+      settings: JSON.stringify({ ...DEFAULT_SETTINGS, google_tag_manager: market.gtm, form_recipients: recipientsOf(market), ...market.settings }),
       page_links: JSON.stringify({ ...DEFAULT_PAGE_LINKS, ...market.pageLinks }),
       centre_lat: market.centre[0],
       centre_lng: market.centre[1],

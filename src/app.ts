@@ -24,6 +24,7 @@ import { dealerPage } from './pages/dealer'
 import { sendErrorPage } from './pages/error-page'
 import { home } from './pages/home'
 import { landing } from './pages/landing'
+import { leadFormBodyLimit, leadFormSent, submitLeadForm } from './pages/lead-form'
 import { loginPage, submitForgotPassword, submitLogin } from './pages/login'
 import { articlePage, articlePermalink, newsIndex } from './pages/news'
 import { productPage } from './pages/product'
@@ -32,7 +33,7 @@ import { searchPage } from './pages/search'
 import { submitUpdatePassword, updatePasswordPage } from './pages/update-password'
 import { requestContext } from './request-context'
 import { securityHeaders } from './security/headers'
-import { allowCrossSite, unsafeRequests } from './security/unsafe-requests'
+import { acceptBodiesUpTo, allowCrossSite, unsafeRequests } from './security/unsafe-requests'
 import { robots } from './seo/robots'
 
 /**
@@ -70,8 +71,10 @@ market.get('/news/details/:slug', articlePage)
 market.get('/news/:slugId', articlePermalink)
 market.get('/search/:type', requirePage('search'), searchPage)
 market.get('/dealers/:slug', requirePage('dealer-pages'), dealerPage)
-// Last: any other single segment is a content page by its slug in the market's pageLinks.
+market.get('/:page/sent', leadFormSent)
+// Last: any other single segment is a content page by its slug in the market's pageLinks (its lead form posts there).
 market.get('/:page', contentPage)
+market.post('/:page', acceptBodiesUpTo(leadFormBodyLimit), submitLeadForm)
 
 /**
  * The Worker: what every request runs, then its routes in three tiers — the Worker's own paths (never markets), the

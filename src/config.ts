@@ -16,6 +16,8 @@ export type Config = {
    * Open Graph, mails) starts with it, never with the request's `Host`. Null when it is not set or no origin.
    */
   publicOrigin: string | null
+  /** Turnstile's public key when lead forms are checked by Turnstile (both its keys set), else null. */
+  turnstileSiteKey: string | null
 }
 
 const DEFAULT_TIMEOUT_MS = 3000
@@ -31,6 +33,7 @@ export function configOf(env: Bindings): Config {
       renderMode: env.RENDER_MODE === 'stream' ? 'stream' : 'auto',
       mapTiles: mapTilesOf(env.MAP_TILE_URL),
       publicOrigin: publicOriginOf(env.PUBLIC_ORIGIN),
+      turnstileSiteKey: env.TURNSTILE_SITE_KEY && env.TURNSTILE_SECRET_KEY ? env.TURNSTILE_SITE_KEY : null,
     }
     read.set(env, config)
   }

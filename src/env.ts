@@ -14,6 +14,8 @@ export type Bindings = Env & {
   SESSION_SECRET?: string
   /** Bearer secret of `POST /_purge`. Without it, purging is switched off. */
   PURGE_SECRET?: string
+  /** Cloudflare Turnstile's secret: with `TURNSTILE_SITE_KEY`, lead forms are checked by Turnstile on the server. */
+  TURNSTILE_SECRET_KEY?: string
 }
 
 /** Per-request values, set by middleware and read by handlers through `c.var`. */

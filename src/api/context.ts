@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import { fieldErrors } from '../upstream/account-schemas'
+import { fieldErrors } from '../upstream/fields'
 import type { User } from '../upstream/schemas'
 
 /** The embedded API's environment: its D1 database, the market the caller speaks for and, on account calls, its user. */

@@ -11,6 +11,7 @@ import { products } from './resources/products'
 import { search } from './resources/search'
 import { content } from './resources/content'
 import { features } from './resources/features'
+import { forms } from './resources/forms'
 import { seo } from './resources/seo'
 import { sites } from './resources/sites'
 import { translations } from './resources/translations'
@@ -39,6 +40,7 @@ api.route('/', dealers)
 api.route('/', search)
 api.route('/', seo)
 api.route('/', content)
+api.route('/', forms)
 
 api.notFound((c) => c.json({ message: 'Not Found' }, 404))
 api.onError((error, c) => {

@@ -23,3 +23,24 @@ export function queueMail(db: D1Database, mail: Mail, only?: { when: string; par
     .prepare(`INSERT INTO outbox (recipient, subject, body, kind) SELECT ?, ?, ?, ? WHERE ${only?.when ?? 'TRUE'}`)
     .bind(mail.recipient, mail.subject, mail.body, mail.kind, ...(only?.params ?? []))
 }
+
+/** Texts of a locale (English where it has none) under some key prefixes, as a translator with `{{placeholders}}`. */
+export async function mailTexts(db: D1Database, locale: string, prefixes: readonly string[]): Promise<(key: string, params?: Record<string, string>) => string> {
+  const { results } = await db
+    .prepare(
+      `SELECT key, value FROM translations WHERE scope = '*' AND locale IN (?1, 'en')
+          AND (${prefixes.map((_, i) => `key LIKE ?${i + 2}`).join(' OR ')}) ORDER BY locale = ?1`,
+    )
+    .bind(locale, ...prefixes.map((prefix) => `${prefix}%`))
+    .all<{ key: string; value: string }>()
+  // English first, the locale's own texts over it.
+  const texts = new Map(results.map((row) => [row.key, row.value]))
+  return (key, params = {}) => (texts.get(key) ?? key).replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => params[name] ?? '')
+}
+
+/** The statement that queues a mail about a submission (found by its reference, so it only runs once it is stored). */
+export function queueSubmissionMail(db: D1Database, mail: Mail, reference: string): D1PreparedStatement {
+  return db
+    .prepare('INSERT INTO outbox (recipient, subject, body, kind, submission_id) SELECT ?, ?, ?, ?, id FROM form_submissions WHERE reference = ?')
+    .bind(mail.recipient, mail.subject, mail.body, mail.kind, reference)
+}

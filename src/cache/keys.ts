@@ -21,6 +21,7 @@ export const cacheKeys = {
   products: (country: string, locale: string, type: string) => key('market', country, locale, 'products', type),
   product: (country: string, locale: string, slug: string) => key('market', country, locale, 'product', slug),
   dealers: (country: string, locale: string) => key('market', country, locale, 'dealers'),
+  jobs: (country: string, locale: string) => key('market', country, locale, 'jobs'),
 }
 
 /** What belongs to one market: its site record and the sites list (exact keys), and everything cached per locale. */

@@ -2,6 +2,7 @@ import type { Upstream } from '../upstream/client'
 import { catalogueCalls } from '../upstream/contract/catalogue'
 import { contentCalls } from '../upstream/contract/content'
 import { dealerCalls } from '../upstream/contract/dealers'
+import { formCalls } from '../upstream/contract/forms'
 import { newsCalls } from '../upstream/contract/news'
 import { searchCalls } from '../upstream/contract/search'
 import { siteCalls } from '../upstream/contract/sites'
@@ -59,6 +60,7 @@ function marketReads(cache: CacheContext, client: Upstream, market: MarketRef) {
   const catalogue = catalogueCalls(client)
   const news = newsCalls(client)
   const dealers = dealerCalls(client)
+  const forms = formCalls(client)
   return {
     market,
     content: {
@@ -86,6 +88,11 @@ function marketReads(cache: CacheContext, client: Upstream, market: MarketRef) {
       place: (words: string) => dealers.place(words),
     },
     search: searchCalls(client),
+    forms: {
+      ...formCalls(client),
+      /** The market's open positions: the same for every visitor of the market. */
+      jobs: () => cachedList(cache, cacheKeys.jobs(country, locale), CacheShort, (background) => forms.jobs({ background })),
+    },
   }
 }
 

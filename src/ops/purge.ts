@@ -2,10 +2,9 @@ import type { Context } from 'hono'
 import { everythingPrefix, marketKeys } from '../cache/keys'
 import { forgetMemo } from '../cache/swr'
 import type { AppEnv } from '../env'
-import { sha256Hex } from '../crypto/digest'
 import { parseMarketSegment } from '../market/market'
 import { logEvent } from './log'
-import { isLocked, lock, withinLimit } from './rate-limit'
+import { clientKey, isLocked, lock, withinLimit } from './rate-limit'
 
 /** How long a client that sent too many wrong secrets (`PURGE_ATTEMPTS`) is refused, whatever it sends. */
 export const PURGE_LOCK_SECONDS = 60
@@ -23,7 +22,7 @@ export async function purge(c: Context<AppEnv>): Promise<Response> {
   const secret = c.env.PURGE_SECRET
   const given = /^Bearer (.+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
   if (!secret) return c.json({ error: 'purging is not configured (PURGE_SECRET)' }, 503)
-  const client = (await sha256Hex(c.req.header('CF-Connecting-IP') ?? 'local')).slice(0, 32)
+  const client = await clientKey(c)
   const key = `purge:${client}`
   const tooMany = () => c.json({ error: 'too many wrong secrets' }, 429, { 'Retry-After': String(PURGE_LOCK_SECONDS) })
   if (await isLocked(c.env.SESSIONS, [key])) return tooMany()

@@ -1,3 +1,5 @@
+import type { Context } from 'hono'
+import { sha256Hex } from '../crypto/digest'
 import { errorName, logEvent } from './log'
 
 /**
@@ -40,4 +42,9 @@ export async function lock(kv: KVNamespace, key: string, seconds: number, attemp
   await kv.put(lockKey(key), '1', { expirationTtl: seconds }).catch((error: unknown) => {
     logEvent('error', 'attempt_lock_not_written', { attempt, error: errorName(error) })
   })
+}
+
+/** The client a request comes from, for counting its attempts: a hash of its address (the address is never kept). */
+export async function clientKey(c: Context): Promise<string> {
+  return (await sha256Hex(c.req.header('CF-Connecting-IP') ?? 'local')).slice(0, 32)
 }

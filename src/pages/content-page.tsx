@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import type { ReactNode } from 'react'
 import { Caching } from '../cache/answer-caching'
 import { ContentBlocks } from '../components/content-blocks'
 import { DefaultLayout } from '../components/layouts'
@@ -13,11 +14,14 @@ import { modelSeo } from '../seo/page-seo'
 import type { ContentPage as Page } from '../upstream/schemas'
 import { loadChrome } from './chrome'
 import { sendDealerLocator } from './dealer-locator'
+import { LEAD_FORMS } from './lead-forms'
+import { sendLeadFormPage } from './lead-form'
 
-type ContentPageProps = { view: View; chrome: Chrome; head: HeadProps; page: Page }
+/** What every rendering of a content page needs: the page itself, the header and footer, the view and the head. */
+export type ContentPageParts = { view: View; chrome: Chrome; head: HeadProps; page: Page }
 
-/** A content page of the site (about us, contact, test ride…): title, summary and its blocks. */
-export function ContentPage({ view, chrome, head, page }: ContentPageProps) {
+/** A content page of the site (about us, contact, test ride…): title, summary, its blocks, then its form if any. */
+export function ContentPage({ view, chrome, head, page, children }: ContentPageParts & { children?: ReactNode }) {
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <article className="content-page">
@@ -25,6 +29,7 @@ export function ContentPage({ view, chrome, head, page }: ContentPageProps) {
         {page.summary && <p className="lead">{page.summary}</p>}
         <ContentBlocks blocks={page.blocks} />
       </article>
+      {children}
     </DefaultLayout>
   )
 }
@@ -35,9 +40,18 @@ export function ContentPage({ view, chrome, head, page }: ContentPageProps) {
  * locator is one of these pages, with its dealers below its content.
  */
 export async function contentPage(c: Context<AppEnv>): Promise<Response> {
-  const { market, api, available, t } = c.var
-  const key = available.pageOf(c.req.param('page') ?? '')?.key
+  const key = c.var.available.pageOf(c.req.param('page') ?? '')?.key
   if (!key) throw PageError.pageNotFound(c.req.url)
+  const parts = await contentPageParts(c, key)
+  if (key === 'dealer-locator') return sendDealerLocator(c, parts.page, parts.chrome, parts.head)
+  const form = LEAD_FORMS[key]
+  if (form) return sendLeadFormPage(c, parts, form)
+  return sendPage(c, <ContentPage {...parts} />, { caching: Caching.shared })
+}
+
+/** A content page's parts by its key (an available one): "Page Not Found" when it has no content. */
+export async function contentPageParts(c: Context<AppEnv>, key: string): Promise<ContentPageParts> {
+  const { market, api, available, t } = c.var
   const [page, chrome] = await Promise.all([api.content.page(key), loadChrome(c)])
   if (!page) throw PageError.pageNotFound(c.req.url)
   const view = viewOf(c, t, market)
@@ -47,6 +61,5 @@ export async function contentPage(c: Context<AppEnv>): Promise<Response> {
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: pageAlternates(chrome.sites, available, key, view.origin),
   }
-  if (key === 'dealer-locator') return sendDealerLocator(c, page, chrome, head)
-  return sendPage(c, <ContentPage view={view} chrome={chrome} head={head} page={page} />, { caching: Caching.shared })
+  return { view, chrome, head, page }
 }

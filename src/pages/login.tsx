@@ -18,7 +18,8 @@ import { Caching } from '../cache/answer-caching'
 import { configOf } from '../config'
 import { sendPage, sendRedirect, viewOf } from '../render/respond'
 import { authOf } from '../auth/auth-of'
-import { emailSchema, fieldErrors, loginRequestSchema, valueErrors } from '../upstream/account-schemas'
+import { loginRequestSchema } from '../upstream/account-schemas'
+import { emailSchema, fieldErrors, valueErrors } from '../upstream/fields'
 import { unlessRefused } from '../upstream/errors'
 
 type LoginState = {

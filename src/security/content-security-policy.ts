@@ -1,7 +1,11 @@
 import type { Config } from '../config'
+import { TURNSTILE_ORIGIN } from '../forms/human-check'
 
-/** What a page is, as far as its policy goes: the dealer locator shows map tiles; error pages run no script at all. */
-export type PageKind = 'page' | 'dealer-locator' | 'error'
+/**
+ * What a page is, as far as its policy goes: the dealer locator shows map tiles; a lead form may show Turnstile's
+ * widget (a frame of its own); error pages run no script at all.
+ */
+export type PageKind = 'page' | 'dealer-locator' | 'form' | 'error'
 
 /** A fresh nonce for one answer's scripts. */
 export function createNonce(): string {
@@ -12,7 +16,8 @@ export function createNonce(): string {
 /**
  * The one Content-Security-Policy builder, for one answer: scripts only with that answer's nonce (and what they load,
  * `strict-dynamic`), styles and fonts from this site; images from this site, the brand's API host (content may point
- * there) and, on the dealer locator only, the map's tile server; nothing may frame the page.
+ * there) and, on the dealer locator only, the map's tile server; frames only Turnstile's, on lead forms when it is
+ * configured; nothing may frame the page.
  *
  * @example
  * headers.set('Content-Security-Policy', contentSecurityPolicy({ nonce, kind: 'page', config }))
@@ -31,6 +36,7 @@ export function contentSecurityPolicy({ nonce, kind, config }: { nonce: string; 
     `img-src ${images.join(' ')}`,
     "font-src 'self'",
     "connect-src 'self'",
+    ...(kind === 'form' && config.turnstileSiteKey ? [`frame-src ${TURNSTILE_ORIGIN}`] : []),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -27,15 +27,22 @@ export function allowCrossSite(): MiddlewareHandler {
 }
 
 /**
- * Lets a route read bodies up to `bytes` (a CV upload) instead of the default 16 KiB.
+ * Lets a route read bodies up to `bytes` (a CV upload) instead of the default 16 KiB; a route whose pages differ
+ * (the lead forms) gives a function of the request, asked after the middleware before the route (the market's).
  *
  * @example
- * market.post('/:page', acceptBodiesUpTo(6 * 1024 * 1024), submitContentForm)
+ * market.post('/:page', acceptBodiesUpTo((c) => leadFormOf(c)?.maxBytes ?? DEFAULT_BODY_LIMIT), submitLeadForm)
  */
-export function acceptBodiesUpTo(bytes: number): MiddlewareHandler {
-  const limit = bodyLimit({ maxSize: bytes, onError: tooLarge })
-  largerBodies.add(limit)
-  return limit
+export function acceptBodiesUpTo(bytes: number | ((c: Context) => number)): MiddlewareHandler {
+  const limits = new Map<number, MiddlewareHandler>()
+  const limitOf = (maxSize: number) => {
+    let limit = limits.get(maxSize)
+    if (!limit) limits.set(maxSize, (limit = bodyLimit({ maxSize, onError: tooLarge })))
+    return limit
+  }
+  const mark: MiddlewareHandler = (c, next) => limitOf(typeof bytes === 'number' ? bytes : bytes(c))(c, next)
+  largerBodies.add(mark)
+  return mark
 }
 
 const sameSite = csrf()

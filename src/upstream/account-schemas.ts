@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { TOKEN_FORMAT } from '../crypto/digest'
+import { emailSchema, isCalendarDate, optionalText, phoneSchema, requiredText } from './fields'
 import { currencyCode, envelope, pagedEnvelope, userSchema } from './schemas'
 
 /**
@@ -8,13 +9,6 @@ import { currencyCode, envelope, pagedEnvelope, userSchema } from './schemas'
  * `validation.*` texts, so one check gives both sides the same answer.
  */
 
-const text = (max: number) => z.string({ error: 'required' }).trim().max(max, 'too_long')
-const requiredText = (max: number) => text(max).min(1, 'required')
-/** A form's empty field and JSON's null both mean "not given". */
-const optionalText = (max: number) =>
-  z.union([text(max), z.null()]).optional().transform((value) => value || null)
-
-export const emailSchema = z.string({ error: 'required' }).trim().toLowerCase().min(1, 'required').max(254, 'too_long').email('email')
 
 /** `POST api/auth/login`'s body, as the login form sends it. */
 export const loginRequestSchema = z.object({
@@ -69,10 +63,7 @@ const postalAddressFields = {
   city: requiredText(80),
   region: optionalText(80),
   country_code: z.string({ error: 'required' }).trim().toUpperCase().min(1, 'required').regex(/^[A-Z]{2}$/, 'country'),
-  phone: z
-    .union([text(30).regex(/^$|^\+?[0-9 ()./-]{6,30}$/, 'phone'), z.null()])
-    .optional()
-    .transform((value) => value || null),
+  phone: phoneSchema.optional().transform((value) => value || null),
 }
 
 /** An address as a form or the API receives it. */
@@ -112,14 +103,6 @@ export const bikeRegistration = z.object({
   dealer_name: optionalText(120),
 })
 
-/**
- * Whether `YYYY-MM-DD` names a day of the calendar: it must come back unchanged from a date (`Date.parse` takes
- * 2025-02-31 and makes it March 3).
- */
-function isCalendarDate(value: string): boolean {
-  const time = Date.parse(`${value}T00:00:00Z`)
-  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value
-}
 
 const productRefSchema = z.object({ id: z.number().int(), slug: z.string(), name: z.string(), image: z.string().nullish() })
 
@@ -187,20 +170,3 @@ export type BikeModel = z.infer<typeof productRefSchema>
 export type OrderStatus = z.infer<typeof orderStatusSchema>
 export type OrderSummary = z.infer<typeof orderSummarySchema>
 export type Order = z.infer<typeof orderSchema>
-
-/** A failed check's messages by field (`{ serial_number: ['serial'] }`): the keys of the `validation.*` texts. */
-export function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const errors: Record<string, string[]> = {}
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? 'form')
-    const key = messageKey(issue.message)
-    if (!errors[field]?.includes(key)) (errors[field] ??= []).push(key)
-  }
-  return errors
-}
-
-/** The messages of a failed check of one value (an e-mail address, a password). */
-export const valueErrors = (error: z.ZodError): string[] => [...new Set(error.issues.map((issue) => messageKey(issue.message)))]
-
-/** Our schemas' messages are text keys; anything else (zod's own words) is the generic one. */
-const messageKey = (message: string) => (/^[a-z_]+$/.test(message) ? message : 'invalid')

@@ -21,6 +21,9 @@ export const currencyCode = z.string().regex(/^[A-Z]{3}$/)
 
 export const regionSchema = z.enum(['africa', 'americas', 'asia', 'europe', 'oceania'])
 
+/** A lead form's recipient address, or none. */
+const recipient = z.string().email().max(254).nullish()
+
 export const siteSettingsSchema = z.object({
   under_maintenance: flag(false),
   test_ride_inquiry: flag(true),
@@ -32,6 +35,14 @@ export const siteSettingsSchema = z.object({
   intercom: integration('app_id'),
   microsoft_clarity: integration('key'),
   mexico_tag: integration('id'),
+  /**
+   * Who receives the market's lead forms: `sales` (test rides, besides the chosen dealer), `partner` (dealer and
+   * distributor applications), `jobs`, `contact`. One that is missing falls back to the international site's.
+   */
+  form_recipients: z
+    .object({ sales: recipient, partner: recipient, jobs: recipient, contact: recipient })
+    .partial()
+    .nullish(),
 })
 
 export const seoRecordSchema = z.object({

@@ -18,6 +18,7 @@ import { loginPage, submitForgotPassword, submitLogin } from '../../src/pages/lo
 import { articlePage, articlePermalink, newsIndex } from '../../src/pages/news'
 import { productPage } from '../../src/pages/product'
 import { productsPage } from '../../src/pages/products'
+import { leadFormSent, submitLeadForm } from '../../src/pages/lead-form'
 import { searchPage } from '../../src/pages/search'
 import { submitUpdatePassword, updatePasswordPage } from '../../src/pages/update-password'
 import { robots } from '../../src/seo/robots'
@@ -61,7 +62,9 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/:market/news/:slugId', '/it-it/news/a-story-12', articlePermalink],
   ['GET', '/:market/search/:type', '/it-it/search/all', searchPage],
   ['GET', '/:market/dealers/:slug', '/it-it/dealers/a-shop', dealerPage],
+  ['GET', '/:market/:page/sent', '/it-it/contatti/sent', leadFormSent],
   ['GET', '/:market/:page', '/it-it/chi-siamo', contentPage],
+  ['POST', '/:market/:page', '/it-it/contatti', submitLeadForm],
 ]
 
 /** A route's handler (the last of its handlers: the ones before it are its middleware). */
@@ -98,9 +101,9 @@ describe('the route table', () => {
     }
   })
 
-  it('keeps the generic content-page route last among the market\'s, so a page added for whistleblower-form, cart or sitemap.xml answers', () => {
+  it('keeps the generic content-page routes last among the market\'s, so a page added for whistleblower-form, cart or sitemap.xml answers', () => {
     const marketRoutes = app.routes.filter((route) => route.path.startsWith('/:market') && !isMiddleware(route.handler as Handler))
-    expect(marketRoutes.at(-1)?.handler).toBe(contentPage)
+    expect(marketRoutes.slice(-2).map((route) => route.handler)).toEqual([contentPage, submitLeadForm])
     // A path that only the content page matches today is its, and the more specific routes above it win theirs.
     expect(answering('GET', '/it-it/whistleblower-form')).toBe(contentPage)
     expect(answering('GET', '/it-it/news')).toBe(newsIndex)

@@ -1,0 +1,79 @@
+import type { Context } from 'hono'
+import type { ReactNode } from 'react'
+import type { z } from 'zod'
+import type { FieldErrors } from '../components/form-field'
+import type { View } from '../components/view'
+import type { AppEnv } from '../env'
+import { fieldErrors } from '../upstream/fields'
+import type { SubmissionKind } from '../upstream/form-schemas'
+import { unlessRefused } from '../upstream/errors'
+
+/** A posted form's values: one text per field, a list for a checkbox group. */
+export type FormValues = Record<string, string | string[]>
+
+/** What a form's fields show: the values to keep (or prefill) and their messages. */
+export type FieldsProps<Data> = { view: View; data: Data; values: FormValues; errors?: FieldErrors }
+
+/** A submission sent: its reference upstream; or the fields' messages, from the Worker's check or the API's. */
+export type Sent = { reference: string } | { errors: FieldErrors }
+
+/**
+ * One lead form: the content page it sits on (a pageLinks key), what it needs to show (dealers, positions), its
+ * fields, and how it checks and sends what is posted. The page, the bot checks, the rate limit and the confirmation
+ * are the same for all (src/pages/lead-form.tsx).
+ */
+export type LeadForm<Data = unknown> = {
+  page: string
+  kind: SubmissionKind
+  /** The largest body its POST reads (plain forms: the default 16 KiB). */
+  maxBytes?: number
+  /** Posted as `multipart/form-data` (a file). */
+  multipart?: boolean
+  /** Its checkbox groups: names posted more than once. */
+  lists?: readonly string[]
+  /** What its fields need, read for each form shown. */
+  load(c: Context<AppEnv>): Promise<Data>
+  /** The values a new form starts with (`?model=`); unknown values are ignored. */
+  prefill?(c: Context<AppEnv>, data: Data): FormValues
+  Fields(props: FieldsProps<Data>): ReactNode
+  /**
+   * Checks the posted values (with the submission's key) and sends them; `body` is the whole parsed body (files).
+   * Null when the API has no such form (404).
+   */
+  send(c: Context<AppEnv>, values: FormValues, submissionKey: string, body: Record<string, unknown>): Promise<Sent | null>
+}
+
+/** Declares a lead form (its type follows from `load`). */
+export const leadForm = <Data>(form: LeadForm<Data>): LeadForm<Data> => form
+
+/** A field's single value ('' when absent or a list). */
+export const valueOf = (values: FormValues, name: string): string => {
+  const value = values[name]
+  return typeof value === 'string' ? value : ''
+}
+
+/** A checkbox group's values. */
+export const listOf = (values: FormValues, name: string): string[] => {
+  const value = values[name]
+  return Array.isArray(value) ? value : value ? [value] : []
+}
+
+/**
+ * The usual sending: the shared schema checks the values (messages per field), then the API takes them or refuses them
+ * with its own messages (422); any other failure throws to the caller.
+ *
+ * @example
+ * send: (c, values, key) => checkAndSend(contactMessage, values, key, (input) => c.var.api.forms.contact(input))
+ */
+export async function checkAndSend<S extends z.ZodType>(
+  schema: S,
+  values: FormValues,
+  submissionKey: string,
+  call: (input: z.infer<S>) => Promise<string | null>,
+): Promise<Sent | null> {
+  const input = schema.safeParse({ ...values, submission_key: submissionKey })
+  if (!input.success) return { errors: fieldErrors(input.error) }
+  const { answer, refused } = await unlessRefused(call(input.data), [422])
+  if (refused) return { errors: refused.rejection.errors ?? { form: ['invalid'] } }
+  return answer === null ? null : { reference: answer }
+}

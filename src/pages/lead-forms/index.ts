@@ -1,0 +1,11 @@
+import type { LeadForm } from '../../forms/lead-form'
+import { contactForm } from './contact'
+import { dealerForm, distributorForm } from './partner'
+
+/** The site's lead forms by the pageLinks key of the page they sit on. */
+// biome-ignore lint: each form has its own data
+export const LEAD_FORMS: Readonly<Record<string, LeadForm<any>>> = {
+  'contact-us': contactForm,
+  'become-a-dealer': dealerForm,
+  'become-a-distributor': distributorForm,
+}
