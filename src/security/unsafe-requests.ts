@@ -59,10 +59,22 @@ const defaultLimit = bodyLimit({ maxSize: DEFAULT_BODY_LIMIT, onError: tooLarge 
  */
 export const unsafeRequests = (): MiddlewareHandler => async (c, next) => {
   if (isSafe(c.req.method)) return next()
-  const routes = matchedRoutes(c)
-  if (!routes.some((route) => crossSiteAllowed.has(route.handler))) await refuseCrossSite(c)
-  if (routes.some((route) => largerBodies.has(route.handler))) return next()
+  const marks = marksOfAnsweringRoute(c)
+  if (!marks.some((mark) => crossSiteAllowed.has(mark))) await refuseCrossSite(c)
+  if (marks.some((mark) => largerBodies.has(mark))) return next()
   return defaultLimit(c, next)
+}
+
+/**
+ * The middleware of the route that answers the request: the first matched route that is no middleware (a handler of
+ * one parameter), and the middleware registered with it (same method and path). A mark on another route that also
+ * matches (`POST /:market/:page` matches `/login/forgot`) is not this request's.
+ */
+function marksOfAnsweringRoute(c: Context): Handler[] {
+  const routes = matchedRoutes(c)
+  const answering = routes.find((route) => route.handler.length < 2)
+  if (!answering) return []
+  return routes.filter((route) => route.path === answering.path && route.method === answering.method).map((route) => route.handler)
 }
 
 async function refuseCrossSite(c: Context): Promise<void> {

@@ -7,12 +7,13 @@ import { z } from 'zod'
  */
 
 export const text = (max: number) => z.string({ error: 'required' }).trim().max(max, 'too_long')
-export const requiredText = (max: number) => text(max).min(1, 'required')
+/** A text that must be given: empty is `required` alone, whatever else its schema checks. */
+export const requiredText = (max: number) => text(max).min(1, { error: 'required', abort: true })
 /** A form's empty field and JSON's null both mean "not given". */
 export const optionalText = (max: number) =>
   z.union([text(max), z.null()]).optional().transform((value) => value || null)
 
-export const emailSchema = z.string({ error: 'required' }).trim().toLowerCase().min(1, 'required').max(254, 'too_long').email('email')
+export const emailSchema = z.string({ error: 'required' }).trim().toLowerCase().min(1, { error: 'required', abort: true }).max(254, 'too_long').email('email')
 
 /** A phone number a person may write (`+39 035 555 0101`), or nothing. */
 export const phoneSchema = z.union([text(30).regex(/^$|^\+?[0-9 ()./-]{6,30}$/, 'phone'), z.null()])
