@@ -17,4 +17,21 @@ async function hydrateIslands(): Promise<void> {
   )
 }
 
+/**
+ * A form that came back with messages: the first field that has one takes the focus (its message is read with it),
+ * else the form's own message; without JavaScript the messages are at the top of the form, in its summary.
+ */
+function focusFirstError(): void {
+  const summary = document.querySelector<HTMLElement>('form .form-error[role="alert"]')
+  if (!summary) return
+  const form = summary.closest('form')
+  const field = form?.querySelector<HTMLElement>('[aria-invalid="true"], .choice-group.invalid input')
+  if (field) field.focus()
+  else {
+    summary.tabIndex = -1
+    summary.focus()
+  }
+}
+
+focusFirstError()
 void hydrateIslands()

@@ -1,0 +1,92 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+
+const PHONE = { width: 390, height: 844 }
+const DESKTOP = { width: 1366, height: 900 }
+
+/** A person takes longer than the forms' minimum fill time (3 s) before sending. */
+const asAPerson = (page: Page) => page.waitForTimeout(3200)
+
+async function axeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+test.describe('the contact form without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  for (const [market, path, viewport] of [['it-it', '/it-it/contatti', PHONE], ['il-he', '/il-he/contact-us', DESKTOP]] as const) {
+    test(`sends a message in ${market} at ${viewport.width} px, once wrong then right`, async ({ page }) => {
+      await page.setViewportSize(viewport)
+      await page.goto(path)
+      const form = page.locator('form.lead-form')
+      await form.locator('#field-email').fill('not-an-address')
+      await form.locator('textarea[name="message"]').fill('Il campanello della mia Strada vibra.')
+      await asAPerson(page)
+      await form.locator('button[type="submit"]').click()
+      await expect(page.locator('.lead-form .form-error[role="alert"]')).toBeVisible()
+      await expect(page.locator('#field-email')).toHaveAttribute('aria-invalid', 'true')
+      await expect(page.locator('#field-email')).toHaveValue('not-an-address')
+      await expect(page.locator('textarea[name="message"]')).toHaveValue('Il campanello della mia Strada vibra.')
+
+      await page.locator('#field-topic-2').check()
+      await page.locator('#field-name').fill('Giulia Rossi')
+      await page.locator('#field-email').fill('giulia@example.com')
+      await page.locator('#field-consent').check()
+      await page.locator('form.lead-form button[type="submit"]').click()
+      await expect(page).toHaveURL(new RegExp(`${path}/sent\\?reference=CT-`))
+      await expect(page.locator('h1')).toBeVisible()
+      const reference = new URL(page.url()).searchParams.get('reference')!
+      await expect(page.locator('.reference strong')).toHaveText(reference)
+    })
+  }
+})
+
+test.describe('the partner forms', () => {
+  test('a dealer applies in it-it at phone width: services kept after an error, focus on the first field with a message', async ({ page }) => {
+    await page.setViewportSize(PHONE)
+    await page.goto('/it-it/become-a-dealer')
+    await page.locator('#field-company_name').fill('Cicli Aurora Bergamo')
+    await page.getByRole('checkbox', { name: /.+/ }).first().check()
+    await asAPerson(page)
+    await page.locator('form.lead-form button[type="submit"]').click()
+    await expect(page.locator('#field-registration_number')).toBeFocused()
+    await expect(page.locator('#field-company_name')).toHaveValue('Cicli Aurora Bergamo')
+    await expect(page.locator('input[name="services"]').first()).toBeChecked()
+
+    await page.locator('#field-registration_number').fill('IT 01234567890')
+    await page.locator('#field-address_line').fill('Via Borgo Palazzo 10')
+    await page.locator('#field-postal_code').fill('24125')
+    await page.locator('#field-city').fill('Bergamo')
+    await page.locator('#field-contact_name').fill('Marco Bianchi')
+    await page.locator('#field-email').fill('marco@cicliaurora.example')
+    await page.locator('#field-phone').fill('+39 035 555 0199')
+    await page.locator('#field-brands').fill('Bianchi, Wilier')
+    await page.locator('#field-consent').check()
+    await page.locator('form.lead-form button[type="submit"]').click()
+    await expect(page).toHaveURL(/\/it-it\/become-a-dealer\/sent\?reference=DL-/)
+  })
+
+  for (const [path, viewport] of [['/ae-ar/become-a-distributor', PHONE], ['/int-en/become-a-distributor', DESKTOP]] as const) {
+    test(`${path} at ${viewport.width} px has no accessibility violations, with its errors shown`, async ({ page }) => {
+      await page.setViewportSize(viewport)
+      await page.goto(path)
+      expect(await axeViolations(page)).toEqual([])
+      await asAPerson(page)
+      await page.locator('form.lead-form button[type="submit"]').click()
+      await expect(page.locator('.lead-form .form-error[role="alert"]')).toBeVisible()
+      expect(await axeViolations(page)).toEqual([])
+    })
+  }
+})
+
+for (const [path, viewport] of [['/it-it/contatti', PHONE], ['/il-he/contact-us', PHONE], ['/it-it/become-a-dealer', DESKTOP]] as const) {
+  test(`${path} at ${viewport.width} px has no accessibility violations with its errors shown`, async ({ page }) => {
+    await page.setViewportSize(viewport)
+    await page.goto(path)
+    await asAPerson(page)
+    await page.locator('form.lead-form button[type="submit"]').click()
+    await expect(page.locator('.lead-form .form-error[role="alert"]')).toBeVisible()
+    expect(await axeViolations(page)).toEqual([])
+  })
+}
