@@ -19,6 +19,9 @@ type Texts = Awaited<ReturnType<typeof mailTexts>>
 type Recipients = NonNullable<z.infer<typeof siteSettingsSchema>['form_recipients']>
 type Market = { slug: string; settings: z.infer<typeof siteSettingsSchema>; recipients: Recipients; language: string }
 
+/** A submission's input without its key (each member of a union on its own). */
+type WithoutKey<T> = T extends unknown ? Omit<T, 'submission_key'> : never
+
 /** What a notification lists: each field's label key (`forms.field.*`) and its value in the recipient's language. */
 type Lines = (t: Texts) => Array<[label: string, value: string | null]>
 
@@ -82,11 +85,9 @@ export const forms = new Hono<ApiEnv>()
     return respond(c, jobsAnswer, { data: results })
   })
   .post('/forms/test-ride', async (c) => {
-    const market = await marketOf(c, 'test_ride')
-    if (!market) return notFound(c)
-    const input = testRideRequest.safeParse(await jsonBody(c))
-    if (!input.success) return invalid(c, input.error)
-    const { submission_key, ...request } = input.data
+    const posted = await readSubmission(c, () => 'test_ride', testRideRequest)
+    if (posted instanceof Response) return posted
+    const { market, key: submission_key, input: request } = posted
     const db = c.env.DB
     const [product, dealer] = await Promise.all([
       db.prepare(
@@ -134,13 +135,10 @@ export const forms = new Hono<ApiEnv>()
     })
   })
   .post('/forms/partner', async (c) => {
-    const body = await jsonBody(c)
-    const kind = (body as { kind?: unknown } | undefined)?.kind === 'distributor' ? 'distributor' : 'dealer'
-    const market = await marketOf(c, kind)
-    if (!market) return notFound(c)
-    const input = partnerApplication.safeParse(body)
-    if (!input.success) return invalid(c, input.error)
-    const { submission_key, ...application } = input.data
+    const kindOf = (body: unknown) => ((body as { kind?: unknown } | undefined)?.kind === 'distributor' ? 'distributor' : 'dealer')
+    const posted = await readSubmission(c, kindOf, partnerApplication)
+    if (posted instanceof Response) return posted
+    const { market, key: submission_key, input: application } = posted
     const specific: Lines =
       application.kind === 'dealer'
         ? (t) => [
@@ -175,11 +173,9 @@ export const forms = new Hono<ApiEnv>()
     })
   })
   .post('/forms/job', async (c) => {
-    const market = await marketOf(c, 'job')
-    if (!market) return notFound(c)
-    const input = jobApplication.safeParse(await jsonBody(c))
-    if (!input.success) return invalid(c, input.error)
-    const { submission_key, ...application } = input.data
+    const posted = await readSubmission(c, () => 'job', jobApplication)
+    if (posted instanceof Response) return posted
+    const { market, key: submission_key, input: application } = posted
     const job = application.position === null ? null : await jobTitle(c, market, application.position)
     if (application.position !== null && !job) return refuse(c, 422, 'position', 'position')
     return store(c, market, {
@@ -202,11 +198,9 @@ export const forms = new Hono<ApiEnv>()
     })
   })
   .post('/forms/contact', async (c) => {
-    const market = await marketOf(c, 'contact')
-    if (!market) return notFound(c)
-    const input = contactMessage.safeParse(await jsonBody(c))
-    if (!input.success) return invalid(c, input.error)
-    const { submission_key, ...message } = input.data
+    const posted = await readSubmission(c, () => 'contact', contactMessage)
+    if (posted instanceof Response) return posted
+    const { market, key: submission_key, input: message } = posted
     return store(c, market, {
       kind: 'contact',
       key: submission_key,
@@ -223,6 +217,24 @@ export const forms = new Hono<ApiEnv>()
       acknowledgement: leadAcknowledgement('contact', message.name),
     })
   })
+
+/**
+ * A posted submission: its market (404 when the form is not taken there), then its body checked by the form's schema
+ * (422 with the fields' messages); the input without its key.
+ */
+async function readSubmission<S extends z.ZodType<{ submission_key: string }>>(
+  c: ApiContext,
+  kindOf: (body: unknown) => SubmissionKind,
+  schema: S,
+): Promise<Response | { market: Market; key: string; input: WithoutKey<z.infer<S>> }> {
+  const body = await jsonBody(c)
+  const market = await marketOf(c, kindOf(body))
+  if (!market) return notFound(c)
+  const parsed = schema.safeParse(body)
+  if (!parsed.success) return invalid(c, parsed.error)
+  const { submission_key, ...input } = parsed.data
+  return { market, key: submission_key, input: input as WithoutKey<z.infer<S>> }
+}
 
 /** The acknowledgement of the forms without a date: their name, the reference and what happens next. */
 const leadAcknowledgement = (kind: Exclude<SubmissionKind, 'test_ride'>, name: string) => (t: Texts, reference: string) =>

@@ -1,12 +1,11 @@
 import type { Context } from 'hono'
+import type { ReactNode } from 'react'
 import type { AppEnv } from '../../env'
 import { ChoiceGroup, SelectField, TextAreaField } from '../../components/choice-fields'
 import { Field } from '../../components/form-field'
-import type { View } from '../../components/view'
 import { countriesIn } from '../../i18n/countries'
 import { checkAndSend, type FieldsProps, type FormValues, leadForm, listOf, valueOf } from '../../forms/lead-form'
 import { partnerApplication, SHOP_SERVICES, YEARLY_VOLUMES } from '../../upstream/form-schemas'
-import type { FieldErrors } from '../../components/form-field'
 
 /** The country list of the request's language, and the market's country first chosen. */
 type PartnerData = { countries: Array<{ code: string; name: string }> }
@@ -49,12 +48,6 @@ function CompanyFields({ view, data, values, errors }: FieldsProps<PartnerData>)
   )
 }
 
-function Message({ view, values, errors }: { view: View; values: FormValues; errors?: FieldErrors }) {
-  return (
-    <TextAreaField view={view} name="message" label={view.t('forms.field.message')} optional maxLength={3000} value={valueOf(values, 'message')} errors={errors} />
-  )
-}
-
 const loadCountries = async (c: Context<AppEnv>): Promise<PartnerData> => ({
   countries: countriesIn(c.var.market.tag),
 })
@@ -62,68 +55,80 @@ const loadCountries = async (c: Context<AppEnv>): Promise<PartnerData> => ({
 /** A new application starts in the market's country. */
 const marketCountry = (c: Context<AppEnv>): FormValues => ({ country_code: c.var.market.country.toUpperCase() })
 
-/** Become a dealer: the company, the shop's services and the brands it carries; sent to the market's partner recipient. */
-export const dealerForm = leadForm<PartnerData>({
-  page: 'become-a-dealer',
-  kind: 'dealer',
-  lists: ['services'],
-  load: loadCountries,
-  prefill: marketCountry,
-  Fields: (props) => {
-    const { view, values, errors } = props
-    const { t } = view
-    return (
+/**
+ * A partner application's form: the company's details, then its own group (`legend`), then the optional message;
+ * sent as `kind` through `api/forms/partner`.
+ */
+function partnerForm(form: {
+  page: string
+  kind: 'dealer' | 'distributor'
+  legend: string
+  lists?: readonly string[]
+  Specific: (props: FieldsProps<PartnerData>) => ReactNode
+}) {
+  const { Specific } = form
+  return leadForm<PartnerData>({
+    page: form.page,
+    kind: form.kind,
+    lists: form.lists,
+    load: loadCountries,
+    prefill: marketCountry,
+    Fields: (props) => (
       <>
         <CompanyFields {...props} />
         <fieldset className="form-group">
-          <legend>{t('forms.partner.shop')}</legend>
-          <ChoiceGroup
-            view={view}
-            type="checkbox"
-            name="services"
-            legend={t('forms.field.services')}
-            options={SHOP_SERVICES.map((service) => ({ value: service, label: t(`forms.service.${service}`) }))}
-            checked={listOf(values, 'services')}
-            errors={errors}
-          />
-          <TextAreaField view={view} name="brands" label={t('forms.field.brands')} hint={t('forms.partner.brands_hint')} rows={3} maxLength={500} value={valueOf(values, 'brands')} errors={errors} />
-          <Message view={view} values={values} errors={errors} />
+          <legend>{props.view.t(form.legend)}</legend>
+          <Specific {...props} />
+          <TextAreaField view={props.view} name="message" label={props.view.t('forms.field.message')} optional maxLength={3000} value={valueOf(props.values, 'message')} errors={props.errors} />
         </fieldset>
       </>
-    )
-  },
-  send: (c, values, key) =>
-    checkAndSend(partnerApplication, { ...values, kind: 'dealer', services: listOf(values, 'services') }, key, (application) => c.var.api.forms.partner(application)),
+    ),
+    send: (c, values, key) => {
+      const lists = Object.fromEntries((form.lists ?? []).map((name) => [name, listOf(values, name)]))
+      return checkAndSend(partnerApplication, { ...values, ...lists, kind: form.kind }, key, (application) => c.var.api.forms.partner(application))
+    },
+  })
+}
+
+/** Become a dealer: the company, the shop's services and the brands it carries; sent to the market's partner recipient. */
+export const dealerForm = partnerForm({
+  page: 'become-a-dealer',
+  kind: 'dealer',
+  legend: 'forms.partner.shop',
+  lists: ['services'],
+  Specific: ({ view, values, errors }) => (
+    <>
+      <ChoiceGroup
+        view={view}
+        type="checkbox"
+        name="services"
+        legend={view.t('forms.field.services')}
+        options={SHOP_SERVICES.map((service) => ({ value: service, label: view.t(`forms.service.${service}`) }))}
+        checked={listOf(values, 'services')}
+        errors={errors}
+      />
+      <TextAreaField view={view} name="brands" label={view.t('forms.field.brands')} hint={view.t('forms.partner.brands_hint')} rows={3} maxLength={500} value={valueOf(values, 'brands')} errors={errors} />
+    </>
+  ),
 })
 
 /** Become a distributor: the company, the territory and the yearly volume; sent to the market's partner recipient. */
-export const distributorForm = leadForm<PartnerData>({
+export const distributorForm = partnerForm({
   page: 'become-a-distributor',
   kind: 'distributor',
-  load: loadCountries,
-  prefill: marketCountry,
-  Fields: (props) => {
-    const { view, values, errors } = props
-    const { t } = view
-    return (
-      <>
-        <CompanyFields {...props} />
-        <fieldset className="form-group">
-          <legend>{t('forms.partner.distribution')}</legend>
-          <TextAreaField view={view} name="territory" label={t('forms.field.territory')} hint={t('forms.partner.territory_hint')} rows={3} maxLength={300} value={valueOf(values, 'territory')} errors={errors} />
-          <SelectField
-            view={view}
-            name="yearly_volume"
-            label={t('forms.field.yearly_volume')}
-            options={YEARLY_VOLUMES.map((volume) => ({ value: volume, label: t(`forms.volume.${volume}`) }))}
-            value={valueOf(values, 'yearly_volume')}
-            placeholder={t('forms.partner.choose_volume')}
-            errors={errors}
-          />
-          <Message view={view} values={values} errors={errors} />
-        </fieldset>
-      </>
-    )
-  },
-  send: (c, values, key) => checkAndSend(partnerApplication, { ...values, kind: 'distributor' }, key, (application) => c.var.api.forms.partner(application)),
+  legend: 'forms.partner.distribution',
+  Specific: ({ view, values, errors }) => (
+    <>
+      <TextAreaField view={view} name="territory" label={view.t('forms.field.territory')} hint={view.t('forms.partner.territory_hint')} rows={3} maxLength={300} value={valueOf(values, 'territory')} errors={errors} />
+      <SelectField
+        view={view}
+        name="yearly_volume"
+        label={view.t('forms.field.yearly_volume')}
+        options={YEARLY_VOLUMES.map((volume) => ({ value: volume, label: view.t(`forms.volume.${volume}`) }))}
+        value={valueOf(values, 'yearly_volume')}
+        placeholder={view.t('forms.partner.choose_volume')}
+        errors={errors}
+      />
+    </>
+  ),
 })
