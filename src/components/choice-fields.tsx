@@ -11,19 +11,28 @@ type SelectProps = {
   options: readonly Option[]
   value: string
   errors?: FieldErrors
-  /** The first, empty option ("Choose a model"). */
-  placeholder: string
+  /** The first, empty option ("Choose a model"); none when a value is always chosen. */
+  placeholder?: string
   hint?: string
   optional?: boolean
+  autoComplete?: string
 }
 
 /** A labelled select with its hint and error, keeping the chosen value. */
-export function SelectField({ view, name, label, options, value, errors, placeholder, hint, optional }: SelectProps) {
+export function SelectField({ view, name, label, options, value, errors, placeholder, hint, optional, autoComplete }: SelectProps) {
   return (
     <Field view={view} name={name} label={label} errors={errors} hint={hint} optional={optional}>
       {({ id, invalid, describedBy }) => (
-        <select id={id} name={name} required={!optional} aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={value}>
-          <option value="">{placeholder}</option>
+        <select
+          id={id}
+          name={name}
+          required={!optional}
+          autoComplete={autoComplete}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          defaultValue={value}
+        >
+          {placeholder !== undefined && <option value="">{placeholder}</option>}
           {options.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}

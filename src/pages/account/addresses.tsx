@@ -7,6 +7,7 @@ import type { View } from '../../components/view'
 import type { AppEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { readForm } from '../../forms/read-form'
+import { SelectField } from '../../components/choice-fields'
 import { countryName } from '../../i18n/formats'
 import { sendRedirect } from '../../render/respond'
 import { type Address, addressInput } from '../../upstream/account-schemas'
@@ -40,17 +41,15 @@ function AddressFields({ view, form, countries }: { view: View; form: AddressFor
       {TEXT_FIELDS.map(([name, label, optional, maxLength, autoComplete]) => (
         <Field key={name} view={view} name={name} label={t(label)} optional={optional} maxLength={maxLength} autoComplete={autoComplete} defaultValue={values[name]} errors={errors} />
       ))}
-      <Field view={view} name="country_code" label={t('address.country')} errors={errors}>
-        {({ id, invalid, describedBy }) => (
-          <select id={id} name="country_code" autoComplete="country" required aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={values.country_code ?? ''}>
-            {countries.map((country) => (
-              <option key={country.code} value={country.code}>
-                {country.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <SelectField
+        view={view}
+        name="country_code"
+        label={t('address.country')}
+        autoComplete="country"
+        options={countries.map((country) => ({ value: country.code, label: country.name }))}
+        value={values.country_code ?? ''}
+        errors={errors}
+      />
       <Field view={view} name="phone" label={t('address.phone')} optional type="tel" autoComplete="tel" maxLength={30} defaultValue={values.phone} errors={errors} />
       <div className="field checkbox">
         <input id="field-is_default" type="checkbox" name="is_default" value="on" defaultChecked={values.is_default === 'on'} />
