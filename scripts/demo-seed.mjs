@@ -12,7 +12,7 @@ const readJson = (path) => JSON.parse(readFileSync(join(root, path), 'utf8'))
 /** The page keys of the demo, in the order of their ids. */
 export const PAGE_KEYS = [
   'home', 'landing', 'about-us', 'contact-us', 'test-drive', 'become-a-dealer', 'become-a-distributor',
-  'work-with-us', 'dealer-locator',
+  'work-with-us', 'dealer-locator', 'privacy-policy',
 ]
 
 const DEFAULT_PAGE_LINKS = Object.fromEntries(PAGE_KEYS.slice(2).map((key) => [key, key]))

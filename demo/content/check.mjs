@@ -15,12 +15,15 @@ const MARKETS = {
   int: ['en'], it: ['it'], es: ['es'], gr: ['el'], pt: ['pt'], de: ['de'], fr: ['fr'], ch: ['de', 'fr', 'it'],
   si: ['sl'], hr: ['hr'], nl: ['nl'], us: ['en', 'es'], mx: ['es'], il: ['he'], ae: ['ar', 'en'], au: ['en'], za: ['en'],
 }
-const PAGE_KEYS = ['home', 'landing', 'about-us', 'contact-us', 'test-drive', 'become-a-dealer', 'become-a-distributor', 'work-with-us', 'dealer-locator']
+const PAGE_KEYS = ['home', 'landing', 'about-us', 'contact-us', 'test-drive', 'become-a-dealer', 'become-a-distributor', 'work-with-us', 'dealer-locator', 'privacy-policy']
 /** How many blocks each page may have. */
 const BLOCK_RANGE = {
   home: [0, 6], landing: [0, 6], 'about-us': [4, 6], 'contact-us': [3, 5], 'test-drive': [2, 4],
   'become-a-dealer': [2, 4], 'become-a-distributor': [2, 4], 'work-with-us': [2, 4], 'dealer-locator': [1, 2],
+  'privacy-policy': [14, 22],
 }
+/** The company behind the site: the contact page's postal address and the privacy policy's controller. */
+const COMPANY = ['Aurora Cycles S.p.A.', 'Via delle Officine 12', '24126']
 /** A script each of these locales' texts must use, so they are not left in English. */
 const SCRIPT = { el: /[\u0370-\u03FF]/, he: /[\u0590-\u05FF]/, ar: /[\u0600-\u06FF]/ }
 const NEWS_FROM = '2025-06-01'
@@ -151,11 +154,22 @@ if (pages) {
     const page = pages['contact-us']?.[locale]
     if (!page) continue
     const all = [page.summary, ...blockTexts(page.blocks)].join(' ')
-    for (const fact of ['care@aurora-cycles.example', '+39 035 000 0000', 'Via delle Officine 12', '24126', 'Aurora Cycles S.p.A.']) {
+    for (const fact of ['care@aurora-cycles.example', '+39 035 000 0000', ...COMPANY]) {
       if (!all.includes(fact)) fail(`pages.contact-us.${locale}`, `does not mention ${fact}`)
     }
     if (!/9[.:]00|9 h/.test(all) || !/18[.:]00|18 h/.test(all)) fail(`pages.contact-us.${locale}`, 'does not give the opening hours 9:00–18:00')
     if (!/press@/.test(all)) fail(`pages.contact-us.${locale}`, 'has no press contact')
+  }
+  // Facts the privacy policy must carry in every locale: its controller, where to write, the supervisory authority,
+  // the 12 months form submissions are kept (besides the street number 12) and the date of its last change.
+  for (const locale of LOCALES) {
+    const page = pages['privacy-policy']?.[locale]
+    if (!page) continue
+    const all = [page.summary, ...blockTexts(page.blocks)].join(' ')
+    for (const fact of [...COMPANY, 'privacy@aurora-cycles.example', 'Garante per la protezione dei dati personali', 'www.garanteprivacy.it', '2026']) {
+      if (!all.includes(fact)) fail(`pages.privacy-policy.${locale}`, `does not mention ${fact}`)
+    }
+    if ((all.match(/(?<!\d)12(?!\d)/g) ?? []).length < 2) fail(`pages.privacy-policy.${locale}`, 'does not give the 12 months form submissions are kept')
   }
   for (const locale of LOCALES) {
     const about = pages['about-us']?.[locale]

@@ -1,27 +1,32 @@
+import type { PageLink } from '../market/availability'
 import { marketLabel } from '../market/picker'
 import type { Chrome, View } from './view'
 
-/** The page footer: the site's content pages, the whistleblower channel and the market. */
+/** The content pages the footer lists under "Legal" rather than "Explore" (pageLinks keys). */
+const LEGAL_PAGES: readonly string[] = ['privacy-policy']
+
+/** The page footer: the site's content pages, the legal pages and the whistleblower channel, and the market. */
 export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
   const { t, market } = view
   const base = market ? `/${market.segment}` : ''
+  const pages = chrome.available.pageLinks()
+  const link = ({ key, slug }: PageLink) => (
+    <li key={key}>
+      <a href={`${base}/${slug}`}>{t(`pages.${key}`)}</a>
+    </li>
+  )
   return (
     <footer className="site-footer">
       {market && (
         <nav aria-label={t('footer.explore')} className="footer-columns">
           <div>
             <h2>{t('footer.explore')}</h2>
-            <ul>
-              {chrome.available.pageLinks().map(({ key, slug }) => (
-                <li key={key}>
-                  <a href={`${base}/${slug}`}>{t(`pages.${key}`)}</a>
-                </li>
-              ))}
-            </ul>
+            <ul>{pages.filter(({ key }) => !LEGAL_PAGES.includes(key)).map(link)}</ul>
           </div>
           <div>
             <h2>{t('footer.legal')}</h2>
             <ul>
+              {pages.filter(({ key }) => LEGAL_PAGES.includes(key)).map(link)}
               <li>
                 <a href={`${base}/whistleblower-form`}>{t('footer.whistleblower')}</a>
               </li>

@@ -11,6 +11,10 @@ const flatten = (messages: Messages, prefix = ''): Record<string, string> =>
       typeof value === 'string' ? [[prefix + key, value]] : Object.entries(flatten(value, `${prefix}${key}.`))),
   )
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort()
+/** Two words or more: a text a translator has to write (a single word such as "PayPal" or "CV" may stay as it is). */
+const SEVERAL_WORDS = /\p{L}{2,}\s+\p{L}{2,}/u
+/** The script the texts of these locales must be written in. */
+const SCRIPT: Record<string, RegExp> = { el: /[\u0370-\u03FF]/, he: /[\u0590-\u05FF]/, ar: /[\u0600-\u06FF]/ }
 
 describe('the translator', () => {
   it('translates with parameters in the market\'s language', () => {
@@ -64,11 +68,27 @@ describe('the demo translations', () => {
 
   it.each(Object.keys(all))('have every UI text in %s, with the same placeholders', (locale) => {
     const texts = flatten(all[locale] as Messages)
-    expect(Object.keys(texts).sort()).toEqual(Object.keys(english).sort())
+    expect(Object.keys(english).filter((key) => !(key in texts)), `keys of en.json missing in ${locale}`).toEqual([])
+    expect(Object.keys(texts).filter((key) => !(key in english)), `keys of ${locale} that en.json does not have`).toEqual([])
     for (const [key, text] of Object.entries(texts)) {
       expect(text.trim(), `${locale}:${key}`).not.toBe('')
       expect(placeholders(text), `${locale}:${key}`).toEqual(placeholders(english[key] as string))
     }
+  })
+
+  it.each(Object.keys(all).filter((locale) => locale !== 'en'))('leave no text of several words in English in %s', (locale) => {
+    const texts = flatten(all[locale] as Messages)
+    const copied = Object.entries(texts).filter(([key, text]) => key !== 'brand.name' && text === english[key] && SEVERAL_WORDS.test(text))
+    expect(copied.map(([key]) => key), `texts of ${locale} identical to English`).toEqual([])
+  })
+
+  it.each(Object.keys(SCRIPT))('write every text of several words in %s in its own script', (locale) => {
+    const texts = flatten(all[locale] as Messages)
+    const foreign = Object.entries(texts).filter(([, text]) => {
+      const words = text.replace(/\{\{\w+\}\}/g, '').replaceAll('Aurora Cycles', '')
+      return SEVERAL_WORDS.test(words) && !SCRIPT[locale]!.test(words)
+    })
+    expect(foreign.map(([key]) => key), `texts of ${locale} without its script`).toEqual([])
   })
 })
 
