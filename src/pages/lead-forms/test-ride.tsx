@@ -74,14 +74,17 @@ function weekdayNames(locale: string): string[] {
 
 /**
  * A dealer's opening days as a sentence's part: "every day", or runs of three days or more as a range and the others
- * by name ("Monday to Friday and Sunday"). The week is read from the day after a closed one, so a shop open Sunday to
- * Friday reads so.
+ * by name ("Monday to Friday and Sunday"). The week is read from Monday, unless a range runs over the weekend into
+ * Monday: then from its first day, so a shop open Sunday to Friday reads so.
  */
 export function openDaysText(view: View, open: string): string {
   const { t } = view
   if (!open.includes('0')) return t('test_ride.every_day')
   const names = weekdayNames(view.locale)
-  const start = (open.indexOf('0') + 1) % 7
+  // The run from after the last closed day, over Sunday, up to the first closed day.
+  const wrapStart = open.lastIndexOf('0') + 1
+  const wrapLength = 7 - wrapStart + open.indexOf('0')
+  const start = open[0] === '1' && open[6] === '1' && wrapLength >= 3 ? wrapStart : 0
   const runs: number[][] = []
   let previousOpen = false
   for (let step = 0; step < 7; step++) {
