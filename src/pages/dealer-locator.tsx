@@ -72,7 +72,7 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
             <ol className="dealer-list">
               {dealers.map((dealer) => (
                 <li key={dealer.slug} className="dealer-card">
-                  <h2 id={`dealer-${dealer.slug}`}>
+                  <h2>
                     <a href={`/${segment}/dealers/${dealer.slug}`}>{dealer.name}</a>
                   </h2>
                   <p className="meta">{t('dealer.distance', { km: Math.round(dealer.distance_km) })}</p>
@@ -106,14 +106,18 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
   )
 }
 
-/** "Book a test ride at this dealer" on a card, for a dealer that offers them where the test ride page is available. */
+/**
+ * "Book a test ride at this dealer" on a card, for a dealer that offers them where the test ride page is available;
+ * the dealer's name completes it for assistive technology, which may list the page's links out of their cards.
+ */
 function TestRideLink({ view, chrome, dealer }: { view: View; chrome: Chrome; dealer: Dealer }) {
   const href = dealer.services.test_rides ? chrome.available.pageUrl('test-drive', `?dealer=${encodeURIComponent(dealer.slug)}`) : null
   if (!href) return null
   return (
     <p className="card-action">
-      <a href={href} aria-describedby={`dealer-${dealer.slug}`}>
+      <a href={href}>
         {view.t('dealer.book_test_ride')}
+        <span className="visually-hidden">{` (${dealer.name})`}</span>
       </a>
     </p>
   )
