@@ -3,6 +3,7 @@ export const IslandNames = {
   marketPicker: 'market-picker',
   mobileMenu: 'mobile-menu',
   dealerMap: 'dealer-map',
+  testRideDays: 'test-ride-days',
 } as const
 
 export type IslandName = (typeof IslandNames)[keyof typeof IslandNames]

@@ -8,16 +8,14 @@ import type { HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import { configOf } from '../config'
 import type { AppEnv } from '../env'
-import { byDistance, type Point } from '../geo/distance'
+import { byDistance } from '../geo/distance'
 import { assets } from '../render/assets'
 import { Caching } from '../cache/answer-caching'
 import { sendPage, viewOf } from '../render/respond'
-import { DEALER_SERVICES, type Dealer, type DealerService, type Place } from '../upstream/catalogue-schemas'
+import { DEALER_SERVICES, type Dealer, type DealerService } from '../upstream/catalogue-schemas'
 import type { ContentPage } from '../upstream/schemas'
+import { nearOf, type Origin, originOf, placeOf } from './dealer-origin'
 
-
-/** Where the list measures from: a place the visitor typed, their position at the edge, or the market's centre. */
-type Origin = { point: Point; from: 'place'; place: string } | { point: Point; from: 'visitor' } | { point: Point; from: 'centre'; unknownPlace?: string }
 
 type LocatorProps = {
   view: View
@@ -86,6 +84,7 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
                       <li key={service}>{t(`dealer.${service}`)}</li>
                     ))}
                   </ul>
+                  <TestRideLink view={view} chrome={chrome} dealer={dealer} />
                 </li>
               ))}
             </ol>
@@ -108,15 +107,32 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
 }
 
 /**
+ * "Book a test ride at this dealer" on a card, for a dealer that offers them where the test ride page is available;
+ * the dealer's name completes it for assistive technology, which may list the page's links out of their cards.
+ */
+function TestRideLink({ view, chrome, dealer }: { view: View; chrome: Chrome; dealer: Dealer }) {
+  const href = dealer.services.test_rides ? chrome.available.pageUrl('test-drive', `?dealer=${encodeURIComponent(dealer.slug)}`) : null
+  if (!href) return null
+  return (
+    <p className="card-action">
+      <a href={href}>
+        {view.t('dealer.book_test_ride')}
+        <span className="visually-hidden">{` (${dealer.name})`}</span>
+      </a>
+    </p>
+  )
+}
+
+/**
  * The dealer locator (the content page whose key is `dealer-locator`): the market's dealers, filtered by the services
  * asked for, nearest first from a typed place or postcode (resolved by `api/front/places`), else the visitor's
  * position at the edge, else the market's centre.
  */
 export async function sendDealerLocator(c: Context<AppEnv>, page: ContentPage, chrome: Chrome, head: HeadProps): Promise<Response> {
   const { market, api, t } = c.var
-  const near = (c.req.query('near') ?? '').trim().slice(0, 80)
+  const near = nearOf(c)
   const filters = DEALER_SERVICES.filter((service) => c.req.query(service) === 'on')
-  const [all, place] = await Promise.all([api.dealers.all(), near.length >= 2 ? api.dealers.place(near) : null])
+  const [all, place] = await Promise.all([api.dealers.all(), placeOf(c, near)])
   const origin = originOf(c, place, near, all)
   const dealers = byDistance(all.filter((dealer) => filters.every((service) => dealer.services[service])), origin.point)
   const view = viewOf(c, t, market)
@@ -137,24 +153,3 @@ export async function sendDealerLocator(c: Context<AppEnv>, page: ContentPage, c
     { kind: 'dealer-locator', caching: origin.from === 'visitor' ? Caching.personal : Caching.shared },
   )
 }
-
-/**
- * Where to measure from: the place typed, else the visitor's position at the edge when they are in the market's
- * country (or on the international site), else the market's centre (or, without one, the middle of its dealers).
- */
-function originOf(c: Context<AppEnv>, place: Place | null, near: string, dealers: Point[]): Origin {
-  if (place) return { point: place, from: 'place', place: place.name }
-  const { site } = c.var.market
-  const cf = c.req.raw.cf as { latitude?: string; longitude?: string; country?: string } | undefined
-  const visitor = { lat: Number(cf?.latitude), lng: Number(cf?.longitude) }
-  const inMarket = site.slug === 'int' || cf?.country?.toUpperCase() === site.country.country_code.toUpperCase()
-  if (!near && inMarket && cf?.latitude && cf.longitude && Number.isFinite(visitor.lat) && Number.isFinite(visitor.lng)) {
-    return { point: visitor, from: 'visitor' }
-  }
-  return { point: site.centre ?? middleOf(dealers), from: 'centre', ...(near ? { unknownPlace: near } : {}) }
-}
-
-const middleOf = (points: Point[]): Point =>
-  points.length === 0
-    ? { lat: 0, lng: 0 }
-    : { lat: points.reduce((sum, p) => sum + p.lat, 0) / points.length, lng: points.reduce((sum, p) => sum + p.lng, 0) / points.length }

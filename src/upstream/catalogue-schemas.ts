@@ -10,6 +10,12 @@ const slug = z.string().regex(/^[a-z0-9-]{1,80}$/)
 
 export const productTypeSchema = z.object({ id: z.number().int(), slug, name: z.string() })
 
+/**
+ * A type as `api/front/product-types` lists it: also whether its products are bicycles (`registrable`: a customer
+ * registers them, a visitor may book a test ride of them); a brand's API without the field lists no bicycles.
+ */
+export const listedProductTypeSchema = productTypeSchema.extend({ registrable: z.boolean().default(false) })
+
 export const availabilitySchema = z.enum(['in_stock', 'low_stock', 'out_of_stock', 'preorder'])
 
 export const variantSchema = z.object({
@@ -88,7 +94,7 @@ export const searchResultSchema = z.object({
   image: sitePath.nullish(),
 })
 
-export const productTypesAnswer = envelope(z.array(productTypeSchema))
+export const productTypesAnswer = envelope(z.array(listedProductTypeSchema))
 export const productListAnswer = pagedEnvelope(productSummarySchema)
 export const productAnswer = envelope(productSchema)
 export const newsArticleAnswer = envelope(newsArticleSchema)
@@ -98,6 +104,7 @@ export const placeAnswer = envelope(placeSchema)
 export const searchAnswer = pagedEnvelope(searchResultSchema)
 
 export type ProductType = z.infer<typeof productTypeSchema>
+export type ListedProductType = z.infer<typeof listedProductTypeSchema>
 export type Availability = z.infer<typeof availabilitySchema>
 export type ProductSummary = z.infer<typeof productSummarySchema>
 export type Product = z.infer<typeof productSchema>
