@@ -36,6 +36,8 @@ export type LeadForm<Data = unknown> = {
   /** The values a new form starts with (`?model=`); unknown values are ignored. */
   prefill?(c: Context<AppEnv>, data: Data): FormValues
   Fields(props: FieldsProps<Data>): ReactNode
+  /** What the page shows above the form, outside it (the open positions). */
+  Before?(props: { view: View; data: Data }): ReactNode
   /**
    * Checks the posted values (with the submission's key) and sends them; `body` is the whole parsed body (files).
    * Null when the API has no such form (404).

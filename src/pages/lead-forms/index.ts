@@ -1,5 +1,6 @@
 import type { LeadForm } from '../../forms/lead-form'
 import { contactForm } from './contact'
+import { jobForm } from './job'
 import { dealerForm, distributorForm } from './partner'
 
 /** The site's lead forms by the pageLinks key of the page they sit on. */
@@ -8,4 +9,5 @@ export const LEAD_FORMS: Readonly<Record<string, LeadForm<any>>> = {
   'contact-us': contactForm,
   'become-a-dealer': dealerForm,
   'become-a-distributor': distributorForm,
+  'work-with-us': jobForm,
 }
