@@ -84,6 +84,8 @@ describe('the work-with-us page', () => {
     expect(text).toContain(`<option value="" selected="">${textsOf('it')('forms.job.open_application')}</option>`)
     expect(text).toMatch(/<option value="3">Meccanico di biciclette · Bergamo<\/option>/)
     expect(text).not.toContain('id="field-cv-again"')
+    // The size is a left-to-right run kept whole in right-to-left text.
+    expect(text).toContain('\u20665 MB\u2069')
   })
 
   it('never lists a closed position or another market\'s', async () => {
@@ -108,7 +110,15 @@ describe('the work-with-us page', () => {
     expect(status).toBe(200)
     expect(textOf(text)).toContain(textsOf('es')('jobs.no_positions'))
     expect(text).not.toContain('class="job-list"')
-    expect(text.match(/<option /g)).toHaveLength(1)
+    // Nothing to choose: the application is an open one.
+    expect(text).not.toContain('id="field-position"')
+  })
+
+  it('shows the position again, with its message, when the one chosen closed and none is left', async () => {
+    const { status, text } = await apply('/es-es/work-with-us', { ...GIULIA, position: '3' }, pdf())
+    expect(status).toBe(422)
+    expect(fieldError(text, 'position')).toBe(textsOf('es')('validation.position'))
+    expect(text).toMatch(new RegExp(`<select id="field-position"[^>]*><option value="">${textsOf('es')('forms.job.open_application')}</option></select>`))
   })
 
   it('chooses the position of ?position= when it is open in the market, and ignores any other', async () => {

@@ -17,6 +17,9 @@ export const JOB_FORM_MAX_BYTES = 5.5 * 1024 * 1024
 /** The market's open positions, where each one's "apply" link leads, and whether the form comes back after a POST. */
 type JobData = { jobs: Job[]; applyUrl: string | null; posted: boolean }
 
+/** The CV's largest size as the hint writes it: a left-to-right run, isolated so right-to-left text keeps it whole. */
+const CV_LIMIT = `\u2066${CV_MAX_BYTES / 1024 / 1024} MB\u2069`
+
 /** A map pin, before each position's place. */
 const PIN = 'M12 2a7 7 0 0 0-7 7c0 5 7 13 7 13s7-8 7-13a7 7 0 0 0-7-7Zm0 9.5A2.5 2.5 0 1 1 12 6.5a2.5 2.5 0 0 1 0 5Z'
 
@@ -131,20 +134,23 @@ function JobFields({ view, data, values, errors }: FieldsProps<JobData>) {
   const cvAgain = data.posted ? 'field-cv-again' : null
   return (
     <>
-      <Field view={view} name="position" label={t('forms.field.position')} hint={t('jobs.position_hint')} errors={errors}>
-        {({ id, invalid, describedBy }) => (
-          <select id={id} name="position" aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={valueOf(values, 'position')}>
-            <option value="">{t('forms.job.open_application')}</option>
-            {data.jobs.map((job) => (
-              <option key={job.id} value={String(job.id)}>
-                {`${job.title} · ${job.place}`}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      {/* Without open positions the application is an open one: nothing to choose (unless one closed meanwhile). */}
+      {(data.jobs.length > 0 || errors?.position) && (
+        <Field view={view} name="position" label={t('forms.field.position')} hint={t('jobs.position_hint')} errors={errors}>
+          {({ id, invalid, describedBy }) => (
+            <select id={id} name="position" aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={valueOf(values, 'position')}>
+              <option value="">{t('forms.job.open_application')}</option>
+              {data.jobs.map((job) => (
+                <option key={job.id} value={String(job.id)}>
+                  {`${job.title} · ${job.place}`}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
       {text('name', 'name', 120)}
-      <div className="field-row">
+      <div className="job-contact">
         {text('email', 'email', 254, { type: 'email', dir: 'ltr' })}
         {text('phone', 'tel', 30, { type: 'tel', dir: 'ltr' })}
       </div>
@@ -159,7 +165,7 @@ function JobFields({ view, data, values, errors }: FieldsProps<JobData>) {
         value={valueOf(values, 'cover_letter')}
         errors={errors}
       />
-      <Field view={view} name="cv" label={t('forms.field.cv')} hint={t('jobs.cv_hint', { size: `${CV_MAX_BYTES / 1024 / 1024} MB` })} errors={errors}>
+      <Field view={view} name="cv" label={t('forms.field.cv')} hint={t('jobs.cv_hint', { size: CV_LIMIT })} errors={errors}>
         {({ id, invalid, describedBy }) => (
           <div className="cv-input">
             {cvAgain && (
