@@ -342,6 +342,41 @@ describe('a refused application', () => {
     expect(lines.filter((line) => line.includes('"event":"cv_kept_outcome_unknown"'))).toHaveLength(1)
   })
 
+  it('answers 503 with the form kept, and stores nothing, when the bucket cannot keep the CV', async () => {
+    const count = await submissionCount()
+    const bucket = { put: async () => Promise.reject(new Error('R2 unavailable')) } as unknown as R2Bucket
+    const lines: string[] = []
+    const { status, text } = await (async () => {
+      for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+      return apply(PATH, GIULIA, pdf(), { FILES: bucket })
+    })()
+    expect(status).toBe(503)
+    expect(textOf(text)).toContain(textsOf('it')('forms.unavailable'))
+    expect(text).toContain('value="giulia.rossi@example.com"')
+    expect(await submissionCount()).toBe(count)
+    expect(lines.some((line) => line.includes('"event":"cv_not_stored"'))).toBe(true)
+  })
+
+  it('still answers the API\'s refusal when the CV cannot be deleted (the retention will)', async () => {
+    const bucket = new Proxy(env.FILES, {
+      get(target, name) {
+        if (name === 'delete') return async () => Promise.reject(new Error('R2 unavailable'))
+        const value = Reflect.get(target, name)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    await visit(PATH)
+    await env.DB.prepare('UPDATE jobs SET open = 0 WHERE id = 4').run()
+    try {
+      vi.spyOn(console, 'error').mockImplementation(() => {})
+      const { status, text } = await apply(PATH, { ...GIULIA, position: '4' }, pdf(), { FILES: bucket })
+      expect(status).toBe(422)
+      expect(fieldError(text, 'position')).toBe(textsOf('it')('validation.position'))
+    } finally {
+      await env.DB.prepare('UPDATE jobs SET open = 1 WHERE id = 4').run()
+    }
+  })
+
   it('sends the API the CV\'s key, type, size and name, never its bytes', async () => {
     const upstream = httpUpstream()
     const { status } = await apply(PATH, GIULIA, pdf(MB), { UPSTREAM_URL })

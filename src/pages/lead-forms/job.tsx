@@ -3,8 +3,8 @@ import { TextAreaField } from '../../components/choice-fields'
 import type { View } from '../../components/view'
 import { type CvFile, readCv, storeCv } from '../../forms/cv'
 import { type FieldsProps, type FormValues, leadForm, valueOf } from '../../forms/lead-form'
-import { logEvent } from '../../ops/log'
-import { isUpstreamError, unlessRefused } from '../../upstream/errors'
+import { errorName, logEvent } from '../../ops/log'
+import { isUpstreamError, UpstreamError, unlessRefused } from '../../upstream/errors'
 import { fieldErrors } from '../../upstream/fields'
 import { CV_MAX_BYTES, type Job, jobApplicationFields } from '../../upstream/form-schemas'
 
@@ -59,7 +59,11 @@ export const jobForm = leadForm<JobData>({
     if ('refused' in cv) errors.cv = [cv.refused]
     if (!fields.success || 'refused' in cv || Object.keys(errors).length > 0) return { errors }
 
-    const file = await storeCv(c.env.FILES, cv.cv)
+    const file = await storeCv(c.env.FILES, cv.cv).catch((error: unknown) => {
+      // The bucket is where the application goes first: its outage is the form's "not sent, try again" (503).
+      logEvent('error', 'cv_not_stored', { error: errorName(error) })
+      throw new UpstreamError('unavailable', 'files')
+    })
     let keep = false
     try {
       const { answer, refused } = await unlessRefused(c.var.api.forms.job({ ...fields.data, cv: cvOf(file, cv.cv) }), [422])
@@ -71,7 +75,8 @@ export const jobForm = leadForm<JobData>({
       if (keep) logEvent('warn', 'cv_kept_outcome_unknown', { form: 'job' })
       throw error
     } finally {
-      if (!keep) await c.env.FILES.delete(file)
+      // A CV that cannot be deleted now is deleted by the retention with the others of its day.
+      if (!keep) await c.env.FILES.delete(file).catch((error: unknown) => logEvent('error', 'cv_not_deleted', { error: errorName(error) }))
     }
   },
 })
@@ -81,7 +86,7 @@ const cvOf = (key: string, cv: CvFile) => ({ key, type: cv.type, size: cv.bytes.
 
 /**
  * Whether a failed call may still have stored the submission: no answer came (a timeout, a lost connection) or an
- * answer came that could not be read. Its CV then stays (the retention deletes it if nothing refers to it); an API that
+ * answer came that could not be read. Its CV then stays (the retention deletes it at the end of the period); an API that
  * answered a refusal or an error status stored nothing, and the CV goes.
  */
 function mayBeStored(error: unknown): boolean {
