@@ -203,6 +203,14 @@ export function demoSeedStatements() {
     statements.push(insert('dealers', { id: index + 1, ...dealer, ...boolFlags(services), hours: JSON.stringify(hours) })))
   places.forEach((place, index) => statements.push(insert('places', { id: index + 1, ...place })))
 
+  // The markets' open positions (and a closed one), in each of the market's languages, in the order of the file.
+  readJson('demo/content/jobs.json').forEach(({ id, site, open, contents }, position) => {
+    statements.push(insert('jobs', { id, site, open: open ? 1 : 0, position }))
+    for (const [locale, { title, place, summary }] of Object.entries(contents)) {
+      statements.push(insert('job_contents', { job_id: id, locale, title, place, summary }))
+    }
+  })
+
   // Last: the search index, from everything above.
   statements.push(...readFileSync(join(root, 'scripts/reindex-search.sql'), 'utf8')
     .replace(/--.*$/gm, '').split(';').map((sql) => sql.trim()).filter(Boolean).map((sql) => `${sql};`))

@@ -18,6 +18,8 @@ export type Config = {
   publicOrigin: string | null
   /** Turnstile's public key when lead forms are checked by Turnstile (both its keys set), else null. */
   turnstileSiteKey: string | null
+  /** How many days lead-form submissions and their CVs are kept (`SUBMISSION_RETENTION_DAYS`, 1–3650; 365). */
+  retentionDays: number
 }
 
 const DEFAULT_TIMEOUT_MS = 3000
@@ -34,6 +36,7 @@ export function configOf(env: Bindings): Config {
       mapTiles: mapTilesOf(env.MAP_TILE_URL),
       publicOrigin: publicOriginOf(env.PUBLIC_ORIGIN),
       turnstileSiteKey: env.TURNSTILE_SITE_KEY && env.TURNSTILE_SECRET_KEY ? env.TURNSTILE_SITE_KEY : null,
+      retentionDays: retentionDaysOf(env.SUBMISSION_RETENTION_DAYS),
     }
     read.set(env, config)
   }
@@ -73,6 +76,17 @@ function publicOriginOf(value: string | undefined): string | null {
   } catch {}
   logEvent('error', 'config_invalid', { variable: 'PUBLIC_ORIGIN' })
   return null
+}
+
+const DEFAULT_RETENTION_DAYS = 365
+
+/** A whole number of days from 1 to 3650; anything else keeps the default (a year), never "delete everything". */
+function retentionDaysOf(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_RETENTION_DAYS
+  const days = Number(value)
+  if (Number.isInteger(days) && days >= 1 && days <= 3650) return days
+  logEvent('error', 'config_invalid', { variable: 'SUBMISSION_RETENTION_DAYS' })
+  return DEFAULT_RETENTION_DAYS
 }
 
 function timeout(value: string | undefined): number {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Validates the demo content (pages.json, news.json, products.json, catalogue.json, dealers.json), the markets'
+// Validates the demo content (pages.json, news.json, products.json, catalogue.json, dealers.json, jobs.json), the markets'
 // currencies (../markets.json) and the images it points to.
 // Usage: node demo/content/check.mjs   — prints a summary and exits 1 if anything is wrong.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
@@ -356,6 +356,48 @@ if (dealerData) {
   for (const site of SITES) if ((dealerData.places ?? []).filter((p) => p.site === site).length < 4) fail('dealers.places', `fewer than 4 places for ${site}`)
 }
 
+// ------------------------------------------------------------------------------------------------ open positions
+
+const jobs = readJson('jobs.json')
+const workWithUs = (slug) => markets.find((m) => m.slug === slug)?.settings?.work_with_us !== false
+if (jobs) {
+  if (!Array.isArray(jobs)) fail('jobs.json', 'must be an array')
+  else {
+    const ids = new Set()
+    jobs.forEach((job, i) => {
+      const at = `jobs[${i}]`
+      const keys = Object.keys(job ?? {}).sort().join()
+      if (keys !== 'contents,id,open,site') fail(at, `fields must be contents, id, open, site; found ${keys}`)
+      if (!Number.isInteger(job.id) || job.id <= 0 || ids.has(job.id)) fail(at, `id ${job.id} is missing, not a positive whole number or duplicated`)
+      ids.add(job.id)
+      if (typeof job.open !== 'boolean') fail(at, 'open must be true or false')
+      const locales = MARKETS[job.site]
+      if (!locales) { fail(at, `unknown site ${JSON.stringify(job.site)}`); return }
+      if (job.open && !workWithUs(job.site)) fail(at, `market ${job.site} has work_with_us off: nobody would see this position`)
+      const contents = job.contents ?? {}
+      // Every language of its market, so no visitor reads a position in a language the market does not speak.
+      for (const locale of locales) if (!contents[locale]) fail(at, `locale ${locale} of market ${job.site} is missing`)
+      for (const locale of Object.keys(contents)) if (!locales.includes(locale)) fail(at, `market ${job.site} has no locale ${locale}`)
+      for (const [locale, content] of Object.entries(contents)) {
+        const where = `${at}.contents.${locale}`
+        const fields = Object.keys(content ?? {}).sort().join()
+        if (fields !== 'place,summary,title') fail(where, `fields must be place, summary, title; found ${fields}`)
+        text(`${where}.title`, content.title, { max: 90 })
+        text(`${where}.place`, content.place, { max: 60 })
+        text(`${where}.summary`, content.summary, { max: 240 })
+        const sentences = (content.summary ?? '').split(/(?<=[.!?؟])\s+/).filter(Boolean)
+        if (sentences.length > 2) fail(`${where}.summary`, `has ${sentences.length} sentences, at most 2`)
+        const english = locale === 'en' || !contents.en ? null : [contents.en.title, contents.en.summary]
+        checkNative(where, locale, [content.title, content.summary, content.place], english, { eachOf: 3 })
+      }
+    })
+    // The empty state ("no open positions: an open application is always possible") shows somewhere.
+    const hiring = new Set(jobs.filter((job) => job.open).map((job) => job.site))
+    if (!Object.keys(MARKETS).some((site) => workWithUs(site) && !hiring.has(site))) fail('jobs.json', 'every market has open positions: leave one without')
+    if (!jobs.some((job) => !job.open)) fail('jobs.json', 'no closed position: keep one, to prove it is never listed')
+  }
+}
+
 // ------------------------------------------------------------------------------------------------ SVG files
 
 /** A light well-formedness check: balanced tags, one root <svg>, quoted attributes. */
@@ -441,6 +483,7 @@ const summary = [
   `products: ${catalogue?.products?.length ?? 0} in ${catalogue?.types?.length ?? 0} types, ${catalogue?.products?.filter((p) => p.featured).length ?? 0} featured`,
   `markets: ${markets.length}, in ${new Set(markets.map((m) => m.currency?.code)).size} currencies`,
   `dealers: ${dealerData?.dealers?.length ?? 0}, places: ${dealerData?.places?.length ?? 0}`,
+  `jobs: ${Array.isArray(jobs) ? jobs.filter((job) => job.open).length : 0} open positions in ${Array.isArray(jobs) ? new Set(jobs.filter((job) => job.open).map((job) => job.site)).size : 0} markets`,
   `svg: ${svgCount.products} product, ${svgCount.news} news, ${svgCount.og} og images, hero and logo`,
 ]
 console.log(summary.join('\n'))

@@ -36,7 +36,10 @@ export type LeadForm<Data = unknown> = {
   /** The values a new form starts with (`?model=`); unknown values are ignored. */
   prefill?(c: Context<AppEnv>, data: Data): FormValues
   Fields(props: FieldsProps<Data>): ReactNode
-  /** What the page shows above the form and outside it (the test ride's search for dealers near a town), if anything. */
+  /**
+   * What the page shows above the form and outside it, if anything (the test ride's search for dealers near a town,
+   * the open positions).
+   */
   Before?(props: FieldsProps<Data>): ReactNode
   /**
    * Checks the posted values (with the submission's key) and sends them; `body` is the whole parsed body (files).

@@ -66,7 +66,7 @@ export async function sendLeadFormPage(
     <ContentPage {...parts}>
       <section className="lead-form-section" aria-labelledby={titleId}>
         <h2 id={titleId}>{view.t(`forms.${form.kind}.title`)}</h2>
-        {token && form.Before && <form.Before view={view} data={data} values={values} errors={state?.errors} />}
+        {form.Before && <form.Before view={view} data={data} values={values} errors={state?.errors} />}
         {token ? (
           <LeadFormFrame
             view={view}

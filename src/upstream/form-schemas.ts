@@ -126,7 +126,7 @@ export const jobApplicationFields = z.object({
   submission_key: submissionKey,
   /** An open position's id, or empty for an open application. */
   position: z
-    .union([z.literal(''), z.null(), z.coerce.number({ error: 'position' }).int('position').positive('position')])
+    .union([z.literal(''), z.null(), z.coerce.number({ error: 'position' }).int('position').positive('position')], { error: 'position' })
     .optional()
     .transform((value) => (typeof value === 'number' ? value : null)),
   name: requiredText(120),

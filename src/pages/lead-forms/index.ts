@@ -1,5 +1,6 @@
 import type { LeadForm } from '../../forms/lead-form'
 import { contactForm } from './contact'
+import { jobForm } from './job'
 import { dealerForm, distributorForm } from './partner'
 import { testRideForm } from './test-ride'
 
@@ -10,4 +11,5 @@ export const LEAD_FORMS: Readonly<Record<string, LeadForm<any>>> = {
   'test-drive': testRideForm,
   'become-a-dealer': dealerForm,
   'become-a-distributor': distributorForm,
+  'work-with-us': jobForm,
 }
