@@ -1,6 +1,6 @@
 -- Lead forms: what visitors send (test-ride requests, dealer and distributor applications, job applications, contact
 -- messages) and the markets' open positions. Submissions, their mails and their CVs are deleted after the
--- deployment's retention period by the Worker's scheduled handler (docs/decisions/012).
+-- deployment's retention period by the Worker's scheduled handler (docs/decisions/013).
 
 CREATE TABLE form_submissions (
   id INTEGER PRIMARY KEY,

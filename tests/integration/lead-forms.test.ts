@@ -357,24 +357,31 @@ describe('when the API falters', () => {
 })
 
 describe('bad input on every form route never produces a 5xx', () => {
-  const ROUTES = ['/it-it/contatti', '/it-it/become-a-dealer', '/it-it/become-a-distributor', '/il-he/contact-us', '/it-it/chi-siamo', '/it-it/nowhere']
+  const ROUTES = [
+    '/it-it/contatti', '/it-it/become-a-dealer', '/it-it/become-a-distributor', '/it-it/test-drive', '/it-it/work-with-us', '/il-he/contact-us',
+    '/il-he/test-drive', '/it-it/chi-siamo', '/it-it/nowhere', '/de-de/test-drive', '/pt-pt/work-with-us',
+  ]
   const field = fc.constantFrom(
     'topic', 'name', 'email', 'order_code', 'message', 'consent', 'form_token', 'homepage', 'services', 'kind', 'website',
     'country_code', 'yearly_volume', 'company_name', 'registration_number', 'cf-turnstile-response', '__proto__', 'constructor',
+    'product', 'dealer', 'date', 'part_of_day', 'first_name', 'last_name', 'phone', 'position', 'cover_letter', 'cv',
   )
-  const value = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('on', '', 'sales', 'CT-AAAA-BBBB', 'x'.repeat(300)))
+  const value = fc.oneof(
+    fc.string({ maxLength: 60 }),
+    fc.constantFrom('on', '', 'sales', 'CT-AAAA-BBBB', 'x'.repeat(300), 'aurora-strada-9', 'cicli-bergamasca', '2026-12-01', '0000-00-00', 'morning', '1', '-1'),
+  )
 
   it('answers any fields, any token and any body below 500', async () => {
-    const token = await formToken('it-it', 'contact')
+    const tokens = await Promise.all(['contact', 'test_ride', 'job', 'dealer'].map((kind) => formToken('it-it', kind)))
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...ROUTES),
         fc.array(fc.tuple(field, value), { maxLength: 14 }),
-        fc.boolean(),
+        fc.option(fc.constantFrom(...tokens), { nil: undefined }),
         fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain', 'application/json'),
-        async (path, pairs, withToken, type) => {
+        async (path, pairs, token, type) => {
           const body = new URLSearchParams(pairs)
-          if (withToken) body.set('form_token', token)
+          if (token) body.set('form_token', token)
           const { status } = await visit(path, {
             method: 'POST',
             headers: { 'Content-Type': type, Origin: ORIGIN, 'Sec-Fetch-Site': 'same-origin', 'CF-Connecting-IP': nextClient() },
@@ -383,7 +390,32 @@ describe('bad input on every form route never produces a 5xx', () => {
           expect(status, `${path} ${type}`).toBeLessThan(500)
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 200 },
+    )
+  })
+
+  it('answers any multipart body with any file below 500', async () => {
+    const token = await formToken('it-it', 'job')
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/it-it/work-with-us', '/it-it/contatti', '/it-it/test-drive'),
+        fc.array(fc.tuple(field, value), { maxLength: 10 }),
+        fc.uint8Array({ maxLength: 2048 }),
+        fc.string({ maxLength: 40 }),
+        async (path, pairs, bytes, name) => {
+          const body = new FormData()
+          for (const [key, text] of pairs) body.append(key, text)
+          body.set('form_token', token)
+          body.set('cv', new File([bytes], name || 'cv.pdf', { type: 'application/pdf' }))
+          const { status } = await visit(path, {
+            method: 'POST',
+            headers: { Origin: ORIGIN, 'Sec-Fetch-Site': 'same-origin', 'CF-Connecting-IP': nextClient() },
+            body,
+          })
+          expect(status, path).toBeLessThan(500)
+        },
+      ),
+      { numRuns: 80 },
     )
   })
 })
