@@ -52,7 +52,7 @@ for (const market of MARKETS) {
     await expect(page).toHaveURL(new RegExp(`near=${market.town}`))
     const nearest = page.locator('.dealer-list > li').first()
     await expect(nearest.getByRole('heading')).toHaveText(market.nearest)
-    await nearest.getByRole('link').click()
+    await nearest.getByRole('link', { name: market.nearest, exact: true }).click()
     await expect(page).toHaveURL(new RegExp(`/${market.segment}/dealers/`))
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(market.nearest)
   })
