@@ -36,10 +36,9 @@ export type LeadForm<Data = unknown> = {
   /** The values a new form starts with (`?model=`); unknown values are ignored. */
   prefill?(c: Context<AppEnv>, data: Data): FormValues
   Fields(props: FieldsProps<Data>): ReactNode
-  /**
-   * What the page shows above the form and outside it, if anything (the test ride's search for dealers near a town,
-   * the open positions).
-   */
+  /** What the page shows between its text and the form's panel, if anything (the open positions). */
+  Above?(props: { view: View; data: Data }): ReactNode
+  /** What the form's panel shows above the form and outside it, if anything (the test ride's search near a town). */
   Before?(props: FieldsProps<Data>): ReactNode
   /**
    * Checks the posted values (with the submission's key) and sends them; `body` is the whole parsed body (files).

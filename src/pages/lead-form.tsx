@@ -64,6 +64,7 @@ export async function sendLeadFormPage(
   return sendPage(
     c,
     <ContentPage {...parts}>
+      {form.Above && <form.Above view={view} data={data} />}
       <section className="lead-form-section" aria-labelledby={titleId}>
         <h2 id={titleId}>{view.t(`forms.${form.kind}.title`)}</h2>
         {form.Before && <form.Before view={view} data={data} values={values} errors={state?.errors} />}

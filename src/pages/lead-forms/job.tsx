@@ -44,7 +44,7 @@ export const jobForm = leadForm<JobData>({
     const position = c.req.query('position') ?? ''
     return jobs.some((job) => String(job.id) === position) ? { position } : {}
   },
-  Before: ({ view, data }) => <OpenPositions view={view} {...data} />,
+  Above: ({ view, data }) => <OpenPositions view={view} {...data} />,
   Fields: (props) => <JobFields {...props} />,
   send: async (c, values, key, body) => {
     const [fields, cv, jobs] = await Promise.all([
