@@ -34,6 +34,7 @@ import { requestContext } from './request-context'
 import { securityHeaders } from './security/headers'
 import { allowCrossSite, unsafeRequests } from './security/unsafe-requests'
 import { robots } from './seo/robots'
+import { marketSitemap, sitemapIndex } from './seo/sitemap'
 
 /**
  * The pages of one market, `/{country}-{locale}/…`: the market is resolved (404/503) before any of them runs. Its
@@ -70,6 +71,7 @@ market.get('/news/details/:slug', articlePage)
 market.get('/news/:slugId', articlePermalink)
 market.get('/search/:type', requirePage('search'), searchPage)
 market.get('/dealers/:slug', requirePage('dealer-pages'), dealerPage)
+market.get('/:sitemap{sitemap(?:-[0-9]+)?\\.xml}', marketSitemap)
 // Last: any other single segment is a content page by its slug in the market's pageLinks.
 market.get('/:page', contentPage)
 
@@ -88,6 +90,7 @@ app.use(viewer())
 app.get('/_health', health)
 app.post('/_purge', allowCrossSite(), purge)
 app.get('/robots.txt', robots)
+app.get('/sitemap.xml', sitemapIndex)
 app.all('/api/*', publicApi)
 
 // Paths without a market.
