@@ -34,6 +34,8 @@ import { requestContext } from './request-context'
 import { securityHeaders } from './security/headers'
 import { allowCrossSite, unsafeRequests } from './security/unsafe-requests'
 import { robots } from './seo/robots'
+import { CONSENT_PATH } from './tracking/consent'
+import { submitConsent } from './tracking/submit-consent'
 import { marketSitemap, sitemapIndex } from './seo/sitemap'
 
 /**
@@ -96,6 +98,7 @@ app.all('/api/*', publicApi)
 // Paths without a market.
 app.get('/', landing)
 app.post(PICK_MARKET_PATH, pickMarket)
+app.post(CONSENT_PATH, submitConsent)
 app.get(LOGIN_PATH, guestOnly(), loginPage)
 app.post(LOGIN_PATH, requirePage('account'), submitLogin)
 app.post(FORGOT_PASSWORD_PATH, guestOnly(), submitForgotPassword)

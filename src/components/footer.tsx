@@ -1,9 +1,13 @@
+import { useContext } from 'react'
 import { marketLabel } from '../market/picker'
+import { PageTrackingContext } from '../tracking/page-tracking'
+import { CONSENT_SETTINGS_ID } from './consent-banner'
 import type { Chrome, View } from './view'
 
-/** The page footer: the site's content pages, the whistleblower channel and the market. */
+/** The page footer: the site's content pages, the whistleblower channel, cookie settings (where the page tracks) and the market. */
 export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
   const { t, market } = view
+  const tracking = useContext(PageTrackingContext)
   const base = market ? `/${market.segment}` : ''
   return (
     <footer className="site-footer">
@@ -25,6 +29,11 @@ export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
               <li>
                 <a href={`${base}/whistleblower-form`}>{t('footer.whistleblower')}</a>
               </li>
+              {tracking && (
+                <li>
+                  <a href={`#${CONSENT_SETTINGS_ID}`}>{t('footer.cookie_settings')}</a>
+                </li>
+              )}
             </ul>
           </div>
         </nav>

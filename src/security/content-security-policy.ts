@@ -1,4 +1,5 @@
 import type { Config } from '../config'
+import type { CspDirective, CspSources } from '../tracking/trackers'
 
 /** What a page is, as far as its policy goes: the dealer locator shows map tiles; error pages run no script at all. */
 export type PageKind = 'page' | 'dealer-locator' | 'error'
@@ -12,25 +13,33 @@ export function createNonce(): string {
 /**
  * The one Content-Security-Policy builder, for one answer: scripts only with that answer's nonce (and what they load,
  * `strict-dynamic`), styles and fonts from this site; images from this site, the brand's API host (content may point
- * there) and, on the dealer locator only, the map's tile server; nothing may frame the page.
+ * there) and, on the dealer locator only, the map's tile server; nothing may frame the page. `sources` are the
+ * answer's third parties by directive — its market's tag manager and the trackers its visitor allowed
+ * (tracking/page-tracking.ts), nothing when the page tracks nothing — and never `'unsafe-inline'` or `'unsafe-eval'`.
  *
  * @example
- * headers.set('Content-Security-Policy', contentSecurityPolicy({ nonce, kind: 'page', config }))
+ * headers.set('Content-Security-Policy', contentSecurityPolicy({ nonce, kind: 'page', config, sources }))
  */
-export function contentSecurityPolicy({ nonce, kind, config }: { nonce: string; kind: PageKind; config: Config }): string {
+export function contentSecurityPolicy({ nonce, kind, config, sources = {} }: { nonce: string; kind: PageKind; config: Config; sources?: CspSources }): string {
+  const extra = (directive: CspDirective) => (kind === 'error' ? [] : (sources[directive] ?? []))
+  const list = (...items: Array<string | null>) => items.filter(Boolean).join(' ')
   const images = [
     "'self'",
     'data:',
     config.upstream.kind === 'http' ? config.upstream.origin : null,
     kind === 'dealer-locator' ? (config.mapTiles?.origin ?? null) : null,
-  ].filter(Boolean)
+    ...extra('img-src'),
+  ]
   return [
     "default-src 'self'",
-    kind === 'error' ? "script-src 'none'" : `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+    // Host sources beside strict-dynamic count only in browsers without CSP3, which ignore strict-dynamic.
+    kind === 'error' ? "script-src 'none'" : list("script-src 'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...extra('script-src')),
     "style-src 'self'",
-    `img-src ${images.join(' ')}`,
-    "font-src 'self'",
-    "connect-src 'self'",
+    `img-src ${list(...images)}`,
+    list("font-src 'self'", ...extra('font-src')),
+    list("connect-src 'self'", ...extra('connect-src')),
+    ...(extra('frame-src').length ? [list("frame-src 'self'", ...extra('frame-src'))] : []),
+    ...(extra('media-src').length ? [list("media-src 'self'", ...extra('media-src'))] : []),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
