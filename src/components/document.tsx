@@ -30,7 +30,7 @@ export function Document({ view, head, bodyClass, children }: { view: View; head
         {view.hydrate && <script type="module" src={assets.entry} nonce={nonce} />}
         {tracking && tracking.trackers.length > 0 && (
           <>
-            <script type="application/json" id="trackers" dangerouslySetInnerHTML={{ __html: trackersJson(tracking.trackers) }} />
+            <script type="application/json" id="trackers" nonce={nonce} dangerouslySetInnerHTML={{ __html: trackersJson(tracking.trackers) }} />
             <script type="module" src={assets.tracking} nonce={nonce} />
           </>
         )}

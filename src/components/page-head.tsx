@@ -1,3 +1,5 @@
+import { useContext } from 'react'
+import { ScriptNonce } from '../render/nonce'
 import { jsonLd, type Thing } from '../seo/structured-data'
 import type { SeoRecord } from '../upstream/schemas'
 
@@ -21,6 +23,7 @@ export type HeadProps = {
 /** The page's title and meta tags, Open Graph, alternates and structured data. */
 export function PageHead({ title, description, keywords, canonical, ogImage, ogImageAlt, alternates = [], robots, structuredData = [] }: HeadProps) {
   const indexed = !robots?.includes('noindex')
+  const nonce = useContext(ScriptNonce)
   return (
     <>
       <title>{title}</title>
@@ -37,8 +40,10 @@ export function PageHead({ title, description, keywords, canonical, ogImage, ogI
       {canonical && <meta property="og:url" content={canonical} />}
       {ogImage && <meta property="og:image" content={ogImage} />}
       {ogImageAlt && <meta property="og:image:alt" content={ogImageAlt} />}
-      {/* A data block, not a script: no CSP nonce needed, and jsonLd escapes what could end the element. */}
-      {indexed && structuredData.length > 0 && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(structuredData) }} />}
+      {/* A data block, never run; it carries the nonce like every script element, and jsonLd escapes what could end it. */}
+      {indexed && structuredData.length > 0 && (
+        <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLd(structuredData) }} />
+      )}
     </>
   )
 }

@@ -41,7 +41,6 @@ export function LandingPage({ view, regions, suggestion, head }: LandingProps) {
       <h1>{t('landing.title')}</h1>
       <p className="lead">{t('landing.intro')}</p>
       <form method="post" action={PICK_MARKET_PATH} className="landing-picker" id={PICK_FORM_ID}>
-        <input type="hidden" name="market" value={suggestion?.segment ?? ''} />
         {suggestion && (
           <div className="suggestion">
             <p>{t('picker.suggested', { market: suggestion.label })}</p>
@@ -50,6 +49,7 @@ export function LandingPage({ view, regions, suggestion, head }: LandingProps) {
             </button>
           </div>
         )}
+        <input type="hidden" name="market" value={suggestion?.segment ?? ''} />
       </form>
       {regions.length === 0 && (
         <p>

@@ -21,6 +21,8 @@ import { productsPage } from '../../src/pages/products'
 import { searchPage } from '../../src/pages/search'
 import { submitUpdatePassword, updatePasswordPage } from '../../src/pages/update-password'
 import { robots } from '../../src/seo/robots'
+import { marketSitemap, sitemapIndex } from '../../src/seo/sitemap'
+import { submitConsent } from '../../src/tracking/submit-consent'
 
 type Handler = (...args: never[]) => unknown
 
@@ -30,10 +32,12 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/_health', '/_health', health],
   ['POST', '/_purge', '/_purge', purge],
   ['GET', '/robots.txt', '/robots.txt', robots],
+  ['GET', '/sitemap.xml', '/sitemap.xml', sitemapIndex],
   ['ALL', '/api/*', '/api/sites/it', publicApi],
   // Paths without a market.
   ['GET', '/', '/', landing],
   ['POST', '/_market', '/_market', pickMarket],
+  ['POST', '/_consent', '/_consent', submitConsent],
   ['GET', '/login', '/login', loginPage],
   ['POST', '/login', '/login', submitLogin],
   ['POST', '/login/forgot', '/login/forgot', submitForgotPassword],
@@ -61,6 +65,7 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/:market/news/:slugId', '/it-it/news/a-story-12', articlePermalink],
   ['GET', '/:market/search/:type', '/it-it/search/all', searchPage],
   ['GET', '/:market/dealers/:slug', '/it-it/dealers/a-shop', dealerPage],
+  ['GET', '/:market/:sitemap{sitemap(?:-[0-9]+)?\\.xml}', '/it-it/sitemap-2.xml', marketSitemap],
   ['GET', '/:market/:page', '/it-it/chi-siamo', contentPage],
 ]
 
@@ -104,5 +109,6 @@ describe('the route table', () => {
     // A path that only the content page matches today is its, and the more specific routes above it win theirs.
     expect(answering('GET', '/it-it/whistleblower-form')).toBe(contentPage)
     expect(answering('GET', '/it-it/news')).toBe(newsIndex)
+    expect(answering('GET', '/it-it/sitemap.xml')).toBe(marketSitemap)
   })
 })
