@@ -30,6 +30,9 @@ const DEFAULT_SETTINGS = {
   mexico_tag: { integrate: false, id: null },
 }
 
+/** When the demo's products, pages and dealers last changed (a sitemap's lastmod): fixed, so a restart changes nothing. */
+const DEMO_UPDATED_AT = '2026-11-02T08:00:00Z'
+
 const FEATURES = [
   ['customer_login', 'Customer login and account'],
   ['search', 'Site search'],
@@ -132,6 +135,7 @@ export function demoSeedStatements() {
     for (const [locale, page] of Object.entries(pages[key] ?? {})) {
       statements.push(insert('page_contents', {
         page_id: id, locale, title: page.title, summary: page.summary ?? '', blocks: JSON.stringify(page.blocks ?? []),
+        updated_at: DEMO_UPDATED_AT,
       }))
       if (page.seo) {
         statements.push(insert('seo_records', {
@@ -166,6 +170,7 @@ export function demoSeedStatements() {
     statements.push(insert('products', {
       id: product.id, type_id: product.type_id, slug: product.slug, image: product.image, featured: product.featured ? 1 : 0, position,
       gallery: JSON.stringify(detail.gallery ?? [product.image]), specs: JSON.stringify(detail.specs ?? []),
+      updated_at: DEMO_UPDATED_AT,
     }))
     for (const [locale, { name, tagline }] of Object.entries(product.names)) {
       statements.push(insert('product_names', {
@@ -187,6 +192,7 @@ export function demoSeedStatements() {
     statements.push(insert('news', {
       id: index + 1,
       slug: article.slug,
+      story: article.story ?? null,
       scope: article.scope ?? '*',
       locale: article.locale,
       title: article.title,
@@ -195,12 +201,13 @@ export function demoSeedStatements() {
       image: article.image ?? null,
       published_at: article.published_at,
       body: richText(article.blocks ?? []),
+      updated_at: `${article.published_at}T08:00:00Z`,
     }))
   })
 
   const { dealers, places } = readJson('demo/content/dealers.json')
   dealers.forEach(({ services, hours, ...dealer }, index) =>
-    statements.push(insert('dealers', { id: index + 1, ...dealer, ...boolFlags(services), hours: JSON.stringify(hours) })))
+    statements.push(insert('dealers', { id: index + 1, ...dealer, ...boolFlags(services), hours: JSON.stringify(hours), updated_at: DEMO_UPDATED_AT })))
   places.forEach((place, index) => statements.push(insert('places', { id: index + 1, ...place })))
 
   // The markets' open positions (and a closed one), in each of the market's languages, in the order of the file.

@@ -35,6 +35,9 @@ import { requestContext } from './request-context'
 import { securityHeaders } from './security/headers'
 import { acceptBodiesUpTo, allowCrossSite, unsafeRequests } from './security/unsafe-requests'
 import { robots } from './seo/robots'
+import { CONSENT_PATH } from './tracking/consent'
+import { submitConsent } from './tracking/submit-consent'
+import { marketSitemap, sitemapIndex } from './seo/sitemap'
 
 /**
  * The pages of one market, `/{country}-{locale}/…`: the market is resolved (404/503) before any of them runs. Its
@@ -71,6 +74,7 @@ market.get('/news/details/:slug', articlePage)
 market.get('/news/:slugId', articlePermalink)
 market.get('/search/:type', requirePage('search'), searchPage)
 market.get('/dealers/:slug', requirePage('dealer-pages'), dealerPage)
+market.get('/:sitemap{sitemap(?:-[0-9]+)?\\.xml}', marketSitemap)
 market.get('/:page/sent', leadFormSent)
 // Last: any other single segment is a content page by its slug in the market's pageLinks (its lead form posts there).
 market.get('/:page', contentPage)
@@ -91,11 +95,13 @@ app.use(viewer())
 app.get('/_health', health)
 app.post('/_purge', allowCrossSite(), purge)
 app.get('/robots.txt', robots)
+app.get('/sitemap.xml', sitemapIndex)
 app.all('/api/*', publicApi)
 
 // Paths without a market.
 app.get('/', landing)
 app.post(PICK_MARKET_PATH, pickMarket)
+app.post(CONSENT_PATH, submitConsent)
 app.get(LOGIN_PATH, guestOnly(), loginPage)
 app.post(LOGIN_PATH, requirePage('account'), submitLogin)
 app.post(FORGOT_PASSWORD_PATH, guestOnly(), submitForgotPassword)

@@ -1,5 +1,6 @@
 import type { Bindings } from './env'
 import { logEvent } from './ops/log'
+import type { Region } from './upstream/schemas'
 
 /** Where the site's data comes from: the embedded API, the brand's API over HTTP, or a `UPSTREAM_URL` that is no URL. */
 export type UpstreamConfig = { kind: 'embedded' } | { kind: 'http'; url: string; origin: string } | { kind: 'invalid' }
@@ -20,7 +21,22 @@ export type Config = {
   turnstileSiteKey: string | null
   /** How many days lead-form submissions and their CVs are kept (`SUBMISSION_RETENTION_DAYS`, 1–3650; 365). */
   retentionDays: number
+  /** What the tracking of every market needs from the deployment (docs/decisions/012). */
+  tracking: TrackingConfig
 }
+
+/** The deployment's part of tracking and consent: region fallbacks, the Mexico tag's script, the policies' links. */
+export type TrackingConfig = {
+  /** The tag manager's container per region, for sites without their own (`GTM_FALLBACKS`). */
+  tagManagerFallbacks: Partial<Record<Region, string>>
+  /** The Mexico tag's script URL (`{id}` for the site's id) and its origin, or null: it never loads (`MEXICO_TAG_URL`). */
+  mexicoTag: { url: string; origin: string } | null
+  /** The cookie policy's URL template (`{id}`) and the policy id of each language, or null (`CONSENT_POLICY_*`). */
+  policies: { url: string; ids: Record<string, string> } | null
+}
+
+/** What a tag manager container id looks like: nothing else is ever written into a page's script. */
+export const CONTAINER_ID = /^GTM-[A-Z0-9]{1,12}$/
 
 const DEFAULT_TIMEOUT_MS = 3000
 const read = new WeakMap<object, Config>()
@@ -37,6 +53,11 @@ export function configOf(env: Bindings): Config {
       publicOrigin: publicOriginOf(env.PUBLIC_ORIGIN),
       turnstileSiteKey: env.TURNSTILE_SITE_KEY && env.TURNSTILE_SECRET_KEY ? env.TURNSTILE_SITE_KEY : null,
       retentionDays: retentionDaysOf(env.SUBMISSION_RETENTION_DAYS),
+      tracking: {
+        tagManagerFallbacks: tagManagerFallbacksOf(env.GTM_FALLBACKS),
+        mexicoTag: scriptTemplateOf('MEXICO_TAG_URL', env.MEXICO_TAG_URL),
+        policies: policiesOf(env.CONSENT_POLICY_URL, env.CONSENT_POLICY_IDS),
+      },
     }
     read.set(env, config)
   }
@@ -87,6 +108,50 @@ function retentionDaysOf(value: string | undefined): number {
   if (Number.isInteger(days) && days >= 1 && days <= 3650) return days
   logEvent('error', 'config_invalid', { variable: 'SUBMISSION_RETENTION_DAYS' })
   return DEFAULT_RETENTION_DAYS
+}
+
+const REGIONS: readonly Region[] = ['africa', 'americas', 'asia', 'europe', 'oceania']
+
+/** A JSON object of region → container id; a region with a malformed id (or an unknown region) is left out, logged. */
+function tagManagerFallbacksOf(value: string | undefined): TrackingConfig['tagManagerFallbacks'] {
+  if (!value) return {}
+  const parsed = jsonObject(value)
+  const fallbacks: TrackingConfig['tagManagerFallbacks'] = {}
+  for (const [region, id] of Object.entries(parsed ?? {})) {
+    if (REGIONS.includes(region as Region) && typeof id === 'string' && CONTAINER_ID.test(id)) fallbacks[region as Region] = id
+  }
+  if (!parsed || Object.keys(fallbacks).length !== Object.keys(parsed).length) logEvent('error', 'config_invalid', { variable: 'GTM_FALLBACKS' })
+  return fallbacks
+}
+
+/** An https URL template with one `{id}` in its path or query (never in its host, which the CSP names). */
+function scriptTemplateOf(variable: string, value: string | undefined): { url: string; origin: string } | null {
+  if (!value) return null
+  try {
+    const url = new URL(value.replace('{id}', 'id'))
+    if (url.protocol === 'https:' && value.includes('{id}') && !/[{}]/.test(url.host) && value.startsWith(url.origin)) return { url: value, origin: url.origin }
+  } catch {}
+  logEvent('error', 'config_invalid', { variable })
+  return null
+}
+
+/** The policy URL template and a JSON object of language → policy id (letters, digits, dashes). */
+function policiesOf(url: string | undefined, ids: string | undefined): TrackingConfig['policies'] {
+  if (!url && !ids) return null
+  const template = scriptTemplateOf('CONSENT_POLICY_URL', url)
+  const parsed = jsonObject(ids ?? '')
+  const valid = parsed && Object.entries(parsed).every(([locale, id]) => /^[a-z]{2}$/.test(locale) && typeof id === 'string' && /^[A-Za-z0-9-]{1,40}$/.test(id))
+  if (!valid) logEvent('error', 'config_invalid', { variable: 'CONSENT_POLICY_IDS' })
+  return template && valid ? { url: template.url, ids: parsed as Record<string, string> } : null
+}
+
+function jsonObject(value: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(value)
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
 }
 
 function timeout(value: string | undefined): number {

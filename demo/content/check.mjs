@@ -186,7 +186,9 @@ if (news) {
     if (news.length < 24) fail('news.json', `has ${news.length} articles, at least 24 are needed`)
     const seen = new Set()
     const globalPerLocale = Object.fromEntries(LOCALES.map((l) => [l, 0]))
-    const fields = ['blocks', 'excerpt', 'image', 'locale', 'published_at', 'scope', 'slug', 'title']
+    const fields = ['blocks', 'excerpt', 'image', 'locale', 'published_at', 'scope', 'slug', 'story', 'title']
+    // A story is told once per language: its articles are one another's hreflang alternates.
+    const storyLocales = new Map()
     news.forEach((article, i) => {
       const at = `news[${i}]${article?.slug ? ` (${article.slug})` : ''}`
       const keys = Object.keys(article ?? {}).sort()
@@ -196,6 +198,12 @@ if (news) {
       if (article.scope !== '*' && !MARKETS[article.scope]) fail(at, `scope ${JSON.stringify(article.scope)} is neither "*" nor a market`)
       if (MARKETS[article.scope] && !MARKETS[article.scope].includes(article.locale)) fail(at, `market ${article.scope} has no locale ${article.locale}`)
       if (article.scope === '*' && globalPerLocale[article.locale] !== undefined) globalPerLocale[article.locale]++
+      if (article.story !== null && (typeof article.story !== 'string' || !KEBAB.test(article.story))) fail(at, `story ${JSON.stringify(article.story)} is neither null nor kebab-case ASCII`)
+      if (typeof article.story === 'string') {
+        const told = storyLocales.get(article.story) ?? new Set()
+        if (told.has(article.locale)) fail(at, `story ${article.story} is told twice in ${article.locale}`)
+        storyLocales.set(article.story, told.add(article.locale))
+      }
       const id = `${article.slug}|${article.locale}|${article.scope}`
       if (seen.has(id)) fail(at, `duplicate (slug, locale, scope) ${id}`)
       seen.add(id)
@@ -215,6 +223,7 @@ if (news) {
     for (const [locale, count] of Object.entries(globalPerLocale)) {
       if (count < 2) fail('news.json', `locale ${locale} has ${count} articles with scope "*", at least 2 are needed`)
     }
+    if (![...storyLocales.values()].some((locales) => locales.size >= 3)) fail('news.json', 'no story is told in three languages or more')
     const scoped = news.filter((a) => a.scope !== '*')
     if (scoped.length < 3) fail('news.json', `only ${scoped.length} market-specific articles, expected a few`)
   }

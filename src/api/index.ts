@@ -7,6 +7,7 @@ import type { ApiEnv } from './context'
 import { account } from './resources/account'
 import { auth } from './resources/auth'
 import { dealers } from './resources/dealers'
+import { pageIndex } from './resources/page-index'
 import { products } from './resources/products'
 import { search } from './resources/search'
 import { content } from './resources/content'
@@ -41,6 +42,7 @@ api.route('/', search)
 api.route('/', seo)
 api.route('/', content)
 api.route('/', forms)
+api.route('/', pageIndex)
 
 api.notFound((c) => c.json({ message: 'Not Found' }, 404))
 api.onError((error, c) => {

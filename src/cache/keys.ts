@@ -8,6 +8,7 @@ export const cacheKeys = {
   site: (country: string) => key('site', country),
   sites: () => key('sites'),
   features: () => key('features'),
+  pageIndex: () => key('page-index'),
   messages: (country: string, locale: string) => key('market', country, locale, 'messages'),
   menu: (country: string, locale: string, typeId: number) => key('market', country, locale, 'menu', typeId),
   seo: (country: string, locale: string, modelType: string, modelId: string | number) =>
@@ -24,9 +25,12 @@ export const cacheKeys = {
   jobs: (country: string, locale: string) => key('market', country, locale, 'jobs'),
 }
 
-/** What belongs to one market: its site record and the sites list (exact keys), and everything cached per locale. */
+/**
+ * What belongs to one market: its site record, and the brand-wide entries that list it (the sites list, the page
+ * index behind hreflang and sitemaps) as exact keys, and everything cached per locale.
+ */
 export const marketKeys = (country: string) => ({
-  keys: [cacheKeys.site(country), cacheKeys.sites()],
+  keys: [cacheKeys.site(country), cacheKeys.sites(), cacheKeys.pageIndex()],
   prefix: key('market', country, ''),
 })
 

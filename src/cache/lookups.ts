@@ -4,6 +4,7 @@ import { contentCalls } from '../upstream/contract/content'
 import { dealerCalls } from '../upstream/contract/dealers'
 import { formCalls } from '../upstream/contract/forms'
 import { newsCalls } from '../upstream/contract/news'
+import { pageIndexCalls } from '../upstream/contract/page-index'
 import { searchCalls } from '../upstream/contract/search'
 import { siteCalls } from '../upstream/contract/sites'
 import { cacheKeys } from './keys'
@@ -39,6 +40,11 @@ export function createLookups(cache: CacheContext, upstream: Upstream) {
     sites: () => cachedList(cache, cacheKeys.sites(), CacheShort, (background) => brand.sites({ background })),
     /** The brand's features. */
     features: () => cachedList(cache, cacheKeys.features(), CacheShort, (background) => brand.features({ background })),
+    /**
+     * Where every public page of the brand exists and when it changed (hreflang, sitemaps), or null when the API has
+     * none. Brand-wide: purged with any market, like the sites list.
+     */
+    pageIndex: () => cached(cache, cacheKeys.pageIndex(), CacheShort, (background) => pageIndexCalls(upstream).index({ background })),
     /** The reads of one market, in its language and prices. */
     forMarket: (market: MarketRef) => marketReads(cache, upstream.forMarket(market), market),
   }

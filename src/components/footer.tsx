@@ -1,13 +1,20 @@
 import type { PageLink } from '../market/availability'
+import { useContext } from 'react'
 import { marketLabel } from '../market/picker'
+import { PageTrackingContext } from '../tracking/page-tracking'
+import { CONSENT_SETTINGS_ID } from './consent-banner'
 import type { Chrome, View } from './view'
 
 /** The content pages the footer lists under "Legal" rather than "Explore" (pageLinks keys). */
 const LEGAL_PAGES: readonly string[] = ['privacy-policy']
 
-/** The page footer: the site's content pages, the legal pages and the whistleblower channel, and the market. */
+/**
+ * The page footer: the site's content pages, the legal pages and the whistleblower channel, cookie settings (where the
+ * page tracks) and the market.
+ */
 export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
   const { t, market } = view
+  const tracking = useContext(PageTrackingContext)
   const base = market ? `/${market.segment}` : ''
   const pages = chrome.available.pageLinks()
   const link = ({ key, slug }: PageLink) => (
@@ -30,6 +37,11 @@ export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
               <li>
                 <a href={`${base}/whistleblower-form`}>{t('footer.whistleblower')}</a>
               </li>
+              {tracking && (
+                <li>
+                  <a href={`#${CONSENT_SETTINGS_ID}`}>{t('footer.cookie_settings')}</a>
+                </li>
+              )}
             </ul>
           </div>
         </nav>

@@ -1,3 +1,6 @@
+import { useContext } from 'react'
+import { ScriptNonce } from '../render/nonce'
+import { jsonLd, type Thing } from '../seo/structured-data'
 import type { SeoRecord } from '../upstream/schemas'
 
 export type HeadProps = {
@@ -11,12 +14,16 @@ export type HeadProps = {
   /** hreflang alternates: language tag → absolute URL (plus `x-default`). */
   alternates?: Array<{ hreflang: string; href: string }>
   robots?: string
+  /** schema.org things (seo/structured-data.ts), written as one JSON-LD script; never on a page that is not indexed. */
+  structuredData?: Thing[]
   /** Stylesheets only this page needs (the dealer map's). */
   stylesheets?: string[]
 }
 
-/** The page's title and meta tags, Open Graph and alternates. */
-export function PageHead({ title, description, keywords, canonical, ogImage, ogImageAlt, alternates = [], robots }: HeadProps) {
+/** The page's title and meta tags, Open Graph, alternates and structured data. */
+export function PageHead({ title, description, keywords, canonical, ogImage, ogImageAlt, alternates = [], robots, structuredData = [] }: HeadProps) {
+  const indexed = !robots?.includes('noindex')
+  const nonce = useContext(ScriptNonce)
   return (
     <>
       <title>{title}</title>
@@ -33,6 +40,10 @@ export function PageHead({ title, description, keywords, canonical, ogImage, ogI
       {canonical && <meta property="og:url" content={canonical} />}
       {ogImage && <meta property="og:image" content={ogImage} />}
       {ogImageAlt && <meta property="og:image:alt" content={ogImageAlt} />}
+      {/* A data block, never run; it carries the nonce like every script element, and jsonLd escapes what could end it. */}
+      {indexed && structuredData.length > 0 && (
+        <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLd(structuredData) }} />
+      )}
     </>
   )
 }

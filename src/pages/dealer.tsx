@@ -6,7 +6,10 @@ import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { sendPage } from '../render/respond'
+import { indexedAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
+import { pageGroups } from '../seo/page-groups'
+import { breadcrumbs, dealerData } from '../seo/structured-data'
 import { DEALER_SERVICES, type Dealer } from '../upstream/catalogue-schemas'
 import { findBySlug } from './find-by-slug'
 
@@ -107,12 +110,24 @@ export function DealerPage({ view, chrome, head, dealer }: { view: View; chrome:
 
 /** `GET /{m}/dealers/{slug}`: a dealer of the market; any other slug is "Page Not Found". */
 export async function dealerPage(c: Context<AppEnv>): Promise<Response> {
-  const { api, t } = c.var
+  const { api, t, market } = c.var
   const { found: dealer, chrome, view } = await findBySlug(c, async (slug) => (await api.dealers.all()).find((dealer) => dealer.slug === slug) ?? null)
   const head: HeadProps = {
     title: `${dealer.name} · ${dealer.city} · ${t.t('brand.name')}`,
     description: `${dealer.address}, ${dealer.postal_code ?? ''} ${dealer.city}`,
     canonical: canonicalUrl(view.origin, c.req.url),
+    alternates: await indexedAlternates(c, chrome.sites, (places, index) => pageGroups.dealer(places, index, dealer.slug)),
+    structuredData: view.origin ? [dealerData(view.origin, market, dealer), dealerTrail(view.origin, market.segment, dealer, t.t, chrome)] : [],
   }
   return sendPage(c, <DealerPage view={view} chrome={chrome} head={head} dealer={dealer} />, { caching: Caching.shared })
+}
+
+/** A dealer's page sits under the dealer locator, where it is on (else right under the home). */
+function dealerTrail(origin: string, segment: string, dealer: Dealer, t: View['t'], chrome: Chrome) {
+  const locator = chrome.available.pageUrl('dealer-locator')
+  return breadcrumbs(origin, [
+    { name: t('header.home'), path: `/${segment}` },
+    ...(locator ? [{ name: t('pages.dealer-locator'), path: locator }] : []),
+    { name: dealer.name, path: `/${segment}/dealers/${dealer.slug}` },
+  ])
 }

@@ -12,6 +12,7 @@ import { sendPage, viewOf } from '../render/respond'
 import { homeAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageSeo } from '../seo/page-seo'
+import { homeData } from '../seo/structured-data'
 import type { MenuProduct, NewsSummary } from '../upstream/schemas'
 import { errorName, logEvent } from '../ops/log'
 import { loadChrome } from './chrome'
@@ -113,6 +114,7 @@ export async function home(c: Context<AppEnv>): Promise<Response> {
     ...headFromSeo(seo ?? market.site.seo, { title: `${t.t('brand.name')} · ${t.t('brand.tagline')}`, description: t.t('home.hero_text') }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: homeAlternates(chrome.sites, view.origin),
+    structuredData: view.origin ? homeData(view.origin, market, t.t('brand.name'), chrome.available.has('search')) : [],
   }
   const featured = chrome.productMenu.slice(0, FEATURED_COUNT)
   return sendPage(c, <HomePage view={view} chrome={chrome} head={head} featured={featured} latestNews={latestNews} />, {

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { isbot } from 'isbot'
+import { useContext } from 'react'
 import { BlankLayout } from '../components/layouts'
 import { headFromSeo } from '../components/page-head'
 import type { View } from '../components/view'
@@ -10,47 +11,89 @@ import { marketLabel, pickerRegions } from '../market/picker'
 import { PICK_MARKET_PATH } from '../market/pick-market'
 import { findLiveMarket, rememberedMarket } from '../market/remembered-market'
 import { suggestMarket } from '../market/suggest-market'
+import type { Site } from '../upstream/schemas'
 import { Caching } from '../cache/answer-caching'
+import { ScriptNonce } from '../render/nonce'
 import { sendPage, viewOf } from '../render/respond'
-import { homeAlternates } from '../seo/alternates'
+import { homeAlternates, hreflangOf } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageSeo } from '../seo/page-seo'
-import { MarketRegions, type PickerRegion } from '../../client/islands/market-regions'
+import type { PickerRegion } from '../../client/islands/market-regions'
+
+/** A live market as the landing page links it: its picker entry, its home and its hreflang. */
+type MarketLink = PickerRegion['markets'][number] & { href: string; hreflang: string }
 
 type LandingProps = {
   view: View
-  regions: PickerRegion[]
+  regions: Array<{ name: string; markets: MarketLink[] }>
   suggestion: { segment: string; label: string } | null
   head: Parameters<typeof BlankLayout>[0]['head']
 }
 
-/** The landing page: the full market picker, with the visitor's likely market suggested first. */
+/**
+ * The landing page: every live market as a plain link (crawlers follow them), grouped by region, with the visitor's
+ * likely market suggested first.
+ */
 export function LandingPage({ view, regions, suggestion, head }: LandingProps) {
   const { t } = view
   return (
     <BlankLayout view={view} head={head}>
       <h1>{t('landing.title')}</h1>
       <p className="lead">{t('landing.intro')}</p>
-      <form method="post" action={PICK_MARKET_PATH} className="landing-picker">
+      <form method="post" action={PICK_MARKET_PATH} className="landing-picker" id={PICK_FORM_ID}>
         {suggestion && (
           <div className="suggestion">
             <p>{t('picker.suggested', { market: suggestion.label })}</p>
-            <button type="submit" name="market" value={suggestion.segment} className="button">
+            <button type="submit" className="button">
               {t('picker.continue_to', { market: suggestion.label })}
             </button>
           </div>
         )}
-        {regions.length === 0 && (
-          <p>
-            <a className="button" href={FALLBACK_MARKET.home}>
-              {t('common.return_to_home')}
-            </a>
-          </p>
-        )}
-        <MarketRegions regions={regions} />
+        <input type="hidden" name="market" value={suggestion?.segment ?? ''} />
       </form>
+      {regions.length === 0 && (
+        <p>
+          <a className="button" href={FALLBACK_MARKET.home}>
+            {t('common.return_to_home')}
+          </a>
+        </p>
+      )}
+      <nav aria-label={t('picker.title')} className="landing-markets">
+        {regions.map((region, index) => (
+          <section key={region.name} aria-labelledby={`region-${index}`}>
+            <h2 id={`region-${index}`}>{region.name}</h2>
+            <ul className="market-list">
+              {region.markets.map((market) => (
+                <li key={market.segment}>
+                  <a href={market.href} hrefLang={market.hreflang} lang={market.locale} data-market={market.segment}>
+                    {market.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+      </nav>
+      <PickByLink />
     </BlankLayout>
   )
+}
+
+/** The picker's form on the landing page: the links post their market through it, so that the pick is remembered. */
+const PICK_FORM_ID = 'pick-market'
+
+/**
+ * Each market is a plain link (crawlers follow it; without JavaScript it simply goes there); a click also remembers
+ * the market, by sending it through the picker's form (`POST /_market`: remember, then go there). Modified clicks (a
+ * new tab) stay plain links. Inline, with the answer's nonce: the landing page loads no bundle.
+ */
+function PickByLink() {
+  const nonce = useContext(ScriptNonce)
+  const script =
+    `document.addEventListener('click',function(e){var a=e.target instanceof Element&&e.target.closest('a[data-market]'),` +
+    `f=document.getElementById('${PICK_FORM_ID}');if(!a||!f||e.defaultPrevented||e.button!==0||e.metaKey||e.ctrlKey||e.shiftKey||e.altKey)return;` +
+    `e.preventDefault();f.elements.market.value=a.getAttribute('data-market');f.submit()})`
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: script }} />
 }
 
 /**
@@ -77,7 +120,7 @@ export async function landing(c: Context<AppEnv>): Promise<Response> {
     c,
     <LandingPage
       view={view}
-      regions={pickerRegions(sites, t.t)}
+      regions={pickerRegions(sites, t.t).map((region) => ({ ...region, markets: region.markets.map((market) => linkOf(sites, market)) }))}
       suggestion={suggested ? { segment: `${suggested.site.slug}-${suggested.locale}`, label: marketLabel(suggested.site, suggested.locale) } : null}
       head={{
         ...headFromSeo(seo, { title: t.t('landing.title'), description: t.t('landing.intro') }, view.origin),
@@ -87,4 +130,14 @@ export async function landing(c: Context<AppEnv>): Promise<Response> {
     />,
     { caching: Caching.personal, headers: { Vary: 'Accept-Language, Cookie' } },
   )
+}
+
+/** A picker entry as a link to its market's home. */
+function linkOf(sites: Site[], market: PickerRegion['markets'][number]): MarketLink {
+  const live = findLiveMarket(sites, market.segment)
+  return {
+    ...market,
+    href: live ? siteUrl(live.site, live.locale) : `/${market.segment}`,
+    hreflang: live ? hreflangOf(live.site, live.locale) : market.locale,
+  }
 }

@@ -11,7 +11,10 @@ import { PageError } from '../errors/page-error'
 import { formatDate } from '../i18n/formats'
 import { sanitizeRichText } from '../render/rich-text'
 import { sendPage, viewOf } from '../render/respond'
+import { alternatesOf, indexedAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
+import { pageGroups, placesOf } from '../seo/page-groups'
+import { articleData, breadcrumbs } from '../seo/structured-data'
 import { modelSeo } from '../seo/page-seo'
 import type { NewsArticle } from '../upstream/catalogue-schemas'
 import type { NewsSummary } from '../upstream/schemas'
@@ -80,6 +83,8 @@ export async function newsIndex(c: Context<AppEnv>): Promise<Response> {
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${t.t('news.title')} · ${t.t('brand.name')}`, description: t.t('home.latest_news') }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url, ['page']),
+    // The index's first page exists in every live market; its later pages differ everywhere and have no alternates.
+    alternates: page === 1 ? alternatesOf(pageGroups.newsIndex(placesOf(chrome.sites, c.var.available), null), view.origin) : [],
   }
   return sendPage(c, <NewsIndexPage view={view} chrome={chrome} head={head} articles={articles} page={page} pages={pages} />, {
     caching: Caching.shared,
@@ -88,13 +93,24 @@ export async function newsIndex(c: Context<AppEnv>): Promise<Response> {
 
 /** `GET /{m}/news/details/{slug}`: the canonical article page; articles carry their own SEO fields. */
 export async function articlePage(c: Context<AppEnv>): Promise<Response> {
-  const { api, t } = c.var
+  const { api, t, market } = c.var
   const { found: article, chrome, view } = await findBySlug(c, (slug) => api.news.article(slug))
   const head: HeadProps = {
     title: `${article.title} · ${t.t('brand.name')}`,
     description: article.excerpt,
     canonical: canonicalUrl(view.origin, c.req.url),
     ogImage: absoluteUrl(view.origin, article.image),
+    alternates: await indexedAlternates(c, chrome.sites, (places, index, here) => pageGroups.article(places, index, article.slug, here)),
+    structuredData: view.origin
+      ? [
+          articleData(view.origin, market, article, t.t('brand.name')),
+          breadcrumbs(view.origin, [
+            { name: t.t('header.home'), path: `/${market.segment}` },
+            { name: t.t('news.title'), path: `/${market.segment}/news` },
+            { name: article.title, path: articlePath(market.segment, article.slug) },
+          ]),
+        ]
+      : [],
   }
   const body = await sanitizeRichText(article.body)
   return sendPage(c, <ArticlePage view={view} chrome={chrome} head={head} article={article} body={body} />, { caching: Caching.shared })

@@ -7,7 +7,10 @@ import { TableScroll } from '../components/table-scroll'
 import type { AppEnv } from '../env'
 import { formatMoney } from '../i18n/formats'
 import { sendPage } from '../render/respond'
+import { indexedAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
+import { pageGroups } from '../seo/page-groups'
+import { breadcrumbs, productData } from '../seo/structured-data'
 import type { Product } from '../upstream/catalogue-schemas'
 import { findBySlug } from './find-by-slug'
 
@@ -114,14 +117,26 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
  * product the market does not sell, is "Page Not Found". Products carry their own SEO fields.
  */
 export async function productPage(c: Context<AppEnv>): Promise<Response> {
-  const { api, t } = c.var
+  const { api, t, market } = c.var
   const { found: product, chrome, view } = await findBySlug(c, (slug) => api.catalogue.product(slug))
+  const base = `/${market.segment}`
   const head: HeadProps = {
     title: `${product.name} · ${t.t('brand.name')}`,
     description: product.tagline || product.description,
     canonical: canonicalUrl(view.origin, c.req.url),
     ogImage: absoluteUrl(view.origin, product.gallery[0]),
     ogImageAlt: product.name,
+    alternates: await indexedAlternates(c, chrome.sites, (places, index) => pageGroups.product(places, index, product.slug)),
+    structuredData: view.origin
+      ? [
+          productData(view.origin, market, product, t.t('brand.name')),
+          breadcrumbs(view.origin, [
+            { name: t.t('header.home'), path: base },
+            { name: product.type.name, path: `${base}/products/type/${product.type.slug}` },
+            { name: product.name, path: `${base}/products/${product.slug}` },
+          ]),
+        ]
+      : [],
   }
   return sendPage(c, <ProductPage view={view} chrome={chrome} head={head} product={product} />, { caching: Caching.shared })
 }

@@ -8,7 +8,10 @@ import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { formatMoney } from '../i18n/formats'
 import { sendPage, viewOf } from '../render/respond'
+import { indexedAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
+import { pageGroups } from '../seo/page-groups'
+import { breadcrumbs } from '../seo/structured-data'
 import { modelSeo } from '../seo/page-seo'
 import type { ProductSummary, ProductType } from '../upstream/catalogue-schemas'
 import { loadChrome } from './chrome'
@@ -79,6 +82,18 @@ export async function productsPage(c: Context<AppEnv>): Promise<Response> {
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${title} · ${t.t('brand.name')}`, description: t.t('brand.tagline') }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url),
+    alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
+      typeSlug === undefined ? pageGroups.products(places, index) : pageGroups.productType(places, index, typeSlug)),
+    // A type's listing sits under the listing of every product.
+    structuredData: view.origin && typeSlug !== undefined
+      ? [
+          breadcrumbs(view.origin, [
+            { name: t.t('header.home'), path: `/${market.segment}` },
+            { name: t.t('product.all_products'), path: `/${market.segment}/products` },
+            { name: title, path: `/${market.segment}/products/type/${typeSlug}` },
+          ]),
+        ]
+      : [],
   }
   return sendPage(c, <ProductsPage view={view} chrome={chrome} head={head} title={title} shelves={shelves} types={types} />, {
     caching: Caching.shared,

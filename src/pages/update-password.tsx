@@ -78,11 +78,12 @@ async function sendResetPage(c: Context<AppEnv>, state: ResetState, status: 200 
   const chrome = await loadChrome(c)
   const view = viewOf(c, t, market)
   const head: HeadProps = { title: `${t.t('password.update_title')} · ${t.t('brand.name')}`, robots: 'noindex' }
-  // The token is in the URL: no other site may see it in a Referer.
+  // The token is in the URL: no other site may see it in a Referer, nor any tracker in the page's address.
   return sendPage(c, <UpdatePasswordPage view={view} chrome={chrome} head={head} state={state} />, {
     status,
     caching: Caching.private,
     headers: { 'Referrer-Policy': 'no-referrer' },
+    tracking: false,
   })
 }
 

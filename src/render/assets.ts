@@ -10,6 +10,8 @@ export type AssetManifest = {
   css: string
   /** Leaflet's stylesheet, for the pages with the dealer map. */
   mapCss: string
+  /** The tracker loader (client/tracking.ts), for pages with trackers the visitor allowed. */
+  tracking: string
 }
 
 export const assets: AssetManifest = manifest

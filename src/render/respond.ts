@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { isbot } from 'isbot'
-import type { ReactElement } from 'react'
+import { createElement, type ReactElement } from 'react'
 import { type AnswerCaching, Caching } from '../cache/answer-caching'
 import { noticeOf } from '../components/toast'
 import type { View } from '../components/view'
@@ -12,6 +12,7 @@ import type { Market } from '../market/market'
 import { errorName, logEvent } from '../ops/log'
 import { loggablePath } from '../ops/request-log'
 import { contentSecurityPolicy, createNonce, type PageKind } from '../security/content-security-policy'
+import { pageTrackingOf, PageTrackingContext, trackingSources } from '../tracking/page-tracking'
 import type { Deferred } from './deferred'
 import { applyNonce } from './nonce'
 import { renderPage } from './stream'
@@ -24,6 +25,12 @@ export type SendOptions = {
   caching: AnswerCaching
   /** What the page is, for its Content-Security-Policy. */
   kind?: PageKind
+  /**
+   * `false`: the page loads no tracking at all — no tag manager, no tracker, no consent banner, none of their origins
+   * in its CSP (account pages, password pages; later the whistleblower channel, the console, checkout's payment
+   * step). Error pages never track. Every other page of a live market does, as its visitor allowed.
+   */
+  tracking?: false
 }
 
 /** The view of a page: its translator, market and request details. */
@@ -51,7 +58,11 @@ export function viewOf(c: Context<AppEnv>, t: Translator, market: Market | null,
 export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: SendOptions): Promise<Response> {
   const config = configOf(c.env)
   const nonce = createNonce()
-  const body = await renderPage(page, {
+  const kind = options.kind ?? 'page'
+  const tracking = options.tracking === false || kind === 'error' ? null : pageTrackingOf(c)
+  // A visitor's choice (or GPC) changes the page (banner, scripts, CSP): that answer is theirs alone.
+  if (tracking?.personal) c.var.caching.lower(Caching.personal)
+  const body = await renderPage(createElement(PageTrackingContext.Provider, { value: tracking }, page), {
     nonce,
     deferred: options.deferred ?? [],
     complete: isbot(c.req.header('User-Agent') ?? ''),
@@ -61,7 +72,7 @@ export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: 
   c.var.caching.allow(options.caching)
   return c.body(typeof body === 'string' ? applyNonce(body, nonce) : body, options.status ?? 200, {
     'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': contentSecurityPolicy({ nonce, kind: options.kind ?? 'page', config }),
+    'Content-Security-Policy': contentSecurityPolicy({ nonce, kind, config, sources: trackingSources(c, tracking) }),
     ...options.headers,
   })
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config'
 import { TURNSTILE_ORIGIN } from '../forms/human-check'
+import type { CspDirective, CspSources } from '../tracking/trackers'
 
 /**
  * What a page is, as far as its policy goes: the dealer locator shows map tiles; a lead form may show Turnstile's
@@ -16,27 +17,35 @@ export function createNonce(): string {
 /**
  * The one Content-Security-Policy builder, for one answer: scripts only with that answer's nonce (and what they load,
  * `strict-dynamic`), styles and fonts from this site; images from this site, the brand's API host (content may point
- * there) and, on the dealer locator only, the map's tile server; frames only Turnstile's, on lead forms when it is
- * configured; nothing may frame the page.
+ * there) and, on the dealer locator only, the map's tile server; frames only Turnstile's (on lead forms, when it is
+ * configured) and the allowed trackers'; nothing may frame the page. `sources` are the answer's third parties by
+ * directive — its market's tag manager and the trackers its visitor allowed (tracking/page-tracking.ts), nothing when
+ * the page tracks nothing — and never `'unsafe-inline'` or `'unsafe-eval'`.
  *
  * @example
- * headers.set('Content-Security-Policy', contentSecurityPolicy({ nonce, kind: 'page', config }))
+ * headers.set('Content-Security-Policy', contentSecurityPolicy({ nonce, kind: 'page', config, sources }))
  */
-export function contentSecurityPolicy({ nonce, kind, config }: { nonce: string; kind: PageKind; config: Config }): string {
+export function contentSecurityPolicy({ nonce, kind, config, sources = {} }: { nonce: string; kind: PageKind; config: Config; sources?: CspSources }): string {
+  const extra = (directive: CspDirective) => (kind === 'error' ? [] : (sources[directive] ?? []))
+  const list = (...items: Array<string | null>) => items.filter(Boolean).join(' ')
   const images = [
     "'self'",
     'data:',
     config.upstream.kind === 'http' ? config.upstream.origin : null,
     kind === 'dealer-locator' ? (config.mapTiles?.origin ?? null) : null,
-  ].filter(Boolean)
+    ...extra('img-src'),
+  ]
+  const frames = [...extra('frame-src'), kind === 'form' && config.turnstileSiteKey ? TURNSTILE_ORIGIN : null].filter((f): f is string => Boolean(f))
   return [
     "default-src 'self'",
-    kind === 'error' ? "script-src 'none'" : `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+    // Host sources beside strict-dynamic count only in browsers without CSP3, which ignore strict-dynamic.
+    kind === 'error' ? "script-src 'none'" : list("script-src 'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...extra('script-src')),
     "style-src 'self'",
-    `img-src ${images.join(' ')}`,
-    "font-src 'self'",
-    "connect-src 'self'",
-    ...(kind === 'form' && config.turnstileSiteKey ? [`frame-src ${TURNSTILE_ORIGIN}`] : []),
+    `img-src ${list(...images)}`,
+    list("font-src 'self'", ...extra('font-src')),
+    list("connect-src 'self'", ...extra('connect-src')),
+    ...(frames.length ? [list("frame-src 'self'", ...frames)] : []),
+    ...(extra('media-src').length ? [list("media-src 'self'", ...extra('media-src'))] : []),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -1,13 +1,34 @@
+import type { Context } from 'hono'
+import { configOf } from '../config'
+import type { AppEnv } from '../env'
 import { languageTag } from '../i18n/formats'
-import type { Availability } from '../market/availability'
-import { isLive, siteUrl } from '../market/market'
+import { errorName, logEvent } from '../ops/log'
+import type { PageIndex } from '../upstream/page-index-schemas'
+import { type Availability, availabilityOf } from '../market/availability'
 import type { Site } from '../upstream/schemas'
+import { type PageGroup, type Place, pageGroups, placesOf } from './page-groups'
 
 export type Alternate = { hreflang: string; href: string }
 
+/** The hreflang of a market: its BCP 47 tag (`de-CH`), the locale alone for the international site (`en`). */
+export const hreflangOf = (site: Site, locale: string): string => (site.slug === 'int' ? locale : languageTag(site.slug, locale))
+
+/**
+ * The hreflang alternates of a page from its group (page-groups.ts): one absolute URL per market where it exists, the
+ * page itself among them, plus `x-default` → `/`. None without a public origin, and none for a page that exists in
+ * no market (the group is empty: an index that does not know it yet).
+ */
+export function alternatesOf(group: PageGroup, origin: string | null): Alternate[] {
+  if (!origin || group.length === 0) return []
+  const links = group.map(({ place, path }) => ({ hreflang: hreflangOf(place.site, place.locale), href: origin + path }))
+  const unique = [...new Map(links.map((link) => [link.hreflang, link])).values()]
+  return [...unique, { hreflang: 'x-default', href: `${origin}/` }]
+}
+
 /** hreflang alternates of a market home: every live market's, plus `x-default` → `/`; none without a public origin. */
 export function homeAlternates(sites: Site[], origin: string | null): Alternate[] {
-  return withDefault(sites, origin, (site, locale) => siteUrl(site, locale))
+  // Homes belong to no switchable section: the brand's features do not matter to them.
+  return alternatesOf(pageGroups.home(placesOf(sites, availabilityOf(null, [])), null), origin)
 }
 
 /**
@@ -15,17 +36,28 @@ export function homeAlternates(sites: Site[], origin: string | null): Alternate[
  * availability rule, plus `x-default` → `/`; none without a public origin.
  */
 export function pageAlternates(sites: Site[], available: Availability, key: string, origin: string | null): Alternate[] {
-  return withDefault(sites, origin, (site, locale) => available.elsewhere({ site, segment: `${site.slug}-${locale}` }).pageUrl(key))
+  return alternatesOf(pageGroups.contentPage(placesOf(sites, available), null, key), origin)
 }
 
-/** Absolute alternates on the public origin for every live market's locale that has a URL, one per language tag. */
-function withDefault(sites: Site[], origin: string | null, urlOf: (site: Site, locale: string) => string | null): Alternate[] {
+/** Where a page exists, from the live markets, the brand's page index and the request's own market. */
+export type GroupOf = (places: Place[], index: PageIndex, here: Place) => PageGroup
+
+/**
+ * The hreflang alternates of a page of the request's market whose versions the brand's page index knows (products,
+ * listings, articles, dealers). Without the index (the API failed and nothing is cached) the page has none, and says
+ * so in the log: a page never fails for its alternates.
+ *
+ * @example
+ * alternates: await indexedAlternates(c, chrome.sites, (places, index) => pageGroups.product(places, index, slug))
+ */
+export async function indexedAlternates(c: Context<AppEnv>, sites: Site[], groupOf: GroupOf): Promise<Alternate[]> {
+  const origin = configOf(c.env).publicOrigin
   if (!origin) return []
-  const links = sites.filter(isLive).flatMap((site) =>
-    site.locales.flatMap((locale) => {
-      const url = urlOf(site, locale)
-      return url ? [{ hreflang: site.slug === 'int' ? locale : languageTag(site.slug, locale), href: origin + url }] : []
-    }))
-  const unique = [...new Map(links.map((link) => [link.hreflang, link])).values()]
-  return [...unique, { hreflang: 'x-default', href: `${origin}/` }]
+  const index = await c.var.lookups.pageIndex().catch((error: unknown) => {
+    logEvent('warn', 'page_index_unavailable', { error: errorName(error) })
+    return null
+  })
+  const places = placesOf(sites, c.var.available)
+  const here = places.find((place) => place.segment === c.var.market.segment)
+  return index && here ? alternatesOf(groupOf(places, index, here), origin) : []
 }

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test } from '@playwright/test'
+import { chooseCookies, expect, test } from './fixtures/offline'
 
 const PAGES = ['/', '/it-it', '/il-he', '/ae-ar', '/de-de/ueber-uns', '/it-it/contatti', '/xx-yy', '/nl-nl']
 
@@ -38,7 +38,9 @@ test.describe('at phone width (390 px)', () => {
   }
 })
 
-test('the header works from the keyboard: skip link, product menu, market picker', async ({ page }) => {
+test('the header works from the keyboard: skip link, product menu, market picker', async ({ page, baseURL }) => {
+  // A visitor who has made their cookie choice: the consent banner, first of all for everyone else, is not shown.
+  await chooseCookies(page.request, baseURL!, 'reject')
   await page.goto('/it-it')
   await page.keyboard.press('Tab')
   const skip = page.locator('.skip-link')

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures/offline'
 
 test('a failed chunk load reloads the page, at most once in 10 seconds', async ({ page }) => {
   let navigations = 0

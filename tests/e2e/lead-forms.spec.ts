@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures/offline'
 
 const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1366, height: 900 }

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures/offline'
 
 const SCREENSHOTS = 'test-results/screenshots'
 
@@ -13,10 +13,12 @@ test.beforeEach(async ({ page }) => {
 
 const problemsOf = (page: unknown) => (page as { problems: string[] }).problems
 
-test('from / a visitor picks a market, which is remembered', async ({ page, context }) => {
+test('from / a visitor picks a market through its plain link, which is remembered', async ({ page, context }) => {
   await page.goto('/')
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
-  await page.getByRole('button', { name: 'Italia', exact: true }).click()
+  const italy = page.getByRole('link', { name: 'Italia', exact: true })
+  await expect(italy).toHaveAttribute('href', '/it-it')
+  await italy.click()
   await expect(page).toHaveURL(/\/it-it$/)
   await expect(page.locator('html')).toHaveAttribute('lang', 'it')
   const cookie = (await context.cookies()).find((c) => c.name === 'CountryLocale')

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures/offline'
 
 // Static files are answered by the assets binding before the Worker (public/_headers): only the running site shows
 // their headers.

@@ -8,18 +8,18 @@ const MAINTENANCE = 'This page its under maintenance, please check again later.'
 beforeEach(clearCaches)
 
 describe('market resolution (PRODUCT.md §3)', () => {
-  it('serves the landing page at / without a market, with the picker', async () => {
+  it('serves the landing page at / without a market, with a plain link to every live market and the picker\'s form', async () => {
     const { status, text, headers } = await visit('/')
     expect(status).toBe(200)
     expect(headers.get('Content-Type')).toContain('text/html')
     expect(text).toContain('action="/_market"')
-    expect(text).toContain('value="it-it"')
-    expect(text).toContain('value="ch-fr"')
+    expect(text).toContain('<a href="/it-it" hrefLang="it-IT" lang="it" data-market="it-it">Italia</a>')
+    expect(text).toContain('<a href="/ch-fr" hrefLang="fr-CH" lang="fr" data-market="ch-fr">')
   })
 
   it('hides sites under maintenance from the picker', async () => {
     const { text } = await visit('/')
-    expect(text).not.toContain('value="nl-nl"')
+    expect(text).not.toContain('nl-nl')
     const home = await visit('/it-it')
     expect(home.text).toContain('value="ch-it"')
     expect(home.text).not.toContain('value="nl-nl"')

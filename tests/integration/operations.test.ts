@@ -167,10 +167,11 @@ describe('configuration', () => {
     try {
       const home = await visit('/it-it', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
       expect(home.status).toBe(200)
-      expect(home.headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL};`)
+      // (and the market's tag manager, as on every page of it-it)
+      expect(home.headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL} https://www.googletagmanager.com;`)
       const locator = await visit('/it-it/rivenditori', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
       expect(locator.status).toBe(200)
-      expect(locator.headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL} https://tile.openstreetmap.org;`)
+      expect(locator.headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL} https://tile.openstreetmap.org https://www.googletagmanager.com;`)
     } finally {
       vi.unstubAllGlobals()
     }

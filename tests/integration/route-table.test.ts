@@ -22,6 +22,8 @@ import { leadFormSent, submitLeadForm } from '../../src/pages/lead-form'
 import { searchPage } from '../../src/pages/search'
 import { submitUpdatePassword, updatePasswordPage } from '../../src/pages/update-password'
 import { robots } from '../../src/seo/robots'
+import { marketSitemap, sitemapIndex } from '../../src/seo/sitemap'
+import { submitConsent } from '../../src/tracking/submit-consent'
 
 type Handler = (...args: never[]) => unknown
 
@@ -31,10 +33,12 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/_health', '/_health', health],
   ['POST', '/_purge', '/_purge', purge],
   ['GET', '/robots.txt', '/robots.txt', robots],
+  ['GET', '/sitemap.xml', '/sitemap.xml', sitemapIndex],
   ['ALL', '/api/*', '/api/sites/it', publicApi],
   // Paths without a market.
   ['GET', '/', '/', landing],
   ['POST', '/_market', '/_market', pickMarket],
+  ['POST', '/_consent', '/_consent', submitConsent],
   ['GET', '/login', '/login', loginPage],
   ['POST', '/login', '/login', submitLogin],
   ['POST', '/login/forgot', '/login/forgot', submitForgotPassword],
@@ -63,6 +67,7 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/:market/search/:type', '/it-it/search/all', searchPage],
   ['GET', '/:market/dealers/:slug', '/it-it/dealers/a-shop', dealerPage],
   ['GET', '/:market/:page/sent', '/it-it/contatti/sent', leadFormSent],
+  ['GET', '/:market/:sitemap{sitemap(?:-[0-9]+)?\\.xml}', '/it-it/sitemap-2.xml', marketSitemap],
   ['GET', '/:market/:page', '/it-it/chi-siamo', contentPage],
   ['POST', '/:market/:page', '/it-it/contatti', submitLeadForm],
 ]
@@ -107,5 +112,6 @@ describe('the route table', () => {
     // A path that only the content page matches today is its, and the more specific routes above it win theirs.
     expect(answering('GET', '/it-it/whistleblower-form')).toBe(contentPage)
     expect(answering('GET', '/it-it/news')).toBe(newsIndex)
+    expect(answering('GET', '/it-it/sitemap.xml')).toBe(marketSitemap)
   })
 })

@@ -53,3 +53,52 @@ describe('MAP_TILE_URL', () => {
     expect(errors).toHaveLength(1)
   })
 })
+
+/** The tracking configuration of a fresh environment with some variables changed, and the error lines it logged. */
+function trackingWith(vars: Partial<Record<'GTM_FALLBACKS' | 'MEXICO_TAG_URL' | 'CONSENT_POLICY_URL' | 'CONSENT_POLICY_IDS', string>>) {
+  const errors: string[] = []
+  vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
+  const config = configOf({ ...env, ...vars } as typeof env)
+  return { tracking: config.tracking, logged: errors.map((line) => JSON.parse(line) as Record<string, unknown>) }
+}
+
+describe('the tracking variables', () => {
+  it('reads the tag manager\'s fallback container per region', () => {
+    const { tracking, logged } = trackingWith({ GTM_FALLBACKS: '{"europe":"GTM-EU1","oceania":"GTM-OC1"}' })
+    expect(tracking.tagManagerFallbacks).toEqual({ europe: 'GTM-EU1', oceania: 'GTM-OC1' })
+    expect(logged).toEqual([])
+  })
+
+  it.each([
+    ['not JSON', 'GTM-EU1', {}],
+    ['a malformed id', '{"europe":"GTM-EU1","asia":"GTM-\'+alert(1)"}', { europe: 'GTM-EU1' }],
+    ['an unknown region', '{"antarctica":"GTM-AQ1"}', {}],
+  ])('keeps only the valid entries of GTM_FALLBACKS (%s), and logs config_invalid', (_, value, kept) => {
+    const { tracking, logged } = trackingWith({ GTM_FALLBACKS: value })
+    expect(tracking.tagManagerFallbacks).toEqual(kept)
+    expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'GTM_FALLBACKS' }])
+  })
+
+  it('reads the Mexico tag\'s script template and its origin; refuses plain http or an id in the host', () => {
+    expect(trackingWith({ MEXICO_TAG_URL: 'https://tag.example.mx/t.js?id={id}' }).tracking.mexicoTag).toEqual({
+      url: 'https://tag.example.mx/t.js?id={id}',
+      origin: 'https://tag.example.mx',
+    })
+    for (const value of ['http://tag.example.mx/t.js?id={id}', 'https://{id}.example.mx/t.js', 'https://tag.example.mx/t.js']) {
+      const { tracking, logged } = trackingWith({ MEXICO_TAG_URL: value })
+      expect(tracking.mexicoTag, value).toBeNull()
+      expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'MEXICO_TAG_URL' }])
+    }
+    expect(trackingWith({ MEXICO_TAG_URL: '' }).tracking.mexicoTag).toBeNull()
+  })
+
+  it('reads the cookie policy\'s template and ids per language; with malformed ids there is no policy link', () => {
+    expect(trackingWith({ CONSENT_POLICY_URL: 'https://p.example/{id}', CONSENT_POLICY_IDS: '{"en":"1","it":"2"}' }).tracking.policies).toEqual({
+      url: 'https://p.example/{id}',
+      ids: { en: '1', it: '2' },
+    })
+    const { tracking, logged } = trackingWith({ CONSENT_POLICY_URL: 'https://p.example/{id}', CONSENT_POLICY_IDS: '{"en":"1\\"><script>"}' })
+    expect(tracking.policies).toBeNull()
+    expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'CONSENT_POLICY_IDS' }])
+  })
+})

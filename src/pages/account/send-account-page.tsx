@@ -11,8 +11,8 @@ import { loadChrome } from '../chrome'
 export type AccountPageProps = { view: View; chrome: Chrome; head: HeadProps }
 
 /**
- * Renders an account page: the chrome, a `noindex` head titled `{title} · {brand}`, and an answer that no cache
- * keeps (`private, no-store`).
+ * Renders an account page: the chrome, a `noindex` head titled `{title} · {brand}`, an answer that no cache keeps
+ * (`private, no-store`), and no tracking at all: the customer's addresses, bikes and orders are nobody else's.
  */
 export async function sendAccountPage(
   c: Context<AppEnv>,
@@ -24,5 +24,5 @@ export async function sendAccountPage(
   const chrome = await loadChrome(c)
   const view = viewOf(c, t, market)
   const head: HeadProps = { title: `${t.t(title.key, title.params)} · ${t.t('brand.name')}`, robots: 'noindex' }
-  return sendPage(c, page({ view, chrome, head }), { status, caching: Caching.private })
+  return sendPage(c, page({ view, chrome, head }), { status, caching: Caching.private, tracking: false })
 }

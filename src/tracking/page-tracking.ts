@@ -1,0 +1,68 @@
+import type { Context } from 'hono'
+import { createContext } from 'react'
+import { configOf, type TrackingConfig } from '../config'
+import type { AppEnv } from '../env'
+import { isLive, type Market } from '../market/market'
+import { type Consent, consentOf } from './consent'
+import { type CspSources, sourcesOf, type Tracker, tagManagerOf, trackersOf } from './trackers'
+
+/**
+ * What one answer loads for tracking, decided once per answer by `sendPage` (render/respond.ts) and read by the
+ * document (the tag manager's snippet, the trackers, the banner), the footer (cookie settings) and the CSP.
+ */
+export type PageTracking = {
+  /** The tag manager's container, or null (none on the site and none for its region). */
+  tagManager: string | null
+  /** What the visitor allowed (Global Privacy Control: nothing), or null: not chosen yet, the banner asks. */
+  consent: Consent | null
+  /** The browser sent `Sec-GPC: 1`: nothing but the necessary, whatever was stored. */
+  gpc: boolean
+  /** The market's trackers that the visitor allowed: only these load, each after its delay. */
+  trackers: Tracker[]
+  /** The cookie policy in the page's language (or English), or null when the deployment names none. */
+  policyUrl: string | null
+  /** Where the consent form leads back to: the page itself. */
+  returnPath: string
+  /** The answer depends on this visitor (a choice, or GPC): no shared cache may keep it. */
+  personal: boolean
+}
+
+/** The answer's tracking, for the components of the page (null: this page loads none). */
+export const PageTrackingContext = createContext<PageTracking | null>(null)
+
+/** The languages whose terms are in English, as in the original (seed §9). */
+const ENGLISH_TERMS = new Set(['sl', 'hr'])
+
+/** The cookie policy of a language: its own policy id, English's for sl and hr, and for languages without one. */
+export function policyUrlOf(locale: string, policies: TrackingConfig['policies']): string | null {
+  if (!policies) return null
+  const id = (!ENGLISH_TERMS.has(locale) && policies.ids[locale]) || policies.ids.en
+  return id ? policies.url.replace('{id}', encodeURIComponent(id)) : null
+}
+
+/**
+ * The tracking of a page of a live market (null elsewhere: the landing page, login): the tag manager always (in
+ * Consent Mode, denied until allowed), and the trackers of the categories the visitor allowed.
+ */
+export function pageTrackingOf(c: Context<AppEnv>): PageTracking | null {
+  const market: Market | undefined = c.get('market')
+  if (!market || !isLive(market.site)) return null
+  const { tracking } = configOf(c.env)
+  const { consent, gpc } = consentOf(c)
+  const url = new URL(c.req.url)
+  url.searchParams.delete('notice')
+  return {
+    tagManager: tagManagerOf(market.site, tracking),
+    consent,
+    gpc,
+    trackers: consent ? trackersOf(market.site, tracking).filter((tracker) => consent[tracker.category]) : [],
+    policyUrl: policyUrlOf(market.locale, tracking.policies),
+    returnPath: url.pathname + url.search,
+    personal: consent !== null,
+  }
+}
+
+/** The CSP sources an answer's tracking needs: the tag manager's, and the allowed trackers' only. */
+export function trackingSources(c: Context<AppEnv>, tracking: PageTracking | null): CspSources {
+  return tracking ? sourcesOf(tracking.tagManager, tracking.trackers, configOf(c.env).tracking) : {}
+}

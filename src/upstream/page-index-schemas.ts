@@ -1,0 +1,31 @@
+import { z } from 'zod'
+import { envelope } from './schemas'
+
+/**
+ * `GET api/front/page-index` (docs/api.md): every public thing of the brand that has a page of its own, where it exists
+ * and when it last changed — what hreflang alternates and sitemaps are made of. Brand-wide, one answer.
+ */
+
+const slug = z.string().regex(/^[a-z0-9-]{1,80}$/)
+const site = z.string().regex(/^[a-z]{2,3}$/)
+const locale = z.string().regex(/^[a-z]{2}$/)
+/** An ISO 8601 time (`2026-11-02T08:00:00Z`) or date. */
+const moment = z.string().regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/)
+
+export const pageIndexSchema = z.object({
+  /** Content pages (pageLinks keys) with the locales they are written in; other locales show the English text. */
+  pages: z.array(z.object({ key: z.string().regex(/^[a-z0-9-]{1,60}$/), locale, updated_at: moment.nullish() })),
+  /** Products with their type and the sites that sell them (those with a price there). */
+  products: z.array(z.object({ slug, type: slug, sites: z.array(site), updated_at: moment.nullish() })),
+  /**
+   * Articles: one per slug, locale and scope (`*` is every market of the locale, else one site); articles of one
+   * `story` are translations of one another.
+   */
+  news: z.array(z.object({ slug, story: z.string().max(80).nullish(), locale, scope: z.union([z.literal('*'), site]), updated_at: moment.nullish() })),
+  /** Dealers, each in its site. */
+  dealers: z.array(z.object({ slug, site, updated_at: moment.nullish() })),
+})
+
+export const pageIndexAnswer = envelope(pageIndexSchema)
+
+export type PageIndex = z.infer<typeof pageIndexSchema>

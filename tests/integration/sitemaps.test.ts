@@ -1,0 +1,116 @@
+import { env } from 'cloudflare:workers'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { URLS_PER_SITEMAP } from '../../src/seo/sitemap'
+import { alternatesIn } from '../fixtures/head'
+import { clearCaches, ORIGIN, visit } from '../fixtures/worker'
+import { sitemapIndexEntries, sitemapUrls } from '../fixtures/xml'
+
+beforeEach(clearCaches)
+
+const LIVE_MARKETS = [
+  'int-en', 'it-it', 'es-es', 'gr-el', 'pt-pt', 'de-de', 'fr-fr', 'ch-de', 'ch-fr', 'ch-it', 'si-sl', 'hr-hr', 'us-en', 'us-es',
+  'mx-es', 'il-he', 'ae-ar', 'ae-en', 'au-en', 'za-en',
+]
+const W3C_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$/
+
+type Url = ReturnType<typeof sitemapUrls>[number]
+
+/** Every URL of every live market's sitemap parts, by loc, read through the index. */
+async function everyUrl(): Promise<Map<string, Url>> {
+  const index = await visit('/sitemap.xml')
+  const urls = new Map<string, Url>()
+  for (const { loc } of sitemapIndexEntries(index.text)) {
+    const part = await visit(loc)
+    expect(part.status, loc).toBe(200)
+    for (const url of sitemapUrls(part.text)) {
+      expect(urls.has(url.loc), `${url.loc} listed twice`).toBe(false)
+      urls.set(url.loc, url)
+    }
+  }
+  return urls
+}
+
+describe('the sitemap index', () => {
+  it('is valid XML listing one sitemap per live market, never one under maintenance', async () => {
+    const { status, text, headers } = await visit('/sitemap.xml')
+    expect(status).toBe(200)
+    expect(headers.get('Content-Type')).toBe('application/xml; charset=utf-8')
+    expect(headers.get('Cache-Control')).toBe('no-cache')
+    const entries = sitemapIndexEntries(text)
+    expect(entries.map((entry) => entry.loc)).toEqual(LIVE_MARKETS.map((market) => `${ORIGIN}/${market}/sitemap.xml`))
+    expect(entries.every((entry) => entry.lastmod && W3C_TIME.test(entry.lastmod))).toBe(true)
+    expect((await visit('/nl-nl/sitemap.xml')).status).toBe(503)
+  })
+})
+
+describe('the markets\' sitemaps', () => {
+  it('list only indexable pages of live markets, with lastmod and alternates that are reciprocal, and every URL answers 200 with the same alternates', async () => {
+    const urls = await everyUrl()
+    expect(urls.size).toBeGreaterThan(500)
+    for (const [loc, url] of urls) {
+      expect(loc.startsWith(`${ORIGIN}/`), loc).toBe(true)
+      expect(loc, 'no market under maintenance').not.toMatch(/\/nl-nl(\/|$)/)
+      expect(loc, 'no page that is not indexed').not.toMatch(/\/(search|my-account|checkout|cart|update-password|whistleblower-form)(\/|$)/)
+      expect(url.lastmod === null || W3C_TIME.test(url.lastmod), loc).toBe(true)
+      // Self-referencing, one x-default to the landing page, and reciprocal: each alternate lists the same set.
+      expect(Object.values(url.alternates), loc).toContain(loc)
+      expect(url.alternates['x-default'], loc).toBe(`${ORIGIN}/`)
+      for (const [hreflang, href] of Object.entries(url.alternates)) {
+        if (hreflang === 'x-default') continue
+        expect(urls.get(href)?.alternates, `${href}, alternate of ${loc}`).toEqual(url.alternates)
+      }
+    }
+    // Switched-off pages are nowhere.
+    for (const off of ['/de-de/test-drive', '/pt-pt/work-with-us', '/fr-fr/become-a-dealer', '/fr-fr/become-a-distributor']) {
+      expect(urls.has(`${ORIGIN}${off}`), off).toBe(false)
+    }
+    // Each URL answers 200 and carries, in its head, the very alternates its sitemap gives it.
+    for (const [loc, url] of urls) {
+      const page = await visit(loc)
+      expect(page.status, loc).toBe(200)
+      expect(alternatesIn(page.text).links, loc).toEqual(url.alternates)
+    }
+  }, 180_000)
+
+  it('give each product, article and dealer the time it last changed', async () => {
+    await env.DB.prepare("UPDATE products SET updated_at = '2026-11-20T10:30:00Z' WHERE slug = 'aurora-e-cargo'").run()
+    const urls = sitemapUrls((await visit('/it-it/sitemap.xml')).text)
+    const at = (path: string) => urls.find((url) => url.loc === `${ORIGIN}/it-it${path}`)
+    expect(at('/products/aurora-e-cargo')?.lastmod).toBe('2026-11-20T10:30:00Z')
+    // The listing of its type, the listing of every product and the home changed with it.
+    expect(at('/products/type/e-bikes')?.lastmod).toBe('2026-11-20T10:30:00Z')
+    expect(at('')?.lastmod).toBe('2026-11-20T10:30:00Z')
+    expect(at('/news/details/report-sostenibilita-2025')?.lastmod).toMatch(/^\d{4}-\d{2}-\d{2}T08:00:00Z$/)
+    expect(at('/dealers/cicli-bergamasca')?.lastmod).toBe('2026-11-02T08:00:00Z')
+  })
+
+  it('drop a section the brand switched off (dealer pages and the locator)', async () => {
+    await env.DB.prepare("UPDATE features SET enabled = 0 WHERE key = 'dealer_locator'").run()
+    try {
+      const urls = sitemapUrls((await visit('/it-it/sitemap.xml')).text).map((url) => url.loc)
+      expect(urls.some((loc) => loc.includes('/dealers/'))).toBe(false)
+      expect(urls).not.toContain(`${ORIGIN}/it-it/rivenditori`)
+      expect(urls).toContain(`${ORIGIN}/it-it/chi-siamo`)
+    } finally {
+      await env.DB.prepare("UPDATE features SET enabled = 1 WHERE key = 'dealer_locator'").run()
+    }
+  })
+
+  it(`are split every ${URLS_PER_SITEMAP} URLs, each part listed in the index`, async () => {
+    const dealers = Array.from({ length: URLS_PER_SITEMAP + 50 }, (_, i) =>
+      env.DB.prepare("INSERT INTO dealers (slug, site, name, address, city, country_code, lat, lng) VALUES (?, 'za', ?, 'Main Road 1', 'Durban', 'ZA', -29.8, 31.0)")
+        .bind(`durban-cycles-${i}`, `Durban Cycles ${i}`))
+    await env.DB.batch(dealers)
+    const index = sitemapIndexEntries((await visit('/sitemap.xml')).text).map((entry) => entry.loc)
+    expect(index).toContain(`${ORIGIN}/za-en/sitemap.xml`)
+    expect(index).toContain(`${ORIGIN}/za-en/sitemap-2.xml`)
+    expect(index).not.toContain(`${ORIGIN}/za-en/sitemap-3.xml`)
+    const first = sitemapUrls((await visit('/za-en/sitemap.xml')).text)
+    const second = sitemapUrls((await visit('/za-en/sitemap-2.xml')).text)
+    expect(first).toHaveLength(URLS_PER_SITEMAP)
+    expect(second.length).toBeGreaterThan(50)
+    expect(new Set([...first, ...second].map((url) => url.loc)).size).toBe(first.length + second.length)
+    expect((await visit('/za-en/sitemap-3.xml')).status).toBe(404)
+    expect((await visit('/it-it/sitemap-2.xml')).status).toBe(404)
+  })
+})

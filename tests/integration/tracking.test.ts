@@ -1,0 +1,235 @@
+import { env } from 'cloudflare:workers'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { CONSENT_COOKIE } from '../../src/tracking/consent'
+import { cookieHeader, formPost, logIn } from '../fixtures/session'
+import { clearCaches, ORIGIN, visit } from '../fixtures/worker'
+
+beforeEach(clearCaches)
+
+const ACCEPTED = `${CONSENT_COOKIE}=v1.a1.m1.f1`
+const REFUSED = `${CONSENT_COOKIE}=v1.a0.m0.f0`
+const withConsent = (value: string, headers: Record<string, string> = {}) => ({ headers: { Cookie: value, ...headers } })
+
+const cspOf = (headers: Headers) => headers.get('Content-Security-Policy') ?? ''
+/** The page's scripts, in document order. */
+const scriptsOf = (html: string) => [...html.matchAll(/<script\b[^>]*>[\s\S]*?<\/script>/g)].map(([script]) => script)
+/** The trackers a page loads (its `<script id="trackers">`), by name and delay. */
+const trackersOf = (html: string) => {
+  const json = /<script type="application\/json" id="trackers"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1]
+  return json ? (JSON.parse(json) as Array<{ name: string; delayMs: number; src: string; id: string }>).map(({ name, delayMs, src }) => ({ name, delayMs, src })) : []
+}
+const containerOf = (html: string) => /\(window,document,"(GTM-[A-Z0-9]+)"\)/.exec(html)?.[1] ?? null
+
+async function updateSettings(site: string, change: Record<string, unknown>) {
+  const row = await env.DB.prepare('SELECT settings FROM sites WHERE slug = ?').bind(site).first<{ settings: string }>()
+  await env.DB.prepare('UPDATE sites SET settings = ? WHERE slug = ?').bind(JSON.stringify({ ...JSON.parse(row!.settings), ...change }), site).run()
+}
+
+describe('the tag manager (PRODUCT.md §5)', () => {
+  it('runs first of all scripts: Consent Mode v2 defaults all denied with wait_for_update 2000, then the site\'s own container', async () => {
+    const { text } = await visit('/it-it')
+    const [first] = scriptsOf(text)
+    expect(first).toMatch(/^<script nonce="[^"]+">/)
+    expect(first).toContain(
+      `gtag('consent','default',{"ad_storage":"denied","ad_user_data":"denied","ad_personalization":"denied","analytics_storage":"denied","wait_for_update":2000});`,
+    )
+    expect(first!.indexOf("'consent','default'")).toBeLessThan(first!.indexOf('gtm.js'))
+    expect(first).not.toContain("'consent','update'")
+    expect(containerOf(first!)).toBe('GTM-IT00001')
+    expect(first).toContain("'https://www.googletagmanager.com/gtm.js?id='")
+  })
+
+  it.each([
+    ['au-en', 'oceania', 'GTM-OCEANIA'],
+    ['za-en', 'africa', 'GTM-AFRICA01'],
+  ])('on %s, whose site names no container, loads the %s fallback of the deployment (%s)', async (market, _, container) => {
+    expect(containerOf((await visit(`/${market}`)).text)).toBe(container)
+  })
+
+  it('uses the region\'s fallback for a malformed container id, and writes nothing of it into the page', async () => {
+    await updateSettings('es', { google_tag_manager: "GTM-X');alert(1);//" })
+    const { text } = await visit('/es-es')
+    expect(containerOf(text)).toBe('GTM-EUROPE1')
+    expect(text).not.toContain('alert(1)')
+  })
+
+  it('has no tag manager where neither the site nor its region has one, and its origin is then not in the CSP', async () => {
+    const { text, headers } = await visit('/au-en', {}, { GTM_FALLBACKS: '{"europe":"GTM-EUROPE1"}' })
+    expect(containerOf(text)).toBeNull()
+    expect(text).toContain("gtag('consent','default'")
+    expect(cspOf(headers)).not.toContain('googletagmanager')
+  })
+})
+
+describe('before a choice', () => {
+  it('loads no other tracker, asks with the banner, allows only the tag manager\'s origin, and stays cacheable without a cookie', async () => {
+    const { text, headers } = await visit('/it-it')
+    expect(trackersOf(text)).toEqual([])
+    expect(text).not.toContain('/assets/tracking-')
+    expect(text).toMatch(/<body[^>]*><section id="cookie-settings" class="consent" aria-labelledby="consent-title">/)
+    for (const value of ['accept', 'reject', 'save']) expect(text).toMatch(new RegExp(`<button type="submit" value="${value}"[^>]* name="choice">`))
+    expect(text).toContain('<a href="#cookie-settings">Impostazioni dei cookie</a>')
+    const csp = cspOf(headers)
+    expect(csp).toContain('https://www.googletagmanager.com')
+    expect(csp).not.toMatch(/google-analytics|facebook|clarity|intercom/)
+    expect(headers.get('Cache-Control')).toBe('no-cache')
+    expect(headers.get('Set-Cookie')).toBeNull()
+  })
+})
+
+describe('after a choice', () => {
+  it('loads the allowed trackers of the market after their delays, tells the tag manager, and keeps the answer to the visitor', async () => {
+    const { text, headers } = await visit('/it-it', withConsent(ACCEPTED))
+    expect(trackersOf(text)).toEqual([
+      { name: 'google-analytics', delayMs: 6000, src: 'https://www.googletagmanager.com/gtag/js?id=G-IT0000001' },
+      { name: 'facebook-pixel', delayMs: 7000, src: 'https://connect.facebook.net/en_US/fbevents.js' },
+    ])
+    expect(scriptsOf(text)[0]).toContain(
+      `gtag('consent','update',{"ad_storage":"granted","ad_user_data":"granted","ad_personalization":"granted","analytics_storage":"granted"});`,
+    )
+    expect(text).toMatch(/<script type="module" src="\/assets\/tracking-[\w-]+\.js" nonce="[^"]+"><\/script>/)
+    expect(cspOf(headers)).toMatch(/connect-src [^;]*https:\/\/\*\.google-analytics\.com[^;]*https:\/\/www\.facebook\.com/)
+    expect(headers.get('Cache-Control')).toBe('private, no-cache')
+    // The banner is closed, reopened from the footer with the choice ticked.
+    expect(text).toContain('class="consent consent-closed"')
+    expect(text).toMatch(/<input type="checkbox" id="consent-analytics"[^>]* name="analytics" checked=""/)
+  })
+
+  it.each([
+    ['us-en', 'v1.a0.m0.f1', [{ name: 'intercom', delayMs: 5000, src: 'https://widget.intercom.io/widget/icus0001' }], 'https://*.intercom.io'],
+    ['de-de', 'v1.a1.m0.f0', [{ name: 'clarity', delayMs: 6000, src: 'https://www.clarity.ms/tag/clarity-de-01' }], 'https://*.clarity.ms'],
+    ['mx-es', 'v1.a0.m1.f0', [{ name: 'mexico-tag', delayMs: 6000, src: 'https://tag.mexico.aurora-cycles.example/tag.js?id=MX-TAG-0001' }], 'https://tag.mexico.aurora-cycles.example'],
+    ['it-it', 'v1.a1.m0.f0', [{ name: 'google-analytics', delayMs: 6000, src: 'https://www.googletagmanager.com/gtag/js?id=G-IT0000001' }], 'https://*.google-analytics.com'],
+  ])('on %s with %s loads only the chosen categories\' trackers, and the CSP names only their origins', async (market, value, trackers, origin) => {
+    const { text, headers } = await visit(`/${market}`, withConsent(`${CONSENT_COOKIE}=${value}`))
+    expect(trackersOf(text)).toEqual(trackers)
+    const csp = cspOf(headers)
+    expect(csp).toContain(origin)
+    for (const other of ['facebook', 'clarity', 'intercom', 'google-analytics', 'mexico'].filter((name) => !origin.includes(name))) {
+      expect(csp, other).not.toContain(other)
+    }
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/)
+  })
+
+  it('loads none after a refusal, and tells the tag manager everything stays denied', async () => {
+    const { text, headers } = await visit('/it-it', withConsent(REFUSED))
+    expect(trackersOf(text)).toEqual([])
+    expect(scriptsOf(text)[0]).toContain(`gtag('consent','update',{"ad_storage":"denied","ad_user_data":"denied","ad_personalization":"denied","analytics_storage":"denied"});`)
+    expect(cspOf(headers)).not.toMatch(/google-analytics|facebook/)
+  })
+
+  it('asks again when the cookie is not a choice it knows (old or tampered), and then the page is the same for everyone', async () => {
+    const { text, headers } = await visit('/it-it', withConsent(`${CONSENT_COOKIE}=v2.everything`))
+    expect(text).toContain('class="consent" aria-labelledby')
+    expect(trackersOf(text)).toEqual([])
+    expect(headers.get('Cache-Control')).toBe('no-cache')
+  })
+
+  it('ignores a tracker whose id in the settings is malformed', async () => {
+    await updateSettings('it', { facebook_pixel_code: '1"><script>alert(1)</script>' })
+    const { text } = await visit('/it-it', withConsent(ACCEPTED))
+    expect(trackersOf(text).map((tracker) => tracker.name)).toEqual(['google-analytics'])
+    expect(text).not.toContain('alert(1)')
+  })
+})
+
+describe('Global Privacy Control', () => {
+  it('refuses everything but the necessary, whatever the cookie says: no tracker, no consent granted, nothing asked', async () => {
+    const { text, headers } = await visit('/it-it', withConsent(ACCEPTED, { 'Sec-GPC': '1' }))
+    expect(trackersOf(text)).toEqual([])
+    expect(scriptsOf(text)[0]).not.toContain('granted')
+    expect(cspOf(headers)).not.toMatch(/google-analytics|facebook/)
+    expect(text).toContain('class="consent consent-closed"')
+    expect(text).toContain('class="consent-gpc"')
+    expect(text).not.toContain('name="choice"')
+    expect(headers.get('Cache-Control')).toBe('private, no-cache')
+  })
+})
+
+describe('POST /_consent', () => {
+  const post = (fields: Record<string, string>, headers: Record<string, string> = {}) => visit('/_consent', formPost(fields, headers))
+
+  it.each([
+    [{ choice: 'accept' }, 'v1.a1.m1.f1'],
+    [{ choice: 'reject' }, 'v1.a0.m0.f0'],
+    [{ choice: 'save', analytics: 'on' }, 'v1.a1.m0.f0'],
+    [{ choice: 'save', marketing: 'on', functional: 'on' }, 'v1.a0.m1.f1'],
+  ])('stores %o as %s in a first-party cookie for six months, and goes back to the page', async (fields, value) => {
+    const { status, headers } = await post({ ...fields, return: '/it-it/products?type=x' })
+    expect(status).toBe(303)
+    expect(headers.get('Location')).toBe('/it-it/products?type=x&notice=consent_saved')
+    const cookie = headers.getSetCookie().find((line) => line.startsWith(`${CONSENT_COOKIE}=`))
+    expect(cookie).toBe(`${CONSENT_COOKIE}=${value}; Max-Age=15552000; Path=/; HttpOnly; Secure; SameSite=Lax`)
+    expect(headers.get('Cache-Control')).toBe('private, no-store')
+  })
+
+  it('goes back to a same-site path only', async () => {
+    for (const target of ['//attacker.example/x', 'https://attacker.example/', '/\\attacker.example']) {
+      const { headers } = await post({ choice: 'reject', return: target })
+      expect(headers.get('Location'), target).toBe('/?notice=consent_saved')
+    }
+  })
+
+  it('answers 400 for a choice it does not know, and sets nothing', async () => {
+    const { status, headers } = await post({ choice: 'everything' })
+    expect(status).toBe(400)
+    expect(headers.get('Set-Cookie')).toBeNull()
+  })
+
+  it('refuses a post from another site', async () => {
+    const { status, headers } = await post({ choice: 'accept' }, { Origin: 'https://attacker.example', 'Sec-Fetch-Site': 'cross-site' })
+    expect(status).toBe(403)
+    expect(headers.get('Set-Cookie')).toBeNull()
+  })
+})
+
+describe('the cookie policy', () => {
+  it.each([
+    ['it-it', '70401003'],
+    ['es-es', '70401002'],
+    ['gr-el', '70401005'],
+    ['pt-pt', '70401004'],
+    ['int-en', '70401001'],
+    // Slovenian and Croatian link the English terms, as the original did; a language without an id links English.
+    ['si-sl', '70401001'],
+    ['hr-hr', '70401001'],
+    ['de-de', '70401001'],
+  ])('is linked from the banner of %s with policy id %s', async (market, id) => {
+    const { text } = await visit(`/${market}`)
+    expect(text).toContain(`href="https://www.aurora-cycles.example/legal/${id}/cookie-policy"`)
+  })
+})
+
+describe('pages that load no tracking at all', () => {
+  it('are the account pages: no tag manager, no banner, no cookie settings, no third-party origin in the CSP', async () => {
+    const session = await logIn()
+    const { status, text, headers } = await visit('/it-it/my-account', { headers: { Cookie: `${cookieHeader(session).Cookie}; ${ACCEPTED}` } })
+    expect(status).toBe(200)
+    expect(text).not.toContain('gtag(')
+    expect(text).not.toContain('id="cookie-settings"')
+    expect(text).not.toContain('#cookie-settings')
+    expect(trackersOf(text)).toEqual([])
+    expect(cspOf(headers)).not.toMatch(/googletagmanager|google-analytics|facebook/)
+  })
+
+  it.each([
+    ['the error page of a market', '/it-it/no-such-page', 404],
+    ['the password page', '/it-it/update-password/not-a-token', 404],
+    ['the login page', '/login', 200],
+    ['the landing page', '/', 200],
+  ])('are %s', async (_, path, status) => {
+    const answer = await visit(path, withConsent(ACCEPTED))
+    expect(answer.status).toBe(status)
+    expect(answer.text).not.toContain('gtag(')
+    expect(answer.text).not.toContain('id="cookie-settings"')
+    expect(cspOf(answer.headers)).not.toContain('googletagmanager')
+  })
+})
+
+describe('caching', () => {
+  it('keeps a page public for visitors who have not chosen, and the chooser\'s own page private', async () => {
+    expect((await visit('/it-it/products')).headers.get('Cache-Control')).toBe('no-cache')
+    expect((await visit('/it-it/products', withConsent(REFUSED))).headers.get('Cache-Control')).toBe('private, no-cache')
+    expect((await visit(`${ORIGIN}/it-it/products`, { headers: { 'Sec-GPC': '1' } })).headers.get('Cache-Control')).toBe('private, no-cache')
+  })
+})
