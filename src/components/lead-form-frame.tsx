@@ -47,7 +47,7 @@ export function LeadFormFrame(props: FrameProps) {
         <input id="field-homepage" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       {children}
-      <div className={consentErrors.length ? 'field consent invalid' : 'field consent'}>
+      <div className={consentErrors.length ? 'field consent-field invalid' : 'field consent-field'}>
         <input
           id="field-consent"
           name="consent"
