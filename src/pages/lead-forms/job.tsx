@@ -7,6 +7,7 @@ import { errorName, logEvent } from '../../ops/log'
 import { isUpstreamError, UpstreamError, unlessRefused } from '../../upstream/errors'
 import { fieldErrors } from '../../upstream/fields'
 import { CV_MAX_BYTES, type Job, jobApplicationFields } from '../../upstream/form-schemas'
+import { textFields } from '../../components/lead-form-fields'
 
 /**
  * The largest body the form reads: a CV of `CV_MAX_BYTES` (5 MiB) and the fields fit with room to spare, so a CV a
@@ -133,9 +134,7 @@ function OpenPositions({ view, jobs, applyUrl }: { view: View } & JobData) {
 
 function JobFields({ view, data, values, errors }: FieldsProps<JobData>) {
   const { t } = view
-  const text = (name: string, autoComplete: string, maxLength: number, extra: { type?: string; dir?: 'ltr' } = {}) => (
-    <Field view={view} name={name} label={t(`forms.field.${name}`)} autoComplete={autoComplete} maxLength={maxLength} defaultValue={valueOf(values, name)} errors={errors} {...extra} />
-  )
+  const text = textFields(view, values, errors)
   const cvAgain = data.posted ? 'field-cv-again' : null
   return (
     <>

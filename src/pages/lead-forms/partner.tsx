@@ -2,10 +2,10 @@ import type { Context } from 'hono'
 import type { ReactNode } from 'react'
 import type { AppEnv } from '../../env'
 import { ChoiceGroup, SelectField, TextAreaField } from '../../components/choice-fields'
-import { Field } from '../../components/form-field'
 import { countriesIn } from '../../i18n/countries'
 import { checkAndSend, type FieldsProps, type FormValues, leadForm, listOf, valueOf } from '../../forms/lead-form'
 import { partnerApplication, SHOP_SERVICES, YEARLY_VOLUMES } from '../../upstream/form-schemas'
+import { textFields } from '../../components/lead-form-fields'
 
 /** The country list of the request's language, and the market's country first chosen. */
 type PartnerData = { countries: Array<{ code: string; name: string }> }
@@ -13,9 +13,7 @@ type PartnerData = { countries: Array<{ code: string; name: string }> }
 /** The company's details, the same in both applications. */
 function CompanyFields({ view, data, values, errors }: FieldsProps<PartnerData>) {
   const { t } = view
-  const text = (name: string, autoComplete: string, maxLength: number, extra: { optional?: boolean; type?: string; dir?: 'ltr'; hint?: string } = {}) => (
-    <Field view={view} name={name} label={t(`forms.field.${name}`)} autoComplete={autoComplete} maxLength={maxLength} defaultValue={valueOf(values, name)} errors={errors} {...extra} />
-  )
+  const text = textFields(view, values, errors)
   return (
     <>
       <fieldset className="form-group">

@@ -11,6 +11,7 @@ import { byDistance } from '../../geo/distance'
 import type { Dealer } from '../../upstream/catalogue-schemas'
 import { PARTS_OF_DAY, TEST_RIDE_DAYS_AHEAD, testRideRequest, testRideWindow } from '../../upstream/form-schemas'
 import { nearOf, type Origin, originOf, placeOf } from '../dealer-origin'
+import { textFields } from '../../components/lead-form-fields'
 
 /** A model of a bicycle type the market sells, grouped by its type (`Biciclette`, `E-bike`). */
 type ModelGroup = { type: string; models: Array<{ slug: string; name: string }> }
@@ -138,9 +139,7 @@ function NearSearch({ view, data, values }: FieldsProps<RideData>) {
 /** The test ride's fields: the ride (model, dealer, day, part of day), then the rider. */
 function RideFields({ view, data, values, errors }: FieldsProps<RideData>) {
   const { t } = view
-  const text = (name: string, autoComplete: string, maxLength: number, extra: { type?: string; dir?: 'ltr' } = {}) => (
-    <Field view={view} name={name} label={t(`forms.field.${name}`)} autoComplete={autoComplete} maxLength={maxLength} defaultValue={valueOf(values, name)} errors={errors} {...extra} />
-  )
+  const text = textFields(view, values, errors)
   const dealer = valueOf(values, 'dealer')
   const date = valueOf(values, 'date')
   const days: Record<string, RideDealerDays> = Object.fromEntries(
