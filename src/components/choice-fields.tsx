@@ -109,7 +109,15 @@ export function ChoiceGroup({ view, name, legend, options, errors, hint, ...choi
       <div className="choices">
         {options.map((option, index) => (
           <label key={option.value} className="choice" htmlFor={`${id}-${index}`}>
-            <input id={`${id}-${index}`} type={choice.type} name={name} value={option.value} defaultChecked={isChecked(option.value)} />
+            <input
+              id={`${id}-${index}`}
+              type={choice.type}
+              name={name}
+              value={option.value}
+              defaultChecked={isChecked(option.value)}
+              aria-invalid={invalid || undefined}
+              aria-describedby={invalid ? `${id}-error` : undefined}
+            />
             <span>{option.label}</span>
           </label>
         ))}

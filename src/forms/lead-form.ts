@@ -8,6 +8,12 @@ import { fieldErrors } from '../upstream/fields'
 import type { SubmissionKind } from '../upstream/form-schemas'
 import { unlessRefused } from '../upstream/errors'
 
+/**
+ * The body limit of a form with long texts: a letter of Hebrew, Arabic or Greek takes 6 bytes once URL-encoded, so a
+ * message of 5,000 characters needs 30 KB.
+ */
+export const TEXT_FORM_BYTES = 64 * 1024
+
 /** A posted form's values: one text per field, a list for a checkbox group. */
 export type FormValues = Record<string, string | string[]>
 
@@ -25,7 +31,7 @@ export type Sent = { reference: string } | { errors: FieldErrors }
 export type LeadForm<Data = unknown> = {
   page: string
   kind: SubmissionKind
-  /** The largest body its POST reads (plain forms: the default 16 KiB). */
+  /** The largest body its POST reads (the default 16 KiB; a form with long texts says more, see TEXT_FORM_BYTES). */
   maxBytes?: number
   /** Posted as `multipart/form-data` (a file). */
   multipart?: boolean

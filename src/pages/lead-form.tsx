@@ -8,7 +8,7 @@ import { configOf } from '../config'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { caughtBot, HONEYPOT_FIELD } from '../forms/bot-checks'
-import { FORM_TOKEN_FIELD, issueFormToken, readFormToken } from '../forms/form-token'
+import { FORM_TOKEN_FIELD, issueFormToken, MIN_FILL_SECONDS, readFormToken } from '../forms/form-token'
 import { humanCheckOf, TURNSTILE_FIELD } from '../forms/human-check'
 import { type FormValues, type LeadForm, valueOf } from '../forms/lead-form'
 import { newReference } from '../forms/reference'
@@ -116,7 +116,11 @@ export async function submitLeadForm(c: Context<AppEnv>): Promise<Response> {
     logEvent('info', 'form_bot_caught', { form: form.kind })
     return sendRedirect(c, confirmationPath(c, newReference(BOT_PREFIX[form.kind])), 303)
   }
-  if (token!.state === 'expired') return again({ message: 'forms.expired', token: await issueFormToken(secret, tokenScope(c, form)) }, 422)
+  if (token!.state === 'expired') {
+    // The new token counts as already filled in: the visitor checks the kept values and sends at once.
+    const renewed = await issueFormToken(secret, tokenScope(c, form), Date.now() - MIN_FILL_SECONDS * 1000)
+    return again({ message: 'forms.expired', token: renewed }, 422)
+  }
   if (!(await withinLimit(c.env.FORM_ATTEMPTS, `form:${form.kind}:${await clientKey(c)}`))) {
     c.header('Retry-After', String(ATTEMPT_WINDOW_SECONDS))
     return again({ errors: { form: ['too_many_attempts'] }, token: posted }, 429)

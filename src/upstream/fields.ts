@@ -9,6 +9,12 @@ import { z } from 'zod'
 export const text = (max: number) => z.string({ error: 'required' }).trim().max(max, 'too_long')
 /** A text that must be given: empty is `required` alone, whatever else its schema checks. */
 export const requiredText = (max: number) => text(max).min(1, { error: 'required', abort: true })
+/**
+ * A person's name: no web or e-mail address in it, so that the acknowledgement the site mails to whatever address is
+ * given cannot carry someone's link.
+ */
+export const personName = (max: number) => requiredText(max).refine((value) => !/:\/\/|www\.|@|\.(com|net|org|ru|io|xyz)\b/i.test(value), 'name_link')
+
 /** A form's empty field and JSON's null both mean "not given". */
 export const optionalText = (max: number) =>
   z.union([text(max), z.null()]).optional().transform((value) => value || null)

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { emailSchema, isCalendarDate, optionalText, requiredPhoneSchema, requiredText, text, ticked } from './fields'
+import { emailSchema, isCalendarDate, optionalText, personName, requiredPhoneSchema, requiredText, text, ticked } from './fields'
 import { envelope } from './schemas'
 
 /**
@@ -51,8 +51,8 @@ export const testRideRequest = z.object({
     return date >= first && date <= last
   }, 'date_window'),
   part_of_day: z.enum(PARTS_OF_DAY, { error: 'part_of_day' }),
-  first_name: requiredText(80),
-  last_name: requiredText(80),
+  first_name: personName(80),
+  last_name: personName(80),
   email: emailSchema,
   phone: requiredPhoneSchema,
   message: optionalText(2000),
@@ -80,7 +80,7 @@ const company = {
   city: requiredText(80),
   country_code: z.string({ error: 'country' }).trim().toUpperCase().regex(/^[A-Z]{2}$/, 'country'),
   website,
-  contact_name: requiredText(120),
+  contact_name: personName(120),
   email: emailSchema,
   phone: requiredPhoneSchema,
   message: optionalText(3000),
@@ -129,7 +129,7 @@ export const jobApplicationFields = z.object({
     .union([z.literal(''), z.null(), z.coerce.number({ error: 'position' }).int('position').positive('position')], { error: 'position' })
     .optional()
     .transform((value) => (typeof value === 'number' ? value : null)),
-  name: requiredText(120),
+  name: personName(120),
   email: emailSchema,
   phone: requiredPhoneSchema,
   cover_letter: optionalText(5000),
@@ -153,7 +153,7 @@ export const CONTACT_TOPICS = ['product', 'order', 'warranty', 'dealer', 'press'
 export const contactMessage = z.object({
   submission_key: submissionKey,
   topic: z.enum(CONTACT_TOPICS, { error: 'topic' }),
-  name: requiredText(120),
+  name: personName(120),
   email: emailSchema,
   order_code: z
     .union([text(40).regex(/^$|^[A-Za-z0-9-]{3,40}$/, 'order_code'), z.null()])
@@ -163,8 +163,11 @@ export const contactMessage = z.object({
   consent,
 })
 
-/** The answer to every form: the submission's reference (201 when stored now, 200 when the key was already sent). */
-export const submissionAnswer = envelope(z.object({ reference: z.string().regex(REFERENCE_FORMAT) }))
+/**
+ * The answer to every form: the submission's reference, and whether this call stored it (201, `created: true`) or the
+ * key was already sent (200, `created: false`: the first one's reference).
+ */
+export const submissionAnswer = envelope(z.object({ reference: z.string().regex(REFERENCE_FORMAT), created: z.boolean().optional() }))
 
 /** An open position of a market (`GET api/jobs`), in the caller's language. */
 export const jobSchema = z.object({

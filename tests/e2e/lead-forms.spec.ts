@@ -81,7 +81,7 @@ test.describe('the partner forms', () => {
   }
 })
 
-for (const [path, viewport] of [['/it-it/contatti', PHONE], ['/il-he/contact-us', PHONE], ['/it-it/become-a-dealer', DESKTOP]] as const) {
+for (const [path, viewport] of [['/it-it/contatti', PHONE], ['/il-he/contact-us', PHONE], ['/it-it/become-a-dealer', PHONE], ['/it-it/become-a-dealer', DESKTOP]] as const) {
   test(`${path} at ${viewport.width} px has no accessibility violations with its errors shown`, async ({ page }) => {
     await page.setViewportSize(viewport)
     await page.goto(path)

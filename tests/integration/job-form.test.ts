@@ -545,3 +545,18 @@ describe('the retention', () => {
     expect(lines.map((line) => JSON.parse(line))).toEqual([{ level: 'error', event: 'retention', days: 365, submissions: 1, files: 0, error: 'Error: R2 unavailable' }])
   })
 })
+
+describe('a job application sent twice', () => {
+  it('stores one application and keeps one CV (the first one\'s)', async () => {
+    const token = await formToken('it-it', 'job')
+    const before = await cvKeys()
+    const first = await apply(PATH, { ...GIULIA, form_token: token }, pdf())
+    const second = await apply(PATH, { ...GIULIA, form_token: token }, pdf())
+    expect([first.status, second.status]).toEqual([303, 303])
+    const reference = referenceOf(first.headers.get('Location'))!
+    expect(referenceOf(second.headers.get('Location'))).toBe(reference)
+    const added = (await cvKeys()).filter((key) => !before.includes(key))
+    expect(added).toEqual([(await storedSubmission(reference))!.file_key])
+  })
+})
+

@@ -74,13 +74,31 @@ describe('the contact form', () => {
 
   it('writes the acknowledgement in the visitor\'s language and the notification in the market\'s first one', async () => {
     const { headers } = await sendForm('/ch-it/contact-us', 'contact', { ...CONTACT, email: 'luca@example.com' })
-    const mails = await mailsOf(referenceOf(headers.get('Location'))!)
-    const english = await sendForm('/int-en/contact-us', 'contact', CONTACT)
-    const [englishNotice, englishAck] = await mailsOf(referenceOf(english.headers.get('Location'))!)
-    // ch's first language is German: the notice is not the English one; the acknowledgement is Italian.
-    expect(mails[0]!.subject).not.toBe(englishNotice!.subject.replace(/[A-Z]{2}-\S+/, ''))
-    expect(mails[1]!.body).not.toEqual(englishAck!.body)
-    expect(mails.map((mail) => mail.recipient)).toEqual(['hello.ch@aurora-cycles.example', 'luca@example.com'])
+    const reference = referenceOf(headers.get('Location'))!
+    const [notice, acknowledgement] = await mailsOf(reference)
+    const german = (await import('../../demo/messages/de.json')).default as { forms: { contact: { name: string } } }
+    const italian = (await import('../../demo/messages/it.json')).default as { forms: { contact: { name: string; next: string } } }
+    // ch's first language is German: the notice names the form in German; the acknowledgement is Italian.
+    expect(notice).toMatchObject({ recipient: 'hello.ch@aurora-cycles.example' })
+    expect(notice!.subject).toContain(german.forms.contact.name)
+    expect(acknowledgement).toMatchObject({ recipient: 'luca@example.com' })
+    expect(acknowledgement!.body).toContain(italian.forms.contact.next)
+    expect(acknowledgement!.subject).toContain(italian.forms.contact.name)
+  })
+
+  it('takes a long message in Hebrew (6 bytes a letter once encoded) up to the field\'s 5,000 characters', async () => {
+    const message = 'ש'.repeat(5000)
+    const { status, headers } = await sendForm('/il-he/contact-us', 'contact', { ...CONTACT, message })
+    expect(status).toBe(303)
+    expect((await storedSubmission(referenceOf(headers.get('Location'))!))!.fields.message).toBe(message)
+  })
+
+  it('refuses a name that carries a web or e-mail address, so the acknowledgement cannot carry someone\'s link', async () => {
+    for (const name of ['Win at https://spam.example', 'www.spam.example', 'me@spam.example']) {
+      const { status, text } = await sendForm('/int-en/contact-us', 'contact', { ...CONTACT, name })
+      expect(status, name).toBe(422)
+      expect(text).toContain('id="field-name-error"')
+    }
   })
 
   it('keeps the values, names the fields and stores nothing on an error', async () => {
@@ -205,13 +223,18 @@ describe('abuse', () => {
     expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM outbox').first<number>('n')).toBe(mailsBefore)
   })
 
-  it('gives a form left open too long back with its values and a new token', async () => {
+  it('gives a form left open too long back with its values and a new token, which may be sent at once', async () => {
     const old = await formToken('it-it', 'contact', 25 * 3600)
     const { status, text } = await sendForm('/it-it/contatti', 'contact', { ...CONTACT, form_token: old })
     expect(status).toBe(422)
     expect(text).toContain(CONTACT.message)
-    expect(text).toMatch(/name="form_token" value="[^"]+"/)
-    expect(text).not.toContain(old)
+    const renewed = /name="form_token" value="([^"]+)"/.exec(text)?.[1]
+    expect(renewed).toBeTruthy()
+    expect(renewed).not.toBe(old)
+    const before = await submissionCount()
+    const sent = await sendForm('/it-it/contatti', 'contact', { ...CONTACT, form_token: renewed! })
+    expect(sent.status).toBe(303)
+    expect(await submissionCount()).toBe(before + 1)
   })
 
   it('stores one submission when the same form is sent twice (a double click, a refresh), with one reference', async () => {
@@ -262,9 +285,9 @@ describe('abuse', () => {
     expect(await submissionCount()).toBe(before)
   })
 
-  it('answers 413 with the error page to a plain form larger than 16 KiB', async () => {
+  it('answers 413 with the error page to a contact form larger than 64 KiB', async () => {
     const before = await submissionCount()
-    const { status, text } = await sendForm('/it-it/contatti', 'contact', { ...CONTACT, message: 'x'.repeat(20_000) })
+    const { status, text } = await sendForm('/it-it/contatti', 'contact', { ...CONTACT, message: 'x'.repeat(70_000) })
     expect(status).toBe(413)
     expect(text).toContain('This form is too large.')
     expect(await submissionCount()).toBe(before)

@@ -13,6 +13,7 @@ import {
 import { siteSettingsSchema } from '../../upstream/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { newReference } from '../../forms/reference'
+import { logEvent } from '../../ops/log'
 import { type Mail, mailTexts, queueSubmissionMail } from '../outbox'
 
 type Texts = Awaited<ReturnType<typeof mailTexts>>
@@ -285,7 +286,9 @@ async function store(c: ApiContext, market: Market, submission: Submission): Pro
     .bind(reference, submission.key, submission.kind, market.slug, c.var.locale, submission.email, JSON.stringify(submission.fields), submission.fileKey ?? null)
   await db.batch([insert, ...mails.map((mail) => queueSubmissionMail(db, mail, reference))])
   const stored = await db.prepare('SELECT reference FROM form_submissions WHERE submission_key = ?').bind(submission.key).first<string>('reference')
-  return respond(c, submissionAnswer, { data: { reference: stored ?? reference } }, stored === reference ? 201 : 200)
+  const created = stored === reference
+  if (created && mails.length === 1) logEvent('warn', 'form_recipient_missing', { form: submission.kind, market: market.slug })
+  return respond(c, submissionAnswer, { data: { reference: stored ?? reference, created } }, created ? 201 : 200)
 }
 
 /** The notification to the market's recipient for the form (and the dealer of a test ride), in the market's language. */

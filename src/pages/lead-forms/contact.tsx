@@ -1,12 +1,13 @@
 import { ChoiceGroup, TextAreaField } from '../../components/choice-fields'
 import { Field } from '../../components/form-field'
-import { checkAndSend, type FormValues, leadForm, valueOf } from '../../forms/lead-form'
+import { checkAndSend, type FormValues, leadForm, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
 import { CONTACT_TOPICS, contactMessage } from '../../upstream/form-schemas'
 
 /** Contact: a topic, name, e-mail, an optional order code and the message; sent to the market's contact recipient. */
 export const contactForm = leadForm({
   page: 'contact-us',
   kind: 'contact',
+  maxBytes: TEXT_FORM_BYTES,
   load: async () => null,
   prefill: (c): FormValues => {
     const topic = c.req.query('topic') ?? ''

@@ -69,8 +69,9 @@ export const jobForm = leadForm<JobData>({
     try {
       const { answer, refused } = await unlessRefused(c.var.api.forms.job({ ...fields.data, cv: cvOf(file, cv.cv) }), [422])
       if (refused) return { errors: refused.rejection.errors ?? { form: ['invalid'] } }
-      keep = answer !== null
-      return answer === null ? null : { reference: answer }
+      // A repeated application (a double click) answers the first one's reference: its CV is the first one's.
+      keep = answer !== null && answer.created !== false
+      return answer === null ? null : { reference: answer.reference }
     } catch (error) {
       keep = mayBeStored(error)
       if (keep) logEvent('warn', 'cv_kept_outcome_unknown', { form: 'job' })

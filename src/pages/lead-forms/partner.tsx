@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import type { AppEnv } from '../../env'
 import { ChoiceGroup, SelectField, TextAreaField } from '../../components/choice-fields'
 import { countriesIn } from '../../i18n/countries'
-import { checkAndSend, type FieldsProps, type FormValues, leadForm, listOf, valueOf } from '../../forms/lead-form'
+import { checkAndSend, type FieldsProps, type FormValues, leadForm, listOf, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
 import { partnerApplication, SHOP_SERVICES, YEARLY_VOLUMES } from '../../upstream/form-schemas'
 import { textFields } from '../../components/lead-form-fields'
 
@@ -68,6 +68,7 @@ function partnerForm(form: {
   return leadForm<PartnerData>({
     page: form.page,
     kind: form.kind,
+    maxBytes: TEXT_FORM_BYTES,
     lists: form.lists,
     load: loadCountries,
     prefill: marketCountry,

@@ -6,7 +6,7 @@ import { Field } from '../../components/form-field'
 import { Island } from '../../components/island'
 import type { View } from '../../components/view'
 import type { AppEnv } from '../../env'
-import { checkAndSend, type FieldsProps, type FormValues, leadForm, valueOf } from '../../forms/lead-form'
+import { checkAndSend, type FieldsProps, type FormValues, leadForm, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
 import { byDistance } from '../../geo/distance'
 import type { Dealer } from '../../upstream/catalogue-schemas'
 import { PARTS_OF_DAY, TEST_RIDE_DAYS_AHEAD, testRideRequest, testRideWindow } from '../../upstream/form-schemas'
@@ -254,6 +254,7 @@ function RideFields({ view, data, values, errors }: FieldsProps<RideData>) {
 export const testRideForm = leadForm<RideData>({
   page: 'test-drive',
   kind: 'test_ride',
+  maxBytes: TEXT_FORM_BYTES,
   load: loadRide,
   prefill: (c, data): FormValues => {
     const model = c.req.query('model') ?? ''

@@ -27,8 +27,11 @@ export const formCalls = (client: Upstream) => ({
   testRide: (request: TestRideRequest) => referenceOf(client.send('POST', 'forms/test-ride', request, submissionAnswer)),
   /** `POST api/forms/partner`: a dealer's or a distributor's application. */
   partner: (application: PartnerApplication) => referenceOf(client.send('POST', 'forms/partner', application, submissionAnswer)),
-  /** `POST api/forms/job`: the CV is already in R2; the call carries its key. */
-  job: (application: JobApplication) => referenceOf(client.send('POST', 'forms/job', application, submissionAnswer)),
+  /**
+   * `POST api/forms/job`: the CV is already in R2; the call carries its key. Answers whether this call stored the
+   * application (`created`), so that the CV of a repeated one is not kept.
+   */
+  job: async (application: JobApplication) => (await client.send('POST', 'forms/job', application, submissionAnswer))?.data ?? null,
   /** `POST api/forms/contact`. */
   contact: (message: ContactMessage) => referenceOf(client.send('POST', 'forms/contact', message, submissionAnswer)),
 })
