@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { fromBase64 } from '../../src/crypto/digest'
+import { newPassphrase, newReceiptCode, readPassphrase, readReceiptCode } from '../../src/whistleblower/receipt'
+import { newReportKey, openBytes, openReportKey, openText, sealBytes, sealText } from '../../src/whistleblower/sealed'
+
+const SECRET = 'test-whistleblower-key-not-for-production'
+const CANARY = 'The canary sang about the invoices of warehouse 7'
+
+describe('a report sealed with its own key', () => {
+  it('opens with its key unwrapped by the same secret, and never holds the text in the clear', async () => {
+    const { key, wrapped } = await newReportKey(SECRET)
+    const sealed = await sealText(key, CANARY)
+    expect(atob(sealed)).not.toContain('canary')
+    expect(sealed).not.toContain(CANARY)
+    expect(await openText(await openReportKey(SECRET, wrapped), sealed)).toBe(CANARY)
+  })
+
+  it('seals the same text differently each time (a fresh IV)', async () => {
+    const { key } = await newReportKey(SECRET)
+    expect(await sealText(key, CANARY)).not.toBe(await sealText(key, CANARY))
+  })
+
+  it('refuses a key wrapped with another secret, an altered wrapped key, altered bytes and another report\'s key', async () => {
+    const report = await newReportKey(SECRET)
+    const other = await newReportKey(SECRET)
+    await expect(openReportKey('another-secret', report.wrapped)).rejects.toThrow()
+    const altered = fromBase64(report.wrapped)
+    altered[3] = (altered[3] as number) ^ 1
+    await expect(openReportKey(SECRET, btoa(String.fromCharCode(...altered)))).rejects.toThrow()
+    const bytes = await sealBytes(report.key, new TextEncoder().encode(CANARY))
+    const tampered = bytes.slice()
+    tampered[20] = (tampered[20] as number) ^ 1
+    await expect(openBytes(report.key, tampered)).rejects.toThrow()
+    await expect(openBytes(other.key, bytes)).rejects.toThrow()
+  })
+
+  it('seals attachments byte for byte', async () => {
+    const { key } = await newReportKey(SECRET)
+    const file = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 31 + 7) % 256)
+    expect(await openBytes(key, await sealBytes(key, file))).toEqual(file)
+  })
+})
+
+describe('the receipt', () => {
+  it('gives a receipt code of 80 random bits and a passphrase of 120, grouped by four in Crockford\'s base32', () => {
+    expect(newReceiptCode()).toMatch(/^WB-([0-9A-HJKMNP-TV-Z]{4}-){3}[0-9A-HJKMNP-TV-Z]{4}$/)
+    expect(newPassphrase()).toMatch(/^([0-9A-HJKMNP-TV-Z]{4}-){5}[0-9A-HJKMNP-TV-Z]{4}$/)
+    expect(new Set(Array.from({ length: 50 }, newPassphrase)).size).toBe(50)
+  })
+
+  it('reads back what a person typed: any case, spaces or dashes, O for 0, I and L for 1', () => {
+    expect(readReceiptCode('wb 0k7m 2q9x d4hn pt31')).toBe('WB-0K7M-2Q9X-D4HN-PT31')
+    expect(readReceiptCode('OK7M2Q9XD4HNPT3L')).toBe('WB-0K7M-2Q9X-D4HN-PT31')
+    expect(readPassphrase('7kqm 2xdt 9hnp 3rs0 abcd efgh')).toBe('7KQM-2XDT-9HNP-3RS0-ABCD-EFGH')
+    for (const typed of ['', 'WB-123', 'WB-0K7M-2Q9X-D4HN-PT3U', '7KQM-2XDT']) {
+      expect(readReceiptCode(typed) ?? readPassphrase(typed)).toBeNull()
+    }
+  })
+})
