@@ -1,17 +1,9 @@
-import { expect, test } from './fixtures/offline'
+import { expect, test, problemsOf, recordProblems } from './fixtures/offline'
 
 const SCREENSHOTS = 'test-results/screenshots'
 
-test.beforeEach(async ({ page }) => {
-  const problems: string[] = []
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
-  })
-  page.on('pageerror', (error) => problems.push(error.message))
-  ;(page as unknown as { problems: string[] }).problems = problems
-})
+test.beforeEach(({ page }) => recordProblems(page))
 
-const problemsOf = (page: unknown) => (page as { problems: string[] }).problems
 
 test('from / a visitor picks a market through its plain link, which is remembered', async ({ page, context }) => {
   await page.goto('/')

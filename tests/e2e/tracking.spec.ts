@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { chooseCookies, expect, test, type ThirdParties } from './fixtures/offline'
+import { chooseCookies, expect, test, type ThirdParties, problemsOf, recordProblems } from './fixtures/offline'
 
 const SCREENSHOTS = 'test-results/screenshots'
 const PHONE = { width: 390, height: 844 }
@@ -12,14 +12,7 @@ const TAG_MANAGER = /^https:\/\/www\.googletagmanager\.com\/gtm\.js\?id=GTM-/
 const trackerRequests = (thirdParties: ThirdParties) => thirdParties.to(TRACKERS)
 const exceptTagManager = (thirdParties: ThirdParties) => trackerRequests(thirdParties).filter((url) => !TAG_MANAGER.test(url))
 
-test.beforeEach(async ({ page }) => {
-  const problems: string[] = []
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
-  })
-  page.on('pageerror', (error) => problems.push(error.message))
-  ;(page as unknown as { problems: string[] }).problems = problems
-})
+test.beforeEach(({ page }) => recordProblems(page))
 
 /** The trackers' delays run on a clock that stands still until the test moves it (axe needs a real one). */
 async function stillClock(page: Page) {
@@ -27,7 +20,6 @@ async function stillClock(page: Page) {
   await page.clock.pauseAt(new Date('2026-11-23T09:00:01Z'))
 }
 
-const problemsOf = (page: Page) => (page as unknown as { problems: string[] }).problems
 
 /** The Consent Mode commands in the page's dataLayer, as plain arrays. */
 const consentCommands = (page: Page) =>
