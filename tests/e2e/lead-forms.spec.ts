@@ -68,6 +68,33 @@ test.describe('the partner forms', () => {
     await expect(page).toHaveURL(/\/it-it\/become-a-dealer\/sent\?reference=DL-/)
   })
 
+  test('a distributor applies in ae-ar (right to left) at phone width, once wrong then right', async ({ page }) => {
+    await page.setViewportSize(PHONE)
+    await page.goto('/ae-ar/become-a-distributor')
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+    await page.locator('#field-company_name').fill('شركة الدراجات الخليجية')
+    await page.locator('#field-email').fill('not-an-address')
+    await asAPerson(page)
+    await page.locator('form.lead-form button[type="submit"]').click()
+    await expect(page.locator('#field-registration_number')).toBeFocused()
+    await expect(page.locator('#field-email')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.locator('#field-company_name')).toHaveValue('شركة الدراجات الخليجية')
+
+    await page.locator('#field-registration_number').fill('AE 100234567800003')
+    await page.locator('#field-address_line').fill('Sheikh Zayed Road 12')
+    await page.locator('#field-postal_code').fill('00000')
+    await page.locator('#field-city').fill('دبي')
+    await page.locator('#field-contact_name').fill('ليلى حداد')
+    await page.locator('#field-email').fill('layla@gulfbikes.example')
+    await page.locator('#field-phone').fill('+971 4 555 0101')
+    await page.locator('#field-territory').fill('الإمارات، عُمان')
+    await page.locator('#field-yearly_volume').selectOption('100_500')
+    await page.locator('#field-consent').check()
+    await page.locator('form.lead-form button[type="submit"]').click()
+    await expect(page).toHaveURL(/\/ae-ar\/become-a-distributor\/sent\?reference=DS-/)
+    await expect(page.locator('.reference strong')).toHaveAttribute('dir', 'ltr')
+  })
+
   for (const [path, viewport] of [['/ae-ar/become-a-distributor', PHONE], ['/int-en/become-a-distributor', DESKTOP]] as const) {
     test(`${path} at ${viewport.width} px has no accessibility violations, with its errors shown`, async ({ page }) => {
       await page.setViewportSize(viewport)
