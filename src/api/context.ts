@@ -2,11 +2,15 @@ import type { Context } from 'hono'
 import type { z } from 'zod'
 import { fieldErrors } from '../upstream/fields'
 import type { User } from '../upstream/schemas'
+import type { Staff } from '../upstream/staff-schemas'
 
-/** The embedded API's environment: its D1 database, the market the caller speaks for and, on account calls, its user. */
+/**
+ * The embedded API's environment: its D1 database, the market the caller speaks for and, on account calls, its user
+ * (on staff calls, its staff member).
+ */
 export type ApiEnv = {
   Bindings: { DB: D1Database }
-  Variables: { tenant: string | null; locale: string; user: User }
+  Variables: { tenant: string | null; locale: string; user: User; staff: Staff }
 }
 
 export type ApiContext = Context<ApiEnv>

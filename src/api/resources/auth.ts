@@ -159,7 +159,7 @@ export const requireBearer: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await next()
 }
 
-function bearerToken(c: ApiContext): string | undefined {
+export function bearerToken(c: ApiContext): string | undefined {
   const token = /^Bearer (.+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
   return token && TOKEN_FORMAT.test(token) ? token : undefined
 }
