@@ -22,6 +22,7 @@ export default defineConfig({
           TEST_RATE_LIMITS: rateLimits,
           PURGE_SECRET: 'test-purge-secret',
           SESSION_SECRET: 'test-only-session-secret',
+          WHISTLEBLOWER_KEY: 'test-only-whistleblower-key',
           // The tests' requests go to https://site.test (tests/fixtures/worker.ts): the site's public origin.
           PUBLIC_ORIGIN: 'https://site.test',
         },

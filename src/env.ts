@@ -16,6 +16,11 @@ export type Bindings = Env & {
   PURGE_SECRET?: string
   /** Cloudflare Turnstile's secret: with `TURNSTILE_SITE_KEY`, lead forms are checked by Turnstile on the server. */
   TURNSTILE_SECRET_KEY?: string
+  /**
+   * Wraps the whistleblower reports' keys (docs/decisions/014): without it, the channel answers 503 and the console
+   * cannot open a case. Back it up like a signing key: losing it loses every report.
+   */
+  WHISTLEBLOWER_KEY?: string
 }
 
 /** Per-request values, set by middleware and read by handlers through `c.var`. */
