@@ -3,6 +3,10 @@ import { publicApi } from '../../src/api'
 import { app } from '../../src/app'
 import { logOut } from '../../src/auth/log-out'
 import { consoleHome } from '../../src/console/app'
+import { leadCv, leadPage, leadsPage, markLeadHandled } from '../../src/console/leads'
+import { changeMarket, marketsPage } from '../../src/console/markets'
+import { outboxMailPage, outboxPage } from '../../src/console/outbox'
+import { purgePage, submitPurge } from '../../src/console/purge'
 import { consoleLoginPage, consoleLogout, submitConsoleLogin } from '../../src/console/sign-in'
 import { purge } from '../../src/ops/purge'
 import { health } from '../../src/ops/health'
@@ -42,6 +46,16 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['POST', '/_console/login', '/_console/login', submitConsoleLogin],
   ['POST', '/_console/logout', '/_console/logout', consoleLogout],
   ['GET', '/_console', '/_console', consoleHome],
+  ['GET', '/_console/leads', '/_console/leads', leadsPage],
+  ['GET', '/_console/leads/:id', '/_console/leads/12', leadPage],
+  ['GET', '/_console/leads/:id/cv', '/_console/leads/12/cv', leadCv],
+  ['POST', '/_console/leads/:id/handled', '/_console/leads/12/handled', markLeadHandled],
+  ['GET', '/_console/outbox', '/_console/outbox', outboxPage],
+  ['GET', '/_console/outbox/:id', '/_console/outbox/3', outboxMailPage],
+  ['GET', '/_console/markets', '/_console/markets', marketsPage],
+  ['POST', '/_console/markets/:country', '/_console/markets/it', changeMarket],
+  ['GET', '/_console/purge', '/_console/purge', purgePage],
+  ['POST', '/_console/purge', '/_console/purge', submitPurge],
   // Paths without a market.
   ['GET', '/', '/', landing],
   ['POST', '/_market', '/_market', pickMarket],
