@@ -85,7 +85,7 @@ function MarketForm({ market, history }: { market: MarketSwitches; history: Hist
         <ul className="history" aria-label={`Recent changes of ${market.name}`}>
           {history.map((event, index) => (
             <li key={index}>
-              {formatTime(event.at)}, {event.staff_name}: {describe(event)}
+              {`${formatTime(event.at)}, ${event.staff_name}: ${describe(event)}`}
             </li>
           ))}
         </ul>
