@@ -94,7 +94,9 @@ export async function consoleError(c: Context<AppEnv>, error: unknown): Promise<
     c.var.log.error = errorName(error)
     logEvent('error', 'unhandled', { path: loggablePath(c.req.path), error: errorName(error) })
   }
-  const message = pageError.status === 403 && pageError.message ? pageError.message : (CONSOLE_ERRORS[pageError.status] ?? 'Something went wrong on our side. Please try again.')
-  const title = message === ROLE_REFUSED ? 'Not for your role' : pageError.status === 403 ? 'Not allowed' : pageError.status === 404 ? 'Not found' : 'Something is in the way'
+  // A refusal says why (403, 413, 429: the error's own message); a missing page or a failure says it in the console's words.
+  const own = pageError.status !== 404 && pageError.status < 500 && pageError.message ? pageError.message : null
+  const message = own ?? CONSOLE_ERRORS[pageError.status] ?? 'Something went wrong on our side. Please try again.'
+  const title = message === ROLE_REFUSED ? 'Not for your role' : pageError.status === 404 ? 'Not found' : pageError.status === 403 ? 'Not allowed' : 'Something is in the way'
   return sendConsolePage(c, { title, status: pageError.status, body: createElement('p', null, message) })
 }
