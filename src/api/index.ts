@@ -16,6 +16,7 @@ import { forms } from './resources/forms'
 import { seo } from './resources/seo'
 import { sites } from './resources/sites'
 import { translations } from './resources/translations'
+import { whistleblower } from './resources/whistleblower'
 
 /**
  * The embedded reference API: the upstream contract of docs/api.md over D1. Called in-process by the upstream client
@@ -43,6 +44,7 @@ api.route('/', seo)
 api.route('/', content)
 api.route('/', forms)
 api.route('/', pageIndex)
+api.route('/', whistleblower)
 
 api.notFound((c) => c.json({ message: 'Not Found' }, 404))
 api.onError((error, c) => {

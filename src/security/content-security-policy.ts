@@ -4,9 +4,10 @@ import type { CspDirective, CspSources } from '../tracking/trackers'
 
 /**
  * What a page is, as far as its policy goes: the dealer locator shows map tiles; a lead form may show Turnstile's
- * widget (a frame of its own); error pages run no script at all.
+ * widget (a frame of its own); error pages run no script at all; the whistleblower channel's pages allow no origin
+ * but the site's own (not the brand's API host, not Turnstile).
  */
-export type PageKind = 'page' | 'dealer-locator' | 'form' | 'error'
+export type PageKind = 'page' | 'dealer-locator' | 'form' | 'error' | 'whistleblower'
 
 /** A fresh nonce for one answer's scripts. */
 export function createNonce(): string {
@@ -26,12 +27,12 @@ export function createNonce(): string {
  * headers.set('Content-Security-Policy', contentSecurityPolicy({ nonce, kind: 'page', config, sources }))
  */
 export function contentSecurityPolicy({ nonce, kind, config, sources = {} }: { nonce: string; kind: PageKind; config: Config; sources?: CspSources }): string {
-  const extra = (directive: CspDirective) => (kind === 'error' ? [] : (sources[directive] ?? []))
+  const extra = (directive: CspDirective) => (kind === 'error' || kind === 'whistleblower' ? [] : (sources[directive] ?? []))
   const list = (...items: Array<string | null>) => items.filter(Boolean).join(' ')
   const images = [
     "'self'",
     'data:',
-    config.upstream.kind === 'http' ? config.upstream.origin : null,
+    config.upstream.kind === 'http' && kind !== 'whistleblower' ? config.upstream.origin : null,
     kind === 'dealer-locator' ? (config.mapTiles?.origin ?? null) : null,
     ...extra('img-src'),
   ]
