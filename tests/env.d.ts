@@ -8,5 +8,6 @@ declare namespace Cloudflare {
     TEST_RATE_LIMITS: Record<string, number>
     PURGE_SECRET: string
     SESSION_SECRET: string
+    WHISTLEBLOWER_KEY: string
   }
 }
