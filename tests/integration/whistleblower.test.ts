@@ -3,6 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ATTACHMENT_MAX_BYTES } from '../../src/upstream/whistleblower-schemas'
 import { REPORT_BODY_BYTES } from '../../src/pages/whistleblower/report'
 import { openBytes, openText } from '../../src/whistleblower/sealed'
+import { configOf } from '../../src/config'
+import { contentSecurityPolicy } from '../../src/security/content-security-policy'
+import type { Bindings } from '../../src/env'
 import { formToken } from '../fixtures/lead-forms'
 import { steadyRateLimiters } from '../fixtures/session'
 import {
@@ -142,6 +145,13 @@ describe('the report page', () => {
     expect(text).toContain('id="field-name-error"')
     expect(text).toContain('id="field-contact-error"')
     expect(await reportRow('none')).toBeNull()
+  })
+
+  it('has a policy that allows no origin but the site\'s own: not the brand\'s API host other pages take images from, no tracker', () => {
+    const config = configOf({ ...env, UPSTREAM_URL: 'https://api.brand.example', TURNSTILE_SITE_KEY: 'key', TURNSTILE_SECRET_KEY: 'secret' } as Bindings)
+    const sources = { 'script-src': ['https://www.googletagmanager.com'], 'img-src': ['https://www.google-analytics.com'] }
+    expect(contentSecurityPolicy({ nonce: 'n', kind: 'form', config, sources })).toMatch(/api\.brand\.example.*googletagmanager|googletagmanager.*api\.brand\.example/)
+    expect(contentSecurityPolicy({ nonce: 'n', kind: 'whistleblower', config, sources })).not.toMatch(/https?:/)
   })
 
   it('never reads a session nor sets or clears any cookie, whatever the visitor sends', async () => {
