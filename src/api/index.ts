@@ -17,6 +17,7 @@ import { seo } from './resources/seo'
 import { sites } from './resources/sites'
 import { staff } from './resources/staff'
 import { translations } from './resources/translations'
+import { whistleblower } from './resources/whistleblower'
 
 /**
  * The embedded reference API: the upstream contract of docs/api.md over D1. Called in-process by the upstream client
@@ -45,6 +46,7 @@ api.route('/', content)
 api.route('/', forms)
 api.route('/', pageIndex)
 api.route('/', staff)
+api.route('/', whistleblower)
 
 api.notFound((c) => c.json({ message: 'Not Found' }, 404))
 api.onError((error, c) => {
