@@ -10,7 +10,7 @@ import {
   closeCaseRequest,
   notifyReporter,
 } from '../../upstream/staff-schemas'
-import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, positiveInt, refuse, respond } from '../context'
+import { type ApiContext, type ApiEnv, badParameter, invalid, jsonBody, notFound, positiveInt, refuse, respond } from '../context'
 import { mailTexts, queueMail } from '../outbox'
 import { staffOnly } from '../staff-auth'
 
@@ -32,6 +32,12 @@ type SummaryRow = {
   closed_at: string | null
 }
 
+/**
+ * Why the Worker reads a case besides showing it (`?for=`): to seal a message or open the reporter's address for a
+ * change, or to open an attachment. The reading is recorded all the same, with its purpose as its detail.
+ */
+export const CASE_READ_PURPOSES = ['acknowledge', 'message', 'note', 'close', 'download'] as const
+
 const summaryOf = (row: SummaryRow) => ({ ...row, anonymous: row.anonymous === 1 }) as z.input<typeof caseChangeAnswer>['data']
 
 /**
@@ -51,10 +57,12 @@ export const cases = new Hono<ApiEnv>()
   .get('/staff/cases/:id', async (c) => {
     const id = positiveInt(c.req.param('id'))
     if (!id) return notFound(c)
+    const purpose = c.req.query('for')
+    if (purpose !== undefined && !(CASE_READ_PURPOSES as readonly string[]).includes(purpose)) return badParameter(c, 'for', CASE_READ_PURPOSES.join(', '))
     const db = c.env.DB
     // The reading is recorded first, in the same batch: the trail answered shows it.
     const [, report, messages, attachments, events] = await db.batch([
-      db.prepare(`INSERT INTO case_events (report_id, staff_id, action) SELECT id, ?2, 'opened' FROM whistleblower_reports WHERE id = ?1`).bind(id, c.var.staff.id),
+      db.prepare(`INSERT INTO case_events (report_id, staff_id, action, detail) SELECT id, ?2, 'opened', ?3 FROM whistleblower_reports WHERE id = ?1`).bind(id, c.var.staff.id, purpose ?? ''),
       db.prepare(`SELECT ${SUMMARY}, r.wrapped_key, r.sealed_report, r.sealed_notify, r.sealed_outcome FROM whistleblower_reports r WHERE r.id = ?`).bind(id),
       db.prepare(
         `SELECT m.id, m.author, s.name AS staff_name, m.sealed_body, m.created_at

@@ -9,7 +9,10 @@ import {
   type closeCaseRequest,
 } from '../staff-schemas'
 import type { z } from 'zod'
-import { dataOf, listOf, segment } from './answers'
+import { dataOf, listOf, query, segment } from './answers'
+
+/** Why the Worker reads a case besides showing it (the API records it as the reading's detail). */
+export type CaseReadPurpose = 'acknowledge' | 'message' | 'note' | 'close' | 'download'
 
 type Notify = z.infer<typeof acknowledgeRequest>['notify']
 
@@ -24,8 +27,11 @@ type Notify = z.infer<typeof acknowledgeRequest>['notify']
 export const caseCalls = (client: Upstream) => ({
   /** `GET api/staff/cases`: every case, newest first, nothing the reporter wrote. */
   list: () => listOf(client.get('staff/cases', caseListAnswer)),
-  /** `GET api/staff/cases/{id}`: the case as stored (sealed), recorded as `opened`. */
-  file: (id: number) => dataOf(client.get(`staff/cases/${segment(id)}`, caseFileAnswer)),
+  /**
+   * `GET api/staff/cases/{id}`: the case as stored (sealed), recorded as `opened`; with a purpose when the Worker reads
+   * it to make a change or open an attachment (`?for=message`), recorded with it.
+   */
+  file: (id: number, purpose?: CaseReadPurpose) => dataOf(client.get(`staff/cases/${segment(id)}${query({ for: purpose })}`, caseFileAnswer)),
   /** `GET api/staff/cases/{id}/attachments/{attachment}`: where its sealed bytes are, recorded as `file_downloaded`. */
   attachment: (id: number, attachment: number) => dataOf(client.get(`staff/cases/${segment(id)}/attachments/${segment(attachment)}`, attachmentLocationAnswer)),
   /** `POST api/staff/cases/{id}/acknowledge`: received → acknowledged (`409 already_acknowledged`, `case_closed`). */
