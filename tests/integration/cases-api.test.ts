@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../../src/api'
 import { openReportKey, openText, sealText } from '../../src/whistleblower/sealed'
-import { mailsTo, sealedReport, staffMember, trailOf } from '../fixtures/cases'
+import { mailsTo, sealedReport, staffMember, trailOf, WHISTLEBLOWER_SECRET } from '../fixtures/cases'
 
 type Member = Awaited<ReturnType<typeof staffMember>>
 
@@ -78,7 +78,7 @@ describe('the cases of the embedded API', () => {
     expect(status).toBe(200)
     const file = json.data
     expect(file).toMatchObject({ id: report.id, state: 'received', sealed_outcome: null })
-    const key = await openReportKey(env.WHISTLEBLOWER_KEY as string, file.wrapped_key)
+    const key = await openReportKey(WHISTLEBLOWER_SECRET, file.wrapped_key)
     expect(JSON.parse(await openText(key, file.sealed_report)).what).toBe(report.report.what)
     expect(await openText(key, file.sealed_notify)).toBe('reporter@example.com')
     expect(file.messages).toEqual([expect.objectContaining({ author: 'note', staff_name: 'Hanna Handler' })])
