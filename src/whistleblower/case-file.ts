@@ -39,11 +39,19 @@ export class UnreadableCase extends Error {
   override name = 'UnreadableCase'
 }
 
+/** Work with a case's key; any failure of it (another secret, altered data) is an UnreadableCase. */
+async function withCaseKey<T>(secret: string, file: Pick<CaseFile, 'wrapped_key'>, work: (key: CryptoKey) => Promise<T>): Promise<T> {
+  try {
+    return await work(await openReportKey(secret, file.wrapped_key))
+  } catch (error) {
+    throw new UnreadableCase(error instanceof Error ? error.name : 'unknown')
+  }
+}
+
 /** A case opened: its report, address, outcome, messages and attachments' names in plain text. */
 export async function openCaseFile(secret: string, file: CaseFile): Promise<OpenedCase> {
   const { wrapped_key, sealed_report, sealed_notify, sealed_outcome, messages, attachments, ...summary } = file
-  try {
-    const key = await openReportKey(secret, wrapped_key)
+  return withCaseKey(secret, file, async (key) => {
     const report = reportText.parse(JSON.parse(await openText(key, sealed_report)))
     return {
       ...summary,
@@ -55,24 +63,24 @@ export async function openCaseFile(secret: string, file: CaseFile): Promise<Open
         attachments.map(async ({ sealed_meta, ...attachment }) => ({ ...attachment, ...attachmentMeta.parse(JSON.parse(await openText(key, sealed_meta))) })),
       ),
     }
-  } catch (error) {
-    throw new UnreadableCase(error instanceof Error ? error.name : 'unknown')
-  }
+  })
 }
 
 /** A handler's text (a message, a note, an outcome) sealed with the case's key. */
-export async function sealForCase(secret: string, file: Pick<CaseFile, 'wrapped_key'>, text: string): Promise<string> {
-  return sealText(await openReportKey(secret, file.wrapped_key), text)
-}
+export const sealForCase = (secret: string, file: Pick<CaseFile, 'wrapped_key'>, text: string): Promise<string> =>
+  withCaseKey(secret, file, (key) => sealText(key, text))
 
-/** An attachment's bytes, as stored in R2, opened with the case's key. */
-export async function openAttachment(secret: string, file: Pick<CaseFile, 'wrapped_key'>, sealed: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  try {
-    return await openBytes(await openReportKey(secret, file.wrapped_key), sealed)
-  } catch (error) {
-    throw new UnreadableCase(error instanceof Error ? error.name : 'unknown')
-  }
-}
+/** An attachment opened with the case's key: its name and type (sealed beside it) and its bytes (as stored in R2). */
+export const openAttachment = (
+  secret: string,
+  file: Pick<CaseFile, 'wrapped_key'>,
+  attachment: { sealed_meta: string },
+  sealed: Uint8Array<ArrayBuffer>,
+): Promise<{ name: string; type: string; bytes: Uint8Array<ArrayBuffer> }> =>
+  withCaseKey(secret, file, async (key) => ({
+    ...attachmentMeta.parse(JSON.parse(await openText(key, attachment.sealed_meta))),
+    bytes: await openBytes(key, sealed),
+  }))
 
 /** The reporter's status page, in the market and language they reported in: what a "there is news" mail links. */
 export const statusUrl = (origin: string, report: Pick<CaseSummary, 'site' | 'locale'>) =>
@@ -85,5 +93,6 @@ export const statusUrl = (origin: string, report: Pick<CaseSummary, 'site' | 'lo
 export async function notifyOf(secret: string, origin: string | null, file: CaseFile): Promise<{ email: string; status_url: string } | null> {
   if (!file.sealed_notify) return null
   if (!origin) throw new Error('PUBLIC_ORIGIN is not set')
-  return { email: await openText(await openReportKey(secret, file.wrapped_key), file.sealed_notify), status_url: statusUrl(origin, file) }
+  const sealed = file.sealed_notify
+  return { email: await withCaseKey(secret, file, (key) => openText(key, sealed)), status_url: statusUrl(origin, file) }
 }

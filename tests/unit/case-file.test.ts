@@ -50,7 +50,8 @@ describe('a case file at the edge', () => {
   it('refuses a case sealed under another secret', async () => {
     const { file } = await caseFile()
     await expect(openCaseFile('another-secret', file)).rejects.toBeInstanceOf(UnreadableCase)
-    await expect(openAttachment('another-secret', file, new Uint8Array(40))).rejects.toBeInstanceOf(UnreadableCase)
+    await expect(openAttachment('another-secret', file, file.attachments[0] as { sealed_meta: string }, new Uint8Array(40))).rejects.toBeInstanceOf(UnreadableCase)
+    await expect(sealForCase('another-secret', file, 'x')).rejects.toBeInstanceOf(UnreadableCase)
   })
 
   it('seals a handler\'s text with the case\'s own key, differently each time', async () => {
@@ -60,10 +61,10 @@ describe('a case file at the edge', () => {
     expect(await sealForCase(SECRET, file, 'Please send the invoice.')).not.toBe(once)
   })
 
-  it('opens an attachment\'s bytes', async () => {
+  it('opens an attachment: its name, its type and its bytes', async () => {
     const { key, file } = await caseFile()
     const bytes = new Uint8Array([0, 255, 1, 2, 3])
-    expect(await openAttachment(SECRET, file, await sealBytes(key, bytes))).toEqual(bytes)
+    expect(await openAttachment(SECRET, file, file.attachments[0] as { sealed_meta: string }, await sealBytes(key, bytes))).toEqual({ name: 'river.jpg', type: 'image/jpeg', bytes })
   })
 
   it('links the status page of the market the report came from', async () => {
