@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
-import { demoMessages, demoSeedStatements } from './scripts/demo-seed.mjs'
+import { DEMO_STAFF, demoMessages, demoSeedStatements } from './scripts/demo-seed.mjs'
 
 process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV ??= 'false'
 
@@ -20,6 +20,7 @@ export default defineConfig({
           TEST_DEMO_SEED: [{ name: '0001_demo.sql', queries: demoSeedStatements() }],
           TEST_DEMO_MESSAGES: demoMessages(),
           TEST_RATE_LIMITS: rateLimits,
+          TEST_DEMO_STAFF: DEMO_STAFF,
           PURGE_SECRET: 'test-purge-secret',
           SESSION_SECRET: 'test-only-session-secret',
           WHISTLEBLOWER_KEY: 'test-only-whistleblower-key',

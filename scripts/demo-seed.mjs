@@ -57,6 +57,15 @@ export const DEMO_CUSTOMERS = [
   { id: 2, email: 'second@example.com', password: 'Second-Rider-2026!', first_name: 'Lukas', last_name: 'Meyer', phone: '+49 30 555 0102', locale: 'de' },
 ]
 
+/**
+ * The demo staff of the console (`/_console`), one per role. For local use only: their passwords and TOTP secrets
+ * (base32, what an authenticator app or `oathtool --totp -b SECRET` takes) are in the README.
+ */
+export const DEMO_STAFF = [
+  { id: 1, role: 'case_handler', email: 'cases@aurora-cycles.example', name: 'Chiara Conti', password: 'Demo-Cases-2026!', totp_secret: 'AURORACASESDEMOKEY234567' },
+  { id: 2, role: 'editor', email: 'editor@aurora-cycles.example', name: 'Erik Lund', password: 'Demo-Editor-2026!', totp_secret: 'AURORAEDITORDEMOKEY23456' },
+]
+
 /** The embedded API's password format (src/api/passwords.ts): PBKDF2-SHA256, 100 000 iterations, random salt. */
 function passwordHash(password) {
   const salt = randomBytes(16)
@@ -253,6 +262,8 @@ const boolFlags = (flags) => Object.fromEntries(Object.entries(flags).map(([key,
 function customerStatements() {
   const statements = DEMO_CUSTOMERS.map(({ password, ...customer }) =>
     insertOnce('users', { ...customer, password_hash: passwordHash(password) }))
+  // Loaded once: a restart keeps the last TOTP step used (a code stays good once) and the events that name them.
+  for (const { password, ...member } of DEMO_STAFF) statements.push(insertOnce('staff_users', { ...member, password_hash: passwordHash(password) }))
   for (const { user_id, addresses, bikes, orders } of readJson('demo/customers.json').customers) {
     for (const address of addresses) statements.push(insertOnce('addresses', { ...address, user_id }))
     for (const bike of bikes) statements.push(insertOnce('bikes', { ...bike, user_id }))

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { api, publicApi } from './api'
+import { consoleApp, consoleError, isConsolePath } from './console/app'
 import { endSessionOnUnauthorized, guestOnly, requireViewer } from './auth/guards'
 import { logOut } from './auth/log-out'
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH } from './auth/paths'
@@ -97,6 +98,7 @@ app.post('/_purge', allowCrossSite(), purge)
 app.get('/robots.txt', robots)
 app.get('/sitemap.xml', sitemapIndex)
 app.all('/api/*', publicApi)
+app.route('/_console', consoleApp)
 
 // Paths without a market.
 app.get('/', landing)
@@ -110,9 +112,10 @@ app.post(LOGOUT_PATH, logOut)
 // Everything else is /{country}-{locale}/…
 app.route('/:market', market)
 
-app.notFound((c) => sendErrorPage(c, PageError.pageNotFound(c.req.url)))
+app.notFound((c) => (isConsolePath(c.req.path) ? consoleError(c, PageError.notFound('')) : sendErrorPage(c, PageError.pageNotFound(c.req.url))))
 
 app.onError(async (error, c) => {
+  if (isConsolePath(c.req.path)) return consoleError(c, error)
   const loggedOut = await endSessionOnUnauthorized(c, error)
   if (loggedOut) return loggedOut
   const pageError = PageError.from(error)

@@ -16,6 +16,7 @@ import { features } from './resources/features'
 import { forms } from './resources/forms'
 import { seo } from './resources/seo'
 import { sites } from './resources/sites'
+import { staff } from './resources/staff'
 import { translations } from './resources/translations'
 
 /**
@@ -44,6 +45,7 @@ api.route('/', seo)
 api.route('/', content)
 api.route('/', forms)
 api.route('/', pageIndex)
+api.route('/', staff)
 api.route('/', cases)
 
 api.notFound((c) => c.json({ message: 'Not Found' }, 404))
@@ -59,5 +61,7 @@ api.onError((error, c) => {
 export function publicApi(c: Context<AppEnv>): Response | Promise<Response> {
   if (configOf(c.env).upstream.kind !== 'embedded') return c.json({ message: 'Not Found' }, 404)
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.json({ message: 'Method Not Allowed' }, 405, { Allow: 'GET, HEAD' })
+  // Staff calls are the console's alone: leads and the audit trail are not the public's reads, token or not.
+  if (/^\/api\/staff(?:\/|$)/.test(c.req.path)) return c.json({ message: 'Not Found' }, 404)
   return api.fetch(c.req.raw, c.env, c.executionCtx)
 }

@@ -5,8 +5,8 @@ import { logEvent } from '../ops/log'
 import { isLocked, lock, withinLimit } from '../ops/rate-limit'
 import { trustedDevice } from './device-cookie'
 
-/** What is counted: logging in and asking for a password link. */
-export type Attempt = 'login' | 'forgot'
+/** What is counted: logging in, asking for a password link, and staff signing in to the console. */
+export type Attempt = 'login' | 'forgot' | 'staff'
 
 /** The window of the limiters (wrangler.toml `ratelimits`, period 60 s) and of a lock. */
 export const ATTEMPT_WINDOW_SECONDS = 60
@@ -43,7 +43,7 @@ export async function attemptKeys(c: Context<AppEnv>, attempt: Attempt, email: s
     trusted: device !== null,
     client: `${attempt}:${client}`,
     source: deviceHash ? `${prefix}:device:${deviceHash.slice(0, 16)}` : `${prefix}:${clientHash.slice(0, 16)}`,
-    everywhere: deviceHash ? `${prefix}:devices` : attempt === 'login' ? prefix : null,
+    everywhere: deviceHash ? `${prefix}:devices` : attempt === 'forgot' ? null : prefix,
   }
 }
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { publicApi } from '../../src/api'
 import { app } from '../../src/app'
 import { logOut } from '../../src/auth/log-out'
+import { consoleHome } from '../../src/console/app'
+import { consoleLoginPage, consoleLogout, submitConsoleLogin } from '../../src/console/sign-in'
 import { purge } from '../../src/ops/purge'
 import { health } from '../../src/ops/health'
 import { pickMarket } from '../../src/market/pick-market'
@@ -35,6 +37,11 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/robots.txt', '/robots.txt', robots],
   ['GET', '/sitemap.xml', '/sitemap.xml', sitemapIndex],
   ['ALL', '/api/*', '/api/sites/it', publicApi],
+  // The staff console (src/console/): sign-in, home, then its sections.
+  ['GET', '/_console/login', '/_console/login', consoleLoginPage],
+  ['POST', '/_console/login', '/_console/login', submitConsoleLogin],
+  ['POST', '/_console/logout', '/_console/logout', consoleLogout],
+  ['GET', '/_console', '/_console', consoleHome],
   // Paths without a market.
   ['GET', '/', '/', landing],
   ['POST', '/_market', '/_market', pickMarket],

@@ -1,0 +1,169 @@
+import type { ReactNode } from 'react'
+import type { PageMeta } from '../upstream/schemas'
+
+/**
+ * The console's small shared pieces (leads, outbox, markets, cases): a scrolling table, a definition list, a filters
+ * form and its fields, a flash message, one-button forms, a pager, times as staff read them. No script: every
+ * action is a form.
+ */
+
+/** A time as staff read it, the same everywhere in the console: `2026-11-23 08:24 UTC`. */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return iso
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+}
+
+/** A date (`YYYY-MM-DD`) of a time. */
+export const formatDate = (iso: string) => iso.slice(0, 10)
+
+/** A `<time>` showing formatTime. */
+export const Time = ({ at }: { at: string | null | undefined }) => (at ? <time dateTime={at}>{formatTime(at)}</time> : <>—</>)
+
+/**
+ * A table that scrolls sideways on a phone (its region focusable and named, so the keyboard scrolls it too).
+ * `head` are the column headings; the first cell of each row is its header cell.
+ */
+export function DataTable({ caption, head, rows, empty = 'Nothing here.' }: { caption: string; head: ReactNode[]; rows: Array<{ key: string | number; cells: ReactNode[] }>; empty?: string }) {
+  if (rows.length === 0) return <p className="empty">{empty}</p>
+  return (
+    <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {head.map((cell, i) => (
+              <th key={i} scope="col">
+                {cell}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              {row.cells.map((cell, i) =>
+                i === 0 ? (
+                  <th key={i} scope="row">
+                    {cell}
+                  </th>
+                ) : (
+                  <td key={i}>{cell}</td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+/** Label–value pairs (a submission in full, a case's facts). Values may be long text: they wrap and keep line breaks. */
+export function DefinitionList({ items }: { items: Array<[label: string, value: ReactNode]> }) {
+  return (
+    <dl className="facts">
+      {items.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value === null || value === undefined || value === '' ? '—' : value}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+/** A GET form of filters above a list: its fields, "Filter", and a link that clears them. */
+export function FiltersForm({ action, label = 'Filters', children, clearHref }: { action: string; label?: string; children: ReactNode; clearHref?: string }) {
+  return (
+    <form className="filters" method="get" action={action} aria-label={label}>
+      {children}
+      <div className="filter-actions">
+        <button type="submit" className="button">
+          Filter
+        </button>
+        {clearHref && <a href={clearHref}>Clear</a>}
+      </div>
+    </form>
+  )
+}
+
+export type Option = { value: string; label: string }
+
+/** A select of a filters form (or any form), its first option "Any" (empty). */
+export function SelectField({ label, name, options, value, any = 'Any' }: { label: string; name: string; options: Option[]; value?: string; any?: string | null }) {
+  const id = `field-${name}`
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue={value ?? ''}>
+        {any !== null && <option value="">{any}</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
+/** A date field (`YYYY-MM-DD`). */
+export function DateField({ label, name, value }: { label: string; name: string; value?: string }) {
+  const id = `field-${name}`
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="date" name={name} defaultValue={value ?? ''} />
+    </div>
+  )
+}
+
+export type FlashTone = 'ok' | 'error'
+
+/** A message after an action ("Marked as handled.") or about a refusal; announced by screen readers. */
+export function Flash({ tone = 'ok', children }: { tone?: FlashTone; children: ReactNode }) {
+  return (
+    <div className={`flash flash-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+      {children}
+    </div>
+  )
+}
+
+/** A POST form that is one button (mark handled, purge), with hidden fields. */
+export function ButtonForm({ action, label, fields = {}, tone = 'primary' }: { action: string; label: string; fields?: Record<string, string>; tone?: 'primary' | 'quiet' | 'danger' }) {
+  return (
+    <form className="button-form" method="post" action={action}>
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className={`button ${tone}`}>
+        {label}
+      </button>
+    </form>
+  )
+}
+
+/** "Page 2 of 5" with its previous and next links; nothing for a single page. */
+export function Pager({ meta, href }: { meta: PageMeta; href: (page: number) => string }) {
+  const pages = Math.max(1, Math.ceil(meta.total / meta.per_page))
+  if (pages <= 1) return null
+  return (
+    <nav className="pager" aria-label="Pages">
+      {meta.page > 1 ? <a href={href(meta.page - 1)} rel="prev">Previous</a> : <span />}
+      <span>
+        Page {meta.page} of {pages} ({meta.total})
+      </span>
+      {meta.page < pages ? <a href={href(meta.page + 1)} rel="next">Next</a> : <span />}
+    </nav>
+  )
+}
+
+/** A URL of a console list with query parameters (empty ones left out). */
+export function withQuery(path: string, params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') search.set(name, String(value))
+  const text = search.toString()
+  return text ? `${path}?${text}` : path
+}

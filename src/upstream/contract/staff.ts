@@ -1,0 +1,77 @@
+import { acknowledgedAnswer } from '../account-schemas'
+import type { Upstream } from '../client'
+import type { SubmissionKind } from '../form-schemas'
+import {
+  type MarketSwitch,
+  marketAnswer,
+  marketListAnswer,
+  outboxAnswer,
+  staffAnswer,
+  staffEventRequest,
+  staffEventsAnswer,
+  type StaffLogin,
+  staffLoginAnswer,
+  submissionAnswer,
+  submissionListAnswer,
+} from '../staff-schemas'
+import type { z } from 'zod'
+import { dataOf, listOf, pagedOf, query, segment } from './answers'
+
+/** The lead list's filters (`GET api/staff/submissions`): a market, a kind, a date range (inclusive), handled or not. */
+export type SubmissionFilters = {
+  site?: string
+  kind?: SubmissionKind
+  /** `YYYY-MM-DD`, inclusive. */
+  from?: string
+  /** `YYYY-MM-DD`, inclusive. */
+  to?: string
+  handled?: boolean
+  page?: number
+}
+
+/**
+ * The staff console's calls (docs/api.md "Staff console"), not bound to a market. `login` goes out without a token;
+ * every other call through the client of `staffCalls(c.var.staffApi)`, which carries the staff member's token. A token
+ * the API no longer knows throws `UpstreamError` `unauthorized` (the console then ends its session); a wrong sign-in
+ * throws `rejected` 422.
+ *
+ * @example
+ * const leads = await staffCalls(c.var.staffApi).submissions({ site: 'it', handled: false })
+ */
+export const staffCalls = (client: Upstream) => ({
+  /** `POST api/staff/login`: e-mail, password and TOTP code → a bearer token, its expiry and the staff member. */
+  login: (credentials: StaffLogin) => client.send('POST', 'staff/login', credentials, staffLoginAnswer),
+  /** `GET api/staff/me`: the token's staff member. */
+  me: () => dataOf(client.get('staff/me', staffAnswer)),
+  /** `POST api/staff/logout`: revokes the token. */
+  logout: () => client.send('POST', 'staff/logout', {}, acknowledgedAnswer),
+
+  /** `GET api/staff/submissions?site=&kind=&from=&to=&handled=&page=`: newest first. */
+  submissions: (filters: SubmissionFilters = {}) =>
+    pagedOf(
+      client.get(
+        `staff/submissions${query({ ...filters, handled: filters.handled === undefined ? undefined : filters.handled ? 1 : 0 })}`,
+        submissionListAnswer,
+      ),
+    ),
+  /** `GET api/staff/submissions/{id}`: one in full, or null. */
+  submission: (id: number) => dataOf(client.get(`staff/submissions/${segment(id)}`, submissionAnswer)),
+  /** `POST api/staff/submissions/{id}/handled`: marks it handled by the token's staff member (recorded). */
+  markHandled: (id: number) => dataOf(client.send('POST', `staff/submissions/${segment(id)}/handled`, {}, submissionAnswer)),
+
+  /** `GET api/staff/outbox?kind=&page=`: the mails the site sent, newest first. */
+  outbox: (filters: { kind?: string; page?: number } = {}) => pagedOf(client.get(`staff/outbox${query(filters)}`, outboxAnswer)),
+
+  /** `GET api/staff/markets`: every market with its switches. */
+  markets: () => listOf(client.get('staff/markets', marketListAnswer)),
+  /** `POST api/staff/markets/{country}`: changes switches (recorded); answers the market after the change, or null. */
+  changeMarket: (country: string, change: Partial<Record<MarketSwitch, boolean>>) =>
+    dataOf(client.send('POST', `staff/markets/${segment(country)}`, change, marketAnswer)),
+
+  /** `POST api/staff/events`: records something staff did at the edge (a purge). */
+  recordEvent: (event: z.infer<typeof staffEventRequest>) => client.send('POST', 'staff/events', event, acknowledgedAnswer),
+  /** `GET api/staff/events?target=`: what was done to a target (`market:it`, `cache:everything`), newest first. */
+  events: (target: string) => listOf(client.get(`staff/events${query({ target })}`, staffEventsAnswer)),
+})
+
+export type StaffCalls = ReturnType<typeof staffCalls>
