@@ -62,13 +62,13 @@ const REFUSED: Record<string, string> = {
 
 export const cases = new Hono<AppEnv>()
   .use(staffOnly('case_handler'))
-  .get('/', (c) => casesPage(c))
-  .get('/:id', (c) => casePage(c))
-  .get('/:id/attachments/:attachment', (c) => downloadAttachment(c))
-  .post('/:id/acknowledge', (c) => acknowledgeCase(c))
-  .post('/:id/messages', acceptBodiesUpTo(CASE_FORM_BYTES), (c) => writeToReporter(c))
-  .post('/:id/notes', acceptBodiesUpTo(CASE_FORM_BYTES), (c) => addNote(c))
-  .post('/:id/close', acceptBodiesUpTo(CASE_FORM_BYTES), (c) => closeCase(c))
+  .get('/', casesPage)
+  .get('/:id', casePage)
+  .get('/:id/attachments/:attachment', downloadAttachment)
+  .post('/:id/acknowledge', acknowledgeCase)
+  .post('/:id/messages', acceptBodiesUpTo(CASE_FORM_BYTES), writeToReporter)
+  .post('/:id/notes', acceptBodiesUpTo(CASE_FORM_BYTES), addNote)
+  .post('/:id/close', acceptBodiesUpTo(CASE_FORM_BYTES), closeCase)
 
 const callsOf = (c: Context<AppEnv>): CaseCalls => caseCalls(c.var.staffApi)
 
@@ -202,7 +202,12 @@ const FIELD_MESSAGES: Record<string, string> = {
 }
 
 /** `GET /_console/cases/{id}`: the case opened (recorded upstream as `opened`). */
-export async function casePage(c: Context<AppEnv>, draft?: Draft): Promise<Response> {
+export function casePage(c: Context<AppEnv>): Promise<Response> {
+  return showCase(c)
+}
+
+/** The case page, or (with a draft that was refused) the page again with the text and its messages, 422. */
+async function showCase(c: Context<AppEnv>, draft?: Draft): Promise<Response> {
   const id = caseId(c)
   const file = await fileOf(c, id)
   const opened_ = await opened(openCaseFile(secretOf(c), file), id)
@@ -504,19 +509,25 @@ export async function acknowledgeCase(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** `POST /_console/cases/{id}/messages`: a message to the reporter, sealed. */
-export const writeToReporter = (c: Context<AppEnv>) => write(c, 'message')
+export function writeToReporter(c: Context<AppEnv>): Promise<Response> {
+  return write(c, 'message')
+}
 
 /** `POST /_console/cases/{id}/notes`: an internal note, sealed. */
-export const addNote = (c: Context<AppEnv>) => write(c, 'note')
+export function addNote(c: Context<AppEnv>): Promise<Response> {
+  return write(c, 'note')
+}
 
 /** `POST /_console/cases/{id}/close`: the outcome, sealed. */
-export const closeCase = (c: Context<AppEnv>) => write(c, 'close')
+export function closeCase(c: Context<AppEnv>): Promise<Response> {
+  return write(c, 'close')
+}
 
 async function write(c: Context<AppEnv>, form: Draft['form']): Promise<Response> {
   const id = caseId(c)
   const typed = (await readForm(c)).text ?? ''
   const text = messageText.safeParse(typed)
-  if (!text.success) return casePage(c, { form, text: typed, errors: valueErrors(text.error) })
+  if (!text.success) return showCase(c, { form, text: typed, errors: valueErrors(text.error) })
   const secret = secretOf(c)
   const file = await fileOf(c, id, form)
   const sealed = await opened(sealForCase(secret, file, text.data), id)
