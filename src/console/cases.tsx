@@ -30,7 +30,7 @@ export const CASES_PATH = sectionPath('cases')
 const casePath = (id: number) => `${CASES_PATH}/${id}`
 
 /** The largest form a case accepts: a message of 10,000 characters, each up to 4 UTF-8 bytes, percent-encoded. */
-const CASE_FORM_BYTES = 128 * 1024
+export const CASE_FORM_BYTES = 128 * 1024
 
 export const CATEGORY_LABELS: Record<ReportCategory, string> = {
   fraud_corruption: 'Fraud or corruption',
