@@ -28,6 +28,9 @@ const DEFAULT_SETTINGS = {
   intercom: { integrate: false, app_id: null },
   microsoft_clarity: { integrate: false, key: null },
   mexico_tag: { integrate: false, id: null },
+  // The whistleblower channel (docs/api.md "Whistleblower channel"): anonymous reports taken, no national authority named.
+  whistleblower_anonymous: true,
+  whistleblower_external_channel: null,
 }
 
 /** When the demo's products, pages and dealers last changed (a sitemap's lastmod): fixed, so a restart changes nothing. */

@@ -39,6 +39,9 @@ import { robots } from './seo/robots'
 import { CONSENT_PATH } from './tracking/consent'
 import { submitConsent } from './tracking/submit-consent'
 import { marketSitemap, sitemapIndex } from './seo/sitemap'
+import { noTrace } from './whistleblower/no-trace'
+import { REPORT_BODY_BYTES, reportPage, submitReport } from './pages/whistleblower/report'
+import { statusPage, submitStatus } from './pages/whistleblower/status'
 
 /**
  * The pages of one market, `/{country}-{locale}/…`: the market is resolved (404/503) before any of them runs. Its
@@ -76,6 +79,11 @@ market.get('/news/:slugId', articlePermalink)
 market.get('/search/:type', requirePage('search'), searchPage)
 market.get('/dealers/:slug', requirePage('dealer-pages'), dealerPage)
 market.get('/:sitemap{sitemap(?:-[0-9]+)?\\.xml}', marketSitemap)
+// The whistleblower channel: pages of their own, not content pages (src/pages/whistleblower/, src/whistleblower/).
+market.get('/whistleblower-form', reportPage)
+market.post('/whistleblower-form', acceptBodiesUpTo(REPORT_BODY_BYTES), submitReport)
+market.get('/whistleblower-form/status', statusPage)
+market.post('/whistleblower-form/status', acceptBodiesUpTo(REPORT_BODY_BYTES), submitStatus)
 market.get('/:page/sent', leadFormSent)
 // Last: any other single segment is a content page by its slug in the market's pageLinks (its lead form posts there).
 market.get('/:page', contentPage)
@@ -88,6 +96,7 @@ market.post('/:page', acceptBodiesUpTo(leadFormBodyLimit), submitLeadForm)
 export const app = new Hono<AppEnv>()
 app.use(securityHeaders())
 app.use(answerCaching())
+app.use(noTrace())
 app.use(requestContext(api))
 app.use(unsafeRequests())
 app.use(viewer())

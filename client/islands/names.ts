@@ -4,6 +4,7 @@ export const IslandNames = {
   mobileMenu: 'mobile-menu',
   dealerMap: 'dealer-map',
   testRideDays: 'test-ride-days',
+  printButton: 'print-button',
 } as const
 
 export type IslandName = (typeof IslandNames)[keyof typeof IslandNames]

@@ -18,6 +18,7 @@ import { seo } from './resources/seo'
 import { sites } from './resources/sites'
 import { staff } from './resources/staff'
 import { translations } from './resources/translations'
+import { whistleblower } from './resources/whistleblower'
 
 /**
  * The embedded reference API: the upstream contract of docs/api.md over D1. Called in-process by the upstream client
@@ -45,6 +46,7 @@ api.route('/', seo)
 api.route('/', content)
 api.route('/', forms)
 api.route('/', pageIndex)
+api.route('/', whistleblower)
 api.route('/', staff)
 api.route('/', cases)
 

@@ -7,6 +7,7 @@ import { authOf } from './auth-of'
 import { clearSessionCookie, readSessionId } from './session-cookie'
 import { type Session, SessionLifetime, type SessionStore, type SessionUser } from './session-store'
 import { sessionsOf, sessionUser } from './sessions'
+import { isWhistleblowerPath } from '../whistleblower/no-trace'
 
 /** The logged-in visitor of a request: their session id, user and (edge-only) token. */
 export type Viewer = { sessionId: string; user: SessionUser; token: string }
@@ -16,13 +17,15 @@ export type Viewer = { sessionId: string; user: SessionUser; token: string }
  * lowers the answer's caching to the visitor's browser. A session not checked for a while is checked against
  * `GET api/auth/user` first: a 401 ends it and the page renders as anonymous; any other failure keeps it as it was
  * and is not asked again for a while, so an outage costs one wait, not one per page. A store that cannot be read
- * renders the page as anonymous.
+ * renders the page as anonymous. On the whistleblower channel's pages the session is not read at all: they never know
+ * who visits them, nor end a session with a cookie (src/whistleblower/no-trace.ts).
  *
  * @example
  * app.use(viewer())
  */
 export const viewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   c.set('viewer', null)
+  if (isWhistleblowerPath(c.req.path)) return next()
   const id = readSessionId(c)
   const sessions = id ? sessionsOf(c) : null
   if (id && sessions) {

@@ -7,6 +7,7 @@ import { newsCalls } from '../upstream/contract/news'
 import { pageIndexCalls } from '../upstream/contract/page-index'
 import { searchCalls } from '../upstream/contract/search'
 import { siteCalls } from '../upstream/contract/sites'
+import { whistleblowerCalls } from '../upstream/contract/whistleblower'
 import { cacheKeys } from './keys'
 import { type CachePolicy, CacheItem, CacheLong, CacheShort } from './policies'
 import { cached, type CacheContext, type Load } from './swr'
@@ -58,7 +59,8 @@ const cachedList = async <T>(cache: CacheContext, key: string, policy: CachePoli
 
 /**
  * A market's reads, area by area (docs/api.md): content, catalogue, news and dealers are cached for every visitor;
- * search and places are the visitor's own words and go to the API each time.
+ * search and places are the visitor's own words and go to the API each time, as the whistleblower channel's calls
+ * (never cached: each is one reporter's).
  */
 function marketReads(cache: CacheContext, client: Upstream, market: MarketRef) {
   const { country, locale } = market
@@ -99,6 +101,7 @@ function marketReads(cache: CacheContext, client: Upstream, market: MarketRef) {
       /** The market's open positions: the same for every visitor of the market. */
       jobs: () => cachedList(cache, cacheKeys.jobs(country, locale), CacheShort, (background) => forms.jobs({ background })),
     },
+    whistleblower: whistleblowerCalls(client),
   }
 }
 

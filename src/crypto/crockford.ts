@@ -2,7 +2,8 @@
  * Crockford's base32 (no I, L, O, U): codes people read aloud, copy and write down — references, receipt codes,
  * passphrases. Typed back, O is 0 and I and L are 1.
  */
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+const ALPHABET = CROCKFORD_ALPHABET
 
 /** `count` random characters of the alphabet, 5 random bits each. */
 export function randomCrockford(count: number): string {

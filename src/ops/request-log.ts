@@ -1,6 +1,7 @@
 import type { CacheOutcome } from '../cache/swr'
 import type { UpstreamCall } from '../upstream/client'
 import { logEvent } from './log'
+import { isWhistleblowerPath } from '../whistleblower/no-trace'
 
 /**
  * Path segments after which the next segment is a secret (a password-reset token: the site's page and the API's
@@ -16,7 +17,8 @@ export function loggablePath(path: string): string {
 
 /**
  * What one request did, written as one JSON line when it ends. It never holds cookies, tokens, query strings or
- * form content: only the method, the path, the market and counts.
+ * form content: only the method, the path, the market and counts. On the whistleblower channel's paths it holds the
+ * path, the status and the duration only: no market, no upstream call, nothing that could single a reporter out.
  */
 export class RequestLog {
   private readonly started = Date.now()
@@ -27,12 +29,14 @@ export class RequestLog {
   error: string | null = null
 
   private readonly path: string
+  private readonly bare: boolean
 
   constructor(
     private readonly method: string,
     path: string,
   ) {
     this.path = loggablePath(path)
+    this.bare = isWhistleblowerPath(path)
   }
 
   /** Counts a cache lookup by how it was answered. */
@@ -54,6 +58,10 @@ export class RequestLog {
 
   /** Writes the line. */
   write(status: number): void {
+    if (this.bare) {
+      logEvent(status >= 500 ? 'error' : 'info', 'request', { path: this.path, status, durationMs: Date.now() - this.started })
+      return
+    }
     logEvent(status >= 500 ? 'error' : 'info', 'request', {
       method: this.method,
       path: this.path,

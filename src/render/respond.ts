@@ -18,7 +18,7 @@ import { applyNonce } from './nonce'
 import { renderPage } from './stream'
 
 export type SendOptions = {
-  status?: 200 | 410 | 422 | 429 | ErrorStatus
+  status?: 200 | 409 | 410 | 422 | 429 | ErrorStatus
   deferred?: ReadonlyArray<Deferred<unknown>>
   headers?: Record<string, string>
   /** How the answer may be kept (public pages: `Caching.shared`): every page says; a session lowers it. */

@@ -4,10 +4,11 @@ import type { CspDirective, CspSources } from '../tracking/trackers'
 
 /**
  * What a page is, as far as its policy goes: the dealer locator shows map tiles; a lead form may show Turnstile's
- * widget (a frame of its own); error pages run no script at all; the staff console's pages run none and load nothing
+ * widget (a frame of its own); error pages run no script at all; the whistleblower channel's pages allow no origin
+ * but the site's own (not the brand's API host, not Turnstile); the staff console's pages run none and load nothing
  * but this site's stylesheet and images (CONSOLE_POLICY).
  */
-export type PageKind = 'page' | 'dealer-locator' | 'form' | 'error' | 'console'
+export type PageKind = 'page' | 'dealer-locator' | 'form' | 'error' | 'whistleblower' | 'console'
 
 /** The staff console's policy: no script at all, nothing from elsewhere, forms only to this site, never framed. */
 export const CONSOLE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -31,12 +32,12 @@ export function createNonce(): string {
  */
 export function contentSecurityPolicy({ nonce, kind, config, sources = {} }: { nonce: string; kind: PageKind; config: Config; sources?: CspSources }): string {
   if (kind === 'console') return CONSOLE_POLICY
-  const extra = (directive: CspDirective) => (kind === 'error' ? [] : (sources[directive] ?? []))
+  const extra = (directive: CspDirective) => (kind === 'error' || kind === 'whistleblower' ? [] : (sources[directive] ?? []))
   const list = (...items: Array<string | null>) => items.filter(Boolean).join(' ')
   const images = [
     "'self'",
     'data:',
-    config.upstream.kind === 'http' ? config.upstream.origin : null,
+    config.upstream.kind === 'http' && kind !== 'whistleblower' ? config.upstream.origin : null,
     kind === 'dealer-locator' ? (config.mapTiles?.origin ?? null) : null,
     ...extra('img-src'),
   ]

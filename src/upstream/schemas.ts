@@ -43,6 +43,19 @@ export const siteSettingsSchema = z.object({
     .object({ sales: recipient, partner: recipient, jobs: recipient, contact: recipient })
     .partial()
     .nullish(),
+  /**
+   * Whether the market's whistleblower channel takes anonymous reports (EU Directive 2019/1937, art. 6(2), leaves it
+   * to each country). Off: every report carries a name and a way to reach the reporter.
+   */
+  whistleblower_anonymous: flag(true),
+  /**
+   * The national authority's external reporting channel the whistleblower page names (`{ name, url }`, https), or none:
+   * the page then points to the competent authorities in general. A malformed value is none, never a broken site record.
+   */
+  whistleblower_external_channel: z
+    .object({ name: z.string().trim().min(1).max(200), url: z.string().max(500).regex(/^https:\/\/[^\s"'<>]+$/) })
+    .nullish()
+    .catch(null),
 })
 
 export const seoRecordSchema = z.object({

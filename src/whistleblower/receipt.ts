@@ -1,4 +1,4 @@
-import { grouped, randomCrockford, readCrockford } from '../crypto/crockford'
+import { CROCKFORD_ALPHABET, grouped, randomCrockford, readCrockford } from '../crypto/crockford'
 
 /**
  * What a reporter keeps after sending a report, to follow it up without an account or a session: a receipt code
@@ -15,6 +15,50 @@ export const newReceiptCode = () => `WB-${grouped(randomCrockford(CODE_CHARS))}`
 
 /** A new passphrase, `7KQM-2XDT-…` (six groups). */
 export const newPassphrase = () => grouped(randomCrockford(PASSPHRASE_CHARS))
+
+const encoder = new TextEncoder()
+const hmacKeys = new Map<string, Promise<CryptoKey>>()
+
+/** The HMAC key receipts are derived with: a key of its own, derived by HKDF from the secret, imported once per isolate. */
+function receiptKeyOf(secret: string): Promise<CryptoKey> {
+  let key = hmacKeys.get(secret)
+  if (!key) {
+    key = crypto.subtle
+      .importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey'])
+      .then((material) =>
+        crypto.subtle.deriveKey(
+          { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: encoder.encode('whistleblower-receipts') },
+          material,
+          { name: 'HMAC', hash: 'SHA-256', length: 256 },
+          false,
+          ['sign'],
+        ),
+      )
+    hmacKeys.set(secret, key)
+  }
+  return key
+}
+
+/** `count` Crockford characters (5 bits each) of the HMAC of `label:submissionKey`. */
+async function derived(key: CryptoKey, label: string, submissionKey: string, count: number): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(`${label}:${submissionKey}`)))
+  return Array.from(bytes.subarray(0, count), (byte) => CROCKFORD_ALPHABET[byte & 31]).join('')
+}
+
+/**
+ * The receipt code and passphrase of the report sent with this submission key (the form token's id), derived with
+ * HMAC under `WHISTLEBLOWER_KEY`: the same form sent twice (a double click, a retried POST) shows the same receipt as
+ * the report stored, and nobody without the secret can compute one from the key. Same formats as `newReceiptCode` and
+ * `newPassphrase` (80 and 120 bits).
+ */
+export async function receiptFor(secret: string, submissionKey: string): Promise<{ code: string; passphrase: string }> {
+  const key = await receiptKeyOf(secret)
+  const [code, passphrase] = await Promise.all([
+    derived(key, 'receipt-code', submissionKey, CODE_CHARS),
+    derived(key, 'passphrase', submissionKey, PASSPHRASE_CHARS),
+  ])
+  return { code: `WB-${grouped(code)}`, passphrase: grouped(passphrase) }
+}
 
 /** A typed receipt code in its stored form, or null when it cannot be one. */
 export function readReceiptCode(typed: string): string | null {

@@ -26,6 +26,8 @@ import { searchPage } from '../../src/pages/search'
 import { submitUpdatePassword, updatePasswordPage } from '../../src/pages/update-password'
 import { robots } from '../../src/seo/robots'
 import { marketSitemap, sitemapIndex } from '../../src/seo/sitemap'
+import { reportPage, submitReport } from '../../src/pages/whistleblower/report'
+import { statusPage, submitStatus } from '../../src/pages/whistleblower/status'
 import { submitConsent } from '../../src/tracking/submit-consent'
 
 type Handler = (...args: never[]) => unknown
@@ -81,6 +83,10 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/:market/news/:slugId', '/it-it/news/a-story-12', articlePermalink],
   ['GET', '/:market/search/:type', '/it-it/search/all', searchPage],
   ['GET', '/:market/dealers/:slug', '/it-it/dealers/a-shop', dealerPage],
+  ['GET', '/:market/whistleblower-form', '/it-it/whistleblower-form', reportPage],
+  ['POST', '/:market/whistleblower-form', '/it-it/whistleblower-form', submitReport],
+  ['GET', '/:market/whistleblower-form/status', '/it-it/whistleblower-form/status', statusPage],
+  ['POST', '/:market/whistleblower-form/status', '/it-it/whistleblower-form/status', submitStatus],
   ['GET', '/:market/:page/sent', '/it-it/contatti/sent', leadFormSent],
   ['GET', '/:market/:sitemap{sitemap(?:-[0-9]+)?\\.xml}', '/it-it/sitemap-2.xml', marketSitemap],
   ['GET', '/:market/:page', '/it-it/chi-siamo', contentPage],
@@ -125,7 +131,9 @@ describe('the route table', () => {
     const marketRoutes = app.routes.filter((route) => route.path.startsWith('/:market') && !isMiddleware(route.handler as Handler))
     expect(marketRoutes.slice(-2).map((route) => route.handler)).toEqual([contentPage, submitLeadForm])
     // A path that only the content page matches today is its, and the more specific routes above it win theirs.
-    expect(answering('GET', '/it-it/whistleblower-form')).toBe(contentPage)
+    expect(answering('GET', '/it-it/whistleblower-form')).toBe(reportPage)
+    expect(answering('POST', '/it-it/whistleblower-form')).toBe(submitReport)
+    expect(answering('GET', '/it-it/chi-siamo')).toBe(contentPage)
     expect(answering('GET', '/it-it/news')).toBe(newsIndex)
     expect(answering('GET', '/it-it/sitemap.xml')).toBe(marketSitemap)
   })

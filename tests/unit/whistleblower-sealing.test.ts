@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fromBase64 } from '../../src/crypto/digest'
-import { newPassphrase, newReceiptCode, readPassphrase, readReceiptCode } from '../../src/whistleblower/receipt'
+import { newPassphrase, newReceiptCode, readPassphrase, readReceiptCode, receiptFor } from '../../src/whistleblower/receipt'
+import { PASSPHRASE_FORMAT, RECEIPT_CODE_FORMAT } from '../../src/upstream/whistleblower-schemas'
 import { newReportKey, openBytes, openReportKey, openText, sealBytes, sealText } from '../../src/whistleblower/sealed'
 
 const SECRET = 'test-whistleblower-key-not-for-production'
@@ -55,5 +56,26 @@ describe('the receipt', () => {
     for (const typed of ['', 'WB-123', 'WB-0K7M-2Q9X-D4HN-PT3U', '7KQM-2XDT']) {
       expect(readReceiptCode(typed) ?? readPassphrase(typed)).toBeNull()
     }
+  })
+
+  it('derives the same receipt from the same submission key, another from another key or another secret', async () => {
+    const key = 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9f'
+    const receipt = await receiptFor(SECRET, key)
+    expect(receipt.code).toMatch(RECEIPT_CODE_FORMAT)
+    expect(receipt.passphrase).toMatch(PASSPHRASE_FORMAT)
+    expect(await receiptFor(SECRET, key)).toEqual(receipt)
+    const other = await receiptFor(SECRET, `${key.slice(0, -1)}g`)
+    expect(other.code).not.toBe(receipt.code)
+    expect(other.passphrase).not.toBe(receipt.passphrase)
+    expect((await receiptFor('another-secret', key)).passphrase).not.toBe(receipt.passphrase)
+    // Typed back as printed, it reads as itself.
+    expect(readReceiptCode(receipt.code)).toBe(receipt.code)
+    expect(readPassphrase(receipt.passphrase.toLowerCase().replace(/-/g, ' '))).toBe(receipt.passphrase)
+  })
+
+  it('spreads derived characters over the whole alphabet (no bias from the derivation)', async () => {
+    const seen = new Set<string>()
+    for (let i = 0; i < 40; i++) for (const char of (await receiptFor(SECRET, `submission-key-number-${i}-padding-xx`)).passphrase.replace(/-/g, '')) seen.add(char)
+    expect(seen.size).toBe(32)
   })
 })
