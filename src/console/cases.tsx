@@ -442,8 +442,11 @@ function eventText(event: CaseEvent, kase: OpenedCase): string {
       return 'Sent the report'
     case 'reporter_opened':
       return 'Opened the status page'
-    case 'reporter_replied':
-      return event.detail ? `Answered (message ${event.detail})` : 'Answered'
+    case 'reporter_replied': {
+      // The API's detail: `message:<id>` (and the answer form's random key, which says nothing to a handler).
+      const message = /message:([0-9]+)/.exec(event.detail)?.[1]
+      return message ? `Answered (message ${message})` : 'Answered'
+    }
     case 'opened':
       return PURPOSES[event.detail] ? `Opened the case ${PURPOSES[event.detail]}` : 'Opened the case'
     case 'file_downloaded': {

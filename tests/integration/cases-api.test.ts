@@ -226,6 +226,27 @@ describe('changes to a case', () => {
     expect(await mailsTo('close@example.com')).toHaveLength(1)
   })
 
+  it('never lets a note or a handler\'s name reach the reporter: the status call answers the messages to and from them only', async () => {
+    const report = await sealedReport({ realPassphrase: true, attachments: [{ name: 'a.pdf', type: 'application/pdf', bytes: new Uint8Array([1]) }] })
+    await call(handler, `staff/cases/${report.id}/messages`, { author: 'note', sealed_body: await sealedFor(report, 'NOTE-CANARY suspect the manager'), notify: null })
+    await call(handler, `staff/cases/${report.id}/messages`, { author: 'handler', sealed_body: await sealedFor(report, 'Which batch?'), notify: null })
+    const response = await api.fetch(
+      new Request('http://embedded.invalid/api/whistleblower/status', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Tenant': 'it', 'X-Locale': 'it' },
+        body: JSON.stringify({ receipt_code: report.receipt_code, passphrase: report.passphrase }),
+      }) as Parameters<typeof api.fetch>[0],
+      env,
+    )
+    expect(response.status).toBe(200)
+    const { data } = (await response.json()) as { data: { state: string; messages: Array<{ author: string; sealed_body: string; staff_name?: string }> } }
+    expect(data.state).toBe('in_progress')
+    expect(data.messages.map((each) => each.author)).toEqual(['handler'])
+    expect(await openText(report.key, data.messages[0]?.sealed_body as string)).toBe('Which batch?')
+    expect(JSON.stringify(data)).not.toContain('Hanna Handler')
+    expect(data.messages[0]?.staff_name ?? null).toBeNull()
+  })
+
   it('keeps the feedback time of a case answered before it is closed', async () => {
     const report = await sealedReport()
     const answered = await call(handler, `staff/cases/${report.id}/messages`, { author: 'handler', sealed_body: await sealedFor(report, 'Hello.'), notify: null })

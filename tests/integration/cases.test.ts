@@ -4,7 +4,7 @@ import { openText } from '../../src/whistleblower/sealed'
 import { contentDisposition } from '../../src/console/cases'
 import { consoleLogin, demoStaff } from '../fixtures/console'
 import { mailsTo, reporterReply, sealedReport, trailOf } from '../fixtures/cases'
-import { formPost } from '../fixtures/session'
+import { formPost, nextClient } from '../fixtures/session'
 import { textOf, visit } from '../fixtures/worker'
 
 let handler: string
@@ -313,5 +313,23 @@ describe('changes to a case', () => {
     }
     const actions = new Set((await trailOf(report.id)).map((each) => each.action))
     expect([...actions].sort()).toEqual(['acknowledged', 'closed', 'file_downloaded', 'message_sent', 'note_added', 'opened'])
+  })
+})
+
+describe('what the reporter sees of the handler\'s work', () => {
+  it('shows the acknowledgement and the handler\'s message on the status page, never a note or a handler\'s name', async () => {
+    const report = await sealedReport({ realPassphrase: true })
+    await post(handler, `/_console/cases/${report.id}/notes`, { text: 'NOTE-CANARY the manager knew' })
+    await post(handler, `/_console/cases/${report.id}/messages`, { text: 'Thank you. Which batch was it?' })
+    const status = await visit(
+      '/it-it/whistleblower-form/status',
+      formPost({ code: report.receipt_code, passphrase: report.passphrase }, { 'CF-Connecting-IP': nextClient() }),
+    )
+    expect(status.status).toBe(200)
+    const text = textOf(status.text)
+    expect(text).toContain('Thank you. Which batch was it?')
+    expect(status.text).not.toContain('NOTE-CANARY')
+    expect(status.text).not.toContain('Chiara Conti')
+    expect(status.text).not.toContain('Hanna')
   })
 })
