@@ -118,7 +118,7 @@ export async function casesPage(c: Context<AppEnv>): Promise<Response> {
     title: 'Cases',
     body: (
       <>
-        <p className="hint">
+        <p className="hint cases-intro">
           The Directive's deadlines: acknowledge a report within 7 days of receiving it; give feedback within 3 months of the acknowledgement. Open cases
           with a deadline passed come first.
         </p>

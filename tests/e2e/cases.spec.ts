@@ -102,6 +102,7 @@ test('a reporter and a case handler follow a case to its answer (it-it and ae-ar
   await console_.getByRole('link', { name: arabic.code }).click()
   await expect(console_.locator('#report ~ dl, section[aria-labelledby="report"]').first()).toContainText('تتشقق مكابح الدفعة 42')
   await expect(console_.locator('section[aria-labelledby="report"] .text[dir="auto"]').first()).toBeVisible()
+  await shot(console_, 'case-ae-ar-1280')
 
   // The Italian case: acknowledged, then a question.
   await console_.goto('/_console/cases')
