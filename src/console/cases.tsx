@@ -11,7 +11,7 @@ import { type CaseCalls, type CaseReadPurpose, caseCalls } from '../upstream/con
 import { unlessRefused } from '../upstream/errors'
 import { valueErrors } from '../upstream/fields'
 import type { CaseEvent, CaseFile, CaseSummary } from '../upstream/staff-schemas'
-import { type CaseState, messageText, type ReportCategory } from '../upstream/whistleblower-schemas'
+import { ATTACHMENT_KEY_FORMAT, type CaseState, messageText, type ReportCategory } from '../upstream/whistleblower-schemas'
 import { byDeadline, type CaseDeadlines, caseDeadlines, type Deadline } from '../whistleblower/deadlines'
 import { notifyOf, type OpenedAttachment, type OpenedCase, openAttachment, openCaseFile, sealForCase, UnreadableCase } from '../whistleblower/case-file'
 import { DataTable, DefinitionList, Flash, Time } from './components'
@@ -478,6 +478,11 @@ export async function downloadAttachment(c: Context<AppEnv>): Promise<Response> 
   const calls = callsOf(c)
   const location = await calls.attachment(id, attachmentId)
   if (!location) throw PageError.notFound('')
+  // Only a whistleblower attachment's key is read from the bucket (never a CV's, whatever an API answers).
+  if (!ATTACHMENT_KEY_FORMAT.test(location.object_key)) {
+    logEvent('error', 'attachment_key_invalid', { case: id, attachment: attachmentId })
+    throw PageError.notFound('')
+  }
   const file = await fileOf(c, id, 'download')
   const object = await c.env.FILES.get(location.object_key)
   if (!object) {

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { openText } from '../../src/whistleblower/sealed'
 import { contentDisposition } from '../../src/console/cases'
 import { consoleLogin, demoStaff } from '../fixtures/console'
@@ -172,6 +172,22 @@ describe('an attachment', () => {
     expect(await trailOf(other.id)).toEqual([])
   })
 
+  it('reads nothing but a whistleblower attachment from the bucket, whatever key the API answers', async () => {
+    await env.FILES.put('cv/00000000-0000-4000-8000-000000000000', 'a CV')
+    const report = await sealedReport({ attachments: [{ name: 'a.txt', type: 'text/plain', bytes: new Uint8Array([65]) }] })
+    const attachment = report.attachments[0] as { id: number }
+    await env.DB.prepare('UPDATE whistleblower_files SET object_key = ? WHERE id = ?').bind('cv/00000000-0000-4000-8000-000000000000', attachment.id).run()
+    const { status, text } = await as(handler, `/_console/cases/${report.id}/attachments/${attachment.id}`)
+    expect(status).toBe(404)
+    expect(text).not.toContain('a CV')
+  })
+
+  it('answers 404 when the attachment\'s bytes are gone from the bucket', async () => {
+    const report = await sealedReport({ attachments: [{ name: 'a.txt', type: 'text/plain', bytes: new Uint8Array([65]) }] })
+    await env.FILES.delete((report.attachments[0] as { objectKey: string }).objectKey)
+    expect((await as(handler, `/_console/cases/${report.id}/attachments/${report.attachments[0]?.id}`)).status).toBe(404)
+  })
+
   it('names a download safely whatever the reporter called it', () => {
     expect(contentDisposition('../../etc/passwd')).toBe(`attachment; filename=".._.._etc_passwd"; filename*=UTF-8''.._.._etc_passwd`)
     expect(contentDisposition('a\r\nSet-Cookie: x=1')).not.toMatch(/[\r\n]/)
@@ -331,5 +347,27 @@ describe('what the reporter sees of the handler\'s work', () => {
     expect(status.text).not.toContain('NOTE-CANARY')
     expect(status.text).not.toContain('Chiara Conti')
     expect(status.text).not.toContain('Hanna')
+  })
+})
+
+describe('the log', () => {
+  it('holds nothing a reporter or a handler wrote, no address and no token, whatever the case pages do', async () => {
+    const report = await sealedReport({ notify: 'log-canary@example.com', what: 'LOG-CANARY-REPORT', attachments: [{ name: 'LOG-CANARY-FILE.pdf', type: 'application/pdf', bytes: new Uint8Array([1]) }] })
+    const lines: string[] = []
+    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
+    try {
+      await as(handler, `/_console/cases/${report.id}`)
+      await as(handler, `/_console/cases/${report.id}/attachments/${report.attachments[0]?.id}`)
+      await post(handler, `/_console/cases/${report.id}/messages`, { text: 'LOG-CANARY-MESSAGE' })
+      await post(handler, `/_console/cases/${report.id}/notes`, { text: 'LOG-CANARY-NOTE' })
+      await post(handler, `/_console/cases/${report.id}/close`, { text: 'LOG-CANARY-OUTCOME' })
+      await visit(`/_console/cases/${report.id}`, { headers: { Cookie: handler } }, { WHISTLEBLOWER_KEY: 'another-secret' } as Partial<Cloudflare.Env>)
+    } finally {
+      vi.restoreAllMocks()
+    }
+    expect(lines.length).toBeGreaterThan(5)
+    const all = lines.join('\n')
+    for (const secret of ['LOG-CANARY', 'log-canary@example.com', report.receipt_code, handler.split('=')[1] as string]) expect(all).not.toContain(secret)
+    expect(all).toContain('"event":"case_unreadable"')
   })
 })
