@@ -34,6 +34,10 @@ import { isUpstreamError } from '../upstream/errors'
 import { consoleLoginUrl, consoleSignIn, staffOnly } from './guard'
 import { cases } from './cases'
 import { ConsoleHome } from './home'
+import { leads } from './leads'
+import { markets } from './markets'
+import { outbox } from './outbox'
+import { purgePages } from './purge'
 import { sendConsolePage } from './page'
 import { CONSOLE_PATH } from './sections'
 import { consoleLoginPage, consoleLogout, submitConsoleLogin } from './sign-in'
@@ -48,6 +52,10 @@ consoleApp.get('/', staffOnly(), consoleHome)
 
 // The sections (CONSOLE_SECTIONS), one line each: consoleApp.route('/{slug}', section).
 consoleApp.route('/cases', cases)
+consoleApp.route('/leads', leads)
+consoleApp.route('/outbox', outbox)
+consoleApp.route('/markets', markets)
+consoleApp.route('/purge', purgePages)
 
 
 /** `GET /_console`: what the signed-in staff member's role may do, with links. */

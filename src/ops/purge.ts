@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { everythingPrefix, marketKeys } from '../cache/keys'
 import { forgetMemo } from '../cache/swr'
-import type { AppEnv } from '../env'
+import type { AppEnv, Bindings } from '../env'
 import { parseMarketSegment } from '../market/market'
 import { logEvent } from './log'
 import { clientKey, isLocked, lock, withinLimit } from './rate-limit'
@@ -36,20 +36,30 @@ export async function purge(c: Context<AppEnv>): Promise<Response> {
   if ((c.req.query('country') !== undefined || c.req.query('market') !== undefined) && !/^[a-z]{2,3}$/.test(country ?? '')) {
     return c.json({ error: 'market must look like it-it, country like it' }, 400)
   }
-  const kv = c.env.CACHE
-  let purged = 0
-  if (country) {
-    const { keys, prefix } = marketKeys(country)
-    await Promise.all(keys.map((key) => kv.delete(key)))
-    purged = keys.length + (await deletePrefix(kv, prefix))
-    keys.forEach((key) => forgetMemo(key))
-    forgetMemo(prefix)
-  } else {
-    purged = await deletePrefix(kv, everythingPrefix())
-    forgetMemo()
-  }
-  logEvent('info', 'cache_purged', { scope: country ?? 'everything', purged })
+  const purged = country ? await purgeMarket(c.env, country) : await purgeEverything(c.env)
   return c.json({ purged, scope: country ?? 'everything' })
+}
+
+/**
+ * Purges one market's cached lookups (`CACHE` entries and this isolate's memo; the sites list too): answers how many
+ * KV entries went. `/_purge?market=` and the console's markets and purge pages call it.
+ */
+export async function purgeMarket(env: Pick<Bindings, 'CACHE'>, country: string): Promise<number> {
+  const { keys, prefix } = marketKeys(country)
+  await Promise.all(keys.map((key) => env.CACHE.delete(key)))
+  const purged = keys.length + (await deletePrefix(env.CACHE, prefix))
+  keys.forEach((key) => forgetMemo(key))
+  forgetMemo(prefix)
+  logEvent('info', 'cache_purged', { scope: country, purged })
+  return purged
+}
+
+/** Purges every cached lookup (`CACHE` and this isolate's memo): answers how many KV entries went. */
+export async function purgeEverything(env: Pick<Bindings, 'CACHE'>): Promise<number> {
+  const purged = await deletePrefix(env.CACHE, everythingPrefix())
+  forgetMemo()
+  logEvent('info', 'cache_purged', { scope: 'everything', purged })
+  return purged
 }
 
 async function deletePrefix(kv: KVNamespace, prefix: string): Promise<number> {

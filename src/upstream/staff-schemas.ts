@@ -146,6 +146,8 @@ export const outboxMailSchema = z.object({
 export type OutboxMail = z.infer<typeof outboxMailSchema>
 /** `GET api/staff/outbox?page=`: newest first, paged. */
 export const outboxAnswer = pagedEnvelope(outboxMailSchema)
+/** `GET api/staff/outbox/{id}`: one mail. */
+export const outboxMailAnswer = envelope(outboxMailSchema)
 
 /** The switches of a market the console changes. */
 export const MARKET_SWITCHES = ['under_maintenance', 'test_ride_inquiry', 'become_a_partner', 'work_with_us'] as const

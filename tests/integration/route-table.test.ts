@@ -4,6 +4,10 @@ import { app } from '../../src/app'
 import { logOut } from '../../src/auth/log-out'
 import { consoleHome } from '../../src/console/app'
 import { acknowledgeCase, addNote, casePage, casesPage, closeCase, downloadAttachment, writeToReporter } from '../../src/console/cases'
+import { leadCv, leadPage, leadsPage, markLeadHandled } from '../../src/console/leads'
+import { changeMarket, marketsPage } from '../../src/console/markets'
+import { outboxMailPage, outboxPage } from '../../src/console/outbox'
+import { purgePage, submitPurge } from '../../src/console/purge'
 import { consoleLoginPage, consoleLogout, submitConsoleLogin } from '../../src/console/sign-in'
 import { purge } from '../../src/ops/purge'
 import { health } from '../../src/ops/health'
@@ -52,6 +56,16 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['POST', '/_console/cases/:id/messages', '/_console/cases/7/messages', writeToReporter],
   ['POST', '/_console/cases/:id/notes', '/_console/cases/7/notes', addNote],
   ['POST', '/_console/cases/:id/close', '/_console/cases/7/close', closeCase],
+  ['GET', '/_console/leads', '/_console/leads', leadsPage],
+  ['GET', '/_console/leads/:id', '/_console/leads/12', leadPage],
+  ['GET', '/_console/leads/:id/cv', '/_console/leads/12/cv', leadCv],
+  ['POST', '/_console/leads/:id/handled', '/_console/leads/12/handled', markLeadHandled],
+  ['GET', '/_console/outbox', '/_console/outbox', outboxPage],
+  ['GET', '/_console/outbox/:id', '/_console/outbox/3', outboxMailPage],
+  ['GET', '/_console/markets', '/_console/markets', marketsPage],
+  ['POST', '/_console/markets/:country', '/_console/markets/it', changeMarket],
+  ['GET', '/_console/purge', '/_console/purge', purgePage],
+  ['POST', '/_console/purge', '/_console/purge', submitPurge],
   // Paths without a market.
   ['GET', '/', '/', landing],
   ['POST', '/_market', '/_market', pickMarket],

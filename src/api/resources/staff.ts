@@ -9,6 +9,7 @@ import {
   marketChangeRequest,
   marketListAnswer,
   outboxAnswer,
+  outboxMailAnswer,
   type Staff,
   staffAnswer,
   staffEventRequest,
@@ -216,6 +217,13 @@ staff.get('/staff/outbox', async (c) => {
   ])
   const total = ((count?.results ?? [])[0] as { total: number } | undefined)?.total ?? 0
   return respond(c, outboxAnswer, { data: (rows?.results ?? []) as never[], meta: { page: paging.page, per_page: paging.perPage, total } })
+})
+
+/** `GET api/staff/outbox/{id}`: one mail in full. */
+staff.get('/staff/outbox/:id', async (c) => {
+  const id = positiveInt(c.req.param('id'))
+  const mail = id && (await c.env.DB.prepare('SELECT id, recipient, subject, body, kind, created_at, sent_at FROM outbox WHERE id = ?').bind(id).first())
+  return mail ? respond(c, outboxMailAnswer, { data: mail as never }) : notFound(c)
 })
 
 const MARKET_QUERY = `SELECT s.id, s.slug, s.name, s.settings, (SELECT group_concat(locale) FROM (SELECT locale FROM site_locales WHERE site_id = s.id ORDER BY position)) AS locales FROM sites s`

@@ -6,6 +6,7 @@ import {
   marketAnswer,
   marketListAnswer,
   outboxAnswer,
+  outboxMailAnswer,
   staffAnswer,
   staffEventRequest,
   staffEventsAnswer,
@@ -61,6 +62,9 @@ export const staffCalls = (client: Upstream) => ({
 
   /** `GET api/staff/outbox?kind=&page=`: the mails the site sent, newest first. */
   outbox: (filters: { kind?: string; page?: number } = {}) => pagedOf(client.get(`staff/outbox${query(filters)}`, outboxAnswer)),
+
+  /** `GET api/staff/outbox/{id}`: one mail in full, or null. */
+  mail: (id: number) => dataOf(client.get(`staff/outbox/${segment(id)}`, outboxMailAnswer)),
 
   /** `GET api/staff/markets`: every market with its switches. */
   markets: () => listOf(client.get('staff/markets', marketListAnswer)),

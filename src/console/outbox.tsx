@@ -1,0 +1,99 @@
+import { type Context, Hono } from 'hono'
+import type { AppEnv } from '../env'
+import { PageError } from '../errors/page-error'
+import { staffCalls } from '../upstream/contract/staff'
+import { DataTable, DefinitionList, FiltersForm, Pager, SelectField, Time, withQuery } from './components'
+import { staffOnly } from './guard'
+import { sendConsolePage } from './page'
+import { sectionPath } from './sections'
+
+/** Outbox (editors): the mails the site sent or queued, newest first; one mail in full. */
+export const outbox = new Hono<AppEnv>()
+outbox.use(staffOnly('editor'))
+outbox.get('/', outboxPage)
+outbox.get('/:id', outboxMailPage)
+
+const OUTBOX_PATH = sectionPath('outbox')
+
+/** The kinds of mail the site sends, for the filter (a kind missing here is still listed without a filter). */
+const MAIL_KINDS = [
+  'test_ride_notice',
+  'test_ride_acknowledgement',
+  'dealer_notice',
+  'dealer_acknowledgement',
+  'distributor_notice',
+  'distributor_acknowledgement',
+  'job_notice',
+  'job_acknowledgement',
+  'contact_notice',
+  'contact_acknowledgement',
+  'password_reset',
+]
+
+const kindLabel = (kind: string) => kind.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase())
+
+const pageOf = (value: string | undefined) => (value && /^[0-9]{1,5}$/.test(value) && Number(value) >= 1 ? Number(value) : undefined)
+const kindOf = (value: string | undefined) => (value && /^[a-z_]{1,40}$/.test(value) ? value : undefined)
+
+/** `GET /_console/outbox?kind=&page=`: who, what, when, and whether it left. */
+export async function outboxPage(c: Context<AppEnv>): Promise<Response> {
+  const kind = kindOf(c.req.query('kind'))
+  const page = pageOf(c.req.query('page'))
+  const list = await staffCalls(c.var.staffApi).outbox({ kind, page })
+  return sendConsolePage(c, {
+    title: 'Outbox',
+    body: (
+      <>
+        <FiltersForm action={OUTBOX_PATH} label="Filter the mails" clearHref={OUTBOX_PATH}>
+          <SelectField label="Kind" name="kind" value={kind} options={MAIL_KINDS.map((value) => ({ value, label: kindLabel(value) }))} />
+        </FiltersForm>
+        <DataTable
+          caption={`Mails${list ? ` (${list.meta.total})` : ''}, newest first`}
+          head={['Queued', 'Subject', 'To', 'Kind', 'Sent']}
+          empty="No mail."
+          rows={(list?.items ?? []).map((mail) => ({
+            key: mail.id,
+            cells: [
+              <Time at={mail.created_at} />,
+              <a href={withQuery(`${OUTBOX_PATH}/${mail.id}`, { kind, page })}>{mail.subject}</a>,
+              mail.recipient,
+              kindLabel(mail.kind),
+              mail.sent_at ? <Time at={mail.sent_at} /> : <span className="badge">Queued</span>,
+            ],
+          }))}
+        />
+        {list && <Pager meta={list.meta} href={(next) => withQuery(OUTBOX_PATH, { kind, page: next })} />}
+      </>
+    ),
+  })
+}
+
+/** `GET /_console/outbox/{id}`: one mail in full. */
+export async function outboxMailPage(c: Context<AppEnv>): Promise<Response> {
+  const id = c.req.param('id') ?? ''
+  if (!/^[0-9]{1,9}$/.test(id) || Number(id) < 1) throw PageError.notFound('')
+  const kind = kindOf(c.req.query('kind'))
+  const hinted = pageOf(c.req.query('page'))
+  const mail = await staffCalls(c.var.staffApi).mail(Number(id))
+  if (!mail) throw PageError.notFound('')
+  return sendConsolePage(c, {
+    title: mail.subject,
+    body: (
+      <>
+        <p>
+          <a href={withQuery(OUTBOX_PATH, { kind, page: hinted })}>All mails</a>
+        </p>
+        <DefinitionList
+          items={[
+            ['To', mail.recipient],
+            ['Kind', kindLabel(mail.kind)],
+            ['Queued', <Time at={mail.created_at} />],
+            ['Sent', mail.sent_at ? <Time at={mail.sent_at} /> : 'Not yet (queued)'],
+          ]}
+        />
+        <h2>Text</h2>
+        <pre className="mail">{mail.body}</pre>
+      </>
+    ),
+  })
+}
