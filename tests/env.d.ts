@@ -10,5 +10,6 @@ declare namespace Cloudflare {
     TEST_DEMO_STAFF: Array<{ id: number; role: import('../src/upstream/staff-schemas').StaffRole; email: string; name: string; password: string; totp_secret: string }>
     PURGE_SECRET: string
     SESSION_SECRET: string
+    WHISTLEBLOWER_KEY: string
   }
 }

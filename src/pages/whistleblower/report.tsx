@@ -12,7 +12,7 @@ import { randomToken } from '../../crypto/digest'
 import { logEvent } from '../../ops/log'
 import { clientKey, withinLimit } from '../../ops/rate-limit'
 import { isUpstreamError, unlessRefused } from '../../upstream/errors'
-import { fieldErrors } from '../../upstream/fields'
+import { fieldErrors, personName } from '../../upstream/fields'
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENTS_MAX,
@@ -88,7 +88,7 @@ export async function submitReport(c: Context<AppEnv>): Promise<Response> {
     notify_email: valueOf(values, 'notify_email'),
   })
   const files = postedFiles(body.attachments)
-  const errors: FieldErrors = fields.success ? {} : fieldErrors(fields.error)
+  const errors: FieldErrors = fields.success ? {} : { ...namedErrors(values, anonymousAllowed), ...fieldErrors(fields.error) }
   const refused = refusedFiles(files)
   if (refused) errors.attachments = [refused]
   if (!fields.success || Object.keys(errors).length > 0) return sendReportForm(c, { values: values, errors, token: posted }, 422)
@@ -128,6 +128,19 @@ export async function submitReport(c: Context<AppEnv>): Promise<Response> {
   } finally {
     if (!keep) await deleteAttachments(c.env.FILES, attachments)
   }
+}
+
+/**
+ * A named report's own messages (a name, a way to be reached), given with the others' at once: the shared schema checks
+ * them only once everything else is valid.
+ */
+function namedErrors(values: FormValues, anonymousAllowed: boolean): FieldErrors {
+  if (anonymousAllowed && valueOf(values, 'identity') !== 'named') return {}
+  const errors: FieldErrors = {}
+  const name = valueOf(values, 'name').trim()
+  if (!personName(120).safeParse(name).success) errors.name = [name ? 'name_link' : 'required']
+  if (!valueOf(values, 'contact').trim() && !valueOf(values, 'notify_email').trim()) errors.contact = ['contact_required']
+  return errors
 }
 
 /** What is sealed as the report: what happened, when and where, who is involved, and who reports (named only). */

@@ -355,7 +355,7 @@ function FileList({ view, files }: { view: View; files: OpenedFile[] }) {
     <ul className="wb-files-list" aria-label={view.t('whistleblower.field.attachments')}>
       {files.map((file) => (
         <li key={file.id}>
-          <bdi>{file.name}</bdi> <span className="hint">({fileSize(view, file.size)})</span>
+          <bdi>{file.name}</bdi> <span className="hint">{`(${fileSize(view, file.size)})`}</span>
         </li>
       ))}
     </ul>
