@@ -71,6 +71,7 @@ const CONSOLE_ERRORS: Partial<Record<number, string>> = {
   400: 'This request could not be understood.',
   403: 'This part of the console is not for your role.',
   404: 'There is nothing here.',
+  413: 'This form is too large.',
   503: 'The console cannot reach its data right now. Please try again in a moment.',
 }
 

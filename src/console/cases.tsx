@@ -60,15 +60,18 @@ const REFUSED: Record<string, string> = {
   already_acknowledged: 'The case was already acknowledged.',
 }
 
+/** Case handlers only: anyone else is sent to sign in, or shown the 403 page (src/console/guard.ts). */
+const handlersOnly = staffOnly('case_handler')
+
+/** The cases section, mounted at `/_console/cases`. A larger form's limit comes before the guard, as on every route. */
 export const cases = new Hono<AppEnv>()
-  .use(staffOnly('case_handler'))
-  .get('/', casesPage)
-  .get('/:id', casePage)
-  .get('/:id/attachments/:attachment', downloadAttachment)
-  .post('/:id/acknowledge', acknowledgeCase)
-  .post('/:id/messages', acceptBodiesUpTo(CASE_FORM_BYTES), writeToReporter)
-  .post('/:id/notes', acceptBodiesUpTo(CASE_FORM_BYTES), addNote)
-  .post('/:id/close', acceptBodiesUpTo(CASE_FORM_BYTES), closeCase)
+  .get('/', handlersOnly, casesPage)
+  .get('/:id', handlersOnly, casePage)
+  .get('/:id/attachments/:attachment', handlersOnly, downloadAttachment)
+  .post('/:id/acknowledge', handlersOnly, acknowledgeCase)
+  .post('/:id/messages', acceptBodiesUpTo(CASE_FORM_BYTES), handlersOnly, writeToReporter)
+  .post('/:id/notes', acceptBodiesUpTo(CASE_FORM_BYTES), handlersOnly, addNote)
+  .post('/:id/close', acceptBodiesUpTo(CASE_FORM_BYTES), handlersOnly, closeCase)
 
 const callsOf = (c: Context<AppEnv>): CaseCalls => caseCalls(c.var.staffApi)
 

@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { app } from '../../src/app'
 import { CASE_FORM_BYTES } from '../../src/console/cases'
+import { REPORT_BODY_BYTES } from '../../src/pages/whistleblower/report'
 import { DEFAULT_BODY_LIMIT, acceptBodiesUpTo, unsafeRequests } from '../../src/security/unsafe-requests'
 import { logIn, sessions, visitAs } from '../fixtures/session'
 import { ORIGIN, visit } from '../fixtures/worker'
@@ -78,10 +79,15 @@ describe('body limits', () => {
   const big = 'x'.repeat(DEFAULT_BODY_LIMIT + 1)
   const sameSite = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin', Origin: ORIGIN }
 
-  /** The routes that take larger bodies (a case handler's message of 10,000 characters in any script), and how large. */
-  const LARGER_BODIES: Record<string, number> = Object.fromEntries(
-    ['messages', 'notes', 'close'].map((action) => [`POST /_console/cases/:id/${action}`, CASE_FORM_BYTES]),
-  )
+  /**
+   * The routes that take larger bodies, and how large: a report or an answer with its attachments, a case handler's
+   * message of 10,000 characters in any script.
+   */
+  const LARGER_BODIES: Record<string, number> = {
+    'POST /:market/whistleblower-form': REPORT_BODY_BYTES,
+    'POST /:market/whistleblower-form/status': REPORT_BODY_BYTES,
+    ...Object.fromEntries(['messages', 'notes', 'close'].map((action) => [`POST /_console/cases/:id/${action}`, CASE_FORM_BYTES])),
+  }
 
   it('refuse a body over 16 KiB on every unsafe route (the purge\'s too; over their own limit on the few that take more) with 413 and the error page', async () => {
     for (const { route, method, path } of everyUnsafeRoute()) {
