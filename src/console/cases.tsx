@@ -63,7 +63,7 @@ const REFUSED: Record<string, string> = {
 /** Case handlers only: anyone else is sent to sign in, or shown the 403 page (src/console/guard.ts). */
 const handlersOnly = staffOnly('case_handler')
 
-/** The cases section, mounted at `/_console/cases`. A larger form's limit comes before the guard, as on every route. */
+/** The cases section, mounted at `/_console/cases`. A form's body limit comes before the guard: too large is a 413 for anyone. */
 export const cases = new Hono<AppEnv>()
   .get('/', handlersOnly, casesPage)
   .get('/:id', handlersOnly, casePage)
@@ -213,14 +213,14 @@ export function casePage(c: Context<AppEnv>): Promise<Response> {
 async function showCase(c: Context<AppEnv>, draft?: Draft): Promise<Response> {
   const id = caseId(c)
   const file = await fileOf(c, id)
-  const opened_ = await opened(openCaseFile(secretOf(c), file), id)
+  const kase = await opened(openCaseFile(secretOf(c), file), id)
   const url = new URL(c.req.url)
   const done = draft ? undefined : DONE[url.searchParams.get('done') ?? '']
   const refused = draft ? undefined : REFUSED[url.searchParams.get('refused') ?? '']
   return sendConsolePage(c, {
     title: `Case ${file.receipt_code}`,
     status: draft ? 422 : 200,
-    body: <CaseView kase={opened_} deadlines={caseDeadlines(opened_, new Date())} done={done} refused={refused} draft={draft} />,
+    body: <CaseView kase={kase} deadlines={caseDeadlines(kase, new Date())} done={done} refused={refused} draft={draft} />,
   })
 }
 

@@ -240,6 +240,14 @@ describe('changes to a case', () => {
     expect(textOf((await as(handler, again.headers.get('Location') as string)).text)).toContain('already acknowledged')
   })
 
+  it('changes nothing and answers 503 when a mail must link the status page but the site has no public origin', async () => {
+    const report = await sealedReport({ notify: 'no-origin@example.com' })
+    const { status } = await visit(`/_console/cases/${report.id}/acknowledge`, formPost({}, { Cookie: handler }), { PUBLIC_ORIGIN: '' } as Partial<Cloudflare.Env>)
+    expect(status).toBe(503)
+    expect(await env.DB.prepare('SELECT state FROM whistleblower_reports WHERE id = ?').bind(report.id).first<string>('state')).toBe('received')
+    expect(await mailsTo('no-origin@example.com')).toEqual([])
+  })
+
   it('writes to the reporter sealed, shows the conversation, and keeps notes apart', async () => {
     const report = await sealedReport({ notify: 'conv@example.com' })
     await reporterReply(report.id, report.key, 'I have photos of it.')
