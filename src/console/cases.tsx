@@ -252,7 +252,7 @@ function CaseView({ kase, deadlines, done, refused, draft }: { kase: OpenedCase;
       {kase.state === 'received' && (
         <section aria-labelledby="acknowledge">
           <h2 id="acknowledge">Acknowledge</h2>
-          <p className="hint">
+          <p className="hint cases-intro">
             Tells the reporter on the status page that the report was received and is being looked at
             {kase.notifyEmail ? ', and mails them that there is news (nothing more).' : '. They left no address: they see it when they next look.'}
           </p>
@@ -313,7 +313,7 @@ function CaseView({ kase, deadlines, done, refused, draft }: { kase: OpenedCase;
 
       <section aria-labelledby="notes">
         <h2 id="notes">Internal notes</h2>
-        <p className="hint">For case handlers only: the reporter never sees them.</p>
+        <p className="hint cases-intro">For case handlers only: the reporter never sees them.</p>
         {notes.length === 0 ? (
           <p className="empty">No notes yet.</p>
         ) : (
