@@ -5,7 +5,7 @@ const port = process.env.PORT || '8787'
 
 ensureDependencies()
 await prepareLocalDatabase()
-console.log(`\nStarting the site on http://127.0.0.1:${port} (purge secret for local use: local-purge-secret)\n`)
+console.log(`\nStarting the site on http://127.0.0.1:${port} (purge secret for local use: local-purge-secret; staff console at /_console, demo staff in the README)\n`)
 run('npx', [
   'wrangler', 'dev', '--ip', '127.0.0.1', '--port', port, '--inspector-port', String(Number(port) + 1000), ...persistArgs(),
   '--var', 'PURGE_SECRET:local-purge-secret', '--var', 'SESSION_SECRET:local-session-secret-not-for-production',

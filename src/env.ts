@@ -22,6 +22,13 @@ export type Bindings = Env & {
    * cannot open a case. Back it up like a signing key: losing it loses every report.
    */
   WHISTLEBLOWER_KEY?: string
+  /**
+   * Cloudflare Access in front of `/_console` (src/console/access.ts): the team's domain
+   * (`https://{team}.cloudflareaccess.com`) and the Access application's audience tag. Both set: every console request
+   * must carry Access's signed assertion. Variables (`[vars]`), empty by default: no check.
+   */
+  ACCESS_TEAM_DOMAIN?: string
+  ACCESS_AUD?: string
 }
 
 /** Per-request values, set by middleware and read by handlers through `c.var`. */

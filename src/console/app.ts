@@ -12,6 +12,7 @@
  *   name and role, the role's nav, the sign-out button), `kind: 'console'` CSP, Caching.never, noindex.
  * - components.tsx: DataTable, DefinitionList, FiltersForm + SelectField/DateField, Flash, ButtonForm, Pager,
  *   Time/formatTime, withQuery.
+ * - access.ts: Cloudflare Access's signed assertion checked first, when ACCESS_TEAM_DOMAIN and ACCESS_AUD are set.
  * - session.ts: the `__Host-Console` session (idle 30 min, absolute 8 h); sign-in.tsx: sign-in and sign-out.
  * - Errors thrown in a console route become console pages (`consoleError`, called by the Worker's `onError` for
  *   `/_console` paths, and its `notFound`); a staff token the API no longer knows (401) ends the session and sends the
@@ -31,8 +32,9 @@ import { errorName, logEvent } from '../ops/log'
 import { loggablePath } from '../ops/request-log'
 import { sendRedirect } from '../render/respond'
 import { isUpstreamError } from '../upstream/errors'
-import { consoleLoginUrl, consoleSignIn, staffOnly } from './guard'
+import { cloudflareAccess } from './access'
 import { cases } from './cases'
+import { consoleLoginUrl, consoleSignIn, ROLE_REFUSED, staffOnly } from './guard'
 import { ConsoleHome } from './home'
 import { leads } from './leads'
 import { markets } from './markets'
@@ -44,6 +46,9 @@ import { consoleLoginPage, consoleLogout, submitConsoleLogin } from './sign-in'
 import { clearConsoleCookie, consoleSessionsOf } from './session'
 
 export const consoleApp = new Hono<AppEnv>()
+
+// Cloudflare Access's assertion, when configured (ACCESS_TEAM_DOMAIN, ACCESS_AUD): before anything else.
+consoleApp.use(cloudflareAccess())
 
 consoleApp.get('/login', consoleLoginPage)
 consoleApp.post('/login', submitConsoleLogin)
@@ -69,7 +74,7 @@ export const isConsolePath = (path: string) => path === CONSOLE_PATH || path.sta
 /** What a console page says for an error status. */
 const CONSOLE_ERRORS: Partial<Record<number, string>> = {
   400: 'This request could not be understood.',
-  403: 'This part of the console is not for your role.',
+  403: ROLE_REFUSED,
   404: 'There is nothing here.',
   413: 'This form is too large.',
   503: 'The console cannot reach its data right now. Please try again in a moment.',
@@ -92,6 +97,9 @@ export async function consoleError(c: Context<AppEnv>, error: unknown): Promise<
     c.var.log.error = errorName(error)
     logEvent('error', 'unhandled', { path: loggablePath(c.req.path), error: errorName(error) })
   }
-  const message = pageError.status === 403 && pageError.message ? pageError.message : (CONSOLE_ERRORS[pageError.status] ?? 'Something went wrong on our side. Please try again.')
-  return sendConsolePage(c, { title: pageError.status === 403 ? 'Not for your role' : 'Something is in the way', status: pageError.status, body: createElement('p', null, message) })
+  // A refusal says why (403, 413, 429: the error's own message); a missing page or a failure says it in the console's words.
+  const own = pageError.status !== 404 && pageError.status < 500 && pageError.message ? pageError.message : null
+  const message = own ?? CONSOLE_ERRORS[pageError.status] ?? 'Something went wrong on our side. Please try again.'
+  const title = message === ROLE_REFUSED ? 'Not for your role' : pageError.status === 404 ? 'Not found' : pageError.status === 403 ? 'Not allowed' : 'Something is in the way'
+  return sendConsolePage(c, { title, status: pageError.status, body: createElement('p', null, message) })
 }

@@ -42,6 +42,9 @@ export async function consoleSignIn(c: Context<AppEnv>): Promise<ConsoleSignIn |
   return { id, session }
 }
 
+/** What the 403 console page says to a member of another role. */
+export const ROLE_REFUSED = 'This part of the console is not for your role.'
+
 /** The sign-in page's URL, coming back to `path` afterwards. */
 export const consoleLoginUrl = (path: string) => `${CONSOLE_LOGIN_PATH}?next=${encodeURIComponent(path)}`
 
@@ -63,7 +66,7 @@ export const staffOnly = (role?: StaffRole): MiddlewareHandler<AppEnv> => async 
   }
   c.set('staff', signIn.session.staff)
   c.set('staffApi', c.var.upstream.withToken(signIn.session.token))
-  if (role && signIn.session.staff.role !== role) throw new PageError(403, 'This part of the console is not for your role.')
+  if (role && signIn.session.staff.role !== role) throw new PageError(403, ROLE_REFUSED)
   await next()
 }
 

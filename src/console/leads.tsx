@@ -101,7 +101,10 @@ function leadCells(lead: SubmissionSummary, names: Map<string, string>): ReactNo
     <Time at={lead.created_at} />,
     <a href={`${LEADS_PATH}/${lead.id}`}>{lead.reference}</a>,
     KIND_LABELS[lead.kind],
-    `${names.get(lead.site) ?? lead.site.toUpperCase()} (${lead.site}-${lead.locale})`,
+    <>
+      <bdi>{names.get(lead.site) ?? lead.site.toUpperCase()}</bdi>
+      {` (${lead.site}-${lead.locale})`}
+    </>,
     lead.email,
     lead.handled_at ? <span className="badge ok">Handled</span> : <span className="badge warn">Open</span>,
   ]
@@ -122,7 +125,8 @@ async function submissionOr404(c: Context<AppEnv>, id: number): Promise<Submissi
 
 /** `GET /_console/leads/{id}`: every field in full with readable labels, the CV's download, who handled it and when. */
 export async function leadPage(c: Context<AppEnv>): Promise<Response> {
-  const submission = await submissionOr404(c, leadId(c))
+  const [submission, markets] = await Promise.all([submissionOr404(c, leadId(c)), staffCalls(c.var.staffApi).markets()])
+  const marketName = markets.find((market) => market.country === submission.site)?.name ?? submission.site.toUpperCase()
   const handledNow = c.req.query('done') === 'handled'
   return sendConsolePage(c, {
     title: `${KIND_LABELS[submission.kind]} ${submission.reference}`,
@@ -136,7 +140,13 @@ export async function leadPage(c: Context<AppEnv>): Promise<Response> {
           items={[
             ['Reference', submission.reference],
             ['Kind', KIND_LABELS[submission.kind]],
-            ['Market', `${submission.site} (${submission.site}-${submission.locale})`],
+            [
+              'Market',
+              <>
+                <bdi>{marketName}</bdi>
+                {` (${submission.site}-${submission.locale})`}
+              </>,
+            ],
             ['Received', <Time at={submission.created_at} />],
             ['Handled', submission.handled_at ? <>{<Time at={submission.handled_at} />} by {submission.handled_by ?? 'a former staff member'}</> : 'Not yet'],
           ]}

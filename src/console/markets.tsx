@@ -45,7 +45,11 @@ export async function marketsPage(c: Context<AppEnv>): Promise<Response> {
     title: 'Markets',
     body: (
       <>
-        {changedMarket && <Flash>{`${changedMarket.name}: saved, and its cache purged.`}</Flash>}
+        {changedMarket && (
+          <Flash>
+            <bdi>{changedMarket.name}</bdi>: saved, and its cache purged.
+          </Flash>
+        )}
         <p className="hint">A change shows on the market's next request. Every change is recorded with your name.</p>
         <div className="markets">
           {list.map((market, index) => (
@@ -64,12 +68,14 @@ function MarketForm({ market, history }: { market: MarketSwitches; history: Hist
   return (
     <section className="market" id={id} aria-labelledby={`${id}-name`}>
       <h2 id={`${id}-name`}>
-        {market.name} <span className="badge">{market.country}</span>{' '}
+        <bdi>{market.name}</bdi> <span className="badge">{market.country}</span>{' '}
         {market.under_maintenance && <span className="badge error">Maintenance</span>}
       </h2>
       <form method="post" action={`${MARKETS_PATH}/${market.country}`}>
         <fieldset>
-          <legend>{`Switches of ${market.name}`}</legend>
+          <legend>
+            Switches of <bdi>{market.name}</bdi>
+          </legend>
           {MARKET_SWITCHES.map((name) => (
             <label className="check" key={name}>
               <input type="checkbox" name={name} value="on" defaultChecked={market[name]} />
@@ -78,7 +84,7 @@ function MarketForm({ market, history }: { market: MarketSwitches; history: Hist
           ))}
         </fieldset>
         <button type="submit" className="button primary">
-          {`Save ${market.name}`}
+          Save <bdi>{market.name}</bdi>
         </button>
       </form>
       {history.length > 0 && (

@@ -33,7 +33,12 @@ export async function purgePage(c: Context<AppEnv>): Promise<Response> {
     title: 'Purge the cache',
     body: (
       <>
-        {doneName && <Flash>{`${doneName}: purged (${count && /^[0-9]+$/.test(count) ? count : 0} cached entries).`}</Flash>}
+        {doneName && (
+          <Flash>
+            <bdi>{doneName}</bdi>
+            {`: purged (${count && /^[0-9]+$/.test(count) ? count : 0} cached entries).`}
+          </Flash>
+        )}
         <p>
           The site keeps markets, translations, menus and pages in its cache and refreshes them in the background. Purge
           after changing content upstream that must show at once. A switch changed on the Markets page purges its market

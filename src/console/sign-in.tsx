@@ -27,7 +27,7 @@ function sendSignInPage(c: Context<AppEnv>, state: SignInState, status: 200 | 42
     status,
     headers: status === 429 ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) } : undefined,
     body: (
-      <>
+      <div className="sign-in-box">
         {state.failure && <Flash tone="error">{state.failure}</Flash>}
         {state.notice && <Flash>{state.notice}</Flash>}
         <form className="sign-in" method="post" action={action}>
@@ -60,7 +60,7 @@ function sendSignInPage(c: Context<AppEnv>, state: SignInState, status: 200 | 42
             Sign in
           </button>
         </form>
-      </>
+      </div>
     ),
   })
 }

@@ -14,7 +14,10 @@ const CROSS_SITE_ALLOWED = new Set(['POST /_purge'])
 
 /** Every unsafe route of the Worker, with a path it answers (parameters filled in), those that allow other sites included. */
 const everyUnsafeRoute = () =>
-  [...new Set(app.routes.filter((route) => UNSAFE.has(route.method) || route.method === 'ALL').map((route) => `${route.method} ${route.path}`))]
+  [...new Set(app.routes
+    // Middleware (`app.use`, e.g. the console sections' guards) is not a route: it answers nothing of its own.
+    .filter((route) => (UNSAFE.has(route.method) || route.method === 'ALL') && route.handler.length < 2)
+    .map((route) => `${route.method} ${route.path}`))]
     .map((route) => {
       const [method, pattern] = route.split(' ') as [string, string]
       const path = pattern.replace(':market', 'it-it').replace(/:[a-z]+/gi, '1').replace('*', 'sites')

@@ -1,0 +1,241 @@
+import { createHmac } from 'node:crypto'
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { DEMO_STAFF } from '../../scripts/demo-seed.mjs'
+import { expect, test } from './fixtures/offline'
+
+const SCREENSHOTS = 'test-results/screenshots'
+const PHONE = { width: 390, height: 844 }
+const DESKTOP = { width: 1280, height: 900 }
+
+type Role = 'editor' | 'case_handler'
+const member = (role: Role) => DEMO_STAFF.find((staff: { role: string }) => staff.role === role) as { email: string; password: string; totp_secret: string; name: string }
+
+/** RFC 6238 in Node, as an authenticator app computes it: HMAC-SHA-1 over the 30-second step, 6 digits. */
+function totp(secretBase32: string, at = Date.now()): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+  let bits = ''
+  for (const char of secretBase32.replace(/=+$/, '')) bits += alphabet.indexOf(char).toString(2).padStart(5, '0')
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => parseInt(byte, 2)))
+  const counter = Buffer.alloc(8)
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)))
+  const mac = createHmac('sha1', key).update(counter).digest()
+  const offset = (mac[mac.length - 1] as number) & 0x0f
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0')
+}
+
+/** The first day at least `from` days ahead that falls on `weekday` (Monday 0 … Sunday 6), `YYYY-MM-DD`. */
+function dayAhead(weekday: number, from = 3): string {
+  for (let days = from; ; days++) {
+    const date = new Date(Date.now() + days * 86_400_000)
+    if ((date.getUTCDay() + 6) % 7 === weekday) return date.toISOString().slice(0, 10)
+  }
+}
+
+let clients = 0
+test.beforeEach(async ({ page }, info) => {
+  await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `192.0.2.${((clients++ + info.retry * 50) % 250) + 1}` })
+})
+
+async function axeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+/** Axe finds nothing, nothing sticks out sideways (tables scroll in their own box), and a screenshot is kept. */
+async function checkPage(page: Page, name: string) {
+  expect(await axeViolations(page), name).toEqual([])
+  const width = page.viewportSize()?.width ?? 0
+  const outside = await page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((element) => !element.closest('.table-scroll, .console-nav, .skip'))
+      .map((element) => element.getBoundingClientRect())
+      .filter((box) => box.width > 0 && (box.left < -1 || box.right > document.documentElement.clientWidth + 1)).length,
+  )
+  expect(outside, `${name}: elements outside the page`).toBe(0)
+  await page.screenshot({ path: `${SCREENSHOTS}/console-${name}-${width}.png`, fullPage: true })
+}
+
+/**
+ * Signs a demo member in on the sign-in page the browser is on, with the current code. A code is good once: when a
+ * test before this one used this half-minute's code, the next half-minute's is typed.
+ */
+async function signIn(page: Page, role: Role) {
+  const staff = member(role)
+  await page.locator('#email').fill(staff.email)
+  await page.locator('#password').fill(staff.password)
+  await page.locator('#code').fill(totp(staff.totp_secret))
+  await page.locator('form.sign-in button[type="submit"]').click()
+  if (await page.locator('.flash-error').isVisible()) {
+    await page.waitForTimeout(30_000 - (Date.now() % 30_000) + 500)
+    await page.locator('#password').fill(staff.password)
+    await page.locator('#code').fill(totp(staff.totp_secret))
+    await page.locator('form.sign-in button[type="submit"]').click()
+  }
+  await expect(page.locator('.console-who')).toContainText(staff.name)
+}
+
+/** Sends a test ride request through the real form in it-it; answers its reference. */
+async function requestTestRide(page: Page, email: string): Promise<string> {
+  await page.goto('/it-it/test-drive?model=aurora-strada-9')
+  const form = page.locator('form.lead-form')
+  await form.locator('#field-dealer').selectOption('cicli-bergamasca')
+  await form.locator('#field-date').fill(dayAhead(1))
+  await form.locator('#field-part_of_day-1').check()
+  await form.locator('#field-first_name').fill('Giulia')
+  await form.locator('#field-last_name').fill('Rossi')
+  await form.locator('#field-email').fill(email)
+  await form.locator('#field-phone').fill('+39 035 555 0101')
+  await form.locator('#field-consent').check()
+  await page.waitForTimeout(3200)
+  await form.locator('button[type="submit"]').click()
+  await expect(page).toHaveURL(/\/it-it\/test-drive\/sent\?reference=TR-/)
+  return new URL(page.url()).searchParams.get('reference') as string
+}
+
+/** Sends a job application with a PDF through the real form in it-it; answers its reference. */
+async function applyForJob(page: Page, email: string): Promise<string> {
+  await page.goto('/it-it/work-with-us')
+  const form = page.locator('form.lead-form')
+  await form.locator('#field-name').fill('Lukas Meyer')
+  await form.locator('#field-email').fill(email)
+  await form.locator('#field-phone').fill('+49 30 555 0102')
+  await form.locator('#field-cv').setInputFiles({
+    name: 'Lukas Meyer CV.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
+  })
+  await form.locator('#field-consent').check()
+  await page.waitForTimeout(3200)
+  await form.locator('button[type="submit"]').click()
+  await expect(page).toHaveURL(/\/it-it\/work-with-us\/sent\?reference=JB-/)
+  return new URL(page.url()).searchParams.get('reference') as string
+}
+
+test('an editor signs in (a wrong code, then the right one), reads a test-ride request, marks it handled, downloads a CV, switches a market into maintenance and back, purges', async ({ page }) => {
+  test.setTimeout(120_000)
+  await page.setViewportSize(DESKTOP)
+  const run = Date.now().toString(36)
+  const ride = await requestTestRide(page, `ride-${run}@example.com`)
+  const job = await applyForJob(page, `job-${run}@example.com`)
+
+  // Signing in: the console is closed, then a wrong code is refused with the one message.
+  await page.goto('/_console/leads')
+  await expect(page).toHaveURL(/\/_console\/login\?next=%2F_console%2Fleads$/)
+  await checkPage(page, 'sign-in')
+  const editor = member('editor')
+  await page.locator('#email').fill(editor.email)
+  await page.locator('#password').fill(editor.password)
+  const wrong = String((Number(totp(editor.totp_secret)) + 500_000) % 1_000_000).padStart(6, '0')
+  await page.locator('#code').fill(wrong)
+  await page.locator('form.sign-in button[type="submit"]').click()
+  await expect(page.locator('.flash-error')).toHaveText('The e-mail address, the password or the code is not right.')
+  await expect(page.locator('#email')).toHaveValue(editor.email)
+  await checkPage(page, 'sign-in-refused')
+  await signIn(page, 'editor')
+  await expect(page).toHaveURL(/\/_console\/leads$/)
+  await expect(page.locator('h1')).toHaveText('Leads')
+
+  // The test ride request, found by the filters, read in full and marked handled.
+  await page.locator('#field-market').selectOption('it')
+  await page.locator('#field-kind').selectOption('test_ride')
+  await page.locator('#field-handled').selectOption('no')
+  await page.locator('form.filters button[type="submit"]').click()
+  await expect(page).toHaveURL(/market=it&kind=test_ride/)
+  await checkPage(page, 'leads')
+  await page.locator(`a:text-is("${ride}")`).click()
+  await expect(page.locator('h1')).toHaveText(`Test ride ${ride}`)
+  const facts = page.locator('dl.facts').nth(1)
+  await expect(facts).toContainText('aurora-strada-9')
+  await expect(facts).toContainText(`ride-${run}@example.com`)
+  await expect(facts).toContainText('Afternoon')
+  await checkPage(page, 'lead')
+  await page.locator('button:text-is("Mark as handled")').click()
+  await expect(page.locator('.flash')).toHaveText('Marked as handled.')
+  await expect(page.locator('dl.facts').first()).toContainText(`by ${editor.name}`)
+  await checkPage(page, 'lead-handled')
+
+  // The job application's CV, downloaded.
+  await page.goto('/_console/leads?kind=job')
+  await page.locator(`a:text-is("${job}")`).click()
+  await expect(page.locator('dl.facts').nth(1)).toContainText('Lukas Meyer CV.pdf')
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('a:text-is("Download the CV")').click()])
+  expect(download.suggestedFilename()).toBe(`${job}-cv.pdf`)
+  const cv = await page.request.get(page.url().replace(/\?.*$/, '') + '/cv')
+  expect(cv.status()).toBe(200)
+  expect(cv.headers()['content-type']).toBe('application/pdf')
+  expect(cv.headers()['content-disposition']).toBe(`attachment; filename="${job}-cv.pdf"`)
+  expect(cv.headers()['cache-control']).toMatch(/no-store/)
+  expect(cv.headers()['x-content-type-options']).toBe('nosniff')
+  expect((await cv.body()).subarray(0, 5).toString()).toBe('%PDF-')
+
+  // The outbox holds the ride's mails.
+  await page.locator('.console-nav a:text-is("Outbox")').click()
+  await checkPage(page, 'outbox')
+  await page.locator(`a:has-text("${ride}")`).first().click()
+  await expect(page.locator('pre.mail')).toContainText(ride)
+  await checkPage(page, 'outbox-mail')
+
+  // Italy into maintenance: its next request answers 503; and back.
+  await page.locator('.console-nav a:text-is("Markets")').click()
+  await checkPage(page, 'markets')
+  const italy = page.locator('#market-it')
+  await italy.locator('input[name="under_maintenance"]').check()
+  await italy.locator('button[type="submit"]').click()
+  await expect(page.locator('.flash')).toContainText('Italia: saved, and its cache purged.')
+  expect((await page.request.get('/it-it')).status()).toBe(503)
+  await expect(page.locator('#market-it .history li').first()).toContainText(`${editor.name}: Under maintenance on`)
+  await page.locator('#market-it input[name="under_maintenance"]').uncheck()
+  await page.locator('#market-it button[type="submit"]').click()
+  await expect(page.locator('#market-it .history li').first()).toContainText('Under maintenance off')
+  expect((await page.request.get('/it-it')).status()).toBe(200)
+
+  // One market's cache purged, recorded.
+  await page.locator('.console-nav a:text-is("Purge")').click()
+  await checkPage(page, 'purge')
+  await page.locator('#field-scope').selectOption('it')
+  await page.locator('button:text-is("Purge")').click()
+  await expect(page.locator('.flash')).toContainText('Italia: purged')
+
+  await page.locator('.console-nav a:text-is("Home")').click()
+  await checkPage(page, 'home')
+
+  // Signing out closes the console.
+  await page.locator('button:text-is("Sign out")').click()
+  await expect(page.locator('.flash')).toHaveText('You are signed out.')
+  await page.goto('/_console/markets')
+  await expect(page).toHaveURL(/\/_console\/login\?next=/)
+})
+
+test('every console page at 390 px, an editor\'s and a case handler\'s (its 403 included): axe, nothing outside the page, screenshots', async ({ page }) => {
+  test.setTimeout(120_000)
+  await page.setViewportSize(PHONE)
+  await page.goto('/_console')
+  await checkPage(page, 'sign-in')
+  await signIn(page, 'editor')
+  await checkPage(page, 'home')
+  for (const [name, path] of [['leads', '/_console/leads'], ['outbox', '/_console/outbox'], ['markets', '/_console/markets'], ['purge', '/_console/purge']]) {
+    await page.goto(path as string)
+    await checkPage(page, name as string)
+  }
+  await page.goto('/_console/leads')
+  const first = page.locator('.table-scroll tbody a').first()
+  if (await first.count()) {
+    await first.click()
+    await checkPage(page, 'lead')
+  }
+  await page.goto('/_console/outbox')
+  const mail = page.locator('.table-scroll tbody a').first()
+  if (await mail.count()) {
+    await mail.click()
+    await checkPage(page, 'outbox-mail')
+  }
+  await page.locator('button:text-is("Sign out")').click()
+
+  await signIn(page, 'case_handler')
+  await checkPage(page, 'home-case-handler')
+  const refused = await page.goto('/_console/leads')
+  expect(refused?.status()).toBe(403)
+  await expect(page.locator('h1')).toHaveText('Not for your role')
+  await checkPage(page, 'forbidden')
+})
