@@ -3,12 +3,21 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { app } from '../../src/app'
 import { CASE_FORM_BYTES } from '../../src/console/cases'
-import { REPORT_BODY_BYTES } from '../../src/pages/whistleblower/report'
 import { DEFAULT_BODY_LIMIT, acceptBodiesUpTo, unsafeRequests } from '../../src/security/unsafe-requests'
+import { REPORT_BODY_BYTES } from '../../src/pages/whistleblower/report'
 import { logIn, sessions, visitAs } from '../fixtures/session'
 import { ORIGIN, visit } from '../fixtures/worker'
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/**
+ * Routes that read more than 16 KiB whatever the path's parameters: the whistleblower channel's attachments, a case
+ * handler's message of 10,000 characters in any script.
+ */
+const LARGER_BODIES: Record<string, number> = {
+  'POST /:market/whistleblower-form': REPORT_BODY_BYTES,
+  'POST /:market/whistleblower-form/status': REPORT_BODY_BYTES,
+  ...Object.fromEntries(['messages', 'notes', 'close'].map((action) => [`POST /_console/cases/:id/${action}`, CASE_FORM_BYTES])),
+}
 /** Routes other sites may call: they prove their caller themselves (the purge's bearer secret). */
 const CROSS_SITE_ALLOWED = new Set(['POST /_purge'])
 
@@ -82,17 +91,7 @@ describe('body limits', () => {
   const big = 'x'.repeat(DEFAULT_BODY_LIMIT + 1)
   const sameSite = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin', Origin: ORIGIN }
 
-  /**
-   * The routes that take larger bodies, and how large: a report or an answer with its attachments, a case handler's
-   * message of 10,000 characters in any script.
-   */
-  const LARGER_BODIES: Record<string, number> = {
-    'POST /:market/whistleblower-form': REPORT_BODY_BYTES,
-    'POST /:market/whistleblower-form/status': REPORT_BODY_BYTES,
-    ...Object.fromEntries(['messages', 'notes', 'close'].map((action) => [`POST /_console/cases/:id/${action}`, CASE_FORM_BYTES])),
-  }
-
-  it('refuse a body over 16 KiB on every unsafe route (the purge\'s too; over their own limit on the few that take more) with 413 and the error page', async () => {
+  it('refuse a body over 16 KiB on every unsafe route (the purge\'s too), or over its own larger limit, with 413 and the error page', async () => {
     for (const { route, method, path } of everyUnsafeRoute()) {
       const limit = LARGER_BODIES[route]
       const { status, text } = await visit(path, { method, headers: sameSite, body: `field=${limit ? 'x'.repeat(limit + 1) : big}` })
