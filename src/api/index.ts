@@ -6,6 +6,7 @@ import { loggablePath } from '../ops/request-log'
 import type { ApiEnv } from './context'
 import { account } from './resources/account'
 import { auth } from './resources/auth'
+import { cases } from './resources/cases'
 import { dealers } from './resources/dealers'
 import { pageIndex } from './resources/page-index'
 import { products } from './resources/products'
@@ -45,8 +46,9 @@ api.route('/', seo)
 api.route('/', content)
 api.route('/', forms)
 api.route('/', pageIndex)
-api.route('/', staff)
 api.route('/', whistleblower)
+api.route('/', staff)
+api.route('/', cases)
 
 api.notFound((c) => c.json({ message: 'Not Found' }, 404))
 api.onError((error, c) => {

@@ -33,6 +33,7 @@ import { loggablePath } from '../ops/request-log'
 import { sendRedirect } from '../render/respond'
 import { isUpstreamError } from '../upstream/errors'
 import { cloudflareAccess } from './access'
+import { cases } from './cases'
 import { consoleLoginUrl, consoleSignIn, ROLE_REFUSED, staffOnly } from './guard'
 import { ConsoleHome } from './home'
 import { leads } from './leads'
@@ -55,6 +56,7 @@ consoleApp.post('/logout', consoleLogout)
 consoleApp.get('/', staffOnly(), consoleHome)
 
 // The sections (CONSOLE_SECTIONS), one line each: consoleApp.route('/{slug}', section).
+consoleApp.route('/cases', cases)
 consoleApp.route('/leads', leads)
 consoleApp.route('/outbox', outbox)
 consoleApp.route('/markets', markets)
@@ -74,6 +76,7 @@ const CONSOLE_ERRORS: Partial<Record<number, string>> = {
   400: 'This request could not be understood.',
   403: ROLE_REFUSED,
   404: 'There is nothing here.',
+  413: 'This form is too large.',
   503: 'The console cannot reach its data right now. Please try again in a moment.',
 }
 

@@ -5,8 +5,8 @@ import type { CspDirective, CspSources } from '../tracking/trackers'
 /**
  * What a page is, as far as its policy goes: the dealer locator shows map tiles; a lead form may show Turnstile's
  * widget (a frame of its own); error pages run no script at all; the whistleblower channel's pages allow no origin
- * but the site's own (not the brand's API host, not Turnstile); the staff console's pages run no script and load
- * nothing but this site's stylesheet and images (CONSOLE_POLICY).
+ * but the site's own (not the brand's API host, not Turnstile); the staff console's pages run none and load nothing
+ * but this site's stylesheet and images (CONSOLE_POLICY).
  */
 export type PageKind = 'page' | 'dealer-locator' | 'form' | 'error' | 'whistleblower' | 'console'
 

@@ -3,6 +3,7 @@ import { publicApi } from '../../src/api'
 import { app } from '../../src/app'
 import { logOut } from '../../src/auth/log-out'
 import { consoleHome } from '../../src/console/app'
+import { acknowledgeCase, addNote, casePage, casesPage, closeCase, downloadAttachment, writeToReporter } from '../../src/console/cases'
 import { leadCv, leadPage, leadsPage, markLeadHandled } from '../../src/console/leads'
 import { changeMarket, marketsPage } from '../../src/console/markets'
 import { outboxMailPage, outboxPage } from '../../src/console/outbox'
@@ -48,6 +49,13 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['POST', '/_console/login', '/_console/login', submitConsoleLogin],
   ['POST', '/_console/logout', '/_console/logout', consoleLogout],
   ['GET', '/_console', '/_console', consoleHome],
+  ['GET', '/_console/cases', '/_console/cases', casesPage],
+  ['GET', '/_console/cases/:id', '/_console/cases/7', casePage],
+  ['GET', '/_console/cases/:id/attachments/:attachment', '/_console/cases/7/attachments/12', downloadAttachment],
+  ['POST', '/_console/cases/:id/acknowledge', '/_console/cases/7/acknowledge', acknowledgeCase],
+  ['POST', '/_console/cases/:id/messages', '/_console/cases/7/messages', writeToReporter],
+  ['POST', '/_console/cases/:id/notes', '/_console/cases/7/notes', addNote],
+  ['POST', '/_console/cases/:id/close', '/_console/cases/7/close', closeCase],
   ['GET', '/_console/leads', '/_console/leads', leadsPage],
   ['GET', '/_console/leads/:id', '/_console/leads/12', leadPage],
   ['GET', '/_console/leads/:id/cv', '/_console/leads/12/cv', leadCv],

@@ -2,16 +2,21 @@ import { env } from 'cloudflare:workers'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { app } from '../../src/app'
+import { CASE_FORM_BYTES } from '../../src/console/cases'
 import { DEFAULT_BODY_LIMIT, acceptBodiesUpTo, unsafeRequests } from '../../src/security/unsafe-requests'
 import { REPORT_BODY_BYTES } from '../../src/pages/whistleblower/report'
 import { logIn, sessions, visitAs } from '../fixtures/session'
 import { ORIGIN, visit } from '../fixtures/worker'
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-/** Routes that read more than 16 KiB whatever the path's parameters (the whistleblower channel's attachments). */
+/**
+ * Routes that read more than 16 KiB whatever the path's parameters: the whistleblower channel's attachments, a case
+ * handler's message of 10,000 characters in any script.
+ */
 const LARGER_BODIES: Record<string, number> = {
   'POST /:market/whistleblower-form': REPORT_BODY_BYTES,
   'POST /:market/whistleblower-form/status': REPORT_BODY_BYTES,
+  ...Object.fromEntries(['messages', 'notes', 'close'].map((action) => [`POST /_console/cases/:id/${action}`, CASE_FORM_BYTES])),
 }
 /** Routes other sites may call: they prove their caller themselves (the purge's bearer secret). */
 const CROSS_SITE_ALLOWED = new Set(['POST /_purge'])
