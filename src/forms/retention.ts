@@ -9,31 +9,42 @@ const ROWS_PER_DELETE = 500
 /** R2 lists and deletes at most 1000 keys at a time. */
 const KEYS_PER_PAGE = 1000
 
-export type RetentionReport = { cutOff: string; submissions: number | null; files: number }
+/**
+ * How long the embedded API keeps a whistleblower's "there is news" mail that was never sent: its recipient ties an
+ * address to a report, so it goes as soon as it is sent, or after this many days.
+ */
+export const REPORTER_MAIL_DAYS = 30
+
+export type RetentionReport = { cutOff: string; submissions: number | null; reporterMails: number | null; files: number }
 
 /**
  * Deletes what lead forms left behind once the deployment's retention period (`SUBMISSION_RETENTION_DAYS`) is over, as
  * of `now` (the Cron Trigger's time): the embedded API's submissions created before the cut-off, with their mails —
  * only when the embedded API is the site's upstream (a brand's own backend keeps its own data and deletes it itself) —
- * and every CV uploaded to R2 before the cut-off, whatever the upstream (the Worker stored them). The log line carries
+ * and every CV uploaded to R2 before the cut-off, whatever the upstream (the Worker stored them); and the
+ * whistleblowers' "there is news" mails once sent (REPORTER_MAIL_DAYS). The log line carries
  * counts only. A part that fails does not stop the other; the run then fails, so the failure is seen.
  */
 export async function deleteExpiredSubmissions(env: Bindings, now: Date): Promise<RetentionReport> {
   const config = configOf(env)
   const cutOff = new Date(now.getTime() - config.retentionDays * DAY_MS)
-  const [submissions, files] = await Promise.allSettled([
-    config.upstream.kind === 'embedded' ? deleteSubmissions(env.DB, cutOff) : Promise.resolve(null),
+  const embedded = config.upstream.kind === 'embedded'
+  const [submissions, reporterMails, files] = await Promise.allSettled([
+    embedded ? deleteSubmissions(env.DB, cutOff) : Promise.resolve(null),
+    embedded ? deleteReporterMails(env.DB, new Date(now.getTime() - REPORTER_MAIL_DAYS * DAY_MS)) : Promise.resolve(null),
     deleteFiles(env.FILES, cutOff),
   ])
   const report: RetentionReport = {
     cutOff: cutOff.toISOString(),
     submissions: submissions.status === 'fulfilled' ? submissions.value : null,
+    reporterMails: reporterMails.status === 'fulfilled' ? reporterMails.value : null,
     files: files.status === 'fulfilled' ? files.value : 0,
   }
-  const failed = [submissions, files].filter((part): part is PromiseRejectedResult => part.status === 'rejected')
+  const failed = [submissions, reporterMails, files].filter((part): part is PromiseRejectedResult => part.status === 'rejected')
   logEvent(failed.length ? 'error' : 'info', 'retention', {
     days: config.retentionDays,
     submissions: report.submissions,
+    reporterMails: report.reporterMails,
     files: report.files,
     ...(failed.length ? { error: failed.map((part) => errorName(part.reason)).join('; ') } : {}),
   })
@@ -56,6 +67,15 @@ async function deleteSubmissions(db: D1Database, cutOff: Date): Promise<number> 
     deleted += results.length
     if (results.length < ROWS_PER_DELETE) return deleted
   }
+}
+
+/** Deletes the whistleblowers' "there is news" mails once sent, or once older than the cut-off unsent. */
+async function deleteReporterMails(db: D1Database, cutOff: Date): Promise<number> {
+  const { meta } = await db
+    .prepare(`DELETE FROM outbox WHERE kind = 'whistleblower_news' AND (sent_at IS NOT NULL OR created_at < ?)`)
+    .bind(cutOff.toISOString())
+    .run()
+  return meta.changes
 }
 
 /** Deletes the CVs uploaded before the cut-off, a listing page at a time (R2 lists in key order, not by date). */

@@ -473,7 +473,23 @@ describe('the retention', () => {
     expect(await submissionCount()).toBe(count - 1)
     // Every CV so far was uploaded today.
     expect(await cvKeys()).toEqual(keys)
-    expect(lines.map((line) => JSON.parse(line))).toEqual([{ level: 'info', event: 'retention', days: 365, submissions: 1, files: 0 }])
+    expect(lines.map((line) => JSON.parse(line))).toEqual([{ level: 'info', event: 'retention', days: 365, submissions: 1, reporterMails: 0, files: 0 }])
+  })
+
+  it('deletes a whistleblower\'s "there is news" mail once sent, or unsent after 30 days, and no other mail', async () => {
+    const now = Date.now()
+    const mail = (recipient: string, kind: string, days: number, sent: boolean) =>
+      env.DB.prepare('INSERT INTO outbox (recipient, subject, body, kind, created_at, sent_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .bind(recipient, 's', 'b', kind, new Date(now - days * DAY).toISOString(), sent ? new Date(now - days * DAY).toISOString() : null)
+        .run()
+    await mail('sent@example.com', 'whistleblower_news', 1, true)
+    await mail('stale@example.com', 'whistleblower_news', 31, false)
+    await mail('waiting@example.com', 'whistleblower_news', 29, false)
+    await mail('customer@example.com', 'password_reset', 31, true)
+    const lines = await logLinesOf(() => runCron(now))
+    const left = await env.DB.prepare("SELECT recipient FROM outbox WHERE recipient LIKE '%@example.com' AND kind IN ('whistleblower_news', 'password_reset') ORDER BY recipient").all<{ recipient: string }>()
+    expect(left.results.map((row) => row.recipient)).toEqual(['customer@example.com', 'waiting@example.com'])
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ event: 'retention', reporterMails: 2 })
   })
 
   it('follows the deployment\'s SUBMISSION_RETENTION_DAYS', async () => {
@@ -508,7 +524,7 @@ describe('the retention', () => {
     expect(await cvKeys()).toContain(recent.key)
     expect(await env.FILES.head('other/keep-me')).not.toBeNull()
     expect(await submissionCount()).toBe(count)
-    expect(lines.map((line) => JSON.parse(line))).toEqual([{ level: 'info', event: 'retention', days: 365, submissions: null, files: expired.length }])
+    expect(lines.map((line) => JSON.parse(line))).toEqual([{ level: 'info', event: 'retention', days: 365, submissions: null, reporterMails: null, files: expired.length }])
   })
 
   it('pages through the bucket\'s listing', async () => {
@@ -542,7 +558,7 @@ describe('the retention', () => {
     await waitOnExecutionContext(ctx)
     expect(failed).toHaveBeenCalledOnce()
     expect(await storedSubmission('CT-OLD0-0404')).toBeNull()
-    expect(lines.map((line) => JSON.parse(line))).toEqual([{ level: 'error', event: 'retention', days: 365, submissions: 1, files: 0, error: 'Error: R2 unavailable' }])
+    expect(lines.map((line) => JSON.parse(line))).toEqual([{ level: 'error', event: 'retention', days: 365, submissions: 1, reporterMails: 0, files: 0, error: 'Error: R2 unavailable' }])
   })
 })
 

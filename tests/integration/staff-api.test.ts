@@ -217,14 +217,26 @@ describe('the editors\' staff calls', () => {
     expect(markets.find((m: { country: string }) => m.country === 'it')).toEqual({
       country: 'it', name: expect.any(String), locales: ['it'], under_maintenance: false, test_ride_inquiry: true, become_a_partner: true, work_with_us: true,
     })
-    await env.DB.prepare("INSERT INTO outbox (recipient, subject, body, kind) VALUES ('a@example.com', 'First', 'Body one', 'contact_notice'), ('b@example.com', 'Second', 'Body two', 'password_reset')").run()
+    await env.DB.prepare("INSERT INTO outbox (recipient, subject, body, kind) VALUES ('a@example.com', 'First', 'Body one', 'contact_notice'), ('b@example.com', 'Second', 'Body two', 'test_ride_acknowledgement')").run()
     const outbox = (await call('staff/outbox', { token })).json()
-    expect(outbox.data[0]).toMatchObject({ subject: 'Second', kind: 'password_reset' })
+    expect(outbox.data[0]).toMatchObject({ subject: 'Second', kind: 'test_ride_acknowledgement' })
     const filtered = (await call('staff/outbox?kind=contact_notice', { token })).json()
     expect(filtered.data.every((mail: { kind: string }) => mail.kind === 'contact_notice')).toBe(true)
     const one = await call(`staff/outbox/${outbox.data[0].id}`, { token })
     expect(one.json().data).toMatchObject({ recipient: 'b@example.com', body: 'Body two' })
     expect((await call('staff/outbox/999999', { token })).status).toBe(404)
+  })
+
+  it('never shows editors a password reset (its link takes over the account) or a whistleblower\'s news (it ties an address to a report)', async () => {
+    const token = await staffToken('editor')
+    const inserted = await env.DB.prepare(
+      "INSERT INTO outbox (recipient, subject, body, kind) VALUES ('owner@example.com', 'Reset', 'https://site.test/reset/secret', 'password_reset'), ('reporter@example.com', 'News', 'there is news', 'whistleblower_news') RETURNING id",
+    ).all<{ id: number }>()
+    const listed = JSON.stringify((await call('staff/outbox?per_page=50', { token })).json())
+    expect(listed).not.toContain('owner@example.com')
+    expect(listed).not.toContain('reporter@example.com')
+    expect((await call('staff/outbox?kind=password_reset', { token })).json().data).toEqual([])
+    for (const { id } of inserted.results) expect((await call(`staff/outbox/${id}`, { token })).status).toBe(404)
   })
 
   it('records a purge and answers a target\'s events', async () => {

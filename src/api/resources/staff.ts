@@ -203,13 +203,20 @@ staff.post('/staff/submissions/:id/handled', async (c) => {
   return respond(c, submissionAnswer, { data: submission })
 })
 
-/** `GET api/staff/outbox?kind=&page=&per_page=`: the mails, newest first. */
+/**
+ * Mails the editors' outbox never shows: a password reset's holds a link that takes over the account; a whistleblower's
+ * "there is news" would tie an address to a report (only the case handlers' channel may know it).
+ */
+export const PRIVATE_MAIL_KINDS = ['password_reset', 'whistleblower_news'] as const
+const SHOWN_MAILS = `kind NOT IN (${PRIVATE_MAIL_KINDS.map((kind) => `'${kind}'`).join(', ')})`
+
+/** `GET api/staff/outbox?kind=&page=&per_page=`: the mails, newest first (not the private ones). */
 staff.get('/staff/outbox', async (c) => {
   const paging = pageParams(c, STAFF_PAGE_SIZE)
   if (!paging) return badPaging(c)
   const kind = c.req.query('kind')
   if (kind !== undefined && !/^[a-z_]{1,40}$/.test(kind)) return badParameter(c, 'kind', 'a mail kind (lead_notification)')
-  const clause = kind ? 'WHERE kind = ?' : ''
+  const clause = kind ? `WHERE ${SHOWN_MAILS} AND kind = ?` : `WHERE ${SHOWN_MAILS}`
   const values = kind ? [kind] : []
   const [rows, count] = await c.env.DB.batch([
     c.env.DB.prepare(`SELECT id, recipient, subject, body, kind, created_at, sent_at FROM outbox ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`).bind(...values, paging.perPage, paging.offset),
@@ -222,7 +229,7 @@ staff.get('/staff/outbox', async (c) => {
 /** `GET api/staff/outbox/{id}`: one mail in full. */
 staff.get('/staff/outbox/:id', async (c) => {
   const id = positiveInt(c.req.param('id'))
-  const mail = id && (await c.env.DB.prepare('SELECT id, recipient, subject, body, kind, created_at, sent_at FROM outbox WHERE id = ?').bind(id).first())
+  const mail = id && (await c.env.DB.prepare(`SELECT id, recipient, subject, body, kind, created_at, sent_at FROM outbox WHERE id = ? AND ${SHOWN_MAILS}`).bind(id).first())
   return mail ? respond(c, outboxMailAnswer, { data: mail as never }) : notFound(c)
 })
 
