@@ -4,10 +4,12 @@ import { ErrorMessages, PageError } from '../errors/page-error'
 import { loadTranslator } from '../i18n/load-translator'
 import { isLive, parseMarketSegment, toMarket } from './market'
 import { availableFor } from './request-availability'
+import { isWhistleblowerPath } from '../whistleblower/no-trace'
 
 /**
  * Resolves `/{country}-{locale}` before anything renders (PRODUCT.md §3.4–5): 404 "(no-country)" and "(no-locale)",
- * 503 maintenance when the site lookup fails or the site is under maintenance, 404 for a switched-off feature.
+ * 503 maintenance when the site lookup fails or the site is under maintenance (its whistleblower channel excepted), 404
+ * for a switched-off feature.
  * Sets `c.var.market`, `c.var.api` (the market's reads), `c.var.t` and `c.var.available`.
  *
  * @example
@@ -24,7 +26,9 @@ export const resolveMarket = (): MiddlewareHandler<AppEnv> => async (c, next) =>
   const market = toMarket(site, parsed.locale)
   c.set('market', market)
   c.var.log.market = market.segment
-  if (!isLive(site)) throw PageError.maintenance()
+  // The whistleblower channel stays open while its market's pages are in maintenance (docs/decisions/015): the law
+  // wants it reachable, and it needs nothing of the market's content.
+  if (!isLive(site) && !isWhistleblowerPath(c.req.path)) throw PageError.maintenance()
 
   const api = c.var.lookups.forMarket(market)
   c.set('api', api)

@@ -164,6 +164,15 @@ describe('the report page', () => {
     }
   })
 
+  it('stays open while its market is in maintenance (nl-nl), whose other pages answer 503', async () => {
+    expect((await visit('/nl-nl')).status).toBe(503)
+    const page = await visit('/nl-nl/whistleblower-form')
+    expect(page.status).toBe(200)
+    expect(page.text).toContain('Huis voor Klokkenluiders')
+    const { code, passphrase } = await sendReport('nl-nl')
+    expect((await openCase('nl-nl', code, passphrase)).status).toBe(200)
+  })
+
   it('answers 503 with the channel unavailable when WHISTLEBLOWER_KEY is missing, and stores nothing', async () => {
     const before = await reportCount()
     const page = await visit('/it-it/whistleblower-form', {}, { WHISTLEBLOWER_KEY: undefined })
