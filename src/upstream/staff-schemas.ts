@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { emailSchema, requiredText } from './fields'
-import { SUBMISSION_KINDS } from './form-schemas'
+import { REFERENCE_FORMAT, SUBMISSION_KINDS } from './form-schemas'
 import { envelope, pagedEnvelope } from './schemas'
 import {
   attachmentSchema,
@@ -112,7 +112,8 @@ export const caseChangeAnswer = envelope(caseSummarySchema)
 /** A lead-form submission in the console's list. */
 export const submissionSummarySchema = z.object({
   id: z.number().int(),
-  reference: z.string(),
+  /** Checked: a CV's download is named after it. */
+  reference: z.string().regex(REFERENCE_FORMAT),
   kind: z.enum(SUBMISSION_KINDS),
   site: z.string(),
   locale: z.string(),
