@@ -5,6 +5,8 @@ import { DefaultLayout } from '../../components/layouts'
 import type { Chrome, View } from '../../components/view'
 import type { AppEnv } from '../../env'
 import type { ErrorStatus } from '../../errors/page-error'
+import { Field, type FieldErrors } from '../../components/form-field'
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_MAX } from '../../upstream/whistleblower-schemas'
 import { sendPage, viewOf } from '../../render/respond'
 import { WHISTLEBLOWER_SLUG } from '../../whistleblower/no-trace'
 import { loadChrome } from '../chrome'
@@ -58,5 +60,42 @@ export function Code({ children, id }: { children: string; id?: string }) {
     <bdi dir="ltr" className="wb-code" id={id}>
       {children}
     </bdi>
+  )
+}
+
+/**
+ * The attachments of a report or an answer (at most ATTACHMENTS_MAX, each ATTACHMENT_MAX_BYTES). A form that comes
+ * back with messages cannot keep its files: `filesAgain` says so beside the field.
+ */
+export function AttachmentsField({ view, errors, filesAgain }: { view: View; errors?: FieldErrors; filesAgain: boolean }) {
+  const { t } = view
+  const size = new Intl.NumberFormat(view.market?.tag ?? view.locale, { style: 'unit', unit: 'megabyte' }).format(ATTACHMENT_MAX_BYTES / 1024 / 1024)
+  return (
+    <Field
+      view={view}
+      name="attachments"
+      label={t('whistleblower.field.attachments')}
+      hint={t('whistleblower.hint.attachments', { count: String(ATTACHMENTS_MAX), size: `\u2066${size}\u2069` })}
+      optional
+      errors={errors}
+    >
+      {({ id, invalid, describedBy }) => (
+        <div className="wb-files">
+          {filesAgain && (
+            <p className="hint wb-files-again" id="field-attachments-again">
+              {t('whistleblower.files_again')}
+            </p>
+          )}
+          <input
+            id={id}
+            name="attachments"
+            type="file"
+            multiple
+            aria-invalid={invalid || undefined}
+            aria-describedby={[describedBy, filesAgain && 'field-attachments-again'].filter(Boolean).join(' ') || undefined}
+          />
+        </div>
+      )}
+    </Field>
   )
 }

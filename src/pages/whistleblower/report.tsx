@@ -14,8 +14,6 @@ import { clientKey, withinLimit } from '../../ops/rate-limit'
 import { isUpstreamError, unlessRefused } from '../../upstream/errors'
 import { fieldErrors, personName } from '../../upstream/fields'
 import {
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENTS_MAX,
   REPORT_CATEGORIES,
   REPORT_TEXT_MAX,
   type ReportFields,
@@ -26,7 +24,7 @@ import { receiptFor } from '../../whistleblower/receipt'
 import { newReportKey, sealText } from '../../whistleblower/sealed'
 import PrintButton from '../../../client/islands/print-button'
 import { IslandNames } from '../../../client/islands/names'
-import { Code, reportPath, sendWhistleblowerPage, statusPath, WhistleblowerLayout, type WhistleblowerParts, whistleblowerParts } from './page'
+import { AttachmentsField, Code, reportPath, sendWhistleblowerPage, statusPath, WhistleblowerLayout, type WhistleblowerParts, whistleblowerParts } from './page'
 
 /**
  * The largest body the report (and an answer on the status page) reads: three attachments of ATTACHMENT_MAX_BYTES and
@@ -43,8 +41,6 @@ type ReportState = { values: FormValues; errors?: FieldErrors; message?: string;
 /** The text fields the form posts (files and the machinery's fields aside). */
 const TEXT_FIELDS = ['category', 'what', 'when_where', 'involved', 'identity', 'name', 'contact', 'notify_email'] as const
 
-/** The most a file may weigh, as the hint writes it: a left-to-right run, isolated in right-to-left text. */
-const FILE_LIMIT = `\u2066${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB\u2069`
 
 /** `GET /{m}/whistleblower-form`: what the channel is for, who reads it, the reporter's protection, then the form. */
 export async function reportPage(c: Context<AppEnv>): Promise<Response> {
@@ -351,32 +347,7 @@ function ReportForm({ view, state, token, anonymousAllowed }: { view: View; stat
           errors={errors}
         />
       </fieldset>
-      <Field
-        view={view}
-        name="attachments"
-        label={t('whistleblower.field.attachments')}
-        hint={t('whistleblower.hint.attachments', { count: String(ATTACHMENTS_MAX), size: FILE_LIMIT })}
-        optional
-        errors={errors}
-      >
-        {({ id, invalid, describedBy }) => (
-          <div className="wb-files">
-            {filesAgain && (
-              <p className="hint wb-files-again" id="field-attachments-again">
-                {t('whistleblower.files_again')}
-              </p>
-            )}
-            <input
-              id={id}
-              name="attachments"
-              type="file"
-              multiple
-              aria-invalid={invalid || undefined}
-              aria-describedby={[describedBy, filesAgain && 'field-attachments-again'].filter(Boolean).join(' ') || undefined}
-            />
-          </div>
-        )}
-      </Field>
+      <AttachmentsField view={view} errors={errors} filesAgain={filesAgain} />
       <button type="submit" className="button">
         {t('whistleblower.send')}
       </button>

@@ -10,8 +10,6 @@ import { clientKey, withinLimit } from '../../ops/rate-limit'
 import { isRejection, isUpstreamError } from '../../upstream/errors'
 import { valueErrors } from '../../upstream/fields'
 import {
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENTS_MAX,
   type CaseKey,
   type CaseState,
   CASE_STATES,
@@ -22,7 +20,7 @@ import {
 import { deleteAttachments, postedFiles, refusedFiles, SEALING_OVERHEAD, storeAttachments } from '../../whistleblower/attachments'
 import { readPassphrase, readReceiptCode } from '../../whistleblower/receipt'
 import { openReportKey, openText, sealText } from '../../whistleblower/sealed'
-import { caseDate, Code, fileSize, reportPath, sendWhistleblowerPage, statusPath, WhistleblowerLayout, type WhistleblowerParts, whistleblowerParts } from './page'
+import { AttachmentsField, caseDate, Code, fileSize, reportPath, sendWhistleblowerPage, statusPath, WhistleblowerLayout, type WhistleblowerParts, whistleblowerParts } from './page'
 import { textOf } from './report'
 
 /** What the token of a reply form is signed for: answers on one market's status page. */
@@ -386,32 +384,7 @@ function ReplyForm({ view, opened, state, token }: { view: View; opened: OpenedC
         value={state.message ?? ''}
         errors={errors}
       />
-      <Field
-        view={view}
-        name="attachments"
-        label={t('whistleblower.field.attachments')}
-        hint={t('whistleblower.hint.attachments', { count: String(ATTACHMENTS_MAX), size: `\u2066${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB\u2069` })}
-        optional
-        errors={errors}
-      >
-        {({ id, invalid, describedBy }) => (
-          <div className="wb-files">
-            {filesAgain && (
-              <p className="hint wb-files-again" id="field-attachments-again">
-                {t('whistleblower.files_again')}
-              </p>
-            )}
-            <input
-              id={id}
-              name="attachments"
-              type="file"
-              multiple
-              aria-invalid={invalid || undefined}
-              aria-describedby={[describedBy, filesAgain && 'field-attachments-again'].filter(Boolean).join(' ') || undefined}
-            />
-          </div>
-        )}
-      </Field>
+      <AttachmentsField view={view} errors={errors} filesAgain={filesAgain} />
       <button type="submit" className="button">
         {t('whistleblower.reply_send')}
       </button>
