@@ -20,6 +20,7 @@ export default defineConfig({
           TEST_DEMO_SEED: [{ name: '0001_demo.sql', queries: demoSeedStatements() }],
           TEST_DEMO_MESSAGES: demoMessages(),
           TEST_RATE_LIMITS: rateLimits,
+          TEST_WRANGLER_TOML: readFileSync('wrangler.toml', 'utf8'),
           TEST_DEMO_STAFF: DEMO_STAFF,
           PURGE_SECRET: 'test-purge-secret',
           SESSION_SECRET: 'test-only-session-secret',

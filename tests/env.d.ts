@@ -6,6 +6,8 @@ declare namespace Cloudflare {
     TEST_DEMO_MESSAGES: Record<string, import('../src/upstream/schemas').Messages>
     /** The `simple.limit` of each rate limiter of wrangler.toml, by binding name. */
     TEST_RATE_LIMITS: Record<string, number>
+    /** wrangler.toml as deployed, for the settings no request can show (the platform's logs). */
+    TEST_WRANGLER_TOML: string
     /** The console's demo staff (scripts/demo-seed.mjs DEMO_STAFF): one per role, with password and TOTP secret. */
     TEST_DEMO_STAFF: Array<{ id: number; role: import('../src/upstream/staff-schemas').StaffRole; email: string; name: string; password: string; totp_secret: string }>
     PURGE_SECRET: string

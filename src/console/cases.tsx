@@ -457,7 +457,8 @@ function eventText(event: CaseEvent, kase: OpenedCase): string {
       return `Downloaded attachment ${event.detail}${file ? ` (${file.name})` : ''}`
     }
     case 'acknowledged':
-      return event.detail === 'with_message' ? 'Acknowledged the case by writing to the reporter' : 'Acknowledged the case'
+      if (event.detail === 'with_message') return 'Acknowledged the case by writing to the reporter'
+      return event.detail === 'with_outcome' ? 'Acknowledged the case by closing it' : 'Acknowledged the case'
     case 'message_sent':
       return `Wrote to the reporter (message ${event.detail})`
     case 'note_added':

@@ -1,3 +1,4 @@
+import { sha256Hex } from '../crypto/digest'
 import { CROCKFORD_ALPHABET, grouped, randomCrockford, readCrockford } from '../crypto/crockford'
 
 /**
@@ -60,10 +61,18 @@ export async function receiptFor(secret: string, submissionKey: string): Promise
   return { code: `WB-${grouped(code)}`, passphrase: grouped(passphrase) }
 }
 
+/**
+ * The submission key a report is stored under: the SHA-256 of the form token's id, never the id itself, so that what
+ * the API keeps (with the secret) cannot give back the passphrase `receiptFor` derived from the id.
+ */
+export const storedSubmissionKey = (formTokenId: string) => sha256Hex(`whistleblower-report:${formTokenId}`)
+
 /** A typed receipt code in its stored form, or null when it cannot be one. */
 export function readReceiptCode(typed: string): string | null {
-  const text = readCrockford(typed.trim().replace(/^WB[\s-]*/i, ''))
-  return text && text.length === CODE_CHARS ? `WB-${grouped(text)}` : null
+  const text = readCrockford(typed)
+  // With its `WB` or without: a code of its own may start with W and B too.
+  const code = text?.length === CODE_CHARS + 2 && text.startsWith('WB') ? text.slice(2) : text
+  return code && code.length === CODE_CHARS ? `WB-${grouped(code)}` : null
 }
 
 /** A typed passphrase in the form it was given (and hashed), or null when it cannot be one. */

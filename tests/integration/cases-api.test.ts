@@ -157,7 +157,7 @@ describe('changes to a case', () => {
     const late = await call(handler, `staff/cases/${closed.id}/acknowledge`, { notify: null })
     expect(late.status).toBe(409)
     expect(late.json.code).toBe('case_closed')
-    expect((await trailOf(closed.id)).map((each) => each.action)).toEqual(['closed'])
+    expect((await trailOf(closed.id)).map((each) => each.action)).toEqual(['acknowledged', 'closed'])
   })
 
   it('refuses a malformed body with 422', async () => {
@@ -205,7 +205,7 @@ describe('changes to a case', () => {
     expect((await trailOf(report.id)).map((each) => each.action)).toEqual(['note_added'])
   })
 
-  it('closes a case with its sealed outcome, as feedback when none was given, once', async () => {
+  it('closes a case with its sealed outcome, as feedback when none was given, and as its acknowledgement when it had none, once', async () => {
     const report = await sealedReport({ notify: 'close@example.com' })
     const notify = { email: 'close@example.com', status_url: 'https://site.test/it-it/whistleblower-form/status' }
     const outcome = await sealedFor(report, 'The batch was recalled.')
@@ -213,6 +213,7 @@ describe('changes to a case', () => {
     expect(status).toBe(200)
     expect(json.data).toMatchObject({ state: 'closed' })
     expect(json.data.closed_at).toBe(json.data.feedback_at)
+    expect(json.data.acknowledged_at).toBe(json.data.closed_at)
     const stored = await env.DB.prepare('SELECT sealed_outcome FROM whistleblower_reports WHERE id = ?').bind(report.id).first<string>('sealed_outcome')
     expect(await openText(report.key, stored as string)).toBe('The batch was recalled.')
     const again = await call(handler, `staff/cases/${report.id}/close`, { sealed_outcome: outcome, notify })
@@ -222,7 +223,7 @@ describe('changes to a case', () => {
     expect(message.json.code).toBe('case_closed')
     // A note on a closed case is still taken (what was done afterwards).
     expect((await call(handler, `staff/cases/${report.id}/messages`, { author: 'note', sealed_body: outcome, notify: null })).status).toBe(201)
-    expect((await trailOf(report.id)).map((each) => each.action)).toEqual(['closed', 'note_added'])
+    expect((await trailOf(report.id)).map((each) => [each.action, each.detail])).toEqual([['acknowledged', 'with_outcome'], ['closed', ''], ['note_added', expect.any(String)]])
     expect(await mailsTo('close@example.com')).toHaveLength(1)
   })
 

@@ -312,7 +312,7 @@ describe('changes to a case', () => {
     expect(late.headers.get('Location')).toBe(`/_console/cases/${report.id}?refused=case_closed`)
     expect((await post(handler, `/_console/cases/${report.id}/notes`, { text: 'Archived the photos.' })).status).toBe(303)
     expect(await mailsTo('close-page@example.com')).toHaveLength(1)
-    expect((await trailOf(report.id)).map((each) => each.action)).toEqual(['opened', 'closed', 'opened', 'opened', 'opened', 'note_added'])
+    expect((await trailOf(report.id)).map((each) => each.action)).toEqual(['opened', 'acknowledged', 'closed', 'opened', 'opened', 'opened', 'note_added'])
   })
 
   it('shows every kind of recorded action on the case, with who did it', async () => {

@@ -128,7 +128,7 @@ describe('POST api/whistleblower/status', () => {
     expect(text).not.toContain('Hanna')
     expect(text).not.toContain('staff_name')
     expect(text).not.toContain('passphrase_hash')
-    expect((await caseEvents(receipt.code)).map((event) => event.action)).toEqual(['received', 'reporter_opened'])
+    expect((await caseEvents(receipt.code)).map((event) => event.action)).toEqual(['received'])
   })
 
   it('answers a wrong passphrase and an unknown code with the same 404, recording nothing', async () => {

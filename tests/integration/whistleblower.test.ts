@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ATTACHMENT_MAX_BYTES } from '../../src/upstream/whistleblower-schemas'
 import { REPORT_BODY_BYTES } from '../../src/pages/whistleblower/report'
 import { openBytes, openText } from '../../src/whistleblower/sealed'
+import { receiptFor } from '../../src/whistleblower/receipt'
 import { configOf } from '../../src/config'
 import { contentSecurityPolicy } from '../../src/security/content-security-policy'
 import type { Bindings } from '../../src/env'
@@ -164,6 +165,10 @@ describe('the report page', () => {
     }
   })
 
+  it('is not in the platform\'s invocation logs (URL, headers, client): only the Worker\'s own bare line', () => {
+    expect(env.TEST_WRANGLER_TOML).toMatch(/\n\[observability\.logs\]\n(?:[a-z_]+ = \S+\n)*invocation_logs = false\n/)
+  })
+
   it('stays open while its market is in maintenance (nl-nl), whose other pages answer 503', async () => {
     expect((await visit('/nl-nl')).status).toBe(503)
     const page = await visit('/nl-nl/whistleblower-form')
@@ -311,6 +316,21 @@ describe('sending a report', () => {
     expect((await openCase('it-it', first.receipt!.code, first.receipt!.passphrase)).status).toBe(200)
   })
 
+  it('never gives a sent report\'s receipt to a bot re-posting its token, and stores no key the receipt comes from', async () => {
+    const token = await formToken('it-it', 'whistleblower')
+    const sent = await postReport('it-it', { ...ANONYMOUS_REPORT, form_token: token })
+    const caught = await postReport('it-it', { ...ANONYMOUS_REPORT, form_token: token, homepage: 'https://spam.example' })
+    expect(caught.status).toBe(200)
+    expect(caught.receipt).not.toBeNull()
+    expect(caught.receipt!.code).not.toBe(sent.receipt!.code)
+    expect((await openCase('it-it', caught.receipt!.code, caught.receipt!.passphrase)).status).toBe(404)
+    // The stored key gives nothing back: the receipt is derived from the token's id, which D1 never holds.
+    const row = await env.DB.prepare('SELECT submission_key FROM whistleblower_reports WHERE receipt_code = ?').bind(sent.receipt!.code).first<{ submission_key: string }>()
+    expect(row!.submission_key).not.toBe(token.split('.')[0])
+    expect(row!.submission_key).toMatch(/^[0-9a-f]{64}$/)
+    expect((await receiptFor(env.WHISTLEBLOWER_KEY as string, row!.submission_key)).passphrase).not.toBe(sent.receipt!.passphrase)
+  })
+
   it('shows a bot (honeypot, a form back in under 3 s, a forged token) a receipt, and stores nothing', async () => {
     const before = await reportCount()
     const attempts = [
@@ -368,7 +388,7 @@ describe('following a case', () => {
     // The reply form carries the case's key, so that it is not typed again during this visit.
     expect(page.text).toContain(`name="code" value="${receipt.code}"`)
     expect(page.text).toContain(`name="passphrase" value="${receipt.passphrase}"`)
-    expect((await caseEvents(receipt.code)).map((event) => [event.action, event.staff_id])).toEqual([['received', null], ['reporter_opened', null]])
+    expect((await caseEvents(receipt.code)).map((event) => [event.action, event.staff_id])).toEqual([['received', null]])
     expectBareRequestLines()
   })
 
@@ -430,6 +450,23 @@ describe('following a case', () => {
     expect((await caseEvents(receipt.code)).filter((event) => event.action === 'reporter_replied')).toHaveLength(1)
     expect((await everyStoredText()).filter((value) => value.includes('Canary-7f3a'))).toEqual([])
     expect(lines.join('\n')).not.toContain('Canary-7f3a')
+  })
+
+  it('brings an answer back with its text when the bucket fails (503), storing nothing', async () => {
+    const receipt = await sendReport('it-it')
+    const opened = await openCase('it-it', receipt.code, receipt.passphrase)
+    const token = /name="form_token" value="([^"]+)"/.exec(opened.text)![1]!
+    const failing = { put: async () => Promise.reject(new Error('R2 unavailable')), delete: async () => {} } as unknown as R2Bucket
+    const answer = await visit(
+      '/it-it/whistleblower-form/status',
+      multipartPost({ intent: 'reply', code: receipt.code, passphrase: receipt.passphrase, form_token: token, message: 'Kept when the files fail' }, { attachments: [fileOf('more.pdf', 'more')] }),
+      { FILES: failing },
+    )
+    expect(answer.status).toBe(503)
+    expectNoTrace(answer)
+    expect(answer.text).toContain('Kept when the files fail')
+    const row = (await reportRow(receipt.code))!
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM whistleblower_messages WHERE report_id = ?").bind(row.id).first('n')).toBe(0)
   })
 
   it('gives an empty answer its message, keeping the case open on the page', async () => {

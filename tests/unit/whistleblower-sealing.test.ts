@@ -52,6 +52,9 @@ describe('the receipt', () => {
   it('reads back what a person typed: any case, spaces or dashes, O for 0, I and L for 1', () => {
     expect(readReceiptCode('wb 0k7m 2q9x d4hn pt31')).toBe('WB-0K7M-2Q9X-D4HN-PT31')
     expect(readReceiptCode('OK7M2Q9XD4HNPT3L')).toBe('WB-0K7M-2Q9X-D4HN-PT31')
+    // A code that itself starts with W and B, typed without its prefix or with it.
+    expect(readReceiptCode('WB7M-2Q9X-D4HN-PT31')).toBe('WB-WB7M-2Q9X-D4HN-PT31')
+    expect(readReceiptCode('WB-WB7M-2Q9X-D4HN-PT31')).toBe('WB-WB7M-2Q9X-D4HN-PT31')
     expect(readPassphrase('7kqm 2xdt 9hnp 3rs0 abcd efgh')).toBe('7KQM-2XDT-9HNP-3RS0-ABCD-EFGH')
     for (const typed of ['', 'WB-123', 'WB-0K7M-2Q9X-D4HN-PT3U', '7KQM-2XDT']) {
       expect(readReceiptCode(typed) ?? readPassphrase(typed)).toBeNull()

@@ -180,10 +180,13 @@ export const cases = new Hono<ApiEnv>()
     await db.batch([
       db
         .prepare(
-          `UPDATE whistleblower_reports SET state = 'closed', closed_at = ?2, sealed_outcome = ?3, feedback_at = COALESCE(feedback_at, ?2)
+          `UPDATE whistleblower_reports SET state = 'closed', closed_at = ?2, sealed_outcome = ?3, feedback_at = COALESCE(feedback_at, ?2),
+                  acknowledged_at = COALESCE(acknowledged_at, ?2)
             WHERE id = ?1 AND state <> 'closed'`,
         )
         .bind(id, now, input.sealed_outcome),
+      // The outcome tells the reporter their report arrived: a case closed unacknowledged is acknowledged with it.
+      ...(current.state === 'received' ? [caseEvent(c, id, 'acknowledged', 'with_outcome', now, made)] : []),
       caseEvent(c, id, 'closed', '', now, made),
       ...(await newsMail(c, current.locale, input.notify, made)),
     ])

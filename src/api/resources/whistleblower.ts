@@ -88,7 +88,7 @@ export const whistleblower = new Hono<ApiEnv>()
     if (!parsed.success) return invalid(c, parsed.error)
     const found = await openCase(c, parsed.data)
     if (!found) return notFound(c)
-    await c.env.DB.prepare(`INSERT INTO case_events (report_id, action) VALUES (?, 'reporter_opened')`).bind(found.id).run()
+    // Not recorded: when a reporter looks would help single them out (docs/decisions/015).
     return respond(c, reporterCaseAnswer, { data: await reporterView(c, found) })
   })
   .post('/whistleblower/replies', async (c) => {

@@ -20,7 +20,7 @@ import {
   reportFields,
 } from '../../upstream/whistleblower-schemas'
 import { deleteAttachments, postedFiles, refusedFiles, storeAttachments } from '../../whistleblower/attachments'
-import { receiptFor } from '../../whistleblower/receipt'
+import { receiptFor, storedSubmissionKey } from '../../whistleblower/receipt'
 import { newReportKey, sealText } from '../../whistleblower/sealed'
 import PrintButton from '../../../client/islands/print-button'
 import { IslandNames } from '../../../client/islands/names'
@@ -66,7 +66,8 @@ export async function submitReport(c: Context<AppEnv>): Promise<Response> {
   const token = await readFormToken(signing, tokenScope(c), posted)
   if (caughtBot({ [HONEYPOT_FIELD]: textOf(body[HONEYPOT_FIELD]) }, token)) {
     logEvent('info', 'form_bot_caught', { form: 'whistleblower' })
-    return sendReceipt(c, await receiptFor(secret, token?.id ?? randomToken()))
+    // A receipt that opens nothing: never the one a re-posted real token would derive.
+    return sendReceipt(c, await receiptFor(secret, randomToken()))
   }
   if (token!.state === 'expired') {
     const renewed = await issueFormToken(signing, tokenScope(c), Date.now() - MIN_FILL_SECONDS * 1000)
@@ -98,7 +99,7 @@ export async function submitReport(c: Context<AppEnv>): Promise<Response> {
     attachments = await storeAttachments(c.env.FILES, key, files)
     const { answer, refused: refusal } = await unlessRefused(
       c.var.api.whistleblower.report({
-        submission_key: token!.id,
+        submission_key: await storedSubmissionKey(token!.id),
         receipt_code: receipt.code,
         passphrase: receipt.passphrase,
         category: report.category,

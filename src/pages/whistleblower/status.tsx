@@ -107,9 +107,11 @@ async function reply(c: Context<AppEnv>, secret: string, key: CaseKey, body: Rec
   if (!text.success || refused) return sendCase(c, opened, { message: typed, errors, token: posted }, 422)
 
   const reportKey = await openReportKey(secret, opened.wrappedKey)
-  const attachments = await storeAttachments(c.env.FILES, reportKey, files)
+  let attachments: Awaited<ReturnType<typeof storeAttachments>> = []
   let keep = false
   try {
+    // Inside: a bucket that fails brings the answer back with its text, like an API that fails.
+    attachments = await storeAttachments(c.env.FILES, reportKey, files)
     const answer = await c.var.api.whistleblower.reply({
       ...key,
       submission_key: token.id,
@@ -121,7 +123,7 @@ async function reply(c: Context<AppEnv>, secret: string, key: CaseKey, body: Rec
   } catch (error) {
     if (isRejection(error, 409)) return sendCase(c, opened, { notice: 'closed' }, 409)
     if (isUpstreamError(error) && error.failure !== 'rejected') {
-      keep = error.failure === 'timeout' || (error.failure === 'unavailable' && error.status === undefined)
+      keep = error.failure === 'timeout' || (error.failure === 'unavailable' && error.status === undefined && error.path !== 'files')
       logEvent('warn', 'whistleblower_reply_not_sent', { failure: error.failure })
       return sendCase(c, opened, { message: typed, token: posted, notice: 'not_sent' }, 503)
     }
