@@ -500,9 +500,21 @@ export async function downloadAttachment(c: Context<AppEnv>): Promise<Response> 
   })
 }
 
-/** `attachment` with an ASCII fallback name and the real one in UTF-8 (RFC 6266, RFC 8187). */
+/** The most characters (code points, not UTF-16 units) of a download's name. */
+const NAME_CODE_POINTS = 200
+
+/**
+ * `attachment` with an ASCII fallback name and the real one in UTF-8 (RFC 6266, RFC 8187), for any name a reporter
+ * sealed: control characters (CR/LF included), slashes and lone surrogates (a code point of one UTF-16
+ * unit in that range) become `_`, so `encodeURIComponent` cannot throw; the name is cut by code points, never inside a
+ * surrogate pair.
+ */
 export function contentDisposition(name: string): string {
-  const clean = name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 200) || 'attachment'
+  const clean =
+    [...name]
+      .slice(0, NAME_CODE_POINTS)
+      .map((point) => (/^[\u0000-\u001f\u007f-\u009f/\\\ud800-\udfff]$/.test(point) ? '_' : point))
+      .join('') || 'attachment'
   const ascii = clean.replace(/[^\x20-\x7e]/g, '_').replace(/["%;]/g, '_')
   const encoded = encodeURIComponent(clean).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`

@@ -188,6 +188,36 @@ describe('an attachment', () => {
     expect((await as(handler, `/_console/cases/${report.id}/attachments/${report.attachments[0]?.id}`)).status).toBe(404)
   })
 
+  it('downloads an attachment whatever its sealed name: 119 emoji after a letter, a lone surrogate', async () => {
+    const emoji = `a${'😀'.repeat(119)}.jpg`
+    const report = await sealedReport({
+      attachments: [
+        { name: emoji, type: 'image/jpeg', bytes: new Uint8Array([1]) },
+        { name: 'scan\ud800.pdf', type: 'application/pdf', bytes: new Uint8Array([2]) },
+      ],
+    })
+    const [first, second] = report.attachments as Array<{ id: number }>
+    const long = await as(handler, `/_console/cases/${report.id}/attachments/${first?.id}`)
+    expect(long.status).toBe(200)
+    expect(long.headers.get('Content-Disposition')).toBe(`attachment; filename="a${'_'.repeat(238)}.jpg"; filename*=UTF-8''${encodeURIComponent(emoji)}`)
+    const lone = await as(handler, `/_console/cases/${report.id}/attachments/${second?.id}`)
+    expect(lone.status).toBe(200)
+    expect(lone.headers.get('Content-Disposition')).toBe(`attachment; filename="scan_.pdf"; filename*=UTF-8''scan_.pdf`)
+    expect((await as(handler, `/_console/cases/${report.id}`)).status).toBe(200)
+  })
+
+  it('cuts a long name at 200 characters, never inside one, and makes a header of any name', () => {
+    const cut = contentDisposition('😀'.repeat(250))
+    expect(cut).toBe(`attachment; filename="${'_'.repeat(400)}"; filename*=UTF-8''${encodeURIComponent('😀'.repeat(200))}`)
+    expect(contentDisposition(`x${'😀'.repeat(250)}`)).toContain(`filename*=UTF-8''x${encodeURIComponent('😀'.repeat(199))}`)
+    for (const name of ['\udc00', '\ud83d', `${'\ud83d'.repeat(300)}`, 'a"b;c%d\'e(f)*', 'line\r\nbreak\u0000\u001b\u0085', '\u2028\u202e.exe', 'x'.repeat(100_000)]) {
+      const header = contentDisposition(name)
+      expect(() => new Headers({ 'Content-Disposition': header }), JSON.stringify(name)).not.toThrow()
+      expect(header, JSON.stringify(name)).toMatch(/^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9%!._~-]+$/)
+      expect(header.split('"')).toHaveLength(3)
+    }
+  })
+
   it('names a download safely whatever the reporter called it', () => {
     expect(contentDisposition('../../etc/passwd')).toBe(`attachment; filename=".._.._etc_passwd"; filename*=UTF-8''.._.._etc_passwd`)
     expect(contentDisposition('a\r\nSet-Cookie: x=1')).not.toMatch(/[\r\n]/)
