@@ -121,6 +121,44 @@ describe('one case', () => {
     expect(textOf(trail)).toContain('Opened the case')
   })
 
+  it('shows the reporter\'s own times by day only (received, their messages, their trail entries), handlers\' to the minute', async () => {
+    const day = 24 * 3600 * 1000
+    const at = (daysAgo: number, hours: number, minutes: number) => {
+      const time = new Date(Date.now() - daysAgo * day)
+      time.setUTCHours(hours, minutes, 12, 345)
+      return time.toISOString()
+    }
+    const receivedAt = at(3, 14, 37)
+    const report = await sealedReport({ receivedAt })
+    const reply = await reporterReply(report.id, report.key, 'Here is more.')
+    await env.DB.prepare('UPDATE whistleblower_messages SET created_at = ? WHERE id = ?').bind(at(2, 9, 41), reply).run()
+    await env.DB.batch([
+      env.DB.prepare(`INSERT INTO case_events (report_id, action, at) VALUES (?, 'received', ?)`).bind(report.id, receivedAt),
+      env.DB.prepare(`INSERT INTO case_events (report_id, action, at) VALUES (?, 'reporter_opened', ?)`).bind(report.id, at(2, 9, 40)),
+      env.DB.prepare(`INSERT INTO case_events (report_id, action, detail, at) VALUES (?, 'reporter_replied', ?, ?)`).bind(report.id, `message:${reply}`, at(2, 9, 41)),
+    ])
+    const [received, replied] = [receivedAt.slice(0, 10), at(2, 9, 41).slice(0, 10)]
+    const acknowledgementDue = new Date(Date.parse(receivedAt) + 7 * day).toISOString().slice(0, 10)
+    const today = new Date().toISOString().slice(0, 10)
+    const page = await as(handler, `/_console/cases/${report.id}`)
+    expect(page.status).toBe(200)
+    // No time of the day on any day of the reporter's, neither shown nor in a `datetime` attribute.
+    for (const reporterDay of [received, replied, acknowledgementDue]) expect(page.text, reporterDay).not.toMatch(new RegExp(`${reporterDay}[ T][0-9]{2}:[0-9]{2}`))
+    const text = textOf(page.text)
+    expect(text).toMatch(new RegExp(`Received\\s+${received}\\s`))
+    expect(text).toMatch(new RegExp(`Due\\s+${acknowledgementDue}\\s`))
+    expect(textOf(page.text.slice(page.text.indexOf('id="conversation"'), page.text.indexOf('id="notes"')))).toMatch(new RegExp(`Reporter\\s+·\\s+${replied}\\s`))
+    const rows = page.text.slice(page.text.indexOf('id="trail"')).split('</tr>').map(textOf)
+    const rowOf = (what: string) => rows.find((row) => row.includes(what)) ?? ''
+    expect(rowOf('Sent the report')).toMatch(new RegExp(`^\\s*${received}\\s+Reporter`))
+    expect(rowOf('Opened the status page')).toMatch(new RegExp(`^\\s*${replied}\\s+Reporter`))
+    expect(rowOf(`Answered (message ${reply})`)).toMatch(new RegExp(`^\\s*${replied}\\s+Reporter`))
+    expect(rowOf('Opened the case')).toMatch(new RegExp(`^\\s*${today} [0-9]{2}:[0-9]{2} UTC\\s+Chiara Conti`))
+    const list = await as(handler, '/_console/cases')
+    expect(list.text).toContain(report.receipt_code)
+    for (const reporterDay of [received, acknowledgementDue]) expect(list.text, reporterDay).not.toMatch(new RegExp(`${reporterDay}[ T][0-9]{2}:[0-9]{2}`))
+  })
+
   it('shows an anonymous report as anonymous', async () => {
     const report = await sealedReport({ anonymous: true })
     const text = textOf((await as(handler, `/_console/cases/${report.id}`)).text)
