@@ -2,7 +2,8 @@ import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { api } from '../../src/api'
 import { cacheKeys } from '../../src/cache/keys'
-import { SIGN_IN_LIMITED, SIGN_IN_REFUSED } from '../../src/console/sign-in'
+import { ACCESS_OTHER_PERSON } from '../../src/console/guard'
+import { SIGN_IN_LIMITED, SIGN_IN_NOT_ACCESS, SIGN_IN_REFUSED } from '../../src/console/sign-in'
 import { ConsoleLifetime } from '../../src/console/session'
 import { CONSOLE_POLICY } from '../../src/security/content-security-policy'
 import { storeCv } from '../../src/forms/cv'
@@ -514,5 +515,68 @@ describe('Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN, ACCESS_
     } finally {
       certs.mockRestore()
     }
+  })
+
+  /** A team key of its own (the isolate keeps a team's keys by id) whose certs `fetch` answers while `work` runs. */
+  async function withTeamKey(kid: string, work: (assert: (email?: string) => Promise<Record<string, string>>) => Promise<void>) {
+    const team = await rsaKey(kid)
+    const certs = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = String(input instanceof Request ? input.url : input)
+      return url === `${TEAM}/cdn-cgi/access/certs` ? Response.json({ keys: [team.jwk] }) : new Response('no', { status: 404 })
+    })
+    const assert = async (email?: string) => {
+      const now = Math.floor(Date.now() / 1000)
+      return { 'Cf-Access-Jwt-Assertion': await sign(team, { aud: [AUD], iss: TEAM, exp: now + 600, iat: now, ...(email === undefined ? {} : { email }) }) }
+    }
+    try {
+      await work(assert)
+    } finally {
+      certs.mockRestore()
+    }
+  }
+  const tokensOf = (role: 'editor' | 'case_handler') => env.DB.prepare('SELECT COUNT(*) AS n FROM staff_tokens WHERE staff_id = ?').bind(demoStaff(role).id).first<number>('n')
+
+  it('signs in only the staff member whose address Access let in (in any case), and no one without an address', async () => {
+    await withTeamKey('team-key-2', async (assert) => {
+      const editor = demoStaff('editor')
+      const asEditor = await assert(editor.email.toUpperCase())
+      const handlerTokens = await tokensOf('case_handler')
+      await forgetUsedCode('case_handler')
+      const other = await visit('/_console/login', signInPost(await signInFields('case_handler'), asEditor), access)
+      expect(other.status).toBe(403)
+      expect(textOf(other.text)).toContain(SIGN_IN_NOT_ACCESS)
+      expect(consoleIdOf(other.headers)).toBeNull()
+      expect(await tokensOf('case_handler')).toBe(handlerTokens)
+      await forgetUsedCode('editor')
+      const nobody = await visit('/_console/login', signInPost(await signInFields('editor'), await assert()), access)
+      expect(nobody.status).toBe(403)
+      expect(consoleIdOf(nobody.headers)).toBeNull()
+      const own = await visit('/_console/login', signInPost(await signInFields('editor'), asEditor), access)
+      expect(own.status).toBe(303)
+      const id = consoleIdOf(own.headers) as string
+      expect(id).toBeTruthy()
+      expect((await visitConsole(`__Host-Console=${id}`, '/_console/leads', { headers: asEditor }, access)).status).toBe(200)
+    })
+  })
+
+  it('ends a session (and revokes its token) used by someone else than Access let in: 403', async () => {
+    await withTeamKey('team-key-3', async (assert) => {
+      const asEditor = await assert(demoStaff('editor').email)
+      await forgetUsedCode('editor')
+      const signedIn = await visit('/_console/login', signInPost(await signInFields('editor'), asEditor), access)
+      expect(signedIn.status).toBe(303)
+      const cookie = `__Host-Console=${consoleIdOf(signedIn.headers)}`
+      const token = (await storedConsoleSession(cookie)).token
+      const stranger = await visitConsole(cookie, '/_console/leads', { headers: await assert(demoStaff('case_handler').email) }, access)
+      expect(stranger.status).toBe(403)
+      expect(textOf(stranger.text)).toContain(ACCESS_OTHER_PERSON)
+      expect(stranger.text).not.toContain('Leads (')
+      expect(stranger.headers.getSetCookie().some((line) => /^__Host-Console=;/.test(line))).toBe(true)
+      expect(await consoleStore().read(idOfCookie(cookie))).toBeNull()
+      expect(await tokenWorks(token)).toBe(false)
+      const back = await visitConsole(cookie, '/_console/leads', { headers: asEditor }, access)
+      expect(back.status).toBe(303)
+      expect(back.headers.get('Location')).toBe('/_console/login?next=%2F_console%2Fleads')
+    })
   })
 })
