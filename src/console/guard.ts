@@ -18,9 +18,9 @@ export const ACCESS_OTHER_PERSON = 'This console session is not of the person Cl
 
 /**
  * The console session of a request, if it has a live one (and, once a request, its idle time refreshed). A session
- * that ended takes its cookie back; a store that cannot be read counts as no session (logged). With Cloudflare Access
- * in front, a session of another staff member than the one whose address Access let in is ended (its token revoked),
- * and the request refused (403).
+ * that ended (idle, past its end) takes its cookie back and its staff token is revoked upstream; a store that cannot be
+ * read counts as no session (logged). With Cloudflare Access in front, a session of another staff member than the
+ * one whose address Access let in is ended the same way, and the request refused (403).
  */
 export async function consoleSignIn(c: Context<AppEnv>): Promise<ConsoleSignIn | null> {
   const id = readConsoleId(c)
@@ -33,14 +33,16 @@ export async function consoleSignIn(c: Context<AppEnv>): Promise<ConsoleSignIn |
   // Whoever sent a console cookie gets an answer for them alone, whatever it is.
   c.var.caching.lower(Caching.private)
   const now = Date.now()
-  const session = await sessions.read(id, now).catch((error: unknown) => {
+  const found = await sessions.lookup(id, now).catch((error: unknown) => {
     logEvent('error', 'session_unreadable', { error: errorName(error) })
     return null
   })
-  if (!session) {
+  if (!found?.live) {
+    if (found) await revokeStaffToken(c, found.session.token)
     clearConsoleCookie(c)
     return null
   }
+  const { session } = found
   if (!sameAccessEmail(accessIdentityOf(c), session.staff.email)) {
     logEvent('warn', 'access_email_mismatch')
     await revokeStaffToken(c, session.token)

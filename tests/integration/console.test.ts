@@ -53,11 +53,14 @@ async function signInFields(role: 'editor' | 'case_handler', change: Record<stri
   return { email: member.email, password: member.password, code: await totpCode(member.totp_secret), ...change }
 }
 
-/** Whether the staff API still knows a token. */
-async function tokenWorks(token: string): Promise<boolean> {
+/** What the staff API answers a token at `GET api/staff/me`. */
+async function staffMeStatus(token: string): Promise<number> {
   const response = await api.fetch(new Request('http://embedded.invalid/api/staff/me', { headers: { Authorization: `Bearer ${token}` } }) as Parameters<typeof api.fetch>[0], env)
-  return response.status === 200
+  return response.status
 }
+
+/** Whether the staff API still knows a token. */
+const tokenWorks = async (token: string): Promise<boolean> => (await staffMeStatus(token)) === 200
 
 describe('signing in to the console', () => {
   beforeEach(() => forgetUsedCode('editor'))
@@ -199,6 +202,42 @@ describe('the console session', () => {
     expect(status).toBe(303)
     expect(headers.get('Location')).toBe('/_console/login?next=%2F_console%2Fleads')
     expect(headers.getSetCookie().some((line) => /^__Host-Console=;/.test(line))).toBe(true)
+    expect(await consoleStore().read(idOfCookie(cookie))).toBeNull()
+  })
+
+  it('revokes the staff token upstream when it finds the session idle: the old token answers 401', async () => {
+    const cookie = await consoleLogin('editor')
+    const token = (await storedConsoleSession(cookie)).token
+    expect(await staffMeStatus(token)).toBe(200)
+    await age(cookie, { seenAgoMs: ConsoleLifetime.idleMs + 1000 })
+    expect((await visitConsole(cookie, '/_console/leads')).status).toBe(303)
+    expect(await staffMeStatus(token)).toBe(401)
+  })
+
+  it('revokes the staff token upstream when it finds the session past its 8 hours', async () => {
+    const cookie = await consoleLogin('editor')
+    const token = (await storedConsoleSession(cookie)).token
+    await age(cookie, { seenAgoMs: 0, createdAgoMs: ConsoleLifetime.absoluteMs + 1000 })
+    expect((await visitConsole(cookie, '/_console')).status).toBe(303)
+    expect(await staffMeStatus(token)).toBe(401)
+  })
+
+  it('ends an idle session even when its token cannot be revoked (logged by name only)', async () => {
+    const cookie = await consoleLogin('editor')
+    const token = (await storedConsoleSession(cookie)).token
+    await age(cookie, { seenAgoMs: ConsoleLifetime.idleMs + 1000 })
+    await env.DB.prepare('DELETE FROM staff_tokens').run()
+    const lines: string[] = []
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
+    try {
+      const { status, headers } = await visitConsole(cookie, '/_console/leads')
+      expect(status).toBe(303)
+      expect(headers.get('Location')).toBe('/_console/login?next=%2F_console%2Fleads')
+    } finally {
+      warn.mockRestore()
+    }
+    expect(lines.some((line) => line.includes('"event":"token_revoke_failed"'))).toBe(true)
+    expect(lines.join('\n')).not.toContain(token)
     expect(await consoleStore().read(idOfCookie(cookie))).toBeNull()
   })
 
