@@ -18,6 +18,7 @@ import {
   totpCode,
   visitConsole,
 } from '../fixtures/console'
+import { sealedReport } from '../fixtures/cases'
 import { pdfOf } from '../fixtures/cv-files'
 import { DEMO, formPost, logIn, nextClient, steadyRateLimiters, visitAs } from '../fixtures/session'
 import { clearCaches, ORIGIN, textOf, visit } from '../fixtures/worker'
@@ -413,6 +414,26 @@ describe('leads', () => {
       expect(headers.get('Content-Security-Policy')).toBe(CONSOLE_POLICY)
     }
     expect((await visitConsole(cookie, '/_console/leads/999999/handled', formPost({}))).status).toBe(404)
+  })
+
+  it('reads nothing but a CV from the bucket: a lead whose key names a whistleblower\'s attachment answers 404', async () => {
+    const report = await sealedReport({ attachments: [{ name: 'evidence.pdf', type: 'application/pdf', bytes: new Uint8Array([37, 80, 68, 70]) }] })
+    const objectKey = (report.attachments[0] as { objectKey: string }).objectKey
+    const sealed = await ((await env.FILES.get(objectKey)) as R2ObjectBody).text()
+    await env.DB.prepare('UPDATE form_submissions SET file_key = ? WHERE id = ?').bind(objectKey, jobId).run()
+    const cookie = await consoleLogin('editor')
+    const lines: string[] = []
+    const error = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
+    let answer: Awaited<ReturnType<typeof visitConsole>>
+    try {
+      answer = await visitConsole(cookie, `/_console/leads/${jobId}/cv`)
+    } finally {
+      error.mockRestore()
+    }
+    expect(answer.status).toBe(404)
+    expect(answer.headers.get('Content-Disposition')).toBeNull()
+    expect(answer.text).not.toContain(sealed)
+    expect(lines).toEqual(['{"level":"error","event":"cv_key_invalid"}'])
   })
 })
 
