@@ -1,4 +1,5 @@
 import type { Viewer } from './auth/viewer'
+import type { AccessIdentity } from './console/access'
 import type { CachingDecision } from './cache/answer-caching'
 import type { Lookups, MarketApi } from './cache/lookups'
 import type { Translator } from './i18n/translator'
@@ -49,6 +50,8 @@ export type Variables = {
   viewer: Viewer | null
   /** The logged-in visitor's account, in the page's market and with their token: set on `auth` routes only. */
   account: AccountCalls
+  /** Who Cloudflare Access let in, on console routes when Access is configured (src/console/access.ts). */
+  access: AccessIdentity
   /** The signed-in staff member of a console route (src/console/guard.ts). */
   staff: Staff
   /** The unbound upstream client with the staff member's token: `staffCalls(c.var.staffApi)` (console routes only). */

@@ -14,7 +14,7 @@ import type { CaseEvent, CaseFile, CaseSummary } from '../upstream/staff-schemas
 import { ATTACHMENT_KEY_FORMAT, type CaseState, messageText, type ReportCategory } from '../upstream/whistleblower-schemas'
 import { byDeadline, type CaseDeadlines, caseDeadlines, type Deadline } from '../whistleblower/deadlines'
 import { notifyOf, type OpenedAttachment, type OpenedCase, openAttachment, openCaseFile, sealForCase, UnreadableCase } from '../whistleblower/case-file'
-import { DataTable, DefinitionList, Flash, Time } from './components'
+import { DataTable, Day, DefinitionList, Flash, Time } from './components'
 import { staffOnly } from './guard'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
@@ -147,7 +147,7 @@ export async function casesPage(c: Context<AppEnv>): Promise<Response> {
               marketOf(each),
               CATEGORY_LABELS[each.category],
               <StateBadge state={each.state} />,
-              <Time at={each.received_at} />,
+              <Day at={each.received_at} />,
               <DeadlineCell deadline={each.deadlines.acknowledgement} closed={each.state === 'closed'} />,
               <DeadlineCell deadline={each.deadlines.feedback} closed={each.state === 'closed'} />,
             ],
@@ -165,7 +165,10 @@ function StateBadge({ state }: { state: CaseState }) {
   return <span className={`badge${tone}`}>{STATE_LABELS[state]}</span>
 }
 
-/** A deadline as the list and the case show it: met (and when, late or not), due (when), overdue. */
+/**
+ * A deadline as the list and the case show it: met (and when, late or not), due (its day only: the acknowledgement's
+ * due time is the receipt's to the minute plus 7 days), overdue.
+ */
 function DeadlineCell({ deadline, closed }: { deadline: Deadline; closed: boolean }) {
   if (deadline.met) {
     return (
@@ -183,7 +186,7 @@ function DeadlineCell({ deadline, closed }: { deadline: Deadline; closed: boolea
   if (closed) return <>Not given</>
   return (
     <>
-      Due <Time at={deadline.due} />
+      Due <Day at={deadline.due} />
       {deadline.overdue && (
         <>
           {' '}
@@ -243,7 +246,7 @@ function CaseView({ kase, deadlines, done, refused, draft }: { kase: OpenedCase;
           ['State', <StateBadge state={kase.state} />],
           ['Market', marketOf(kase)],
           ['Category', CATEGORY_LABELS[kase.category]],
-          ['Received', <Time at={kase.received_at} />],
+          ['Received', <Day at={kase.received_at} />],
           ['Acknowledgement', <DeadlineCell deadline={deadlines.acknowledgement} closed={closed} />],
           ['Feedback', <DeadlineCell deadline={deadlines.feedback} closed={closed} />],
           ...(closed ? ([['Closed', <Time at={kase.closed_at} />]] as Array<[string, ReactNode]>) : []),
@@ -289,7 +292,7 @@ function CaseView({ kase, deadlines, done, refused, draft }: { kase: OpenedCase;
               <li key={message.id} className={`message from-${message.author}`}>
                 <p className="message-head">
                   <strong>{message.author === 'reporter' ? 'Reporter' : `${message.staff_name ?? 'Case handler'}, to the reporter`}</strong> ·{' '}
-                  <Time at={message.created_at} />
+                  {message.author === 'reporter' ? <Day at={message.created_at} /> : <Time at={message.created_at} />}
                 </p>
                 <Text>{message.body}</Text>
                 <Attachments id={kase.id} attachments={byMessage(message.id)} title="Attachments" />
@@ -355,7 +358,7 @@ function CaseView({ kase, deadlines, done, refused, draft }: { kase: OpenedCase;
           head={['When', 'Who', 'What']}
           rows={kase.events.map((event, index) => ({
             key: index,
-            cells: [<Time at={event.at} />, event.staff_name ?? 'Reporter', eventText(event, kase)],
+            cells: [REPORTER_ACTIONS.has(event.action) ? <Day at={event.at} /> : <Time at={event.at} />, event.staff_name ?? 'Reporter', eventText(event, kase)],
           }))}
         />
       </section>
@@ -429,6 +432,13 @@ function TextForm({
   )
 }
 
+/**
+ * The trail's entries of the reporter's own actions: shown by UTC day only, like the report's receipt and their
+ * messages, so that no handler can match them to the minute against network logs (the Directive protects the
+ * reporter's identity). Handlers' own actions keep their time.
+ */
+const REPORTER_ACTIONS: ReadonlySet<CaseEvent['action']> = new Set(['received', 'reporter_opened', 'reporter_replied'])
+
 /** Why the Worker read a case, as the trail says it. */
 const PURPOSES: Record<string, string> = {
   acknowledge: 'to acknowledge it',
@@ -501,9 +511,21 @@ export async function downloadAttachment(c: Context<AppEnv>): Promise<Response> 
   })
 }
 
-/** `attachment` with an ASCII fallback name and the real one in UTF-8 (RFC 6266, RFC 8187). */
+/** The most characters (code points, not UTF-16 units) of a download's name. */
+const NAME_CODE_POINTS = 200
+
+/**
+ * `attachment` with an ASCII fallback name and the real one in UTF-8 (RFC 6266, RFC 8187), for any name a reporter
+ * sealed: control characters (CR/LF included), slashes and lone surrogates (a code point of one UTF-16
+ * unit in that range) become `_`, so `encodeURIComponent` cannot throw; the name is cut by code points, never inside a
+ * surrogate pair.
+ */
 export function contentDisposition(name: string): string {
-  const clean = name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 200) || 'attachment'
+  const clean =
+    [...name]
+      .slice(0, NAME_CODE_POINTS)
+      .map((point) => (/^[\u0000-\u001f\u007f-\u009f/\\\ud800-\udfff]$/.test(point) ? '_' : point))
+      .join('') || 'attachment'
   const ascii = clean.replace(/[^\x20-\x7e]/g, '_').replace(/["%;]/g, '_')
   const encoded = encodeURIComponent(clean).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`

@@ -21,6 +21,21 @@ export const formatDate = (iso: string) => iso.slice(0, 10)
 /** A `<time>` showing formatTime. */
 export const Time = ({ at }: { at: string | null | undefined }) => (at ? <time dateTime={at}>{formatTime(at)}</time> : <>—</>)
 
+/** The UTC day (`2026-11-23`) of a time, or null when it is no time. */
+export function utcDay(iso: string | null | undefined): string | null {
+  const date = new Date(iso ?? '')
+  return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 10)
+}
+
+/**
+ * A `<time>` showing only the UTC day, its `datetime` too: for the times of a whistleblower's own actions (received,
+ * their messages, their trail entries), which to the minute could be matched against network logs to identify them.
+ */
+export function Day({ at }: { at: string | null | undefined }) {
+  const day = utcDay(at)
+  return day ? <time dateTime={day}>{day}</time> : <>—</>
+}
+
 /**
  * A table that scrolls sideways on a phone (its region focusable and named, so the keyboard scrolls it too).
  * `head` are the column headings; the first cell of each row is its header cell.

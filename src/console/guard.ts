@@ -4,16 +4,23 @@ import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { errorName, logEvent } from '../ops/log'
 import { sendRedirect } from '../render/respond'
+import { staffCalls } from '../upstream/contract/staff'
 import type { StaffRole } from '../upstream/staff-schemas'
+import { accessIdentityOf, sameAccessEmail } from './access'
 import { CONSOLE_LOGIN_PATH } from './sections'
 import { ConsoleLifetime, type ConsoleSession, clearConsoleCookie, consoleSessionsOf, readConsoleId } from './session'
 
 /** The signed-in staff member of a request, read once: their session id and session, or null. */
 export type ConsoleSignIn = { id: string; session: ConsoleSession }
 
+/** What the 403 console page says when the session is not of the person Cloudflare Access let in. */
+export const ACCESS_OTHER_PERSON = 'This console session is not of the person Cloudflare Access let in: it has ended. Sign in with your own account.'
+
 /**
  * The console session of a request, if it has a live one (and, once a request, its idle time refreshed). A session
- * that ended takes its cookie back; a store that cannot be read counts as no session (logged).
+ * that ended (idle, past its end) takes its cookie back and its staff token is revoked upstream; a store that cannot be
+ * read counts as no session (logged). With Cloudflare Access in front, a session of another staff member than the
+ * one whose address Access let in is ended the same way, and the request refused (403).
  */
 export async function consoleSignIn(c: Context<AppEnv>): Promise<ConsoleSignIn | null> {
   const id = readConsoleId(c)
@@ -26,13 +33,22 @@ export async function consoleSignIn(c: Context<AppEnv>): Promise<ConsoleSignIn |
   // Whoever sent a console cookie gets an answer for them alone, whatever it is.
   c.var.caching.lower(Caching.private)
   const now = Date.now()
-  const session = await sessions.read(id, now).catch((error: unknown) => {
+  const found = await sessions.lookup(id, now).catch((error: unknown) => {
     logEvent('error', 'session_unreadable', { error: errorName(error) })
     return null
   })
-  if (!session) {
+  if (!found?.live) {
+    if (found) await revokeStaffToken(c, found.session.token)
     clearConsoleCookie(c)
     return null
+  }
+  const { session } = found
+  if (!sameAccessEmail(accessIdentityOf(c), session.staff.email)) {
+    logEvent('warn', 'access_email_mismatch')
+    await revokeStaffToken(c, session.token)
+    await sessions.end(id)
+    clearConsoleCookie(c)
+    throw new PageError(403, ACCESS_OTHER_PERSON)
   }
   if (now - session.seenAt >= ConsoleLifetime.touchMs) {
     const touched = { ...session, seenAt: now }
@@ -40,6 +56,13 @@ export async function consoleSignIn(c: Context<AppEnv>): Promise<ConsoleSignIn |
     return { id, session: touched }
   }
   return { id, session }
+}
+
+/** Revokes a staff token upstream (`POST api/staff/logout`); a failure is logged by its name and otherwise ignored. */
+export async function revokeStaffToken(c: Context<AppEnv>, token: string): Promise<void> {
+  await staffCalls(c.var.upstream.withToken(token))
+    .logout()
+    .catch((error: unknown) => logEvent('warn', 'token_revoke_failed', { error: errorName(error) }))
 }
 
 /** What the 403 console page says to a member of another role. */

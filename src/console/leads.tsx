@@ -3,9 +3,10 @@ import type { ReactNode } from 'react'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import english from '../i18n/en.json'
+import { logEvent } from '../ops/log'
 import { sendRedirect } from '../render/respond'
 import { type SubmissionFilters, staffCalls } from '../upstream/contract/staff'
-import { SUBMISSION_KINDS, type SubmissionKind } from '../upstream/form-schemas'
+import { CV_KEY_FORMAT, SUBMISSION_KINDS, type SubmissionKind } from '../upstream/form-schemas'
 import type { MarketSwitches, Submission, SubmissionSummary } from '../upstream/staff-schemas'
 import { ButtonForm, DataTable, DateField, DefinitionList, FiltersForm, Flash, Pager, SelectField, Time, withQuery } from './components'
 import { staffOnly } from './guard'
@@ -217,10 +218,15 @@ const CV_EXTENSIONS: Record<string, string> = {
 /**
  * `GET /_console/leads/{id}/cv`: the CV of a job application from R2, as a download named after the reference
  * (`JA-4K7M-Q2XD-cv.pdf`; nothing the applicant typed goes into the header), with its stored type, never kept, never
- * sniffed. 404 when the submission has none, or it is gone (retention).
+ * sniffed. 404 when the submission has none, or it is gone (retention). Only a CV's key (`cv/<uuid>`) is read from
+ * the bucket, whatever the API answers: never a whistleblower's sealed attachment (`wb/…`), nor anything else.
  */
 export async function leadCv(c: Context<AppEnv>): Promise<Response> {
   const submission = await submissionOr404(c, leadId(c))
+  if (submission.file_key && !CV_KEY_FORMAT.test(submission.file_key)) {
+    logEvent('error', 'cv_key_invalid')
+    throw PageError.notFound('')
+  }
   const object = submission.file_key ? await c.env.FILES.get(submission.file_key) : null
   if (!object) throw PageError.notFound('')
   const type = object.httpMetadata?.contentType && CV_EXTENSIONS[object.httpMetadata.contentType] ? object.httpMetadata.contentType : 'application/octet-stream'

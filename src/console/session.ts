@@ -49,15 +49,16 @@ export const consoleSessionLive = (session: ConsoleSession, now: number) =>
 export type ConsoleSessions = ReturnType<typeof consoleSessions>
 
 /**
- * The console's sessions in a KV namespace, sealed with a secret. A record expires in KV when the session would go
- * idle (or end), so abandoned sessions clean themselves up.
+ * The console's sessions in a KV namespace, sealed with a secret. A record is kept in KV until its staff token expires
+ * (then it cleans itself up), not only until the session goes idle or ends: a session found ended still holds its
+ * token, which the guard then revokes upstream (src/console/guard.ts).
  *
  * @example
  * const started = await consoleSessions(env.SESSIONS, env.SESSION_SECRET).create({ staff, token, expiresAt })
  */
 export function consoleSessions(kv: KVNamespace, secret: string) {
   const write = async (id: string, session: ConsoleSession) => {
-    const until = Math.min(consoleEndOf(session), session.seenAt + ConsoleLifetime.idleMs)
+    const until = session.expiresAt
     if (until - Date.now() < KV_MIN_TTL_MS) return end(id)
     await kv.put(await keyOf(id), await seal(secret, session), { expiration: Math.floor(until / 1000) })
   }
@@ -73,17 +74,23 @@ export function consoleSessions(kv: KVNamespace, secret: string) {
       await write(id, session)
       return { id, end: consoleEndOf(session) }
     },
-    /** The live session of an id, or null (unknown, altered, idle too long, past its end: then deleted). */
-    async read(id: string, now = Date.now()): Promise<ConsoleSession | null> {
+    /**
+     * The session of an id as stored, and whether it is still live; an ended one (idle too long, past its end) is
+     * deleted, and answered so that its token can be revoked. Null: unknown, altered.
+     */
+    async lookup(id: string, now = Date.now()): Promise<{ session: ConsoleSession; live: boolean } | null> {
       if (!SESSION_ID.test(id)) return null
       const sealed = await kv.get(await keyOf(id))
       const session = sealed === null ? null : await open<ConsoleSession>(secret, sealed)
       if (!session) return null
-      if (!consoleSessionLive(session, now)) {
-        await end(id)
-        return null
-      }
-      return session
+      const live = consoleSessionLive(session, now)
+      if (!live) await end(id)
+      return { session, live }
+    },
+    /** The live session of an id, or null (unknown, altered, idle too long, past its end: then deleted). */
+    async read(id: string, now = Date.now()): Promise<ConsoleSession | null> {
+      const found = await this.lookup(id, now)
+      return found?.live ? found.session : null
     },
     /** Stores a session again (a refreshed `seenAt`). */
     save: write,

@@ -2,13 +2,14 @@ import type { Context } from 'hono'
 import { attemptKeys, attemptRefused, ATTEMPT_WINDOW_SECONDS, countAgainstAccount } from '../auth/attempts'
 import type { AppEnv } from '../env'
 import { readForm } from '../forms/read-form'
-import { errorName, logEvent } from '../ops/log'
+import { logEvent } from '../ops/log'
 import { sendRedirect } from '../render/respond'
 import { staffCalls } from '../upstream/contract/staff'
 import { UpstreamError, unlessRefused } from '../upstream/errors'
 import { staffLoginRequest } from '../upstream/staff-schemas'
 import { Flash } from './components'
-import { consoleNext, consoleSignIn } from './guard'
+import { accessIdentityOf, sameAccessEmail } from './access'
+import { consoleNext, consoleSignIn, revokeStaffToken } from './guard'
 import { sendConsolePage } from './page'
 import { CONSOLE_LOGIN_PATH, CONSOLE_PATH } from './sections'
 import { clearConsoleCookie, consoleSessionsOf, setConsoleCookie } from './session'
@@ -17,10 +18,11 @@ import { clearConsoleCookie, consoleSessionsOf, setConsoleCookie } from './sessi
 export const SIGN_IN_REFUSED = 'The e-mail address, the password or the code is not right.'
 export const SIGN_IN_LIMITED = 'Too many attempts. Please wait a minute and try again.'
 export const SIGNED_OUT = 'You are signed out.'
+export const SIGN_IN_NOT_ACCESS = 'Sign in with the staff account of the address you gave Cloudflare Access.'
 
 type SignInState = { email?: string; next?: string | null; failure?: string; notice?: string }
 
-function sendSignInPage(c: Context<AppEnv>, state: SignInState, status: 200 | 422 | 429 = 200) {
+function sendSignInPage(c: Context<AppEnv>, state: SignInState, status: 200 | 403 | 422 | 429 = 200) {
   const action = state.next ? `${CONSOLE_LOGIN_PATH}?next=${encodeURIComponent(state.next)}` : CONSOLE_LOGIN_PATH
   return sendConsolePage(c, {
     title: 'Sign in',
@@ -76,7 +78,8 @@ export async function consoleLoginPage(c: Context<AppEnv>): Promise<Response> {
  * `POST /_console/login`: e-mail, password and TOTP code through `POST api/staff/login`; any wrong part answers 422
  * with one message. Rate-limited like the customers' login (src/auth/attempts.ts, attempt `staff`: every attempt per
  * client, failures per account from a client and from everywhere), then 429. A session the browser held ends first
- * (its token revoked): each sign-in gets a new session id.
+ * (its token revoked): each sign-in gets a new session id. With Cloudflare Access in front, only the staff member whose
+ * address Access let in signs in (403 otherwise, before the upstream is asked, and again on its answer).
  */
 export async function submitConsoleLogin(c: Context<AppEnv>): Promise<Response> {
   const sessions = consoleSessionsOf(c)
@@ -88,6 +91,14 @@ export async function submitConsoleLogin(c: Context<AppEnv>): Promise<Response> 
     throw new UpstreamError('unavailable', 'staff/login')
   }
   if (!credentials.success) return sendSignInPage(c, { ...state, failure: SIGN_IN_REFUSED }, 422)
+  const access = accessIdentityOf(c)
+  const notAccess = () => {
+    logEvent('warn', 'access_email_mismatch')
+    return sendSignInPage(c, { ...state, failure: SIGN_IN_NOT_ACCESS }, 403)
+  }
+  if (!sameAccessEmail(access, credentials.data.email)) return notAccess()
+  // A session the browser holds (of another member than Access let in: ended here, 403) before a new token is made.
+  const previous = await consoleSignIn(c)
   const limited = () => sendSignInPage(c, { ...state, failure: SIGN_IN_LIMITED }, 429)
   const keys = await attemptKeys(c, 'staff', credentials.data.email)
   if (await attemptRefused(c, keys)) return limited()
@@ -99,7 +110,10 @@ export async function submitConsoleLogin(c: Context<AppEnv>): Promise<Response> 
   }
   const expiresAt = Date.parse(answer?.expires_at ?? '')
   if (!answer || Number.isNaN(expiresAt)) throw new UpstreamError('invalid', 'staff/login')
-  const previous = await consoleSignIn(c)
+  if (!sameAccessEmail(access, answer.staff.email)) {
+    await revokeStaffToken(c, answer.access_token)
+    return notAccess()
+  }
   if (previous) await endConsoleSession(c, previous.id, previous.session.token)
   const started = await sessions.create({ staff: answer.staff, token: answer.access_token, expiresAt })
   if (!started) throw new UpstreamError('invalid', 'staff/login')
@@ -118,8 +132,6 @@ export async function consoleLogout(c: Context<AppEnv>): Promise<Response> {
 
 /** Ends a console session for good: its token revoked upstream (a failure is logged), the session deleted. */
 export async function endConsoleSession(c: Context<AppEnv>, id: string, token: string): Promise<void> {
-  await staffCalls(c.var.upstream.withToken(token))
-    .logout()
-    .catch((error: unknown) => logEvent('warn', 'token_revoke_failed', { error: errorName(error) }))
+  await revokeStaffToken(c, token)
   await consoleSessionsOf(c)?.end(id)
 }

@@ -209,6 +209,8 @@ test('an editor signs in (a wrong code, then the right one), reads a test-ride r
 
 test('every console page at 390 px, an editor\'s and a case handler\'s (its 403 included): axe, nothing outside the page, screenshots', async ({ page }) => {
   test.setTimeout(120_000)
+  // A lead and its mails, through the real form, so that the lead page and a mail page are there to check.
+  const ride = await requestTestRide(page, `phone-${Date.now().toString(36)}@example.com`)
   await page.setViewportSize(PHONE)
   await page.goto('/_console')
   await checkPage(page, 'sign-in')
@@ -218,18 +220,18 @@ test('every console page at 390 px, an editor\'s and a case handler\'s (its 403 
     await page.goto(path as string)
     await checkPage(page, name as string)
   }
-  await page.goto('/_console/leads')
-  const first = page.locator('.table-scroll tbody a').first()
-  if (await first.count()) {
-    await first.click()
-    await checkPage(page, 'lead')
-  }
+  await page.goto('/_console/leads?kind=test_ride')
+  const lead = page.locator(`.table-scroll tbody a:text-is("${ride}")`)
+  expect(await lead.count()).toBeGreaterThan(0)
+  await lead.first().click()
+  await expect(page.locator('h1')).toHaveText(`Test ride ${ride}`)
+  await checkPage(page, 'lead')
   await page.goto('/_console/outbox')
-  const mail = page.locator('.table-scroll tbody a').first()
-  if (await mail.count()) {
-    await mail.click()
-    await checkPage(page, 'outbox-mail')
-  }
+  const mail = page.locator(`.table-scroll tbody a:has-text("${ride}")`)
+  expect(await mail.count()).toBeGreaterThan(0)
+  await mail.first().click()
+  await expect(page.locator('pre.mail')).toContainText(ride)
+  await checkPage(page, 'outbox-mail')
   await page.locator('button:text-is("Sign out")').click()
 
   await signIn(page, 'case_handler')

@@ -121,6 +121,44 @@ describe('one case', () => {
     expect(textOf(trail)).toContain('Opened the case')
   })
 
+  it('shows the reporter\'s own times by day only (received, their messages, their trail entries), handlers\' to the minute', async () => {
+    const day = 24 * 3600 * 1000
+    const at = (daysAgo: number, hours: number, minutes: number) => {
+      const time = new Date(Date.now() - daysAgo * day)
+      time.setUTCHours(hours, minutes, 12, 345)
+      return time.toISOString()
+    }
+    const receivedAt = at(3, 14, 37)
+    const report = await sealedReport({ receivedAt })
+    const reply = await reporterReply(report.id, report.key, 'Here is more.')
+    await env.DB.prepare('UPDATE whistleblower_messages SET created_at = ? WHERE id = ?').bind(at(2, 9, 41), reply).run()
+    await env.DB.batch([
+      env.DB.prepare(`INSERT INTO case_events (report_id, action, at) VALUES (?, 'received', ?)`).bind(report.id, receivedAt),
+      env.DB.prepare(`INSERT INTO case_events (report_id, action, at) VALUES (?, 'reporter_opened', ?)`).bind(report.id, at(2, 9, 40)),
+      env.DB.prepare(`INSERT INTO case_events (report_id, action, detail, at) VALUES (?, 'reporter_replied', ?, ?)`).bind(report.id, `message:${reply}`, at(2, 9, 41)),
+    ])
+    const [received, replied] = [receivedAt.slice(0, 10), at(2, 9, 41).slice(0, 10)]
+    const acknowledgementDue = new Date(Date.parse(receivedAt) + 7 * day).toISOString().slice(0, 10)
+    const today = new Date().toISOString().slice(0, 10)
+    const page = await as(handler, `/_console/cases/${report.id}`)
+    expect(page.status).toBe(200)
+    // No time of the day on any day of the reporter's, neither shown nor in a `datetime` attribute.
+    for (const reporterDay of [received, replied, acknowledgementDue]) expect(page.text, reporterDay).not.toMatch(new RegExp(`${reporterDay}[ T][0-9]{2}:[0-9]{2}`))
+    const text = textOf(page.text)
+    expect(text).toMatch(new RegExp(`Received\\s+${received}\\s`))
+    expect(text).toMatch(new RegExp(`Due\\s+${acknowledgementDue}\\s`))
+    expect(textOf(page.text.slice(page.text.indexOf('id="conversation"'), page.text.indexOf('id="notes"')))).toMatch(new RegExp(`Reporter\\s+·\\s+${replied}\\s`))
+    const rows = page.text.slice(page.text.indexOf('id="trail"')).split('</tr>').map(textOf)
+    const rowOf = (what: string) => rows.find((row) => row.includes(what)) ?? ''
+    expect(rowOf('Sent the report')).toMatch(new RegExp(`^\\s*${received}\\s+Reporter`))
+    expect(rowOf('Opened the status page')).toMatch(new RegExp(`^\\s*${replied}\\s+Reporter`))
+    expect(rowOf(`Answered (message ${reply})`)).toMatch(new RegExp(`^\\s*${replied}\\s+Reporter`))
+    expect(rowOf('Opened the case')).toMatch(new RegExp(`^\\s*${today} [0-9]{2}:[0-9]{2} UTC\\s+Chiara Conti`))
+    const list = await as(handler, '/_console/cases')
+    expect(list.text).toContain(report.receipt_code)
+    for (const reporterDay of [received, acknowledgementDue]) expect(list.text, reporterDay).not.toMatch(new RegExp(`${reporterDay}[ T][0-9]{2}:[0-9]{2}`))
+  })
+
   it('shows an anonymous report as anonymous', async () => {
     const report = await sealedReport({ anonymous: true })
     const text = textOf((await as(handler, `/_console/cases/${report.id}`)).text)
@@ -186,6 +224,36 @@ describe('an attachment', () => {
     const report = await sealedReport({ attachments: [{ name: 'a.txt', type: 'text/plain', bytes: new Uint8Array([65]) }] })
     await env.FILES.delete((report.attachments[0] as { objectKey: string }).objectKey)
     expect((await as(handler, `/_console/cases/${report.id}/attachments/${report.attachments[0]?.id}`)).status).toBe(404)
+  })
+
+  it('downloads an attachment whatever its sealed name: 119 emoji after a letter, a lone surrogate', async () => {
+    const emoji = `a${'😀'.repeat(119)}.jpg`
+    const report = await sealedReport({
+      attachments: [
+        { name: emoji, type: 'image/jpeg', bytes: new Uint8Array([1]) },
+        { name: 'scan\ud800.pdf', type: 'application/pdf', bytes: new Uint8Array([2]) },
+      ],
+    })
+    const [first, second] = report.attachments as Array<{ id: number }>
+    const long = await as(handler, `/_console/cases/${report.id}/attachments/${first?.id}`)
+    expect(long.status).toBe(200)
+    expect(long.headers.get('Content-Disposition')).toBe(`attachment; filename="a${'_'.repeat(238)}.jpg"; filename*=UTF-8''${encodeURIComponent(emoji)}`)
+    const lone = await as(handler, `/_console/cases/${report.id}/attachments/${second?.id}`)
+    expect(lone.status).toBe(200)
+    expect(lone.headers.get('Content-Disposition')).toBe(`attachment; filename="scan_.pdf"; filename*=UTF-8''scan_.pdf`)
+    expect((await as(handler, `/_console/cases/${report.id}`)).status).toBe(200)
+  })
+
+  it('cuts a long name at 200 characters, never inside one, and makes a header of any name', () => {
+    const cut = contentDisposition('😀'.repeat(250))
+    expect(cut).toBe(`attachment; filename="${'_'.repeat(400)}"; filename*=UTF-8''${encodeURIComponent('😀'.repeat(200))}`)
+    expect(contentDisposition(`x${'😀'.repeat(250)}`)).toContain(`filename*=UTF-8''x${encodeURIComponent('😀'.repeat(199))}`)
+    for (const name of ['\udc00', '\ud83d', `${'\ud83d'.repeat(300)}`, 'a"b;c%d\'e(f)*', 'line\r\nbreak\u0000\u001b\u0085', '\u2028\u202e.exe', 'x'.repeat(100_000)]) {
+      const header = contentDisposition(name)
+      expect(() => new Headers({ 'Content-Disposition': header }), JSON.stringify(name)).not.toThrow()
+      expect(header, JSON.stringify(name)).toMatch(/^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9%!._~-]+$/)
+      expect(header.split('"')).toHaveLength(3)
+    }
   })
 
   it('names a download safely whatever the reporter called it', () => {

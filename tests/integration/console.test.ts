@@ -2,7 +2,8 @@ import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { api } from '../../src/api'
 import { cacheKeys } from '../../src/cache/keys'
-import { SIGN_IN_LIMITED, SIGN_IN_REFUSED } from '../../src/console/sign-in'
+import { ACCESS_OTHER_PERSON } from '../../src/console/guard'
+import { SIGN_IN_LIMITED, SIGN_IN_NOT_ACCESS, SIGN_IN_REFUSED } from '../../src/console/sign-in'
 import { ConsoleLifetime } from '../../src/console/session'
 import { CONSOLE_POLICY } from '../../src/security/content-security-policy'
 import { storeCv } from '../../src/forms/cv'
@@ -17,6 +18,7 @@ import {
   totpCode,
   visitConsole,
 } from '../fixtures/console'
+import { sealedReport } from '../fixtures/cases'
 import { pdfOf } from '../fixtures/cv-files'
 import { DEMO, formPost, logIn, nextClient, steadyRateLimiters, visitAs } from '../fixtures/session'
 import { clearCaches, ORIGIN, textOf, visit } from '../fixtures/worker'
@@ -52,11 +54,14 @@ async function signInFields(role: 'editor' | 'case_handler', change: Record<stri
   return { email: member.email, password: member.password, code: await totpCode(member.totp_secret), ...change }
 }
 
-/** Whether the staff API still knows a token. */
-async function tokenWorks(token: string): Promise<boolean> {
+/** What the staff API answers a token at `GET api/staff/me`. */
+async function staffMeStatus(token: string): Promise<number> {
   const response = await api.fetch(new Request('http://embedded.invalid/api/staff/me', { headers: { Authorization: `Bearer ${token}` } }) as Parameters<typeof api.fetch>[0], env)
-  return response.status === 200
+  return response.status
 }
+
+/** Whether the staff API still knows a token. */
+const tokenWorks = async (token: string): Promise<boolean> => (await staffMeStatus(token)) === 200
 
 describe('signing in to the console', () => {
   beforeEach(() => forgetUsedCode('editor'))
@@ -198,6 +203,42 @@ describe('the console session', () => {
     expect(status).toBe(303)
     expect(headers.get('Location')).toBe('/_console/login?next=%2F_console%2Fleads')
     expect(headers.getSetCookie().some((line) => /^__Host-Console=;/.test(line))).toBe(true)
+    expect(await consoleStore().read(idOfCookie(cookie))).toBeNull()
+  })
+
+  it('revokes the staff token upstream when it finds the session idle: the old token answers 401', async () => {
+    const cookie = await consoleLogin('editor')
+    const token = (await storedConsoleSession(cookie)).token
+    expect(await staffMeStatus(token)).toBe(200)
+    await age(cookie, { seenAgoMs: ConsoleLifetime.idleMs + 1000 })
+    expect((await visitConsole(cookie, '/_console/leads')).status).toBe(303)
+    expect(await staffMeStatus(token)).toBe(401)
+  })
+
+  it('revokes the staff token upstream when it finds the session past its 8 hours', async () => {
+    const cookie = await consoleLogin('editor')
+    const token = (await storedConsoleSession(cookie)).token
+    await age(cookie, { seenAgoMs: 0, createdAgoMs: ConsoleLifetime.absoluteMs + 1000 })
+    expect((await visitConsole(cookie, '/_console')).status).toBe(303)
+    expect(await staffMeStatus(token)).toBe(401)
+  })
+
+  it('ends an idle session even when its token cannot be revoked (logged by name only)', async () => {
+    const cookie = await consoleLogin('editor')
+    const token = (await storedConsoleSession(cookie)).token
+    await age(cookie, { seenAgoMs: ConsoleLifetime.idleMs + 1000 })
+    await env.DB.prepare('DELETE FROM staff_tokens').run()
+    const lines: string[] = []
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
+    try {
+      const { status, headers } = await visitConsole(cookie, '/_console/leads')
+      expect(status).toBe(303)
+      expect(headers.get('Location')).toBe('/_console/login?next=%2F_console%2Fleads')
+    } finally {
+      warn.mockRestore()
+    }
+    expect(lines.some((line) => line.includes('"event":"token_revoke_failed"'))).toBe(true)
+    expect(lines.join('\n')).not.toContain(token)
     expect(await consoleStore().read(idOfCookie(cookie))).toBeNull()
   })
 
@@ -374,6 +415,26 @@ describe('leads', () => {
     }
     expect((await visitConsole(cookie, '/_console/leads/999999/handled', formPost({}))).status).toBe(404)
   })
+
+  it('reads nothing but a CV from the bucket: a lead whose key names a whistleblower\'s attachment answers 404', async () => {
+    const report = await sealedReport({ attachments: [{ name: 'evidence.pdf', type: 'application/pdf', bytes: new Uint8Array([37, 80, 68, 70]) }] })
+    const objectKey = (report.attachments[0] as { objectKey: string }).objectKey
+    const sealed = await ((await env.FILES.get(objectKey)) as R2ObjectBody).text()
+    await env.DB.prepare('UPDATE form_submissions SET file_key = ? WHERE id = ?').bind(objectKey, jobId).run()
+    const cookie = await consoleLogin('editor')
+    const lines: string[] = []
+    const error = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
+    let answer: Awaited<ReturnType<typeof visitConsole>>
+    try {
+      answer = await visitConsole(cookie, `/_console/leads/${jobId}/cv`)
+    } finally {
+      error.mockRestore()
+    }
+    expect(answer.status).toBe(404)
+    expect(answer.headers.get('Content-Disposition')).toBeNull()
+    expect(answer.text).not.toContain(sealed)
+    expect(lines).toEqual(['{"level":"error","event":"cv_key_invalid"}'])
+  })
 })
 
 describe('outbox', () => {
@@ -514,5 +575,68 @@ describe('Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN, ACCESS_
     } finally {
       certs.mockRestore()
     }
+  })
+
+  /** A team key of its own (the isolate keeps a team's keys by id) whose certs `fetch` answers while `work` runs. */
+  async function withTeamKey(kid: string, work: (assert: (email?: string) => Promise<Record<string, string>>) => Promise<void>) {
+    const team = await rsaKey(kid)
+    const certs = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = String(input instanceof Request ? input.url : input)
+      return url === `${TEAM}/cdn-cgi/access/certs` ? Response.json({ keys: [team.jwk] }) : new Response('no', { status: 404 })
+    })
+    const assert = async (email?: string) => {
+      const now = Math.floor(Date.now() / 1000)
+      return { 'Cf-Access-Jwt-Assertion': await sign(team, { aud: [AUD], iss: TEAM, exp: now + 600, iat: now, ...(email === undefined ? {} : { email }) }) }
+    }
+    try {
+      await work(assert)
+    } finally {
+      certs.mockRestore()
+    }
+  }
+  const tokensOf = (role: 'editor' | 'case_handler') => env.DB.prepare('SELECT COUNT(*) AS n FROM staff_tokens WHERE staff_id = ?').bind(demoStaff(role).id).first<number>('n')
+
+  it('signs in only the staff member whose address Access let in (in any case), and no one without an address', async () => {
+    await withTeamKey('team-key-2', async (assert) => {
+      const editor = demoStaff('editor')
+      const asEditor = await assert(editor.email.toUpperCase())
+      const handlerTokens = await tokensOf('case_handler')
+      await forgetUsedCode('case_handler')
+      const other = await visit('/_console/login', signInPost(await signInFields('case_handler'), asEditor), access)
+      expect(other.status).toBe(403)
+      expect(textOf(other.text)).toContain(SIGN_IN_NOT_ACCESS)
+      expect(consoleIdOf(other.headers)).toBeNull()
+      expect(await tokensOf('case_handler')).toBe(handlerTokens)
+      await forgetUsedCode('editor')
+      const nobody = await visit('/_console/login', signInPost(await signInFields('editor'), await assert()), access)
+      expect(nobody.status).toBe(403)
+      expect(consoleIdOf(nobody.headers)).toBeNull()
+      const own = await visit('/_console/login', signInPost(await signInFields('editor'), asEditor), access)
+      expect(own.status).toBe(303)
+      const id = consoleIdOf(own.headers) as string
+      expect(id).toBeTruthy()
+      expect((await visitConsole(`__Host-Console=${id}`, '/_console/leads', { headers: asEditor }, access)).status).toBe(200)
+    })
+  })
+
+  it('ends a session (and revokes its token) used by someone else than Access let in: 403', async () => {
+    await withTeamKey('team-key-3', async (assert) => {
+      const asEditor = await assert(demoStaff('editor').email)
+      await forgetUsedCode('editor')
+      const signedIn = await visit('/_console/login', signInPost(await signInFields('editor'), asEditor), access)
+      expect(signedIn.status).toBe(303)
+      const cookie = `__Host-Console=${consoleIdOf(signedIn.headers)}`
+      const token = (await storedConsoleSession(cookie)).token
+      const stranger = await visitConsole(cookie, '/_console/leads', { headers: await assert(demoStaff('case_handler').email) }, access)
+      expect(stranger.status).toBe(403)
+      expect(textOf(stranger.text)).toContain(ACCESS_OTHER_PERSON)
+      expect(stranger.text).not.toContain('Leads (')
+      expect(stranger.headers.getSetCookie().some((line) => /^__Host-Console=;/.test(line))).toBe(true)
+      expect(await consoleStore().read(idOfCookie(cookie))).toBeNull()
+      expect(await tokenWorks(token)).toBe(false)
+      const back = await visitConsole(cookie, '/_console/leads', { headers: asEditor }, access)
+      expect(back.status).toBe(303)
+      expect(back.headers.get('Location')).toBe('/_console/login?next=%2F_console%2Fleads')
+    })
   })
 })
