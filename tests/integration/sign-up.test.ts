@@ -114,7 +114,8 @@ describe('the sign-up form', () => {
 
   it('creates nothing for a bot (honeypot, no token, a forged one, too fast) and answers it as a person', async () => {
     const users = await usersCount()
-    for (const fields of [{ homepage: 'http://spam.example' }, { form_token: '' }, { form_token: 'x.1.y' }, { form_token: await formToken(1) }]) {
+    const bots: Record<string, string>[] = [{ homepage: 'http://spam.example' }, { form_token: '' }, { form_token: 'x.1.y' }, { form_token: await formToken(1) }]
+    for (const fields of bots) {
       const answer = await signUp(fields)
       expect(answer.status).toBe(303)
       expect(answer.headers.get('Location')).toBe('/login/register/sent')
