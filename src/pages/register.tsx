@@ -112,6 +112,10 @@ export function RegisterPage({ view, head, privacyUrl, state }: RegisterPageProp
   )
 }
 
+/** An empty field is told it is required, and nothing else (an empty password also fails the rules). */
+const onlyRequired = (errors: FieldErrors): FieldErrors =>
+  Object.fromEntries(Object.entries(errors).map(([field, keys]) => [field, keys?.includes('required') ? ['required'] : keys]))
+
 /** The privacy policy of the login market, when it has one. */
 async function privacyUrlOf(c: Context<AppEnv>, market: LoginMarket): Promise<string | null> {
   const [sites, features] = await Promise.all([c.var.lookups.sites().catch(() => []), c.var.lookups.features().catch(() => [])])
@@ -168,7 +172,7 @@ export async function submitRegister(c: Context<AppEnv>): Promise<Response> {
     return again({ message: 'forms.expired', token: await issueFormToken(secret, TOKEN_SCOPE, Date.now() - MIN_FILL_SECONDS * 1000) }, 422)
   }
   const fields = registrationFields.safeParse({ ...values, password: form.password ?? '', consent: form.consent ?? false })
-  if (!fields.success) return again({ errors: fieldErrors(fields.error) }, 422)
+  if (!fields.success) return again({ errors: onlyRequired(fieldErrors(fields.error)) }, 422)
 
   const tooMany = () => again({ message: 'auth.too_many' }, 429)
   const keys = await attemptKeys(c, 'register', fields.data.email)

@@ -128,6 +128,7 @@ test.describe('creating an account', () => {
     await expect(banner.getByRole('heading', { level: 2 })).toHaveText(hebrew.confirm.banner_title)
     await expect(banner.locator('bdi[dir="ltr"]')).toHaveText(email)
     await check(page, 'il-he-account-unconfirmed')
+    await banner.screenshot({ path: `${SCREENSHOTS}/sign-up-il-he-banner.png` })
     await banner.getByRole('button', { name: hebrew.confirm.resend }).click()
     await expect(page).toHaveURL('/il-he/my-account?notice=confirmation_sent')
     await expect(page.getByRole('status')).toHaveText(hebrew.notice.confirmation_sent)
@@ -156,6 +157,8 @@ test.describe('creating an account', () => {
       await page.getByRole('button', { name: t.register.submit }).click()
       await expect(page.locator('#field-first_name')).toHaveAttribute('aria-invalid', 'true')
       await expect(page.locator('#field-consent-error')).toHaveText(t.validation.register_consent)
+      // An empty password is only told it is required.
+      await expect(page.locator('#field-password-error')).toHaveText(t.validation.required)
       await check(page, `${market}-form-errors-desktop`)
     }
   })

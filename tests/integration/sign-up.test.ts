@@ -89,11 +89,13 @@ describe('the sign-up form', () => {
       [{ password: 'lettersonlyhere' }, 'password', italian.validation.password_rules],
       [{ email: 'chiara@' }, 'email', italian.validation.email],
       [{ first_name: '' }, 'first_name', italian.validation.required],
+      [{ password: '' }, 'password', italian.validation.required],
       [{ consent: '' }, 'consent', italian.validation.register_consent],
     ]
     for (const [fields, field, message] of cases) {
       const users = await usersCount()
       const answer = await signUp({ last_name: 'Bianchi-Kept', ...fields, password: fields.password ?? 'Typed-Secret-2027' })
+      if (fields.password === '') expect(textOf(answer.text)).not.toContain(italian.validation.password_rules)
       expect(answer.status, field).toBe(422)
       expect(answer.text).toContain(`id="field-${field}-error"`)
       expect(textOf(answer.text)).toContain(message)
