@@ -264,7 +264,8 @@ const boolFlags = (flags) => Object.fromEntries(Object.entries(flags).map(([key,
 /** The demo customers with their addresses, bikes and orders (demo/customers.json). */
 function customerStatements() {
   const statements = DEMO_CUSTOMERS.map(({ password, ...customer }) =>
-    insertOnce('users', { ...customer, password_hash: passwordHash(password) }))
+    // The demo customers' addresses count as confirmed (migrations/0009_sign_up.sql): they can buy at once.
+    insertOnce('users', { ...customer, password_hash: passwordHash(password), email_confirmed_at: '2026-01-01T00:00:00Z' }))
   // Loaded once: a restart keeps the last TOTP step used (a code stays good once) and the events that name them.
   for (const { password, ...member } of DEMO_STAFF) statements.push(insertOnce('staff_users', { ...member, password_hash: passwordHash(password) }))
   for (const { user_id, addresses, bikes, orders } of readJson('demo/customers.json').customers) {

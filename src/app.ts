@@ -3,7 +3,7 @@ import { api, publicApi } from './api'
 import { consoleApp, consoleError, isConsolePath } from './console/app'
 import { endSessionOnUnauthorized, guestOnly, requireViewer } from './auth/guards'
 import { logOut } from './auth/log-out'
-import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH } from './auth/paths'
+import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH, REGISTER_PATH, REGISTER_SENT_PATH } from './auth/paths'
 import { viewer } from './auth/viewer'
 import { answerCaching } from './cache/answer-caching'
 import type { AppEnv } from './env'
@@ -27,6 +27,8 @@ import { home } from './pages/home'
 import { landing } from './pages/landing'
 import { leadFormBodyLimit, leadFormSent, submitLeadForm } from './pages/lead-form'
 import { loginPage, submitForgotPassword, submitLogin } from './pages/login'
+import { registerPage, registerSent, submitRegister } from './pages/register'
+import { confirmEmailPage, resendConfirmation, submitConfirmEmail } from './pages/confirm-email'
 import { articlePage, articlePermalink, newsIndex } from './pages/news'
 import { productPage } from './pages/product'
 import { productsPage } from './pages/products'
@@ -56,9 +58,14 @@ market.use('/update-password/*', guestOnly())
 market.get('/update-password/:token', updatePasswordPage)
 market.post('/update-password/:token', submitUpdatePassword)
 
+// Confirming an address works logged in or not (the link may be opened on another device).
+market.get('/confirm-email/:token', requirePage('account'), confirmEmailPage)
+market.post('/confirm-email/:token', requirePage('account'), submitConfirmEmail)
+
 market.use('/my-account/*', requireViewer())
 market.use('/checkout/*', requireViewer())
 market.get('/my-account', accountOverview)
+market.post('/my-account/confirm-email', resendConfirmation)
 market.get('/my-account/orders', ordersPage)
 market.get('/my-account/orders/:code', orderPage)
 market.get('/my-account/bikes', bikesPage)
@@ -116,6 +123,9 @@ app.post(CONSENT_PATH, submitConsent)
 app.get(LOGIN_PATH, guestOnly(), loginPage)
 app.post(LOGIN_PATH, requirePage('account'), submitLogin)
 app.post(FORGOT_PASSWORD_PATH, guestOnly(), submitForgotPassword)
+app.get(REGISTER_PATH, requirePage('account'), guestOnly(), registerPage)
+app.post(REGISTER_PATH, requirePage('account'), guestOnly(), submitRegister)
+app.get(REGISTER_SENT_PATH, requirePage('account'), registerSent)
 app.post(LOGOUT_PATH, logOut)
 
 // Everything else is /{country}-{locale}/…

@@ -17,6 +17,7 @@ import { forms } from './resources/forms'
 import { seo } from './resources/seo'
 import { sites } from './resources/sites'
 import { staff } from './resources/staff'
+import { registration } from './resources/registration'
 import { translations } from './resources/translations'
 import { whistleblower } from './resources/whistleblower'
 
@@ -35,6 +36,7 @@ api.use(async (c, next) => {
 })
 
 api.route('/', auth)
+api.route('/', registration)
 api.route('/', account)
 api.route('/', sites)
 api.route('/', translations)

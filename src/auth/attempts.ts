@@ -5,8 +5,11 @@ import { logEvent } from '../ops/log'
 import { isLocked, lock, withinLimit } from '../ops/rate-limit'
 import { trustedDevice } from './device-cookie'
 
-/** What is counted: logging in, asking for a password link, and staff signing in to the console. */
-export type Attempt = 'login' | 'forgot' | 'staff'
+/**
+ * What is counted: logging in, asking for a password link, creating an account, asking for a new confirmation link,
+ * and staff signing in to the console.
+ */
+export type Attempt = 'login' | 'forgot' | 'register' | 'confirm' | 'staff'
 
 /** The window of the limiters (wrangler.toml `ratelimits`, period 60 s) and of a lock. */
 export const ATTEMPT_WINDOW_SECONDS = 60
@@ -17,7 +20,7 @@ export const ATTEMPT_WINDOW_SECONDS = 60
  * device cookie (src/auth/device-cookie.ts) is `trusted`: its failures count against that device and against all the
  * account's trusted devices together, so failures from elsewhere never lock it, and a stolen or hoarded device cookie
  * is no licence to guess. Asking for a password link has no `everywhere`: nobody may lock a customer out of recovery
- * (the API bounds the mails an account gets).
+ * (the API bounds the mails an account gets); nor has creating an account or asking for a new confirmation link.
  */
 export type AttemptKeys = {
   attempt: Attempt
@@ -28,6 +31,9 @@ export type AttemptKeys = {
   source: string
   everywhere: string | null
 }
+
+/** Attempts that send a mail: counted per client and per account from one client, never locked from everywhere. */
+const MAILING_ATTEMPTS: readonly Attempt[] = ['forgot', 'register', 'confirm']
 
 /** An attempt's keys, worked out once for the checks before and after it. */
 export async function attemptKeys(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<AttemptKeys> {
@@ -43,7 +49,7 @@ export async function attemptKeys(c: Context<AppEnv>, attempt: Attempt, email: s
     trusted: device !== null,
     client: `${attempt}:${client}`,
     source: deviceHash ? `${prefix}:device:${deviceHash.slice(0, 16)}` : `${prefix}:${clientHash.slice(0, 16)}`,
-    everywhere: deviceHash ? `${prefix}:devices` : attempt === 'forgot' ? null : prefix,
+    everywhere: deviceHash ? `${prefix}:devices` : MAILING_ATTEMPTS.includes(attempt) ? null : prefix,
   }
 }
 

@@ -3,7 +3,7 @@ import type { View } from './view'
 /** The notices a redirect may ask a page to show (`?notice=…`): the keys of the translated `notice.*` texts. */
 export const NOTICES = [
   'password_changed', 'reset_link_sent', 'address_saved', 'address_deleted', 'default_address_set', 'bike_registered',
-  'logged_out', 'session_ended', 'consent_saved',
+  'logged_out', 'session_ended', 'consent_saved', 'email_confirmed', 'confirmation_sent',
 ] as const
 export type Notice = (typeof NOTICES)[number]
 

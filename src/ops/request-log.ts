@@ -4,10 +4,10 @@ import { logEvent } from './log'
 import { isWhistleblowerPath } from '../whistleblower/no-trace'
 
 /**
- * Path segments after which the next segment is a secret (a password-reset token: the site's page and the API's
- * call): logged as `:token`.
+ * Path segments after which the next segment is a secret (a password-reset or an address-confirmation token: the
+ * site's pages and the API's calls): logged as `:token`.
  */
-const SECRET_AFTER = new Set(['update-password', 'reset-password'])
+const SECRET_AFTER = new Set(['update-password', 'reset-password', 'confirm-email'])
 
 /** A path as it may be logged: secrets in it replaced. */
 export function loggablePath(path: string): string {

@@ -3,7 +3,7 @@ import { ATTEMPT_WINDOW_SECONDS, attemptKeys, attemptRefused, countAgainstAccoun
 import { trustDevice } from '../auth/device-cookie'
 import { logIn } from '../auth/log-in'
 import { type LoginMarket, loginMarket } from '../auth/login-market'
-import { FORGOT_PASSWORD_PATH, LOGIN_PATH } from '../auth/paths'
+import { FORGOT_PASSWORD_PATH, LOGIN_PATH, REGISTER_PATH } from '../auth/paths'
 import { redirectTarget } from '../auth/redirect-target'
 import { type FieldErrors, Field, FormErrors } from '../components/form-field'
 import { BlankLayout } from '../components/layouts'
@@ -52,6 +52,10 @@ export function LoginPage({ view, head, home, state }: LoginPageProps) {
             {t('auth.submit')}
           </button>
         </form>
+        <p className="auth-switch">
+          {t('register.new_here')}{' '}
+          <a href={state.redirect ? `${REGISTER_PATH}?redirect=${encodeURIComponent(state.redirect)}` : REGISTER_PATH}>{t('register.title')}</a>
+        </p>
 
         <details className="forgot" open={forgot ? true : undefined}>
           <summary>{t('auth.forgot_title')}</summary>

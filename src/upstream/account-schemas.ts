@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { TOKEN_FORMAT } from '../crypto/digest'
-import { emailSchema, isCalendarDate, optionalText, phoneSchema, requiredText } from './fields'
+import { emailSchema, isCalendarDate, optionalText, personName, phoneSchema, requiredText, ticked } from './fields'
+import { submissionKey } from './form-schemas'
 import { currencyCode, envelope, pagedEnvelope, userSchema } from './schemas'
 
 /**
@@ -42,6 +43,35 @@ export const forgotPasswordRequest = z.object({
 export const resetPasswordRequest = z.object({ token: resetToken, password: newPasswordSchema })
 export const resetTokenAnswer = envelope(z.object({ email: z.string(), expires_at: isoTime }))
 export const resetPasswordAnswer = envelope(z.object({ user_id: z.number().int() }))
+
+/**
+ * Where a mailed confirmation link points: `{token}` stands for the token, and a `redirect` (a same-site path,
+ * percent-encoded) may follow, so the visitor comes back where they were going. HTTPS (plain HTTP only on this
+ * machine), into a market's `confirm-email` page.
+ */
+export const confirmLinkTemplate = z.string().max(800)
+  .regex(/^(https:\/\/[^/?#]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)\/[a-z]{2,3}-[a-z]{2}\/confirm-email\/\{token\}(\?redirect=[A-Za-z0-9%._~-]{1,600})?$/)
+
+/** The names, the address and the password of a new account, as the sign-up form sends them (the consent ticked). */
+export const registrationFields = z.object({
+  first_name: personName(80),
+  last_name: personName(80),
+  email: emailSchema,
+  password: newPasswordSchema,
+  consent: ticked('register_consent'),
+})
+
+/**
+ * `POST api/auth/register`: the fields, the key of the filled-in form (the same key twice is handled once) and the
+ * template of the confirmation link.
+ */
+export const registerRequest = registrationFields.extend({ submission_key: submissionKey, link_template: confirmLinkTemplate })
+/** `POST api/auth/resend-confirmation` (with the bearer's token). */
+export const resendConfirmationRequest = z.object({ link_template: confirmLinkTemplate })
+/** `POST api/auth/confirm-email`. */
+export const confirmEmailRequest = z.object({ token: resetToken })
+/** A confirmation link's account (`GET api/auth/confirm-email/{token}`), and the answer of a confirmation. */
+export const confirmationAnswer = envelope(z.object({ user_id: z.number().int(), email: z.string(), expires_at: isoTime }))
 
 /** The answer of calls that only acknowledge (logout, forgot password). */
 export const acknowledgedAnswer = z.object({ message: z.string() })
@@ -160,6 +190,8 @@ export const orderAnswer = envelope(orderSchema)
 
 export type LoginRequest = z.infer<typeof loginRequestSchema>
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>
+export type RegisterRequest = z.infer<typeof registerRequest>
+export type RegistrationFields = z.input<typeof registrationFields>
 export type Rejection = z.infer<typeof rejectionSchema>
 export type AddressInput = z.infer<typeof addressInput>
 export type Address = z.infer<typeof addressSchema>

@@ -151,6 +151,11 @@ export const userSchema = z.object({
   phone: z.string().nullish(),
   locale: z.string().nullish(),
   created_at: z.string(),
+  /**
+   * Whether the customer confirmed the address with the mailed link (docs/api.md "Creating an account"). An account
+   * whose address is not confirmed may log in but not buy; a backend that does not say counts as unconfirmed.
+   */
+  email_confirmed: flag(false),
 })
 
 /** `{ data: … }`: the envelope of every answer but the login's. */

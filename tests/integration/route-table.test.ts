@@ -28,6 +28,8 @@ import { productsPage } from '../../src/pages/products'
 import { leadFormSent, submitLeadForm } from '../../src/pages/lead-form'
 import { searchPage } from '../../src/pages/search'
 import { submitUpdatePassword, updatePasswordPage } from '../../src/pages/update-password'
+import { registerPage, registerSent, submitRegister } from '../../src/pages/register'
+import { confirmEmailPage, resendConfirmation, submitConfirmEmail } from '../../src/pages/confirm-email'
 import { robots } from '../../src/seo/robots'
 import { marketSitemap, sitemapIndex } from '../../src/seo/sitemap'
 import { reportPage, submitReport } from '../../src/pages/whistleblower/report'
@@ -73,12 +75,18 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/login', '/login', loginPage],
   ['POST', '/login', '/login', submitLogin],
   ['POST', '/login/forgot', '/login/forgot', submitForgotPassword],
+  ['GET', '/login/register', '/login/register', registerPage],
+  ['POST', '/login/register', '/login/register', submitRegister],
+  ['GET', '/login/register/sent', '/login/register/sent', registerSent],
   ['POST', '/logout', '/logout', logOut],
   // The markets.
   ['GET', '/:market', '/it-it', home],
   ['GET', '/:market/update-password/:token', '/it-it/update-password/abc', updatePasswordPage],
   ['POST', '/:market/update-password/:token', '/it-it/update-password/abc', submitUpdatePassword],
+  ['GET', '/:market/confirm-email/:token', '/it-it/confirm-email/abc', confirmEmailPage],
+  ['POST', '/:market/confirm-email/:token', '/it-it/confirm-email/abc', submitConfirmEmail],
   ['GET', '/:market/my-account', '/it-it/my-account', accountOverview],
+  ['POST', '/:market/my-account/confirm-email', '/it-it/my-account/confirm-email', resendConfirmation],
   ['GET', '/:market/my-account/orders', '/it-it/my-account/orders', ordersPage],
   ['GET', '/:market/my-account/orders/:code', '/it-it/my-account/orders/AUR-1', orderPage],
   ['GET', '/:market/my-account/bikes', '/it-it/my-account/bikes', bikesPage],

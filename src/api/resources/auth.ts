@@ -169,13 +169,13 @@ export async function bearerUser(c: ApiContext): Promise<User | null> {
   const token = bearerToken(c)
   if (!token) return null
   const row = await c.env.DB.prepare(
-    `SELECT u.id, u.email, u.first_name, u.last_name, u.phone, u.locale, u.created_at
+    `SELECT u.id, u.email, u.first_name, u.last_name, u.phone, u.locale, u.created_at, u.email_confirmed_at IS NOT NULL AS email_confirmed
        FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ? AND t.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
   )
     .bind(await tokenHash(token))
-    .first<Omit<UserRow, 'password_hash'>>()
-  return row ? { ...row, name: `${row.first_name} ${row.last_name}` } : null
+    .first<Omit<UserRow, 'password_hash' | 'email_confirmed'> & { email_confirmed: number }>()
+  return row ? { ...row, email_confirmed: row.email_confirmed === 1, name: `${row.first_name} ${row.last_name}` } : null
 }
 
 /** The contract's answer to a missing, unknown or expired token. */

@@ -20,6 +20,20 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes }: Ove
   return (
     <AccountLayout view={view} chrome={chrome} head={head}>
       <h1>{t('account.welcome', { name: user.first_name })}</h1>
+      {!user.email_confirmed && (
+        <section aria-labelledby="confirm-title" className="account-card confirm-banner">
+          <h2 id="confirm-title">{t('confirm.banner_title')}</h2>
+          <p>
+            {t('confirm.banner_before')} <bdi dir="ltr">{user.email}</bdi>
+          </p>
+          <p>{t('confirm.banner_text')}</p>
+          <form method="post" action={`${base}/confirm-email`}>
+            <button type="submit" className="button secondary">
+              {t('confirm.resend')}
+            </button>
+          </form>
+        </section>
+      )}
       <section aria-labelledby="details-title" className="account-card">
         <h2 id="details-title">{t('account.details')}</h2>
         <dl className="details">

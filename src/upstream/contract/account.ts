@@ -24,6 +24,9 @@ import { dataOf, listOf, pagedOf, query, segment } from './answers'
 export const accountCalls = (client: Upstream) => ({
   /** `GET api/account/profile`. */
   profile: () => dataOf(client.get('account/profile', profileAnswer)),
+  /** `POST api/auth/resend-confirmation`: mails a new confirmation link while the address is unconfirmed. */
+  resendConfirmation: (linkTemplate: string) =>
+    client.send('POST', 'auth/resend-confirmation', { link_template: linkTemplate }, acknowledgedAnswer),
   /** `GET api/account/orders?page=&per_page=`: newest first. */
   orders: (page: number, perPage: number) => pagedOf(client.get(`account/orders${query({ page, per_page: perPage })}`, ordersAnswer)),
   /** `GET api/account/orders/{code}`. */

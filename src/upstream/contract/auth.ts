@@ -1,5 +1,12 @@
 import type { Upstream } from '../client'
-import { acknowledgedAnswer, type LoginRequest, resetPasswordAnswer, resetTokenAnswer } from '../account-schemas'
+import {
+  acknowledgedAnswer,
+  confirmationAnswer,
+  type LoginRequest,
+  type RegisterRequest,
+  resetPasswordAnswer,
+  resetTokenAnswer,
+} from '../account-schemas'
 import { loginAnswer, userAnswer } from '../schemas'
 import { dataOf, segment } from './answers'
 
@@ -25,6 +32,15 @@ export const authCalls = (client: Upstream) => ({
   /** `POST api/auth/reset-password`: sets a new password with a reset link's token. */
   resetPassword: (token: string, password: string) =>
     dataOf(client.send('POST', 'auth/reset-password', { token, password }, resetPasswordAnswer)),
+  /**
+   * `POST api/auth/register`: creates an unconfirmed account and mails its confirmation link, or mails the owner of a
+   * taken address instead (the same answer either way; the same `submission_key` twice is handled once).
+   */
+  register: (request: RegisterRequest) => client.send('POST', 'auth/register', request, acknowledgedAnswer),
+  /** `GET api/auth/confirm-email/{token}`: the account a confirmation link is for, or null (410 when spent). */
+  confirmationLink: (token: string) => dataOf(client.get(`auth/confirm-email/${segment(token)}`, confirmationAnswer)),
+  /** `POST api/auth/confirm-email`: confirms the address of a link's account (once). */
+  confirmEmail: (token: string) => dataOf(client.send('POST', 'auth/confirm-email', { token }, confirmationAnswer)),
 })
 
 export type AuthCalls = ReturnType<typeof authCalls>

@@ -1,0 +1,165 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import AxeBuilder from '@axe-core/playwright'
+import type { BrowserContext, Page } from '@playwright/test'
+import { expect, test } from './fixtures/offline'
+import hebrew from '../../demo/messages/he.json' with { type: 'json' }
+import italian from '../../demo/messages/it.json' with { type: 'json' }
+
+const PHONE = { width: 390, height: 844 }
+const DESKTOP = { width: 1366, height: 900 }
+const PASSWORD = 'Gravel-Roads-2027'
+const SCREENSHOTS = 'test-results/screenshots'
+
+/** A person takes longer than the forms' minimum fill time (3 s) before sending. */
+const asAPerson = (page: Page) => page.waitForTimeout(3200)
+
+async function axeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+/** Checks a page with axe and keeps its screenshot. */
+async function check(page: Page, name: string) {
+  expect(await axeViolations(page), name).toEqual([])
+  await page.screenshot({ path: `${SCREENSHOTS}/sign-up-${name}.png`, fullPage: true })
+}
+
+/** The site's local D1, as `wrangler dev` of the browser tests keeps it (playwright.config.ts). */
+const run = promisify(execFile)
+async function query<T>(sql: string): Promise<T[]> {
+  const { stdout } = await run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', '.wrangler/e2e-state', '--json', '--command', sql])
+  return (JSON.parse(stdout) as [{ results: T[] }])[0].results
+}
+
+/**
+ * The confirmation link of the latest mail to an address, read from the outbox as a deployment's sender would (the
+ * API writes it just after answering, so it is looked for a few times).
+ */
+async function linkMailedTo(email: string): Promise<string> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const [mail] = await query<{ body: string }>(`SELECT body FROM outbox WHERE recipient = '${email}' AND kind = 'email_confirmation' ORDER BY id DESC LIMIT 1`)
+    const link = mail && /http:\/\/127\.0\.0\.1:\d+(\/[a-z]{2,3}-[a-z]{2}\/confirm-email\/\S+)/.exec(mail.body)?.[1]
+    if (link) return link
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  throw new Error(`no confirmation mail to ${email}`)
+}
+
+const remember = (context: BrowserContext, market: string, baseURL: string) =>
+  context.addCookies([{ name: 'CountryLocale', value: market, url: baseURL }])
+
+type Texts = typeof italian
+
+/** From the login page to "check your mailbox": the form sent once with a weak password, then right. */
+async function createAccount(page: Page, t: Texts, market: string, email: string) {
+  await page.goto(`/login?redirect=%2F${market}%2Fmy-account`)
+  await check(page, `${market}-login`)
+  await page.getByRole('link', { name: t.register.title }).click()
+  await expect(page).toHaveURL(`/login/register?redirect=%2F${market}%2Fmy-account`)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.register.title)
+  await check(page, `${market}-form`)
+
+  await page.locator('#field-first_name').fill('Chiara')
+  await page.locator('#field-last_name').fill('Bianchi')
+  await page.locator('#field-email').fill(email)
+  await page.locator('#field-password').fill('short')
+  await page.locator('#field-consent').check()
+  await asAPerson(page)
+  await page.getByRole('button', { name: t.register.submit }).click()
+  await expect(page.locator('#field-password')).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.locator('#field-password-error')).toHaveText(t.validation.password_rules)
+  await expect(page.locator('#field-email')).toHaveValue(email)
+  await expect(page.locator('#field-last_name')).toHaveValue('Bianchi')
+  await expect(page.locator('#field-password')).toHaveValue('')
+  await check(page, `${market}-form-errors`)
+
+  await page.locator('#field-password').fill(PASSWORD)
+  await page.getByRole('button', { name: t.register.submit }).click()
+  await expect(page).toHaveURL('/login/register/sent')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.register.sent_title)
+  await check(page, `${market}-sent`)
+}
+
+async function logIn(page: Page, t: Texts, email: string) {
+  await page.getByLabel(t.auth.email).first().fill(email)
+  await page.getByLabel(t.auth.password, { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: t.auth.submit, exact: true }).click()
+}
+
+test.describe('creating an account', () => {
+  // Each journey fills a form twice as a person does (3.2 s each), reads the outbox and runs axe on seven pages.
+  test.describe.configure({ timeout: 90_000 })
+
+  test('in it-it at phone width: from the login page, confirmed from the mailed link, then logged in', async ({ page, context, baseURL }) => {
+    await page.setViewportSize(PHONE)
+    await remember(context, 'it-it', baseURL!)
+    const email = `e2e-it-${Date.now()}@example.com`
+    await createAccount(page, italian, 'it-it', email)
+
+    // Opening the link confirms nothing: the visitor presses the button.
+    await page.goto(await linkMailedTo(email))
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(italian.confirm.title)
+    await check(page, 'it-it-confirm')
+    await page.getByRole('button', { name: italian.confirm.submit }).click()
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fit-it%2Fmy-account&notice=email_confirmed$/)
+    await expect(page.getByRole('status')).toHaveText(italian.notice.email_confirmed)
+
+    await logIn(page, italian, email)
+    await expect(page).toHaveURL('/it-it/my-account')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Salve, Chiara')
+    await expect(page.locator('.confirm-banner')).toHaveCount(0)
+    await check(page, 'it-it-account')
+  })
+
+  test('in il-he at phone width: logged in before confirming, the banner sends the link again, confirmed while logged in', async ({ page, context, baseURL }) => {
+    await page.setViewportSize(PHONE)
+    await remember(context, 'il-he', baseURL!)
+    const email = `e2e-he-${Date.now()}@example.com`
+    await createAccount(page, hebrew, 'il-he', email)
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+    const first = await linkMailedTo(email)
+
+    await page.getByRole('link', { name: hebrew.register.back_to_login }).click()
+    await logIn(page, hebrew, email)
+    await expect(page).toHaveURL('/il-he')
+    await page.goto('/il-he/my-account')
+    const banner = page.locator('.confirm-banner')
+    await expect(banner.getByRole('heading', { level: 2 })).toHaveText(hebrew.confirm.banner_title)
+    await expect(banner.locator('bdi[dir="ltr"]')).toHaveText(email)
+    await check(page, 'il-he-account-unconfirmed')
+    await banner.screenshot({ path: `${SCREENSHOTS}/sign-up-il-he-banner.png` })
+    await banner.getByRole('button', { name: hebrew.confirm.resend }).click()
+    await expect(page).toHaveURL('/il-he/my-account?notice=confirmation_sent')
+    await expect(page.getByRole('status')).toHaveText(hebrew.notice.confirmation_sent)
+    const second = await linkMailedTo(email)
+    expect(second).not.toBe(first)
+
+    await page.goto(second)
+    await check(page, 'il-he-confirm')
+    await page.getByRole('button', { name: hebrew.confirm.submit }).click()
+    await expect(page).toHaveURL('/il-he/my-account?notice=email_confirmed')
+    await expect(page.locator('.confirm-banner')).toHaveCount(0)
+    // Spent: the first link no longer works either.
+    await page.goto(first)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(hebrew.confirm.invalid_title)
+    await check(page, 'il-he-link-spent')
+  })
+
+  test('the form at desktop width, left to right and right to left', async ({ page, context, baseURL }) => {
+    await page.setViewportSize(DESKTOP)
+    for (const [market, t] of [['it-it', italian], ['il-he', hebrew]] as const) {
+      await context.clearCookies()
+      await remember(context, market, baseURL!)
+      await page.goto('/login/register')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.register.title)
+      await asAPerson(page)
+      await page.getByRole('button', { name: t.register.submit }).click()
+      await expect(page.locator('#field-first_name')).toHaveAttribute('aria-invalid', 'true')
+      await expect(page.locator('#field-consent-error')).toHaveText(t.validation.register_consent)
+      // An empty password is only told it is required.
+      await expect(page.locator('#field-password-error')).toHaveText(t.validation.required)
+      await check(page, `${market}-form-errors-desktop`)
+    }
+  })
+})
