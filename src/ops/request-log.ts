@@ -5,9 +5,9 @@ import { isWhistleblowerPath } from '../whistleblower/no-trace'
 
 /**
  * Path segments after which the next segment is a secret (a password-reset token: the site's page and the API's
- * call): logged as `:token`.
+ * call; a test payment's id, which opens its page): logged as `:token`.
  */
-const SECRET_AFTER = new Set(['update-password', 'reset-password'])
+const SECRET_AFTER = new Set(['update-password', 'reset-password', '_test-payments'])
 
 /** A path as it may be logged: secrets in it replaced. */
 export function loggablePath(path: string): string {
