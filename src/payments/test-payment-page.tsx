@@ -105,9 +105,7 @@ function sendTestPage(c: Context<AppEnv>, payment: TestPayment, { status, notice
               {notice}
             </p>
           )}
-          <h1>
-            Pay {amount} to {TEST_MERCHANT}
-          </h1>
+          <h1>{`Pay ${amount} to ${TEST_MERCHANT}`}</h1>
           <dl className="facts">
             <div>
               <dt>Merchant</dt>
@@ -142,7 +140,7 @@ function sendTestPage(c: Context<AppEnv>, payment: TestPayment, { status, notice
               </p>
               <p>
                 <button type="submit" name="action" value="succeed" className="button primary button-form">
-                  Succeed: pay {amount}
+                  {`Succeed: pay ${amount}`}
                 </button>
                 <button type="submit" name="action" value="fail" className="button danger button-form">
                   Fail the payment
