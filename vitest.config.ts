@@ -25,6 +25,7 @@ export default defineConfig({
           PURGE_SECRET: 'test-purge-secret',
           SESSION_SECRET: 'test-only-session-secret',
           WHISTLEBLOWER_KEY: 'test-only-whistleblower-key',
+          PAYMENT_WEBHOOK_SECRET: 'test-only-payment-webhook-secret',
           // The tests' requests go to https://site.test (tests/fixtures/worker.ts): the site's public origin.
           PUBLIC_ORIGIN: 'https://site.test',
         },

@@ -10,4 +10,5 @@ run('npx', [
   'wrangler', 'dev', '--ip', '127.0.0.1', '--port', port, '--inspector-port', String(Number(port) + 1000), ...persistArgs(),
   '--var', 'PURGE_SECRET:local-purge-secret', '--var', 'SESSION_SECRET:local-session-secret-not-for-production',
   '--var', `PUBLIC_ORIGIN:http://127.0.0.1:${port}`, '--var', 'WHISTLEBLOWER_KEY:local-whistleblower-key-not-for-production',
+  '--var', 'PAYMENT_WEBHOOK_SECRET:local-payment-webhook-secret-not-for-production',
 ])

@@ -42,6 +42,9 @@ import { CONSENT_PATH } from './tracking/consent'
 import { submitConsent } from './tracking/submit-consent'
 import { marketSitemap, sitemapIndex } from './seo/sitemap'
 import { noTrace } from './whistleblower/no-trace'
+import { submitTestPayment, testPaymentPage } from './payments/test-payment-page'
+import { deliverTestWebhooksTo, TEST_PAYMENTS_PATH, WEBHOOK_PATH } from './payments/test-provider'
+import { receivePaymentWebhook, WEBHOOK_BODY_BYTES } from './payments/webhook'
 import { REPORT_BODY_BYTES, reportPage, submitReport } from './pages/whistleblower/report'
 import { statusPage, submitStatus } from './pages/whistleblower/status'
 
@@ -115,6 +118,11 @@ app.get('/robots.txt', robots)
 app.get('/sitemap.xml', sitemapIndex)
 app.all('/api/*', publicApi)
 app.route('/_console', consoleApp)
+// Payments (src/payments/): the providers' signed webhook, the only POST other sites may send; the embedded test
+// provider's page (404 unless it is the deployment's provider), whose buttons are same-origin like every form.
+app.post(WEBHOOK_PATH, allowCrossSite(), acceptBodiesUpTo(WEBHOOK_BODY_BYTES), receivePaymentWebhook)
+app.get(`${TEST_PAYMENTS_PATH}/:id`, testPaymentPage)
+app.post(`${TEST_PAYMENTS_PATH}/:id`, submitTestPayment)
 
 // Paths without a market.
 app.get('/', landing)
@@ -130,6 +138,9 @@ app.post(LOGOUT_PATH, logOut)
 
 // Everything else is /{country}-{locale}/…
 app.route('/:market', market)
+
+// The test provider delivers its webhooks to this app's own fetch, as a provider's HTTP call reaches the Worker.
+deliverTestWebhooksTo(app)
 
 app.notFound((c) => (isConsolePath(c.req.path) ? consoleError(c, PageError.notFound('')) : sendErrorPage(c, PageError.pageNotFound(c.req.url))))
 

@@ -23,6 +23,11 @@ export type Config = {
   retentionDays: number
   /** What the tracking of every market needs from the deployment (docs/decisions/012). */
   tracking: TrackingConfig
+  /**
+   * The payment provider (`PAYMENT_PROVIDER`): `test`, the embedded test provider (the default; only with the embedded
+   * API), or null when the value names no provider this Worker has (logged `config_invalid`): payments are off.
+   */
+  paymentProvider: 'test' | null
 }
 
 /** The deployment's part of tracking and consent: region fallbacks, the Mexico tag's script, the policies' links. */
@@ -58,6 +63,7 @@ export function configOf(env: Bindings): Config {
         mexicoTag: scriptTemplateOf('MEXICO_TAG_URL', env.MEXICO_TAG_URL),
         policies: policiesOf(env.CONSENT_POLICY_URL, env.CONSENT_POLICY_IDS),
       },
+      paymentProvider: paymentProviderOf(env.PAYMENT_PROVIDER),
     }
     read.set(env, config)
   }
@@ -96,6 +102,13 @@ function publicOriginOf(value: string | undefined): string | null {
     if ((url.protocol === 'https:' || local) && url.origin === value?.replace(/\/$/, '')) return url.origin
   } catch {}
   logEvent('error', 'config_invalid', { variable: 'PUBLIC_ORIGIN' })
+  return null
+}
+
+/** `test` or empty (the default) is the test provider; a provider this Worker does not have is none, logged. */
+function paymentProviderOf(value: string | undefined): Config['paymentProvider'] {
+  if (!value || value === 'test') return 'test'
+  logEvent('error', 'config_invalid', { variable: 'PAYMENT_PROVIDER' })
   return null
 }
 

@@ -30,6 +30,11 @@ export type Bindings = Env & {
    */
   ACCESS_TEAM_DOMAIN?: string
   ACCESS_AUD?: string
+  /**
+   * Signs and checks payment webhooks (HMAC-SHA-256, src/payments/signature.ts): the provider's webhook signing secret
+   * (Stripe's `whsec_…`; for the test provider, any long random text). Without it, payments answer 503.
+   */
+  PAYMENT_WEBHOOK_SECRET?: string
 }
 
 /** Per-request values, set by middleware and read by handlers through `c.var`. */

@@ -5,9 +5,9 @@ import { isWhistleblowerPath } from '../whistleblower/no-trace'
 
 /**
  * Path segments after which the next segment is a secret (a password-reset or an address-confirmation token: the
- * site's pages and the API's calls): logged as `:token`.
+ * site's pages and the API's calls; a test payment's id, which opens its page): logged as `:token`.
  */
-const SECRET_AFTER = new Set(['update-password', 'reset-password', 'confirm-email'])
+const SECRET_AFTER = new Set(['update-password', 'reset-password', 'confirm-email', '_test-payments'])
 
 /** A path as it may be logged: secrets in it replaced. */
 export function loggablePath(path: string): string {

@@ -6,9 +6,9 @@ import type { CspDirective, CspSources } from '../tracking/trackers'
  * What a page is, as far as its policy goes: the dealer locator shows map tiles; a lead form may show Turnstile's
  * widget (a frame of its own); error pages run no script at all; the whistleblower channel's pages allow no origin
  * but the site's own (not the brand's API host, not Turnstile); the staff console's pages run none and load nothing
- * but this site's stylesheet and images (CONSOLE_POLICY).
+ * but this site's stylesheet and images (CONSOLE_POLICY), and so does the embedded test payment provider's page.
  */
-export type PageKind = 'page' | 'dealer-locator' | 'form' | 'error' | 'whistleblower' | 'console'
+export type PageKind = 'page' | 'dealer-locator' | 'form' | 'error' | 'whistleblower' | 'console' | 'test-payment'
 
 /** The staff console's policy: no script at all, nothing from elsewhere, forms only to this site, never framed. */
 export const CONSOLE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -31,7 +31,7 @@ export function createNonce(): string {
  * headers.set('Content-Security-Policy', contentSecurityPolicy({ nonce, kind: 'page', config, sources }))
  */
 export function contentSecurityPolicy({ nonce, kind, config, sources = {} }: { nonce: string; kind: PageKind; config: Config; sources?: CspSources }): string {
-  if (kind === 'console') return CONSOLE_POLICY
+  if (kind === 'console' || kind === 'test-payment') return CONSOLE_POLICY
   const extra = (directive: CspDirective) => (kind === 'error' || kind === 'whistleblower' ? [] : (sources[directive] ?? []))
   const list = (...items: Array<string | null>) => items.filter(Boolean).join(' ')
   const images = [

@@ -35,6 +35,8 @@ import { marketSitemap, sitemapIndex } from '../../src/seo/sitemap'
 import { reportPage, submitReport } from '../../src/pages/whistleblower/report'
 import { statusPage, submitStatus } from '../../src/pages/whistleblower/status'
 import { submitConsent } from '../../src/tracking/submit-consent'
+import { submitTestPayment, testPaymentPage } from '../../src/payments/test-payment-page'
+import { receivePaymentWebhook } from '../../src/payments/webhook'
 
 type Handler = (...args: never[]) => unknown
 
@@ -46,6 +48,10 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/robots.txt', '/robots.txt', robots],
   ['GET', '/sitemap.xml', '/sitemap.xml', sitemapIndex],
   ['ALL', '/api/*', '/api/sites/it', publicApi],
+  // Payments: the providers' webhook and the embedded test provider's page.
+  ['POST', '/_webhooks/payments', '/_webhooks/payments', receivePaymentWebhook],
+  ['GET', '/_test-payments/:id', '/_test-payments/tp_0123456789abcdef01234567', testPaymentPage],
+  ['POST', '/_test-payments/:id', '/_test-payments/tp_0123456789abcdef01234567', submitTestPayment],
   // The staff console (src/console/): sign-in, home, then its sections.
   ['GET', '/_console/login', '/_console/login', consoleLoginPage],
   ['POST', '/_console/login', '/_console/login', submitConsoleLogin],

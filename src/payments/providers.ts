@@ -1,0 +1,31 @@
+import { configOf } from '../config'
+import type { Bindings } from '../env'
+import { logEvent } from '../ops/log'
+import type { PaymentProvider } from './provider'
+import { testProvider } from './test-provider'
+
+/**
+ * The deployment's provider: `ready`, `off` (none configured — the test provider only exists with the embedded API,
+ * so with an HTTP upstream it is off: its page and the webhook answer 404), or `unavailable` (configured, but the
+ * webhook secret is missing: 503, logged `payment_secret_missing`).
+ */
+export type ProviderChoice = { kind: 'ready'; provider: PaymentProvider } | { kind: 'off' } | { kind: 'unavailable' }
+
+/**
+ * The provider `PAYMENT_PROVIDER` chose. A real provider is one more case here (`stripe`: its adapter over Stripe's
+ * API with `STRIPE_SECRET_KEY`, the webhook secret as `PAYMENT_WEBHOOK_SECRET`), docs/api.md "Payments".
+ *
+ * @example
+ * const choice = paymentProviderOf(c.env)
+ * if (choice.kind !== 'ready') throw new PaymentError('unavailable')
+ * const { redirectUrl } = await choice.provider.createPayment({ orderCode, amount, … })
+ */
+export function paymentProviderOf(env: Bindings): ProviderChoice {
+  const config = configOf(env)
+  if (config.paymentProvider !== 'test' || !config.publicOrigin || config.upstream.kind !== 'embedded') return { kind: 'off' }
+  if (!env.PAYMENT_WEBHOOK_SECRET) {
+    logEvent('error', 'payment_secret_missing')
+    return { kind: 'unavailable' }
+  }
+  return { kind: 'ready', provider: testProvider(env.DB, env.PAYMENT_WEBHOOK_SECRET, config.publicOrigin) }
+}

@@ -1,0 +1,92 @@
+import { sha256Hex } from '../crypto/digest'
+import { logEvent } from '../ops/log'
+import type { PaymentEvent } from './provider'
+
+/** What a verified event's id says: new, the same event again (a retry), or another body under a known id. */
+export type EventRecord = 'new' | 'duplicate' | 'conflict'
+
+/**
+ * Remembers a verified event by its id before anything is done with it (`webhook_events`, the id unique): the insert
+ * is the lock, so of two deliveries at once only one acts. A known id with the same body is a retry (`duplicate`);
+ * with another body, an event that is not the one first received (`conflict`, refused).
+ */
+export async function rememberEvent(db: D1Database, event: PaymentEvent, body: string): Promise<EventRecord> {
+  const hash = await sha256Hex(body)
+  const inserted = await db
+    .prepare(
+      `INSERT INTO webhook_events (event_id, type, body_sha256, payment_id, order_code) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (event_id) DO NOTHING`,
+    )
+    .bind(event.id, event.type, hash, event.data.payment_id, event.data.order_code)
+    .run()
+  if (inserted.meta.changes === 1) return 'new'
+  const known = await db.prepare('SELECT body_sha256 FROM webhook_events WHERE event_id = ?').bind(event.id).first<{ body_sha256: string }>()
+  return known?.body_sha256 === hash ? 'duplicate' : 'conflict'
+}
+
+/** Forgets an event whose settling failed, so the provider's next delivery of it is acted on. */
+export async function forgetEvent(db: D1Database, eventId: string): Promise<void> {
+  await db.prepare('DELETE FROM webhook_events WHERE event_id = ?').bind(eventId).run()
+}
+
+/**
+ * What settling did to the order: `paid` (it became paid now, once), `failed` (its payment failed: the buyer may
+ * try again, the order waits), `unchanged` (nothing to change: already so, a pending report, or an event of an older
+ * payment), `no_order` (no order has that code), `amount_mismatch` (the payment is not for the order's total and
+ * currency: nothing changes, logged for staff).
+ */
+export type Settlement = 'paid' | 'failed' | 'unchanged' | 'no_order' | 'amount_mismatch'
+
+type OrderRow = { id: number; status: string; payment_state: string; payment_id: string | null; total: number; currency: string }
+
+const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
+
+/**
+ * The settle hook: a verified, new payment event applied to its order (`orders.payment_state`, `status`, the
+ * timeline in `order_events`). Order placement (checkout) extends the `paid` transition — it happens once per order,
+ * whatever the deliveries — with what paying means: stock taken, the confirmation mail to the outbox.
+ *
+ * - paid: `payment_state` paid, `status` pending_payment → paid, a `paid` row in the timeline; the payment becomes
+ *   the order's. Paid a second time by another payment: unchanged, logged `payment_paid_twice` (a refund for staff).
+ * - failed or cancelled: `payment_state` failed while pending, for the order's current payment (or any, before
+ *   placement records one); `status` stays pending_payment, so the buyer can pay again.
+ * - pending: nothing changes (the order is pending from placement; a late report must not undo a failure).
+ *
+ * @example
+ * const settlement = await settlePayment(env.DB, event)
+ */
+export async function settlePayment(db: D1Database, event: PaymentEvent): Promise<Settlement> {
+  const { order_code: code, payment_id: paymentId, amount, currency, state } = event.data
+  const order = await db
+    .prepare('SELECT id, status, payment_state, payment_id, total, currency FROM orders WHERE code = ?')
+    .bind(code)
+    .first<OrderRow>()
+  if (!order) return 'no_order'
+  if (order.total !== amount || order.currency !== currency) {
+    logEvent('error', 'payment_amount_mismatch', { event_id: event.id, type: event.type })
+    return 'amount_mismatch'
+  }
+  if (state === 'paid') {
+    const [updated] = await db.batch([
+      db
+        .prepare(
+          `UPDATE orders SET payment_state = 'paid', payment_id = ?,
+                  status = CASE WHEN status = 'pending_payment' THEN 'paid' ELSE status END
+            WHERE id = ? AND payment_state <> 'paid'`,
+        )
+        .bind(paymentId, order.id),
+      db.prepare(`INSERT OR IGNORE INTO order_events (order_id, status, at) SELECT id, 'paid', ? FROM orders WHERE id = ? AND status = 'paid'`).bind(nowIso(), order.id),
+    ])
+    if (updated?.meta.changes === 1) return 'paid'
+    if (order.payment_id && order.payment_id !== paymentId) logEvent('error', 'payment_paid_twice', { event_id: event.id, type: event.type })
+    return 'unchanged'
+  }
+  if (state === 'failed' || state === 'cancelled') {
+    const updated = await db
+      .prepare(`UPDATE orders SET payment_state = 'failed' WHERE id = ? AND payment_state = 'pending' AND (payment_id IS NULL OR payment_id = ?)`)
+      .bind(order.id, paymentId)
+      .run()
+    return updated.meta.changes === 1 ? 'failed' : 'unchanged'
+  }
+  return 'unchanged'
+}
