@@ -30,7 +30,6 @@ type FrameProps = {
 export function LeadFormFrame(props: FrameProps) {
   const { view, labelledBy, token, errors, message, multipart, privacyUrl, consentGiven, turnstileSiteKey, children } = props
   const { t } = view
-  const consentErrors = errors?.consent ?? []
   return (
     <form
       method="post"
@@ -47,26 +46,7 @@ export function LeadFormFrame(props: FrameProps) {
         <input id="field-homepage" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       {children}
-      <div className={consentErrors.length ? 'field consent-field invalid' : 'field consent-field'}>
-        <input
-          id="field-consent"
-          name="consent"
-          type="checkbox"
-          required
-          defaultChecked={consentGiven}
-          aria-invalid={consentErrors.length > 0 || undefined}
-          aria-describedby={['field-consent-privacy', consentErrors.length && 'field-consent-error'].filter(Boolean).join(' ')}
-        />
-        <label htmlFor="field-consent">{t('forms.consent')}</label>
-        <p className="hint" id="field-consent-privacy">
-          {privacyUrl ? <a href={privacyUrl}>{t('forms.privacy_link')}</a> : t('forms.privacy_text')}
-        </p>
-        {consentErrors.length > 0 && (
-          <p className="field-error" id="field-consent-error">
-            {consentErrors.map((key) => t(`validation.${key}`)).join(' ')}
-          </p>
-        )}
-      </div>
+      <ConsentField view={view} errors={errors} checked={consentGiven} privacyUrl={privacyUrl} />
       {turnstileSiteKey && <TurnstileWidget siteKey={turnstileSiteKey} language={view.locale} />}
       <button type="submit" className="button">
         {t('forms.send')}
@@ -84,5 +64,37 @@ function TurnstileWidget({ siteKey, language }: { siteKey: string; language: str
         {(nonce) => <script src={`${TURNSTILE_ORIGIN}/turnstile/v0/api.js`} async defer nonce={nonce} />}
       </ScriptNonce.Consumer>
     </>
+  )
+}
+
+/**
+ * The consent a form needs, with the privacy policy linked (or named, where the market has no such page), and its
+ * message tied to it. `label` and `privacyText` are text keys (the lead forms' by default).
+ */
+export function ConsentField(props: { view: View; errors?: FieldErrors; checked: boolean; privacyUrl: string | null; label?: string; privacyText?: string }) {
+  const { view, errors, checked, privacyUrl, label = 'forms.consent', privacyText = 'forms.privacy_text' } = props
+  const { t } = view
+  const consentErrors = errors?.consent ?? []
+  return (
+    <div className={consentErrors.length ? 'field consent-field invalid' : 'field consent-field'}>
+      <input
+        id="field-consent"
+        name="consent"
+        type="checkbox"
+        required
+        defaultChecked={checked}
+        aria-invalid={consentErrors.length > 0 || undefined}
+        aria-describedby={['field-consent-privacy', consentErrors.length && 'field-consent-error'].filter(Boolean).join(' ')}
+      />
+      <label htmlFor="field-consent">{t(label)}</label>
+      <p className="hint" id="field-consent-privacy">
+        {privacyUrl ? <a href={privacyUrl}>{t('forms.privacy_link')}</a> : t(privacyText)}
+      </p>
+      {consentErrors.length > 0 && (
+        <p className="field-error" id="field-consent-error">
+          {consentErrors.map((key) => t(`validation.${key}`)).join(' ')}
+        </p>
+      )}
+    </div>
   )
 }

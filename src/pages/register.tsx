@@ -7,6 +7,7 @@ import { loginUrl, redirectTarget } from '../auth/redirect-target'
 import { Caching } from '../cache/answer-caching'
 import { type FieldErrors, Field, FormErrors } from '../components/form-field'
 import { BlankLayout } from '../components/layouts'
+import { ConsentField } from '../components/lead-form-frame'
 import type { HeadProps } from '../components/page-head'
 import type { View } from '../components/view'
 import { configOf } from '../config'
@@ -46,7 +47,6 @@ export function RegisterPage({ view, head, privacyUrl, state }: RegisterPageProp
   const { t } = view
   const values = state.values ?? {}
   const errors = state.errors
-  const consentErrors = errors?.consent ?? []
   return (
     <BlankLayout view={view} head={head}>
       <div className="auth-panel">
@@ -75,26 +75,7 @@ export function RegisterPage({ view, head, privacyUrl, state }: RegisterPageProp
               hint={t('password.rules', { min: PASSWORD_MIN })}
               errors={errors}
             />
-            <div className={consentErrors.length ? 'field consent-field invalid' : 'field consent-field'}>
-              <input
-                id="field-consent"
-                name="consent"
-                type="checkbox"
-                required
-                defaultChecked={values.consent}
-                aria-invalid={consentErrors.length > 0 || undefined}
-                aria-describedby={['field-consent-privacy', consentErrors.length && 'field-consent-error'].filter(Boolean).join(' ')}
-              />
-              <label htmlFor="field-consent">{t('register.consent')}</label>
-              <p className="hint" id="field-consent-privacy">
-                {privacyUrl ? <a href={privacyUrl}>{t('forms.privacy_link')}</a> : t('register.privacy_text')}
-              </p>
-              {consentErrors.length > 0 && (
-                <p className="field-error" id="field-consent-error">
-                  {consentErrors.map((key) => t(`validation.${key}`)).join(' ')}
-                </p>
-              )}
-            </div>
+            <ConsentField view={view} errors={errors} checked={values.consent === true} privacyUrl={privacyUrl} label="register.consent" privacyText="register.privacy_text" />
             <button type="submit" className="button">
               {t('register.submit')}
             </button>
