@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 
 /** One variant as the buy box offers it: its texts come from the server in the market's language. */
 export type BuyOption = {
@@ -10,6 +10,8 @@ export type BuyOption = {
   availability: string
   /** Out of stock: shown, but cannot be chosen. */
   disabled: boolean
+  /** Only a few left: marked with a dot the note below explains. */
+  low: boolean
 }
 
 export type AddToCartProps = {
@@ -19,7 +21,7 @@ export type AddToCartProps = {
   formKey: string
   options: BuyOption[]
   maxQuantity: number
-  texts: { choose: string; quantity: string; add: string; adding: string; failed: string; viewCart: string; soldOut: string }
+  texts: { choose: string; quantity: string; add: string; adding: string; failed: string; viewCart: string; soldOut: string; low: string }
   cartUrl: string
 }
 
@@ -31,6 +33,9 @@ export type AddToCartProps = {
 export default function AddToCart({ action, product, formKey, options, maxQuantity, texts, cartUrl }: AddToCartProps) {
   const [state, setState] = useState<{ busy: boolean; message: string; ok: boolean }>({ busy: false, message: '', ok: true })
   const first = options.find((option) => !option.disabled)
+  // Marked once hydrated: until then the form is the plain one, and its post a page load.
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -53,24 +58,41 @@ export default function AddToCart({ action, product, formKey, options, maxQuanti
   }
 
   return (
-    <form method="post" action={action} className="buy-box" onSubmit={submit}>
+    <form method="post" action={action} className="buy-box" onSubmit={submit} data-hydrated={hydrated ? '' : undefined}>
       <input type="hidden" name="product" value={product} />
       <input type="hidden" name="key" value={formKey} />
       <fieldset className="buy-options">
         <legend>{texts.choose}</legend>
-        {options.map((option) => (
-          <label key={option.sku} className={`buy-option${option.disabled ? ' disabled' : ''}`}>
-            <input type="radio" name="sku" value={option.sku} defaultChecked={option.sku === first?.sku} disabled={option.disabled} required />
-            <span className="buy-option-body">
-              <span className="buy-option-size">{option.size}</span>
-              <span className="buy-option-colour">
-                <span className={`swatch swatch-${option.colour}`} aria-hidden="true" /> {option.colourName}
-              </span>
-              <span className="buy-option-price">{option.price}</span>
-              <span className="buy-option-availability">{option.disabled ? texts.soldOut : option.availability}</span>
-            </span>
-          </label>
-        ))}
+        {byColour(options).map((group) => {
+          const samePrice = group.every((option) => option.price === group[0]!.price)
+          return (
+            <div key={group[0]!.colour} className="buy-colour">
+              <p className="buy-colour-name" aria-hidden="true">
+                <span className={`swatch swatch-${group[0]!.colour}`} /> {group[0]!.colourName}
+                {samePrice && <span className="buy-colour-price">{group[0]!.price}</span>}
+              </p>
+              <div className="buy-sizes">
+                {group.map((option) => (
+                  <label key={option.sku} className={`buy-size${option.disabled ? ' disabled' : ''}${option.low ? ' low' : ''}`}>
+                    <input type="radio" name="sku" value={option.sku} defaultChecked={option.sku === first?.sku} disabled={option.disabled} required />
+                    <span className="buy-size-label">
+                      <span aria-hidden="true">{option.size}</span>
+                      {!samePrice && <span className="buy-size-price" aria-hidden="true">{option.price}</span>}
+                      <span className="visually-hidden">
+                        {`${option.size}, ${option.colourName}, ${option.price}, ${option.disabled ? texts.soldOut : option.availability}`}
+                      </span>
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </div>
+          )
+        })}
+        {options.some((option) => option.low) && (
+          <p className="buy-low-note">
+            <span className="buy-low-dot" aria-hidden="true" /> {texts.low}
+          </p>
+        )}
       </fieldset>
       <div className="buy-row">
         <label className="buy-quantity">
@@ -98,6 +120,13 @@ export default function AddToCart({ action, product, formKey, options, maxQuanti
       </p>
     </form>
   )
+}
+
+/** The options grouped by colour, in their order: one row of sizes per colour. */
+function byColour(options: BuyOption[]): BuyOption[][] {
+  const groups = new Map<string, BuyOption[]>()
+  for (const option of options) groups.set(option.colour, [...(groups.get(option.colour) ?? []), option])
+  return [...groups.values()]
 }
 
 /** The header's cart count, as the server would render it for this many items. */

@@ -61,7 +61,8 @@ export function CartPage({ view, chrome, head, cart }: { view: View; chrome: Chr
               <ul className="cart-lines">
                 {lines.map((line) => {
                   const name = line.product.name
-                  const variant = t('cart.variant', { size: line.variant.size, colour: line.variant.colour_name })
+                  // The size is a left-to-right run (`XL`, `54`): isolated, it keeps its place in a right-to-left line.
+                  const variant = t('cart.variant', { size: `\u2068${line.variant.size}\u2069`, colour: line.variant.colour_name })
                   const most = Math.max(1, Math.min(MAX_LINE_QUANTITY, Math.max(line.stock, line.quantity)))
                   return (
                     <li key={line.sku} className={`cart-line${line.available ? '' : ' unavailable'}`}>

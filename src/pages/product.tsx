@@ -141,6 +141,7 @@ function BuyBox({ view, product, formKey, price }: { view: View; product: Produc
       price: price(variant.price),
       availability: t(`availability.${variant.availability}`),
       disabled: variant.availability === 'out_of_stock',
+      low: variant.availability === 'low_stock',
     })),
     texts: {
       choose: t('cart.choose'),
@@ -150,6 +151,7 @@ function BuyBox({ view, product, formKey, price }: { view: View; product: Produc
       failed: t('cart.failed'),
       viewCart: t('cart.view_cart'),
       soldOut: t('availability.out_of_stock'),
+      low: t('availability.low_stock'),
     },
   }
   return (
