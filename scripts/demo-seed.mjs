@@ -31,7 +31,14 @@ const DEFAULT_SETTINGS = {
   // The whistleblower channel (docs/api.md "Whistleblower channel"): anonymous reports taken, no national authority named.
   whistleblower_anonymous: true,
   whistleblower_external_channel: null,
+  // Buying online (docs/api.md "Market settings"): off unless the market says so in demo/markets.json's `commerce`.
+  sells_online: false,
+  vat: { rate: null, included: true },
+  shipping: null,
 }
+
+/** A variant's stock when the demo names none: enough to buy where it is in stock, a few where low, none where out. */
+const STOCK_BY_AVAILABILITY = { in_stock: 25, low_stock: 3, out_of_stock: 0, preorder: 10 }
 
 /** When the demo's products, pages and dealers last changed (a sitemap's lastmod): fixed, so a restart changes nothing. */
 const DEMO_UPDATED_AT = '2026-11-02T08:00:00Z'
@@ -123,7 +130,7 @@ export function demoSeedStatements() {
       currency: market.currency.code,
       currency_token: market.currency.token,
       currency_place: market.currency.place,
-      settings: JSON.stringify({ ...DEFAULT_SETTINGS, google_tag_manager: market.gtm, form_recipients: recipientsOf(market), ...market.settings }),
+      settings: JSON.stringify({ ...DEFAULT_SETTINGS, google_tag_manager: market.gtm, form_recipients: recipientsOf(market), ...market.commerce, ...market.settings }),
       page_links: JSON.stringify({ ...DEFAULT_PAGE_LINKS, ...market.pageLinks }),
       centre_lat: market.centre[0],
       centre_lng: market.centre[1],
@@ -191,7 +198,9 @@ export function demoSeedStatements() {
     }
     const variants = detail.variants ?? []
     variants.forEach(({ prices, not_sold_in, ...variant }, index) =>
-      statements.push(insert('product_variants', { ...variant, product_id: product.id, position: index })))
+      statements.push(insert('product_variants', {
+        ...variant, stock: variant.stock ?? STOCK_BY_AVAILABILITY[variant.availability] ?? 0, product_id: product.id, position: index,
+      })))
     for (const [site, amount] of Object.entries(detail.prices ?? {})) {
       statements.push(insert('product_prices', { product_id: product.id, site, amount }))
     }

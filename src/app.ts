@@ -20,6 +20,7 @@ import { bikesPage, registerBike } from './pages/account/bikes'
 import { orderPage } from './pages/account/order'
 import { ordersPage } from './pages/account/orders'
 import { accountOverview } from './pages/account/overview'
+import { addToCart, cartPage, changeCartLine, removeCartLine } from './pages/cart'
 import { contentPage } from './pages/content-page'
 import { dealerPage } from './pages/dealer'
 import { sendErrorPage } from './pages/error-page'
@@ -79,6 +80,12 @@ market.get('/my-account/addresses/:id/edit', editAddressPage)
 market.post('/my-account/addresses/:id', updateAddress)
 market.post('/my-account/addresses/:id/delete', deleteAddress)
 market.post('/my-account/addresses/:id/default', makeDefaultAddress)
+
+// The cart (src/pages/cart.tsx): only in markets that sell online (the availability rule's `cart`).
+market.get('/cart', requirePage('cart'), cartPage)
+market.post('/cart/items', requirePage('cart'), addToCart)
+market.post('/cart/items/:sku', requirePage('cart'), changeCartLine)
+market.post('/cart/items/:sku/remove', requirePage('cart'), removeCartLine)
 
 market.get('/products', productsPage)
 market.get('/products/type/:type', productsPage)

@@ -5,6 +5,7 @@ export const IslandNames = {
   dealerMap: 'dealer-map',
   testRideDays: 'test-ride-days',
   printButton: 'print-button',
+  addToCart: 'add-to-cart',
 } as const
 
 export type IslandName = (typeof IslandNames)[keyof typeof IslandNames]

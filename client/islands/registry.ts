@@ -17,4 +17,5 @@ export const islands: Record<IslandName, () => Promise<AnyComponent>> = {
   [IslandNames.dealerMap]: () => import('./dealer-map').then((module) => module.default),
   [IslandNames.testRideDays]: () => import('./test-ride-days').then((module) => module.default),
   [IslandNames.printButton]: () => import('./print-button').then((module) => module.default),
+  [IslandNames.addToCart]: () => import('./add-to-cart').then((module) => module.default),
 }

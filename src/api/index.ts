@@ -6,6 +6,7 @@ import { loggablePath } from '../ops/request-log'
 import type { ApiEnv } from './context'
 import { account } from './resources/account'
 import { auth } from './resources/auth'
+import { carts } from './resources/cart'
 import { cases } from './resources/cases'
 import { dealers } from './resources/dealers'
 import { pageIndex } from './resources/page-index'
@@ -38,6 +39,7 @@ api.use(async (c, next) => {
 api.route('/', auth)
 api.route('/', registration)
 api.route('/', account)
+api.route('/', carts)
 api.route('/', sites)
 api.route('/', translations)
 api.route('/', features)
@@ -66,6 +68,7 @@ export function publicApi(c: Context<AppEnv>): Response | Promise<Response> {
   if (configOf(c.env).upstream.kind !== 'embedded') return c.json({ message: 'Not Found' }, 404)
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.json({ message: 'Method Not Allowed' }, 405, { Allow: 'GET, HEAD' })
   // Staff calls are the console's alone: leads and the audit trail are not the public's reads, token or not.
-  if (/^\/api\/staff(?:\/|$)/.test(c.req.path)) return c.json({ message: 'Not Found' }, 404)
+  // Nor are carts: a visitor's cart is read through the site's own pages, by the edge that holds its code.
+  if (/^\/api\/(?:staff|carts)(?:\/|$)/.test(c.req.path)) return c.json({ message: 'Not Found' }, 404)
   return api.fetch(c.req.raw, c.env, c.executionCtx)
 }

@@ -4,6 +4,7 @@ import { PageError } from '../errors/page-error'
 import { logEvent } from '../ops/log'
 import { unlessRefused, UpstreamError } from '../upstream/errors'
 import type { LoginRequest } from '../upstream/account-schemas'
+import { mergeHeldCarts } from '../cart/merge-at-login'
 import { authOf } from './auth-of'
 import { endSession } from './log-out'
 import { setSessionCookie } from './session-cookie'
@@ -17,7 +18,7 @@ export type LoginOutcome = 'logged-in' | 'refused' | 'limited'
  * session whose id alone goes to the browser. A session the browser already held (another account's, or this one's)
  * ends first, its token revoked: every login gets a new id. The API refusing the credentials is `refused`, never
  * saying whether the account exists, and changes nothing; its own rate limit is `limited`; any other failure throws
- * (the 503 page).
+ * (the 503 page). The anonymous carts the browser holds are merged into the customer's.
  */
 export async function logIn(c: Context<AppEnv>, market: { country: string; locale: string }, credentials: LoginRequest): Promise<LoginOutcome> {
   const sessions = sessionsOf(c)
@@ -36,5 +37,7 @@ export async function logIn(c: Context<AppEnv>, market: { country: string; local
   const started = await sessions.create({ user: sessionUser(user), token: answer.access_token, expiresAt })
   if (!started) throw new UpstreamError('invalid', 'auth/login')
   setSessionCookie(c, started.id, started.end)
+  // The carts the visitor filled before logging in become the customer's (docs/api.md "Cart").
+  await mergeHeldCarts(c, answer.access_token, market.locale)
   return 'logged-in'
 }

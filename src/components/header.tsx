@@ -80,11 +80,37 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
               </button>
             </form>
           )}
+          {market && chrome.available.has('cart') && <CartLink view={view} base={base} count={chrome.cartCount ?? null} />}
           {chrome.available.has('account') && <AccountLinks view={view} home={home} />}
           <Island name={IslandNames.marketPicker} component={MarketPicker} props={pickerProps(chrome.sites, market, t)} />
         </div>
       </div>
     </header>
+  )
+}
+
+/**
+ * The cart link with its count: none for a visitor without a cart (the same shared page for everyone), the number of
+ * items otherwise. The "add to cart" island updates `[data-cart-count]` and its spoken text without a reload.
+ */
+function CartLink({ view, base, count }: { view: View; base: string; count: number | null }) {
+  const { t } = view
+  const current = view.path === `${base}/cart`
+  return (
+    <a className="cart-link" href={`${base}/cart`} aria-current={current ? 'page' : undefined} data-cart-link=""
+      data-count-template={t('cart.header_count', { count: '{{count}}' })}>
+      <svg className="cart-icon" aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6">
+        <path d="M5 8h14l-1.2 11.2a1 1 0 0 1-1 .8H7.2a1 1 0 0 1-1-.8L5 8Z" />
+        <path d="M9 8V6a3 3 0 0 1 6 0v2" />
+      </svg>
+      <span className="cart-link-label">{t('header.cart')}</span>
+      <span className="cart-count" data-cart-count="" aria-hidden="true" hidden={!count}>
+        {count || ''}
+      </span>
+      <span className="visually-hidden" data-cart-count-text="">
+        {count ? t('cart.header_count', { count: String(count) }) : ''}
+      </span>
+    </a>
   )
 }
 

@@ -4,6 +4,7 @@ import type { View } from './view'
 export const NOTICES = [
   'password_changed', 'reset_link_sent', 'address_saved', 'address_deleted', 'default_address_set', 'bike_registered',
   'logged_out', 'session_ended', 'consent_saved', 'email_confirmed', 'confirmation_sent',
+  'cart_added', 'cart_updated', 'cart_removed', 'cart_unavailable', 'cart_not_enough',
 ] as const
 export type Notice = (typeof NOTICES)[number]
 
@@ -18,10 +19,13 @@ export function Toast({ view }: { view: View }) {
   if (!view.notice) return null
   return (
     <p className="toast" role="status">
-      {view.t(`notice.${view.notice}`)}
+      {view.t(noticeText(view.notice))}
     </p>
   )
 }
+
+/** A notice's text key: the cart's live in its own `cart.*` texts (`cart_added` → `cart.added`), the others in `notice.*`. */
+export const noticeText = (notice: Notice) => (notice.startsWith('cart_') ? `cart.${notice.slice('cart_'.length)}` : `notice.${notice}`)
 
 /** A same-site path that shows a notice when it loads. */
 export function withNotice(path: string, notice: Notice): string {

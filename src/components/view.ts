@@ -30,4 +30,9 @@ export type Chrome = {
   productTypes: ProductType[]
   /** The request's availability: which pages the menus may link to. */
   available: Availability
+  /**
+   * The visitor's cart count in the header: null for a visitor without a cart (no count; the page stays shared), or
+   * in a market that does not sell online. Optional: pages made without it show none.
+   */
+  cartCount?: number | null
 }

@@ -15,7 +15,10 @@ const BRAND_FEATURES: ReadonlyArray<{ feature: string; pages: readonly string[] 
   { feature: 'dealer_locator', pages: ['dealer-locator', 'dealer-pages'] },
   { feature: 'search', pages: ['search'] },
   { feature: 'customer_login', pages: ['account'] },
+  { feature: 'checkout', pages: ['cart', 'checkout'] },
 ]
+/** Buying online (the cart and checkout) exists only in markets whose `sells_online` setting is on. */
+const SELLING_PAGES = ['cart', 'checkout']
 
 /** The pages the header links to, in this order (the footer lists every content page). */
 const HEADER_PAGES = ['dealer-locator', 'test-drive', 'about-us', 'contact-us']
@@ -27,7 +30,7 @@ export type PageLink = { key: string; slug: string }
 export type Availability = {
   /** Whether the market is live (not under maintenance): nothing of it is available otherwise. */
   readonly live: boolean
-  /** Whether a page (a pageLinks key, or `search`, `account`, `dealer-pages`) is available. */
+  /** Whether a page (a pageLinks key, or `search`, `account`, `dealer-pages`, `cart`, `checkout`) is available. */
   has(page: string): boolean
   /**
    * Whether a path of the market escapes the market's switches (PRODUCT.md §3.5): not when its slug is a switched-off
@@ -73,6 +76,8 @@ export function availabilityOf(market: MarketOf | null, features: readonly Featu
       off.add(page)
     }
   }
+  // Not a switch of the original: its paths are not matched by word (allowsPath), only its routes answer 404.
+  if (site && !site.settings.sells_online) SELLING_PAGES.forEach((page) => off.add(page))
   const has = (page: string) => live && !off.has(page)
   const links = Object.entries(site?.pageLinks ?? {}).map(([key, slug]) => ({ key, slug }))
   const pageLinks = () => links.filter(({ key }) => has(key))

@@ -2,10 +2,11 @@ import type { Context } from 'hono'
 import type { Chrome } from '../components/view'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
+import { headerCartCount } from '../cart/visitor-cart'
 
 /**
  * Loads what the default layout shows around every market page: the sites (market picker), the product menu and
- * types, and the request's availability. None may fail a page: without them the header shows less, and says so in
+ * types, the request's availability and the visitor's cart count (src/cart/visitor-cart.ts). None may fail a page: without them the header shows less, and says so in
  * the log.
  */
 export async function loadChrome(c: Context<AppEnv>): Promise<Chrome> {
@@ -15,10 +16,11 @@ export async function loadChrome(c: Context<AppEnv>): Promise<Chrome> {
       logEvent('warn', 'header_data_unavailable', { part, error: errorName(error) })
       return [] as T[]
     })
-  const [sites, productMenu, productTypes] = await Promise.all([
+  const [sites, productMenu, productTypes, cartCount] = await Promise.all([
     orNothing('sites', lookups.sites()),
     orNothing('product_menu', api.catalogue.menu()),
     orNothing('product_types', api.catalogue.types()),
+    headerCartCount(c),
   ])
-  return { sites, productMenu, productTypes, available }
+  return { sites, productMenu, productTypes, available, cartCount }
 }

@@ -13,9 +13,13 @@ import { pageGroups } from '../seo/page-groups'
 import { breadcrumbs, productData } from '../seo/structured-data'
 import type { Product } from '../upstream/catalogue-schemas'
 import { findBySlug } from './find-by-slug'
+import AddToCart from '../../client/islands/add-to-cart'
+import { IslandNames } from '../../client/islands/names'
+import { Island } from '../components/island'
+import { randomToken } from '../crypto/digest'
 
 /** The product page: gallery, name, price, description, the actions, variants and specifications. */
-export function ProductPage({ view, chrome, head, product }: { view: View; chrome: Chrome; head: HeadProps; product: Product }) {
+export function ProductPage({ view, chrome, head, product, formKey }: { view: View; chrome: Chrome; head: HeadProps; product: Product; formKey: string }) {
   const { t } = view
   const market = view.market!
   const testRide = chrome.available.pageUrl('test-drive', `?model=${encodeURIComponent(product.slug)}`)
@@ -50,6 +54,9 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
             {pricesVary ? t('product.from_price', { price: price(product.price) }) : price(product.price)}
           </p>
           {product.description && <p>{product.description}</p>}
+          {chrome.available.has('cart') && product.variants.length > 0 && (
+            <BuyBox view={view} product={product} formKey={formKey} price={price} />
+          )}
           <div className="actions">
             {testRide && (
               <a className="button" href={testRide}>
@@ -113,6 +120,57 @@ export function ProductPage({ view, chrome, head, product }: { view: View; chrom
 }
 
 /**
+ * The buy box of a market that sells online: the variants (those out of stock shown but not offered), a quantity and
+ * "Add to cart" (a plain form, hydrated as an island), then what the price includes and the delivery estimate.
+ */
+function BuyBox({ view, product, formKey, price }: { view: View; product: Product; formKey: string; price: (minor: number) => string }) {
+  const { t } = view
+  const market = view.market!
+  const { vat, shipping } = market.site.settings
+  const props = {
+    action: `/${market.segment}/cart/items`,
+    product: product.slug,
+    formKey,
+    maxQuantity: 5,
+    cartUrl: `/${market.segment}/cart`,
+    options: product.variants.map((variant) => ({
+      sku: variant.sku,
+      size: variant.size,
+      colour: variant.colour,
+      colourName: t(`colour.${variant.colour}`),
+      price: price(variant.price),
+      availability: t(`availability.${variant.availability}`),
+      disabled: variant.availability === 'out_of_stock',
+      low: variant.availability === 'low_stock',
+    })),
+    texts: {
+      choose: t('cart.choose'),
+      quantity: t('cart.quantity'),
+      add: t('cart.add'),
+      adding: t('cart.adding'),
+      failed: t('cart.failed'),
+      viewCart: t('cart.view_cart'),
+      soldOut: t('availability.out_of_stock'),
+      low: t('availability.low_stock'),
+    },
+  }
+  return (
+    <section className="buy" aria-label={t('cart.buy_label', { name: product.name })} id="buy">
+      <Island name={IslandNames.addToCart} component={AddToCart} props={props} />
+      <ul className="buy-notes">
+        <li>{vat.included ? t('cart.prices_include_vat') : t('cart.tax_at_checkout')}</li>
+        {shipping && (
+          <li>
+            {t('cart.delivery_days', { min: String(shipping.days[0]), max: String(shipping.days[1]) })}
+            {shipping.free_from !== null && <> · {t('cart.free_from', { price: price(shipping.free_from) })}</>}
+          </li>
+        )}
+      </ul>
+    </section>
+  )
+}
+
+/**
  * `GET /{m}/products/{slug}`: a product sold in the market, in its language and currency. An unknown slug, or a
  * product the market does not sell, is "Page Not Found". Products carry their own SEO fields.
  */
@@ -138,5 +196,6 @@ export async function productPage(c: Context<AppEnv>): Promise<Response> {
         ]
       : [],
   }
-  return sendPage(c, <ProductPage view={view} chrome={chrome} head={head} product={product} />, { caching: Caching.shared })
+  // The "add to cart" form's key, new on every answer (a double click sends it twice and adds once).
+  return sendPage(c, <ProductPage view={view} chrome={chrome} head={head} product={product} formKey={randomToken()} />, { caching: Caching.shared })
 }

@@ -24,6 +24,18 @@ export const regionSchema = z.enum(['africa', 'americas', 'asia', 'europe', 'oce
 /** A lead form's recipient address, or none. */
 const recipient = z.string().email().max(254).nullish()
 
+/** A market's VAT: rate in basis points (or null: worked out at checkout), and whether prices include it. */
+export const vatSchema = z
+  .object({ rate: z.number().int().min(0).max(10_000).nullable(), included: z.boolean() })
+  .default({ rate: null, included: true })
+
+/** A market's home delivery: its price, the subtotal from which it is free, and the days it takes. */
+export const shippingSchema = z.object({
+  price: z.number().int().min(0),
+  free_from: z.number().int().min(0).nullish().transform((v) => v ?? null),
+  days: z.tuple([z.number().int().min(0).max(90), z.number().int().min(0).max(90)]).refine(([min, max]) => min <= max),
+})
+
 export const siteSettingsSchema = z.object({
   under_maintenance: flag(false),
   test_ride_inquiry: flag(true),
@@ -56,6 +68,19 @@ export const siteSettingsSchema = z.object({
     .object({ name: z.string().trim().min(1).max(200), url: z.string().max(500).regex(/^https:\/\/[^\s"'<>]+$/) })
     .nullish()
     .catch(null),
+  /** Whether the market sells online (add to cart, checkout). Off, or missing: product pages point to dealers only. */
+  sells_online: flag(false),
+  /**
+   * The market's VAT (or sales tax): `rate` in basis points (2200 = 22 %), or null when it depends on the delivery
+   * address (US sales tax: "calculated at checkout"); `included`: whether the market's prices already include it (EU,
+   * CH, IL, AE) or it is added on top (US). A malformed value counts as "included at an unknown rate".
+   */
+  vat: vatSchema.catch({ rate: null, included: true }),
+  /**
+   * Home delivery: `price` in minor units of the site's currency, free from `free_from` (a subtotal, or never when
+   * null), arriving in `days` [min, max] working days. Null: no delivery estimate is shown.
+   */
+  shipping: shippingSchema.nullish().catch(null),
 })
 
 export const seoRecordSchema = z.object({

@@ -17,6 +17,7 @@ import { bikesPage, registerBike } from '../../src/pages/account/bikes'
 import { orderPage } from '../../src/pages/account/order'
 import { ordersPage } from '../../src/pages/account/orders'
 import { accountOverview } from '../../src/pages/account/overview'
+import { addToCart, cartPage, changeCartLine, removeCartLine } from '../../src/pages/cart'
 import { contentPage } from '../../src/pages/content-page'
 import { dealerPage } from '../../src/pages/dealer'
 import { home } from '../../src/pages/home'
@@ -103,6 +104,10 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['POST', '/:market/my-account/addresses/:id', '/it-it/my-account/addresses/1', updateAddress],
   ['POST', '/:market/my-account/addresses/:id/delete', '/it-it/my-account/addresses/1/delete', deleteAddress],
   ['POST', '/:market/my-account/addresses/:id/default', '/it-it/my-account/addresses/1/default', makeDefaultAddress],
+  ['GET', '/:market/cart', '/it-it/cart', cartPage],
+  ['POST', '/:market/cart/items', '/it-it/cart/items', addToCart],
+  ['POST', '/:market/cart/items/:sku', '/it-it/cart/items/STR9-M-RED', changeCartLine],
+  ['POST', '/:market/cart/items/:sku/remove', '/it-it/cart/items/STR9-M-RED/remove', removeCartLine],
   ['GET', '/:market/products', '/it-it/products', productsPage],
   ['GET', '/:market/products/type/:type', '/it-it/products/type/road', productsPage],
   ['GET', '/:market/products/:slug', '/it-it/products/strada-9', productPage],

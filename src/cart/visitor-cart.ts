@@ -1,0 +1,71 @@
+import type { Context } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { Caching } from '../cache/answer-caching'
+import { sha256Hex } from '../crypto/digest'
+import type { AppEnv } from '../env'
+import { errorName, logEvent } from '../ops/log'
+import { cartCode } from '../upstream/cart-schemas'
+import { type CartCalls, cartCalls } from '../upstream/contract/cart'
+
+/** How long an anonymous visitor's cart code is kept by their browser. */
+export const CART_COOKIE_DAYS = 30
+
+/**
+ * The cart cookie of a market's site (`__Host-Cart-it`): one per site, so a cart in one market never makes another
+ * market's pages personal, and `ch-de` and `ch-fr` share the Swiss cart (one currency). It holds the random code only.
+ */
+export const cartCookieName = (country: string) => `__Host-Cart-${country}`
+
+/** The cart code the browser holds for a site, when it is well-formed. */
+export function readCartCode(c: Context<AppEnv>, country: string): string | null {
+  const parsed = cartCode.safeParse(getCookie(c, cartCookieName(country)))
+  return parsed.success ? parsed.data : null
+}
+
+/** Gives the browser its cart code: only adding to the cart does (HttpOnly, Secure, SameSite=Lax, Path=/). */
+export function setCartCookie(c: Context<AppEnv>, country: string, code: string): void {
+  setCookie(c, cartCookieName(country), code, {
+    path: '/', secure: true, httpOnly: true, sameSite: 'Lax', maxAge: CART_COOKIE_DAYS * 24 * 3600,
+  })
+}
+
+/** Takes a site's cart cookie back (its cart was merged at login, or is gone). */
+export function clearCartCookie(c: Context<AppEnv>, country: string): void {
+  deleteCookie(c, cartCookieName(country), { path: '/', secure: true, httpOnly: true, sameSite: 'Lax' })
+}
+
+/** The request's cart calls in its market: the customer's own cart when logged in, else the cookie's code's. */
+export function visitorCart(c: Context<AppEnv>): { calls: CartCalls; code: string | null; customer: boolean } {
+  const { market, viewer } = c.var
+  const client = c.var.upstream.forMarket(market)
+  if (viewer) return { calls: cartCalls(client.withToken(viewer.token), { customer: true }), code: null, customer: true }
+  const code = readCartCode(c, market.country)
+  return { calls: cartCalls(client, { code }), code, customer: false }
+}
+
+/**
+ * The header's cart count on a market page: null (no count, the page stays shared) for a visitor without a cart
+ * cookie, or in a market that does not sell online; else the number of items, and the page becomes personal. A cart
+ * that cannot be read shows no count (logged); it never fails the page.
+ */
+export async function headerCartCount(c: Context<AppEnv>): Promise<number | null> {
+  const { market, viewer, available } = c.var
+  if (!market || !available?.has('cart')) return null
+  if (!viewer && !readCartCode(c, market.country)) return null
+  c.var.caching.lower(Caching.personal)
+  try {
+    return (await visitorCart(c).calls.read())?.item_count ?? 0
+  } catch (error) {
+    logEvent('warn', 'header_data_unavailable', { part: 'cart', error: errorName(error) })
+    return null
+  }
+}
+
+/**
+ * The idempotency key upstream of an "add" form's key: the form's key with the visitor's address and browser, so a
+ * double click adds once while two visitors given the same page by a cache never share a key.
+ */
+export async function addKeyOf(c: Context<AppEnv>, formKey: string): Promise<string> {
+  const client = `${c.req.header('CF-Connecting-IP') ?? 'local'}|${c.req.header('User-Agent') ?? ''}`
+  return (await sha256Hex(`${formKey}|${client}`)).slice(0, 48)
+}
