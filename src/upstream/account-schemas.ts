@@ -96,6 +96,9 @@ const postalAddressFields = {
   phone: phoneSchema.optional().transform((value) => value || null),
 }
 
+/** A postal address as a form or the API receives it, without a label (an order's, a checkout's). */
+export const postalAddressInput = z.object(postalAddressFields)
+
 /** An address as a form or the API receives it. */
 export const addressInput = z.object({
   label: optionalText(40),
@@ -104,7 +107,7 @@ export const addressInput = z.object({
     .transform((value) => value === true || value === 'on' || value === '1'),
 })
 
-const postalAddressSchema = z.object({
+export const postalAddressSchema = z.object({
   first_name: z.string(),
   last_name: z.string(),
   company: z.string().nullish(),
@@ -196,6 +199,7 @@ export type Rejection = z.infer<typeof rejectionSchema>
 export type AddressInput = z.infer<typeof addressInput>
 export type Address = z.infer<typeof addressSchema>
 export type PostalAddress = z.infer<typeof postalAddressSchema>
+export type PostalAddressInput = z.infer<typeof postalAddressInput>
 export type BikeRegistration = z.infer<typeof bikeRegistration>
 export type Bike = z.infer<typeof bikeSchema>
 export type BikeModel = z.infer<typeof productRefSchema>
