@@ -127,6 +127,8 @@ for (const [market, viewport] of [['it-it', PHONE], ['il-he', PHONE], ['il-he', 
     expect(await axeViolations(page)).toEqual([])
     const ride = RIDES.find((r) => r.market === market)!
     await page.locator('#field-dealer').selectOption(ride.dealer)
+    // The island has hydrated and read the dealer once it tells the dealer's days: only then is a day checked.
+    await expect.poll(async () => withoutIsolates(await page.locator('#field-date-days').textContent())).toBe(ride.openDays)
     await page.locator('#field-date').fill(ride.closedDay)
     await expect(page.locator('#field-date-closed')).toBeVisible()
     expect(await axeViolations(page)).toEqual([])
