@@ -1,14 +1,13 @@
 import type { Context } from 'hono'
 import type { ReactNode } from 'react'
 import { Caching } from '../../cache/answer-caching'
-import { AddressLines } from '../../components/address-lines'
 import { DefaultLayout } from '../../components/layouts'
 import type { HeadProps } from '../../components/page-head'
 import type { Chrome, View } from '../../components/view'
 import type { AppEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { issueFormToken, MIN_FILL_SECONDS, readFormToken, type FormToken } from '../../forms/form-token'
-import { formatMoney } from '../../i18n/formats'
+import { countryName, formatMoney } from '../../i18n/formats'
 import type { Market } from '../../market/market'
 import { sendPage, viewOf } from '../../render/respond'
 import type { PostalAddress } from '../../upstream/account-schemas'
@@ -164,8 +163,37 @@ export function CheckoutSummary({ view, checkout, children }: { view: View; chec
   )
 }
 
-/** An address as the review and the result show it: the postal lines, postcodes and phone numbers kept left to right. */
-export const AddressBlock = ({ view, address }: { view: View; address: PostalAddress }) => <AddressLines address={address} tag={view.market!.tag} />
+/**
+ * An address as the review and the result show it (the account's AddressLines, with the postcode isolated): the
+ * postcode and the phone number stay left-to-right runs inside a right-to-left page.
+ */
+export function AddressBlock({ view, address }: { view: View; address: PostalAddress }) {
+  const lines = [`${address.first_name} ${address.last_name}`, address.company, address.line1, address.line2].filter(Boolean)
+  return (
+    <address>
+      {lines.map((line, index) => (
+        <span key={index} className="address-line" dir="auto">
+          {line}
+        </span>
+      ))}
+      <span className="address-line">
+        <bdi dir="ltr">{address.postal_code}</bdi> <bdi>{address.city}</bdi>
+        {address.region ? (
+          <>
+            {' '}
+            (<bdi>{address.region}</bdi>)
+          </>
+        ) : null}
+      </span>
+      <span className="address-line">{countryName(address.country_code, view.market!.tag)}</span>
+      {address.phone && (
+        <span className="address-line" dir="ltr">
+          {address.phone}
+        </span>
+      )}
+    </address>
+  )
+}
 
 type CheckoutPageProps = { view: View; chrome: Chrome; head: HeadProps }
 
