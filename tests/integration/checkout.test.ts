@@ -353,6 +353,20 @@ describe('checkout: placing, paying and the result', () => {
     expect(again.headers.get('Location')).toBe(location)
   })
 
+  it('stops looking again by itself ten minutes after placing, offering "look again" instead', async () => {
+    const code = await freshCart(giulia, DEMO.email, IT, [['STR9-M-RED', 1]])
+    const { place: fields } = await review(giulia, IT, code)
+    await place(giulia, IT, code, fields)
+    const placedAt = new Date(Date.now() - 11 * 60 * 1000).toISOString()
+    await env.DB.prepare('UPDATE orders SET placed_at = ? WHERE cart_id = (SELECT id FROM carts WHERE code = ?)').bind(placedAt, code).run()
+    const result = await visitAs(giulia, `/${IT}/checkout/${code}/result`)
+    expect(result.status).toBe(200)
+    expect(result.headers.get('Refresh')).toBeNull()
+    expect(result.text).not.toContain('http-equiv="refresh"')
+    expect(textOf(result.text)).toContain(italian.checkout.result_pending_stopped)
+    expect(result.text).toContain(`<a href="/${IT}/checkout/${code}/result">${italian.checkout.result_look_again}</a>`)
+  })
+
   it('shows a paid result with the order code, its summary and where the confirmation went, and the order in the account', async () => {
     const code = await freshCart(giulia, DEMO.email, IT, [['STR9-M-RED', 1]])
     const { place: fields } = await review(giulia, IT, code)

@@ -13,6 +13,11 @@ import { payOrder } from './pay'
 
 /** How often a result still waiting for the provider looks again by itself (seconds). */
 export const RESULT_REFRESH_SECONDS = 5
+/**
+ * For how long after placing it does so: a page that reloads itself forever is a barrier (WCAG 2.2.1); a payment
+ * still pending after this is one the buyer left, or a slow bank's, which the confirmation mail announces.
+ */
+export const RESULT_REFRESH_FOR_MS = 10 * 60 * 1000
 
 /** What the result page says: paid, failed (try again), waiting for the provider, or closed (cancelled). */
 type ResultState = 'paid' | 'failed' | 'pending' | 'closed'
@@ -80,9 +85,11 @@ export function ResultPage({
   email,
   code,
   token,
+  refreshing,
 }: {
   view: View
   state: ResultState
+  refreshing: boolean
   order: Order
   placed: PlacedOrder
   email: string
@@ -139,7 +146,13 @@ export function ResultPage({
             <p className="lead" role="status">
               {t('checkout.result_pending_text')}
             </p>
-            <p className="checkout-note">{t('checkout.result_pending_refresh', { seconds: String(RESULT_REFRESH_SECONDS) })}</p>
+            {refreshing ? (
+              <p className="checkout-note">{t('checkout.result_pending_refresh', { seconds: String(RESULT_REFRESH_SECONDS) })}</p>
+            ) : (
+              <p className="checkout-note">
+                {t('checkout.result_pending_stopped')} <a href={paths.result}>{t('checkout.result_look_again')}</a>
+              </p>
+            )}
             <p>{t('checkout.result_pending_left')}</p>
             {payForm(t('checkout.pay'))}
           </>
@@ -163,7 +176,8 @@ export function ResultPage({
 /**
  * `GET /{m}/checkout/{code}/result` (the provider's return URL): the newest order placed from the cart, as it stands.
  * None yet: back to the checkout (303). Waiting for the provider, it looks again by itself every few seconds (a
- * `Refresh` header and `<meta http-equiv="refresh">`: no script needed).
+ * `Refresh` header and `<meta http-equiv="refresh">`: no script needed) for the first minutes after placing, then
+ * offers "look again".
  */
 export async function resultPage(c: Context<AppEnv>): Promise<Response> {
   const code = cartCodeOf(c)
@@ -176,11 +190,11 @@ export async function resultPage(c: Context<AppEnv>): Promise<Response> {
   const state = stateOf(placed)
   const token = await checkoutToken(c, code, 'retry')
   const email = c.var.viewer?.user.email ?? ''
-  const waiting = state === 'pending'
+  const waiting = state === 'pending' && Date.now() - Date.parse(placed.placed_at) < RESULT_REFRESH_FOR_MS
   return sendCheckoutPage(
     c,
     { key: `checkout.result_${state}_title` },
-    ({ view }) => <ResultPage view={view} state={state} order={order} placed={placed} email={email} code={code} token={token} />,
+    ({ view }) => <ResultPage view={view} state={state} order={order} placed={placed} email={email} code={code} token={token} refreshing={waiting} />,
     waiting ? { refreshSeconds: RESULT_REFRESH_SECONDS, headers: { Refresh: String(RESULT_REFRESH_SECONDS) } } : {},
   )
 }
