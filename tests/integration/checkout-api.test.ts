@@ -5,7 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../../src/api'
 import { cartAnswer } from '../../src/upstream/cart-schemas'
 import { type Checkout, checkoutAnswer, type PlacedOrder, placedOrderAnswer } from '../../src/upstream/checkout-schemas'
-import { paymentKeyOf } from '../../src/upstream/contract/checkout'
+import { checkoutCalls, paymentKeyOf } from '../../src/upstream/contract/checkout'
+import { createUpstream } from '../../src/upstream/client'
+import { UpstreamError } from '../../src/upstream/errors'
 import { testProvider } from '../../src/payments/test-provider'
 import { signWebhook } from '../../src/payments/signature'
 import { ORIGIN, visit } from '../fixtures/worker'
@@ -523,6 +525,42 @@ describe('paying settles the order', () => {
     expect(closed.status).toBe(409)
     expect(closed.json.code).toBe('already_paid')
     expect((await record(giulia, order.code, { attempt: 2, payment_id: second })).json.code).toBe('already_paid')
+  })
+})
+
+describe('the contract\'s calls (src/upstream/contract/checkout.ts) over the embedded API', () => {
+  const calls = (token: string) =>
+    checkoutCalls(
+      createUpstream({
+        transport: async (request) => {
+          const ctx = createExecutionContext()
+          const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env, ctx)
+          await waitOnExecutionContext(ctx)
+          return response
+        },
+        baseUrl: 'http://embedded.invalid',
+        timeoutMs: 10_000,
+      })
+        .forMarket({ country: 'it', locale: 'it' })
+        .withToken(token),
+    )
+
+  it('reads, chooses, places, records and retries through the typed calls; 404s are null; refusals throw with their code', async () => {
+    const code = await freshCart(giulia, { 'POMP-OS-GRY': 1 })
+    const checkout = calls(giulia)
+    expect(await calls(lukas).read(code)).toBeNull()
+    const chosen = await checkout.choose(code, { delivery: { method: 'home' }, shipping_address: { saved: 1 }, billing_address: null, payment_method: 'card' })
+    expect(chosen?.ready).toBe(true)
+    const stale = chosen?.review_key.replace(/^./, (first) => (first === 'A' ? 'B' : 'A')) ?? ''
+    const refusal = await checkout.place(code, stale).catch((error: unknown) => error)
+    expect(refusal).toBeInstanceOf(UpstreamError)
+    expect((refusal as UpstreamError).rejection?.code).toBe('checkout_changed')
+    const order = await checkout.place(code, chosen?.review_key ?? '')
+    expect(order).toMatchObject({ status: 'pending_payment', payment_attempt: 1 })
+    expect(await checkout.recordPayment(order?.code ?? '', 1, 'tp_333333333333333333333333')).toMatchObject({ payment_id: 'tp_333333333333333333333333' })
+    expect(await checkout.attempt(order?.code ?? '')).toMatchObject({ payment_attempt: 1, payment_state: 'pending' })
+    expect((await checkout.read(code))?.order?.code).toBe(order?.code)
+    expect(await checkout.attempt('AUR-NOSUCH')).toBeNull()
   })
 })
 
