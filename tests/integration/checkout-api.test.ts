@@ -104,6 +104,21 @@ describe('reading a checkout', () => {
     expect((await read(giulia, '..%2F..%2Fcarts')).status).toBe(404)
   })
 
+  it('answers 404 in a market that stopped selling online, for every call', async () => {
+    const es = { tenant: 'es', locale: 'es' }
+    const code = await freshCart(giulia, { 'POMP-OS-GRY': 1 }, es)
+    const { review_key } = checkoutOf((await choose(giulia, code, HOME_SAVED, es)).json)
+    const settings = await env.DB.prepare(`SELECT settings FROM sites WHERE slug = 'es'`).first<string>('settings')
+    await env.DB.prepare(`UPDATE sites SET settings = ? WHERE slug = 'es'`).bind(JSON.stringify({ ...JSON.parse(settings ?? '{}'), sells_online: false })).run()
+    try {
+      expect((await read(giulia, code, es)).status).toBe(404)
+      expect((await choose(giulia, code, HOME_SAVED, es)).status).toBe(404)
+      expect((await place(giulia, code, review_key, es)).status).toBe(404)
+    } finally {
+      await env.DB.prepare(`UPDATE sites SET settings = ? WHERE slug = 'es'`).bind(settings).run()
+    }
+  })
+
   it('answers 401 without a valid token', async () => {
     const code = await freshCart(giulia, { 'POMP-OS-GRY': 1 })
     for (const [method, path] of [['GET', `account/checkout/${code}`], ['PUT', `account/checkout/${code}`], ['POST', `account/checkout/${code}/orders`], ['POST', 'account/orders/AUR-10001/payment-attempts'], ['PUT', 'account/orders/AUR-10001/payment']] as const) {
@@ -352,6 +367,7 @@ describe('placing: what is checked again', () => {
     expect((await call(`account/checkout/${code}/orders`, { token: lukas, method: 'POST', body: { review_key: 'short' } })).status).toBe(422)
     await env.DB.prepare('UPDATE users SET email_confirmed_at = NULL WHERE id = 2').run()
     try {
+      expect((await read(lukas, code)).status).toBe(200)
       const unconfirmed = await place(lukas, code, review_key)
       expect(unconfirmed.status).toBe(403)
       expect(unconfirmed.json.code).toBe('email_unconfirmed')
