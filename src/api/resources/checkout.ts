@@ -62,12 +62,26 @@ function canonicalAddress(address: Partial<Record<AddressField, string | null | 
  */
 function invalidAt(c: ApiContext, error: z.ZodError) {
   const errors: Record<string, string[]> = {}
-  for (const issue of error.issues) {
-    const field = issue.path.length > 0 ? issue.path.join('.') : 'form'
-    const key = /^[a-z_]+$/.test(issue.message) ? issue.message : 'invalid'
+  for (const { path, message } of issuesOf(error.issues, [])) {
+    const field = path.length > 0 ? path.join('.') : 'form'
+    const key = /^[a-z_]+$/.test(message) ? message : 'invalid'
     if (!errors[field]?.includes(key)) (errors[field] ??= []).push(key)
   }
   return c.json({ message: 'The given data was invalid.', errors }, 422)
+}
+
+/**
+ * The issues with their whole paths. A choice between a saved and a new address that fits neither reports the
+ * issues of the branch the body meant: the one with the fewest missing keys of its own (`address` given: the new one).
+ */
+function issuesOf(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path]
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ path, message: issue.message }]
+    const missing = (branch: z.core.$ZodIssue[]) => branch.filter((inner) => inner.code === 'invalid_type' && inner.path.length === 1).length
+    const meant = issue.errors.reduce((best, branch) => (missing(branch) < missing(best) ? branch : best))
+    return issuesOf(meant, path)
+  })
 }
 
 /** The caller's own cart of the caller's market whose code is in the path, in a market that sells online; else null. */
@@ -271,7 +285,7 @@ const orderByKey = (c: ApiContext, checkoutKey: string) =>
 
 /**
  * `POST api/account/checkout/{code}/orders`: places the reviewed checkout, once. The placement key is the digest of
- * the cart and the review key (which holds the cart's generation): the same review placed again answers its order
+ * the cart (its id and code) and the review key (which holds the cart's generation): the same review placed again answers its order
  * (200), whatever the requests and however concurrent (the key is unique; the order, its lines and its timeline go
  * in one batch that does nothing when another request took the key). A review whose order was set aside by a later
  * placement cannot be placed again: the generation is raised and it is refused as `checkout_changed`.
@@ -281,7 +295,8 @@ async function place(c: ApiContext, cart: CartRow) {
   const input = placeOrderInput.safeParse(await jsonBody(c))
   if (!input.success) return invalidAt(c, input.error)
   const reviewKey = input.data.review_key
-  const checkoutKey = await digest(`checkout|${cart.id}|${reviewKey}`)
+  // The cart's code as well as its id: an id may be used again after a cart is deleted, a random code is not.
+  const checkoutKey = await digest(`checkout|${cart.id}|${cart.code}|${reviewKey}`)
   const placed = await orderByKey(c, checkoutKey)
   if (placed && placed.status !== 'cancelled') return respond(c, placedOrderAnswer, { data: placedOf(placed) })
   if (placed) await c.env.DB.prepare('UPDATE checkouts SET generation = generation + 1 WHERE cart_id = ?').bind(cart.id).run()
