@@ -333,8 +333,8 @@ describe('checkout: placing, paying and the result', () => {
     const orders = await env.DB.prepare('SELECT code, total, payment_id FROM orders WHERE cart_id = (SELECT id FROM carts WHERE code = ?)').bind(code).all<{ code: string; total: number; payment_id: string }>()
     expect(orders.results).toHaveLength(1)
     expect(orders.results[0]!.payment_id).toBe(location.split('/').pop())
-    const payment = await env.DB.prepare('SELECT amount, currency, market, return_url, description FROM payments WHERE id = ?').bind(orders.results[0]!.payment_id).first()
-    expect(payment).toEqual({ amount: 429000, currency: 'EUR', market: IT, return_url: `${ORIGIN}/${IT}/checkout/${code}/result`, description: `Aurora Cycles order ${orders.results[0]!.code}` })
+    const payment = await env.DB.prepare('SELECT amount, currency, market, return_url, description, method FROM payments WHERE id = ?').bind(orders.results[0]!.payment_id).first()
+    expect(payment).toEqual({ amount: 429000, currency: 'EUR', market: IT, return_url: `${ORIGIN}/${IT}/checkout/${code}/result`, description: `Aurora Cycles order ${orders.results[0]!.code}`, method: 'card' })
   })
 
   it('shows a pending result that looks again by itself, without script, with "pay" going back to the same payment', async () => {

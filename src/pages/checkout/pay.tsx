@@ -46,6 +46,7 @@ export async function payOrder(c: Context<AppEnv>, code: string, placed: PlacedO
       returnUrl: `${origin}${paths.result}`,
       idempotencyKey: await paymentKeyOf(order),
       description: `Aurora Cycles order ${order.code}`,
+      method: order.payment_method,
     })
     try {
       await calls.recordPayment(order.code, order.payment_attempt, payment.paymentId)
