@@ -288,6 +288,27 @@ describe('checkout: the review', () => {
     expect(headers.get('Location')).toBe(`/${IT}/checkout/${code}`)
   })
 
+  it('sends the customer to the cart, saying so, when a line can no longer be bought as it stands (review or placement)', async () => {
+    const code = await freshCart(giulia, DEMO.email, IT, [['LUCE-OS-BLK', 2]])
+    const { place: fields } = await review(giulia, IT, code)
+    const { stock } = (await env.DB.prepare(`SELECT stock FROM product_variants WHERE sku = 'LUCE-OS-BLK'`).first<{ stock: number }>())!
+    await env.DB.prepare(`UPDATE product_variants SET stock = 1 WHERE sku = 'LUCE-OS-BLK'`).run()
+    try {
+      // Placing the review shown before: refused by the API, nothing placed.
+      const refused = await place(giulia, IT, code, fields)
+      expect(refused.status).toBe(303)
+      expect(refused.headers.get('Location')).toBe(`/${IT}/cart?notice=cart_changed`)
+      const { status, headers } = await visitAs(giulia, `/${IT}/checkout/${code}/review`)
+      expect(status).toBe(303)
+      expect(headers.get('Location')).toBe(`/${IT}/cart?notice=cart_changed`)
+      const cart = await visitAs(giulia, headers.get('Location')!)
+      expect(cart.text).toContain('<p class="toast" role="status">')
+      expect(textOf(cart.text)).toContain(italian.cart.changed)
+    } finally {
+      await env.DB.prepare(`UPDATE product_variants SET stock = ? WHERE sku = 'LUCE-OS-BLK'`).bind(stock).run()
+    }
+  })
+
   it('shows the review again, saying that prices changed and with the new amounts, when a price changed before placing', async () => {
     const code = await freshCart(giulia, DEMO.email, IT, [['POMP-OS-GRY', 1]])
     const { place: fields } = await review(giulia, IT, code)

@@ -134,13 +134,15 @@ export function ReviewPage({ view, checkout, code, token, change }: { view: View
 
 /**
  * `GET /{m}/checkout/{code}/review` (`?changed=prices|checkout` after a refused placement): what placing will buy.
- * An empty cart goes back to the cart, choices missing to the form (303).
+ * An empty cart, or a line that cannot be bought as it stands, goes back to the cart, choices missing to the form (303).
  */
 export async function reviewPage(c: Context<AppEnv>): Promise<Response> {
   const code = cartCodeOf(c)
   const checkout = await readCheckout(c, code)
   const paths = checkoutPaths(c.var.market, code)
   if (checkout.cart.lines.length === 0) return sendRedirect(c, paths.cart, 303)
+  // A line that cannot be bought as it stands (sold out, too few left) is the cart's to fix, not the form's.
+  if (checkout.cart.lines.some((line) => !line.available)) return sendRedirect(c, withNotice(paths.cart, 'cart_changed'), 303)
   if (!checkout.ready) return sendRedirect(c, paths.form, 303)
   const token = await checkoutToken(c, code, 'place')
   const change = changeOf(c.req.query('changed'))
