@@ -242,7 +242,7 @@ describe('checkout: the review', () => {
     expect(words).toContain('4349,80\u00a0€')
     expect(words).toContain(italian.checkout.home)
     expect(words).toContain('Via Sant\'Alessandro 42')
-    expect(page.text).toContain('<span class="address-line" dir="ltr">+39 035 555 0101</span>')
+    expect(page.text).toContain('<span class="address-line"><bdi dir="ltr">+39 035 555 0101</bdi></span>')
     expect(words).toContain(italian.checkout.billing_same)
     expect(words).toContain(italian.payment_method.card)
     expect(words).toContain(`Include ${money(IT, Math.round((434980 * 2200) / 12200))} di IVA (22%)`)

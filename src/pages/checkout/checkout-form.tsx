@@ -68,9 +68,11 @@ function GroupError({ view, id, errors }: { view: View; id: string; errors?: str
 function SavedAddressLabel({ address }: { address: Address }) {
   return (
     <span className="checkout-option-text">
-      <strong dir="auto">{address.label || `${address.first_name} ${address.last_name}`}</strong>
-      <span dir="auto">
-        {address.first_name} {address.last_name}, {address.line1}
+      <strong>
+        <bdi>{address.label || `${address.first_name} ${address.last_name}`}</bdi>
+      </strong>
+      <span>
+        <bdi>{`${address.first_name} ${address.last_name}, ${address.line1}`}</bdi>
       </span>
       <span>
         <bdi dir="ltr">{address.postal_code}</bdi> <bdi>{address.city}</bdi>
@@ -252,8 +254,12 @@ export function CheckoutFormPage({
                     <label key={dealer.slug} className="checkout-option" htmlFor={`dealer-${dealer.slug}`}>
                       <input id={`dealer-${dealer.slug}`} type="radio" name="dealer" value={dealer.slug} defaultChecked={values.dealer === dealer.slug} />
                       <span className="checkout-option-text">
-                        <strong dir="auto">{dealer.name}</strong>
-                        <span dir="auto">{dealer.address}</span>
+                        <strong>
+                          <bdi>{dealer.name}</bdi>
+                        </strong>
+                        <span>
+                          <bdi>{dealer.address}</bdi>
+                        </span>
                         <span>
                           {dealer.postal_code && <bdi dir="ltr">{dealer.postal_code}</bdi>} <bdi>{dealer.city}</bdi>
                         </span>

@@ -164,16 +164,16 @@ export function CheckoutSummary({ view, checkout, children }: { view: View; chec
 }
 
 /**
- * An address as the review and the result show it (the account's AddressLines, with the postcode isolated): the
- * postcode and the phone number stay left-to-right runs inside a right-to-left page.
+ * An address as the review and the result show it (the account's AddressLines, each part isolated): every line keeps
+ * the page's side, the postcode and the phone number stay left-to-right runs inside a right-to-left page.
  */
 export function AddressBlock({ view, address }: { view: View; address: PostalAddress }) {
   const lines = [`${address.first_name} ${address.last_name}`, address.company, address.line1, address.line2].filter(Boolean)
   return (
     <address>
       {lines.map((line, index) => (
-        <span key={index} className="address-line" dir="auto">
-          {line}
+        <span key={index} className="address-line">
+          <bdi>{line}</bdi>
         </span>
       ))}
       <span className="address-line">
@@ -187,8 +187,8 @@ export function AddressBlock({ view, address }: { view: View; address: PostalAdd
       </span>
       <span className="address-line">{countryName(address.country_code, view.market!.tag)}</span>
       {address.phone && (
-        <span className="address-line" dir="ltr">
-          {address.phone}
+        <span className="address-line">
+          <bdi dir="ltr">{address.phone}</bdi>
         </span>
       )}
     </address>

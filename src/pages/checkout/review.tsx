@@ -90,11 +90,11 @@ export function ReviewPage({ view, checkout, code, token, change }: { view: View
               <>
                 <p className="review-strong">{t('order.delivery_pickup', { dealer: dealer.name })}</p>
                 <address>
-                  <span className="address-line" dir="auto">
-                    {dealer.address}
+                  <span className="address-line">
+                    <bdi>{dealer.address}</bdi>
                   </span>
-                  <span className="address-line" dir="auto">
-                    {dealer.city}
+                  <span className="address-line">
+                    <bdi>{dealer.city}</bdi>
                   </span>
                 </address>
                 <p className="checkout-note">{t('checkout.pickup_when')}</p>
