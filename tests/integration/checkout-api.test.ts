@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { api } from '../../src/api'
 import { cartAnswer } from '../../src/upstream/cart-schemas'
 import { type Checkout, checkoutAnswer, type PlacedOrder, placedOrderAnswer } from '../../src/upstream/checkout-schemas'
@@ -73,6 +73,10 @@ const HOME_SAVED = { delivery: { method: 'home' }, shipping_address: { saved: 1 
 
 let giulia = ''
 let lukas = ''
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
 beforeAll(async () => {
   giulia = await tokenOf('customer@example.com', 'Demo-Rider-2026!')
   lukas = await tokenOf('second@example.com', 'Second-Rider-2026!')
@@ -526,6 +530,23 @@ describe('paying settles the order', () => {
     expect(mail?.body).toContain('Retrait chez')
     expect(mail?.body).toContain('Total : CHF\u00a029,90')
     expect(mail?.body).toContain(`${ORIGIN}/ch-fr/my-account/orders/${order.code}`)
+  })
+
+  it('paid while set aside by a later placement: the payment is recorded for a refund (logged), nothing else happens', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { code, checkout } = await reviewed(giulia, { 'ARIA-M-WHT': 1 })
+    const older = orderOf((await place(giulia, code, checkout.review_key)).json)
+    const paymentId = await pay(giulia, older, code)
+    await call('account/cart/items/ARIA-M-WHT', { token: giulia, method: 'PUT', body: { quantity: 2 } })
+    orderOf((await place(giulia, code, checkoutOf((await read(giulia, code)).json).review_key)).json)
+    const stock = await stockOf('ARIA-M-WHT')
+    await press(paymentId, 'succeed')
+    const row = await env.DB.prepare('SELECT status, payment_state FROM orders WHERE code = ?').bind(older.code).first()
+    expect(row).toEqual({ status: 'cancelled', payment_state: 'paid' })
+    expect(await stockOf('ARIA-M-WHT')).toBe(stock)
+    expect(await mailsOf(older.code)).toHaveLength(0)
+    expect(checkoutOf((await read(giulia, code)).json).cart.lines.map((line) => [line.sku, line.quantity])).toEqual([['ARIA-M-WHT', 2]])
+    expect(errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_for_closed_order"'))).toHaveLength(1)
   })
 
   it('never lets stock go below 0', async () => {
