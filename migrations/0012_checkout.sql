@@ -29,3 +29,8 @@ ALTER TABLE orders ADD COLUMN payment_attempt INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE orders ADD COLUMN delivery_dealer_slug TEXT;
 -- The language the order was placed in: its confirmation mail's.
 ALTER TABLE orders ADD COLUMN locale TEXT;
+-- The webhook event that made the order paid (src/payments/settle.ts): what paying does (stock, the cart, the mail)
+-- runs in the same transaction as that change, and only for the event that made it.
+ALTER TABLE orders ADD COLUMN paid_event TEXT;
+-- The way to pay the buyer chose at checkout, as the test provider's page shows it (Stripe: payment_method_types).
+ALTER TABLE payments ADD COLUMN method TEXT;

@@ -21,6 +21,9 @@ import { orderPage } from './pages/account/order'
 import { ordersPage } from './pages/account/orders'
 import { accountOverview } from './pages/account/overview'
 import { addToCart, cartPage, changeCartLine, removeCartLine } from './pages/cart'
+import { checkoutPage, submitCheckout } from './pages/checkout/checkout-form'
+import { resultPage, submitResult } from './pages/checkout/result'
+import { reviewPage, submitReview } from './pages/checkout/review'
 import { contentPage } from './pages/content-page'
 import { dealerPage } from './pages/dealer'
 import { sendErrorPage } from './pages/error-page'
@@ -67,7 +70,8 @@ market.get('/confirm-email/:token', requirePage('account'), confirmEmailPage)
 market.post('/confirm-email/:token', requirePage('account'), submitConfirmEmail)
 
 market.use('/my-account/*', requireViewer())
-market.use('/checkout/*', requireViewer())
+// Checkout exists only where the market sells online: 404 before the login is even asked for.
+market.use('/checkout/*', requirePage('checkout'), requireViewer())
 market.get('/my-account', accountOverview)
 market.post('/my-account/confirm-email', resendConfirmation)
 market.get('/my-account/orders', ordersPage)
@@ -86,6 +90,14 @@ market.get('/cart', requirePage('cart'), cartPage)
 market.post('/cart/items', requirePage('cart'), addToCart)
 market.post('/cart/items/:sku', requirePage('cart'), changeCartLine)
 market.post('/cart/items/:sku/remove', requirePage('cart'), removeCartLine)
+
+// Checkout (src/pages/checkout/): the form, the review (placing and paying), the provider's way back.
+market.get('/checkout/:code', checkoutPage)
+market.post('/checkout/:code', submitCheckout)
+market.get('/checkout/:code/review', reviewPage)
+market.post('/checkout/:code/review', submitReview)
+market.get('/checkout/:code/result', resultPage)
+market.post('/checkout/:code/result', submitResult)
 
 market.get('/products', productsPage)
 market.get('/products/type/:type', productsPage)

@@ -25,7 +25,7 @@ export const invalid = (c: ApiContext, error: z.ZodError) =>
   c.json({ message: 'The given data was invalid.', errors: fieldErrors(error) }, 422)
 
 /** A refusal with a machine-readable code (and the field it concerns), e.g. 409 `serial_registered`. */
-export const refuse = (c: ApiContext, status: 409 | 410 | 422, code: string, field?: string) =>
+export const refuse = (c: ApiContext, status: 403 | 409 | 410 | 422, code: string, field?: string) =>
   c.json({ message: code.replace(/_/g, ' '), code, ...(field ? { errors: { [field]: [code] } } : {}) }, status)
 
 /** The request's JSON body, or undefined when it is not JSON. */

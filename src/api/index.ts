@@ -8,6 +8,7 @@ import { account } from './resources/account'
 import { auth } from './resources/auth'
 import { carts } from './resources/cart'
 import { cases } from './resources/cases'
+import { checkouts } from './resources/checkout'
 import { dealers } from './resources/dealers'
 import { pageIndex } from './resources/page-index'
 import { products } from './resources/products'
@@ -40,6 +41,7 @@ api.route('/', auth)
 api.route('/', registration)
 api.route('/', account)
 api.route('/', carts)
+api.route('/', checkouts)
 api.route('/', sites)
 api.route('/', translations)
 api.route('/', features)

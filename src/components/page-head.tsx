@@ -18,10 +18,12 @@ export type HeadProps = {
   structuredData?: Thing[]
   /** Stylesheets only this page needs (the dealer map's). */
   stylesheets?: string[]
+  /** Seconds after which the page loads itself again (`<meta http-equiv="refresh">`: a result waiting, without script). */
+  refreshSeconds?: number
 }
 
 /** The page's title and meta tags, Open Graph, alternates and structured data. */
-export function PageHead({ title, description, keywords, canonical, ogImage, ogImageAlt, alternates = [], robots, structuredData = [] }: HeadProps) {
+export function PageHead({ title, description, keywords, canonical, ogImage, ogImageAlt, alternates = [], robots, structuredData = [], refreshSeconds }: HeadProps) {
   const indexed = !robots?.includes('noindex')
   const nonce = useContext(ScriptNonce)
   return (
@@ -30,6 +32,7 @@ export function PageHead({ title, description, keywords, canonical, ogImage, ogI
       {description && <meta name="description" content={description} />}
       {keywords && <meta name="keywords" content={keywords} />}
       {robots && <meta name="robots" content={robots} />}
+      {refreshSeconds !== undefined && <meta httpEquiv="refresh" content={String(refreshSeconds)} />}
       {canonical && <link rel="canonical" href={canonical} />}
       {alternates.map((a) => (
         <link key={a.hreflang} rel="alternate" hrefLang={a.hreflang} href={a.href} />

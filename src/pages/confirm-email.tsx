@@ -105,7 +105,8 @@ export async function submitConfirmEmail(c: Context<AppEnv>): Promise<Response> 
 }
 
 /**
- * `POST /{m}/my-account/confirm-email`: the account banner's "send the link again". Counted per client and per
+ * `POST /{m}/my-account/confirm-email` (`redirect`: a same-site path to come back to, checkout's): the account
+ * banner's "send the link again". Counted per client and per
  * account (each sends a mail; the API also bounds the links an account is sent); back to the account with a notice.
  */
 export async function resendConfirmation(c: Context<AppEnv>): Promise<Response> {
@@ -118,6 +119,9 @@ export async function resendConfirmation(c: Context<AppEnv>): Promise<Response> 
   }
   const origin = configOf(c.env).publicOrigin
   if (!origin) throw PageError.maintenance()
-  await c.var.account.resendConfirmation(confirmLinkTemplate(origin, market.segment, null))
-  return sendRedirect(c, withNotice(`/${market.segment}/my-account`, 'confirmation_sent'), 303)
+  // From checkout's "confirm your address first": the link, and this answer, lead back to the checkout.
+  const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)
+  const back = redirectTarget(typeof form.redirect === 'string' ? form.redirect : undefined)
+  await c.var.account.resendConfirmation(confirmLinkTemplate(origin, market.segment, back))
+  return sendRedirect(c, withNotice(back ?? `/${market.segment}/my-account`, 'confirmation_sent'), 303)
 }

@@ -47,6 +47,8 @@ export const createPaymentInput = z.object({
   idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/),
   /** What the buyer's statement and the provider's page say (`Aurora Cycles order AUR-10007`). */
   description: z.string().min(1).max(200),
+  /** The way to pay the buyer chose at checkout, if any: the provider's page offers it (Stripe: `payment_method_types`). */
+  method: z.enum(['card', 'paypal']).optional(),
 })
 export type CreatePayment = z.infer<typeof createPaymentInput>
 

@@ -1,3 +1,4 @@
+import { orderPaidStatements } from '../api/order-paid'
 import { sha256Hex } from '../crypto/digest'
 import { logEvent } from '../ops/log'
 import type { PaymentEvent } from './provider'
@@ -43,19 +44,23 @@ const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
 
 /**
  * The settle hook: a verified, new payment event applied to its order (`orders.payment_state`, `status`, the
- * timeline in `order_events`). Order placement (checkout) extends the `paid` transition — it happens once per order,
- * whatever the deliveries — with what paying means: stock taken, the confirmation mail to the outbox.
+ * timeline in `order_events`).
  *
  * - paid: `payment_state` paid, `status` pending_payment → paid, a `paid` row in the timeline; the payment becomes
- *   the order's. Paid a second time by another payment: unchanged, logged `payment_paid_twice` (a refund for staff).
- * - failed or cancelled: `payment_state` failed while pending, for the order's current payment (or any, before
- *   placement records one); `status` stays pending_payment, so the buyer can pay again.
+ *   the order's. In the same batch, once per order whatever the deliveries, what paying means
+ *   (src/api/order-paid.ts): the stock taken, the lines leaving the cart, the checkout's generation raised, the
+ *   confirmation mail to the outbox (its link on `publicOrigin`). Paid a second time by another payment: unchanged,
+ *   logged `payment_paid_twice` (a refund for staff); paid while set aside (cancelled): the payment is recorded,
+ *   nothing else happens, logged `payment_for_closed_order` (a refund for staff).
+ * - failed or cancelled: `payment_state` failed while pending, for the order's current payment only (or, before
+ *   placement records one, while the order is on its first attempt: an older attempt's payment never fails a newer
+ *   one); `status` stays pending_payment, so the buyer can pay again.
  * - pending: nothing changes (the order is pending from placement; a late report must not undo a failure).
  *
  * @example
- * const settlement = await settlePayment(env.DB, event)
+ * const settlement = await settlePayment(env.DB, event, { publicOrigin: 'https://www.brand.example' })
  */
-export async function settlePayment(db: D1Database, event: PaymentEvent): Promise<Settlement> {
+export async function settlePayment(db: D1Database, event: PaymentEvent, { publicOrigin }: { publicOrigin: string | null }): Promise<Settlement> {
   const { order_code: code, payment_id: paymentId, amount, currency, state } = event.data
   const order = await db
     .prepare('SELECT id, status, payment_state, payment_id, total, currency FROM orders WHERE code = ?')
@@ -67,23 +72,33 @@ export async function settlePayment(db: D1Database, event: PaymentEvent): Promis
     return 'amount_mismatch'
   }
   if (state === 'paid') {
+    // What paying means is read and prepared only when this event may make the order paid; it runs only if it does.
+    const paying = order.payment_state !== 'paid' && order.status === 'pending_payment' ? await orderPaidStatements(db, order.id, event.id, publicOrigin) : []
     const [updated] = await db.batch([
       db
         .prepare(
           `UPDATE orders SET payment_state = 'paid', payment_id = ?,
+                  paid_event = CASE WHEN status = 'pending_payment' THEN ? ELSE paid_event END,
                   status = CASE WHEN status = 'pending_payment' THEN 'paid' ELSE status END
             WHERE id = ? AND payment_state <> 'paid'`,
         )
-        .bind(paymentId, order.id),
+        .bind(paymentId, event.id, order.id),
       db.prepare(`INSERT OR IGNORE INTO order_events (order_id, status, at) SELECT id, 'paid', ? FROM orders WHERE id = ? AND status = 'paid'`).bind(nowIso(), order.id),
+      ...paying,
     ])
-    if (updated?.meta.changes === 1) return 'paid'
+    if (updated?.meta.changes === 1) {
+      if (order.status !== 'pending_payment') logEvent('error', 'payment_for_closed_order', { event_id: event.id, type: event.type })
+      return 'paid'
+    }
     if (order.payment_id && order.payment_id !== paymentId) logEvent('error', 'payment_paid_twice', { event_id: event.id, type: event.type })
     return 'unchanged'
   }
   if (state === 'failed' || state === 'cancelled') {
     const updated = await db
-      .prepare(`UPDATE orders SET payment_state = 'failed' WHERE id = ? AND payment_state = 'pending' AND (payment_id IS NULL OR payment_id = ?)`)
+      .prepare(
+        `UPDATE orders SET payment_state = 'failed'
+          WHERE id = ? AND payment_state = 'pending' AND (payment_id = ? OR (payment_id IS NULL AND payment_attempt <= 1))`,
+      )
       .bind(order.id, paymentId)
       .run()
     return updated.meta.changes === 1 ? 'failed' : 'unchanged'

@@ -123,6 +123,12 @@ function sendTestPage(c: Context<AppEnv>, payment: TestPayment, { status, notice
               <dt>Order</dt>
               <dd>{payment.order_code}</dd>
             </div>
+            {payment.method && (
+              <div>
+                <dt>Paying with</dt>
+                <dd>{payment.method === 'paypal' ? 'PayPal' : 'Card'}</dd>
+              </div>
+            )}
             <div>
               <dt>State</dt>
               <dd>

@@ -44,6 +44,8 @@ export type TestPayment = {
   return_url: string
   state: PaymentState
   idempotency_key: string
+  /** The way to pay the buyer chose at checkout (`card`, `paypal`), or null. */
+  method: string | null
   created_at: string
   updated_at: string
 }
@@ -64,13 +66,13 @@ export function testProvider(db: D1Database, secret: string, publicOrigin: strin
     async createPayment(input: CreatePayment): Promise<CreatedPayment> {
       const parsed = createPaymentInput.safeParse(input)
       if (!parsed.success || new URL(parsed.data.returnUrl).origin !== publicOrigin) throw new PaymentError('invalid')
-      const { orderCode, amount, currency, market, description, returnUrl, idempotencyKey } = parsed.data
+      const { orderCode, amount, currency, market, description, returnUrl, idempotencyKey, method } = parsed.data
       await db
         .prepare(
-          `INSERT INTO payments (id, order_code, amount, currency, market, description, return_url, idempotency_key)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
+          `INSERT INTO payments (id, order_code, amount, currency, market, description, return_url, idempotency_key, method)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
         )
-        .bind(`tp_${randomHex(12)}`, orderCode, amount, currency, market, description, returnUrl, idempotencyKey)
+        .bind(`tp_${randomHex(12)}`, orderCode, amount, currency, market, description, returnUrl, idempotencyKey, method ?? null)
         .run()
       const payment = await db.prepare('SELECT * FROM payments WHERE idempotency_key = ?').bind(idempotencyKey).first<TestPayment>()
       if (!payment) throw new PaymentError('unavailable')

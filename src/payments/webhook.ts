@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { configOf } from '../config'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
 import { paymentProviderOf } from './providers'
@@ -37,7 +38,7 @@ export async function receivePaymentWebhook(c: Context<AppEnv>): Promise<Respons
     return c.json({ received: true, duplicate: true })
   }
   try {
-    const outcome = await settlePayment(c.env.DB, event)
+    const outcome = await settlePayment(c.env.DB, event, { publicOrigin: configOf(c.env).publicOrigin })
     logEvent('info', 'payment_webhook', { ...fields, outcome })
     return c.json({ received: true })
   } catch (error) {

@@ -81,6 +81,11 @@ export const siteSettingsSchema = z.object({
    * null), arriving in `days` [min, max] working days. Null: no delivery estimate is shown.
    */
   shipping: shippingSchema.nullish().catch(null),
+  /**
+   * The ways to pay checkout offers in the market (the contract's `PAYMENT_METHODS`, src/upstream/checkout-schemas.ts),
+   * in the order shown. Missing or malformed: both.
+   */
+  payment_methods: z.array(z.enum(['card', 'paypal'])).min(1).default(['card', 'paypal']).catch(['card', 'paypal']),
 })
 
 export const seoRecordSchema = z.object({

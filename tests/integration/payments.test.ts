@@ -119,6 +119,16 @@ describe('the test provider behind the PaymentProvider interface', () => {
     expect(headers.get('X-Robots-Tag')).toBe('noindex, nofollow')
   })
 
+  it('shows the way to pay chosen at checkout when the payment names one', async () => {
+    const code = await placeOrder()
+    const { paymentId } = await provider().createPayment({
+      orderCode: code, amount: 174900, currency: 'EUR', market: 'it-it', returnUrl: returnUrlOf(code), idempotencyKey: randomKey(), description: `Order ${code}`, method: 'paypal',
+    })
+    expect(textOf((await visit(`/_test-payments/${paymentId}`)).text)).toMatch(/Paying with\s+PayPal/)
+    const { paymentId: plain } = await createPayment(code, 174900, 'EUR')
+    expect((await visit(`/_test-payments/${plain}`)).text).not.toContain('Paying with')
+  })
+
   it('succeed: the payment is paid, its signed webhook settles the order (paid, in its timeline) and the buyer goes back to the shop', async () => {
     const code = await placeOrder()
     const { paymentId } = await createPayment(code)

@@ -18,6 +18,9 @@ import { orderPage } from '../../src/pages/account/order'
 import { ordersPage } from '../../src/pages/account/orders'
 import { accountOverview } from '../../src/pages/account/overview'
 import { addToCart, cartPage, changeCartLine, removeCartLine } from '../../src/pages/cart'
+import { checkoutPage, submitCheckout } from '../../src/pages/checkout/checkout-form'
+import { resultPage, submitResult } from '../../src/pages/checkout/result'
+import { reviewPage, submitReview } from '../../src/pages/checkout/review'
 import { contentPage } from '../../src/pages/content-page'
 import { dealerPage } from '../../src/pages/dealer'
 import { home } from '../../src/pages/home'
@@ -108,6 +111,12 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['POST', '/:market/cart/items', '/it-it/cart/items', addToCart],
   ['POST', '/:market/cart/items/:sku', '/it-it/cart/items/STR9-M-RED', changeCartLine],
   ['POST', '/:market/cart/items/:sku/remove', '/it-it/cart/items/STR9-M-RED/remove', removeCartLine],
+  ['GET', '/:market/checkout/:code', `/it-it/checkout/${'A'.repeat(32)}`, checkoutPage],
+  ['POST', '/:market/checkout/:code', `/it-it/checkout/${'A'.repeat(32)}`, submitCheckout],
+  ['GET', '/:market/checkout/:code/review', `/it-it/checkout/${'A'.repeat(32)}/review`, reviewPage],
+  ['POST', '/:market/checkout/:code/review', `/it-it/checkout/${'A'.repeat(32)}/review`, submitReview],
+  ['GET', '/:market/checkout/:code/result', `/it-it/checkout/${'A'.repeat(32)}/result`, resultPage],
+  ['POST', '/:market/checkout/:code/result', `/it-it/checkout/${'A'.repeat(32)}/result`, submitResult],
   ['GET', '/:market/products', '/it-it/products', productsPage],
   ['GET', '/:market/products/type/:type', '/it-it/products/type/road', productsPage],
   ['GET', '/:market/products/:slug', '/it-it/products/strada-9', productPage],

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { toBase64Url } from '../../crypto/digest'
 import {
   addToCartInput,
+  type Cart,
   type CartRefusal,
   cartAnswer,
   cartCode,
@@ -13,7 +14,7 @@ import { siteSettingsSchema } from '../../upstream/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { bearerUser, requireBearer } from './auth'
 
-type CartRow = { id: number; code: string; site: string; user_id: number | null }
+export type CartRow = { id: number; code: string; site: string; user_id: number | null }
 type LineRow = {
   sku: string
   quantity: number
@@ -37,7 +38,7 @@ const newCode = () => toBase64Url(crypto.getRandomValues(new Uint8Array(24)))
 const siteOf = (c: ApiContext) => c.var.tenant
 
 /** The market's currency and settings, or null for an unknown market. */
-async function marketOf(c: ApiContext, site: string) {
+export async function marketOf(c: ApiContext, site: string) {
   const row = await c.env.DB.prepare('SELECT currency, settings FROM sites WHERE slug = ?').bind(site).first<{ currency: string; settings: string }>()
   if (!row) return null
   const settings = siteSettingsSchema.safeParse(parseJson(row.settings, {}))
@@ -49,7 +50,7 @@ const anonymousCart = (c: ApiContext, code: string, site: string) =>
   c.env.DB.prepare('SELECT id, code, site, user_id FROM carts WHERE code = ? AND site = ? AND user_id IS NULL').bind(code, site).first<CartRow>()
 
 /** The customer's cart of the market, if they have one. */
-const customerCart = (c: ApiContext, userId: number, site: string) =>
+export const customerCart = (c: ApiContext, userId: number, site: string) =>
   c.env.DB.prepare('SELECT id, code, site, user_id FROM carts WHERE user_id = ? AND site = ?').bind(userId, site).first<CartRow>()
 
 /** The customer's cart of the market, created empty when they have none. */
@@ -75,10 +76,22 @@ function refusalOf(variant: { stock: number; price: number | null } | null, quan
   return null
 }
 
-/** The cart as the contract answers it: lines priced now, in the caller's language, with VAT and delivery. */
-async function answerCart(c: ApiContext, cart: CartRow, status: 200 | 201 = 200) {
+/**
+ * The VAT of `taxed` (items and delivery) at a market's rate: included, the part inside the prices; added, the amount
+ * on top (rounded to the minor unit); null when the rate is not known (US sales tax).
+ */
+export function vatAmountOf(taxed: number, vat: { rate: number | null; included: boolean }): number | null {
+  if (vat.rate === null) return null
+  return vat.included ? Math.round((taxed * vat.rate) / (10_000 + vat.rate)) : Math.round((taxed * vat.rate) / 10_000)
+}
+
+/**
+ * The cart as the contract answers it (`cartSchema`): lines priced now, in the caller's language, with VAT and home
+ * delivery; null for a cart of an unknown market. Checkout prices its review from this too.
+ */
+export async function pricedCart(c: ApiContext, cart: CartRow): Promise<Cart | null> {
   const market = await marketOf(c, cart.site)
-  if (!market) return notFound(c)
+  if (!market) return null
   const { results } = await c.env.DB.prepare(
     `SELECT i.sku, i.quantity, v.stock, v.size, v.colour, vp.amount AS unit_price, p.slug, p.image,
             COALESCE(tr.value, ten.value) AS colour_name,
@@ -114,29 +127,27 @@ async function answerCart(c: ApiContext, cart: CartRow, status: 200 | 201 = 200)
   const { vat, shipping: delivery } = market.settings
   const shippingPrice = !delivery || subtotal === 0 || (delivery.free_from !== null && subtotal >= delivery.free_from) ? 0 : delivery.price
   const taxed = subtotal + shippingPrice
-  // Included: the VAT inside the prices (rounded to the minor unit). Added: on top, when its rate is known.
-  const vatAmount = vat.rate === null ? null : vat.included ? Math.round((taxed * vat.rate) / (10_000 + vat.rate)) : Math.round((taxed * vat.rate) / 10_000)
-  return respond(
-    c,
-    cartAnswer,
-    {
-      data: {
-        code: cart.code,
-        currency: market.currency,
-        lines,
-        item_count: lines.reduce((sum, line) => sum + line.quantity, 0),
-        subtotal,
-        shipping: delivery ? { price: shippingPrice, free_from: delivery.free_from, days: delivery.days } : null,
-        vat: { rate: vat.rate, included: vat.included, amount: vatAmount },
-        total: taxed + (!vat.included && vatAmount !== null ? vatAmount : 0),
-      },
-    },
-    status,
-  )
+  const vatAmount = vatAmountOf(taxed, vat)
+  return {
+    code: cart.code,
+    currency: market.currency,
+    lines,
+    item_count: lines.reduce((sum, line) => sum + line.quantity, 0),
+    subtotal,
+    shipping: delivery ? { price: shippingPrice, free_from: delivery.free_from, days: delivery.days } : null,
+    vat: { rate: vat.rate, included: vat.included, amount: vatAmount },
+    total: taxed + (!vat.included && vatAmount !== null ? vatAmount : 0),
+  }
+}
+
+/** Answers the cart as the contract does. */
+async function answerCart(c: ApiContext, cart: CartRow, status: 200 | 201 = 200) {
+  const data = await pricedCart(c, cart)
+  return data ? respond(c, cartAnswer, { data }, status) : notFound(c)
 }
 
 /** Whether the market sells online: carts exist only there. */
-async function sells(c: ApiContext, site: string | null): Promise<boolean> {
+export async function sells(c: ApiContext, site: string | null): Promise<boolean> {
   if (!site) return false
   return (await marketOf(c, site))?.settings.sells_online ?? false
 }

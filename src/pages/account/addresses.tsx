@@ -19,7 +19,7 @@ import { type AccountPageProps, sendAccountPage } from './send-account-page'
 type AddressForm = { values: Record<string, string>; errors?: FieldErrors }
 type Country = { code: string; name: string }
 
-const TEXT_FIELDS = [
+export const TEXT_FIELDS = [
   ['label', 'address.label', true, 40, 'off'],
   ['first_name', 'address.first_name', false, 80, 'given-name'],
   ['last_name', 'address.last_name', false, 80, 'family-name'],
@@ -130,7 +130,7 @@ export function EditAddressPage({ view, chrome, head, id, form, countries }: Acc
 }
 
 /** The countries an address may be in: those of the brand's markets, named in the visitor's language. */
-function countriesOf(sites: Site[], tag: string): Country[] {
+export function countriesOf(sites: Site[], tag: string): Country[] {
   const codes = new Set(sites.map((site) => site.country.country_code.toUpperCase()).filter((code) => /^[A-Z]{2}$/.test(code)))
   return [...codes].map((code) => ({ code, name: countryName(code, tag) })).sort((a, b) => a.name.localeCompare(b.name, tag))
 }

@@ -1,0 +1,239 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import AxeBuilder from '@axe-core/playwright'
+import type { BrowserContext, Page } from '@playwright/test'
+import { expect, test } from './fixtures/offline'
+import hebrew from '../../demo/messages/he.json' with { type: 'json' }
+import italian from '../../demo/messages/it.json' with { type: 'json' }
+
+const PHONE = { width: 390, height: 844 }
+const DESKTOP = { width: 1366, height: 900 }
+const PASSWORD = 'Gravel-Roads-2027'
+const SCREENSHOTS = 'test-results/screenshots'
+
+type Texts = typeof italian
+
+/** A person takes longer than the forms' minimum fill time (3 s) before sending. */
+const asAPerson = (page: Page) => page.waitForTimeout(3200)
+
+let clients = 0
+/** Each test is a visitor of its own address (rate limits, the add form's double-click key). */
+test.beforeEach(async ({ page }, info) => {
+  await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `198.51.100.${((clients++ + 120 + info.retry * 50) % 250) + 1}` })
+})
+
+async function axeViolations(page: Page, disabled: string[] = []) {
+  const { violations } = await new AxeBuilder({ page }).disableRules(disabled).analyze()
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+/** Checks a page with axe at phone and desktop width (or only `widths`), keeping a screenshot of each. */
+async function check(page: Page, name: string, widths: ReadonlyArray<{ width: number; height: number }> = [PHONE, DESKTOP], disabled: string[] = []) {
+  const before = page.viewportSize()
+  for (const size of widths) {
+    await page.setViewportSize(size)
+    expect(await axeViolations(page, disabled), `${name} at ${size.width}`).toEqual([])
+    await page.screenshot({ path: `${SCREENSHOTS}/checkout-${name}-${size.width}.png`, fullPage: true })
+  }
+  if (before) await page.setViewportSize(before)
+}
+
+/** The site's local D1, as `wrangler dev` of the browser tests keeps it (playwright.config.ts). */
+const run = promisify(execFile)
+async function query<T>(sql: string): Promise<T[]> {
+  const { stdout } = await run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', '.wrangler/e2e-state', '--json', '--command', sql])
+  return (JSON.parse(stdout) as [{ results: T[] }])[0].results
+}
+
+/** The confirmation link of the latest mail to an address, read from the outbox as a deployment's sender would. */
+async function linkMailedTo(email: string): Promise<string> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const [mail] = await query<{ body: string }>(`SELECT body FROM outbox WHERE recipient = '${email}' AND kind = 'email_confirmation' ORDER BY id DESC LIMIT 1`)
+    const link = mail && /http:\/\/127\.0\.0\.1:\d+(\/[a-z]{2,3}-[a-z]{2}\/confirm-email\/\S+)/.exec(mail.body)?.[1]
+    if (link) return link
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  throw new Error(`no confirmation mail to ${email}`)
+}
+
+const remember = (context: BrowserContext, market: string, baseURL: string) =>
+  context.addCookies([{ name: 'CountryLocale', value: market, url: baseURL }])
+
+/** The consent banner answered (it would cover the buy box on a phone), as a visitor does first. */
+async function rejectTracking(page: Page) {
+  const reject = page.locator('.consent-actions button[value="reject"]')
+  if (await reject.isVisible()) {
+    await reject.click()
+    await page.waitForLoadState('load')
+  }
+}
+
+/** An anonymous visitor adds the Strada 9 (M, red) from its page and goes from the cart to checkout: answers the cart's code. */
+async function addBikeAndCheckOut(page: Page, t: Texts, market: string): Promise<string> {
+  await page.goto(`/${market}/products/aurora-strada-9`)
+  await rejectTracking(page)
+  const buyBox = page.locator('form.buy-box')
+  await expect(buyBox).toHaveAttribute('data-hydrated', '')
+  await page.locator('label:has(input[value="STR9-M-RED"])').click()
+  await buyBox.locator('button[type="submit"]').click()
+  await expect(page.locator('[data-cart-count]')).toHaveText('1')
+  await page.goto(`/${market}/cart`)
+  const checkout = page.locator('a.cart-checkout')
+  const code = /\/checkout\/([A-Za-z0-9_-]{32})$/.exec((await checkout.getAttribute('href')) ?? '')?.[1]
+  expect(code).toBeTruthy()
+  await checkout.click()
+  return code!
+}
+
+/** From the login page checkout sent the visitor to: create an account, confirm it from the outbox, log in. */
+async function signUpAndLogIn(page: Page, t: Texts, market: string, code: string, email: string) {
+  const back = `/${market}/checkout/${code}`
+  await expect(page).toHaveURL(`/login?redirect=${encodeURIComponent(back)}`)
+  await page.getByRole('link', { name: t.register.title }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.register.title)
+  await page.locator('#field-first_name').fill(market === 'il-he' ? 'נועה' : 'Chiara')
+  await page.locator('#field-last_name').fill(market === 'il-he' ? 'לוי' : 'Bianchi')
+  await page.locator('#field-email').fill(email)
+  await page.locator('#field-password').fill(PASSWORD)
+  await page.locator('#field-consent').check()
+  await asAPerson(page)
+  await page.getByRole('button', { name: t.register.submit }).click()
+  await expect(page).toHaveURL('/login/register/sent')
+
+  await page.goto(await linkMailedTo(email))
+  await page.getByRole('button', { name: t.confirm.submit }).click()
+  await expect(page).toHaveURL(`/login?redirect=${encodeURIComponent(back)}&notice=email_confirmed`)
+  await page.getByLabel(t.auth.email).first().fill(email)
+  await page.getByLabel(t.auth.password, { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: t.auth.submit, exact: true }).click()
+  await expect(page).toHaveURL(back)
+}
+
+/**
+ * Chooses pick-up with a new billing address and pays by card, first sent without a first name or a dealer: the form
+ * comes back with both messages, the values kept and the dealers now nearest to the address typed; the nearest one is
+ * chosen. Ends on the review.
+ */
+async function chooseDealerPickup(page: Page, t: Texts, market: string, code: string, address: { postal: string; city: string; line1: string; phone: string }, name: string) {
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.checkout.title)
+  // The merged cart: the bike added before logging in.
+  await expect(page.locator('.checkout-summary-lines li')).toHaveCount(1)
+  await page.locator('label[for="delivery-pickup"]').click()
+  await expect(page.locator('.checkout-dealers')).toBeVisible()
+  await expect(page.locator('.checkout-ship')).toBeHidden()
+  // A new account has no saved address: the billing address is a new one.
+  await expect(page.locator('#field-bill_choice-new')).toBeChecked()
+  await page.locator('#field-bill_last_name').fill(market === 'il-he' ? 'לוי' : 'Bianchi')
+  await page.locator('#field-bill_line1').fill(address.line1)
+  await page.locator('#field-bill_postal_code').fill(address.postal)
+  await page.locator('#field-bill_city').fill(address.city)
+  await page.locator('#field-bill_phone').fill(address.phone)
+  await page.locator('#field-bill_save').check()
+  await check(page, `${name}-form`)
+  await asAPerson(page)
+  await page.getByRole('button', { name: t.checkout.continue }).click()
+  await expect(page.locator('#field-bill_first_name')).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.locator('#field-bill_first_name-error')).toHaveText(t.validation.required)
+  await expect(page.locator('#field-dealer-error')).toHaveText(t.checkout.error.dealer)
+  await expect(page.locator('#field-bill_city')).toHaveValue(address.city)
+  await expect(page.locator('#delivery-pickup')).toBeChecked()
+  await check(page, `${name}-form-errors`)
+  await page.locator('.checkout-dealers .checkout-option').first().click()
+  await page.locator('#field-bill_first_name').fill(market === 'il-he' ? 'נועה' : 'Chiara')
+  await asAPerson(page)
+  await page.getByRole('button', { name: t.checkout.continue }).click()
+  await expect(page).toHaveURL(`/${market}/checkout/${code}/review`)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.checkout.review_title)
+}
+
+/** Places the order from the review, then pays on the test provider's page: answers the order code on the result. */
+async function placeAndPay(page: Page, t: Texts, market: string, code: string, action: 'Succeed' | 'Fail the payment', name: string): Promise<void> {
+  await page.getByRole('button', { name: t.checkout.place }).click()
+  await expect(page).toHaveURL(/\/_test-payments\/tp_[0-9a-f]{24}$/)
+  await expect(page.getByText('TEST PAYMENT — no money moves.')).toBeVisible()
+  await page.screenshot({ path: `${SCREENSHOTS}/checkout-${name}-provider.png`, fullPage: true })
+  await page.getByRole('button', { name: new RegExp(`^${action}`) }).click()
+  await expect(page).toHaveURL(`/${market}/checkout/${code}/result`)
+}
+
+/** The paid result, then the order in the account with its timeline. */
+async function seePaidOrder(page: Page, t: Texts, market: string, email: string, name: string) {
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.checkout.result_paid_title)
+  await expect(page.locator('.result-card bdi[dir="ltr"]').last()).toHaveText(email)
+  const orderCode = await page.locator('.result-code bdi').textContent()
+  expect(orderCode).toMatch(/^AUR-[0-9A-Z]{6}$/)
+  await check(page, `${name}-result-paid`)
+  await page.getByRole('link', { name: t.checkout.to_account_order }).click()
+  await expect(page).toHaveURL(`/${market}/my-account/orders/${orderCode}`)
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(orderCode!)
+  await expect(page.locator('.status')).toHaveText(t.order_status.paid)
+  await expect(page.getByRole('heading', { name: t.order.timeline })).toBeVisible()
+  await page.screenshot({ path: `${SCREENSHOTS}/checkout-${name}-account-order.png`, fullPage: true })
+}
+
+test.describe('checkout', () => {
+  // A whole purchase: sign-up with two forms filled as a person (3.2 s each), the outbox, axe at two widths on five pages.
+  test.describe.configure({ timeout: 180_000 })
+
+  test('it-it at desktop width: an anonymous visitor adds a bike, creates an account, picks up at a dealer, pays, and finds the order', async ({ page, context, baseURL }) => {
+    await page.setViewportSize(DESKTOP)
+    await remember(context, 'it-it', baseURL!)
+    const email = `e2e-checkout-it-${Date.now()}@example.com`
+    const code = await addBikeAndCheckOut(page, italian, 'it-it')
+    await signUpAndLogIn(page, italian, 'it-it', code, email)
+    await chooseDealerPickup(page, italian, 'it-it', code, { line1: 'Via Tasso 8', postal: '24121', city: 'Bergamo', phone: '+39 035 555 0199' }, 'it-it')
+    await expect(page.locator('.review-part').filter({ hasText: 'Cicli Bergamasca' })).toBeVisible()
+    await expect(page.locator('.checkout-total dd')).toHaveText('4290,00\u00a0€')
+    await check(page, 'it-it-review')
+    await placeAndPay(page, italian, 'it-it', code, 'Succeed', 'it-it')
+    await seePaidOrder(page, italian, 'it-it', email, 'it-it')
+    // The paid bike left the cart.
+    await page.goto('/it-it/cart')
+    await expect(page.locator('.cart-empty')).toBeVisible()
+  })
+
+  test('il-he at phone width: the same purchase, right to left, with the postcode kept left to right', async ({ page, context, baseURL }) => {
+    await page.setViewportSize(PHONE)
+    await remember(context, 'il-he', baseURL!)
+    const email = `e2e-checkout-he-${Date.now()}@example.com`
+    const code = await addBikeAndCheckOut(page, hebrew, 'il-he')
+    await signUpAndLogIn(page, hebrew, 'il-he', code, email)
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+    await chooseDealerPickup(page, hebrew, 'il-he', code, { line1: 'רחוב דיזנגוף 50', postal: '6433222', city: 'Tel Aviv-Yafo', phone: '+972 3 555 0199' }, 'il-he')
+    await expect(page.locator('.review-part bdi[dir="ltr"]').filter({ hasText: '6433222' })).toBeVisible()
+    await check(page, 'il-he-review', [PHONE])
+    await placeAndPay(page, hebrew, 'il-he', code, 'Succeed', 'il-he')
+    await seePaidOrder(page, hebrew, 'il-he', email, 'il-he')
+  })
+
+  test('a failed payment is tried again from the result page, then paid; a pending one waits and looks again by itself', async ({ page, context, baseURL }) => {
+    await page.setViewportSize(DESKTOP)
+    await remember(context, 'it-it', baseURL!)
+    const email = `e2e-checkout-retry-${Date.now()}@example.com`
+    const code = await addBikeAndCheckOut(page, italian, 'it-it')
+    await signUpAndLogIn(page, italian, 'it-it', code, email)
+    await chooseDealerPickup(page, italian, 'it-it', code, { line1: 'Via Tasso 8', postal: '00184', city: 'Roma', phone: '+39 06 555 0199' }, 'retry')
+    await expect(page.locator('.review-part').filter({ hasText: 'Ruota Capitolina' })).toBeVisible()
+
+    await placeAndPay(page, italian, 'it-it', code, 'Fail the payment', 'retry')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(italian.checkout.result_failed_title)
+    await check(page, 'result-failed')
+    const firstPayment = await query<{ payment_id: string }>(`SELECT payment_id FROM orders WHERE user_id = (SELECT id FROM users WHERE email = '${email}')`)
+    await page.getByRole('button', { name: italian.checkout.try_again }).click()
+    await expect(page).toHaveURL(/\/_test-payments\/tp_[0-9a-f]{24}$/)
+    expect(page.url()).not.toContain(firstPayment[0]!.payment_id)
+
+    // Left pending: the result waits, and looks again by itself without script.
+    await page.getByRole('button', { name: 'Leave it pending' }).click()
+    await expect(page).toHaveURL(`/it-it/checkout/${code}/result`)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(italian.checkout.result_pending_title)
+    await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute('content', '5')
+    // The one rule left out: the waiting page reloads itself (checkout brief), for ten minutes only (WCAG 2.2.1).
+    await check(page, 'result-pending', [PHONE, DESKTOP], ['meta-refresh'])
+    await page.getByRole('button', { name: italian.checkout.pay }).click()
+    await expect(page).toHaveURL(/\/_test-payments\/tp_[0-9a-f]{24}$/)
+    await page.getByRole('button', { name: /^Succeed/ }).click()
+    await expect(page).toHaveURL(`/it-it/checkout/${code}/result`)
+    await seePaidOrder(page, italian, 'it-it', email, 'retry')
+  })
+})
