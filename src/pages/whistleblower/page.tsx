@@ -19,7 +19,8 @@ export const statusPath = (segment: string) => `/${segment}/${WHISTLEBLOWER_SLUG
 export type WhistleblowerParts = { view: View; chrome: Chrome }
 
 export async function whistleblowerParts(c: Context<AppEnv>): Promise<WhistleblowerParts> {
-  const chrome = await loadChrome(c)
+  // No newsletter form in the channel's footer: nothing there invites a reporter to leave an address.
+  const chrome = { ...(await loadChrome(c)), newsletterToken: null }
   return { view: viewOf(c, c.var.t, c.var.market), chrome }
 }
 
