@@ -173,6 +173,23 @@ if (pages) {
     }
     if ((all.match(/(?<!\d)12(?!\d)/g) ?? []).length < 2) fail(`pages.privacy-policy.${locale}`, 'does not give the 12 months form submissions are kept')
   }
+  // Facts the legal notice must carry in every locale: the company, its address, registration and VAT numbers and how
+  // to reach it; the terms of sale name the seller and its VAT number; every trust page says where to write.
+  const LEGAL_FACTS = {
+    'legal-notice': [...COMPANY, 'BG-198765', 'IT01987650163', 'care@aurora-cycles.example', '+39 035 000 0000'],
+    'terms-of-sale': [...COMPANY, 'IT01987650163', 'care@aurora-cycles.example', '14'],
+    'delivery-returns': ['care@aurora-cycles.example', '30', '14'],
+    warranty: ['care@aurora-cycles.example'],
+    'cookie-policy': ['privacy@aurora-cycles.example', '2026', '180'],
+  }
+  for (const [key, facts] of Object.entries(LEGAL_FACTS)) {
+    for (const locale of LOCALES) {
+      const page = pages[key]?.[locale]
+      if (!page) continue
+      const all = [page.summary, ...blockTexts(page.blocks)].join(' ')
+      for (const fact of facts) if (!all.includes(fact)) fail(`pages.${key}.${locale}`, `does not mention ${fact}`)
+    }
+  }
   for (const locale of LOCALES) {
     const about = pages['about-us']?.[locale]
     if (about && !blockTexts(about.blocks).join(' ').includes('1987')) fail(`pages.about-us.${locale}`, 'does not mention the founding year 1987')
