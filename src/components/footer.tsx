@@ -31,8 +31,8 @@ export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
   return (
     <footer className="site-footer">
       {market && (
-        <div className="footer-top">
-          {chrome.newsletterToken ? (
+        <div className={chrome.newsletterToken ? 'footer-top' : 'footer-top social-only'}>
+          {chrome.newsletterToken && (
             <section className="footer-newsletter" aria-labelledby="footer-newsletter-title">
               <h2 id="footer-newsletter-title">{t('newsletter.title')}</h2>
               <p>{t('newsletter.intro')}</p>
@@ -44,8 +44,6 @@ export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
                 idPrefix="footer-newsletter"
               />
             </section>
-          ) : (
-            <div />
           )}
           <SocialLinks view={view} />
         </div>

@@ -268,7 +268,8 @@ describe('the newsletter sign-up in the footer', () => {
   it('refuses a cross-site post, of the form or of a confirmation, with 403', async () => {
     const email = newAddress()
     const token = await formToken('it-it', 'newsletter')
-    for (const headers of [{ 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }, { Origin: 'https://evil.example' }]) {
+    const attempts: Array<Record<string, string>> = [{ 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }, { Origin: 'https://evil.example' }]
+    for (const headers of attempts) {
       const form = await visit('/it-it/newsletter', {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
