@@ -30,7 +30,7 @@ export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
   const legal = LEGAL_PAGES.flatMap((key) => pages.filter((page) => page.key === key))
   return (
     <footer className="site-footer">
-      {market && (
+      {market && (chrome.newsletterToken || chrome.socialLinks !== false) && (
         <div className={chrome.newsletterToken ? 'footer-top' : 'footer-top social-only'}>
           {chrome.newsletterToken && (
             <section className="footer-newsletter" aria-labelledby="footer-newsletter-title">
@@ -45,7 +45,7 @@ export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
               />
             </section>
           )}
-          <SocialLinks view={view} />
+          {chrome.socialLinks !== false && <SocialLinks view={view} />}
         </div>
       )}
       {market && (

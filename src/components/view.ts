@@ -40,4 +40,6 @@ export type Chrome = {
    * form (no `SESSION_SECRET`, or the page is the sign-up itself).
    */
   newsletterToken?: string | null
+  /** False: the footer links no social network (the whistleblower channel names no other origin). */
+  socialLinks?: boolean
 }
