@@ -1,6 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { api } from '../../src/api'
 import { NEWSLETTER_MAILS_PER_HOUR } from '../../src/api/resources/newsletter'
 import { tokenHash } from '../../src/api/passwords'
@@ -296,6 +296,28 @@ describe('the newsletter sign-up in the footer', () => {
     expect((await visit(`/it-it/newsletter/confirm/${token}`)).status).toBe(410)
     expect((await visit(`/it-it/newsletter/confirm/${token}`, formPost({}))).status).toBe(410)
     expect(await subscriberOf(email)).toBeNull()
+  })
+
+  it('writes neither the link\'s token nor the address into any log line', async () => {
+    const email = newAddress()
+    await signUp('it-it', { email, consent: 'on' })
+    const token = tokenIn((await mailsTo(email))[0]!.body)
+    const lines: string[] = []
+    for (const level of ['log', 'warn', 'error', 'info'] as const) {
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
+    }
+    try {
+      await visit(`/it-it/newsletter/confirm/${token}`)
+      await visit(`/it-it/newsletter/confirm/${token}`, formPost({}))
+      await signUp('it-it', { email: 'wrong', consent: 'on' })
+    } finally {
+      vi.restoreAllMocks()
+    }
+    const logged = lines.join('\n')
+    expect(logged).toContain('"path":"/it-it/newsletter/confirm/:token"')
+    expect(logged).not.toContain(token)
+    expect(logged).not.toContain(email)
+    expect(logged).not.toContain('wrong')
   })
 
   it('answers 4xx, never 5xx, to any body', async () => {
