@@ -82,13 +82,15 @@ test.describe('the newsletter sign-up', () => {
   for (const [market, t, viewport, size] of [
     ['it-it', italian, PHONE, 'phone'],
     ['ae-ar', arabic as unknown as Texts, PHONE, 'phone'],
+    ['it-it', italian, DESKTOP, 'desktop'],
+    ['il-he', hebrew as unknown as Texts, PHONE, 'phone'],
     ['il-he', hebrew as unknown as Texts, DESKTOP, 'desktop'],
   ] as const) {
     test(`from the footer in ${market} (${size}): once wrong then right, confirmed from the outbox's mail`, async ({ page }) => {
       await page.setViewportSize(viewport)
       await page.goto(`/${market}`)
       await rejectTracking(page, t)
-      const email = `e2e-newsletter-${market}-${Date.now()}@example.com`
+      const email = `e2e-newsletter-${market}-${size}-${Date.now()}@example.com`
 
       // Wrong: the address mistyped. The form comes back on its own page with the message, the address kept.
       const footer = page.locator('footer form.newsletter-form')
