@@ -13,6 +13,8 @@ const readJson = (path) => JSON.parse(readFileSync(join(root, path), 'utf8'))
 export const PAGE_KEYS = [
   'home', 'landing', 'about-us', 'contact-us', 'test-drive', 'become-a-dealer', 'become-a-distributor',
   'work-with-us', 'dealer-locator', 'privacy-policy',
+  // The trust and legal pages (issue 12, item 8); terms of sale and delivery only where the market sells online.
+  'cookie-policy', 'terms-of-sale', 'legal-notice', 'warranty', 'delivery-returns',
 ]
 
 const DEFAULT_PAGE_LINKS = Object.fromEntries(PAGE_KEYS.slice(2).map((key) => [key, key]))

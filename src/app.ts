@@ -29,6 +29,7 @@ import { dealerPage } from './pages/dealer'
 import { sendErrorPage } from './pages/error-page'
 import { home } from './pages/home'
 import { landing } from './pages/landing'
+import { newsletterConfirmed, newsletterConfirmPage, newsletterPage, newsletterSent, submitNewsletter, submitNewsletterConfirm } from './pages/newsletter'
 import { leadFormBodyLimit, leadFormSent, submitLeadForm } from './pages/lead-form'
 import { loginPage, submitForgotPassword, submitLogin } from './pages/login'
 import { registerPage, registerSent, submitRegister } from './pages/register'
@@ -113,6 +114,13 @@ market.get('/whistleblower-form', reportPage)
 market.post('/whistleblower-form', acceptBodiesUpTo(REPORT_BODY_BYTES), submitReport)
 market.get('/whistleblower-form/status', statusPage)
 market.post('/whistleblower-form/status', acceptBodiesUpTo(REPORT_BODY_BYTES), submitStatus)
+// The newsletter's double opt-in (src/pages/newsletter.tsx): the footer's form posts to /newsletter.
+market.get('/newsletter', newsletterPage)
+market.post('/newsletter', submitNewsletter)
+market.get('/newsletter/sent', newsletterSent)
+market.get('/newsletter/confirmed', newsletterConfirmed)
+market.get('/newsletter/confirm/:token', newsletterConfirmPage)
+market.post('/newsletter/confirm/:token', submitNewsletterConfirm)
 market.get('/:page/sent', leadFormSent)
 // Last: any other single segment is a content page by its slug in the market's pageLinks (its lead form posts there).
 market.get('/:page', contentPage)

@@ -15,12 +15,14 @@ const MARKETS = {
   int: ['en'], it: ['it'], es: ['es'], gr: ['el'], pt: ['pt'], de: ['de'], fr: ['fr'], ch: ['de', 'fr', 'it'],
   si: ['sl'], hr: ['hr'], nl: ['nl'], us: ['en', 'es'], mx: ['es'], il: ['he'], ae: ['ar', 'en'], au: ['en'], za: ['en'],
 }
-const PAGE_KEYS = ['home', 'landing', 'about-us', 'contact-us', 'test-drive', 'become-a-dealer', 'become-a-distributor', 'work-with-us', 'dealer-locator', 'privacy-policy']
+const PAGE_KEYS = ['home', 'landing', 'about-us', 'contact-us', 'test-drive', 'become-a-dealer', 'become-a-distributor', 'work-with-us', 'dealer-locator', 'privacy-policy',
+  'cookie-policy', 'terms-of-sale', 'legal-notice', 'warranty', 'delivery-returns']
 /** How many blocks each page may have. */
 const BLOCK_RANGE = {
   home: [0, 6], landing: [0, 6], 'about-us': [4, 6], 'contact-us': [3, 5], 'test-drive': [2, 4],
   'become-a-dealer': [2, 4], 'become-a-distributor': [2, 4], 'work-with-us': [2, 4], 'dealer-locator': [1, 2],
   'privacy-policy': [14, 22],
+  'cookie-policy': [6, 12], 'terms-of-sale': [8, 14], 'legal-notice': [6, 10], warranty: [6, 12], 'delivery-returns': [6, 12],
 }
 /** The company behind the site: the contact page's postal address and the privacy policy's controller. */
 const COMPANY = ['Aurora Cycles S.p.A.', 'Via delle Officine 12', '24126']
@@ -170,6 +172,23 @@ if (pages) {
       if (!all.includes(fact)) fail(`pages.privacy-policy.${locale}`, `does not mention ${fact}`)
     }
     if ((all.match(/(?<!\d)12(?!\d)/g) ?? []).length < 2) fail(`pages.privacy-policy.${locale}`, 'does not give the 12 months form submissions are kept')
+  }
+  // Facts the legal notice must carry in every locale: the company, its address, registration and VAT numbers and how
+  // to reach it; the terms of sale name the seller and its VAT number; every trust page says where to write.
+  const LEGAL_FACTS = {
+    'legal-notice': [...COMPANY, 'BG-198765', 'IT01987650163', 'care@aurora-cycles.example', '+39 035 000 0000'],
+    'terms-of-sale': [...COMPANY, 'IT01987650163', 'care@aurora-cycles.example', '14'],
+    'delivery-returns': ['care@aurora-cycles.example', '30', '14'],
+    warranty: ['care@aurora-cycles.example'],
+    'cookie-policy': ['privacy@aurora-cycles.example', '2026', '180'],
+  }
+  for (const [key, facts] of Object.entries(LEGAL_FACTS)) {
+    for (const locale of LOCALES) {
+      const page = pages[key]?.[locale]
+      if (!page) continue
+      const all = [page.summary, ...blockTexts(page.blocks)].join(' ')
+      for (const fact of facts) if (!all.includes(fact)) fail(`pages.${key}.${locale}`, `does not mention ${fact}`)
+    }
   }
   for (const locale of LOCALES) {
     const about = pages['about-us']?.[locale]

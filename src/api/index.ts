@@ -16,6 +16,7 @@ import { search } from './resources/search'
 import { content } from './resources/content'
 import { features } from './resources/features'
 import { forms } from './resources/forms'
+import { newsletter } from './resources/newsletter'
 import { seo } from './resources/seo'
 import { sites } from './resources/sites'
 import { staff } from './resources/staff'
@@ -51,6 +52,7 @@ api.route('/', search)
 api.route('/', seo)
 api.route('/', content)
 api.route('/', forms)
+api.route('/', newsletter)
 api.route('/', pageIndex)
 api.route('/', whistleblower)
 api.route('/', staff)

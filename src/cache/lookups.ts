@@ -4,6 +4,7 @@ import { contentCalls } from '../upstream/contract/content'
 import { dealerCalls } from '../upstream/contract/dealers'
 import { formCalls } from '../upstream/contract/forms'
 import { newsCalls } from '../upstream/contract/news'
+import { newsletterCalls } from '../upstream/contract/newsletter'
 import { pageIndexCalls } from '../upstream/contract/page-index'
 import { searchCalls } from '../upstream/contract/search'
 import { siteCalls } from '../upstream/contract/sites'
@@ -102,6 +103,7 @@ function marketReads(cache: CacheContext, client: Upstream, market: MarketRef) {
       jobs: () => cachedList(cache, cacheKeys.jobs(country, locale), CacheShort, (background) => forms.jobs({ background })),
     },
     whistleblower: whistleblowerCalls(client),
+    newsletter: newsletterCalls(client),
   }
 }
 

@@ -1,16 +1,21 @@
 import type { PageLink } from '../market/availability'
 import { useContext } from 'react'
 import { marketLabel } from '../market/picker'
+import { NewsletterForm } from '../pages/newsletter'
 import { PageTrackingContext } from '../tracking/page-tracking'
 import { CONSENT_SETTINGS_ID } from './consent-banner'
+import { SocialLinks } from './social-links'
 import type { Chrome, View } from './view'
 
-/** The content pages the footer lists under "Legal" rather than "Explore" (pageLinks keys). */
-const LEGAL_PAGES: readonly string[] = ['privacy-policy']
+/**
+ * The content pages the footer lists under "Legal" rather than "Explore" (pageLinks keys), in this order: who runs the
+ * site, how it sells, what happens after a purchase, then the visitor's data.
+ */
+const LEGAL_PAGES: readonly string[] = ['legal-notice', 'terms-of-sale', 'delivery-returns', 'warranty', 'privacy-policy', 'cookie-policy']
 
 /**
- * The page footer: the site's content pages, the legal pages and the whistleblower channel, cookie settings (where the
- * page tracks) and the market.
+ * The page footer: the newsletter sign-up and the brand's social links, the site's content pages, the legal pages and
+ * the whistleblower channel, cookie settings (where the page tracks) and the market.
  */
 export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
   const { t, market } = view
@@ -22,8 +27,27 @@ export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
       <a href={`${base}/${slug}`}>{t(`pages.${key}`)}</a>
     </li>
   )
+  const legal = LEGAL_PAGES.flatMap((key) => pages.filter((page) => page.key === key))
   return (
     <footer className="site-footer">
+      {market && (chrome.newsletterToken || chrome.socialLinks !== false) && (
+        <div className={chrome.newsletterToken ? 'footer-top' : 'footer-top social-only'}>
+          {chrome.newsletterToken && (
+            <section className="footer-newsletter" aria-labelledby="footer-newsletter-title">
+              <h2 id="footer-newsletter-title">{t('newsletter.title')}</h2>
+              <p>{t('newsletter.intro')}</p>
+              <NewsletterForm
+                view={view}
+                token={chrome.newsletterToken}
+                privacyUrl={chrome.available.pageUrl('privacy-policy')}
+                labelledBy="footer-newsletter-title"
+                idPrefix="footer-newsletter"
+              />
+            </section>
+          )}
+          {chrome.socialLinks !== false && <SocialLinks view={view} />}
+        </div>
+      )}
       {market && (
         <nav aria-label={t('footer.explore')} className="footer-columns">
           <div>
@@ -33,7 +57,7 @@ export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
           <div>
             <h2>{t('footer.legal')}</h2>
             <ul>
-              {pages.filter(({ key }) => LEGAL_PAGES.includes(key)).map(link)}
+              {legal.map(link)}
               <li>
                 <a href={`${base}/whistleblower-form`}>{t('footer.whistleblower')}</a>
               </li>

@@ -20,7 +20,7 @@ type FieldProps = {
  * (`aria-invalid`, `aria-describedby`).
  */
 export function Field({ view, name, label, errors, hint, optional, children, ...input }: FieldProps) {
-  const id = `field-${name}`
+  const id = input.id ?? `field-${name}`
   const messages = errors?.[name] ?? []
   const invalid = messages.length > 0
   const describedBy = [hint && `${id}-hint`, invalid && `${id}-error`].filter(Boolean).join(' ') || undefined

@@ -71,27 +71,36 @@ function TurnstileWidget({ siteKey, language }: { siteKey: string; language: str
  * The consent a form needs, with the privacy policy linked (or named, where the market has no such page), and its
  * message tied to it. `label` and `privacyText` are text keys (the lead forms' by default).
  */
-export function ConsentField(props: { view: View; errors?: FieldErrors; checked: boolean; privacyUrl: string | null; label?: string; privacyText?: string }) {
-  const { view, errors, checked, privacyUrl, label = 'forms.consent', privacyText = 'forms.privacy_text' } = props
+export function ConsentField(props: {
+  view: View
+  errors?: FieldErrors
+  checked: boolean
+  privacyUrl: string | null
+  label?: string
+  privacyText?: string
+  /** The checkbox's id (its hint's and message's ids start with it), for a page with two such forms. */
+  id?: string
+}) {
+  const { view, errors, checked, privacyUrl, label = 'forms.consent', privacyText = 'forms.privacy_text', id = 'field-consent' } = props
   const { t } = view
   const consentErrors = errors?.consent ?? []
   return (
     <div className={consentErrors.length ? 'field consent-field invalid' : 'field consent-field'}>
       <input
-        id="field-consent"
+        id={id}
         name="consent"
         type="checkbox"
         required
         defaultChecked={checked}
         aria-invalid={consentErrors.length > 0 || undefined}
-        aria-describedby={['field-consent-privacy', consentErrors.length && 'field-consent-error'].filter(Boolean).join(' ')}
+        aria-describedby={[`${id}-privacy`, consentErrors.length && `${id}-error`].filter(Boolean).join(' ')}
       />
-      <label htmlFor="field-consent">{t(label)}</label>
-      <p className="hint" id="field-consent-privacy">
+      <label htmlFor={id}>{t(label)}</label>
+      <p className="hint" id={`${id}-privacy`}>
         {privacyUrl ? <a href={privacyUrl}>{t('forms.privacy_link')}</a> : t(privacyText)}
       </p>
       {consentErrors.length > 0 && (
-        <p className="field-error" id="field-consent-error">
+        <p className="field-error" id={`${id}-error`}>
           {consentErrors.map((key) => t(`validation.${key}`)).join(' ')}
         </p>
       )}

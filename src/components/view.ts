@@ -35,4 +35,11 @@ export type Chrome = {
    * in a market that does not sell online. Optional: pages made without it show none.
    */
   cartCount?: number | null
+  /**
+   * The signed token of the footer's newsletter form (src/pages/newsletter.tsx); null or absent: the footer shows no
+   * form (no `SESSION_SECRET`, or the page is the sign-up itself).
+   */
+  newsletterToken?: string | null
+  /** False: the footer links no social network (the whistleblower channel names no other origin). */
+  socialLinks?: boolean
 }

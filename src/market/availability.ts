@@ -17,8 +17,11 @@ const BRAND_FEATURES: ReadonlyArray<{ feature: string; pages: readonly string[] 
   { feature: 'customer_login', pages: ['account'] },
   { feature: 'checkout', pages: ['cart', 'checkout'] },
 ]
-/** Buying online (the cart and checkout) exists only in markets whose `sells_online` setting is on. */
-const SELLING_PAGES = ['cart', 'checkout']
+/**
+ * Buying online (the cart and checkout) exists only in markets whose `sells_online` setting is on; so do the terms of
+ * sale and the delivery and returns page (elsewhere the dealers sell, on their own terms).
+ */
+const SELLING_PAGES = ['cart', 'checkout', 'terms-of-sale', 'delivery-returns']
 
 /** The pages the header links to, in this order (the footer lists every content page). */
 const HEADER_PAGES = ['dealer-locator', 'test-drive', 'about-us', 'contact-us']

@@ -4,10 +4,11 @@ import { logEvent } from './log'
 import { isWhistleblowerPath } from '../whistleblower/no-trace'
 
 /**
- * Path segments after which the next segment is a secret (a password-reset or an address-confirmation token: the
- * site's pages and the API's calls; a test payment's id, which opens its page): logged as `:token`.
+ * Path segments after which the next segment is a secret (a password-reset or an address-confirmation token, a
+ * newsletter confirmation's (`newsletter/confirm/{token}`): the site's pages and the API's calls; a test payment's id,
+ * which opens its page): logged as `:token`.
  */
-const SECRET_AFTER = new Set(['update-password', 'reset-password', 'confirm-email', '_test-payments'])
+const SECRET_AFTER = new Set(['update-password', 'reset-password', 'confirm-email', 'confirm', '_test-payments'])
 
 /** A path as it may be logged: secrets in it replaced. */
 export function loggablePath(path: string): string {

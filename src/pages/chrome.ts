@@ -3,11 +3,12 @@ import type { Chrome } from '../components/view'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
 import { headerCartCount } from '../cart/visitor-cart'
+import { newsletterToken } from './newsletter'
 
 /**
  * Loads what the default layout shows around every market page: the sites (market picker), the product menu and
- * types, the request's availability and the visitor's cart count (src/cart/visitor-cart.ts). None may fail a page: without them the header shows less, and says so in
- * the log.
+ * types, the request's availability, the visitor's cart count (src/cart/visitor-cart.ts) and the footer's newsletter
+ * form token. None may fail a page: without them the header shows less, and says so in the log.
  */
 export async function loadChrome(c: Context<AppEnv>): Promise<Chrome> {
   const { lookups, api, available } = c.var
@@ -16,11 +17,12 @@ export async function loadChrome(c: Context<AppEnv>): Promise<Chrome> {
       logEvent('warn', 'header_data_unavailable', { part, error: errorName(error) })
       return [] as T[]
     })
-  const [sites, productMenu, productTypes, cartCount] = await Promise.all([
+  const [sites, productMenu, productTypes, cartCount, newsletter] = await Promise.all([
     orNothing('sites', lookups.sites()),
     orNothing('product_menu', api.catalogue.menu()),
     orNothing('product_types', api.catalogue.types()),
     headerCartCount(c),
+    newsletterToken(c),
   ])
-  return { sites, productMenu, productTypes, available, cartCount }
+  return { sites, productMenu, productTypes, available, cartCount, newsletterToken: newsletter }
 }

@@ -16,7 +16,8 @@ const LIVE = ['int-en', 'it-it', 'es-es', 'gr-el', 'pt-pt', 'de-de', 'fr-fr', 'c
 
 /** The footer's columns: "Explore" (the content pages) and "Legal", as HTML. */
 function footerColumns(html: string, locale: string) {
-  const footer = html.slice(html.indexOf('<footer'))
+  // The footer's link columns (its newsletter form above them links the policy beside its consent).
+  const footer = html.slice(html.indexOf('<nav', html.indexOf('<footer')))
   const legal = footer.indexOf(`<h2>${messages[locale]!.footer.legal}</h2>`)
   return { explore: footer.slice(0, legal), legal: footer.slice(legal) }
 }

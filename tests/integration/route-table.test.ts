@@ -30,6 +30,7 @@ import { articlePage, articlePermalink, newsIndex } from '../../src/pages/news'
 import { productPage } from '../../src/pages/product'
 import { productsPage } from '../../src/pages/products'
 import { leadFormSent, submitLeadForm } from '../../src/pages/lead-form'
+import { newsletterConfirmed, newsletterConfirmPage, newsletterPage, newsletterSent, submitNewsletter, submitNewsletterConfirm } from '../../src/pages/newsletter'
 import { searchPage } from '../../src/pages/search'
 import { submitUpdatePassword, updatePasswordPage } from '../../src/pages/update-password'
 import { registerPage, registerSent, submitRegister } from '../../src/pages/register'
@@ -129,6 +130,12 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['POST', '/:market/whistleblower-form', '/it-it/whistleblower-form', submitReport],
   ['GET', '/:market/whistleblower-form/status', '/it-it/whistleblower-form/status', statusPage],
   ['POST', '/:market/whistleblower-form/status', '/it-it/whistleblower-form/status', submitStatus],
+  ['GET', '/:market/newsletter', '/it-it/newsletter', newsletterPage],
+  ['POST', '/:market/newsletter', '/it-it/newsletter', submitNewsletter],
+  ['GET', '/:market/newsletter/sent', '/it-it/newsletter/sent', newsletterSent],
+  ['GET', '/:market/newsletter/confirmed', '/it-it/newsletter/confirmed', newsletterConfirmed],
+  ['GET', '/:market/newsletter/confirm/:token', '/it-it/newsletter/confirm/abc', newsletterConfirmPage],
+  ['POST', '/:market/newsletter/confirm/:token', '/it-it/newsletter/confirm/abc', submitNewsletterConfirm],
   ['GET', '/:market/:page/sent', '/it-it/contatti/sent', leadFormSent],
   ['GET', '/:market/:sitemap{sitemap(?:-[0-9]+)?\\.xml}', '/it-it/sitemap-2.xml', marketSitemap],
   ['GET', '/:market/:page', '/it-it/chi-siamo', contentPage],

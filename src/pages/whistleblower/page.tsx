@@ -19,7 +19,9 @@ export const statusPath = (segment: string) => `/${segment}/${WHISTLEBLOWER_SLUG
 export type WhistleblowerParts = { view: View; chrome: Chrome }
 
 export async function whistleblowerParts(c: Context<AppEnv>): Promise<WhistleblowerParts> {
-  const chrome = await loadChrome(c)
+  // No newsletter form and no social links in the channel's footer: nothing there invites a reporter to leave an
+  // address, and the pages name no other origin than the national authority.
+  const chrome = { ...(await loadChrome(c)), newsletterToken: null, socialLinks: false }
   return { view: viewOf(c, c.var.t, c.var.market), chrome }
 }
 

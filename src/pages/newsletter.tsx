@@ -1,0 +1,273 @@
+import type { Context } from 'hono'
+import { ATTEMPT_WINDOW_SECONDS } from '../auth/attempts'
+import { Caching } from '../cache/answer-caching'
+import { type FieldErrors, Field, FormErrors } from '../components/form-field'
+import { DefaultLayout } from '../components/layouts'
+import { ConsentField } from '../components/lead-form-frame'
+import type { HeadProps } from '../components/page-head'
+import type { Chrome, View } from '../components/view'
+import { configOf } from '../config'
+import { TOKEN_FORMAT } from '../crypto/digest'
+import type { AppEnv } from '../env'
+import { caughtBot, HONEYPOT_FIELD } from '../forms/bot-checks'
+import { FORM_TOKEN_FIELD, issueFormToken, MIN_FILL_SECONDS, readFormToken } from '../forms/form-token'
+import { readForm } from '../forms/read-form'
+import { logEvent } from '../ops/log'
+import { clientKey, withinLimit } from '../ops/rate-limit'
+import { sendPage, sendRedirect, viewOf } from '../render/respond'
+import { isUpstreamError, unlessRefused } from '../upstream/errors'
+import { fieldErrors } from '../upstream/fields'
+import { newsletterFields } from '../upstream/newsletter-schemas'
+import { loadChrome } from './chrome'
+
+/** What the newsletter form's token is signed for: the newsletter of one market (`it-it:newsletter`). */
+const tokenScope = (c: Context<AppEnv>) => `${c.var.market.segment}:newsletter`
+
+/** The sign-up page's path in a market; the footer's form posts there. */
+export const newsletterPath = (segment: string) => `/${segment}/newsletter`
+
+/** A newsletter form's token, given out now: null without `SESSION_SECRET` (the form is then not shown). */
+export async function newsletterToken(c: Context<AppEnv>): Promise<string | null> {
+  const secret = c.env.SESSION_SECRET
+  return secret && c.var.market ? issueFormToken(secret, tokenScope(c)) : null
+}
+
+type FormState = { email?: string; consent?: boolean; errors?: FieldErrors; message?: string }
+
+type NewsletterFormProps = {
+  view: View
+  token: string
+  /** The market's privacy page, linked beside the consent. */
+  privacyUrl: string | null
+  /** The form's heading (its accessible name). */
+  labelledBy: string
+  /** Prefix of the fields' ids, so the footer's form and the page's never share one. */
+  idPrefix: string
+  state?: FormState
+}
+
+/**
+ * The newsletter sign-up: the address and the consent, the signed token and the honeypot (as the lead forms). A plain
+ * POST to the market's `/newsletter` that works without JavaScript; the footer carries it on every market page.
+ */
+export function NewsletterForm({ view, token, privacyUrl, labelledBy, idPrefix, state = {} }: NewsletterFormProps) {
+  const { t, market } = view
+  return (
+    <form method="post" action={newsletterPath(market!.segment)} className="stacked-form newsletter-form" aria-labelledby={labelledBy} noValidate>
+      <FormErrors view={view} errors={state.errors} message={state.message ? t(state.message) : null} />
+      <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
+      <div className="honeypot" aria-hidden="true">
+        <label htmlFor={`${idPrefix}-homepage`}>{t('forms.honeypot')}</label>
+        <input id={`${idPrefix}-homepage`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+      <Field
+        view={view}
+        id={`${idPrefix}-email`}
+        name="email"
+        label={t('auth.email')}
+        type="email"
+        autoComplete="email"
+        dir="ltr"
+        maxLength={254}
+        defaultValue={state.email}
+        errors={state.errors}
+      />
+      <ConsentField
+        view={view}
+        id={`${idPrefix}-consent`}
+        errors={state.errors}
+        checked={state.consent === true}
+        privacyUrl={privacyUrl}
+        label="newsletter.consent"
+      />
+      <button type="submit" className="button">
+        {t('newsletter.submit')}
+      </button>
+    </form>
+  )
+}
+
+/** The pages of the sign-up: the form (again, with its messages), "check your inbox", the confirmation and its end. */
+type PageState =
+  | { kind: 'form'; token: string | null; form: FormState }
+  | { kind: 'sent' }
+  | { kind: 'confirm'; email: string }
+  | { kind: 'confirmed' }
+  | { kind: 'invalid' }
+
+function NewsletterPage({ view, chrome, head, state, privacyUrl }: { view: View; chrome: Chrome; head: HeadProps; state: PageState; privacyUrl: string | null }) {
+  const { t } = view
+  const segment = view.market!.segment
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <div className="auth-panel narrow newsletter-page">
+        {state.kind === 'form' && (
+          <>
+            <h1 id="newsletter-title">{t('newsletter.title')}</h1>
+            <p className="lead">{t('newsletter.intro')}</p>
+            {state.token ? (
+              <NewsletterForm view={view} token={state.token} privacyUrl={privacyUrl} labelledBy="newsletter-title" idPrefix="newsletter-page" state={state.form} />
+            ) : (
+              <p className="form-error" role="alert">
+                {t('forms.unavailable')}
+              </p>
+            )}
+          </>
+        )}
+        {state.kind === 'sent' && (
+          <>
+            <h1>{t('newsletter.sent_title')}</h1>
+            <p className="lead">{t('newsletter.sent_text')}</p>
+            <p>
+              <a className="button" href={`/${segment}`}>
+                {t('common.return_to_home')}
+              </a>
+            </p>
+          </>
+        )}
+        {state.kind === 'confirm' && (
+          <>
+            <h1>{t('newsletter.confirm_title')}</h1>
+            <p className="lead">
+              {t('newsletter.confirm_intro')} <bdi dir="ltr">{state.email}</bdi>
+            </p>
+            <form method="post" className="stacked-form" noValidate>
+              <button type="submit" className="button">
+                {t('newsletter.confirm_submit')}
+              </button>
+            </form>
+          </>
+        )}
+        {state.kind === 'confirmed' && (
+          <>
+            <h1>{t('newsletter.confirmed_title')}</h1>
+            <p className="lead">{t('newsletter.confirmed_text')}</p>
+            <p>
+              <a className="button" href={`/${segment}`}>
+                {t('common.return_to_home')}
+              </a>
+            </p>
+          </>
+        )}
+        {state.kind === 'invalid' && (
+          <>
+            <h1>{t('newsletter.invalid_title')}</h1>
+            <p>{t('newsletter.invalid_text')}</p>
+            <p>
+              <a className="button" href={newsletterPath(segment)}>
+                {t('newsletter.again')}
+              </a>
+            </p>
+          </>
+        )}
+      </div>
+    </DefaultLayout>
+  )
+}
+
+const TITLES: Record<PageState['kind'], string> = {
+  form: 'newsletter.title',
+  sent: 'newsletter.sent_title',
+  confirm: 'newsletter.confirm_title',
+  confirmed: 'newsletter.confirmed_title',
+  invalid: 'newsletter.invalid_title',
+}
+
+/**
+ * One of the sign-up's pages. The footer carries no second form here. A form (it has its own token) and a page about
+ * a link (the token is in its URL: no Referer, no tracker) are never kept by a cache.
+ */
+async function sendNewsletterPage(c: Context<AppEnv>, state: PageState, status: 200 | 404 | 410 | 422 | 429 | 503 = 200) {
+  const { market, t, available } = c.var
+  const chrome: Chrome = { ...(await loadChrome(c)), newsletterToken: null }
+  const view = viewOf(c, t, market, false)
+  const head: HeadProps = { title: `${t.t(TITLES[state.kind])} · ${t.t('brand.name')}`, robots: 'noindex' }
+  const aboutLink = state.kind === 'confirm' || state.kind === 'invalid'
+  return sendPage(c, <NewsletterPage view={view} chrome={chrome} head={head} state={state} privacyUrl={available.pageUrl('privacy-policy')} />, {
+    status,
+    caching: state.kind === 'sent' || state.kind === 'confirmed' ? Caching.shared : Caching.never,
+    kind: state.kind === 'form' ? 'form' : 'page',
+    ...(aboutLink ? { headers: { 'Referrer-Policy': 'no-referrer' }, tracking: false } : {}),
+  })
+}
+
+/** `GET /{m}/newsletter`: the sign-up form on a page of its own (where the footer's form comes back with its messages). */
+export async function newsletterPage(c: Context<AppEnv>): Promise<Response> {
+  return sendNewsletterPage(c, { kind: 'form', token: await newsletterToken(c), form: {} })
+}
+
+/**
+ * `POST /{m}/newsletter`: as the lead forms, in order: a bot (honeypot, no or a forged token, too fast) is sent to
+ * "check your inbox" and nothing is stored; an expired form comes back with a new token; past `FORM_ATTEMPTS` per
+ * client, 429; then the address and the consent are checked and sent. The answer is the same whether or not the
+ * address is subscribed: the mailed link says the rest. Nothing typed reaches a log.
+ */
+export async function submitNewsletter(c: Context<AppEnv>): Promise<Response> {
+  const body = await readForm(c)
+  const typed: FormState = { email: body.email?.slice(0, 254), consent: body.consent === 'on' }
+  const again = (form: FormState, status: 422 | 429 | 503, token?: string | null) =>
+    sendNewsletterPage(c, { kind: 'form', token: token ?? body[FORM_TOKEN_FIELD] ?? null, form: { ...typed, ...form } }, status)
+
+  const secret = c.env.SESSION_SECRET
+  const origin = configOf(c.env).publicOrigin
+  if (!secret || !origin) return again({ message: 'forms.unavailable' }, 503, null)
+  const token = await readFormToken(secret, tokenScope(c), body[FORM_TOKEN_FIELD])
+  const sent = sendRedirect(c, `${newsletterPath(c.var.market.segment)}/sent`, 303)
+  if (caughtBot(body, token)) {
+    logEvent('info', 'form_bot_caught', { form: 'newsletter' })
+    return sent
+  }
+  if (token!.state === 'expired') {
+    // The new token counts as already filled in: the visitor checks the kept values and sends at once.
+    return again({ message: 'forms.expired' }, 422, await issueFormToken(secret, tokenScope(c), Date.now() - MIN_FILL_SECONDS * 1000))
+  }
+  if (!(await withinLimit(c.env.FORM_ATTEMPTS, `form:newsletter:${await clientKey(c)}`))) {
+    c.header('Retry-After', String(ATTEMPT_WINDOW_SECONDS))
+    return again({ errors: { form: ['too_many_attempts'] } }, 429)
+  }
+  const fields = newsletterFields.safeParse({ email: body.email ?? '', consent: body.consent })
+  if (!fields.success) return again({ errors: fieldErrors(fields.error) }, 422)
+  const linkTemplate = `${origin}/${c.var.market.segment}/newsletter/confirm/{token}`
+  try {
+    const answer = await unlessRefused(c.var.api.newsletter.subscribe({ ...fields.data, link_template: linkTemplate }), [422])
+    if (answer.refused) return again({ errors: answer.refused.rejection.errors ?? { form: ['invalid'] } }, 422)
+    return sent
+  } catch (error) {
+    if (!isUpstreamError(error)) throw error
+    logEvent('warn', 'form_not_sent', { form: 'newsletter', failure: error.failure })
+    return again({ message: 'forms.unavailable' }, 503)
+  }
+}
+
+/** `GET /{m}/newsletter/sent`: "check your inbox". */
+export async function newsletterSent(c: Context<AppEnv>): Promise<Response> {
+  return sendNewsletterPage(c, { kind: 'sent' })
+}
+
+/** `GET /{m}/newsletter/confirmed`: the subscription is confirmed. */
+export async function newsletterConfirmed(c: Context<AppEnv>): Promise<Response> {
+  return sendNewsletterPage(c, { kind: 'confirmed' })
+}
+
+/** Unknown links answer 404, used or expired ones 410, both with the same message. */
+const spent = (c: Context<AppEnv>, status: 404 | 410) => sendNewsletterPage(c, { kind: 'invalid' }, status)
+
+/** `GET /{m}/newsletter/confirm/{token}`: checks the link and shows the button; subscribes nobody (mail scanners follow links). */
+export async function newsletterConfirmPage(c: Context<AppEnv>): Promise<Response> {
+  const token = c.req.param('token') ?? ''
+  if (!TOKEN_FORMAT.test(token)) return spent(c, 404)
+  const link = await unlessRefused(c.var.api.newsletter.link(token), [410])
+  if (link.refused) return spent(c, 410)
+  if (!link.answer) return spent(c, 404)
+  return sendNewsletterPage(c, { kind: 'confirm', email: link.answer.email })
+}
+
+/** `POST /{m}/newsletter/confirm/{token}`: subscribes the link's address, once; then "you are subscribed" (303). */
+export async function submitNewsletterConfirm(c: Context<AppEnv>): Promise<Response> {
+  const token = c.req.param('token') ?? ''
+  if (!TOKEN_FORMAT.test(token)) return spent(c, 404)
+  const confirmed = await unlessRefused(c.var.api.newsletter.confirm(token), [410, 422])
+  if (confirmed.refused) return spent(c, 410)
+  if (!confirmed.answer) return spent(c, 404)
+  return sendRedirect(c, `${newsletterPath(c.var.market.segment)}/confirmed`, 303)
+}

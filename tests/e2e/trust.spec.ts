@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures/offline'
+import arabic from '../../demo/messages/ar.json' with { type: 'json' }
+import hebrew from '../../demo/messages/he.json' with { type: 'json' }
+import italian from '../../demo/messages/it.json' with { type: 'json' }
+import pages from '../../demo/content/pages.json' with { type: 'json' }
+import markets from '../../demo/markets.json' with { type: 'json' }
+
+const PHONE = { width: 390, height: 844 }
+const DESKTOP = { width: 1366, height: 900 }
+const SCREENSHOTS = 'test-results/screenshots'
+
+type Texts = typeof italian
+
+/** A person takes longer than the forms' minimum fill time (3 s) before sending. */
+const asAPerson = (page: Page) => page.waitForTimeout(3200)
+
+async function axeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+/**
+ * Nothing of the page sticks out of the viewport or is cut: no horizontal scroll, every visible box of the main content
+ * and the footer inside the viewport's width, no text box narrower than its text where it would be clipped.
+ */
+async function fitsTheViewport(page: Page, name: string) {
+  const measured = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth
+    const outside: string[] = []
+    const clipped: string[] = []
+    for (const el of document.querySelectorAll<HTMLElement>('main *, footer *')) {
+      if (el.closest('.honeypot, .visually-hidden, svg')) continue
+      const box = el.getBoundingClientRect()
+      if (box.width === 0 && box.height === 0) continue
+      const label = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}`
+      if (box.left < -1 || box.right > width + 1) outside.push(label)
+      if (getComputedStyle(el).overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1 && !['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) clipped.push(label)
+    }
+    return { overflow: document.documentElement.scrollWidth - width, outside: outside.slice(0, 5), clipped: clipped.slice(0, 5) }
+  })
+  expect(measured, name).toEqual({ overflow: 0, outside: [], clipped: [] })
+}
+
+/** Checks a page with axe and its fit, and keeps its screenshot. */
+async function check(page: Page, name: string) {
+  expect(await axeViolations(page), name).toEqual([])
+  await fitsTheViewport(page, name)
+  await page.screenshot({ path: `${SCREENSHOTS}/trust-${name}.png`, fullPage: true })
+}
+
+/** The site's local D1, as `wrangler dev` of the browser tests keeps it (playwright.config.ts). */
+const run = promisify(execFile)
+async function query<T>(sql: string): Promise<T[]> {
+  const { stdout } = await run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', '.wrangler/e2e-state', '--json', '--command', sql])
+  return (JSON.parse(stdout) as [{ results: T[] }])[0].results
+}
+
+/** The newsletter mail to an address, read from the outbox as a deployment's sender would (written just after the answer). */
+async function mailTo(email: string): Promise<{ subject: string; link: string }> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const [mail] = await query<{ subject: string; body: string }>(
+      `SELECT subject, body FROM outbox WHERE recipient = '${email}' AND kind = 'newsletter_confirmation' ORDER BY id DESC LIMIT 1`,
+    )
+    const link = mail && /http:\/\/127\.0\.0\.1:\d+(\/[a-z]{2,3}-[a-z]{2}\/newsletter\/confirm\/[A-Za-z0-9_-]+)/.exec(mail.body)?.[1]
+    if (mail && link) return { subject: mail.subject, link }
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  throw new Error(`no newsletter mail to ${email}`)
+}
+
+/** Answers the consent banner (it sits over the page until the visitor chooses). */
+async function rejectTracking(page: Page, t: Texts) {
+  const reject = page.getByRole('button', { name: t.consent.reject_all })
+  if (await reject.isVisible()) await reject.click()
+}
+
+test.describe('the newsletter sign-up', () => {
+  for (const [market, t, viewport, size] of [
+    ['it-it', italian, PHONE, 'phone'],
+    ['ae-ar', arabic as unknown as Texts, PHONE, 'phone'],
+    ['it-it', italian, DESKTOP, 'desktop'],
+    ['il-he', hebrew as unknown as Texts, PHONE, 'phone'],
+    ['il-he', hebrew as unknown as Texts, DESKTOP, 'desktop'],
+  ] as const) {
+    test(`from the footer in ${market} (${size}): once wrong then right, confirmed from the outbox's mail`, async ({ page }) => {
+      await page.setViewportSize(viewport)
+      await page.goto(`/${market}`)
+      await rejectTracking(page, t)
+      const email = `e2e-newsletter-${market}-${size}-${Date.now()}@example.com`
+
+      // Wrong: the address mistyped. The form comes back on its own page with the message, the address kept.
+      const footer = page.locator('footer form.newsletter-form')
+      await footer.getByRole('textbox', { name: t.auth.email }).fill('rider-at-example.com')
+      await footer.getByLabel(t.newsletter.consent).check()
+      await asAPerson(page)
+      await footer.getByRole('button', { name: t.newsletter.submit }).click()
+      await expect(page).toHaveURL(`/${market}/newsletter`)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.newsletter.title)
+      const form = page.locator('main form.newsletter-form')
+      await expect(form.getByRole('textbox', { name: t.auth.email })).toHaveAttribute('aria-invalid', 'true')
+      await expect(form.getByRole('textbox', { name: t.auth.email })).toHaveValue('rider-at-example.com')
+      await expect(page.locator('#newsletter-page-email-error')).toHaveText(t.validation.email)
+      await expect(page.locator('footer form')).toHaveCount(0)
+      await check(page, `${market}-${size}-form-errors`)
+
+      // Right.
+      await form.getByRole('textbox', { name: t.auth.email }).fill(email)
+      await form.getByRole('button', { name: t.newsletter.submit }).click()
+      await expect(page).toHaveURL(`/${market}/newsletter/sent`)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.newsletter.sent_title)
+      await check(page, `${market}-${size}-sent`)
+
+      // The mail, in the market's language, and its link: the page shows a button and subscribes nobody by itself.
+      const mail = await mailTo(email)
+      expect(mail.subject).toBe(t.mail.newsletter_confirm_subject)
+      await page.goto(mail.link)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.newsletter.confirm_title)
+      await expect(page.locator('main bdi')).toHaveText(email)
+      expect(await query(`SELECT 1 FROM newsletter_subscribers WHERE email = '${email}'`)).toHaveLength(0)
+      await check(page, `${market}-${size}-confirm`)
+
+      await page.getByRole('button', { name: t.newsletter.confirm_submit }).click()
+      await expect(page).toHaveURL(`/${market}/newsletter/confirmed`)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.newsletter.confirmed_title)
+      await check(page, `${market}-${size}-confirmed`)
+      expect(await query(`SELECT site, locale FROM newsletter_subscribers WHERE email = '${email}'`)).toEqual([
+        { site: market.split('-')[0], locale: market.split('-')[1] },
+      ])
+
+      // The link is spent.
+      await page.goto(mail.link)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.newsletter.invalid_title)
+      await check(page, `${market}-${size}-spent`)
+    })
+  }
+})
+
+/** A market's slug for a page: its own (demo/markets.json), else the page's key. */
+const slugOf = (country: string, key: string) =>
+  ((markets.find((m) => m.slug === country) as { pageLinks?: Record<string, string> } | undefined)?.pageLinks ?? {})[key] ?? key
+
+const LEGAL = ['legal-notice', 'terms-of-sale', 'delivery-returns', 'warranty', 'cookie-policy'] as const
+
+test.describe('the trust and legal pages', () => {
+  for (const [market, t] of [['it-it', italian], ['il-he', hebrew as unknown as Texts]] as const) {
+    for (const [viewport, size] of [[PHONE, 'phone'], [DESKTOP, 'desktop']] as const) {
+      test(`${market} (${size}): every page from the footer, axe clean, nothing outside the viewport`, async ({ page }) => {
+        await page.setViewportSize(viewport)
+        await page.goto(`/${market}`)
+        await rejectTracking(page, t)
+        const locale = market.split('-')[1] as 'it' | 'he'
+        for (const key of LEGAL) {
+          await page.goto(`/${market}`)
+          await page.locator('footer').getByRole('link', { name: t.pages[key], exact: true }).click()
+          await expect(page).toHaveURL(`/${market}/${slugOf(market.split('-')[0]!, key)}`)
+          await expect(page.getByRole('heading', { level: 1 })).toHaveText(pages[key][locale].title)
+          await check(page, `${market}-${size}-${key}`)
+        }
+        // The sign-up's own page and an unknown link.
+        await page.goto(`/${market}/newsletter`)
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.newsletter.title)
+        await check(page, `${market}-${size}-newsletter`)
+        await page.goto(`/${market}/newsletter/confirm/${'A'.repeat(43)}`)
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.newsletter.invalid_title)
+        await check(page, `${market}-${size}-newsletter-invalid`)
+      })
+    }
+  }
+})
