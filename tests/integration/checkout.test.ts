@@ -6,6 +6,7 @@ import german from '../../demo/messages/de.json'
 import hebrew from '../../demo/messages/he.json'
 import italian from '../../demo/messages/it.json'
 import english from '../../src/i18n/en.json'
+import { issueFormToken, MAX_FORM_AGE_SECONDS } from '../../src/forms/form-token'
 import { formatMoney, type MoneyMarket } from '../../src/i18n/formats'
 import { DEMO, formPost, logIn, SECOND, visitAs } from '../fixtures/session'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
@@ -445,6 +446,36 @@ describe('checkout: placing, paying and the result', () => {
     expect(text).toContain(`href="/${IT}/checkout/${code}/result"`)
     const order = await env.DB.prepare(`SELECT status, payment_state FROM orders WHERE cart_id = (SELECT id FROM carts WHERE code = ?)`).bind(code).first()
     expect(order).toEqual({ status: 'pending_payment', payment_state: 'pending' })
+    // No payment was started: the result says so and offers to pay, without looking again by itself.
+    const result = await visitAs(giulia, `/${IT}/checkout/${code}/result`)
+    expect(result.status).toBe(200)
+    expect(result.headers.get('Refresh')).toBeNull()
+    expect(textOf(result.text)).toContain(italian.checkout.result_unpaid_title)
+    expect(textOf(result.text)).not.toContain(italian.checkout.result_pending_title)
+    const paying = await visitAs(giulia, `/${IT}/checkout/${code}/result`, formPost({ form_token: hidden(result.text, 'form_token') }))
+    expect(paying.status).toBe(303)
+    expect(paying.headers.get('Location')).toMatch(/\/_test-payments\/tp_[0-9a-f]{24}$/)
+  })
+
+  it('shows a review left open for more than a day again instead of placing it', async () => {
+    const code = await freshCart(giulia, DEMO.email, IT, [['STR9-M-RED', 1]])
+    const { place: fields } = await review(giulia, IT, code)
+    const scope = `checkout:${await userIdOf(DEMO.email)}:${code}:place`
+    const stale = await issueFormToken(env.SESSION_SECRET!, scope, Date.now() - (MAX_FORM_AGE_SECONDS + 60) * 1000)
+    const { status, headers } = await place(giulia, IT, code, { ...fields, form_token: stale })
+    expect(status).toBe(303)
+    expect(headers.get('Location')).toBe(`/${IT}/checkout/${code}/review`)
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM orders WHERE cart_id = (SELECT id FROM carts WHERE code = ?)').bind(code).first('n')).toBe(0)
+  })
+
+  it('lists VAT included in an Italian order after its total, and no VAT line where none was charged', async () => {
+    const code = await freshCart(giulia, DEMO.email, IT, [['STR9-M-RED', 1]])
+    const { place: fields } = await review(giulia, IT, code)
+    await pay((await place(giulia, IT, code, fields)).headers.get('Location')!, 'succeed')
+    const words = textOf((await visitAs(giulia, `/${IT}/checkout/${code}/result`)).text).replace(/[ \n\t]+/g, ' ')
+    expect(words).toContain(`${italian.order.tax} ${money(IT, 77361)}`)
+    expect(words.indexOf(italian.order.tax)).toBeGreaterThan(words.indexOf(italian.cart.total))
+    expect(words).not.toContain(italian.mail.order_tax_added)
   })
 })
 

@@ -19,16 +19,25 @@ export const RESULT_REFRESH_SECONDS = 5
  */
 export const RESULT_REFRESH_FOR_MS = 10 * 60 * 1000
 
-/** What the result page says: paid, failed (try again), waiting for the provider, or closed (cancelled). */
-type ResultState = 'paid' | 'failed' | 'pending' | 'closed'
+/**
+ * What the result page says: paid, failed (try again), waiting for the provider, not paid yet (no payment could be
+ * started: pay), or closed (cancelled).
+ */
+type ResultState = 'paid' | 'failed' | 'pending' | 'unpaid' | 'closed'
 
-const stateOf = (order: PlacedOrder): ResultState =>
-  order.payment_state === 'paid' ? 'paid' : order.status === 'cancelled' || order.status === 'refunded' ? 'closed' : order.payment_state === 'failed' ? 'failed' : 'pending'
+function stateOf(order: PlacedOrder): ResultState {
+  if (order.payment_state === 'paid') return 'paid'
+  if (order.status === 'cancelled' || order.status === 'refunded') return 'closed'
+  if (order.payment_state === 'failed') return 'failed'
+  return order.payment_id === null ? 'unpaid' : 'pending'
+}
 
 /** The order's items and amounts, as the result and the account show them. */
 function OrderSummaryTable({ view, order }: { view: View; order: Order }) {
   const { t } = view
   const money = (minor: number) => formatMoney(minor, order.currency, view.market!)
+  // VAT inside the prices when the total is items and delivery; added on top (US sales tax) otherwise.
+  const taxAdded = order.tax > 0 && order.total > order.subtotal + order.shipping
   return (
     <section className="result-summary" aria-labelledby="result-summary-title">
       <h2 id="result-summary-title">{t('cart.summary')}</h2>
@@ -55,14 +64,22 @@ function OrderSummaryTable({ view, order }: { view: View; order: Order }) {
           <dt>{order.delivery.method === 'pickup' ? t('checkout.pickup_amount') : t('cart.delivery')}</dt>
           <dd>{order.shipping === 0 ? t('cart.delivery_free') : money(order.shipping)}</dd>
         </div>
-        <div>
-          <dt>{t('order.tax')}</dt>
-          <dd>{money(order.tax)}</dd>
-        </div>
+        {taxAdded && (
+          <div>
+            <dt>{t('mail.order_tax_added')}</dt>
+            <dd>{money(order.tax)}</dd>
+          </div>
+        )}
         <div className="checkout-total">
           <dt>{t('cart.total')}</dt>
           <dd>{money(order.total)}</dd>
         </div>
+        {!taxAdded && order.tax > 0 && (
+          <div>
+            <dt>{t('order.tax')}</dt>
+            <dd>{money(order.tax)}</dd>
+          </div>
+        )}
       </dl>
       <div className="result-delivery">
         <h3>{t('checkout.delivery_title')}</h3>
@@ -157,6 +174,12 @@ export function ResultPage({
             {payForm(t('checkout.pay'))}
           </>
         )}
+        {state === 'unpaid' && (
+          <>
+            <p className="lead">{t('checkout.result_unpaid_text')}</p>
+            {payForm(t('checkout.pay'))}
+          </>
+        )}
         {state === 'closed' && (
           <>
             <p className="lead">{t('checkout.result_closed_text')}</p>
@@ -207,7 +230,10 @@ export async function resultPage(c: Context<AppEnv>): Promise<Response> {
 export async function submitResult(c: Context<AppEnv>): Promise<Response> {
   const code = cartCodeOf(c)
   const form = await readForm(c)
-  if (!(await postedToken(c, code, 'retry', form[FORM_TOKEN_FIELD]))) throw new PageError(400, ErrorMessages.badRequest)
+  const token = await postedToken(c, code, 'retry', form[FORM_TOKEN_FIELD])
+  if (!token) throw new PageError(400, ErrorMessages.badRequest)
+  // A result page left open for a day: it is shown again as it now stands, with a fresh form.
+  if (token.state === 'expired') return sendRedirect(c, checkoutPaths(c.var.market, code).result, 303)
   const checkout = await readCheckout(c, code)
   if (!checkout.order) return sendRedirect(c, checkoutPaths(c.var.market, code).form, 303)
   return payOrder(c, code, checkout.order)

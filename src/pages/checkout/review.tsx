@@ -159,8 +159,11 @@ export async function submitReview(c: Context<AppEnv>): Promise<Response> {
   const code = cartCodeOf(c)
   const form = await readForm(c)
   const reviewKey = checkoutSchema.shape.review_key.safeParse(form.review_key)
-  if (!reviewKey.success || !(await postedToken(c, code, 'place', form[FORM_TOKEN_FIELD]))) throw new PageError(400, ErrorMessages.badRequest)
+  const token = await postedToken(c, code, 'place', form[FORM_TOKEN_FIELD])
+  if (!reviewKey.success || !token) throw new PageError(400, ErrorMessages.badRequest)
   const paths = checkoutPaths(c.var.market, code)
+  // A review left open for a day is not placed as it was: it is shown again as it now stands, with a fresh form.
+  if (token.state === 'expired') return sendRedirect(c, paths.review, 303)
   const { answer, refused } = await unlessRefused(checkoutOf(c).place(code, reviewKey.data), [403, 409, 422])
   if (refused) {
     switch (refused.rejection.code) {
