@@ -55,6 +55,9 @@ const RIDES = [
   },
 ] as const
 
+/** How long the lazy island may take to load and hydrate on a busy machine (it says the days once it has). */
+const HYDRATION_MS = 20_000
+
 const withoutIsolates = (text: string | null) => (text ?? '').replace(/[\u2068\u2069]/g, '')
 
 for (const ride of RIDES) {
@@ -69,7 +72,7 @@ for (const ride of RIDES) {
 
       // The island tells the dealer's days and refuses a closed one as soon as it is chosen.
       await form.locator('#field-dealer').selectOption(ride.dealer)
-      await expect.poll(async () => withoutIsolates(await page.locator('#field-date-days').textContent())).toBe(ride.openDays)
+      await expect.poll(async () => withoutIsolates(await page.locator('#field-date-days').textContent()), { timeout: HYDRATION_MS }).toBe(ride.openDays)
       await form.locator('#field-date').fill(ride.closedDay)
       await expect(page.locator('#field-date-closed')).toHaveText(ride.closed)
       await expect(form.locator('#field-date')).toHaveAttribute('aria-invalid', 'true')
@@ -112,7 +115,7 @@ test('from a dealer card of the locator, the form starts with that dealer and it
   await page.goto('/il-he/dealer-locator')
   await page.locator('a[href="/il-he/test-drive?dealer=yarkon-bikes"]').click()
   await expect(page.locator('#field-dealer')).toHaveValue('yarkon-bikes')
-  await expect.poll(async () => withoutIsolates(await page.locator('#field-date-days').textContent())).toBe(RIDES[1].openDays)
+  await expect.poll(async () => withoutIsolates(await page.locator('#field-date-days').textContent()), { timeout: HYDRATION_MS }).toBe(RIDES[1].openDays)
   await page.screenshot({ path: `${SCREENSHOTS}/test-ride-il-he-390.png`, fullPage: true })
 })
 
@@ -128,7 +131,7 @@ for (const [market, viewport] of [['it-it', PHONE], ['il-he', PHONE], ['il-he', 
     const ride = RIDES.find((r) => r.market === market)!
     await page.locator('#field-dealer').selectOption(ride.dealer)
     // The island has hydrated and read the dealer once it tells the dealer's days: only then is a day checked.
-    await expect.poll(async () => withoutIsolates(await page.locator('#field-date-days').textContent())).toBe(ride.openDays)
+    await expect.poll(async () => withoutIsolates(await page.locator('#field-date-days').textContent()), { timeout: HYDRATION_MS }).toBe(ride.openDays)
     await page.locator('#field-date').fill(ride.closedDay)
     await expect(page.locator('#field-date-closed')).toBeVisible()
     expect(await axeViolations(page)).toEqual([])

@@ -53,7 +53,7 @@ test('accept: the tag manager is told, then the market\'s trackers load after th
   await page.goto('/it-it/products/aurora-e-cargo')
   await page.getByRole('button', { name: 'Accetta tutto' }).click()
   await expect(page).toHaveURL(/\/it-it\/products\/aurora-e-cargo\?notice=consent_saved$/)
-  await expect(page.getByRole('status')).toHaveText('Le tue scelte sui cookie sono state salvate.')
+  await expect(page.locator('.toast')).toHaveText('Le tue scelte sui cookie sono state salvate.')
   await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
   expect(await consentCommands(page)).toContainEqual(['consent', 'update', { ad_storage: 'granted', ad_user_data: 'granted', ad_personalization: 'granted', analytics_storage: 'granted' }])
   const cookie = (await context.cookies()).find((c) => c.name === '__Host-Consent')
@@ -150,7 +150,7 @@ test('customise: only the chosen categories load; cookie settings reopen the cho
 test('the banner works from the keyboard: first in the page, then accept with Enter', async ({ page }) => {
   await page.goto('/int-en')
   await page.keyboard.press('Tab')
-  await expect(page.getByRole('link', { name: 'Cookie policy' })).toBeFocused()
+  await expect(page.getByRole('region', { name: 'Your privacy' }).getByRole('link', { name: 'Cookie policy' })).toBeFocused()
   await page.keyboard.press('Tab')
   await expect(page.locator('.consent-details summary')).toBeFocused()
   await page.keyboard.press('Tab')
