@@ -443,6 +443,25 @@ describe('placing twice', () => {
     expect(again.json.code).toBe('checkout_changed')
     expect((await attempt(giulia, older.code)).json.code).toBe('order_closed')
   })
+
+  it('draws a new order code when the random one is another order\'s: 201, its own lines, the other order untouched', async () => {
+    const first = await reviewed(lukas, { 'POMP-OS-GRY': 1 }, { ...HOME_SAVED, shipping_address: { saved: 3 } })
+    const zeros = (array: Uint8Array) => array.fill(0)
+    const random = vi.spyOn(crypto, 'getRandomValues')
+    random.mockImplementationOnce(zeros as typeof crypto.getRandomValues)
+    const taken = orderOf((await place(lukas, first.code, first.checkout.review_key)).json)
+    expect(taken.code).toBe('AUR-000000')
+    const { code, checkout } = await reviewed(giulia, { 'POMP-OS-BLK': 2 })
+    random.mockImplementationOnce(zeros as typeof crypto.getRandomValues)
+    const placed = await place(giulia, code, checkout.review_key)
+    expect(placed.status).toBe(201)
+    expect(orderOf(placed.json).code).not.toBe('AUR-000000')
+    const items = async (orderCode: string) =>
+      (await env.DB.prepare('SELECT i.sku, i.quantity FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.code = ?').bind(orderCode).all()).results
+    expect(await items('AUR-000000')).toEqual([{ sku: 'POMP-OS-GRY', quantity: 1 }])
+    expect(await items(orderOf(placed.json).code)).toEqual([{ sku: 'POMP-OS-BLK', quantity: 2 }])
+    await env.DB.prepare(`DELETE FROM orders WHERE code = 'AUR-000000'`).run()
+  })
 })
 
 /** The webhook secret vitest.config.ts gives the Worker, and the test provider over the test database. */

@@ -319,11 +319,12 @@ async function place(c: ApiContext, cart: CartRow) {
   const method = answer.choices.delivery?.method as DeliveryMethod
   const market = `${cart.site}-${c.var.locale}`
   const at = nowIso()
-  // A new code on the rare collision with another order's (the insert then does nothing and no order has the key).
+  // A new code on the rare collision with another order's: the insert then does nothing, and every statement after it
+  // is guarded by the code AND the key, so none touches the other order; no order has the key, so it tries again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const code = newOrderCode()
     const older = `cart_id = ?1 AND user_id = ?2 AND code <> ?3 AND status = 'pending_payment' AND payment_state IN ('pending', 'failed')
-                   AND EXISTS (SELECT 1 FROM orders WHERE code = ?3)`
+                   AND EXISTS (SELECT 1 FROM orders WHERE code = ?3 AND checkout_key = ?5)`
     await c.env.DB.batch([
       c.env.DB.prepare(
         `INSERT INTO orders (code, user_id, market, status, currency, subtotal, shipping, tax, total, billing_address, shipping_address,
@@ -354,14 +355,14 @@ async function place(c: ApiContext, cart: CartRow) {
       ...lines.map((line, position) =>
         c.env.DB.prepare(
           `INSERT INTO order_items (order_id, position, product_id, name, variant, quantity, unit_price, sku)
-           SELECT id, ?, ?, ?, ?, ?, ?, ? FROM orders WHERE code = ?`,
-        ).bind(position, productOf.get(line.sku) ?? null, line.product.name, `${line.variant.size} · ${line.variant.colour_name}`, line.quantity, line.unit_price, line.sku, code),
+           SELECT id, ?, ?, ?, ?, ?, ?, ? FROM orders WHERE code = ? AND checkout_key = ?`,
+        ).bind(position, productOf.get(line.sku) ?? null, line.product.name, `${line.variant.size} · ${line.variant.colour_name}`, line.quantity, line.unit_price, line.sku, code, checkoutKey),
       ),
-      c.env.DB.prepare(`INSERT INTO order_events (order_id, status, at) SELECT id, 'pending_payment', ? FROM orders WHERE code = ?`).bind(at, code),
+      c.env.DB.prepare(`INSERT INTO order_events (order_id, status, at) SELECT id, 'pending_payment', ? FROM orders WHERE code = ? AND checkout_key = ?`).bind(at, code, checkoutKey),
       // An older unpaid order of the cart (another review) is set aside: one order waits for payment per cart.
       c.env.DB.prepare(`INSERT OR IGNORE INTO order_events (order_id, status, at) SELECT id, 'cancelled', ?4 FROM orders WHERE ${older}`)
-        .bind(cart.id, c.var.user.id, code, at),
-      c.env.DB.prepare(`UPDATE orders SET status = 'cancelled' WHERE ${older}`).bind(cart.id, c.var.user.id, code),
+        .bind(cart.id, c.var.user.id, code, at, checkoutKey),
+      c.env.DB.prepare(`UPDATE orders SET status = 'cancelled' WHERE ${older}`).bind(cart.id, c.var.user.id, code, null, checkoutKey),
     ])
     const order = await orderByKey(c, checkoutKey)
     if (order) return respond(c, placedOrderAnswer, { data: placedOf(order) }, order.code === code ? 201 : 200)
