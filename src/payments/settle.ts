@@ -50,8 +50,8 @@ const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
  *   the order's. In the same batch, once per order whatever the deliveries, what paying means
  *   (src/api/order-paid.ts): the stock taken, the lines leaving the cart, the checkout's generation raised, the
  *   confirmation mail to the outbox (its link on `publicOrigin`). Paid a second time by another payment: unchanged,
- *   logged `payment_paid_twice` (a refund for staff); paid while set aside (cancelled): the payment is recorded,
- *   nothing else happens, logged `payment_for_closed_order` (a refund for staff).
+ *   logged `payment_paid_twice` (a refund for staff); paid while set aside (cancelled by a later placement): the
+ *   order is reopened as paid and settled as above, logged `payment_reopened_order` (staff check the newer order).
  * - failed or cancelled: `payment_state` failed while pending, for the order's current payment only (or, before
  *   placement records one, while the order is on its first attempt: an older attempt's payment never fails a newer
  *   one); `status` stays pending_payment, so the buyer can pay again.
@@ -73,13 +73,15 @@ export async function settlePayment(db: D1Database, event: PaymentEvent, { publi
   }
   if (state === 'paid') {
     // What paying means is read and prepared only when this event may make the order paid; it runs only if it does.
-    const paying = order.payment_state !== 'paid' && order.status === 'pending_payment' ? await orderPaidStatements(db, order.id, event.id, publicOrigin) : []
+    // A set-aside order (cancelled by a later placement while its payment was under way) is reopened as paid.
+    const payable = order.status === 'pending_payment' || order.status === 'cancelled'
+    const paying = order.payment_state !== 'paid' && payable ? await orderPaidStatements(db, order.id, event.id, publicOrigin) : []
     const [updated] = await db.batch([
       db
         .prepare(
           `UPDATE orders SET payment_state = 'paid', payment_id = ?,
-                  paid_event = CASE WHEN status = 'pending_payment' THEN ? ELSE paid_event END,
-                  status = CASE WHEN status = 'pending_payment' THEN 'paid' ELSE status END
+                  paid_event = CASE WHEN status IN ('pending_payment', 'cancelled') THEN ? ELSE paid_event END,
+                  status = CASE WHEN status IN ('pending_payment', 'cancelled') THEN 'paid' ELSE status END
             WHERE id = ? AND payment_state <> 'paid'`,
         )
         .bind(paymentId, event.id, order.id),
@@ -87,7 +89,9 @@ export async function settlePayment(db: D1Database, event: PaymentEvent, { publi
       ...paying,
     ])
     if (updated?.meta.changes === 1) {
-      if (order.status !== 'pending_payment') logEvent('error', 'payment_for_closed_order', { event_id: event.id, type: event.type })
+      // Paid after being set aside: reopened and settled like any paid order; staff check the cart's newer order.
+      if (order.status === 'cancelled') logEvent('error', 'payment_reopened_order', { event_id: event.id, type: event.type })
+      else if (order.status !== 'pending_payment') logEvent('error', 'payment_for_closed_order', { event_id: event.id, type: event.type })
       return 'paid'
     }
     if (order.payment_id && order.payment_id !== paymentId) logEvent('error', 'payment_paid_twice', { event_id: event.id, type: event.type })

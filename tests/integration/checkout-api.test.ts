@@ -551,21 +551,41 @@ describe('paying settles the order', () => {
     expect(mail?.body).toContain(`${ORIGIN}/ch-fr/my-account/orders/${order.code}`)
   })
 
-  it('paid while set aside by a later placement: the payment is recorded for a refund (logged), nothing else happens', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+  it('refuses to set aside an older order whose payment is under way (409 payment_in_progress); after its failure, sets it aside', async () => {
     const { code, checkout } = await reviewed(giulia, { 'ARIA-M-WHT': 1 })
     const older = orderOf((await place(giulia, code, checkout.review_key)).json)
     const paymentId = await pay(giulia, older, code)
     await call('account/cart/items/ARIA-M-WHT', { token: giulia, method: 'PUT', body: { quantity: 2 } })
+    const refused = await place(giulia, code, checkoutOf((await read(giulia, code)).json).review_key)
+    expect(refused.status).toBe(409)
+    expect(refused.json.code).toBe('payment_in_progress')
+    expect(await env.DB.prepare('SELECT status FROM orders WHERE code = ?').bind(older.code).first('status')).toBe('pending_payment')
+    await press(paymentId, 'fail')
+    const newer = await place(giulia, code, checkoutOf((await read(giulia, code)).json).review_key)
+    expect(newer.status).toBe(201)
+    expect(await env.DB.prepare('SELECT status FROM orders WHERE code = ?').bind(older.code).first('status')).toBe('cancelled')
+  })
+
+  it('paid while set aside (its payment created but not yet recorded): reopened as paid, stock, cart and mail as for any paid order, logged', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { code, checkout } = await reviewed(giulia, { 'ARIA-M-WHT': 1 })
+    const older = orderOf((await place(giulia, code, checkout.review_key)).json)
+    await call('account/cart/items/ARIA-M-WHT', { token: giulia, method: 'PUT', body: { quantity: 2 } })
     orderOf((await place(giulia, code, checkoutOf((await read(giulia, code)).json).review_key)).json)
+    // The Worker created the older order's payment just before the set-aside; recording it is then refused.
+    const payment = await provider().createPayment({
+      orderCode: older.code, amount: older.total, currency: older.currency, market: older.market,
+      returnUrl: `${ORIGIN}/${older.market}/checkout/${code}/result`, idempotencyKey: await paymentKeyOf(older), description: `Aurora Cycles order ${older.code}`,
+    })
+    expect((await record(giulia, older.code, { attempt: 1, payment_id: payment.paymentId })).json.code).toBe('order_closed')
     const stock = await stockOf('ARIA-M-WHT')
-    await press(paymentId, 'succeed')
+    await press(payment.paymentId, 'succeed')
     const row = await env.DB.prepare('SELECT status, payment_state FROM orders WHERE code = ?').bind(older.code).first()
-    expect(row).toEqual({ status: 'cancelled', payment_state: 'paid' })
-    expect(await stockOf('ARIA-M-WHT')).toBe(stock)
-    expect(await mailsOf(older.code)).toHaveLength(0)
-    expect(checkoutOf((await read(giulia, code)).json).cart.lines.map((line) => [line.sku, line.quantity])).toEqual([['ARIA-M-WHT', 2]])
-    expect(errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_for_closed_order"'))).toHaveLength(1)
+    expect(row).toEqual({ status: 'paid', payment_state: 'paid' })
+    expect(await stockOf('ARIA-M-WHT')).toBe(stock - 1)
+    expect(await mailsOf(older.code)).toHaveLength(1)
+    expect(checkoutOf((await read(giulia, code)).json).cart.lines.map((line) => [line.sku, line.quantity])).toEqual([['ARIA-M-WHT', 1]])
+    expect(errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_reopened_order"'))).toHaveLength(1)
   })
 
   it('never lets stock go below 0', async () => {

@@ -309,6 +309,16 @@ async function place(c: ApiContext, cart: CartRow) {
   const current = review.answer.review_key
   if (current !== reviewKey) return refuse(c, 409, current.slice(0, 22) === reviewKey.slice(0, 22) ? 'prices_changed' : 'checkout_changed')
 
+  // An older order of the cart whose payment is under way (recorded, not failed) is not set aside: its late payment
+  // would pay a closed order. The buyer pays or abandons it first (the provider then reports it failed).
+  const paying = await c.env.DB.prepare(
+    `SELECT 1 AS found FROM orders WHERE cart_id = ? AND user_id = ? AND checkout_key <> ? AND status = 'pending_payment'
+        AND payment_state = 'pending' AND payment_id IS NOT NULL`,
+  )
+    .bind(cart.id, c.var.user.id, checkoutKey)
+    .first('found')
+  if (paying !== null) return refuse(c, 409, 'payment_in_progress')
+
   const { answer, shipping, billing, dealer } = review
   const lines = review.cart.lines
   const skus = lines.map((line) => line.sku)
@@ -323,7 +333,8 @@ async function place(c: ApiContext, cart: CartRow) {
   // is guarded by the code AND the key, so none touches the other order; no order has the key, so it tries again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const code = newOrderCode()
-    const older = `cart_id = ?1 AND user_id = ?2 AND code <> ?3 AND status = 'pending_payment' AND payment_state IN ('pending', 'failed')
+    const older = `cart_id = ?1 AND user_id = ?2 AND code <> ?3 AND status = 'pending_payment'
+                   AND (payment_state = 'failed' OR (payment_state = 'pending' AND payment_id IS NULL))
                    AND EXISTS (SELECT 1 FROM orders WHERE code = ?3 AND checkout_key = ?5)`
     await c.env.DB.batch([
       c.env.DB.prepare(
@@ -432,7 +443,7 @@ export const checkouts = new Hono<ApiEnv>()
     if (!input.success) return invalidAt(c, input.error)
     const refusal = unpayable(order)
     if (refusal) return refuse(c, 409, refusal)
-    const updated = await c.env.DB.prepare(`UPDATE orders SET payment_id = ? WHERE id = ? AND payment_attempt = ? AND payment_state <> 'paid'`)
+    const updated = await c.env.DB.prepare(`UPDATE orders SET payment_id = ? WHERE id = ? AND payment_attempt = ? AND payment_state <> 'paid' AND status = 'pending_payment'`)
       .bind(input.data.payment_id, order.id, input.data.attempt)
       .run()
     if (updated.meta.changes !== 1) return refuse(c, 409, 'stale_attempt')
