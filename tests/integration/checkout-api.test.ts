@@ -70,6 +70,14 @@ const NEW_ADDRESS = {
   first_name: 'Giulia', last_name: 'Rossi', line1: 'Via Tasso 8', postal_code: '24121', city: 'Bergamo', country_code: 'it', phone: '+39 035 555 0199',
 }
 const HOME_SAVED = { delivery: { method: 'home' }, shipping_address: { saved: 1 }, billing_address: null, payment_method: 'card' }
+/** Home delivery to a new address in a market's country (home delivery goes only there). */
+const ADDRESS_IN = {
+  es: { ...NEW_ADDRESS, line1: 'Calle Mayor 5', postal_code: '28013', city: 'Madrid', country_code: 'ES' },
+  us: { ...NEW_ADDRESS, line1: '500 Market St', postal_code: '94105', city: 'San Francisco', region: 'CA', country_code: 'US' },
+  ae: { ...NEW_ADDRESS, line1: 'Sheikh Zayed Rd 1', postal_code: '00000', city: 'Dubai', country_code: 'AE' },
+  il: { ...NEW_ADDRESS, line1: 'Rothschild Blvd 1', postal_code: '6688101', city: 'Tel Aviv', country_code: 'IL' },
+}
+const homeIn = (country: keyof typeof ADDRESS_IN) => ({ ...HOME_SAVED, shipping_address: { address: ADDRESS_IN[country] } })
 
 let giulia = ''
 let lukas = ''
@@ -111,12 +119,12 @@ describe('reading a checkout', () => {
   it('answers 404 in a market that stopped selling online, for every call', async () => {
     const es = { tenant: 'es', locale: 'es' }
     const code = await freshCart(giulia, { 'POMP-OS-GRY': 1 }, es)
-    const { review_key } = checkoutOf((await choose(giulia, code, HOME_SAVED, es)).json)
+    const { review_key } = checkoutOf((await choose(giulia, code, homeIn('es'), es)).json)
     const settings = await env.DB.prepare(`SELECT settings FROM sites WHERE slug = 'es'`).first<string>('settings')
     await env.DB.prepare(`UPDATE sites SET settings = ? WHERE slug = 'es'`).bind(JSON.stringify({ ...JSON.parse(settings ?? '{}'), sells_online: false })).run()
     try {
       expect((await read(giulia, code, es)).status).toBe(404)
-      expect((await choose(giulia, code, HOME_SAVED, es)).status).toBe(404)
+      expect((await choose(giulia, code, homeIn('es'), es)).status).toBe(404)
       expect((await place(giulia, code, review_key, es)).status).toBe(404)
     } finally {
       await env.DB.prepare(`UPDATE sites SET settings = ? WHERE slug = 'es'`).bind(settings).run()
@@ -211,7 +219,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
 
   it('us-en, USD: sales tax not known (added at no rate), delivery $25 below $300, pick-up free', async () => {
     const us = { tenant: 'us', locale: 'en' }
-    const home = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, HOME_SAVED, us)).checkout
+    const home = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, homeIn('us'), us)).checkout
     expect(home.cart.currency).toBe('USD')
     expect(home.amounts).toEqual({ items: 2999, delivery: 2500, vat: { rate: null, included: false, amount: null }, total: 5499 })
     const atDealer = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, pickup('lone-spoke-bicycles'), us)).checkout
@@ -219,14 +227,14 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
   })
 
   it('ch-de (CHF), ae-ar (AED) and il-he (ILS): their currency, their VAT included, their delivery price', async () => {
-    const ch = (await reviewed(lukas, { 'STR9-M-RED': 1 }, { ...HOME_SAVED, shipping_address: { saved: 3 } }, { tenant: 'ch', locale: 'de' })).checkout
+    const ch = (await reviewed(giulia, { 'STR9-M-RED': 1 }, { ...HOME_SAVED, shipping_address: { saved: 2 } }, { tenant: 'ch', locale: 'de' })).checkout
     expect(ch.cart.currency).toBe('CHF')
     expect(ch.amounts).toEqual({ items: 439000, delivery: 0, vat: { rate: 810, included: true, amount: vatIncluded(439000, 810) }, total: 439000 })
-    const ae = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, HOME_SAVED, { tenant: 'ae', locale: 'ar' })).checkout
+    const ae = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, homeIn('ae'), { tenant: 'ae', locale: 'ar' })).checkout
     expect(ae.cart.currency).toBe('AED')
     expect(ae.amounts).toEqual({ items: 12900, delivery: 7500, vat: { rate: 500, included: true, amount: vatIncluded(20400, 500) }, total: 20400 })
     const il = { tenant: 'il', locale: 'he' }
-    const home = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, HOME_SAVED, il)).checkout
+    const home = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, homeIn('il'), il)).checkout
     expect(home.cart.currency).toBe('ILS')
     expect(home.amounts).toEqual({ items: 12990, delivery: 4900, vat: { rate: 1800, included: true, amount: vatIncluded(17890, 1800) }, total: 17890 })
     const atDealer = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, pickup('yarkon-bikes'), il)).checkout
@@ -240,7 +248,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     try {
       const es = { tenant: 'es', locale: 'es' }
       expect(checkoutOf((await read(giulia, code, es)).json).payment_methods).toEqual(['card'])
-      const refused = await choose(giulia, code, { ...HOME_SAVED, payment_method: 'paypal' }, es)
+      const refused = await choose(giulia, code, { ...homeIn('es'), payment_method: 'paypal' }, es)
       expect(refused.status).toBe(422)
       expect(refused.json.errors).toEqual({ payment_method: ['invalid'] })
     } finally {
@@ -268,7 +276,7 @@ describe('choosing addresses and the dealer', () => {
     const code = await freshCart(lukas, { 'POMP-OS-GRY': 1 })
     const before = await countAddresses(2)
     const billing = { ...NEW_ADDRESS, first_name: 'Firma', last_name: 'Meyer', company: 'Meyer GmbH', line1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country_code: 'DE' }
-    const checkout = checkoutOf((await choose(lukas, code, { ...HOME_SAVED, shipping_address: { saved: 3 }, billing_address: { address: billing } })).json)
+    const checkout = checkoutOf((await choose(lukas, code, { ...HOME_SAVED, shipping_address: { address: NEW_ADDRESS }, billing_address: { address: billing } })).json)
     expect(checkout.choices.billing_same).toBe(false)
     expect(checkout.choices.billing_address).toMatchObject({ company: 'Meyer GmbH', city: 'Berlin' })
     expect(await countAddresses(2)).toBe(before)
@@ -302,6 +310,24 @@ describe('choosing addresses and the dealer', () => {
       expect(refused.json.errors).toEqual({ 'delivery.dealer': ['dealer'] })
     }
     expect(checkoutOf((await read(lukas, code)).json).choices.delivery).toBeNull()
+  })
+
+  it('refuses home delivery to another country than the market\'s (422 country), new or saved; billing may be abroad', async () => {
+    const code = await freshCart(lukas, { 'POMP-OS-GRY': 1 })
+    const abroad = { ...NEW_ADDRESS, line1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country_code: 'de' }
+    const typed = await choose(lukas, code, { ...HOME_SAVED, shipping_address: { address: abroad } })
+    expect(typed.status).toBe(422)
+    expect(typed.json.errors).toEqual({ 'shipping_address.address.country_code': ['country'] })
+    const { id } = (await env.DB.prepare(`INSERT INTO addresses (user_id, first_name, last_name, line1, postal_code, city, country_code) VALUES (2, 'Lukas', 'Meyer', 'Auslandweg 1', '10115', 'Berlin', 'DE') RETURNING id`).first<{ id: number }>()) ?? { id: 0 }
+    try {
+      const saved = await choose(lukas, code, { ...HOME_SAVED, shipping_address: { saved: id } })
+      expect(saved.status).toBe(422)
+      expect(saved.json.errors).toEqual({ 'shipping_address.saved': ['country'] })
+      expect(checkoutOf((await read(lukas, code)).json).choices.delivery).toBeNull()
+      expect((await choose(lukas, code, { ...HOME_SAVED, shipping_address: { address: NEW_ADDRESS }, billing_address: { saved: id } })).status).toBe(200)
+    } finally {
+      await env.DB.prepare('DELETE FROM addresses WHERE id = ?').bind(id).run()
+    }
   })
 
   it('answers 422 with every error keyed by its field path, and keeps nothing of a wrong form', async () => {
@@ -398,6 +424,13 @@ describe('placing: what is checked again', () => {
     expect((await place(giulia, code, review_key)).status).toBe(404)
   })
 
+  it('places the order in one of the market\'s languages: an unknown X-Locale gets the market\'s first', async () => {
+    const { code, checkout } = await reviewed(giulia, { 'POMP-OS-GRY': 1 })
+    const order = orderOf((await place(giulia, code, checkout.review_key, { tenant: 'it', locale: 'fr' })).json)
+    expect(order.market).toBe('it-it')
+    expect(await env.DB.prepare('SELECT locale FROM orders WHERE code = ?').bind(order.code).first('locale')).toBe('it')
+  })
+
   it('stores the order as reviewed: lines in the caller\'s language with their sku, amounts, addresses, delivery, locale and a pending_payment timeline', async () => {
     const { code, checkout } = await reviewed(giulia, { 'ARIA-M-RED': 2 }, pickup('cicli-bergamasca'))
     const order = orderOf((await place(giulia, code, checkout.review_key)).json)
@@ -445,7 +478,7 @@ describe('placing twice', () => {
   })
 
   it('draws a new order code when the random one is another order\'s: 201, its own lines, the other order untouched', async () => {
-    const first = await reviewed(lukas, { 'POMP-OS-GRY': 1 }, { ...HOME_SAVED, shipping_address: { saved: 3 } })
+    const first = await reviewed(lukas, { 'POMP-OS-GRY': 1 }, { ...HOME_SAVED, shipping_address: { address: NEW_ADDRESS } })
     const zeros = (array: Uint8Array) => array.fill(0)
     const random = vi.spyOn(crypto, 'getRandomValues')
     random.mockImplementationOnce(zeros as typeof crypto.getRandomValues)

@@ -253,6 +253,12 @@ async function choose(c: ApiContext, cart: CartRow) {
     if (address) resolved[field] = address
     else errors[`${field}.saved`] = ['invalid']
   }
+  // Home delivery goes only to the market's country (its price, days and VAT are that country's); billing may be any.
+  const shippingChoice = pickup ? null : choices.shipping_address
+  const delivery = resolved.shipping_address
+  if (shippingChoice && delivery && delivery.country_code?.toUpperCase() !== market.country) {
+    errors['address' in shippingChoice ? 'shipping_address.address.country_code' : 'shipping_address.saved'] = ['country']
+  }
   if (Object.keys(errors).length > 0) return c.json({ message: 'The given data was invalid.', errors }, 422)
   for (const [field, choice] of picked) {
     const address = resolved[field]
@@ -327,7 +333,10 @@ async function place(c: ApiContext, cart: CartRow) {
     .all<{ sku: string; product_id: number }>()
   const productOf = new Map(products.map((row) => [row.sku, row.product_id]))
   const method = answer.choices.delivery?.method as DeliveryMethod
-  const market = `${cart.site}-${c.var.locale}`
+  // The order's language is one of the market's (its mail, its link), never an unchecked header's.
+  const markets = await marketOf(c, cart.site)
+  const locale = markets?.locales.includes(c.var.locale) ? c.var.locale : (markets?.locales[0] ?? c.var.locale)
+  const market = `${cart.site}-${locale}`
   const at = nowIso()
   // A new code on the rare collision with another order's: the insert then does nothing, and every statement after it
   // is guarded by the code AND the key, so none touches the other order; no order has the key, so it tries again.
@@ -361,7 +370,7 @@ async function place(c: ApiContext, cart: CartRow) {
         at,
         cart.id,
         checkoutKey,
-        c.var.locale,
+        locale,
       ),
       ...lines.map((line, position) =>
         c.env.DB.prepare(
