@@ -299,6 +299,26 @@ describe('choosing addresses and the dealer', () => {
     }
   })
 
+  it('with room for one address only, refuses a form saving two (422 beside the billing box) and saves neither', async () => {
+    const code = await freshCart(lukas, { 'POMP-OS-GRY': 1 })
+    const before = await countAddresses(2)
+    await env.DB.batch(Array.from({ length: 19 - before }, (_, i) =>
+      env.DB.prepare(`INSERT INTO addresses (user_id, first_name, last_name, line1, postal_code, city, country_code) VALUES (2, 'Lukas', 'Meyer', ?, '10115', 'Berlin', 'DE')`).bind(`Filler ${i}`)))
+    try {
+      const body = {
+        ...HOME_SAVED,
+        shipping_address: { address: { ...NEW_ADDRESS, line1: 'Via Uno 1' }, save: true },
+        billing_address: { address: { ...NEW_ADDRESS, line1: 'Via Due 2' }, save: true },
+      }
+      const refused = await choose(lukas, code, body)
+      expect(refused.status).toBe(422)
+      expect(refused.json.errors).toEqual({ 'billing_address.save': ['too_many_addresses'] })
+      expect(await countAddresses(2)).toBe(19)
+    } finally {
+      await env.DB.prepare(`DELETE FROM addresses WHERE user_id = 2 AND line1 LIKE 'Filler %'`).run()
+    }
+  })
+
   it('refuses another customer\'s saved address and a dealer that does not sell or is another market\'s, each beside its field (422)', async () => {
     const code = await freshCart(lukas, { 'POMP-OS-GRY': 1 })
     const foreign = await choose(lukas, code, { ...HOME_SAVED, shipping_address: { saved: 1 }, billing_address: { saved: 2 } })

@@ -260,9 +260,30 @@ async function choose(c: ApiContext, cart: CartRow) {
     errors['address' in shippingChoice ? 'shipping_address.address.country_code' : 'shipping_address.saved'] = ['country']
   }
   if (Object.keys(errors).length > 0) return c.json({ message: 'The given data was invalid.', errors }, 422)
-  for (const [field, choice] of picked) {
+  // Room for every address to save is checked before any is saved: a full book never keeps half a form.
+  const toSave = picked.flatMap(([field, choice]) => {
     const address = resolved[field]
-    if (choice && 'address' in choice && choice.save && address && !(await saveAddress(c, address))) {
+    return choice && 'address' in choice && choice.save && address ? [{ field, address }] : []
+  })
+  if (toSave.length > 0) {
+    const same = ADDRESS_FIELDS.map((field, i) => `${field} IS ?${i + 2}`).join(' AND ')
+    const known = await Promise.all(
+      toSave.map(({ address }) =>
+        c.env.DB.prepare(`SELECT 1 AS found FROM addresses WHERE user_id = ?1 AND ${same}`)
+          .bind(c.var.user.id, ...ADDRESS_FIELDS.map((field) => address[field] ?? null))
+          .first('found'),
+      ),
+    )
+    const count = (await c.env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE user_id = ?').bind(c.var.user.id).first<number>('n')) ?? 0
+    const fresh = toSave.filter((_, i) => known[i] === null)
+    const distinct = fresh.filter(({ address }, i) => fresh.findIndex((other) => JSON.stringify(other.address) === JSON.stringify(address)) === i)
+    const full = distinct.filter((_, i) => count + i + 1 > MAX_ADDRESSES)
+    if (full.length > 0) {
+      return c.json({ message: 'The given data was invalid.', errors: Object.fromEntries(full.map(({ field }) => [`${field}.save`, ['too_many_addresses']])) }, 422)
+    }
+  }
+  for (const { field, address } of toSave) {
+    if (!(await saveAddress(c, address))) {
       return c.json({ message: 'The given data was invalid.', errors: { [`${field}.save`]: ['too_many_addresses'] } }, 422)
     }
   }
