@@ -497,6 +497,24 @@ describe('placing twice', () => {
     expect((await attempt(giulia, older.code)).json.code).toBe('order_closed')
   })
 
+  it('raises the generation when the placement sets an older order aside: an old tab\'s review is refused without touching the live one; the new review sent again (old or reloaded key) answers its order', async () => {
+    const { code, checkout } = await reviewed(giulia, { 'POMP-OS-BLK': 1 })
+    orderOf((await place(giulia, code, checkout.review_key)).json)
+    await call('account/cart/items/POMP-OS-BLK', { token: giulia, method: 'PUT', body: { quantity: 2 } })
+    const newerKey = checkoutOf((await read(giulia, code)).json).review_key
+    const newer = orderOf((await place(giulia, code, newerKey)).json)
+    const live = checkoutOf((await read(giulia, code)).json).review_key
+    expect(live).not.toBe(newerKey)
+    const stale = await place(giulia, code, checkout.review_key)
+    expect(stale.json.code).toBe('checkout_changed')
+    expect(checkoutOf((await read(giulia, code)).json).review_key).toBe(live)
+    const back = await place(giulia, code, newerKey)
+    expect([back.status, orderOf(back.json).code]).toEqual([200, newer.code])
+    const reloaded = await place(giulia, code, live)
+    expect([reloaded.status, orderOf(reloaded.json).code]).toEqual([200, newer.code])
+    expect(await ordersOfCart(code)).toBe(2)
+  })
+
   it('draws a new order code when the random one is another order\'s: 201, its own lines, the other order untouched', async () => {
     const first = await reviewed(lukas, { 'POMP-OS-GRY': 1 }, { ...HOME_SAVED, shipping_address: { address: NEW_ADDRESS } })
     const zeros = (array: Uint8Array) => array.fill(0)

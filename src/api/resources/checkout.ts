@@ -121,6 +121,7 @@ type Review = {
   shipping: PostalAddress | null
   billing: PostalAddress | null
   dealer: DealerRow | null
+  previousKey: string | null
 }
 
 /**
@@ -163,8 +164,10 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
   const complete = method !== null && (method === 'home' ? shipping !== null : dealerSlug !== null) && billing !== null && payment !== null
   const buyable = priced.lines.length > 0 && priced.lines.every((line) => line.available) && amounts.total > 0
   const dealerGone = dealerSlug !== null && dealer === null
-  const chosen = JSON.stringify([
-    row?.generation ?? 0,
+  const generation = row?.generation ?? 0
+  const keyAt = async (at: number) => {
+    const chosen = JSON.stringify([
+    at,
     priced.currency,
     priced.lines.map((line) => [line.sku, line.quantity]),
     method,
@@ -173,9 +176,13 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
     billing,
     billingSame,
     payment,
-  ])
-  const priceList = JSON.stringify([chosen, priced.lines.map((line) => line.unit_price), amounts])
-  const reviewKey = (await digest(chosen)).slice(0, 22) + (await digest(priceList)).slice(0, 22)
+    ])
+    const priceList = JSON.stringify([chosen, priced.lines.map((line) => line.unit_price), amounts])
+    return (await digest(chosen)).slice(0, 22) + (await digest(priceList)).slice(0, 22)
+  }
+  const reviewKey = await keyAt(generation)
+  // The same review one generation earlier: the key of an order whose placement set another aside (and so raised it).
+  const previousKey = generation > 0 ? await keyAt(generation - 1) : null
 
   const answer: Checkout = {
     code: cart.code,
@@ -193,7 +200,7 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
     review_key: reviewKey,
     order: order ? placedOf(order) : null,
   }
-  return { answer, cart: priced, complete, buyable, dealerGone, shipping, billing, dealer }
+  return { answer, cart: priced, complete, buyable, dealerGone, shipping, billing, dealer, previousKey }
 }
 
 async function answerCheckout(c: ApiContext, cart: CartRow) {
@@ -315,7 +322,7 @@ const orderByKey = (c: ApiContext, checkoutKey: string) =>
  * the cart (its id and code) and the review key (which holds the cart's generation): the same review placed again answers its order
  * (200), whatever the requests and however concurrent (the key is unique; the order, its lines and its timeline go
  * in one batch that does nothing when another request took the key). A review whose order was set aside by a later
- * placement cannot be placed again: the generation is raised and it is refused as `checkout_changed`.
+ * placement cannot be placed again: that placement raised the generation (in its batch), so it is `checkout_changed`.
  */
 async function place(c: ApiContext, cart: CartRow) {
   if (!c.var.user.email_confirmed) return refuse(c, 403, 'email_unconfirmed')
@@ -326,7 +333,6 @@ async function place(c: ApiContext, cart: CartRow) {
   const checkoutKey = await digest(`checkout|${cart.id}|${cart.code}|${reviewKey}`)
   const placed = await orderByKey(c, checkoutKey)
   if (placed && placed.status !== 'cancelled') return respond(c, placedOrderAnswer, { data: placedOf(placed) })
-  if (placed) await c.env.DB.prepare('UPDATE checkouts SET generation = generation + 1 WHERE cart_id = ?').bind(cart.id).run()
 
   const review = await reviewOf(c, cart)
   if (!review) return notFound(c)
@@ -335,6 +341,13 @@ async function place(c: ApiContext, cart: CartRow) {
   if (review.dealerGone) return refuse(c, 409, 'dealer_unavailable')
   const current = review.answer.review_key
   if (current !== reviewKey) return refuse(c, 409, current.slice(0, 22) === reviewKey.slice(0, 22) ? 'prices_changed' : 'checkout_changed')
+  // The review of an order whose placement set an older one aside, read again after it (the generation it raised is
+  // in the key now): the same checkout, the same order, while it waits for its payment.
+  if (review.previousKey) {
+    const same = await orderByKey(c, await digest(`checkout|${cart.id}|${cart.code}|${review.previousKey}`))
+    const setAside = same ? await c.env.DB.prepare('SELECT 1 AS found FROM orders WHERE set_aside_by = ?').bind(same.code).first('found') : null
+    if (same && same.status === 'pending_payment' && setAside !== null) return respond(c, placedOrderAnswer, { data: placedOf(same) })
+  }
 
   // An older order of the cart whose payment is under way (recorded, not failed) is not set aside: its late payment
   // would pay a closed order. The buyer pays or abandons it first (the provider then reports it failed).
@@ -403,7 +416,12 @@ async function place(c: ApiContext, cart: CartRow) {
       // An older unpaid order of the cart (another review) is set aside: one order waits for payment per cart.
       c.env.DB.prepare(`INSERT OR IGNORE INTO order_events (order_id, status, at) SELECT id, 'cancelled', ?4 FROM orders WHERE ${older}`)
         .bind(cart.id, c.var.user.id, code, at, checkoutKey),
-      c.env.DB.prepare(`UPDATE orders SET status = 'cancelled' WHERE ${older}`).bind(cart.id, c.var.user.id, code, null, checkoutKey),
+      c.env.DB.prepare(`UPDATE orders SET status = 'cancelled', set_aside_by = ?3 WHERE ${older}`).bind(cart.id, c.var.user.id, code, null, checkoutKey),
+      // Setting an order aside raises the generation, in this batch: its review placed again is a changed checkout.
+      c.env.DB.prepare(
+        `UPDATE checkouts SET generation = generation + 1
+          WHERE cart_id = ? AND EXISTS (SELECT 1 FROM orders o JOIN orders n ON n.code = o.set_aside_by WHERE o.set_aside_by = ? AND n.checkout_key = ?)`,
+      ).bind(cart.id, code, checkoutKey),
     ])
     const order = await orderByKey(c, checkoutKey)
     if (order) return respond(c, placedOrderAnswer, { data: placedOf(order) }, order.code === code ? 201 : 200)
