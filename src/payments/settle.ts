@@ -1,4 +1,5 @@
 import { orderPaidStatements } from '../api/order-paid'
+import { paymentKeyOf } from '../upstream/contract/checkout'
 import { sha256Hex } from '../crypto/digest'
 import { logEvent } from '../ops/log'
 import type { PaymentEvent } from './provider'
@@ -38,7 +39,16 @@ export async function forgetEvent(db: D1Database, eventId: string): Promise<void
  */
 export type Settlement = 'paid' | 'failed' | 'unchanged' | 'no_order' | 'amount_mismatch'
 
-type OrderRow = { id: number; status: string; payment_state: string; payment_id: string | null; total: number; currency: string }
+type OrderRow = {
+  id: number
+  code: string
+  status: string
+  payment_state: string
+  payment_id: string | null
+  payment_attempt: number
+  total: number
+  currency: string
+}
 
 const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
 
@@ -53,8 +63,8 @@ const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
  *   logged `payment_paid_twice` (a refund for staff); paid while set aside (cancelled by a later placement): the
  *   order is reopened as paid and settled as above, logged `payment_reopened_order` (staff check the newer order).
  * - failed or cancelled: `payment_state` failed while pending, for the order's current payment only (or, before
- *   placement records one, while the order is on its first attempt: an older attempt's payment never fails a newer
- *   one); `status` stays pending_payment, so the buyer can pay again.
+ *   placement records one, on the first attempt, any; on a later one, a payment whose idempotency key (reported
+ *   by the provider) is the current attempt's: an older attempt's payment never fails a newer one); `status` stays pending_payment, so the buyer can pay again.
  * - pending: nothing changes (the order is pending from placement; a late report must not undo a failure).
  *
  * @example
@@ -63,7 +73,7 @@ const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
 export async function settlePayment(db: D1Database, event: PaymentEvent, { publicOrigin }: { publicOrigin: string | null }): Promise<Settlement> {
   const { order_code: code, payment_id: paymentId, amount, currency, state } = event.data
   const order = await db
-    .prepare('SELECT id, status, payment_state, payment_id, total, currency FROM orders WHERE code = ?')
+    .prepare('SELECT id, code, status, payment_state, payment_id, payment_attempt, total, currency FROM orders WHERE code = ?')
     .bind(code)
     .first<OrderRow>()
   if (!order) return 'no_order'
@@ -98,12 +108,16 @@ export async function settlePayment(db: D1Database, event: PaymentEvent, { publi
     return 'unchanged'
   }
   if (state === 'failed' || state === 'cancelled') {
+    // Before the payment id is recorded: on the first attempt any payment of the order is that attempt's; on a later
+    // one, only a payment whose idempotency key is the current attempt's (`paymentKeyOf`) is.
+    const key = event.data.idempotency_key
+    const currentAttempt = order.payment_attempt <= 1 || (key !== undefined && key === (await paymentKeyOf(order)))
     const updated = await db
       .prepare(
         `UPDATE orders SET payment_state = 'failed'
-          WHERE id = ? AND payment_state = 'pending' AND (payment_id = ? OR (payment_id IS NULL AND payment_attempt <= 1))`,
+          WHERE id = ? AND payment_state = 'pending' AND payment_attempt = ? AND (payment_id = ? OR (payment_id IS NULL AND ?))`,
       )
-      .bind(order.id, paymentId)
+      .bind(order.id, order.payment_attempt, paymentId, currentAttempt ? 1 : 0)
       .run()
     return updated.meta.changes === 1 ? 'failed' : 'unchanged'
   }

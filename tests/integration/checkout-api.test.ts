@@ -692,6 +692,22 @@ describe('paying settles the order', () => {
   })
 })
 
+describe('a failure before the payment is recorded', () => {
+  it('fails the second attempt when its payment fails before the Worker records it (its idempotency key is the attempt\'s)', async () => {
+    const { code, checkout } = await reviewed(giulia, { 'LUCE-OS-BLK': 1 })
+    const order = orderOf((await place(giulia, code, checkout.review_key)).json)
+    await press(await pay(giulia, order, code), 'fail')
+    const retry = orderOf((await attempt(giulia, order.code)).json)
+    const payment = await provider().createPayment({
+      orderCode: order.code, amount: order.total, currency: order.currency, market: order.market,
+      returnUrl: `${ORIGIN}/${order.market}/checkout/${code}/result`, idempotencyKey: await paymentKeyOf(retry), description: `Aurora Cycles order ${order.code}`,
+    })
+    await press(payment.paymentId, 'fail')
+    expect(checkoutOf((await read(giulia, code)).json).order).toMatchObject({ payment_attempt: 2, payment_state: 'failed', payment_id: null })
+    expect(orderOf((await attempt(giulia, order.code)).json).payment_attempt).toBe(3)
+  })
+})
+
 describe('the contract\'s calls (src/upstream/contract/checkout.ts) over the embedded API', () => {
   const calls = (token: string) =>
     checkoutCalls(
