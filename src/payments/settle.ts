@@ -59,7 +59,8 @@ const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
  * - paid: `payment_state` paid, `status` pending_payment → paid, a `paid` row in the timeline; the payment becomes
  *   the order's. In the same batch, once per order whatever the deliveries, what paying means
  *   (src/api/order-paid.ts): the stock taken, the lines leaving the cart, the checkout's generation raised, the
- *   confirmation mail to the outbox (its link on `publicOrigin`). Paid a second time by another payment: unchanged,
+ *   confirmation mail to the outbox (its link on `publicOrigin`); a sku ordered beyond its stock is logged `oversold`
+ *   (the event id, the sku and the quantities). Paid a second time by another payment: unchanged,
  *   logged `payment_paid_twice` (a refund for staff); paid while set aside (cancelled by a later placement): the
  *   order is reopened as paid and settled as above, logged `payment_reopened_order` (staff check the newer order).
  * - failed or cancelled: `payment_state` failed while pending, for the order's current payment only (or, before
@@ -85,7 +86,7 @@ export async function settlePayment(db: D1Database, event: PaymentEvent, { publi
     // What paying means is read and prepared only when this event may make the order paid; it runs only if it does.
     // A set-aside order (cancelled by a later placement while its payment was under way) is reopened as paid.
     const payable = order.status === 'pending_payment' || order.status === 'cancelled'
-    const paying = order.payment_state !== 'paid' && payable ? await orderPaidStatements(db, order.id, event.id, publicOrigin) : []
+    const paying = order.payment_state !== 'paid' && payable ? await orderPaidStatements(db, order.id, event.id, publicOrigin) : { statements: [], oversold: [] }
     const [updated] = await db.batch([
       db
         .prepare(
@@ -96,9 +97,11 @@ export async function settlePayment(db: D1Database, event: PaymentEvent, { publi
         )
         .bind(paymentId, event.id, order.id),
       db.prepare(`INSERT OR IGNORE INTO order_events (order_id, status, at) SELECT id, 'paid', ? FROM orders WHERE id = ? AND status = 'paid'`).bind(nowIso(), order.id),
-      ...paying,
+      ...paying.statements,
     ])
     if (updated?.meta.changes === 1) {
+      // Sold beyond the stock (it stopped at 0): staff must find the missing units or tell the buyer.
+      for (const { sku, ordered, stock } of paying.oversold) logEvent('error', 'oversold', { event_id: event.id, sku, ordered, stock })
       // Paid after being set aside: reopened and settled like any paid order; staff check the cart's newer order.
       if (order.status === 'cancelled') logEvent('error', 'payment_reopened_order', { event_id: event.id, type: event.type })
       else if (order.status !== 'pending_payment') logEvent('error', 'payment_for_closed_order', { event_id: event.id, type: event.type })

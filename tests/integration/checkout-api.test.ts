@@ -659,12 +659,15 @@ describe('paying settles the order', () => {
     expect(errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_reopened_order"'))).toHaveLength(1)
   })
 
-  it('never lets stock go below 0', async () => {
+  it('never lets stock go below 0, and logs the sku sold beyond it (`oversold`, the sku and quantities only)', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     const { code, checkout } = await reviewed(giulia, { 'POMP-OS-RED': 2 })
     const order = orderOf((await place(giulia, code, checkout.review_key)).json)
     await env.DB.prepare(`UPDATE product_variants SET stock = 1 WHERE sku = 'POMP-OS-RED'`).run()
     await press(await pay(giulia, order, code), 'succeed')
     expect(await stockOf('POMP-OS-RED')).toBe(0)
+    const logged = errors.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>).filter((line) => line.event === 'oversold')
+    expect(logged).toEqual([{ level: 'error', event: 'oversold', event_id: expect.any(String), sku: 'POMP-OS-RED', ordered: 2, stock: 1 }])
     await env.DB.prepare(`UPDATE product_variants SET stock = 3 WHERE sku = 'POMP-OS-RED'`).run()
   })
 
