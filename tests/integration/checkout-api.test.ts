@@ -217,13 +217,22 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     expect(bike.amounts).toEqual({ items: 429000, delivery: 0, vat: { rate: 2200, included: true, amount: vatIncluded(429000, 2200) }, total: 429000 })
   })
 
-  it('us-en, USD: sales tax not known (added at no rate), delivery $25 below $300, pick-up free', async () => {
+  it('us-en, USD: the state\'s sales tax added (CA 7.25 %, OR none; pick-up: the dealer\'s state), delivery $25 below $300', async () => {
     const us = { tenant: 'us', locale: 'en' }
-    const home = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, homeIn('us'), us)).checkout
-    expect(home.cart.currency).toBe('USD')
-    expect(home.amounts).toEqual({ items: 2999, delivery: 2500, vat: { rate: null, included: false, amount: null }, total: 5499 })
+    const tax = (amount: number, rate: number) => Math.round((amount * rate) / 10_000)
+    const california = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, homeIn('us'), us)).checkout
+    expect(california.cart.currency).toBe('USD')
+    expect(california.amounts).toEqual({ items: 2999, delivery: 2500, vat: { rate: 725, included: false, amount: tax(5499, 725) }, total: 5499 + tax(5499, 725) })
+    const oregon = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, { ...HOME_SAVED, shipping_address: { address: { ...ADDRESS_IN.us, city: 'Portland', postal_code: '97201', region: 'or' } } }, us)).checkout
+    expect(oregon.amounts).toEqual({ items: 2999, delivery: 2500, vat: { rate: 0, included: false, amount: 0 }, total: 5499 })
     const atDealer = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, pickup('lone-spoke-bicycles'), us)).checkout
-    expect(atDealer.amounts).toEqual({ items: 2999, delivery: 0, vat: { rate: null, included: false, amount: null }, total: 2999 })
+    expect(atDealer.amounts).toEqual({ items: 2999, delivery: 0, vat: { rate: 625, included: false, amount: tax(2999, 625) }, total: 2999 + tax(2999, 625) })
+    const code = await freshCart(giulia, { 'POMP-OS-GRY': 1 }, us)
+    for (const region of [undefined, 'California', 'PR']) {
+      const refused = await choose(giulia, code, { ...HOME_SAVED, shipping_address: { address: { ...ADDRESS_IN.us, region } } }, us)
+      expect(refused.status, String(region)).toBe(422)
+      expect(refused.json.errors).toEqual({ 'shipping_address.address.region': ['region'] })
+    }
   })
 
   it('ch-de (CHF), ae-ar (AED) and il-he (ILS): their currency, their VAT included, their delivery price', async () => {

@@ -32,7 +32,11 @@ type CheckoutRow = {
   generation: number
 }
 
-type DealerRow = { slug: string; name: string; address: string; city: string }
+type DealerRow = { slug: string; name: string; address: string; city: string; region: string | null }
+
+/** The VAT rate of a market whose rate depends on the region (`vat.by_region`): the region's, or null when unknown. */
+const regionRate = (vat: { rate: number | null; by_region?: Record<string, number> | undefined }, region: string | null | undefined) =>
+  vat.rate === null && vat.by_region && region ? (vat.by_region[region.trim().toUpperCase()] ?? null) : null
 
 /** The columns of an order as placing and paying answer it (`placedOrderSchema`). */
 const PLACED_COLUMNS = 'id, code, status, payment_state, payment_attempt, payment_id, payment_method, currency, total, market, placed_at'
@@ -98,7 +102,7 @@ async function ownCart(c: ApiContext): Promise<CartRow | null> {
 
 /** A dealer of the market that sells, by its slug, or null (unknown, another market's, or no longer selling). */
 const sellingDealer = (c: ApiContext, site: string, slug: string) =>
-  c.env.DB.prepare('SELECT slug, name, address, city FROM dealers WHERE slug = ? AND site = ? AND sales = 1').bind(slug, site).first<DealerRow>()
+  c.env.DB.prepare('SELECT slug, name, address, city, region FROM dealers WHERE slug = ? AND site = ? AND sales = 1').bind(slug, site).first<DealerRow>()
 
 /** The newest order placed from a cart, or null. */
 const newestOrder = (c: ApiContext, cartId: number) =>
@@ -152,7 +156,9 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
 
   const items = priced.subtotal
   const delivery = method === 'pickup' ? 0 : (priced.shipping?.price ?? 0)
-  const { vat } = market.settings
+  // A market taxed by region (US sales tax): the delivery address's region, or the pick-up dealer's.
+  const byRegion = regionRate(market.settings.vat, method === 'pickup' ? dealer?.region : shipping?.region)
+  const vat = { rate: market.settings.vat.rate ?? byRegion, included: market.settings.vat.included }
   const vatAmount = vatAmountOf(items + delivery, vat)
   const amounts = {
     items,
@@ -265,6 +271,9 @@ async function choose(c: ApiContext, cart: CartRow) {
   const delivery = resolved.shipping_address
   if (shippingChoice && delivery && delivery.country_code?.toUpperCase() !== market.country) {
     errors['address' in shippingChoice ? 'shipping_address.address.country_code' : 'shipping_address.saved'] = ['country']
+  } else if (shippingChoice && delivery && market.settings.vat.rate === null && market.settings.vat.by_region && regionRate(market.settings.vat, delivery.region) === null) {
+    // Taxed by region: the delivery address names its region by its code (US: the state's two letters).
+    errors['address' in shippingChoice ? 'shipping_address.address.region' : 'shipping_address.saved'] = ['region']
   }
   if (Object.keys(errors).length > 0) return c.json({ message: 'The given data was invalid.', errors }, 422)
   // Room for every address to save is checked before any is saved: a full book never keeps half a form.
