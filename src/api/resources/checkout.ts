@@ -173,15 +173,15 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
   const generation = row?.generation ?? 0
   const keyAt = async (at: number) => {
     const chosen = JSON.stringify([
-    at,
-    priced.currency,
-    priced.lines.map((line) => [line.sku, line.quantity]),
-    method,
-    dealerSlug,
-    shipping,
-    billing,
-    billingSame,
-    payment,
+      at,
+      priced.currency,
+      priced.lines.map((line) => [line.sku, line.quantity]),
+      method,
+      dealerSlug,
+      shipping,
+      billing,
+      billingSame,
+      payment,
     ])
     const priceList = JSON.stringify([chosen, priced.lines.map((line) => line.unit_price), amounts])
     return (await digest(chosen)).slice(0, 22) + (await digest(priceList)).slice(0, 22)
