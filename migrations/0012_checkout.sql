@@ -34,3 +34,6 @@ ALTER TABLE orders ADD COLUMN locale TEXT;
 ALTER TABLE orders ADD COLUMN paid_event TEXT;
 -- The way to pay the buyer chose at checkout, as the test provider's page shows it (Stripe: payment_method_types).
 ALTER TABLE payments ADD COLUMN method TEXT;
+-- The order whose placement set this one aside (cancelled it while it waited for its payment): that placement's
+-- batch raises the cart's generation only when it set one aside.
+ALTER TABLE orders ADD COLUMN set_aside_by TEXT;

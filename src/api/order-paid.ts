@@ -28,6 +28,9 @@ type PaidOrder = {
 
 type Item = { name: string; variant: string | null; quantity: number; unit_price: number }
 
+/** A sku the order holds more of than the stock has now (sold twice, or stock corrected since placing). */
+export type Oversold = { sku: string; ordered: number; stock: number }
+
 /**
  * The condition every statement of paying runs under, in the batch that makes the order paid: the order is paid now,
  * by this event (`orders.paid_event`), so a second paid event of the order, a retry or a closed order does nothing.
@@ -44,13 +47,19 @@ const CART = '(SELECT cart_id FROM orders WHERE id = ?1)'
  * the ordered quantities leave the stock (never below 0); the paid skus and quantities leave the cart it was placed
  * from (lines added since stay); the cart's checkout generation is raised (the same lines placed again are a new
  * order); the confirmation mail (`order_confirmation`) goes to the outbox in the order's language, with its code,
- * lines, amounts, delivery, payment and a link to the order in the account. Reads what the mail needs first.
+ * lines, amounts, delivery, payment and a link to the order in the account. Reads what the mail needs first, and the
+ * skus ordered beyond their stock (`oversold`: the stock stops at 0, staff must know).
  *
  * @example
  * const statements = await orderPaidStatements(db, order.id, event.id, 'https://www.brand.example')
  */
-export async function orderPaidStatements(db: D1Database, orderId: number, eventId: string, publicOrigin: string | null): Promise<D1PreparedStatement[]> {
-  const [orders, items] = await db.batch<PaidOrder | Item>([
+export async function orderPaidStatements(
+  db: D1Database,
+  orderId: number,
+  eventId: string,
+  publicOrigin: string | null,
+): Promise<{ statements: D1PreparedStatement[]; oversold: Oversold[] }> {
+  const [orders, items, short] = await db.batch<PaidOrder | Item | Oversold>([
     db.prepare(
       `SELECT o.id, o.code, o.market, o.locale, o.currency, o.subtotal, o.shipping, o.tax, o.total, o.shipping_address, o.delivery_method,
               o.delivery_dealer, o.payment_method, u.email, u.first_name, u.locale AS user_locale,
@@ -60,9 +69,13 @@ export async function orderPaidStatements(db: D1Database, orderId: number, event
         WHERE o.id = ?`,
     ).bind(orderId),
     db.prepare('SELECT name, variant, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY position').bind(orderId),
+    db.prepare(
+      `SELECT i.sku, SUM(i.quantity) AS ordered, v.stock FROM order_items i JOIN product_variants v ON v.sku = i.sku
+        WHERE i.order_id = ? GROUP BY i.sku, v.stock HAVING SUM(i.quantity) > v.stock ORDER BY i.sku`,
+    ).bind(orderId),
   ])
   const order = orders?.results[0] as PaidOrder | undefined
-  if (!order) return []
+  if (!order) return { statements: [], oversold: [] }
   const statements = [
     db.prepare(
       `UPDATE product_variants SET stock = MAX(0, stock - ${ORDERED('product_variants.sku')})
@@ -81,7 +94,7 @@ export async function orderPaidStatements(db: D1Database, orderId: number, event
   ]
   const mail = await confirmationOf(db, order, (items?.results ?? []) as Item[], publicOrigin)
   statements.push(queueMail(db, mail, { when: PAID_NOW.replace('?1', '?5').replace('?2', '?6'), params: [orderId, eventId] }))
-  return statements
+  return { statements, oversold: (short?.results ?? []) as Oversold[] }
 }
 
 /** The confirmation mail of a paid order, in its language (the customer's, else English where a text is missing). */

@@ -69,6 +69,12 @@ export const paymentEvent = z.object({
     amount: z.number().int().positive(),
     currency: z.string().regex(/^[A-Z]{3}$/),
     state: z.enum(['pending', 'paid', 'failed', 'cancelled']),
+    /**
+     * The idempotency key the payment was created with, when the provider reports it (Stripe: the session's
+     * `metadata.payment_key`): it names the order's attempt, so a failure before the payment id is recorded fails only
+     * its own attempt.
+     */
+    idempotency_key: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/).optional(),
   }),
 })
 export type PaymentEvent = z.infer<typeof paymentEvent>

@@ -123,7 +123,14 @@ export async function actOnTestPayment(
     id: `evt_${randomHex(12)}`,
     type: EVENT_TYPES[state],
     created: Math.floor(Date.now() / 1000),
-    data: { payment_id: payment.id, order_code: payment.order_code, amount: payment.amount, currency: payment.currency, state },
+    data: {
+      payment_id: payment.id,
+      order_code: payment.order_code,
+      amount: payment.amount,
+      currency: payment.currency,
+      state,
+      idempotency_key: payment.idempotency_key,
+    },
   }
   return { payment, event }
 }

@@ -125,7 +125,7 @@ export const recordPaymentInput = z.object({
  */
 export const CHECKOUT_REFUSALS = [
   'prices_changed', 'checkout_changed', 'unavailable', 'dealer_unavailable', 'already_paid', 'order_closed', 'stale_attempt',
-  'incomplete', 'email_unconfirmed',
+  'incomplete', 'email_unconfirmed', 'payment_in_progress',
 ] as const
 export type CheckoutRefusal = (typeof CHECKOUT_REFUSALS)[number]
 

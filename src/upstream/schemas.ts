@@ -24,9 +24,17 @@ export const regionSchema = z.enum(['africa', 'americas', 'asia', 'europe', 'oce
 /** A lead form's recipient address, or none. */
 const recipient = z.string().email().max(254).nullish()
 
-/** A market's VAT: rate in basis points (or null: worked out at checkout), and whether prices include it. */
+/**
+ * A market's VAT: rate in basis points (or null: worked out at checkout), whether prices include it, and, for a null
+ * rate, the rate of each region (`by_region`: uppercase region code → basis points; US: the state's sales tax), taken
+ * from the delivery address's region (home) or the pick-up dealer's.
+ */
 export const vatSchema = z
-  .object({ rate: z.number().int().min(0).max(10_000).nullable(), included: z.boolean() })
+  .object({
+    rate: z.number().int().min(0).max(10_000).nullable(),
+    included: z.boolean(),
+    by_region: z.record(z.string().regex(/^[A-Z0-9]{1,3}$/), z.number().int().min(0).max(10_000)).optional(),
+  })
   .default({ rate: null, included: true })
 
 /** A market's home delivery: its price, the subtotal from which it is free, and the days it takes. */

@@ -70,6 +70,14 @@ const NEW_ADDRESS = {
   first_name: 'Giulia', last_name: 'Rossi', line1: 'Via Tasso 8', postal_code: '24121', city: 'Bergamo', country_code: 'it', phone: '+39 035 555 0199',
 }
 const HOME_SAVED = { delivery: { method: 'home' }, shipping_address: { saved: 1 }, billing_address: null, payment_method: 'card' }
+/** Home delivery to a new address in a market's country (home delivery goes only there). */
+const ADDRESS_IN = {
+  es: { ...NEW_ADDRESS, line1: 'Calle Mayor 5', postal_code: '28013', city: 'Madrid', country_code: 'ES' },
+  us: { ...NEW_ADDRESS, line1: '500 Market St', postal_code: '94105', city: 'San Francisco', region: 'CA', country_code: 'US' },
+  ae: { ...NEW_ADDRESS, line1: 'Sheikh Zayed Rd 1', postal_code: '00000', city: 'Dubai', country_code: 'AE' },
+  il: { ...NEW_ADDRESS, line1: 'Rothschild Blvd 1', postal_code: '6688101', city: 'Tel Aviv', country_code: 'IL' },
+}
+const homeIn = (country: keyof typeof ADDRESS_IN) => ({ ...HOME_SAVED, shipping_address: { address: ADDRESS_IN[country] } })
 
 let giulia = ''
 let lukas = ''
@@ -111,12 +119,12 @@ describe('reading a checkout', () => {
   it('answers 404 in a market that stopped selling online, for every call', async () => {
     const es = { tenant: 'es', locale: 'es' }
     const code = await freshCart(giulia, { 'POMP-OS-GRY': 1 }, es)
-    const { review_key } = checkoutOf((await choose(giulia, code, HOME_SAVED, es)).json)
+    const { review_key } = checkoutOf((await choose(giulia, code, homeIn('es'), es)).json)
     const settings = await env.DB.prepare(`SELECT settings FROM sites WHERE slug = 'es'`).first<string>('settings')
     await env.DB.prepare(`UPDATE sites SET settings = ? WHERE slug = 'es'`).bind(JSON.stringify({ ...JSON.parse(settings ?? '{}'), sells_online: false })).run()
     try {
       expect((await read(giulia, code, es)).status).toBe(404)
-      expect((await choose(giulia, code, HOME_SAVED, es)).status).toBe(404)
+      expect((await choose(giulia, code, homeIn('es'), es)).status).toBe(404)
       expect((await place(giulia, code, review_key, es)).status).toBe(404)
     } finally {
       await env.DB.prepare(`UPDATE sites SET settings = ? WHERE slug = 'es'`).bind(settings).run()
@@ -209,24 +217,33 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     expect(bike.amounts).toEqual({ items: 429000, delivery: 0, vat: { rate: 2200, included: true, amount: vatIncluded(429000, 2200) }, total: 429000 })
   })
 
-  it('us-en, USD: sales tax not known (added at no rate), delivery $25 below $300, pick-up free', async () => {
+  it('us-en, USD: the state\'s sales tax added (CA 7.25 %, OR none; pick-up: the dealer\'s state), delivery $25 below $300', async () => {
     const us = { tenant: 'us', locale: 'en' }
-    const home = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, HOME_SAVED, us)).checkout
-    expect(home.cart.currency).toBe('USD')
-    expect(home.amounts).toEqual({ items: 2999, delivery: 2500, vat: { rate: null, included: false, amount: null }, total: 5499 })
+    const tax = (amount: number, rate: number) => Math.round((amount * rate) / 10_000)
+    const california = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, homeIn('us'), us)).checkout
+    expect(california.cart.currency).toBe('USD')
+    expect(california.amounts).toEqual({ items: 2999, delivery: 2500, vat: { rate: 725, included: false, amount: tax(5499, 725) }, total: 5499 + tax(5499, 725) })
+    const oregon = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, { ...HOME_SAVED, shipping_address: { address: { ...ADDRESS_IN.us, city: 'Portland', postal_code: '97201', region: 'or' } } }, us)).checkout
+    expect(oregon.amounts).toEqual({ items: 2999, delivery: 2500, vat: { rate: 0, included: false, amount: 0 }, total: 5499 })
     const atDealer = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, pickup('lone-spoke-bicycles'), us)).checkout
-    expect(atDealer.amounts).toEqual({ items: 2999, delivery: 0, vat: { rate: null, included: false, amount: null }, total: 2999 })
+    expect(atDealer.amounts).toEqual({ items: 2999, delivery: 0, vat: { rate: 625, included: false, amount: tax(2999, 625) }, total: 2999 + tax(2999, 625) })
+    const code = await freshCart(giulia, { 'POMP-OS-GRY': 1 }, us)
+    for (const region of [undefined, 'California', 'PR']) {
+      const refused = await choose(giulia, code, { ...HOME_SAVED, shipping_address: { address: { ...ADDRESS_IN.us, region } } }, us)
+      expect(refused.status, String(region)).toBe(422)
+      expect(refused.json.errors).toEqual({ 'shipping_address.address.region': ['region'] })
+    }
   })
 
   it('ch-de (CHF), ae-ar (AED) and il-he (ILS): their currency, their VAT included, their delivery price', async () => {
-    const ch = (await reviewed(lukas, { 'STR9-M-RED': 1 }, { ...HOME_SAVED, shipping_address: { saved: 3 } }, { tenant: 'ch', locale: 'de' })).checkout
+    const ch = (await reviewed(giulia, { 'STR9-M-RED': 1 }, { ...HOME_SAVED, shipping_address: { saved: 2 } }, { tenant: 'ch', locale: 'de' })).checkout
     expect(ch.cart.currency).toBe('CHF')
     expect(ch.amounts).toEqual({ items: 439000, delivery: 0, vat: { rate: 810, included: true, amount: vatIncluded(439000, 810) }, total: 439000 })
-    const ae = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, HOME_SAVED, { tenant: 'ae', locale: 'ar' })).checkout
+    const ae = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, homeIn('ae'), { tenant: 'ae', locale: 'ar' })).checkout
     expect(ae.cart.currency).toBe('AED')
     expect(ae.amounts).toEqual({ items: 12900, delivery: 7500, vat: { rate: 500, included: true, amount: vatIncluded(20400, 500) }, total: 20400 })
     const il = { tenant: 'il', locale: 'he' }
-    const home = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, HOME_SAVED, il)).checkout
+    const home = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, homeIn('il'), il)).checkout
     expect(home.cart.currency).toBe('ILS')
     expect(home.amounts).toEqual({ items: 12990, delivery: 4900, vat: { rate: 1800, included: true, amount: vatIncluded(17890, 1800) }, total: 17890 })
     const atDealer = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, pickup('yarkon-bikes'), il)).checkout
@@ -240,7 +257,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     try {
       const es = { tenant: 'es', locale: 'es' }
       expect(checkoutOf((await read(giulia, code, es)).json).payment_methods).toEqual(['card'])
-      const refused = await choose(giulia, code, { ...HOME_SAVED, payment_method: 'paypal' }, es)
+      const refused = await choose(giulia, code, { ...homeIn('es'), payment_method: 'paypal' }, es)
       expect(refused.status).toBe(422)
       expect(refused.json.errors).toEqual({ payment_method: ['invalid'] })
     } finally {
@@ -268,7 +285,7 @@ describe('choosing addresses and the dealer', () => {
     const code = await freshCart(lukas, { 'POMP-OS-GRY': 1 })
     const before = await countAddresses(2)
     const billing = { ...NEW_ADDRESS, first_name: 'Firma', last_name: 'Meyer', company: 'Meyer GmbH', line1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country_code: 'DE' }
-    const checkout = checkoutOf((await choose(lukas, code, { ...HOME_SAVED, shipping_address: { saved: 3 }, billing_address: { address: billing } })).json)
+    const checkout = checkoutOf((await choose(lukas, code, { ...HOME_SAVED, shipping_address: { address: NEW_ADDRESS }, billing_address: { address: billing } })).json)
     expect(checkout.choices.billing_same).toBe(false)
     expect(checkout.choices.billing_address).toMatchObject({ company: 'Meyer GmbH', city: 'Berlin' })
     expect(await countAddresses(2)).toBe(before)
@@ -291,6 +308,26 @@ describe('choosing addresses and the dealer', () => {
     }
   })
 
+  it('with room for one address only, refuses a form saving two (422 beside the billing box) and saves neither', async () => {
+    const code = await freshCart(lukas, { 'POMP-OS-GRY': 1 })
+    const before = await countAddresses(2)
+    await env.DB.batch(Array.from({ length: 19 - before }, (_, i) =>
+      env.DB.prepare(`INSERT INTO addresses (user_id, first_name, last_name, line1, postal_code, city, country_code) VALUES (2, 'Lukas', 'Meyer', ?, '10115', 'Berlin', 'DE')`).bind(`Filler ${i}`)))
+    try {
+      const body = {
+        ...HOME_SAVED,
+        shipping_address: { address: { ...NEW_ADDRESS, line1: 'Via Uno 1' }, save: true },
+        billing_address: { address: { ...NEW_ADDRESS, line1: 'Via Due 2' }, save: true },
+      }
+      const refused = await choose(lukas, code, body)
+      expect(refused.status).toBe(422)
+      expect(refused.json.errors).toEqual({ 'billing_address.save': ['too_many_addresses'] })
+      expect(await countAddresses(2)).toBe(19)
+    } finally {
+      await env.DB.prepare(`DELETE FROM addresses WHERE user_id = 2 AND line1 LIKE 'Filler %'`).run()
+    }
+  })
+
   it('refuses another customer\'s saved address and a dealer that does not sell or is another market\'s, each beside its field (422)', async () => {
     const code = await freshCart(lukas, { 'POMP-OS-GRY': 1 })
     const foreign = await choose(lukas, code, { ...HOME_SAVED, shipping_address: { saved: 1 }, billing_address: { saved: 2 } })
@@ -302,6 +339,24 @@ describe('choosing addresses and the dealer', () => {
       expect(refused.json.errors).toEqual({ 'delivery.dealer': ['dealer'] })
     }
     expect(checkoutOf((await read(lukas, code)).json).choices.delivery).toBeNull()
+  })
+
+  it('refuses home delivery to another country than the market\'s (422 country), new or saved; billing may be abroad', async () => {
+    const code = await freshCart(lukas, { 'POMP-OS-GRY': 1 })
+    const abroad = { ...NEW_ADDRESS, line1: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country_code: 'de' }
+    const typed = await choose(lukas, code, { ...HOME_SAVED, shipping_address: { address: abroad } })
+    expect(typed.status).toBe(422)
+    expect(typed.json.errors).toEqual({ 'shipping_address.address.country_code': ['country'] })
+    const { id } = (await env.DB.prepare(`INSERT INTO addresses (user_id, first_name, last_name, line1, postal_code, city, country_code) VALUES (2, 'Lukas', 'Meyer', 'Auslandweg 1', '10115', 'Berlin', 'DE') RETURNING id`).first<{ id: number }>()) ?? { id: 0 }
+    try {
+      const saved = await choose(lukas, code, { ...HOME_SAVED, shipping_address: { saved: id } })
+      expect(saved.status).toBe(422)
+      expect(saved.json.errors).toEqual({ 'shipping_address.saved': ['country'] })
+      expect(checkoutOf((await read(lukas, code)).json).choices.delivery).toBeNull()
+      expect((await choose(lukas, code, { ...HOME_SAVED, shipping_address: { address: NEW_ADDRESS }, billing_address: { saved: id } })).status).toBe(200)
+    } finally {
+      await env.DB.prepare('DELETE FROM addresses WHERE id = ?').bind(id).run()
+    }
   })
 
   it('answers 422 with every error keyed by its field path, and keeps nothing of a wrong form', async () => {
@@ -398,6 +453,13 @@ describe('placing: what is checked again', () => {
     expect((await place(giulia, code, review_key)).status).toBe(404)
   })
 
+  it('places the order in one of the market\'s languages: an unknown X-Locale gets the market\'s first', async () => {
+    const { code, checkout } = await reviewed(giulia, { 'POMP-OS-GRY': 1 })
+    const order = orderOf((await place(giulia, code, checkout.review_key, { tenant: 'it', locale: 'fr' })).json)
+    expect(order.market).toBe('it-it')
+    expect(await env.DB.prepare('SELECT locale FROM orders WHERE code = ?').bind(order.code).first('locale')).toBe('it')
+  })
+
   it('stores the order as reviewed: lines in the caller\'s language with their sku, amounts, addresses, delivery, locale and a pending_payment timeline', async () => {
     const { code, checkout } = await reviewed(giulia, { 'ARIA-M-RED': 2 }, pickup('cicli-bergamasca'))
     const order = orderOf((await place(giulia, code, checkout.review_key)).json)
@@ -442,6 +504,43 @@ describe('placing twice', () => {
     expect(again.status).toBe(409)
     expect(again.json.code).toBe('checkout_changed')
     expect((await attempt(giulia, older.code)).json.code).toBe('order_closed')
+  })
+
+  it('raises the generation when the placement sets an older order aside: an old tab\'s review is refused without touching the live one; the new review sent again (old or reloaded key) answers its order', async () => {
+    const { code, checkout } = await reviewed(giulia, { 'POMP-OS-BLK': 1 })
+    orderOf((await place(giulia, code, checkout.review_key)).json)
+    await call('account/cart/items/POMP-OS-BLK', { token: giulia, method: 'PUT', body: { quantity: 2 } })
+    const newerKey = checkoutOf((await read(giulia, code)).json).review_key
+    const newer = orderOf((await place(giulia, code, newerKey)).json)
+    const live = checkoutOf((await read(giulia, code)).json).review_key
+    expect(live).not.toBe(newerKey)
+    const stale = await place(giulia, code, checkout.review_key)
+    expect(stale.json.code).toBe('checkout_changed')
+    expect(checkoutOf((await read(giulia, code)).json).review_key).toBe(live)
+    const back = await place(giulia, code, newerKey)
+    expect([back.status, orderOf(back.json).code]).toEqual([200, newer.code])
+    const reloaded = await place(giulia, code, live)
+    expect([reloaded.status, orderOf(reloaded.json).code]).toEqual([200, newer.code])
+    expect(await ordersOfCart(code)).toBe(2)
+  })
+
+  it('draws a new order code when the random one is another order\'s: 201, its own lines, the other order untouched', async () => {
+    const first = await reviewed(lukas, { 'POMP-OS-GRY': 1 }, { ...HOME_SAVED, shipping_address: { address: NEW_ADDRESS } })
+    const zeros = (array: Uint8Array) => array.fill(0)
+    const random = vi.spyOn(crypto, 'getRandomValues')
+    random.mockImplementationOnce(zeros as typeof crypto.getRandomValues)
+    const taken = orderOf((await place(lukas, first.code, first.checkout.review_key)).json)
+    expect(taken.code).toBe('AUR-000000')
+    const { code, checkout } = await reviewed(giulia, { 'POMP-OS-BLK': 2 })
+    random.mockImplementationOnce(zeros as typeof crypto.getRandomValues)
+    const placed = await place(giulia, code, checkout.review_key)
+    expect(placed.status).toBe(201)
+    expect(orderOf(placed.json).code).not.toBe('AUR-000000')
+    const items = async (orderCode: string) =>
+      (await env.DB.prepare('SELECT i.sku, i.quantity FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.code = ?').bind(orderCode).all()).results
+    expect(await items('AUR-000000')).toEqual([{ sku: 'POMP-OS-GRY', quantity: 1 }])
+    expect(await items(orderOf(placed.json).code)).toEqual([{ sku: 'POMP-OS-BLK', quantity: 2 }])
+    await env.DB.prepare(`DELETE FROM orders WHERE code = 'AUR-000000'`).run()
   })
 })
 
@@ -507,13 +606,14 @@ describe('paying settles the order', () => {
     expect(mail?.body).toContain(`${ORIGIN}/it-it/my-account/orders/${order.code}`)
   })
 
-  it('paid twice (another event of the same payment): the stock goes down once, one mail', async () => {
+  it('paid twice at once (two different events of the same payment, concurrently): the stock goes down once, one mail', async () => {
     const { code, checkout } = await reviewed(giulia, { 'ARIA-L-WHT': 1 })
     const order = orderOf((await place(giulia, code, checkout.review_key)).json)
     const stock = await stockOf('ARIA-L-WHT')
     const paymentId = await pay(giulia, order, code)
-    expect((await webhook(order, paymentId, 'paid')).status).toBe(200)
-    expect((await webhook(order, paymentId, 'paid')).status).toBe(200)
+    // Two different events (their own ids) of the same payment, delivered at once.
+    const deliveries = await Promise.all([webhook(order, paymentId, 'paid'), webhook(order, paymentId, 'paid')])
+    expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200])
     expect(await stockOf('ARIA-L-WHT')).toBe(stock - 1)
     expect(await mailsOf(order.code)).toHaveLength(1)
     expect((await place(giulia, code, checkout.review_key)).json.data).toMatchObject({ code: order.code, status: 'paid' })
@@ -532,29 +632,52 @@ describe('paying settles the order', () => {
     expect(mail?.body).toContain(`${ORIGIN}/ch-fr/my-account/orders/${order.code}`)
   })
 
-  it('paid while set aside by a later placement: the payment is recorded for a refund (logged), nothing else happens', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+  it('refuses to set aside an older order whose payment is under way (409 payment_in_progress); after its failure, sets it aside', async () => {
     const { code, checkout } = await reviewed(giulia, { 'ARIA-M-WHT': 1 })
     const older = orderOf((await place(giulia, code, checkout.review_key)).json)
     const paymentId = await pay(giulia, older, code)
     await call('account/cart/items/ARIA-M-WHT', { token: giulia, method: 'PUT', body: { quantity: 2 } })
-    orderOf((await place(giulia, code, checkoutOf((await read(giulia, code)).json).review_key)).json)
-    const stock = await stockOf('ARIA-M-WHT')
-    await press(paymentId, 'succeed')
-    const row = await env.DB.prepare('SELECT status, payment_state FROM orders WHERE code = ?').bind(older.code).first()
-    expect(row).toEqual({ status: 'cancelled', payment_state: 'paid' })
-    expect(await stockOf('ARIA-M-WHT')).toBe(stock)
-    expect(await mailsOf(older.code)).toHaveLength(0)
-    expect(checkoutOf((await read(giulia, code)).json).cart.lines.map((line) => [line.sku, line.quantity])).toEqual([['ARIA-M-WHT', 2]])
-    expect(errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_for_closed_order"'))).toHaveLength(1)
+    const refused = await place(giulia, code, checkoutOf((await read(giulia, code)).json).review_key)
+    expect(refused.status).toBe(409)
+    expect(refused.json.code).toBe('payment_in_progress')
+    expect(await env.DB.prepare('SELECT status FROM orders WHERE code = ?').bind(older.code).first('status')).toBe('pending_payment')
+    await press(paymentId, 'fail')
+    const newer = await place(giulia, code, checkoutOf((await read(giulia, code)).json).review_key)
+    expect(newer.status).toBe(201)
+    expect(await env.DB.prepare('SELECT status FROM orders WHERE code = ?').bind(older.code).first('status')).toBe('cancelled')
   })
 
-  it('never lets stock go below 0', async () => {
+  it('paid while set aside (its payment created but not yet recorded): reopened as paid, stock, cart and mail as for any paid order, logged', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { code, checkout } = await reviewed(giulia, { 'ARIA-M-WHT': 1 })
+    const older = orderOf((await place(giulia, code, checkout.review_key)).json)
+    await call('account/cart/items/ARIA-M-WHT', { token: giulia, method: 'PUT', body: { quantity: 2 } })
+    orderOf((await place(giulia, code, checkoutOf((await read(giulia, code)).json).review_key)).json)
+    // The Worker created the older order's payment just before the set-aside; recording it is then refused.
+    const payment = await provider().createPayment({
+      orderCode: older.code, amount: older.total, currency: older.currency, market: older.market,
+      returnUrl: `${ORIGIN}/${older.market}/checkout/${code}/result`, idempotencyKey: await paymentKeyOf(older), description: `Aurora Cycles order ${older.code}`,
+    })
+    expect((await record(giulia, older.code, { attempt: 1, payment_id: payment.paymentId })).json.code).toBe('order_closed')
+    const stock = await stockOf('ARIA-M-WHT')
+    await press(payment.paymentId, 'succeed')
+    const row = await env.DB.prepare('SELECT status, payment_state FROM orders WHERE code = ?').bind(older.code).first()
+    expect(row).toEqual({ status: 'paid', payment_state: 'paid' })
+    expect(await stockOf('ARIA-M-WHT')).toBe(stock - 1)
+    expect(await mailsOf(older.code)).toHaveLength(1)
+    expect(checkoutOf((await read(giulia, code)).json).cart.lines.map((line) => [line.sku, line.quantity])).toEqual([['ARIA-M-WHT', 1]])
+    expect(errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_reopened_order"'))).toHaveLength(1)
+  })
+
+  it('never lets stock go below 0, and logs the sku sold beyond it (`oversold`, the sku and quantities only)', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     const { code, checkout } = await reviewed(giulia, { 'POMP-OS-RED': 2 })
     const order = orderOf((await place(giulia, code, checkout.review_key)).json)
     await env.DB.prepare(`UPDATE product_variants SET stock = 1 WHERE sku = 'POMP-OS-RED'`).run()
     await press(await pay(giulia, order, code), 'succeed')
     expect(await stockOf('POMP-OS-RED')).toBe(0)
+    const logged = errors.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>).filter((line) => line.event === 'oversold')
+    expect(logged).toEqual([{ level: 'error', event: 'oversold', event_id: expect.any(String), sku: 'POMP-OS-RED', ordered: 2, stock: 1 }])
     await env.DB.prepare(`UPDATE product_variants SET stock = 3 WHERE sku = 'POMP-OS-RED'`).run()
   })
 
@@ -579,6 +702,22 @@ describe('paying settles the order', () => {
     expect(closed.status).toBe(409)
     expect(closed.json.code).toBe('already_paid')
     expect((await record(giulia, order.code, { attempt: 2, payment_id: second })).json.code).toBe('already_paid')
+  })
+})
+
+describe('a failure before the payment is recorded', () => {
+  it('fails the second attempt when its payment fails before the Worker records it (its idempotency key is the attempt\'s)', async () => {
+    const { code, checkout } = await reviewed(giulia, { 'LUCE-OS-BLK': 1 })
+    const order = orderOf((await place(giulia, code, checkout.review_key)).json)
+    await press(await pay(giulia, order, code), 'fail')
+    const retry = orderOf((await attempt(giulia, order.code)).json)
+    const payment = await provider().createPayment({
+      orderCode: order.code, amount: order.total, currency: order.currency, market: order.market,
+      returnUrl: `${ORIGIN}/${order.market}/checkout/${code}/result`, idempotencyKey: await paymentKeyOf(retry), description: `Aurora Cycles order ${order.code}`,
+    })
+    await press(payment.paymentId, 'fail')
+    expect(checkoutOf((await read(giulia, code)).json).order).toMatchObject({ payment_attempt: 2, payment_state: 'failed', payment_id: null })
+    expect(orderOf((await attempt(giulia, order.code)).json).payment_attempt).toBe(3)
   })
 })
 
@@ -621,6 +760,51 @@ describe('the contract\'s calls (src/upstream/contract/checkout.ts) over the emb
 describe('bad input', () => {
   it('never answers 5xx to fuzzed choices', async () => {
     const code = await freshCart(giulia, { 'POMP-OS-GRY': 1 })
+    const US = { tenant: 'us', locale: 'en' }
+    const usCode = await freshCart(giulia, { 'POMP-OS-GRY': 1 }, US)
+    // Bodies of the choices' shape, with the values a hand-made form sends: other customers' saved ids, pick-up with
+    // a delivery address, foreign countries, regions, bad dealer slugs, wrong types.
+    const address = fc.record(
+      {
+        first_name: fc.oneof(fc.constant('Giulia'), fc.string()),
+        last_name: fc.oneof(fc.constant('Rossi'), fc.string()),
+        line1: fc.oneof(fc.constant('Via Tasso 8'), fc.string()),
+        postal_code: fc.oneof(fc.constant('24121'), fc.string({ maxLength: 14 })),
+        city: fc.oneof(fc.constant('Bergamo'), fc.string()),
+        region: fc.oneof(fc.constant(null), fc.constantFrom('BG', 'CA', 'ca', 'XX', ''), fc.string()),
+        country_code: fc.oneof(fc.constantFrom('IT', 'it', 'DE', 'US', 'CH', 'ZZ', ''), fc.string({ maxLength: 3 })),
+        phone: fc.oneof(fc.constant('+39 035 555 0199'), fc.string()),
+      },
+      { requiredKeys: [] },
+    )
+    const addressChoice = fc.oneof(
+      fc.record({ saved: fc.oneof(fc.constantFrom(1, 2, 3, 4, 999_999, 0, -1), fc.integer(), fc.string()) }),
+      fc.record({ address, save: fc.oneof(fc.boolean(), fc.anything()) }, { requiredKeys: ['address'] }),
+      fc.constant(null),
+      fc.anything(),
+    )
+    const choices = fc.record(
+      {
+        delivery: fc.oneof(
+          fc.record({ method: fc.constant('home') }),
+          fc.record({ method: fc.constant('pickup'), dealer: fc.oneof(fc.constantFrom('cicli-bergamasca', 'velowerk-limmat', 'lone-spoke-bicycles', '../x', ''), fc.string()) }),
+          fc.anything(),
+        ),
+        shipping_address: addressChoice,
+        billing_address: addressChoice,
+        payment_method: fc.oneof(fc.constantFrom('card', 'paypal', 'cash'), fc.anything()),
+      },
+      { requiredKeys: [] },
+    )
+    await fc.assert(
+      fc.asyncProperty(choices, async (body) => {
+        for (const [cart, market] of [[code, IT], [usCode, US]] as const) {
+          const { status } = await call(`account/checkout/${cart}`, { token: giulia, method: 'PUT', raw: JSON.stringify(body), ...market })
+          expect(status).toBeLessThan(500)
+        }
+      }),
+      { numRuns: 60 },
+    )
     await fc.assert(
       fc.asyncProperty(fc.anything(), async (body) => {
         const { status } = await call(`account/checkout/${code}`, { token: giulia, method: 'PUT', raw: JSON.stringify(body) ?? 'null' })

@@ -37,12 +37,23 @@ const newCode = () => toBase64Url(crypto.getRandomValues(new Uint8Array(24)))
 /** The market the call speaks for (`X-Tenant`): carts belong to one, and there is no cart without one. */
 const siteOf = (c: ApiContext) => c.var.tenant
 
-/** The market's currency and settings, or null for an unknown market. */
+/** The market's currency, settings, country (`IT`) and languages (in their order), or null for an unknown market. */
 export async function marketOf(c: ApiContext, site: string) {
-  const row = await c.env.DB.prepare('SELECT currency, settings FROM sites WHERE slug = ?').bind(site).first<{ currency: string; settings: string }>()
+  const row = await c.env.DB.prepare(
+    `SELECT s.currency, s.settings, s.country_code,
+            (SELECT json_group_array(locale) FROM (SELECT locale FROM site_locales WHERE site_id = s.id ORDER BY position)) AS locales
+       FROM sites s WHERE s.slug = ?`,
+  )
+    .bind(site)
+    .first<{ currency: string; settings: string; country_code: string; locales: string }>()
   if (!row) return null
   const settings = siteSettingsSchema.safeParse(parseJson(row.settings, {}))
-  return { currency: row.currency, settings: settings.success ? settings.data : siteSettingsSchema.parse({}) }
+  return {
+    currency: row.currency,
+    settings: settings.success ? settings.data : siteSettingsSchema.parse({}),
+    country: row.country_code.toUpperCase(),
+    locales: parseJson<string[]>(row.locales, []),
+  }
 }
 
 /** An anonymous cart of the market by its code (a customer's cart is never reachable by its code alone). */

@@ -32,7 +32,11 @@ type CheckoutRow = {
   generation: number
 }
 
-type DealerRow = { slug: string; name: string; address: string; city: string }
+type DealerRow = { slug: string; name: string; address: string; city: string; region: string | null }
+
+/** The VAT rate of a market whose rate depends on the region (`vat.by_region`): the region's, or null when unknown. */
+const regionRate = (vat: { rate: number | null; by_region?: Record<string, number> | undefined }, region: string | null | undefined) =>
+  vat.rate === null && vat.by_region && region ? (vat.by_region[region.trim().toUpperCase()] ?? null) : null
 
 /** The columns of an order as placing and paying answer it (`placedOrderSchema`). */
 const PLACED_COLUMNS = 'id, code, status, payment_state, payment_attempt, payment_id, payment_method, currency, total, market, placed_at'
@@ -98,7 +102,7 @@ async function ownCart(c: ApiContext): Promise<CartRow | null> {
 
 /** A dealer of the market that sells, by its slug, or null (unknown, another market's, or no longer selling). */
 const sellingDealer = (c: ApiContext, site: string, slug: string) =>
-  c.env.DB.prepare('SELECT slug, name, address, city FROM dealers WHERE slug = ? AND site = ? AND sales = 1').bind(slug, site).first<DealerRow>()
+  c.env.DB.prepare('SELECT slug, name, address, city, region FROM dealers WHERE slug = ? AND site = ? AND sales = 1').bind(slug, site).first<DealerRow>()
 
 /** The newest order placed from a cart, or null. */
 const newestOrder = (c: ApiContext, cartId: number) =>
@@ -121,6 +125,7 @@ type Review = {
   shipping: PostalAddress | null
   billing: PostalAddress | null
   dealer: DealerRow | null
+  previousKey: string | null
 }
 
 /**
@@ -151,7 +156,9 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
 
   const items = priced.subtotal
   const delivery = method === 'pickup' ? 0 : (priced.shipping?.price ?? 0)
-  const { vat } = market.settings
+  // A market taxed by region (US sales tax): the delivery address's region, or the pick-up dealer's.
+  const byRegion = regionRate(market.settings.vat, method === 'pickup' ? dealer?.region : shipping?.region)
+  const vat = { rate: market.settings.vat.rate ?? byRegion, included: market.settings.vat.included }
   const vatAmount = vatAmountOf(items + delivery, vat)
   const amounts = {
     items,
@@ -163,19 +170,25 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
   const complete = method !== null && (method === 'home' ? shipping !== null : dealerSlug !== null) && billing !== null && payment !== null
   const buyable = priced.lines.length > 0 && priced.lines.every((line) => line.available) && amounts.total > 0
   const dealerGone = dealerSlug !== null && dealer === null
-  const chosen = JSON.stringify([
-    row?.generation ?? 0,
-    priced.currency,
-    priced.lines.map((line) => [line.sku, line.quantity]),
-    method,
-    dealerSlug,
-    shipping,
-    billing,
-    billingSame,
-    payment,
-  ])
-  const priceList = JSON.stringify([chosen, priced.lines.map((line) => line.unit_price), amounts])
-  const reviewKey = (await digest(chosen)).slice(0, 22) + (await digest(priceList)).slice(0, 22)
+  const generation = row?.generation ?? 0
+  const keyAt = async (at: number) => {
+    const chosen = JSON.stringify([
+      at,
+      priced.currency,
+      priced.lines.map((line) => [line.sku, line.quantity]),
+      method,
+      dealerSlug,
+      shipping,
+      billing,
+      billingSame,
+      payment,
+    ])
+    const priceList = JSON.stringify([chosen, priced.lines.map((line) => line.unit_price), amounts])
+    return (await digest(chosen)).slice(0, 22) + (await digest(priceList)).slice(0, 22)
+  }
+  const reviewKey = await keyAt(generation)
+  // The same review one generation earlier: the key of an order whose placement set another aside (and so raised it).
+  const previousKey = generation > 0 ? await keyAt(generation - 1) : null
 
   const answer: Checkout = {
     code: cart.code,
@@ -193,7 +206,7 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
     review_key: reviewKey,
     order: order ? placedOf(order) : null,
   }
-  return { answer, cart: priced, complete, buyable, dealerGone, shipping, billing, dealer }
+  return { answer, cart: priced, complete, buyable, dealerGone, shipping, billing, dealer, previousKey }
 }
 
 async function answerCheckout(c: ApiContext, cart: CartRow) {
@@ -253,10 +266,40 @@ async function choose(c: ApiContext, cart: CartRow) {
     if (address) resolved[field] = address
     else errors[`${field}.saved`] = ['invalid']
   }
+  // Home delivery goes only to the market's country (its price, days and VAT are that country's); billing may be any.
+  const shippingChoice = pickup ? null : choices.shipping_address
+  const delivery = resolved.shipping_address
+  if (shippingChoice && delivery && delivery.country_code?.toUpperCase() !== market.country) {
+    errors['address' in shippingChoice ? 'shipping_address.address.country_code' : 'shipping_address.saved'] = ['country']
+  } else if (shippingChoice && delivery && market.settings.vat.rate === null && market.settings.vat.by_region && regionRate(market.settings.vat, delivery.region) === null) {
+    // Taxed by region: the delivery address names its region by its code (US: the state's two letters).
+    errors['address' in shippingChoice ? 'shipping_address.address.region' : 'shipping_address.saved'] = ['region']
+  }
   if (Object.keys(errors).length > 0) return c.json({ message: 'The given data was invalid.', errors }, 422)
-  for (const [field, choice] of picked) {
+  // Room for every address to save is checked before any is saved: a full book never keeps half a form.
+  const toSave = picked.flatMap(([field, choice]) => {
     const address = resolved[field]
-    if (choice && 'address' in choice && choice.save && address && !(await saveAddress(c, address))) {
+    return choice && 'address' in choice && choice.save && address ? [{ field, address }] : []
+  })
+  if (toSave.length > 0) {
+    const same = ADDRESS_FIELDS.map((field, i) => `${field} IS ?${i + 2}`).join(' AND ')
+    const known = await Promise.all(
+      toSave.map(({ address }) =>
+        c.env.DB.prepare(`SELECT 1 AS found FROM addresses WHERE user_id = ?1 AND ${same}`)
+          .bind(c.var.user.id, ...ADDRESS_FIELDS.map((field) => address[field] ?? null))
+          .first('found'),
+      ),
+    )
+    const count = (await c.env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE user_id = ?').bind(c.var.user.id).first<number>('n')) ?? 0
+    const fresh = toSave.filter((_, i) => known[i] === null)
+    const distinct = fresh.filter(({ address }, i) => fresh.findIndex((other) => JSON.stringify(other.address) === JSON.stringify(address)) === i)
+    const full = distinct.filter((_, i) => count + i + 1 > MAX_ADDRESSES)
+    if (full.length > 0) {
+      return c.json({ message: 'The given data was invalid.', errors: Object.fromEntries(full.map(({ field }) => [`${field}.save`, ['too_many_addresses']])) }, 422)
+    }
+  }
+  for (const { field, address } of toSave) {
+    if (!(await saveAddress(c, address))) {
       return c.json({ message: 'The given data was invalid.', errors: { [`${field}.save`]: ['too_many_addresses'] } }, 422)
     }
   }
@@ -288,7 +331,7 @@ const orderByKey = (c: ApiContext, checkoutKey: string) =>
  * the cart (its id and code) and the review key (which holds the cart's generation): the same review placed again answers its order
  * (200), whatever the requests and however concurrent (the key is unique; the order, its lines and its timeline go
  * in one batch that does nothing when another request took the key). A review whose order was set aside by a later
- * placement cannot be placed again: the generation is raised and it is refused as `checkout_changed`.
+ * placement cannot be placed again: that placement raised the generation (in its batch), so it is `checkout_changed`.
  */
 async function place(c: ApiContext, cart: CartRow) {
   if (!c.var.user.email_confirmed) return refuse(c, 403, 'email_unconfirmed')
@@ -299,7 +342,6 @@ async function place(c: ApiContext, cart: CartRow) {
   const checkoutKey = await digest(`checkout|${cart.id}|${cart.code}|${reviewKey}`)
   const placed = await orderByKey(c, checkoutKey)
   if (placed && placed.status !== 'cancelled') return respond(c, placedOrderAnswer, { data: placedOf(placed) })
-  if (placed) await c.env.DB.prepare('UPDATE checkouts SET generation = generation + 1 WHERE cart_id = ?').bind(cart.id).run()
 
   const review = await reviewOf(c, cart)
   if (!review) return notFound(c)
@@ -308,6 +350,23 @@ async function place(c: ApiContext, cart: CartRow) {
   if (review.dealerGone) return refuse(c, 409, 'dealer_unavailable')
   const current = review.answer.review_key
   if (current !== reviewKey) return refuse(c, 409, current.slice(0, 22) === reviewKey.slice(0, 22) ? 'prices_changed' : 'checkout_changed')
+  // The review of an order whose placement set an older one aside, read again after it (the generation it raised is
+  // in the key now): the same checkout, the same order, while it waits for its payment.
+  if (review.previousKey) {
+    const same = await orderByKey(c, await digest(`checkout|${cart.id}|${cart.code}|${review.previousKey}`))
+    const setAside = same ? await c.env.DB.prepare('SELECT 1 AS found FROM orders WHERE set_aside_by = ?').bind(same.code).first('found') : null
+    if (same && same.status === 'pending_payment' && setAside !== null) return respond(c, placedOrderAnswer, { data: placedOf(same) })
+  }
+
+  // An older order of the cart whose payment is under way (recorded, not failed) is not set aside: its late payment
+  // would pay a closed order. The buyer pays or abandons it first (the provider then reports it failed).
+  const paying = await c.env.DB.prepare(
+    `SELECT 1 AS found FROM orders WHERE cart_id = ? AND user_id = ? AND checkout_key <> ? AND status = 'pending_payment'
+        AND payment_state = 'pending' AND payment_id IS NOT NULL`,
+  )
+    .bind(cart.id, c.var.user.id, checkoutKey)
+    .first('found')
+  if (paying !== null) return refuse(c, 409, 'payment_in_progress')
 
   const { answer, shipping, billing, dealer } = review
   const lines = review.cart.lines
@@ -317,13 +376,18 @@ async function place(c: ApiContext, cart: CartRow) {
     .all<{ sku: string; product_id: number }>()
   const productOf = new Map(products.map((row) => [row.sku, row.product_id]))
   const method = answer.choices.delivery?.method as DeliveryMethod
-  const market = `${cart.site}-${c.var.locale}`
+  // The order's language is one of the market's (its mail, its link), never an unchecked header's.
+  const markets = await marketOf(c, cart.site)
+  const locale = markets?.locales.includes(c.var.locale) ? c.var.locale : (markets?.locales[0] ?? c.var.locale)
+  const market = `${cart.site}-${locale}`
   const at = nowIso()
-  // A new code on the rare collision with another order's (the insert then does nothing and no order has the key).
+  // A new code on the rare collision with another order's: the insert then does nothing, and every statement after it
+  // is guarded by the code AND the key, so none touches the other order; no order has the key, so it tries again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const code = newOrderCode()
-    const older = `cart_id = ?1 AND user_id = ?2 AND code <> ?3 AND status = 'pending_payment' AND payment_state IN ('pending', 'failed')
-                   AND EXISTS (SELECT 1 FROM orders WHERE code = ?3)`
+    const older = `cart_id = ?1 AND user_id = ?2 AND code <> ?3 AND status = 'pending_payment'
+                   AND (payment_state = 'failed' OR (payment_state = 'pending' AND payment_id IS NULL))
+                   AND EXISTS (SELECT 1 FROM orders WHERE code = ?3 AND checkout_key = ?5)`
     await c.env.DB.batch([
       c.env.DB.prepare(
         `INSERT INTO orders (code, user_id, market, status, currency, subtotal, shipping, tax, total, billing_address, shipping_address,
@@ -349,19 +413,24 @@ async function place(c: ApiContext, cart: CartRow) {
         at,
         cart.id,
         checkoutKey,
-        c.var.locale,
+        locale,
       ),
       ...lines.map((line, position) =>
         c.env.DB.prepare(
           `INSERT INTO order_items (order_id, position, product_id, name, variant, quantity, unit_price, sku)
-           SELECT id, ?, ?, ?, ?, ?, ?, ? FROM orders WHERE code = ?`,
-        ).bind(position, productOf.get(line.sku) ?? null, line.product.name, `${line.variant.size} · ${line.variant.colour_name}`, line.quantity, line.unit_price, line.sku, code),
+           SELECT id, ?, ?, ?, ?, ?, ?, ? FROM orders WHERE code = ? AND checkout_key = ?`,
+        ).bind(position, productOf.get(line.sku) ?? null, line.product.name, `${line.variant.size} · ${line.variant.colour_name}`, line.quantity, line.unit_price, line.sku, code, checkoutKey),
       ),
-      c.env.DB.prepare(`INSERT INTO order_events (order_id, status, at) SELECT id, 'pending_payment', ? FROM orders WHERE code = ?`).bind(at, code),
+      c.env.DB.prepare(`INSERT INTO order_events (order_id, status, at) SELECT id, 'pending_payment', ? FROM orders WHERE code = ? AND checkout_key = ?`).bind(at, code, checkoutKey),
       // An older unpaid order of the cart (another review) is set aside: one order waits for payment per cart.
       c.env.DB.prepare(`INSERT OR IGNORE INTO order_events (order_id, status, at) SELECT id, 'cancelled', ?4 FROM orders WHERE ${older}`)
-        .bind(cart.id, c.var.user.id, code, at),
-      c.env.DB.prepare(`UPDATE orders SET status = 'cancelled' WHERE ${older}`).bind(cart.id, c.var.user.id, code),
+        .bind(cart.id, c.var.user.id, code, at, checkoutKey),
+      c.env.DB.prepare(`UPDATE orders SET status = 'cancelled', set_aside_by = ?3 WHERE ${older}`).bind(cart.id, c.var.user.id, code, null, checkoutKey),
+      // Setting an order aside raises the generation, in this batch: its review placed again is a changed checkout.
+      c.env.DB.prepare(
+        `UPDATE checkouts SET generation = generation + 1
+          WHERE cart_id = ? AND EXISTS (SELECT 1 FROM orders o JOIN orders n ON n.code = o.set_aside_by WHERE o.set_aside_by = ? AND n.checkout_key = ?)`,
+      ).bind(cart.id, code, checkoutKey),
     ])
     const order = await orderByKey(c, checkoutKey)
     if (order) return respond(c, placedOrderAnswer, { data: placedOf(order) }, order.code === code ? 201 : 200)
@@ -431,7 +500,7 @@ export const checkouts = new Hono<ApiEnv>()
     if (!input.success) return invalidAt(c, input.error)
     const refusal = unpayable(order)
     if (refusal) return refuse(c, 409, refusal)
-    const updated = await c.env.DB.prepare(`UPDATE orders SET payment_id = ? WHERE id = ? AND payment_attempt = ? AND payment_state <> 'paid'`)
+    const updated = await c.env.DB.prepare(`UPDATE orders SET payment_id = ? WHERE id = ? AND payment_attempt = ? AND payment_state <> 'paid' AND status = 'pending_payment'`)
       .bind(input.data.payment_id, order.id, input.data.attempt)
       .run()
     if (updated.meta.changes !== 1) return refuse(c, 409, 'stale_attempt')
