@@ -272,14 +272,26 @@ describe('checkout: the review', () => {
     ]
     for (const [market, country, title] of markets) {
       const code = await freshCart(giulia, DEMO.email, market, [['STR9-M-RED', 1]])
-      const { words, page } = await review(giulia, market, code, { delivery: 'home', ...newAddress('ship', country, '80302', 'Boulder'), billing_same: 'on', payment_method: 'card' })
+      const state = country === 'US' ? { ship_region: 'CO' } : {}
+      const { words, page } = await review(giulia, market, code, { delivery: 'home', ...newAddress('ship', country, '80302', 'Boulder'), ...state, billing_same: 'on', payment_method: 'card' })
       const unit = (await env.DB.prepare('SELECT amount FROM product_variant_prices WHERE sku = ? AND site = ?').bind('STR9-M-RED', country.toLowerCase()).first<{ amount: number }>())!.amount
       expect(words, market).toContain(title)
       expect(words, market).toContain(money(market, unit))
       if (MONEY[market]!.dir === 'rtl') expect(page.text, market).toContain('<bdi dir="ltr">80302</bdi>')
     }
-    const us = await review(giulia, 'us-en', await freshCart(giulia, DEMO.email, 'us-en', [['STR9-M-RED', 1]]), { delivery: 'home', ...newAddress('ship', 'US', '80302', 'Boulder'), billing_same: 'on', payment_method: 'card' })
+    const us = await review(giulia, 'us-en', await freshCart(giulia, DEMO.email, 'us-en', [['STR9-M-RED', 1]]), { delivery: 'home', ...newAddress('ship', 'US', '80302', 'Boulder'), ship_region: 'CO', billing_same: 'on', payment_method: 'card' })
+    // Colorado's sales tax (2.9 %) added on top of the price, delivery free from $300.
     expect(us.words).toMatch(/\$4,699\.99/)
+    expect(us.words).toMatch(/\$136\.30/)
+    expect(us.words).toMatch(/\$4,836\.29/)
+  })
+
+  it('asks a US delivery address for its state code, which decides the sales tax', async () => {
+    const code = await freshCart(giulia, DEMO.email, 'us-en', [['STR9-M-RED', 1]])
+    const { status, text } = await sendChoices(giulia, 'us-en', code, { delivery: 'home', ...newAddress('ship', 'US', '80302', 'Boulder'), ship_region: 'Colorado', billing_same: 'on', payment_method: 'card' })
+    expect(status).toBe(422)
+    expect(textOf(text)).toContain(english.validation.region)
+    expect(text).toContain('value="Colorado"')
   })
 
   it('sends a customer without every choice back to the form', async () => {
@@ -455,6 +467,20 @@ describe('checkout: placing, paying and the result', () => {
     const paying = await visitAs(giulia, `/${IT}/checkout/${code}/result`, formPost({ form_token: hidden(result.text, 'form_token') }))
     expect(paying.status).toBe(303)
     expect(paying.headers.get('Location')).toMatch(/\/_test-payments\/tp_[0-9a-f]{24}$/)
+  })
+
+  it('sends a customer who places a changed cart while its earlier order is being paid to that order\'s result', async () => {
+    const code = await freshCart(giulia, DEMO.email, IT, [['STR9-M-RED', 1]])
+    const { place: fields } = await review(giulia, IT, code)
+    expect((await place(giulia, IT, code, fields)).headers.get('Location')).toMatch(/\/_test-payments\//)
+    // Another tab adds a pump and places the new review while the first payment is still open at the provider.
+    expect((await visitAs(giulia, `/${IT}/cart/items`, formPost({ sku: 'POMP-OS-GRY', quantity: '1', key: formKey(), product: 'aurora-pompa-mini' }))).status).toBe(303)
+    const { place: changed } = await review(giulia, IT, code)
+    const { status, headers } = await place(giulia, IT, code, changed)
+    expect(status).toBe(303)
+    expect(headers.get('Location')).toBe(`/${IT}/checkout/${code}/result`)
+    const orders = await env.DB.prepare('SELECT status FROM orders WHERE cart_id = (SELECT id FROM carts WHERE code = ?)').bind(code).all<{ status: string }>()
+    expect(orders.results).toEqual([{ status: 'pending_payment' }])
   })
 
   it('shows a review left open for more than a day again instead of placing it', async () => {

@@ -525,7 +525,9 @@ export function formErrorsOf(apiErrors: Record<string, string[]> | undefined): F
   for (const [path, keys] of Object.entries(apiErrors ?? {})) {
     const [head, second, third] = path.split('.')
     const prefix = (Object.keys(PREFIXES) as Prefix[]).find((candidate) => PREFIXES[candidate] === head)
-    if (prefix) add(second === 'address' && third ? `${prefix}_${third}` : `${prefix}_choice`, second === 'saved' || !second ? ['saved_address'] : keys)
+    // A delivery address abroad: the market delivers only in its own country.
+    const own = prefix === 'ship' ? keys.map((key) => (key === 'country' ? 'delivery_country' : key)) : keys
+    if (prefix) add(second === 'address' && third ? `${prefix}_${third}` : `${prefix}_choice`, second === 'saved' || !second ? ['saved_address'] : own)
     else if (head === 'dealer' || head === 'delivery') add(head === 'dealer' || second === 'dealer' ? 'dealer' : 'delivery', [head === 'delivery' && second !== 'dealer' ? 'delivery' : 'dealer'])
     else if (head === 'payment_method') add('payment_method', ['payment_method'])
     else add('form', keys)

@@ -114,7 +114,7 @@ export function CheckoutAmounts({ view, checkout }: { view: View; checkout: Chec
         {!amounts.vat.included && (
           <div>
             <dt>{amounts.vat.rate === null ? t('cart.tax') : t('cart.vat_added', { rate: percentOf(amounts.vat.rate, market) })}</dt>
-            <dd>{amounts.vat.amount === null ? t('checkout.tax_none') : money(amounts.vat.amount)}</dd>
+            <dd>{amounts.vat.amount === null ? t('checkout.tax_from_address') : money(amounts.vat.amount)}</dd>
           </div>
         )}
         <div className="checkout-total">

@@ -173,6 +173,9 @@ export async function submitReview(c: Context<AppEnv>): Promise<Response> {
         return sendRedirect(c, `${paths.review}?changed=checkout`, 303)
       case 'unavailable':
         return sendRedirect(c, withNotice(paths.cart, 'cart_changed'), 303)
+      case 'payment_in_progress':
+        // An earlier order of this cart is being paid: its result says how it stands (and offers to pay it).
+        return sendRedirect(c, paths.result, 303)
       case 'dealer_unavailable':
         return sendRedirect(c, `${paths.form}?changed=dealer`, 303)
       default:
