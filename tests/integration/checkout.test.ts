@@ -272,7 +272,7 @@ describe('checkout: the review', () => {
     ]
     for (const [market, country, title] of markets) {
       const code = await freshCart(giulia, DEMO.email, market, [['STR9-M-RED', 1]])
-      const state = country === 'US' ? { ship_region: 'CO' } : {}
+      const state: Record<string, string> = country === 'US' ? { ship_region: 'CO' } : {}
       const { words, page } = await review(giulia, market, code, { delivery: 'home', ...newAddress('ship', country, '80302', 'Boulder'), ...state, billing_same: 'on', payment_method: 'card' })
       const unit = (await env.DB.prepare('SELECT amount FROM product_variant_prices WHERE sku = ? AND site = ?').bind('STR9-M-RED', country.toLowerCase()).first<{ amount: number }>())!.amount
       expect(words, market).toContain(title)
