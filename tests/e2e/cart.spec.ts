@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
+import { rejectTracking } from './fixtures/consent'
 import { expect, test } from './fixtures/offline'
 
 const SCREENSHOTS = 'test-results/screenshots'
@@ -17,15 +18,6 @@ test.beforeEach(async ({ page }, info) => {
 async function axeViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze()
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-}
-
-/** The consent banner answered (it would cover the buy box on a phone), as a visitor does first. */
-async function rejectTracking(page: Page) {
-  const reject = page.locator('.consent-actions button[value="reject"]')
-  if (await reject.isVisible()) {
-    await reject.click()
-    await page.waitForLoadState('load')
-  }
 }
 
 const JOURNEYS = [

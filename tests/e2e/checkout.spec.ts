@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import AxeBuilder from '@axe-core/playwright'
-import type { BrowserContext, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { confirmationLinkMailedTo, queryLocalD1, remember } from './fixtures/local-d1'
+import { rejectTracking } from './fixtures/consent'
 import { expect, test } from './fixtures/offline'
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
@@ -38,36 +38,6 @@ async function check(page: Page, name: string, widths: ReadonlyArray<{ width: nu
   if (before) await page.setViewportSize(before)
 }
 
-/** The site's local D1, as `wrangler dev` of the browser tests keeps it (playwright.config.ts). */
-const run = promisify(execFile)
-async function query<T>(sql: string): Promise<T[]> {
-  const { stdout } = await run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', '.wrangler/e2e-state', '--json', '--command', sql])
-  return (JSON.parse(stdout) as [{ results: T[] }])[0].results
-}
-
-/** The confirmation link of the latest mail to an address, read from the outbox as a deployment's sender would. */
-async function linkMailedTo(email: string): Promise<string> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const [mail] = await query<{ body: string }>(`SELECT body FROM outbox WHERE recipient = '${email}' AND kind = 'email_confirmation' ORDER BY id DESC LIMIT 1`)
-    const link = mail && /http:\/\/127\.0\.0\.1:\d+(\/[a-z]{2,3}-[a-z]{2}\/confirm-email\/\S+)/.exec(mail.body)?.[1]
-    if (link) return link
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  throw new Error(`no confirmation mail to ${email}`)
-}
-
-const remember = (context: BrowserContext, market: string, baseURL: string) =>
-  context.addCookies([{ name: 'CountryLocale', value: market, url: baseURL }])
-
-/** The consent banner answered (it would cover the buy box on a phone), as a visitor does first. */
-async function rejectTracking(page: Page) {
-  const reject = page.locator('.consent-actions button[value="reject"]')
-  if (await reject.isVisible()) {
-    await reject.click()
-    await page.waitForLoadState('load')
-  }
-}
-
 /** An anonymous visitor adds the Strada 9 (M, red) from its page and goes from the cart to checkout: answers the cart's code. */
 async function addBikeAndCheckOut(page: Page, t: Texts, market: string): Promise<string> {
   await page.goto(`/${market}/products/aurora-strada-9`)
@@ -100,7 +70,7 @@ async function signUpAndLogIn(page: Page, t: Texts, market: string, code: string
   await page.getByRole('button', { name: t.register.submit }).click()
   await expect(page).toHaveURL('/login/register/sent')
 
-  await page.goto(await linkMailedTo(email))
+  await page.goto(await confirmationLinkMailedTo(email))
   await page.getByRole('button', { name: t.confirm.submit }).click()
   await expect(page).toHaveURL(`/login?redirect=${encodeURIComponent(back)}&notice=email_confirmed`)
   await page.getByLabel(t.auth.email).first().fill(email)
@@ -218,7 +188,7 @@ test.describe('checkout', () => {
     await placeAndPay(page, italian, 'it-it', code, 'Fail the payment', 'retry')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(italian.checkout.result_failed_title)
     await check(page, 'result-failed')
-    const firstPayment = await query<{ payment_id: string }>(`SELECT payment_id FROM orders WHERE user_id = (SELECT id FROM users WHERE email = '${email}')`)
+    const firstPayment = await queryLocalD1<{ payment_id: string }>(`SELECT payment_id FROM orders WHERE user_id = (SELECT id FROM users WHERE email = '${email}')`)
     await page.getByRole('button', { name: italian.checkout.try_again }).click()
     await expect(page).toHaveURL(/\/_test-payments\/tp_[0-9a-f]{24}$/)
     expect(page.url()).not.toContain(firstPayment[0]!.payment_id)

@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import AxeBuilder from '@axe-core/playwright'
-import type { BrowserContext, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { confirmationLinkMailedTo, queryLocalD1, remember } from './fixtures/local-d1'
 import { expect, test } from './fixtures/offline'
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
@@ -24,30 +23,6 @@ async function check(page: Page, name: string) {
   expect(await axeViolations(page), name).toEqual([])
   await page.screenshot({ path: `${SCREENSHOTS}/sign-up-${name}.png`, fullPage: true })
 }
-
-/** The site's local D1, as `wrangler dev` of the browser tests keeps it (playwright.config.ts). */
-const run = promisify(execFile)
-async function query<T>(sql: string): Promise<T[]> {
-  const { stdout } = await run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', '.wrangler/e2e-state', '--json', '--command', sql])
-  return (JSON.parse(stdout) as [{ results: T[] }])[0].results
-}
-
-/**
- * The confirmation link of the latest mail to an address, read from the outbox as a deployment's sender would (the
- * API writes it just after answering, so it is looked for a few times).
- */
-async function linkMailedTo(email: string): Promise<string> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const [mail] = await query<{ body: string }>(`SELECT body FROM outbox WHERE recipient = '${email}' AND kind = 'email_confirmation' ORDER BY id DESC LIMIT 1`)
-    const link = mail && /http:\/\/127\.0\.0\.1:\d+(\/[a-z]{2,3}-[a-z]{2}\/confirm-email\/\S+)/.exec(mail.body)?.[1]
-    if (link) return link
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  throw new Error(`no confirmation mail to ${email}`)
-}
-
-const remember = (context: BrowserContext, market: string, baseURL: string) =>
-  context.addCookies([{ name: 'CountryLocale', value: market, url: baseURL }])
 
 type Texts = typeof italian
 
@@ -98,7 +73,7 @@ test.describe('creating an account', () => {
     await createAccount(page, italian, 'it-it', email)
 
     // Opening the link confirms nothing: the visitor presses the button.
-    await page.goto(await linkMailedTo(email))
+    await page.goto(await confirmationLinkMailedTo(email))
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(italian.confirm.title)
     await check(page, 'it-it-confirm')
     await page.getByRole('button', { name: italian.confirm.submit }).click()
@@ -118,7 +93,7 @@ test.describe('creating an account', () => {
     const email = `e2e-he-${Date.now()}@example.com`
     await createAccount(page, hebrew, 'il-he', email)
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
-    const first = await linkMailedTo(email)
+    const first = await confirmationLinkMailedTo(email)
 
     await page.getByRole('link', { name: hebrew.register.back_to_login }).click()
     await logIn(page, hebrew, email)
@@ -132,7 +107,7 @@ test.describe('creating an account', () => {
     await banner.getByRole('button', { name: hebrew.confirm.resend }).click()
     await expect(page).toHaveURL('/il-he/my-account?notice=confirmation_sent')
     await expect(page.getByRole('status')).toHaveText(hebrew.notice.confirmation_sent)
-    const second = await linkMailedTo(email)
+    const second = await confirmationLinkMailedTo(email)
     expect(second).not.toBe(first)
 
     await page.goto(second)

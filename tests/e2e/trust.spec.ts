@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+import { linkMailedTo, queryLocalD1 } from './fixtures/local-d1'
 import { expect, test } from './fixtures/offline'
 import arabic from '../../demo/messages/ar.json' with { type: 'json' }
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
@@ -52,26 +51,6 @@ async function check(page: Page, name: string) {
   await page.screenshot({ path: `${SCREENSHOTS}/trust-${name}.png`, fullPage: true })
 }
 
-/** The site's local D1, as `wrangler dev` of the browser tests keeps it (playwright.config.ts). */
-const run = promisify(execFile)
-async function query<T>(sql: string): Promise<T[]> {
-  const { stdout } = await run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', '.wrangler/e2e-state', '--json', '--command', sql])
-  return (JSON.parse(stdout) as [{ results: T[] }])[0].results
-}
-
-/** The newsletter mail to an address, read from the outbox as a deployment's sender would (written just after the answer). */
-async function mailTo(email: string): Promise<{ subject: string; link: string }> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const [mail] = await query<{ subject: string; body: string }>(
-      `SELECT subject, body FROM outbox WHERE recipient = '${email}' AND kind = 'newsletter_confirmation' ORDER BY id DESC LIMIT 1`,
-    )
-    const link = mail && /http:\/\/127\.0\.0\.1:\d+(\/[a-z]{2,3}-[a-z]{2}\/newsletter\/confirm\/[A-Za-z0-9_-]+)/.exec(mail.body)?.[1]
-    if (mail && link) return { subject: mail.subject, link }
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  throw new Error(`no newsletter mail to ${email}`)
-}
-
 /** Answers the consent banner (it sits over the page until the visitor chooses). */
 async function rejectTracking(page: Page, t: Texts) {
   const reject = page.getByRole('button', { name: t.consent.reject_all })
@@ -115,19 +94,19 @@ test.describe('the newsletter sign-up', () => {
       await check(page, `${market}-${size}-sent`)
 
       // The mail, in the market's language, and its link: the page shows a button and subscribes nobody by itself.
-      const mail = await mailTo(email)
+      const mail = await linkMailedTo(email, 'newsletter_confirmation', /\/newsletter\/confirm\/[A-Za-z0-9_-]+/)
       expect(mail.subject).toBe(t.mail.newsletter_confirm_subject)
       await page.goto(mail.link)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.newsletter.confirm_title)
       await expect(page.locator('main bdi')).toHaveText(email)
-      expect(await query(`SELECT 1 FROM newsletter_subscribers WHERE email = '${email}'`)).toHaveLength(0)
+      expect(await queryLocalD1(`SELECT 1 FROM newsletter_subscribers WHERE email = '${email}'`)).toHaveLength(0)
       await check(page, `${market}-${size}-confirm`)
 
       await page.getByRole('button', { name: t.newsletter.confirm_submit }).click()
       await expect(page).toHaveURL(`/${market}/newsletter/confirmed`)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.newsletter.confirmed_title)
       await check(page, `${market}-${size}-confirmed`)
-      expect(await query(`SELECT site, locale FROM newsletter_subscribers WHERE email = '${email}'`)).toEqual([
+      expect(await queryLocalD1(`SELECT site, locale FROM newsletter_subscribers WHERE email = '${email}'`)).toEqual([
         { site: market.split('-')[0], locale: market.split('-')[1] },
       ])
 
