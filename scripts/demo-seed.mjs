@@ -229,9 +229,14 @@ export function demoSeedStatements() {
   })
 
   const { dealers, places } = readJson('demo/content/dealers.json')
-  dealers.forEach(({ services, hours, ...dealer }, index) =>
-    statements.push(insert('dealers', { id: index + 1, ...dealer, ...boolFlags(services), hours: JSON.stringify(hours), updated_at: DEMO_UPDATED_AT })))
-  places.forEach((place, index) => statements.push(insert('places', { id: index + 1, ...place })))
+  dealers.forEach(({ services, hours, translations, ...dealer }, index) =>
+    statements.push(insert('dealers', {
+      id: index + 1, ...dealer, ...boolFlags(services), hours: JSON.stringify(hours), translations: JSON.stringify(translations ?? {}), updated_at: DEMO_UPDATED_AT,
+    })))
+  places.forEach(({ names, aliases, ...place }, index) =>
+    statements.push(insert('places', { id: index + 1, ...place, names: JSON.stringify(names ?? {}), aliases: JSON.stringify(aliases ?? []) })))
+  // Places of an earlier, longer list of the demo go.
+  statements.push(`DELETE FROM places WHERE id > ${places.length};`)
 
   // The markets' open positions (and a closed one), in each of the market's languages, in the order of the file.
   readJson('demo/content/jobs.json').forEach(({ id, site, open, contents }, position) => {

@@ -3,16 +3,20 @@ import L from 'leaflet'
 import { useEffect, useRef } from 'react'
 import { type DealerMapProps, DealerMapFrame } from './dealer-map-frame'
 
+const fixed = (n: number) => n.toFixed(5)
+
 /**
  * The dealer locator's map (Leaflet, in a chunk of its own loaded only where the page has it): a marker per dealer
- * with a link to its page, framed to show them all. Tiles come from the configured URL; without one, markers only.
+ * with a link to its page. Measured from a place or a position, it centres there and fits the nearest few dealers;
+ * else it frames them all. Tiles come from the configured URL; without one, markers only.
  */
-export default function DealerMap({ tileUrl, attribution, label, centre, dealers }: DealerMapProps) {
+export default function DealerMap({ tileUrl, attribution, label, centre, origin, focus, dealers }: DealerMapProps) {
   const frame = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
-    if (!frame.current) return
-    const map = L.map(frame.current, { scrollWheelZoom: false })
+    const element = frame.current
+    if (!element) return
+    const map = L.map(element, { scrollWheelZoom: false })
     map.attributionControl.setPrefix('Leaflet')
     if (tileUrl) L.tileLayer(tileUrl, { maxZoom: 18, attribution }).addTo(map)
     for (const dealer of dealers) {
@@ -21,13 +25,33 @@ export default function DealerMap({ tileUrl, attribution, label, centre, dealers
       link.textContent = dealer.name
       L.circleMarker([dealer.lat, dealer.lng], { radius: 8, color: '#c2410c', weight: 2, fillOpacity: 0.7 }).bindPopup(link).addTo(map)
     }
-    if (dealers.length > 0) map.fitBounds(L.latLngBounds(dealers.map((d) => [d.lat, d.lng] as [number, number])), { padding: [32, 32], maxZoom: 13 })
-    else map.setView([centre.lat, centre.lng], 6)
-    frame.current.dataset.ready = 'true'
+    if (origin) {
+      L.circleMarker([origin.lat, origin.lng], { radius: 7, color: '#1d4ed8', weight: 3, fillColor: '#fff', fillOpacity: 1, interactive: false })
+        .bindTooltip(origin.label)
+        .addTo(map)
+    }
+    const framed: Array<[number, number]> = origin
+      ? [[origin.lat, origin.lng], ...dealers.slice(0, focus).map((d) => [d.lat, d.lng] as [number, number])]
+      : dealers.map((d) => [d.lat, d.lng] as [number, number])
+    if (framed.length > 1) map.fitBounds(L.latLngBounds(framed), { padding: [32, 32], maxZoom: 13, animate: false })
+    else if (framed[0]) map.setView(framed[0], 12, { animate: false })
+    else map.setView([centre.lat, centre.lng], 6, { animate: false })
+
+    const tell = () => {
+      const at = map.getCenter()
+      const bounds = map.getBounds()
+      element.dataset.centre = `${fixed(at.lat)},${fixed(at.lng)}`
+      element.dataset.zoom = String(map.getZoom())
+      element.dataset.bounds = [bounds.getSouth(), bounds.getWest(), bounds.getNorth(), bounds.getEast()].map(fixed).join(',')
+      if (origin) element.dataset.origin = `${fixed(origin.lat)},${fixed(origin.lng)}`
+    }
+    tell()
+    map.on('moveend', tell)
+    element.dataset.ready = 'true'
     return () => {
       map.remove()
     }
-  }, [tileUrl, attribution, centre, dealers])
+  }, [tileUrl, attribution, centre, origin, focus, dealers])
 
   return <DealerMapFrame label={label} ref={frame} />
 }

@@ -3,6 +3,7 @@ export const IslandNames = {
   marketPicker: 'market-picker',
   mobileMenu: 'mobile-menu',
   dealerMap: 'dealer-map',
+  locateButton: 'locate-button',
   testRideDays: 'test-ride-days',
   printButton: 'print-button',
   addToCart: 'add-to-cart',

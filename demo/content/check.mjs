@@ -381,7 +381,77 @@ if (dealerData) {
   }
   if (slugs.size < 40) fail('dealers', `${slugs.size} dealers, at least 40 are needed`)
   for (const site of SITES) if (!dealerData.dealers.some((d) => d.site === site)) fail('dealers', `no dealer for ${site}`)
-  for (const site of SITES) if ((dealerData.places ?? []).filter((p) => p.site === site).length < 4) fail('dealers.places', `fewer than 4 places for ${site}`)
+  checkPlaces(dealerData.dealers ?? [], dealerData.places ?? [])
+}
+
+/**
+ * The places a visitor may type into the dealer locator: the larger towns of each market and every town with a
+ * dealer (within 30 km of it), each with coordinates, a postcode where the country has them, its name in each of the
+ * market's languages that writes it otherwise and other spellings. Dealers of markets whose language has its own
+ * script carry their address and town in it.
+ */
+function checkPlaces(dealers, places) {
+  const fold = (text) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/['’ʼ`´.]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
+  const namesOf = (place) => [place.name, ...Object.values(place.names ?? {}), ...(place.aliases ?? [])].flatMap((n) => [fold(n), fold(n.split(',')[0])])
+  const km = (a, b) => {
+    const rad = Math.PI / 180
+    const h = Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lng - a.lng) * rad) / 2) ** 2
+    return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)))
+  }
+  const seen = new Map()
+  for (const [index, place] of places.entries()) {
+    const at = `dealers.places[${index}] ${place.site}/${place.name}`
+    const fields = ['aliases', 'lat', 'lng', 'name', 'names', 'postal_code', 'site']
+    for (const key of Object.keys(place)) if (!fields.includes(key)) fail(at, `unknown field ${key}`)
+    if (!SITES.includes(place.site)) { fail(at, `unknown site ${place.site}`); continue }
+    text(`${at}.name`, place.name, { max: 60 })
+    if (!(typeof place.lat === 'number' && typeof place.lng === 'number' && Math.abs(place.lat) <= 90 && Math.abs(place.lng) <= 180)) fail(at, 'coordinates missing or out of range')
+    if (place.postal_code !== null && !/^[A-Z0-9][A-Z0-9 -]{1,9}$/.test(place.postal_code ?? '')) fail(at, `postal_code ${JSON.stringify(place.postal_code)} is neither null nor a postcode`)
+    for (const [locale, name] of Object.entries(place.names ?? {})) {
+      if (!LOCALES.includes(locale)) fail(at, `names: unknown locale ${locale}`)
+      text(`${at}.names.${locale}`, name, { max: 60 })
+      if (name === place.name) fail(at, `names.${locale} repeats the name: list only names written otherwise`)
+    }
+    if (!Array.isArray(place.aliases ?? [])) fail(at, 'aliases must be a list')
+    // A market's places are shown in its languages: in a language with its own script, the name is in it.
+    for (const locale of MARKETS[place.site]) {
+      const shown = place.names?.[locale] ?? place.name
+      if (SCRIPT[locale] && !SCRIPT[locale].test(shown)) fail(at, `${JSON.stringify(shown)} is not written in ${locale} script`)
+    }
+    for (const name of new Set(namesOf(place))) {
+      const key = `${place.site}|${name}`
+      if (seen.has(key)) fail(at, `"${name}" also names ${seen.get(key)}: a typed name must find one place`)
+      seen.set(key, place.name)
+    }
+  }
+  for (const site of SITES) {
+    const count = places.filter((p) => p.site === site).length
+    if (count < 9) fail('dealers.places', `${count} places for ${site}: list the larger towns of the country (9 at least)`)
+  }
+  for (const town of ['Palermo', 'Venezia', 'Venice', 'Como', 'Monza', 'Milano', 'Roma', 'Napoli', 'Torino', 'Bologna', 'Firenze', 'Bari', 'Catania', 'Genova', 'Verona', 'Bergamo', 'Brescia', 'Padova', 'Trieste']) {
+    if (!places.some((p) => p.site === 'it' && namesOf(p).includes(fold(town)))) fail('dealers.places', `Italy has no place ${town}`)
+  }
+  for (const dealer of dealers) {
+    const at = `dealers.${dealer.slug}`
+    const town = places.find((p) => p.site === dealer.site && namesOf(p).includes(fold(dealer.city ?? '')))
+    if (!town) fail(at, `its town ${dealer.city} is not a place of ${dealer.site}: visitors could not type it`)
+    else if (km(town, dealer) > 30) fail(at, `its town's place ${town.name} is ${Math.round(km(town, dealer))} km away`)
+    const translations = dealer.translations ?? {}
+    for (const [locale, words] of Object.entries(translations)) {
+      if (!MARKETS[dealer.site]?.includes(locale)) fail(at, `translations: ${locale} is not a language of ${dealer.site}`)
+      for (const key of Object.keys(words)) if (!['address', 'city', 'region'].includes(key)) fail(at, `translations.${locale}: unknown field ${key}`)
+      text(`${at}.translations.${locale}.address`, words.address)
+      text(`${at}.translations.${locale}.city`, words.city)
+    }
+    // What a visitor reads in a language with its own script is written in it (the dealer's name aside: names are names).
+    for (const locale of MARKETS[dealer.site] ?? []) {
+      if (!SCRIPT[locale]) continue
+      const words = translations[locale]
+      if (!words) { fail(at, `no ${locale} address: its ${dealer.site}-${locale} pages would show it in another script`); continue }
+      for (const key of ['address', 'city', 'region']) if (words[key] && !SCRIPT[locale].test(words[key])) fail(at, `translations.${locale}.${key} is not written in ${locale} script`)
+      if (dealer.region && !words.region) fail(at, `translations.${locale}.region is missing`)
+    }
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ open positions

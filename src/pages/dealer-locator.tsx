@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { DealerMapFrame } from '../../client/islands/dealer-map-frame'
+import LocateButton from '../../client/islands/locate-button'
 import { IslandNames } from '../../client/islands/names'
 import { ContentBlocks } from '../components/content-blocks'
 import { Island } from '../components/island'
@@ -14,7 +15,14 @@ import { Caching } from '../cache/answer-caching'
 import { sendPage, viewOf } from '../render/respond'
 import { DEALER_SERVICES, type Dealer, type DealerService } from '../upstream/catalogue-schemas'
 import type { ContentPage } from '../upstream/schemas'
-import { nearOf, type Origin, originOf, placeOf } from './dealer-origin'
+import { nearOf, type Origin, originOf, placeOf, positionOf } from './dealer-origin'
+
+/** How many of the nearest dealers the map fits around the place searched or the visitor's position. */
+const MAP_FOCUS = 3
+
+/** A distance as the page's language writes it: one decimal under 10 km ("2,4" in Italian), whole kilometres above. */
+export const formatKm = (km: number, tag: string): string =>
+  new Intl.NumberFormat(tag, { maximumFractionDigits: km < 10 ? 1 : 0 }).format(km < 10 ? Math.round(km * 10) / 10 : Math.round(km))
 
 
 type LocatorProps = {
@@ -27,12 +35,15 @@ type LocatorProps = {
   near: string
   filters: DealerService[]
   tileUrl: string | null
+  /** The URL's `lat`/`lng` could not be used (malformed or out of range): the page says so. */
+  positionInvalid?: boolean
 }
 
 /** The dealer locator: the page's content, the search form, the nearest dealers (a list that needs no JavaScript) and the map. */
-export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, near, filters, tileUrl }: LocatorProps) {
+export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, near, filters, tileUrl, positionInvalid = false }: LocatorProps) {
   const { t } = view
   const segment = view.market!.segment
+  const tag = view.market!.tag
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <div className="band dealer-locator">
@@ -52,18 +63,38 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
               </label>
             ))}
           </fieldset>
-          <button type="submit" className="button">
-            {t('dealer.near_submit')}
-          </button>
+          <div className="locator-actions">
+            <button type="submit" className="button">
+              {t('dealer.near_submit')}
+            </button>
+            <Island
+              name={IslandNames.locateButton}
+              component={LocateButton}
+              props={{
+                label: t('dealer.locate'),
+                locating: t('dealer.locating'),
+                denied: t('dealer.locate_denied'),
+                unavailable: t('dealer.locate_unavailable'),
+                timeout: t('dealer.locate_timeout'),
+              }}
+            />
+          </div>
         </form>
-        <p className="meta" role="status">
+        {positionInvalid && (
+          <p className="form-error" role="alert">
+            {t('dealer.position_invalid')}
+          </p>
+        )}
+        <p className="meta" role="status" id="dealer-results" data-origin={origin.from}>
           {origin.from === 'place'
             ? t('dealer.nearest_to', { place: origin.place })
-            : origin.from === 'visitor'
-              ? t('dealer.near_you')
-              : origin.unknownPlace
-                ? t('dealer.place_unknown', { place: origin.unknownPlace })
-                : t('dealer.near_centre')}
+            : origin.from === 'position'
+              ? t('dealer.near_position')
+              : origin.from === 'visitor'
+                ? t('dealer.near_you')
+                : origin.unknownPlace
+                  ? t('dealer.place_unknown', { place: origin.unknownPlace })
+                  : t('dealer.near_centre')}
         </p>
         <div className="locator">
           {dealers.length === 0 ? (
@@ -75,7 +106,7 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
                   <h2>
                     <a href={`/${segment}/dealers/${dealer.slug}`}>{dealer.name}</a>
                   </h2>
-                  <p className="meta">{t('dealer.distance', { km: Math.round(dealer.distance_km) })}</p>
+                  <p className="meta distance">{t('dealer.distance', { km: formatKm(dealer.distance_km, tag) })}</p>
                   <p>
                     {dealer.address}, {dealer.postal_code} {dealer.city}
                   </p>
@@ -97,6 +128,11 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
               attribution: '© OpenStreetMap',
               label: t('dealer.map'),
               centre: origin.point,
+              origin:
+                origin.from === 'centre'
+                  ? null
+                  : { ...origin.point, label: origin.from === 'place' ? origin.place : origin.from === 'position' ? t('dealer.near_position') : t('dealer.near_you') },
+              focus: MAP_FOCUS,
               dealers: dealers.map(({ name, lat, lng, slug }) => ({ name, lat, lng, href: `/${segment}/dealers/${slug}` })),
             }}
           />
@@ -125,15 +161,17 @@ function TestRideLink({ view, chrome, dealer }: { view: View; chrome: Chrome; de
 
 /**
  * The dealer locator (the content page whose key is `dealer-locator`): the market's dealers, filtered by the services
- * asked for, nearest first from a typed place or postcode (resolved by `api/front/places`), else the visitor's
- * position at the edge, else the market's centre.
+ * asked for, nearest first from a typed place or postcode (resolved by `api/front/places`), else the position the
+ * visitor's browser gave ("use my position": `?lat=&lng=`), else the visitor's position at the edge, else the market's
+ * centre. Coordinates that cannot be used answer 400 with the page measured without them and a message.
  */
 export async function sendDealerLocator(c: Context<AppEnv>, page: ContentPage, chrome: Chrome, head: HeadProps): Promise<Response> {
   const { market, api, t } = c.var
   const near = nearOf(c)
+  const position = positionOf(c)
   const filters = DEALER_SERVICES.filter((service) => c.req.query(service) === 'on')
   const [all, place] = await Promise.all([api.dealers.all(), placeOf(c, near)])
-  const origin = originOf(c, place, near, all)
+  const origin = originOf(c, place, near, all, position === 'invalid' ? null : position)
   const dealers = byDistance(all.filter((dealer) => filters.every((service) => dealer.services[service])), origin.point)
   const view = viewOf(c, t, market)
   return sendPage(
@@ -148,8 +186,14 @@ export async function sendDealerLocator(c: Context<AppEnv>, page: ContentPage, c
       near={near}
       filters={filters}
       tileUrl={configOf(c.env).mapTiles?.url ?? null}
+      positionInvalid={position === 'invalid'}
     />,
-    // Measured from where the visitor is: a page for them alone.
-    { kind: 'dealer-locator', caching: origin.from === 'visitor' ? Caching.personal : Caching.shared },
+    {
+      kind: 'dealer-locator',
+      ...(position === 'invalid' ? { status: 400 as const } : {}),
+      // Measured from where the visitor is (at the edge, or the position their browser gave, even one that could not be
+      // used): a page for them alone.
+      caching: origin.from === 'visitor' || position !== null ? Caching.personal : Caching.shared,
+    },
   )
 }

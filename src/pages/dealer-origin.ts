@@ -3,8 +3,31 @@ import type { AppEnv } from '../env'
 import type { Point } from '../geo/distance'
 import type { Place } from '../upstream/catalogue-schemas'
 
-/** Where a list of dealers measures from: a place the visitor typed, their position at the edge, or the market's centre. */
-export type Origin = { point: Point; from: 'place'; place: string } | { point: Point; from: 'visitor' } | { point: Point; from: 'centre'; unknownPlace?: string }
+/**
+ * Where a list of dealers measures from: a place the visitor typed, the position their browser gave ("use my
+ * position"), their position at the edge, or the market's centre.
+ */
+export type Origin =
+  | { point: Point; from: 'place'; place: string }
+  | { point: Point; from: 'position' }
+  | { point: Point; from: 'visitor' }
+  | { point: Point; from: 'centre'; unknownPlace?: string }
+
+/** A coordinate as the locator takes it from a URL: degrees, at most eight decimals. */
+const DEGREES = /^-?\d{1,3}(\.\d{1,8})?$/
+
+/**
+ * The position the visitor's browser gave (`?lat=&lng=`, "use my position"): null when the URL has neither,
+ * 'invalid' when either is missing, malformed or out of range.
+ */
+export function positionOf(c: Context<AppEnv>): Point | 'invalid' | null {
+  const lat = c.req.query('lat')
+  const lng = c.req.query('lng')
+  if (lat === undefined && lng === undefined) return null
+  if (!DEGREES.test(lat ?? '') || !DEGREES.test(lng ?? '')) return 'invalid'
+  const point = { lat: Number(lat), lng: Number(lng) }
+  return Math.abs(point.lat) <= 90 && Math.abs(point.lng) <= 180 ? point : 'invalid'
+}
 
 /** The town or postcode the visitor typed (`?near=`), trimmed; '' when none. */
 export const nearOf = (c: Context<AppEnv>): string => (c.req.query('near') ?? '').trim().slice(0, 80)
@@ -14,12 +37,13 @@ export const placeOf = (c: Context<AppEnv>, near: string): Promise<Place | null>
   near.length >= 2 ? c.var.api.dealers.place(near) : Promise.resolve(null)
 
 /**
- * Where to measure from: the place typed, else the visitor's position at the edge when they are in the market's
- * country (or on the international site), else the market's centre (or, without one, the middle of its dealers).
- * The dealer locator and the test ride's dealer list share it.
+ * Where to measure from: the place typed, else the position the visitor's browser gave, else the visitor's position
+ * at the edge when they are in the market's country (or on the international site), else the market's centre (or,
+ * without one, the middle of its dealers). The dealer locator and the test ride's dealer list share it.
  */
-export function originOf(c: Context<AppEnv>, place: Place | null, near: string, dealers: Point[]): Origin {
+export function originOf(c: Context<AppEnv>, place: Place | null, near: string, dealers: Point[], position: Point | null = null): Origin {
   if (place) return { point: place, from: 'place', place: place.name }
+  if (position) return { point: position, from: 'position' }
   const { site } = c.var.market
   const cf = c.req.raw.cf as { latitude?: string; longitude?: string; country?: string } | undefined
   const visitor = { lat: Number(cf?.latitude), lng: Number(cf?.longitude) }

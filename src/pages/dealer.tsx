@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { Fragment } from 'react'
 import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
@@ -96,7 +97,17 @@ export function DealerPage({ view, chrome, head, dealer }: { view: View; chrome:
                 {DAYS.map((day, index) => (
                   <tr key={day}>
                     <th scope="row">{t(`dealer.days.${day}`)}</th>
-                    <td>{dealer.hours[index]?.length ? dealer.hours[index].join(', ') : t('dealer.closed')}</td>
+                    <td>
+                      {dealer.hours[index]?.length
+                        ? dealer.hours[index].map((range, at) => (
+                            // Times read left to right in every language: "09:00–19:00" never reversed in RTL.
+                            <Fragment key={range}>
+                              {at > 0 ? ', ' : ''}
+                              <span dir="ltr">{range.replace('-', '–')}</span>
+                            </Fragment>
+                          ))
+                        : t('dealer.closed')}
+                    </td>
                   </tr>
                 ))}
               </tbody>

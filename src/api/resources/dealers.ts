@@ -1,16 +1,32 @@
 import { Hono } from 'hono'
 import { DEALER_SERVICES, type Dealer, type DealerService, dealerAnswer, dealersAnswer, placeAnswer } from '../../upstream/catalogue-schemas'
 import { byDistance } from '../../geo/distance'
+import { matchPlace, placeName } from '../../geo/places'
 import { type ApiContext, type ApiEnv, badPaging, badParameter, notFound, pageParams, parseJson, respond } from '../context'
 
-type DealerRow = Omit<Dealer, 'services' | 'hours' | 'distance_km'> & { sales: number; service: number; test_rides: number; hours: string }
+type DealerRow = Omit<Dealer, 'services' | 'hours' | 'distance_km'> & {
+  sales: number
+  service: number
+  test_rides: number
+  hours: string
+  translations: string
+}
 
+/** What a dealer's row may say in another language: its address, town and region. */
+type DealerWords = Partial<Record<'address' | 'city' | 'region', string>>
 
-const toDealer = ({ sales, service, test_rides, hours, ...row }: DealerRow): Dealer => ({
-  ...row,
-  services: { sales: sales === 1, service: service === 1, test_rides: test_rides === 1 },
-  hours: parseJson<string[][]>(hours, [[], [], [], [], [], [], []]),
-})
+/** A dealer as the contract answers it, its address, town and region in the caller's language where it has them. */
+const toDealer = ({ sales, service, test_rides, hours, translations, ...row }: DealerRow, locale: string): Dealer => {
+  const words = parseJson<Record<string, DealerWords>>(translations, {})[locale] ?? {}
+  return {
+    ...row,
+    address: words.address || row.address,
+    city: words.city || row.city,
+    region: words.region || row.region,
+    services: { sales: sales === 1, service: service === 1, test_rides: test_rides === 1 },
+    hours: parseJson<string[][]>(hours, [[], [], [], [], [], [], []]),
+  }
+}
 
 /** The market whose dealers are listed: the caller's `X-Tenant`, else the international site. */
 const siteOf = (c: ApiContext) => c.var.tenant ?? 'int'
@@ -30,7 +46,7 @@ export const dealers = new Hono<ApiEnv>()
     if (point === undefined) return badParameter(c, 'lat and lng', 'given together, in degrees')
     if (!services) return badParameter(c, 'services', `a comma list of ${DEALER_SERVICES.join(', ')}`)
     const { results } = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? ORDER BY name').bind(siteOf(c)).all<DealerRow>()
-    const offering = results.filter((row) => services.every((service) => row[service] === 1)).map((row) => toDealer(row))
+    const offering = results.filter((row) => services.every((service) => row[service] === 1)).map((row) => toDealer(row, c.var.locale))
     const matching = point ? byDistance(offering, point).map((dealer) => ({ ...dealer, distance_km: Math.round(dealer.distance_km * 10) / 10 })) : offering
     return respond(c, dealersAnswer, {
       data: matching.slice(paging.offset, paging.offset + paging.perPage),
@@ -41,21 +57,21 @@ export const dealers = new Hono<ApiEnv>()
     const slug = c.req.param('slug')
     if (!/^[a-z0-9-]{1,80}$/.test(slug)) return notFound(c)
     const row = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? AND slug = ?').bind(siteOf(c), slug).first<DealerRow>()
-    return row ? respond(c, dealerAnswer, { data: toDealer(row) }) : notFound(c)
+    return row ? respond(c, dealerAnswer, { data: toDealer(row, c.var.locale) }) : notFound(c)
   })
   .get('/front/places', async (c) => {
-    const query = fold(c.req.query('q') ?? '')
-    if (query.length < 2 || query.length > 80) return notFound(c)
-    const { results } = await c.env.DB.prepare('SELECT name, postal_code, lat, lng FROM places WHERE site = ? ORDER BY id')
+    const words = (c.req.query('q') ?? '').trim()
+    if (words.length < 2 || words.length > 80) return notFound(c)
+    const { results } = await c.env.DB.prepare('SELECT name, names, aliases, postal_code, lat, lng FROM places WHERE site = ? ORDER BY id')
       .bind(siteOf(c))
-      .all<{ name: string; postal_code: string | null; lat: number; lng: number }>()
-    const compact = query.replace(/\s+/g, '')
-    const place =
-      results.find((p) => p.postal_code && fold(p.postal_code).replace(/\s+/g, '') === compact) ??
-      results.find((p) => fold(p.name) === query) ??
-      results.find((p) => fold(p.name).startsWith(query)) ??
-      results.find((p) => p.postal_code && fold(p.postal_code).replace(/\s+/g, '').startsWith(compact))
-    return place ? respond(c, placeAnswer, { data: place }) : notFound(c)
+      .all<{ name: string; names: string; aliases: string; postal_code: string | null; lat: number; lng: number }>()
+    const place = matchPlace(
+      results.map((row) => ({ ...row, names: parseJson<Record<string, string>>(row.names, {}), aliases: parseJson<string[]>(row.aliases, []) })),
+      words,
+    )
+    if (!place) return notFound(c)
+    const { postal_code, lat, lng } = place
+    return respond(c, placeAnswer, { data: { name: placeName(place, c.var.locale), postal_code, lat, lng } })
   })
 
 /** `lat`/`lng` as a point; undefined when malformed or only one is given; null when neither is. */
@@ -71,6 +87,3 @@ function servicesOf(value: string | undefined): DealerService[] | null {
   const asked = value.split(',')
   return asked.every((s): s is DealerService => (DEALER_SERVICES as readonly string[]).includes(s)) ? (asked as DealerService[]) : null
 }
-
-/** Lower case without diacritics, trimmed: "  Zürich " and "zurich" compare equal. */
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim()

@@ -111,7 +111,7 @@ function orderNote(view: View, data: RideData): string {
   if (data.dealers.length === 0) return t('test_ride.no_dealers')
   const { origin } = data
   if (origin.from === 'place') return t('dealer.nearest_to', { place: origin.place })
-  if (origin.from === 'visitor') return t('dealer.near_you')
+  if (origin.from === 'visitor' || origin.from === 'position') return t('dealer.near_you')
   return origin.unknownPlace ? t('test_ride.place_unknown', { place: origin.unknownPlace }) : t('test_ride.by_town')
 }
 
