@@ -18,5 +18,8 @@ SELECT title, excerpt || ' ' || COALESCE((
   FROM news;
 
 INSERT INTO search_index (title, body, kind, ref, site, locale)
-SELECT name, address || ' ' || COALESCE(postal_code, '') || ' ' || city || ' ' || COALESCE(region, ''), 'dealer', id, site, '*'
+SELECT name, address || ' ' || COALESCE(postal_code, '') || ' ' || city || ' ' || COALESCE(region, '')
+         -- The address, town and region in the market's other languages too (ירושלים finds the Jerusalem dealer).
+         || COALESCE((SELECT ' ' || group_concat(value, ' ') FROM json_tree(translations) WHERE type = 'text'), ''),
+       'dealer', id, site, '*'
   FROM dealers;

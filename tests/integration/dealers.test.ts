@@ -1,10 +1,15 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import arabic from '../../demo/messages/ar.json'
 import german from '../../demo/messages/de.json'
+import hebrew from '../../demo/messages/he.json'
 import italian from '../../demo/messages/it.json'
 import { api } from '../../src/api'
 import { distanceKm } from '../../src/geo/distance'
 import { clearCaches, ORIGIN, textOf, visit } from '../fixtures/worker'
+
+/** Italy's demo dealers. */
+const ITALIAN_DEALERS = 12
 
 /** The dealers' slugs in the order the locator lists them. */
 const listed = (html: string, segment: string) =>
@@ -26,7 +31,7 @@ describe('the dealer locator', () => {
   it('is the market\'s dealer-locator page by its own slug, with its content and the market\'s dealers', async () => {
     const { status, text } = await visit('/it-it/rivenditori')
     expect(status).toBe(200)
-    expect(listed(text, 'it-it')).toHaveLength(5)
+    expect(listed(text, 'it-it')).toHaveLength(ITALIAN_DEALERS)
     const germany = await visit('/de-de/haendler')
     expect(listed(germany.text, 'de-de')).toHaveLength(4)
     expect(textOf(germany.text)).toContain(german.dealer.near_label)
@@ -87,7 +92,7 @@ describe('the dealer locator', () => {
     const { status, text } = await visit('/it-it/rivenditori?near=Atlantide')
     expect(status).toBe(200)
     expect(textOf(text)).toContain(italian.dealer.place_unknown.replace('{{place}}', 'Atlantide'))
-    expect(listed(text, 'it-it')).toHaveLength(5)
+    expect(listed(text, 'it-it')).toHaveLength(ITALIAN_DEALERS)
   })
 
   it('works without JavaScript (a GET form and a list) and marks the map island, with Leaflet\'s stylesheet on this page only', async () => {
@@ -178,5 +183,160 @@ describe('a market with more than 50 dealers (the API answers 50 a page)', () =>
     expect(slugs).toHaveLength(EXTRA + 2)
     expect(new Set(slugs)).toEqual(new Set([...pages[0]!.data.map((dealer) => dealer.slug), ...pastFifty]))
     for (const slug of pastFifty) expect((await visit(`/au-en/dealers/${slug}`)).status, slug).toBe(200)
+  })
+})
+
+/** `GET api/front/places?q=` as a market's language asks it. */
+async function placeApi(words: string, country: string, locale: string) {
+  const request = new Request(`http://embedded.invalid/api/front/places?q=${encodeURIComponent(words)}`, { headers: { 'X-Tenant': country, 'X-Locale': locale } })
+  const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
+  return { status: response.status, place: response.status === 200 ? ((await response.json()) as { data: { name: string; postal_code: string | null; lat: number; lng: number } }).data : null }
+}
+
+/** The distances the locator shows, in its order, as numbers ("A 2,4 km" → 2.4). */
+const distancesShown = (html: string) =>
+  [...html.matchAll(/<p class="meta distance">([^<]+)<\/p>/g)].map((m) => Number((/[\d.,]+/.exec(m[1] ?? '')?.[0] ?? '').replace(/\./g, '').replace(',', '.')))
+
+describe('the places a visitor may type into the locator', () => {
+  it.each([
+    ['Palermo', 'Palermo', 'cicli-conca-doro'],
+    ['palermo', 'Palermo', 'cicli-conca-doro'],
+    ['90100', 'Palermo', 'cicli-conca-doro'],
+    ['901', 'Palermo', 'cicli-conca-doro'],
+    ['90146', 'Palermo', 'cicli-conca-doro'],
+    ['Venezia', 'Venezia', 'cicli-laguna'],
+    ['Venice', 'Venezia', 'cicli-laguna'],
+    ['VENÉZIA', 'Venezia', 'cicli-laguna'],
+    ['Como', 'Como', 'lario-bike'],
+    ['22100', 'Como', 'lario-bike'],
+    ['Monza', 'Monza', 'brianza-cycles'],
+    ['Catania', 'Catania', 'etna-bike-lab'],
+    ['Napoli', 'Napoli', 'partenope-bici'],
+    ['Naples', 'Napoli', 'partenope-bici'],
+    ['Firenze', 'Firenze', 'ciclofficina-del-giglio'],
+  ])('in /it-it, "%s" is %s, and its nearest dealer comes first', async (near, place, nearest) => {
+    const { status, text } = await visit(`/it-it/rivenditori?near=${encodeURIComponent(near)}`)
+    expect(status).toBe(200)
+    expect(textOf(text)).toContain(italian.dealer.nearest_to.replace('{{place}}', place))
+    expect(listed(text, 'it-it')[0]).toBe(nearest)
+    const distances = distancesShown(text)
+    expect(distances).toHaveLength(ITALIAN_DEALERS)
+    expect(distances).toEqual([...distances].sort((a, b) => a - b))
+  })
+
+  it('writes the distances in the page\'s language: a decimal comma in Italian, whole kilometres from 10 km', async () => {
+    const { text } = await visit('/it-it/rivenditori?near=Palermo')
+    const words = textOf(text)
+    // Palermo's centre to Via della Libertà: 2.4 km.
+    expect(words).toContain(italian.dealer.distance.replace('{{km}}', '2,4'))
+    expect(text).toMatch(/<p class="meta distance">A \d{3} km<\/p>/)
+  })
+
+  it('matches a town in any of its languages or spellings and answers its name in the caller\'s language', async () => {
+    expect((await placeApi('Venice', 'it', 'it')).place).toMatchObject({ name: 'Venezia', postal_code: '30121' })
+    expect((await placeApi('Genf', 'ch', 'fr')).place?.name).toBe('Genève')
+    expect((await placeApi('geneve', 'ch', 'de')).place?.name).toBe('Genf')
+    expect((await placeApi('Geneva', 'ch', 'it')).place?.name).toBe('Ginevra')
+    expect((await placeApi('koln', 'de', 'de')).place?.name).toBe('Köln')
+    expect((await placeApi('Jerusalem', 'il', 'he')).place?.name).toBe('ירושלים')
+    expect((await placeApi('tel aviv', 'il', 'he')).place?.name).toBe('תל אביב-יפו')
+    expect((await placeApi('Abu Dhabi', 'ae', 'en')).place?.name).toBe('Abu Dhabi')
+    expect((await placeApi('ابوظبي', 'ae', 'ar')).place?.name).toBe('أبوظبي')
+    expect((await placeApi('546 24', 'gr', 'el')).place?.name).toBe('Θεσσαλονίκη')
+    expect((await placeApi('Boulder', 'us', 'en')).place?.name).toBe('Boulder, CO')
+    expect((await placeApi('1093', 'nl', 'nl')).place?.name).toBe('Amsterdam')
+  })
+
+  it('finds no place for a postcode of no area, another country\'s town or too little to go by', async () => {
+    for (const words of ['99999', '9', 'x', 'Berlin', 'Zürich', '5']) expect((await placeApi(words, 'it', 'it')).status, words).toBe(404)
+  })
+
+  it('lists the larger towns of the country: a town without a dealer finds the nearest ones', async () => {
+    for (const [near, nearest] of [['Trieste', 'cicli-laguna'], ['Torino', 'officina-navigli'], ['Bari', 'partenope-bici'], ['Genova', 'officina-navigli']]) {
+      const { text } = await visit(`/it-it/rivenditori?near=${near}`)
+      expect(textOf(text), near).toContain(italian.dealer.nearest_to.replace('{{place}}', near))
+      expect(listed(text, 'it-it')[0], near).toBe(nearest)
+    }
+  })
+})
+
+describe('"use my position" on the locator', () => {
+  it('sorts by distance from the coordinates the browser gave, says so, and keeps the page to the visitor', async () => {
+    const { status, text, headers } = await visit('/it-it/rivenditori?lat=38.116&lng=13.362')
+    expect(status).toBe(200)
+    const slugs = listed(text, 'it-it')
+    expect(slugs.slice(0, 2)).toEqual(['cicli-conca-doro', 'mondello-bike'])
+    expect(textOf(text)).toContain(italian.dealer.near_position)
+    expect(text).toContain('data-origin="position"')
+    expect(headers.get('Cache-Control')).toBe('private, no-cache')
+    // Every dealer in increasing distance from that point, as the API measures it.
+    const { body } = await dealersApi('lat=38.116&lng=13.362&per_page=50')
+    expect(slugs).toEqual(body.data.map((d) => d.slug))
+    // The filters still apply; a place typed wins over a position.
+    const testRides = await visit('/it-it/rivenditori?lat=38.116&lng=13.362&test_rides=on')
+    expect(listed(testRides.text, 'it-it')).toEqual(['ruota-capitolina', 'bici-felsinea', 'cicli-bergamasca'])
+    const typed = await visit('/it-it/rivenditori?lat=38.116&lng=13.362&near=Como')
+    expect(listed(typed.text, 'it-it')[0]).toBe('lario-bike')
+  })
+
+  it.each(['lat=abc&lng=13.36', 'lat=91&lng=13', 'lat=38.1&lng=181', 'lat=38.1', 'lng=13.3', 'lat=&lng=', 'lat=1e2&lng=3', 'lat=38.123456789&lng=13.3', 'lat=0x10&lng=1'])(
+    'answers 400 with the page measured from the centre and a message for unusable coordinates: %s',
+    async (query) => {
+      const { status, text, headers } = await visit(`/it-it/rivenditori?${query}`)
+      expect(status).toBe(400)
+      const words = textOf(text)
+      expect(words).toContain(italian.dealer.position_invalid)
+      expect(words).toContain(italian.dealer.near_centre)
+      expect(listed(text, 'it-it')).toHaveLength(ITALIAN_DEALERS)
+      expect(headers.get('Cache-Control')).toBe('private, no-cache')
+    },
+  )
+
+  it('is an island the server renders empty: without JavaScript there is no button, and its texts are translated', async () => {
+    const { text } = await visit('/il-he/dealer-locator')
+    const marker = /<div class="island" data-island="locate-button" data-props="([^"]*)"><\/div>/.exec(text)
+    expect(marker).not.toBeNull()
+    const props = JSON.parse(marker![1]!.replace(/&quot;/g, '"')) as Record<string, string>
+    expect(props).toEqual({
+      label: hebrew.dealer.locate,
+      locating: hebrew.dealer.locating,
+      denied: hebrew.dealer.locate_denied,
+      unavailable: hebrew.dealer.locate_unavailable,
+      timeout: hebrew.dealer.locate_timeout,
+    })
+    expect(text).not.toContain('class="button secondary locate-button"')
+  })
+})
+
+describe('dealers in the page\'s language', () => {
+  it('shows il-he visitors the address, town and region in Hebrew, on the locator and the dealer\'s page', async () => {
+    const locator = textOf((await visit('/il-he/dealer-locator?near=Jerusalem')).text)
+    expect(locator).toContain(hebrew.dealer.nearest_to.replace('{{place}}', 'ירושלים'))
+    expect(locator).toContain('עמק רפאים 30')
+    expect(locator).not.toMatch(/Emek Refaim|Ibn Gabirol|Tel Aviv|Jerusalem/)
+    const { text } = await visit('/il-he/dealers/ofanei-hahar')
+    const main = textOf(/<main[\s\S]*<\/main>/.exec(text)?.[0] ?? '')
+    expect(main).toContain('ירושלים')
+    expect(main).not.toMatch(/Jerusalem|Emek Refaim/)
+    expect(text).toContain('<span dir="ltr">09:00–19:00</span>')
+  })
+
+  it('finds a dealer by its town in the page\'s language from the site search', async () => {
+    const { status, text } = await visit(`/il-he/search/dealers?q=${encodeURIComponent('ירושלים')}`)
+    expect(status).toBe(200)
+    expect(text).toContain('href="/il-he/dealers/ofanei-hahar"')
+    expect(text).not.toContain('href="/il-he/dealers/yarkon-bikes"')
+  })
+
+  it('shows ae-ar visitors Arabic and ae-en visitors English', async () => {
+    const arabicPage = textOf((await visit('/ae-ar/dealers/desert-spoke-cycles')).text)
+    expect(arabicPage).toContain('شارع الوصل، أم سقيم 2')
+    expect(arabicPage).toContain('دبي')
+    expect(arabicPage).not.toContain('Al Wasl')
+    const locator = textOf((await visit('/ae-ar/dealer-locator?near=Dubai')).text)
+    expect(locator).toContain(arabic.dealer.nearest_to.replace('{{place}}', 'دبي'))
+    const english = textOf((await visit('/ae-en/dealers/desert-spoke-cycles')).text)
+    expect(english).toContain('Al Wasl Road, Umm Suqeim 2')
+    expect(english).not.toContain('شارع الوصل')
   })
 })

@@ -1,0 +1,150 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { BrowserContext, Page } from '@playwright/test'
+import { rejectTracking } from './fixtures/consent'
+import { expect, test } from './fixtures/offline'
+import hebrew from '../../demo/messages/he.json' with { type: 'json' }
+import italian from '../../demo/messages/it.json' with { type: 'json' }
+
+const SCREENSHOTS = 'test-results/screenshots'
+const SIZES = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1366, height: 900 },
+] as const
+
+/**
+ * Each market's journey: where the test's browser says it is and the dealer nearest there, and two searches (a town
+ * and a postcode) with the town's position and the dealer nearest to it.
+ */
+const MARKETS = [
+  {
+    segment: 'it-it',
+    locator: 'rivenditori',
+    dir: 'ltr',
+    t: italian,
+    // Near Palermo's Teatro Massimo.
+    position: { latitude: 38.1204, longitude: 13.3573 },
+    nearPosition: "Cicli Conca d'Oro",
+    searches: ['Palermo', '90100'],
+    town: { lat: 38.1157, lng: 13.3615 },
+    nearTown: "Cicli Conca d'Oro",
+  },
+  {
+    segment: 'il-he',
+    locator: 'dealer-locator',
+    dir: 'rtl',
+    t: hebrew,
+    // Near Tel Aviv's Dizengoff Square.
+    position: { latitude: 32.0779, longitude: 34.7741 },
+    nearPosition: 'Yarkon Bikes',
+    searches: ['תל אביב', '6473'],
+    town: { lat: 32.0853, lng: 34.7818 },
+    nearTown: 'Yarkon Bikes',
+  },
+] as const
+
+type Market = (typeof MARKETS)[number]
+
+/** The map's state as its island tells it in the DOM. */
+async function mapState(page: Page) {
+  const map = page.locator('.dealer-map')
+  await expect(map).toHaveAttribute('data-ready', 'true')
+  const numbers = async (name: string) => ((await map.getAttribute(name)) ?? '').split(',').map(Number)
+  const [south, west, north, east] = await numbers('data-bounds')
+  const [lat, lng] = await numbers('data-origin')
+  return { bounds: { south: south!, west: west!, north: north!, east: east! }, origin: { lat: lat!, lng: lng! }, zoom: Number(await map.getAttribute('data-zoom')) }
+}
+
+/** The map fits the point and a few dealers around it, not the whole country. */
+async function expectMapAround(page: Page, point: { lat: number; lng: number }) {
+  const { bounds, origin, zoom } = await mapState(page)
+  expect(Math.abs(origin.lat - point.lat)).toBeLessThan(0.01)
+  expect(Math.abs(origin.lng - point.lng)).toBeLessThan(0.01)
+  expect(point.lat).toBeGreaterThan(bounds.south)
+  expect(point.lat).toBeLessThan(bounds.north)
+  expect(point.lng).toBeGreaterThan(bounds.west)
+  expect(point.lng).toBeLessThan(bounds.east)
+  expect(zoom).toBeGreaterThanOrEqual(6)
+}
+
+/** No horizontal scroll, axe clean, and a screenshot kept. */
+async function check(page: Page, name: string) {
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }))
+  expect(widths.scroll, `${name}: horizontal scroll`).toBe(widths.client)
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), name).toEqual([])
+  await page.screenshot({ path: `${SCREENSHOTS}/dealer-locator-${name}.png`, fullPage: true })
+}
+
+async function openLocator(page: Page, market: Market) {
+  await page.goto(`/${market.segment}/${market.locator}`)
+  await rejectTracking(page)
+  await expect(page.locator('html')).toHaveAttribute('dir', market.dir)
+  await expect(page.locator('.dealer-map')).toHaveAttribute('data-ready', 'true')
+}
+
+const locateButton = (page: Page, market: Market) => page.getByRole('button', { name: market.t.dealer.locate })
+
+async function allowPosition(context: BrowserContext, market: Market) {
+  await context.grantPermissions(['geolocation'])
+  await context.setGeolocation(market.position)
+}
+
+for (const market of MARKETS) {
+  for (const size of SIZES) {
+    test.describe(`${market.segment} at ${size.width} px`, () => {
+      test.use({ viewport: { width: size.width, height: size.height } })
+
+      test('"use my position", allowed: the dealers nearest to the browser\'s position first, the map around it', async ({ page, context }) => {
+        await allowPosition(context, market)
+        await openLocator(page, market)
+        await check(page, `${market.segment}-${size.name}`)
+        const button = locateButton(page, market)
+        await expect(button).toHaveAttribute('data-hydrated', '')
+        await button.click()
+        await expect(page).toHaveURL(new RegExp(`[?&]lat=${market.position.latitude.toFixed(3)}&lng=${market.position.longitude.toFixed(3)}`))
+        await expect(page.locator('#dealer-results')).toHaveAttribute('data-origin', 'position')
+        await expect(page.locator('#dealer-results')).toHaveText(market.t.dealer.near_position)
+        await expect(page.locator('.dealer-list > li').first().getByRole('heading')).toHaveText(market.nearPosition)
+        await expectMapAround(page, { lat: market.position.latitude, lng: market.position.longitude })
+        await check(page, `${market.segment}-position-${size.name}`)
+      })
+
+      test('"use my position", refused: a message beside the button and the town field focused', async ({ page, context }) => {
+        await context.clearPermissions()
+        await openLocator(page, market)
+        const before = page.url()
+        await locateButton(page, market).click()
+        await expect(page.locator('.locate-message')).toHaveText(market.t.dealer.locate_denied)
+        await expect(page.locator('#near')).toBeFocused()
+        expect(page.url()).toBe(before)
+        await check(page, `${market.segment}-refused-${size.name}`)
+      })
+
+      test('a town and a postcode typed: the dealers nearest to it first, the map re-centred there', async ({ page }) => {
+        await openLocator(page, market)
+        for (const words of market.searches) {
+          await page.locator('#near').fill(words)
+          await page.locator('.locator-form button[type="submit"]').click()
+          await expect(page.locator('#near')).toHaveValue(words)
+          await expect(page.locator('#dealer-results')).toHaveAttribute('data-origin', 'place')
+          await expect(page.locator('.dealer-list > li').first().getByRole('heading')).toHaveText(market.nearTown)
+          await expectMapAround(page, market.town)
+        }
+        await check(page, `${market.segment}-searched-${size.name}`)
+      })
+    })
+  }
+}
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the locator offers no "use my position" button, and its form still finds Palermo', async ({ page }) => {
+    await page.goto('/it-it/rivenditori')
+    await expect(page.locator('.locator-form button[type="submit"]')).toBeVisible()
+    await expect(locateButton(page, MARKETS[0])).toHaveCount(0)
+    await page.locator('#near').fill('Palermo')
+    await page.locator('.locator-form button[type="submit"]').click()
+    await expect(page.locator('.dealer-list > li').first().getByRole('heading')).toHaveText("Cicli Conca d'Oro")
+  })
+})
