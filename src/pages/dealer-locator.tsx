@@ -108,7 +108,7 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
                   </h2>
                   <p className="meta distance">{t('dealer.distance', { km: formatKm(dealer.distance_km, tag) })}</p>
                   <p>
-                    {dealer.address}, {dealer.postal_code} {dealer.city}
+                    {dealer.address}, {dealer.postal_code && <bdi>{dealer.postal_code}</bdi>} {dealer.city}
                   </p>
                   <ul className="services">
                     {DEALER_SERVICES.filter((service) => dealer.services[service]).map((service) => (

@@ -36,7 +36,7 @@ export function DealerPage({ view, chrome, head, dealer }: { view: View; chrome:
         <address className="lead">
           <span className="address-line">{dealer.address}</span>
           <span className="address-line">
-            {dealer.postal_code} {dealer.city}
+            {dealer.postal_code && <bdi>{dealer.postal_code}</bdi>} {dealer.city}
             {dealer.region ? ` (${dealer.region})` : ''}
           </span>
         </address>

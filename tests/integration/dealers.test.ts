@@ -252,7 +252,7 @@ describe('the places a visitor may type into the locator', () => {
   })
 
   it('lists the larger towns of the country: a town without a dealer finds the nearest ones', async () => {
-    for (const [near, nearest] of [['Trieste', 'cicli-laguna'], ['Torino', 'officina-navigli'], ['Bari', 'partenope-bici'], ['Genova', 'officina-navigli']]) {
+    for (const [near, nearest] of [['Trieste', 'cicli-laguna'], ['Torino', 'officina-navigli'], ['Bari', 'partenope-bici'], ['Genova', 'officina-navigli']] as const) {
       const { text } = await visit(`/it-it/rivenditori?near=${near}`)
       expect(textOf(text), near).toContain(italian.dealer.nearest_to.replace('{{place}}', near))
       expect(listed(text, 'it-it')[0], near).toBe(nearest)
