@@ -551,7 +551,7 @@ const provider = () => testProvider(env.DB, SECRET, ORIGIN)
 /** What the Worker does after placing: creates the attempt's payment (once per payment key) and records it. */
 async function pay(token: string, order: PlacedOrder, cartCode: string) {
   const payment = await provider().createPayment({
-    orderCode: order.code, amount: order.total, currency: order.currency, market: order.market, method: order.payment_method,
+    orderCode: order.code, amount: order.total, currency: order.currency, market: order.market, method: order.payment_method === 'bank_transfer' ? undefined : order.payment_method,
     returnUrl: `${ORIGIN}/${order.market}/checkout/${cartCode}/result`, idempotencyKey: await paymentKeyOf(order), description: `Aurora Cycles order ${order.code}`,
   })
   expect((await record(token, order.code, { attempt: order.payment_attempt, payment_id: payment.paymentId })).status).toBe(200)
