@@ -292,7 +292,7 @@ describe('addresses', () => {
     const [mine, other] = (await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 2').all<{ id: number }>()).results.map((row) => row.id)
     const dayOld = await issueFormToken(env.SESSION_SECRET!, `address-delete:1:${mine}`, Date.now() - 25 * 3600 * 1000)
     const asLukas = await issueFormToken(env.SESSION_SECRET!, `address-delete:2:${mine}`)
-    for (const fields of [{}, { form_token: 'forged' }, { form_token: await deleteToken(other!) }, { form_token: dayOld }, { form_token: asLukas }]) {
+    for (const fields of [{} as Record<string, string>, { form_token: 'forged' }, { form_token: await deleteToken(other!) }, { form_token: dayOld }, { form_token: asLukas }]) {
       const answer = await post(`/it-it/my-account/addresses/${mine}/delete`, fields)
       expect(answer.status, JSON.stringify(fields)).toBe(400)
       expect(textOf(answer.text)).toContain(italian.address.delete_title)
