@@ -15,7 +15,7 @@ import { health } from './ops/health'
 import { errorName, logEvent } from './ops/log'
 import { purge } from './ops/purge'
 import { loggablePath } from './ops/request-log'
-import { addressesPage, createAddress, deleteAddress, editAddressPage, makeDefaultAddress, updateAddress } from './pages/account/addresses'
+import { addressesPage, createAddress, deleteAddress, deleteAddressPage, editAddressPage, makeDefaultAddress, updateAddress } from './pages/account/addresses'
 import { bikesPage, registerBike } from './pages/account/bikes'
 import { orderPage } from './pages/account/order'
 import { ordersPage } from './pages/account/orders'
@@ -83,6 +83,7 @@ market.get('/my-account/addresses', addressesPage)
 market.post('/my-account/addresses', createAddress)
 market.get('/my-account/addresses/:id/edit', editAddressPage)
 market.post('/my-account/addresses/:id', updateAddress)
+market.get('/my-account/addresses/:id/delete', deleteAddressPage)
 market.post('/my-account/addresses/:id/delete', deleteAddress)
 market.post('/my-account/addresses/:id/default', makeDefaultAddress)
 

@@ -170,7 +170,12 @@ export const orderSchema = orderSummarySchema.extend({
   items: z.array(z.object({
     product_id: z.number().int().nullish(),
     name: z.string(),
+    /** The variant as written when the order was placed, in that language (`M · Verde salvia`). */
     variant: z.string().nullish(),
+    /** The variant's SKU, size and colour key (`colour.{key}` names it in any language), when the line has a SKU. */
+    sku: z.string().nullish(),
+    size: z.string().nullish(),
+    colour: z.string().regex(/^[a-z0-9_-]{1,40}$/).nullish().catch(null),
     quantity: z.number().int().min(1),
     unit_price: z.number().int(),
     total: z.number().int(),

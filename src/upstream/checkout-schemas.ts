@@ -14,8 +14,11 @@ export const DELIVERY_METHODS = ['home', 'pickup'] as const
 export const deliveryMethod = z.enum(DELIVERY_METHODS)
 export type DeliveryMethod = z.infer<typeof deliveryMethod>
 
-/** The ways to pay the provider's page offers (Stripe Checkout: `payment_method_types` card, paypal). */
-export const PAYMENT_METHODS = ['card', 'paypal'] as const
+/**
+ * The ways to pay: the provider's page takes `card` and `paypal` (Stripe Checkout: `payment_method_types`); a
+ * `bank_transfer` order goes to no provider: it waits, pending, for the transfer to the market's account.
+ */
+export const PAYMENT_METHODS = ['card', 'paypal', 'bank_transfer'] as const
 export const paymentMethod = z.enum(PAYMENT_METHODS)
 export type PaymentMethod = z.infer<typeof paymentMethod>
 

@@ -44,6 +44,30 @@ export const shippingSchema = z.object({
   days: z.tuple([z.number().int().min(0).max(90), z.number().int().min(0).max(90)]).refine(([min, max]) => min <= max),
 })
 
+/** Whether an IBAN's check digits are right (ISO 13616: the rearranged number modulo 97 is 1). */
+export function ibanIsValid(iban: string): boolean {
+  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(iban)) return false
+  const digits = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55))
+  let rest = 0
+  for (const digit of digits) rest = (rest * 10 + Number(digit)) % 97
+  return rest === 1
+}
+
+/** A bank account to pay a transfer into; the IBAN and BIC are kept without spaces, in capitals. */
+export const bankAccountSchema = z.object({
+  beneficiary: z.string().trim().min(1).max(200),
+  iban: z
+    .string()
+    .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+    .refine(ibanIsValid),
+  bic: z
+    .string()
+    .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+    .pipe(z.string().regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/)),
+  bank: z.string().trim().min(1).max(200).nullish(),
+})
+export type BankAccount = z.infer<typeof bankAccountSchema>
+
 export const siteSettingsSchema = z.object({
   under_maintenance: flag(false),
   test_ride_inquiry: flag(true),
@@ -91,10 +115,26 @@ export const siteSettingsSchema = z.object({
   shipping: shippingSchema.nullish().catch(null),
   /**
    * The ways to pay checkout offers in the market (the contract's `PAYMENT_METHODS`, src/upstream/checkout-schemas.ts),
-   * in the order shown. Missing or malformed: both.
+   * in the order shown. Missing or malformed: card and PayPal. `bank_transfer` counts only with `bank_transfer` below
+   * (`paymentMethodsOf`).
    */
-  payment_methods: z.array(z.enum(['card', 'paypal'])).min(1).default(['card', 'paypal']).catch(['card', 'paypal']),
+  payment_methods: z
+    .array(z.enum(['card', 'paypal', 'bank_transfer']))
+    .min(1)
+    .default(['card', 'paypal'])
+    .catch(['card', 'paypal']),
+  /**
+   * The account a bank transfer is paid into: beneficiary, IBAN (checked), BIC and the bank's name. A pending
+   * bank-transfer order shows it with the amount and the order code as the reference. Malformed or missing: none, and
+   * the market offers no bank transfer.
+   */
+  bank_transfer: bankAccountSchema.nullish().catch(null),
 })
+
+/** The market's ways to pay: its `payment_methods`, without a bank transfer it has no account for. */
+export function paymentMethodsOf(settings: Pick<SiteSettings, 'payment_methods' | 'bank_transfer'>): SiteSettings['payment_methods'] {
+  return settings.payment_methods.filter((method) => method !== 'bank_transfer' || Boolean(settings.bank_transfer))
+}
 
 export const seoRecordSchema = z.object({
   meta_name: z.string().nullish(),

@@ -1,6 +1,10 @@
 import { env } from 'cloudflare:workers'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import germanMessages from '../../demo/messages/de.json'
+import hebrewMessages from '../../demo/messages/he.json'
 import italian from '../../demo/messages/it.json'
+import { issueFormToken } from '../../src/forms/form-token'
+import { formatMoney, type MoneyMarket } from '../../src/i18n/formats'
 import { textOf } from '../fixtures/worker'
 import { SECOND, formPost, logIn, steadyRateLimiters, storedSession, visitAs } from '../fixtures/session'
 import { expectNamedTableBoxes } from '../fixtures/table-scroll'
@@ -23,6 +27,15 @@ beforeEach(() => {
   limiters = steadyRateLimiters()
 })
 const post = (path: string, fields: Record<string, string>, as = giulia) => visitAs(as, path, formPost(fields), limiters)
+
+const IT_MONEY: MoneyMarket = { tag: 'it-IT', dir: 'ltr', site: { currency: 'EUR', default_currency_token: '€', default_currency_place: 'right' } }
+
+/** The token of an address's "Delete this address?" page, as its confirm button posts it. */
+async function deleteToken(id: number, as = giulia): Promise<string> {
+  const confirm = await page(`/it-it/my-account/addresses/${id}/delete`, as)
+  expect(confirm.status).toBe(200)
+  return /<input type="hidden" name="form_token" value="([^"]+)"/.exec(confirm.text)?.[1] ?? ''
+}
 
 const ADDRESS = {
   label: 'Cottage',
@@ -103,11 +116,76 @@ describe('orders', () => {
     expect(words).toContain(italian.payment_state.paid)
   })
 
-  it('puts each table that may scroll sideways in a named group the keyboard can reach (overview, orders, an order)', async () => {
-    for (const path of ['/it-it/my-account', '/it-it/my-account/orders', '/it-it/my-account/orders/AUR-10004']) {
+  it('names each table by its heading and labels every value, so a phone shows each row as a card, never a sideways scroll', async () => {
+    for (const [path, columns] of [
+      ['/it-it/my-account', [italian.orders.date, italian.orders.status, italian.orders.total]],
+      ['/it-it/my-account/orders', [italian.orders.date, italian.orders.status, italian.orders.total]],
+      ['/it-it/my-account/orders/AUR-10001', [italian.order.quantity, italian.order.unit_price, italian.order.line_total]],
+    ] as const) {
       const { status, text } = await page(path)
       expect(status, path).toBe(200)
-      expect(expectNamedTableBoxes(text), path).toBe(1)
+      expect(expectNamedTableBoxes(text), path).toBe(0)
+      const table = /<table[^>]*class="[^"]*stack-table[^"]*"[^>]*>/.exec(text)?.[0] ?? ''
+      expect(table, path).toContain('role="table"')
+      const name = /aria-labelledby="([^"]+)"/.exec(table)?.[1]
+      expect(text, path).toContain(`id="${name}"`)
+      const body = text.slice(text.indexOf('<tbody'), text.indexOf('</tbody>'))
+      const cells = [...body.matchAll(/<td[^>]*>/g)].map((match) => match[0])
+      expect(cells.length, path).toBeGreaterThanOrEqual(3)
+      // Every value cell carries its column's name, in the column order.
+      cells.forEach((cell, index) => expect(cell, path).toContain(`data-label="${columns[index % 3]}"`))
+    }
+  })
+
+  it('names the variants of order lines in the market\'s language, from the catalogue\'s size and colour', async () => {
+    const { status, words, text } = await page('/it-it/my-account/orders/AUR-10001')
+    expect(status).toBe(200)
+    expect(words).toContain(`\u2068M\u2069 · ${italian.colour.sage}`)
+    expect(words).toContain(`\u2068M\u2069 · ${italian.colour.white}`)
+    expect(words).toMatch(new RegExp(`${italian.order.sku}\\s+STGR-M-SAG`))
+    expect(words).not.toContain('Sage green')
+    expect(text).toContain('<bdi dir="ltr">STGR-M-SAG</bdi>')
+    // German for the same order, in the market Lukas does not shop in: the names follow the page, not the purchase.
+    const german = await page('/de-de/my-account/orders/AUR-10001')
+    expect(german.words).toContain(`\u2068M\u2069 · ${germanMessages.colour.sage}`)
+    // A one-size article says so in the page's language too.
+    await env.DB.prepare(`UPDATE order_items SET sku = 'LUCE-OS-WHT' WHERE order_id = 1 AND position = 2`).run()
+    expect((await page('/it-it/my-account/orders/AUR-10001')).words).toContain(`\u2068${italian.order.one_size}\u2069 · ${italian.colour.white}`)
+    await env.DB.prepare(`UPDATE order_items SET sku = NULL WHERE order_id = 1 AND position = 2`).run()
+    // A line placed without a SKU keeps the text it was placed with.
+    await env.DB.prepare(`UPDATE order_items SET sku = NULL, variant = 'Taglia M · Verde oliva' WHERE order_id = 1 AND position = 1`).run()
+    expect((await page('/it-it/my-account/orders/AUR-10001')).words).toContain('Taglia M · Verde oliva')
+    await env.DB.prepare(`UPDATE order_items SET sku = 'ARIA-M-WHT', variant = 'M · White' WHERE order_id = 1 AND position = 1`).run()
+  })
+
+  it('shows a pending bank-transfer order how to pay: beneficiary, IBAN, BIC, the amount and the order code as reference', async () => {
+    const { status, words, text } = await page('/it-it/my-account/orders/AUR-10007')
+    expect(status).toBe(200)
+    expect(words).toContain(italian.bank.title)
+    expect(words).toContain(italian.bank.reference)
+    expect(words).toContain('Aurora Cycles S.r.l.')
+    expect(text).toContain('<bdi dir="ltr">IT60 X054 2811 1010 0000 0123 456</bdi>')
+    expect(text).toContain('<bdi dir="ltr">DEMOITMMXXX</bdi>')
+    expect(text).toMatch(/<dd class="bank-code"><bdi dir="ltr">AUR-10007<\/bdi><\/dd>/)
+    const total = await env.DB.prepare(`SELECT total FROM orders WHERE code = 'AUR-10007'`).first<number>('total')
+    expect(text).toContain(`<dd class="bank-amount"><bdi>${formatMoney(total!, 'EUR', IT_MONEY)}</bdi></dd>`)
+    // Paid by transfer already, or paid by card: nothing to pay.
+    for (const code of ['AUR-10004', 'AUR-10001']) expect((await page(`/it-it/my-account/orders/${code}`)).words, code).not.toContain(italian.bank.title)
+  })
+
+  it('isolates the bank details in a right-to-left page, and says to ask when the market names no account', async () => {
+    const hebrew = await page('/il-he/my-account/orders/AUR-10007')
+    expect(hebrew.status).toBe(200)
+    expect(hebrew.words).toContain(hebrewMessages.bank.title)
+    // The order was placed in Italy: its account is the Italian one, whatever market shows it.
+    expect(hebrew.text).toContain('<bdi dir="ltr">IT60 X054 2811 1010 0000 0123 456</bdi>')
+    await env.DB.prepare(`UPDATE orders SET market = 'es-es' WHERE code = 'AUR-10007'`).run()
+    try {
+      const none = await page('/it-it/my-account/orders/AUR-10007')
+      expect(none.words).toContain(italian.bank.unavailable)
+      expect(none.text).not.toContain('IT60')
+    } finally {
+      await env.DB.prepare(`UPDATE orders SET market = 'it-it' WHERE code = 'AUR-10007'`).run()
     }
   })
 
@@ -139,7 +217,7 @@ describe('addresses', () => {
     const defaults = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 AND is_default = 1').all<{ id: number }>()
     expect(defaults.results).toEqual([{ id }])
 
-    const deleted = await post(`/it-it/my-account/addresses/${id}/delete`, {})
+    const deleted = await post(`/it-it/my-account/addresses/${id}/delete`, { form_token: await deleteToken(id!) })
     expect(deleted.headers.get('Location')).toBe('/it-it/my-account/addresses?notice=address_deleted')
     expect(await env.DB.prepare('SELECT id FROM addresses WHERE id = ?').bind(id).first()).toBeNull()
     // The oldest remaining address became the default again.
@@ -179,13 +257,78 @@ describe('addresses', () => {
     expect((await post(`/it-it/my-account/addresses/${id}`, ADDRESS)).status).toBe(404)
     expect((await post(`/it-it/my-account/addresses/${id}/default`, {})).status).toBe(404)
     expect((await post(`/it-it/my-account/addresses/${id}/delete`, {})).status).toBe(404)
+    expect((await page(`/it-it/my-account/addresses/${id}/delete`)).status).toBe(404)
+    // Not even with a token signed for this customer and that id.
+    const token = await issueFormToken(env.SESSION_SECRET!, `address-delete:1:${id}`)
+    expect((await post(`/it-it/my-account/addresses/${id}/delete`, { form_token: token })).status).toBe(404)
     expect((await page('/it-it/my-account/addresses')).words).not.toContain(city)
     const after = await env.DB.prepare('SELECT city, is_default FROM addresses WHERE id = ?').bind(id).first()
     expect(after).toEqual({ city, is_default: 1 })
   })
 
+  it('asks first: the list\'s delete is a link to "Delete this address?", with the address, a confirm button posting the form\'s token and the way back', async () => {
+    const id = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 1').first<number>('id')
+    const list = await page('/it-it/my-account/addresses')
+    expect(list.text).toMatch(new RegExp(`<a class="button danger" href="/it-it/my-account/addresses/${id}/delete"`))
+    expect(list.text).not.toContain(`action="/it-it/my-account/addresses/${id}/delete"`)
+    const confirm = await page(`/it-it/my-account/addresses/${id}/delete`)
+    expect(confirm.status).toBe(200)
+    expect(confirm.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(confirm.words).toContain(italian.address.delete_title)
+    expect(confirm.words).toContain("Via Sant'Alessandro 42")
+    const main = confirm.text.slice(confirm.text.indexOf('<main'), confirm.text.indexOf('</main>'))
+    const form = /<form\b([^>]*)>([\s\S]*?)<\/form>/.exec(main)
+    expect(form?.[1]).toContain(`action="/it-it/my-account/addresses/${id}/delete"`)
+    expect(form?.[1]).toContain('method="post"')
+    expect(form?.[2]).toMatch(/<input type="hidden" name="form_token" value="[^"]+"/)
+    expect(form?.[2]).toMatch(/<button type="submit" class="button danger">/)
+    expect(textOf(form?.[2] ?? '')).toContain(italian.address.delete_confirm)
+    expect(form?.[2]).toContain(`<a class="button secondary" href="/it-it/my-account/addresses">${italian.address.delete_cancel}</a>`)
+    // Looking is not deleting.
+    expect(await env.DB.prepare('SELECT id FROM addresses WHERE id = ?').bind(id).first()).not.toBeNull()
+  })
+
+  it('never deletes on the first click: without the confirmation\'s token, with a forged one, another address\'s or a day-old one, it asks again with 400', async () => {
+    const [mine, other] = (await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 2').all<{ id: number }>()).results.map((row) => row.id)
+    const dayOld = await issueFormToken(env.SESSION_SECRET!, `address-delete:1:${mine}`, Date.now() - 25 * 3600 * 1000)
+    const asLukas = await issueFormToken(env.SESSION_SECRET!, `address-delete:2:${mine}`)
+    for (const fields of [{} as Record<string, string>, { form_token: 'forged' }, { form_token: await deleteToken(other!) }, { form_token: dayOld }, { form_token: asLukas }]) {
+      const answer = await post(`/it-it/my-account/addresses/${mine}/delete`, fields)
+      expect(answer.status, JSON.stringify(fields)).toBe(400)
+      expect(textOf(answer.text)).toContain(italian.address.delete_title)
+      expect(answer.text).toMatch(/<input type="hidden" name="form_token" value="[^"]+"/)
+    }
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE id IN (?, ?)').bind(mine, other).first<number>('n')).toBe(2)
+  })
+
+  it('keeps phone numbers, postcodes, codes, e-mail addresses and SKUs left to right in a right-to-left page (il-he)', async () => {
+    const overview = await page('/il-he/my-account')
+    expect(overview.text).toContain('<html lang="he" dir="rtl"')
+    expect(overview.text).toContain('<bdi dir="ltr">customer@example.com</bdi>')
+    expect(overview.text).toMatch(/<bdi dir="ltr">AUR-10007<\/bdi>/)
+    const orders = await page('/il-he/my-account/orders')
+    expect(orders.text).toMatch(/<bdi dir="ltr">AUR-10001<\/bdi>/)
+    const order = await page('/il-he/my-account/orders/AUR-10001')
+    expect(order.text).toMatch(/<h1><bdi dir="ltr">AUR-10001<\/bdi>|<h1>[^<]*<bdi dir="ltr">AUR-10001<\/bdi>/)
+    expect(order.text).toContain('<bdi dir="ltr">STGR-M-SAG</bdi>')
+    expect(order.text).toContain('<bdi dir="ltr">BRT0824519307</bdi>')
+    expect(order.text).toContain('<bdi dir="ltr">24122</bdi> Bergamo (BG)')
+    expect(order.text).toContain('<bdi dir="ltr">+39 035 555 0101</bdi>')
+    const addresses = await page('/il-he/my-account/addresses')
+    expect(addresses.text).toContain('<bdi dir="ltr">+39 035 555 0101</bdi>')
+    const id = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 1').first<number>('id')
+    const edit = await page(`/il-he/my-account/addresses/${id}/edit`)
+    expect(edit.text).toMatch(/<input[^>]*id="field-phone"[^>]*dir="ltr"/)
+    expect(edit.text).toMatch(/<input[^>]*id="field-postal_code"[^>]*dir="ltr"/)
+    const bikes = await page('/il-he/my-account/bikes')
+    expect(bikes.text).toMatch(/<code><bdi dir="ltr">[A-Z0-9]+<\/bdi><\/code>/)
+  })
+
   it('answers 404 for malformed address ids', async () => {
-    for (const id of ['0', 'abc', '1e3', '99999999999']) expect((await page(`/it-it/my-account/addresses/${id}/edit`)).status, id).toBe(404)
+    for (const id of ['0', 'abc', '1e3', '99999999999']) {
+      expect((await page(`/it-it/my-account/addresses/${id}/edit`)).status, id).toBe(404)
+      expect((await page(`/it-it/my-account/addresses/${id}/delete`)).status, id).toBe(404)
+    }
   })
 })
 

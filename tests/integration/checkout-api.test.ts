@@ -91,7 +91,7 @@ beforeAll(async () => {
 })
 
 describe('reading a checkout', () => {
-  it('answers the customer\'s cart with the amounts of home delivery, both ways to pay, nothing chosen, not ready, no order', async () => {
+  it('answers the customer\'s cart with the amounts of home delivery, the market\'s ways to pay, nothing chosen, not ready, no order', async () => {
     const code = await freshCart(giulia, { 'POMP-OS-GRY': 1 })
     const { status, json } = await read(giulia, code)
     expect(status).toBe(200)
@@ -99,7 +99,8 @@ describe('reading a checkout', () => {
     expect(checkout.code).toBe(code)
     expect(checkout.cart.lines.map((line) => line.sku)).toEqual(['POMP-OS-GRY'])
     expect(checkout.amounts).toEqual({ items: 2990, delivery: 990, vat: { rate: 2200, included: true, amount: Math.round((3980 * 2200) / 12200) }, total: 3980 })
-    expect(checkout.payment_methods).toEqual(['card', 'paypal'])
+    // Italy names a bank account (demo/markets.json), so it also takes bank transfers.
+    expect(checkout.payment_methods).toEqual(['card', 'paypal', 'bank_transfer'])
     expect(checkout.choices).toEqual({ delivery: null, shipping_address: null, billing_address: null, billing_same: true, payment_method: null })
     expect(checkout.ready).toBe(false)
     expect(checkout.review_key).toMatch(/^[A-Za-z0-9_-]{44}$/)
@@ -260,6 +261,29 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
       const refused = await choose(giulia, code, { ...homeIn('es'), payment_method: 'paypal' }, es)
       expect(refused.status).toBe(422)
       expect(refused.json.errors).toEqual({ payment_method: ['invalid'] })
+    } finally {
+      await env.DB.prepare(`UPDATE sites SET settings = ? WHERE slug = 'es'`).bind(settings).run()
+    }
+  })
+
+  it('offers a bank transfer only where the market names a valid account to pay into, and refuses it elsewhere (422 payment_method)', async () => {
+    const code = await freshCart(giulia, { 'POMP-OS-GRY': 1 }, { tenant: 'es', locale: 'es' })
+    const es = { tenant: 'es', locale: 'es' }
+    const settings = await env.DB.prepare(`SELECT settings FROM sites WHERE slug = 'es'`).first<string>('settings')
+    const withSettings = (extra: object) =>
+      env.DB.prepare(`UPDATE sites SET settings = ? WHERE slug = 'es'`).bind(JSON.stringify({ ...JSON.parse(settings ?? '{}'), ...extra })).run()
+    const account = { beneficiary: 'Aurora Cycles España S.L.', iban: 'ES91 2100 0418 4502 0005 1332', bic: 'DEMOESMMXXX' }
+    try {
+      for (const bank_transfer of [undefined, { ...account, iban: 'ES91 2100 0418 4502 0005 1333' }, { ...account, bic: 'nope' }]) {
+        await withSettings({ payment_methods: ['card', 'bank_transfer'], bank_transfer })
+        expect(checkoutOf((await read(giulia, code, es)).json).payment_methods, JSON.stringify(bank_transfer)).toEqual(['card'])
+        const refused = await choose(giulia, code, { ...homeIn('es'), payment_method: 'bank_transfer' }, es)
+        expect(refused.status).toBe(422)
+        expect(refused.json.errors).toEqual({ payment_method: ['invalid'] })
+      }
+      await withSettings({ payment_methods: ['card', 'bank_transfer'], bank_transfer: account })
+      expect(checkoutOf((await read(giulia, code, es)).json).payment_methods).toEqual(['card', 'bank_transfer'])
+      expect((await choose(giulia, code, { ...homeIn('es'), payment_method: 'bank_transfer' }, es)).status).toBe(200)
     } finally {
       await env.DB.prepare(`UPDATE sites SET settings = ? WHERE slug = 'es'`).bind(settings).run()
     }
@@ -551,7 +575,7 @@ const provider = () => testProvider(env.DB, SECRET, ORIGIN)
 /** What the Worker does after placing: creates the attempt's payment (once per payment key) and records it. */
 async function pay(token: string, order: PlacedOrder, cartCode: string) {
   const payment = await provider().createPayment({
-    orderCode: order.code, amount: order.total, currency: order.currency, market: order.market, method: order.payment_method,
+    orderCode: order.code, amount: order.total, currency: order.currency, market: order.market, method: order.payment_method === 'bank_transfer' ? undefined : order.payment_method,
     returnUrl: `${ORIGIN}/${order.market}/checkout/${cartCode}/result`, idempotencyKey: await paymentKeyOf(order), description: `Aurora Cycles order ${order.code}`,
   })
   expect((await record(token, order.code, { attempt: order.payment_attempt, payment_id: payment.paymentId })).status).toBe(200)

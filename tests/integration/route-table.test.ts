@@ -12,7 +12,7 @@ import { consoleLoginPage, consoleLogout, submitConsoleLogin } from '../../src/c
 import { purge } from '../../src/ops/purge'
 import { health } from '../../src/ops/health'
 import { pickMarket } from '../../src/market/pick-market'
-import { addressesPage, createAddress, deleteAddress, editAddressPage, makeDefaultAddress, updateAddress } from '../../src/pages/account/addresses'
+import { addressesPage, createAddress, deleteAddress, deleteAddressPage, editAddressPage, makeDefaultAddress, updateAddress } from '../../src/pages/account/addresses'
 import { bikesPage, registerBike } from '../../src/pages/account/bikes'
 import { orderPage } from '../../src/pages/account/order'
 import { ordersPage } from '../../src/pages/account/orders'
@@ -106,6 +106,7 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['POST', '/:market/my-account/addresses', '/it-it/my-account/addresses', createAddress],
   ['GET', '/:market/my-account/addresses/:id/edit', '/it-it/my-account/addresses/1/edit', editAddressPage],
   ['POST', '/:market/my-account/addresses/:id', '/it-it/my-account/addresses/1', updateAddress],
+  ['GET', '/:market/my-account/addresses/:id/delete', '/it-it/my-account/addresses/1/delete', deleteAddressPage],
   ['POST', '/:market/my-account/addresses/:id/delete', '/it-it/my-account/addresses/1/delete', deleteAddress],
   ['POST', '/:market/my-account/addresses/:id/default', '/it-it/my-account/addresses/1/default', makeDefaultAddress],
   ['GET', '/:market/cart', '/it-it/cart', cartPage],

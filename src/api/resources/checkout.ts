@@ -18,6 +18,7 @@ import { type ApiContext, type ApiEnv, jsonBody, notFound, parseJson, refuse, re
 import { MAX_ADDRESSES } from './addresses'
 import { requireBearer } from './auth'
 import { type CartRow, marketOf, pricedCart, vatAmountOf } from './cart'
+import { paymentMethodsOf } from '../../upstream/schemas'
 
 /** A postal address's fields, in the one order they are stored, compared and digested in. */
 const ADDRESS_FIELDS = ['first_name', 'last_name', 'company', 'line1', 'line2', 'postal_code', 'city', 'region', 'country_code', 'phone'] as const
@@ -151,7 +152,7 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
   const storedBilling = parseJson<PostalAddress | null>(row?.billing_address, null)
   const billingSame = method !== 'pickup' && storedBilling === null
   const billing = billingSame ? shipping : storedBilling
-  const methods = market.settings.payment_methods
+  const methods = paymentMethodsOf(market.settings)
   const payment = methods.find((allowed) => allowed === row?.payment_method) ?? null
 
   const items = priced.subtotal
@@ -251,7 +252,7 @@ async function choose(c: ApiContext, cart: CartRow) {
   const market = await marketOf(c, cart.site)
   if (!market) return notFound(c)
   const errors: Record<string, string[]> = {}
-  if (!market.settings.payment_methods.includes(choices.payment_method)) errors.payment_method = ['invalid']
+  if (!paymentMethodsOf(market.settings).includes(choices.payment_method)) errors.payment_method = ['invalid']
   const pickup = choices.delivery.method === 'pickup'
   if (choices.delivery.method === 'pickup' && !(await sellingDealer(c, cart.site, choices.delivery.dealer))) errors['delivery.dealer'] = ['dealer']
   // Pick-up needs no delivery address: one sent along is not kept.

@@ -59,7 +59,11 @@ export const orders = new Hono<ApiEnv>()
       .first<OrderRow>()
     if (!order) return notFound(c)
     const [items, events] = await c.env.DB.batch<Order['items'][number] & Order['timeline'][number]>([
-      c.env.DB.prepare('SELECT product_id, name, variant, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY position').bind(order.id),
+      // The variant's size and colour key come from the catalogue by the line's SKU (lines without one keep their text).
+      c.env.DB.prepare(
+        `SELECT i.product_id, i.name, i.variant, i.quantity, i.unit_price, i.sku, v.size, v.colour
+           FROM order_items i LEFT JOIN product_variants v ON v.sku = i.sku WHERE i.order_id = ? ORDER BY i.position`,
+      ).bind(order.id),
       c.env.DB.prepare('SELECT status, at FROM order_events WHERE order_id = ? ORDER BY at, rowid').bind(order.id),
     ])
     const address = (text: string | null) => parseJson<PostalAddress | null>(text, null)

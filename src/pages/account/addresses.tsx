@@ -6,6 +6,7 @@ import { type Notice, withNotice } from '../../components/toast'
 import type { View } from '../../components/view'
 import type { AppEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
+import { FORM_TOKEN_FIELD, issueFormToken, readFormToken } from '../../forms/form-token'
 import { readForm } from '../../forms/read-form'
 import { SelectField } from '../../components/choice-fields'
 import { countryName } from '../../i18n/formats'
@@ -39,7 +40,19 @@ function AddressFields({ view, form, countries }: { view: View; form: AddressFor
     <>
       <FormErrors view={view} errors={errors} />
       {TEXT_FIELDS.map(([name, label, optional, maxLength, autoComplete]) => (
-        <Field key={name} view={view} name={name} label={t(label)} optional={optional} maxLength={maxLength} autoComplete={autoComplete} defaultValue={values[name]} errors={errors} />
+        <Field
+          key={name}
+          view={view}
+          name={name}
+          label={t(label)}
+          optional={optional}
+          maxLength={maxLength}
+          autoComplete={autoComplete}
+          defaultValue={values[name]}
+          errors={errors}
+          // A postcode is typed and read left to right, on a right-to-left page too.
+          dir={name === 'postal_code' ? 'ltr' : 'auto'}
+        />
       ))}
       <SelectField
         view={view}
@@ -50,7 +63,7 @@ function AddressFields({ view, form, countries }: { view: View; form: AddressFor
         value={values.country_code ?? ''}
         errors={errors}
       />
-      <Field view={view} name="phone" label={t('address.phone')} optional type="tel" autoComplete="tel" maxLength={30} defaultValue={values.phone} errors={errors} />
+      <Field view={view} name="phone" label={t('address.phone')} optional type="tel" dir="ltr" autoComplete="tel" maxLength={30} defaultValue={values.phone} errors={errors} />
       <div className="field checkbox">
         <input id="field-is_default" type="checkbox" name="is_default" value="on" defaultChecked={values.is_default === 'on'} />
         <label htmlFor="field-is_default">{t('address.make_default')}</label>
@@ -86,11 +99,9 @@ export function AddressesPage({ view, chrome, head, addresses, form, countries }
                     </button>
                   </form>
                 )}
-                <form method="post" action={`${base}/${address.id}/delete`}>
-                  <button type="submit" className="button danger" aria-label={`${t('address.delete')}: ${address.label ?? address.line1}`}>
-                    {t('address.delete')}
-                  </button>
-                </form>
+                <a className="button danger" href={`${base}/${address.id}/delete`} aria-label={`${t('address.delete')}: ${address.label ?? address.line1}`}>
+                  {t('address.delete')}
+                </a>
               </div>
             </li>
           ))}
@@ -125,6 +136,36 @@ export function EditAddressPage({ view, chrome, head, id, form, countries }: Acc
           <a href={base}>{t('address.cancel')}</a>
         </div>
       </form>
+    </AccountLayout>
+  )
+}
+
+/**
+ * "Delete this address?": the address as it stands, a button that deletes it (a POST carrying a token signed for this
+ * customer and this address, so nothing but this page deletes it) and the way back that keeps it.
+ */
+export function DeleteAddressPage({ view, chrome, head, address, token }: AccountPageProps & { address: Address; token: string }) {
+  const { t } = view
+  const base = `${accountBase(view)}/addresses`
+  const name = address.label || `${address.first_name} ${address.last_name}`
+  return (
+    <AccountLayout view={view} chrome={chrome} head={head}>
+      <h1>{t('address.delete_title')}</h1>
+      <section className="account-card delete-confirm" aria-labelledby="delete-address-name">
+        <h2 id="delete-address-name">{name}</h2>
+        {address.is_default && <p className="badge">{t('address.default')}</p>}
+        <AddressLines address={address} tag={view.market!.tag} />
+        <p className="delete-warning">{t('address.delete_text')}</p>
+        <form method="post" action={`${base}/${address.id}/delete`} className="actions">
+          <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
+          <button type="submit" className="button danger">
+            {t('address.delete_confirm')}
+          </button>
+          <a className="button secondary" href={base}>
+            {t('address.delete_cancel')}
+          </a>
+        </form>
+      </section>
     </AccountLayout>
   )
 }
@@ -198,9 +239,36 @@ export async function updateAddress(c: Context<AppEnv>): Promise<Response> {
   return backToList(c, 'address_saved')
 }
 
-/** `POST /{m}/my-account/addresses/{id}/delete`. */
+/** What the delete confirmation's token is signed for: this customer and this address, so no other form's token fits. */
+const deleteScope = (c: Context<AppEnv>, id: string) => `address-delete:${c.var.viewer?.user.id ?? 0}:${id}`
+
+function sessionSecret(c: Context<AppEnv>): string {
+  const secret = c.env.SESSION_SECRET
+  if (!secret) throw PageError.maintenance()
+  return secret
+}
+
+async function sendDeletePage(c: Context<AppEnv>, id: string, status: 200 | 400 = 200): Promise<Response> {
+  const address = await c.var.account.address(id)
+  if (!address) throw PageError.pageNotFound(c.req.url)
+  const token = await issueFormToken(sessionSecret(c), deleteScope(c, id))
+  return sendAccountPage(c, { key: 'address.delete_title' }, (props) => <DeleteAddressPage {...props} address={address} token={token} />, status)
+}
+
+/** `GET /{m}/my-account/addresses/{id}/delete`: "Delete this address?" (the list's delete link leads here). */
+export const deleteAddressPage = (c: Context<AppEnv>) => sendDeletePage(c, addressId(c))
+
+/**
+ * `POST /{m}/my-account/addresses/{id}/delete`: deletes only with the confirmation page's token for this address.
+ * Without it (a post from anywhere else, a forged or another address's token) or with one older than a day, nothing is
+ * deleted: 400 and the question again, with a fresh token. A quick click counts: the token shows intent, not a person.
+ */
 export async function deleteAddress(c: Context<AppEnv>): Promise<Response> {
-  const deleted = await c.var.account.deleteAddress(addressId(c))
+  const id = addressId(c)
+  const form = await readForm(c)
+  const token = await readFormToken(sessionSecret(c), deleteScope(c, id), form[FORM_TOKEN_FIELD])
+  if (!token || token.state === 'expired') return sendDeletePage(c, id, 400)
+  const deleted = await c.var.account.deleteAddress(id)
   if (!deleted) throw PageError.pageNotFound(c.req.url)
   return backToList(c, 'address_deleted')
 }

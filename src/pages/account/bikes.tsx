@@ -12,6 +12,7 @@ import { sendRedirect } from '../../render/respond'
 import { type Bike, type BikeModel, bikeRegistration } from '../../upstream/account-schemas'
 import { fieldErrors } from '../../upstream/fields'
 import { unlessRefused } from '../../upstream/errors'
+import { Ltr } from './ltr'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
 
 type BikeForm = { values: Record<string, string>; errors?: FieldErrors }
@@ -30,7 +31,10 @@ export function BikeList({ view, bikes, level }: { view: View; bikes: Bike[]; le
           <div>
             <Heading>{bike.product.name}</Heading>
             <p className="serial">
-              {t('bike.serial')}: <code>{bike.serial_number}</code>
+              {t('bike.serial')}:{' '}
+              <code>
+                <Ltr>{bike.serial_number}</Ltr>
+              </code>
             </p>
             <p>
               {t('bike.purchased', { date: formatDate(bike.purchased_on, tag) })}

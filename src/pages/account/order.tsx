@@ -5,72 +5,87 @@ import { PageError } from '../../errors/page-error'
 import { formatDate, formatMoney } from '../../i18n/formats'
 import type { Order } from '../../upstream/account-schemas'
 import { AddressLines } from '../../components/address-lines'
-import { TableScroll } from '../../components/table-scroll'
+import { BankTransferDetails, awaitsTransfer, bankAccountOf } from './bank-transfer'
+import { Ltr, translated, variantName } from './ltr'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
 
-/** One order: items, totals, addresses, delivery, payment and its history. */
+/** One order: how to pay it when it waits for a bank transfer, items, totals, addresses, delivery, payment and its history. */
 export function OrderPage({ view, chrome, head, order }: AccountPageProps & { order: Order }) {
   const { t, market } = view
   const tag = market!.tag
   const money = (minor: number) => formatMoney(minor, order.currency, market!)
+  const columns = { quantity: t('order.quantity'), unit: t('order.unit_price'), total: t('order.line_total') }
+  const amount = (minor: number) => <bdi>{money(minor)}</bdi>
   return (
     <AccountLayout view={view} chrome={chrome} head={head}>
       <p>
         <a href={`${accountBase(view)}/orders`}>{t('order.back')}</a>
       </p>
-      <h1>{t('order.title', { code: order.code })}</h1>
+      <h1>{translated(view, 'order.title', { code: <Ltr>{order.code}</Ltr> })}</h1>
       <p className="meta">
         {t('order.placed_on', { date: formatDate(order.placed_at, tag) })} ·{' '}
         <span className={`status status-${order.status}`}>{t(`order_status.${order.status}`)}</span>
       </p>
 
+      {awaitsTransfer(order) && (
+        <div className="account-card bank-card">
+          <BankTransferDetails view={view} account={bankAccountOf(chrome.sites, order.market)} amount={money(order.total)} code={order.code} headingId="bank-title" />
+        </div>
+      )}
+
       <section aria-labelledby="items-title" className="account-card">
         <h2 id="items-title">{t('order.items')}</h2>
-        <TableScroll labelledBy="items-title">
-          <table className="order-items">
-            <thead>
-              <tr>
-                <th scope="col">{t('order.product')}</th>
-                <th scope="col" className="number">{t('order.quantity')}</th>
-                <th scope="col" className="number">{t('order.unit_price')}</th>
-                <th scope="col" className="number">{t('order.line_total')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {order.items.map((item, index) => (
-                <tr key={index}>
-                  <th scope="row">
+        <table className="order-items stack-table" role="table" aria-labelledby="items-title">
+          <thead role="rowgroup">
+            <tr role="row">
+              <th scope="col" role="columnheader">{t('order.product')}</th>
+              <th scope="col" role="columnheader" className="number">{columns.quantity}</th>
+              <th scope="col" role="columnheader" className="number">{columns.unit}</th>
+              <th scope="col" role="columnheader" className="number">{columns.total}</th>
+            </tr>
+          </thead>
+          <tbody role="rowgroup">
+            {order.items.map((item, index) => {
+              const variant = variantName(view, item)
+              return (
+                <tr key={index} role="row">
+                  <th scope="row" role="rowheader" className="stack-title">
                     {item.name}
-                    {item.variant && <span className="variant">{item.variant}</span>}
+                    {variant && <span className="variant">{variant}</span>}
+                    {item.sku && (
+                      <span className="sku">
+                        {t('order.sku')} <Ltr>{item.sku}</Ltr>
+                      </span>
+                    )}
                   </th>
-                  <td className="number">{item.quantity}</td>
-                  <td className="number">{money(item.unit_price)}</td>
-                  <td className="number">{money(item.total)}</td>
+                  <td role="cell" className="number" data-label={columns.quantity}>{item.quantity}</td>
+                  <td role="cell" className="number" data-label={columns.unit}>{amount(item.unit_price)}</td>
+                  <td role="cell" className="number" data-label={columns.total}>{amount(item.total)}</td>
                 </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={3}>{t('order.subtotal')}</th>
-                <td className="number">{money(order.subtotal)}</td>
+              )
+            })}
+          </tbody>
+          <tfoot role="rowgroup" className="order-sums">
+            <tr role="row">
+              <th scope="row" role="rowheader" colSpan={3}>{t('order.subtotal')}</th>
+              <td role="cell" className="number">{amount(order.subtotal)}</td>
+            </tr>
+            <tr role="row">
+              <th scope="row" role="rowheader" colSpan={3}>{t('order.shipping')}</th>
+              <td role="cell" className="number">{amount(order.shipping)}</td>
+            </tr>
+            <tr role="row" className="total">
+              <th scope="row" role="rowheader" colSpan={3}>{t('order.total')}</th>
+              <td role="cell" className="number">{amount(order.total)}</td>
+            </tr>
+            {order.tax > 0 && (
+              <tr role="row">
+                <th scope="row" role="rowheader" colSpan={3}>{t('order.tax')}</th>
+                <td role="cell" className="number">{amount(order.tax)}</td>
               </tr>
-              <tr>
-                <th scope="row" colSpan={3}>{t('order.shipping')}</th>
-                <td className="number">{money(order.shipping)}</td>
-              </tr>
-              <tr className="total">
-                <th scope="row" colSpan={3}>{t('order.total')}</th>
-                <td className="number">{money(order.total)}</td>
-              </tr>
-              {order.tax > 0 && (
-                <tr>
-                  <th scope="row" colSpan={3}>{t('order.tax')}</th>
-                  <td className="number">{money(order.tax)}</td>
-                </tr>
-              )}
-            </tfoot>
-          </table>
-        </TableScroll>
+            )}
+          </tfoot>
+        </table>
       </section>
 
       <div className="order-columns">
@@ -91,7 +106,7 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
               <AddressLines address={order.shipping_address} tag={tag} />
             </>
           )}
-          {order.delivery.tracking_code && <p>{t('order.tracking', { code: order.delivery.tracking_code })}</p>}
+          {order.delivery.tracking_code && <p>{translated(view, 'order.tracking', { code: <Ltr>{order.delivery.tracking_code}</Ltr> })}</p>}
         </section>
         <section aria-labelledby="payment-title" className="account-card">
           <h2 id="payment-title">{t('order.payment')}</h2>

@@ -1,45 +1,51 @@
 import type { View } from '../../components/view'
 import { accountBase } from '../../components/account-layout'
-import { TableScroll } from '../../components/table-scroll'
 import { formatDate, formatMoney } from '../../i18n/formats'
 import type { OrderSummary } from '../../upstream/account-schemas'
+import { Ltr } from './ltr'
 
-/** Orders as a table: code (a link to the order), date, status, total in the order's currency; named by the heading above it. */
+/**
+ * Orders as a table: code (a link to the order), date, status, total in the order's currency; named by the heading
+ * above it. On a phone each row becomes a card (`.stack-table`): the code as its title, then each value beside its
+ * column's name (`data-label`), so every amount is in view without scrolling sideways. The explicit roles keep it a
+ * table for assistive technology when CSS changes how its parts are displayed.
+ */
 export function OrdersTable({ view, orders, labelledBy }: { view: View; orders: OrderSummary[]; labelledBy: string }) {
   const { t, market } = view
   const tag = market!.tag
+  const columns = { date: t('orders.date'), status: t('orders.status'), total: t('orders.total') }
   return (
-    <TableScroll labelledBy={labelledBy}>
-      <table className="orders-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('orders.code')}</th>
-            <th scope="col">{t('orders.date')}</th>
-            <th scope="col">{t('orders.status')}</th>
-            <th scope="col" className="number">
-              {t('orders.total')}
+    <table className="orders-table stack-table" role="table" aria-labelledby={labelledBy}>
+      <thead role="rowgroup">
+        <tr role="row">
+          <th scope="col" role="columnheader">{t('orders.code')}</th>
+          <th scope="col" role="columnheader">{columns.date}</th>
+          <th scope="col" role="columnheader">{columns.status}</th>
+          <th scope="col" role="columnheader" className="number">
+            {columns.total}
+          </th>
+        </tr>
+      </thead>
+      <tbody role="rowgroup">
+        {orders.map((order) => (
+          <tr key={order.code} role="row">
+            <th scope="row" role="rowheader" className="stack-title">
+              <a href={`${accountBase(view)}/orders/${encodeURIComponent(order.code)}`} aria-label={t('orders.view', { code: order.code })}>
+                <Ltr>{order.code}</Ltr>
+              </a>
             </th>
+            <td role="cell" data-label={columns.date}>
+              <time dateTime={order.placed_at}>{formatDate(order.placed_at, tag)}</time>
+            </td>
+            <td role="cell" data-label={columns.status}>
+              <span className={`status status-${order.status}`}>{t(`order_status.${order.status}`)}</span>
+            </td>
+            <td role="cell" data-label={columns.total} className="number">
+              <bdi>{formatMoney(order.total, order.currency, market!)}</bdi>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {orders.map((order) => (
-            <tr key={order.code}>
-              <th scope="row">
-                <a href={`${accountBase(view)}/orders/${encodeURIComponent(order.code)}`} aria-label={t('orders.view', { code: order.code })}>
-                  {order.code}
-                </a>
-              </th>
-              <td>
-                <time dateTime={order.placed_at}>{formatDate(order.placed_at, tag)}</time>
-              </td>
-              <td>
-                <span className={`status status-${order.status}`}>{t(`order_status.${order.status}`)}</span>
-              </td>
-              <td className="number">{formatMoney(order.total, order.currency, market!)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+        ))}
+      </tbody>
+    </table>
   )
 }

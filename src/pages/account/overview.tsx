@@ -5,6 +5,7 @@ import type { Bike, OrderSummary } from '../../upstream/account-schemas'
 import { UpstreamError } from '../../upstream/errors'
 import type { User } from '../../upstream/schemas'
 import { BikeList } from './bikes'
+import { Ltr } from './ltr'
 import { OrdersTable } from './orders-table'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
 
@@ -24,7 +25,7 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes }: Ove
         <section aria-labelledby="confirm-title" className="account-card confirm-banner">
           <h2 id="confirm-title">{t('confirm.banner_title')}</h2>
           <p>
-            {t('confirm.banner_before')} <bdi dir="ltr">{user.email}</bdi>
+            {t('confirm.banner_before')} <Ltr>{user.email}</Ltr>
           </p>
           <p>{t('confirm.banner_text')}</p>
           <form method="post" action={`${base}/confirm-email`}>
@@ -40,11 +41,15 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes }: Ove
           <dt>{t('account.name')}</dt>
           <dd>{user.name}</dd>
           <dt>{t('account.email')}</dt>
-          <dd>{user.email}</dd>
+          <dd>
+            <Ltr>{user.email}</Ltr>
+          </dd>
           {user.phone && (
             <>
               <dt>{t('account.phone')}</dt>
-              <dd>{user.phone}</dd>
+              <dd>
+                <Ltr>{user.phone}</Ltr>
+              </dd>
             </>
           )}
         </dl>

@@ -18,7 +18,7 @@ export async function sendAccountPage(
   c: Context<AppEnv>,
   title: { key: string; params?: Record<string, string> },
   page: (props: AccountPageProps) => ReactElement,
-  status: 200 | 422 | 429 = 200,
+  status: 200 | 400 | 422 | 429 = 200,
 ): Promise<Response> {
   const { market, t } = c.var
   const chrome = await loadChrome(c)

@@ -11,7 +11,7 @@ import { countryName } from '../../i18n/formats'
 import { sendRedirect } from '../../render/respond'
 import { type Address, type PostalAddress, postalAddressInput } from '../../upstream/account-schemas'
 import type { Dealer } from '../../upstream/catalogue-schemas'
-import type { AddressChoice, Checkout, CheckoutChoices, PaymentMethod } from '../../upstream/checkout-schemas'
+import { type AddressChoice, type Checkout, type CheckoutChoices, PAYMENT_METHODS, type PaymentMethod } from '../../upstream/checkout-schemas'
 import { fieldErrors } from '../../upstream/fields'
 import { unlessRefused } from '../../upstream/errors'
 import type { User } from '../../upstream/schemas'
@@ -500,7 +500,7 @@ export function choicesOf(form: FormValues): { choices?: CheckoutChoices; errors
   const dealer = form.dealer ?? ''
   if (method === 'pickup' && !/^[a-z0-9][a-z0-9-]{0,99}$/.test(dealer)) errors.dealer = ['dealer']
   const payment = form.payment_method
-  if (payment !== 'card' && payment !== 'paypal') errors.payment_method = ['payment_method']
+  if (!(PAYMENT_METHODS as readonly string[]).includes(payment ?? '')) errors.payment_method = ['payment_method']
   const shipping = method === 'home' ? addressChoiceOf('ship', form) : {}
   const billing = method === 'pickup' || (method === 'home' && form.billing_same !== 'on') ? addressChoiceOf('bill', form) : {}
   Object.assign(errors, shipping.errors, billing.errors)

@@ -15,13 +15,15 @@ import { checkoutOf, checkoutPaths, sendCheckoutPage } from './checkout-page'
  * failed payment first starts a new attempt; then the provider creates the attempt's payment once (its idempotency key
  * is the order and attempt: a double click, a refresh or two tabs pay the same payment), with the amount, currency and
  * market of the placed order (never the browser's), the payment is recorded on the order, and the buyer goes to the
- * provider (303). A provider that cannot be reached answers 503 with the way back: the order stays pending, the
+ * provider (303); a bank-transfer order goes straight to its result, which shows how to pay. A provider that cannot be reached answers 503 with the way back: the order stays pending, the
  * result page offers to pay.
  */
 export async function payOrder(c: Context<AppEnv>, code: string, placed: PlacedOrder): Promise<Response> {
   const { market } = c.var
   const paths = checkoutPaths(market, code)
   if (placed.payment_state === 'paid' || placed.status !== 'pending_payment') return sendRedirect(c, paths.result, 303)
+  // A bank transfer goes to no provider: the result page says where to send the money, and the order waits for it.
+  if (placed.payment_method === 'bank_transfer') return sendRedirect(c, paths.result, 303)
   const calls = checkoutOf(c)
   let order = placed
   if (order.payment_state === 'failed') {
@@ -46,7 +48,7 @@ export async function payOrder(c: Context<AppEnv>, code: string, placed: PlacedO
       returnUrl: `${origin}${paths.result}`,
       idempotencyKey: await paymentKeyOf(order),
       description: `Aurora Cycles order ${order.code}`,
-      method: order.payment_method,
+      method: order.payment_method === 'bank_transfer' ? undefined : order.payment_method,
     })
     try {
       await calls.recordPayment(order.code, order.payment_attempt, payment.paymentId)

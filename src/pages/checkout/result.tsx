@@ -10,6 +10,8 @@ import type { Order } from '../../upstream/account-schemas'
 import type { PlacedOrder } from '../../upstream/checkout-schemas'
 import { AddressBlock, CheckoutSteps, cartCodeOf, checkoutPaths, checkoutToken, postedToken, readCheckout, sendCheckoutPage } from './checkout-page'
 import { payOrder } from './pay'
+import { variantName } from '../account/ltr'
+import { BankTransferDetails } from '../account/bank-transfer'
 
 /** How often a result still waiting for the provider looks again by itself (seconds). */
 export const RESULT_REFRESH_SECONDS = 5
@@ -21,14 +23,16 @@ export const RESULT_REFRESH_FOR_MS = 10 * 60 * 1000
 
 /**
  * What the result page says: paid, failed (try again), waiting for the provider, not paid yet (no payment could be
- * started: pay), or closed (cancelled).
+ * started: pay), closed (cancelled), or placed to be paid by bank transfer (how to pay).
  */
-type ResultState = 'paid' | 'failed' | 'pending' | 'unpaid' | 'closed'
+type ResultState = 'paid' | 'failed' | 'pending' | 'unpaid' | 'closed' | 'transfer'
 
 function stateOf(order: PlacedOrder): ResultState {
   if (order.payment_state === 'paid') return 'paid'
   if (order.status === 'cancelled' || order.status === 'refunded') return 'closed'
   if (order.payment_state === 'failed') return 'failed'
+  // Placed to be paid by bank transfer: nothing to wait for here, the page says how to pay.
+  if (order.payment_method === 'bank_transfer') return 'transfer'
   return order.payment_id === null ? 'unpaid' : 'pending'
 }
 
@@ -47,7 +51,7 @@ function OrderSummaryTable({ view, order }: { view: View; order: Order }) {
             <span className="checkout-summary-name">
               {item.name}
               <span>
-                {item.variant ? `${item.variant} · ` : ''}
+                {item.variant || item.colour ? `${variantName(view, item)} · ` : ''}
                 {t('checkout.quantity_short', { count: String(item.quantity) })}
               </span>
             </span>
@@ -178,6 +182,23 @@ export function ResultPage({
           <>
             <p className="lead">{t('checkout.result_unpaid_text')}</p>
             {payForm(t('checkout.pay'))}
+          </>
+        )}
+        {state === 'transfer' && (
+          <>
+            <p className="lead">{t('checkout.result_transfer_text')}</p>
+            <BankTransferDetails
+              view={view}
+              account={market.site.settings.bank_transfer ?? null}
+              amount={formatMoney(order.total, order.currency, market)}
+              code={order.code}
+              headingId="result-bank-title"
+            />
+            <p>
+              <a className="button secondary" href={`/${market.segment}/my-account/orders/${encodeURIComponent(order.code)}`}>
+                {t('checkout.to_account_order')}
+              </a>
+            </p>
           </>
         )}
         {state === 'closed' && (

@@ -1,0 +1,150 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Locator, Page } from '@playwright/test'
+import { expect, test } from './fixtures/offline'
+import hebrew from '../../demo/messages/he.json' with { type: 'json' }
+import italian from '../../demo/messages/it.json' with { type: 'json' }
+
+/** The account at phone and desktop width, left to right and right to left (issue 12, item 6). */
+
+const DEMO = { email: 'customer@example.com', password: 'Demo-Rider-2026!' }
+const SCREENSHOTS = 'test-results/screenshots'
+const WIDTHS = [
+  ['phone', { width: 390, height: 844 }],
+  ['desktop', { width: 1366, height: 900 }],
+] as const
+
+async function logIn(page: Page, from: string) {
+  await page.goto(from)
+  await expect(page).toHaveURL(/\/login\?redirect=/)
+  await page.getByLabel('E-mail address').first().fill(DEMO.email)
+  await page.getByLabel('Password', { exact: true }).fill(DEMO.password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(from)
+}
+
+const violationsOf = async (page: Page) =>
+  (await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()).violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  )
+
+/** No sideways scroll: the page is exactly as wide as the viewport. */
+async function expectNoSidewaysScroll(page: Page, what: string) {
+  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth])
+  expect(scroll, what).toBe(client)
+}
+
+/** Every one of these elements is visible with its whole box inside the viewport's width. */
+async function expectInsideViewport(page: Page, elements: Locator, what: string) {
+  const width = page.viewportSize()!.width
+  const count = await elements.count()
+  expect(count, what).toBeGreaterThan(0)
+  for (let i = 0; i < count; i++) {
+    const element = elements.nth(i)
+    await element.scrollIntoViewIfNeeded()
+    await expect(element, what).toBeVisible()
+    const box = (await element.boundingBox())!
+    expect(box.x, `${what} #${i} starts inside`).toBeGreaterThanOrEqual(0)
+    expect(box.x + box.width, `${what} #${i} ends inside`).toBeLessThanOrEqual(width + 0.5)
+  }
+}
+
+/** Each order row as the reader sees it: a card (phone) or a table row (desktop). */
+const rowDisplay = (table: Locator) => table.locator('tbody tr').first().evaluate((row) => getComputedStyle(row).display)
+
+/** Checks a page for what every account page needs, then keeps its picture. */
+async function lookAt(page: Page, name: string) {
+  await expectNoSidewaysScroll(page, name)
+  expect(await violationsOf(page), name).toEqual([])
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true })
+}
+
+for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
+  for (const [kind, size] of WIDTHS) {
+    const phone = kind === 'phone'
+    test(`in ${market} on a ${kind}: orders ${phone ? 'as stacked cards' : 'as tables'} with every amount in view, the account's navigation in one piece, an address deleted only once confirmed, axe clean`, async ({ page }) => {
+      await page.setViewportSize(size)
+      const shot = (name: string) => `account-${market}-${size.width}-${name}`
+      await logIn(page, `/${market}/my-account`)
+
+      // The navigation: every section in view, none wrapped into a second line of its own.
+      const nav = page.getByRole('navigation', { name: m.account.navigation })
+      await expectInsideViewport(page, nav.getByRole('link'), 'account navigation')
+      for (const link of await nav.getByRole('link').all()) {
+        const lines = await link.evaluate((a) => Math.round(a.getBoundingClientRect().height / parseFloat(getComputedStyle(a).lineHeight)))
+        expect(lines, await link.innerText()).toBeLessThanOrEqual(2)
+      }
+      await expect(nav.getByRole('link', { name: m.account.overview })).toHaveAttribute('aria-current', 'page')
+      await lookAt(page, shot('overview'))
+
+      // The orders: cards on a phone, a table on a desktop; every total inside the viewport either way.
+      await nav.getByRole('link', { name: m.orders.title }).click()
+      await expect(page).toHaveURL(`/${market}/my-account/orders`)
+      const orders = page.getByRole('table', { name: m.orders.title })
+      expect(await rowDisplay(orders)).toBe(phone ? 'grid' : 'table-row')
+      expect(await orders.locator('thead').evaluate((thead) => getComputedStyle(thead).position)).toBe(phone ? 'absolute' : 'static')
+      await expectInsideViewport(page, orders.locator('tbody td.number'), 'order totals')
+      await expectInsideViewport(page, orders.locator('tbody th a'), 'order codes')
+      await lookAt(page, shot('orders'))
+
+      // One order: its lines, the sums, the bank details it waits for.
+      await page.getByRole('link', { name: /AUR-10007/ }).click()
+      await expect(page).toHaveURL(`/${market}/my-account/orders/AUR-10007`)
+      await expect(page.getByRole('heading', { name: m.bank.title })).toBeVisible()
+      await expectInsideViewport(page, page.locator('.bank-details dd'), 'bank details')
+      const items = page.getByRole('table', { name: m.order.items })
+      expect(await rowDisplay(items)).toBe(phone ? 'block' : 'table-row')
+      await expectInsideViewport(page, items.locator('td.number'), 'order amounts')
+      if (phone) {
+        // Each value beside its column's name.
+        const total = items.locator('tbody td').last()
+        await expect(total).toHaveAttribute('data-label', m.order.line_total)
+        expect(await total.evaluate((td) => getComputedStyle(td, '::before').content)).not.toBe('none')
+      }
+      await lookAt(page, shot('order-bank-transfer'))
+      await page.goto(`/${market}/my-account/orders/AUR-10001`)
+      await expectInsideViewport(page, page.getByRole('table', { name: m.order.items }).locator('td.number'), 'order amounts')
+      await lookAt(page, shot('order'))
+
+      await nav.getByRole('link', { name: m.bike.title }).click()
+      await expect(page).toHaveURL(`/${market}/my-account/bikes`)
+      await lookAt(page, shot('bikes'))
+
+      // An address of this test's own, deleted: asked first, kept on "cancel", gone once confirmed.
+      await nav.getByRole('link', { name: m.address.title }).click()
+      await expect(page).toHaveURL(`/${market}/my-account/addresses`)
+      const label = `Box ${size.width} ${Date.now() % 100000}`
+      const add = page.locator('#add')
+      await add.getByLabel(m.address.label).fill(label)
+      await add.getByLabel(m.address.first_name, { exact: true }).fill('Giulia')
+      await add.getByLabel(m.address.last_name, { exact: true }).fill('Rossi')
+      await add.getByLabel(m.address.line1, { exact: true }).fill('Via Borgo Palazzo 90')
+      await add.getByLabel(m.address.postal_code, { exact: true }).fill('24125')
+      await add.getByLabel(m.address.city, { exact: true }).fill('Bergamo')
+      await add.getByRole('button', { name: m.address.save }).click()
+      await expect(page).toHaveURL(/notice=address_saved$/)
+      const card = () => page.locator('.address-card', { has: page.getByRole('heading', { name: label }) })
+      await expect(card()).toHaveCount(1)
+      await lookAt(page, shot('addresses'))
+
+      await card().getByRole('link', { name: `${m.address.delete}: ${label}` }).click()
+      await expect(page).toHaveURL(new RegExp(`/${market}/my-account/addresses/\\d+/delete$`))
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(m.address.delete_title)
+      await expect(page.getByRole('heading', { level: 2, name: label })).toBeVisible()
+      await expectInsideViewport(page, page.locator('.delete-confirm .actions').getByRole('button').or(page.locator('.delete-confirm .actions').getByRole('link')), 'the two answers')
+      await lookAt(page, shot('address-delete'))
+      await page.getByRole('link', { name: m.address.delete_cancel }).click()
+      await expect(page).toHaveURL(`/${market}/my-account/addresses`)
+      await expect(card()).toHaveCount(1)
+
+      await card().getByRole('link', { name: `${m.address.delete}: ${label}` }).click()
+      await page.getByRole('button', { name: m.address.delete_confirm }).click()
+      await expect(page).toHaveURL(/notice=address_deleted$/)
+      await expect(card()).toHaveCount(0)
+
+      // The edit form, the values that read left to right kept so.
+      await page.locator('.address-card').first().getByRole('link', { name: new RegExp(`^${m.address.edit}:`) }).click()
+      await expect(page.getByLabel(m.address.postal_code, { exact: true })).toHaveAttribute('dir', 'ltr')
+      await lookAt(page, shot('address-edit'))
+    })
+  }
+}
