@@ -35,11 +35,14 @@ export function formatQuantity(value: number, tag: string, options: { to?: numbe
   return unit === '°' ? `${numbers}°` : `${numbers}${NBSP}${unit}`
 }
 
-/** A specification's value as runs: its text as translated, codes as they are, quantities the market's way. */
+/**
+ * A specification's value as runs: its text as translated, codes as they are, quantities the market's way. A code or
+ * a quantity never breaks across lines ("160/140 mm", "700 × 28c" keep together): their spaces are no-break spaces.
+ */
 export function specRuns(parts: SpecPart[], tag: string): Run[] {
   return parts.map((part) => {
     if (part.kind === 'text') return { text: part.text, ltr: false }
-    if (part.kind === 'code') return { text: part.text, ltr: true }
+    if (part.kind === 'code') return { text: part.text.replace(/ /g, NBSP), ltr: true }
     return { text: formatQuantity(part.value, tag, { to: part.to, unit: part.unit }), ltr: true }
   })
 }
@@ -65,10 +68,15 @@ export const GEOMETRY_MEASURES = [
 
 export type GeometryMeasure = (typeof GEOMETRY_MEASURES)[number][0]
 
-/** One frame measurement: lengths in whole millimetres, angles to a tenth of a degree (`1.003 mm`, `73,5°`). */
+/** The unit of a frame measurement, which the table gives once beside its name. */
+export const measureUnit = (measure: GeometryMeasure): 'mm' | '°' => GEOMETRY_MEASURES.find(([name]) => name === measure)?.[1] ?? 'mm'
+
+/**
+ * One frame measurement in a table cell: lengths in whole millimetres without the unit (the row's name carries it:
+ * `1.003` in de-DE), angles to a tenth of a degree with the sign (`73,5°`).
+ */
 export function formatMeasure(measure: GeometryMeasure, value: number, tag: string): string {
-  const unit = GEOMETRY_MEASURES.find(([name]) => name === measure)?.[1] ?? 'mm'
-  return formatQuantity(value, tag, { unit, fixed: unit === '°' ? 1 : 0 })
+  return measureUnit(measure) === '°' ? formatQuantity(value, tag, { unit: '°', fixed: 1 }) : formatNumber(value, tag, 0)
 }
 
 /** Markets whose visitors give their height in feet and inches: the United States. */

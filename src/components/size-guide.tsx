@@ -1,4 +1,4 @@
-import { GEOMETRY_MEASURES, formatMeasure, formatRiderHeight } from '../catalogue/spec-values'
+import { GEOMETRY_MEASURES, formatMeasure, formatRiderHeight, measureUnit } from '../catalogue/spec-values'
 import type { Product } from '../upstream/catalogue-schemas'
 import { LtrValue } from './spec-value'
 import { TableScroll } from './table-scroll'
@@ -58,7 +58,17 @@ export function SizeGuide({ view, product }: { view: View; product: Product }) {
             <tbody>
               {GEOMETRY_MEASURES.map(([measure]) => (
                 <tr key={measure}>
-                  <th scope="row">{t(`size_guide.${measure}`)}</th>
+                  <th scope="row">
+                    {t(`size_guide.${measure}`)}
+                    {measureUnit(measure) === 'mm' && (
+                      <>
+                        {' '}
+                        <span className="unit">
+                          <LtrValue text="mm" dir={dir} />
+                        </span>
+                      </>
+                    )}
+                  </th>
                   {rows.map((row) => (
                     <td key={row.size} className="number">
                       <LtrValue text={formatMeasure(measure, row.geometry[measure], tag)} dir={dir} />

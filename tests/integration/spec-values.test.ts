@@ -31,7 +31,8 @@ describe('specification values on product pages', () => {
     expect(status).toBe(200)
     const spec = specsOf(text, italian.spec)
     expect(spec('frame')).toBe(`Carbonio, fibra T800, 1050${NBSP}g`)
-    expect(spec('brakes')).toBe('A disco idraulici, 160/140 mm')
+    // Codes and quantities never break inside: their spaces are no-break spaces.
+    expect(spec('brakes')).toBe(`A disco idraulici, 160/140${NBSP}mm`)
     expect(spec('wheels')).toBe('Aurora Corsa 45, carbonio, predisposte tubeless')
     expect(spec('weight')).toBe(`7,4${NBSP}kg (taglia M)`)
     const specs = /<dl class="specs">[\s\S]*?<\/dl>/.exec(text)?.[0] ?? ''
@@ -51,15 +52,15 @@ describe('specification values on product pages', () => {
     expect(status).toBe(200)
     const spec = specsOf(text, hebrew.spec)
     expect(spec('frame')).toBe(`קרבון, סיבי <bdi dir="ltr">T800</bdi>, <bdi dir="ltr">1,050${NBSP}g</bdi>`)
-    expect(spec('tyres')).toBe('<bdi dir="ltr">700 × 28c</bdi>, ללא פנימית')
-    expect(spec('gearing')).toBe('<bdi dir="ltr">2 × 12</bdi>')
+    expect(spec('tyres')).toBe(`<bdi dir="ltr">700${NBSP}×${NBSP}28c</bdi>, ללא פנימית`)
+    expect(spec('gearing')).toBe(`<bdi dir="ltr">2${NBSP}×${NBSP}12</bdi>`)
     expect(spec('weight')).toBe(`<bdi dir="ltr">7.4${NBSP}kg</bdi> (מידה <bdi dir="ltr">M</bdi>)`)
   })
 
   it('join an Arabic list with the Arabic comma on /ae-ar', async () => {
     const { text } = await visit('/ae-ar/products/aurora-strada-9')
     const spec = specsOf(text, (await import('../../demo/messages/ar.json')).spec)
-    expect(spec('tyres')).toBe('<bdi dir="ltr">700 × 28c</bdi>، بدون أنبوب داخلي')
+    expect(spec('tyres')).toBe(`<bdi dir="ltr">700${NBSP}×${NBSP}28c</bdi>، بدون أنبوب داخلي`)
   })
 })
 
@@ -74,9 +75,11 @@ describe('the size guide', () => {
     // The geometry scrolls in its own box, named by its heading and reachable from the keyboard.
     expect(geometry).toMatch(/^ role="group" tabindex="0" aria-labelledby="size-guide-geometry">/)
     expect(cellsOf(geometry ?? '', 'th').slice(0, 6)).toEqual([italian.size_guide.measure, 'XS', 'S', 'M', 'L', 'XL'])
-    const row = (label: string) => new RegExp(`<th scope="row">${label}</th>((?:<td[^>]*>[^<]*</td>)+)`).exec(geometry ?? '')?.[1] ?? ''
-    expect(cellsOf(row(italian.size_guide.stack), 'td')).toEqual(['505', '525', '548', '570', '593'].map((mm) => `${mm}${NBSP}mm`))
-    expect(cellsOf(row(italian.size_guide.wheelbase), 'td')[3]).toBe(`1003${NBSP}mm`)
+    const row = (label: string) => new RegExp(`<th scope="row">${label}(?: <span class="unit">mm</span>)?</th>((?:<td[^>]*>[^<]*</td>)+)`).exec(geometry ?? '')?.[1] ?? ''
+    // Lengths in millimetres, the unit once beside the measurement's name; angles with their sign.
+    expect(geometry).toContain(`<th scope="row">${italian.size_guide.stack} <span class="unit">mm</span></th>`)
+    expect(cellsOf(row(italian.size_guide.stack), 'td')).toEqual(['505', '525', '548', '570', '593'])
+    expect(cellsOf(row(italian.size_guide.wheelbase), 'td')[3]).toBe('1003')
     expect(cellsOf(row(italian.size_guide.head_angle), 'td')).toEqual(['71,0°', '72,0°', '72,5°', '73,0°', '73,0°'])
   })
 
@@ -91,7 +94,7 @@ describe('the size guide', () => {
     const guide = sizeGuideOf(text)
     expect(guide).toContain(`<summary>${english.size_guide.open}</summary>`)
     expect(guide).toContain(`5′${NBSP}6″–5′${NBSP}10″ (168–178${NBSP}cm)`)
-    expect(guide).toContain(`1,003${NBSP}mm`)
+    expect(guide).toContain('<td class="number">1,003</td>')
   })
 
   it('isolates every size and measurement on /il-he', async () => {
@@ -99,7 +102,8 @@ describe('the size guide', () => {
     const guide = sizeGuideOf(text)
     expect(guide).toContain(`<summary>${hebrew.size_guide.open}</summary>`)
     expect(guide).toContain(`<td><bdi dir="ltr">168–178${NBSP}cm</bdi></td>`)
-    expect(guide).toContain(`<td class="number"><bdi dir="ltr">1,003${NBSP}mm</bdi></td>`)
+    expect(guide).toContain('<td class="number"><bdi dir="ltr">1,003</bdi></td>')
+    expect(guide).toContain(`${hebrew.size_guide.stack} <span class="unit"><bdi dir="ltr">mm</bdi></span></th>`)
     expect(guide).toContain('<td class="number"><bdi dir="ltr">72.5°</bdi></td>')
     expect(guide).toContain('<th scope="row"><bdi dir="ltr">XS</bdi></th>')
   })

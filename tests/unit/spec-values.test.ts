@@ -21,13 +21,13 @@ describe('specification values written for a market', () => {
   it('write decimal commas and thousands points in German, ranges with an en dash and one unit (de-DE)', () => {
     expect(formatQuantity(3.5, 'de-DE', { unit: 'h' })).toBe(`3,5${NBSP}h`)
     expect(formatQuantity(2, 'de-DE', { to: 18, unit: 'h' })).toBe(`2–18${NBSP}h`)
-    expect(formatMeasure('wheelbase', 1003, 'de-DE')).toBe(`1.003${NBSP}mm`)
+    expect(formatMeasure('wheelbase', 1003, 'de-DE')).toBe('1.003')
     expect(formatMeasure('head_angle', 73, 'de-DE')).toBe('73,0°')
   })
 
   it('write decimal points and thousands commas in American English (en-US)', () => {
     expect(formatQuantity(7.4, 'en-US', { unit: 'kg' })).toBe(`7.4${NBSP}kg`)
-    expect(formatMeasure('wheelbase', 1003, 'en-US')).toBe(`1,003${NBSP}mm`)
+    expect(formatMeasure('wheelbase', 1003, 'en-US')).toBe('1,003')
     expect(formatMeasure('seat_angle', 73.5, 'en-US')).toBe('73.5°')
     expect(formatQuantity(7, 'en-US')).toBe('7')
   })
@@ -40,7 +40,8 @@ describe('specification values written for a market', () => {
       { text: ', ', ltr: false },
       { text: `1,050${NBSP}g`, ltr: true },
     ])
-    expect(specRuns([{ kind: 'code', text: '700 × 28c' }], 'he-IL')).toEqual([{ text: '700 × 28c', ltr: true }])
+    // A code keeps together on one line.
+    expect(specRuns([{ kind: 'code', text: '700 × 28c' }], 'he-IL')).toEqual([{ text: `700${NBSP}×${NBSP}28c`, ltr: true }])
   })
 
   it('give Arabic the Latin digits its prices use (as Intl writes ar-AE) and left-to-right runs (ar-AE)', () => {
