@@ -5,6 +5,7 @@ import { pbkdf2Sync, randomBytes } from 'node:crypto'
 import { readFileSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { plainText, specParts } from './spec-items.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const readJson = (path) => JSON.parse(readFileSync(join(root, path), 'utf8'))
@@ -186,16 +187,26 @@ export function demoSeedStatements() {
     }
   })
   const details = readJson('demo/content/catalogue.json')
+  const phrases = readJson('demo/content/spec-phrases.json')
+  const geometry = readJson('demo/content/frame-geometry.json')
   catalogue.products.forEach((product, position) => {
     const detail = details[product.slug] ?? {}
+    const specsIn = (locale) => (detail.specs ?? []).map(({ key, items }) => ({ key, parts: specParts(items, phrases, locale) }))
+    // A bicycle's size guide: its frame family's sizes, those the product comes in.
+    const sizes = new Set((detail.variants ?? []).map((variant) => variant.size))
+    const sizeGuide = detail.frame_family ? geometry[detail.frame_family].filter((row) => sizes.has(row.size)) : null
     statements.push(insert('products', {
       id: product.id, type_id: product.type_id, slug: product.slug, image: product.image, featured: product.featured ? 1 : 0, position,
-      gallery: JSON.stringify(detail.gallery ?? [product.image]), specs: JSON.stringify(detail.specs ?? []),
+      gallery: JSON.stringify(detail.gallery ?? [product.image]),
+      // The older English [key, text] pairs, still filled for their readers; the API serves product_names.specs.
+      specs: JSON.stringify(specsIn('en').map(({ key, parts }) => [key, plainText(parts)])),
+      size_guide: sizeGuide ? JSON.stringify(sizeGuide) : null,
       updated_at: DEMO_UPDATED_AT,
     }))
     for (const [locale, { name, tagline }] of Object.entries(product.names)) {
       statements.push(insert('product_names', {
         product_id: product.id, locale, name, tagline: tagline ?? '', description: detail.description?.[locale] ?? '',
+        specs: JSON.stringify(specsIn(locale)),
       }))
     }
     const variants = detail.variants ?? []

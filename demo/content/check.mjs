@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Validates the demo content (pages.json, news.json, products.json, catalogue.json, dealers.json, jobs.json), the markets'
+// Validates the demo content (pages.json, news.json, products.json, catalogue.json, spec-phrases.json, frame-geometry.json,
+// dealers.json, jobs.json), the markets'
 // currencies (../markets.json) and the images it points to.
 // Usage: node demo/content/check.mjs   — prints a summary and exits 1 if anything is wrong.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
@@ -299,6 +300,74 @@ if (catalogue) {
 
 // ------------------------------------------------------------------------------------------------ catalogue details
 
+/**
+ * Specification values (catalogue.json `specs[].items`) are phrases of spec-phrases.json (each in every locale, with
+ * exactly the placeholders of its English text), codes (designations written alike everywhere) and quantities (a number
+ * or a range and a unit the Worker formats): every value a visitor reads is in their language (scripts/spec-items.mjs).
+ */
+const SPEC_UNITS = ['g', 'kg', 'mm', 'cm', 'km', 'W', 'Nm', 'Wh', 'A', 'h', 'lm', 'L', 'bar', 'psi']
+const specPhrases = readJson('spec-phrases.json') ?? {}
+const usedPhrases = new Set()
+const placeholdersOf = (template) => [...template.matchAll(/\{(\d)\}/g)].map((m) => m[1]).sort().join(',')
+for (const [key, texts] of Object.entries(specPhrases)) {
+  const at = `spec-phrases.${key}`
+  if (!/^[a-z0-9_]+$/.test(key)) fail(at, 'keys are lower-case words joined by underscores')
+  const english = texts?.en ?? ''
+  for (const locale of LOCALES) {
+    const value = texts?.[locale]
+    if (!text(`${at}.${locale}`, value)) continue
+    if (placeholdersOf(value) !== placeholdersOf(english)) fail(`${at}.${locale}`, `must have the placeholders of the English text (${placeholdersOf(english) || 'none'})`)
+    // Words must be written in the locale's script (a phrase of placeholders only, "{0} {1}", has none to translate).
+    const words = value.replace(/\{\d\}/g, '')
+    if (SCRIPT[locale] && /\p{L}/u.test(words) && !SCRIPT[locale].test(words)) fail(`${at}.${locale}`, `is not written in ${locale} script`)
+  }
+  for (const locale of Object.keys(texts ?? {})) if (!LOCALES.includes(locale)) fail(at, `unknown locale ${locale}`)
+}
+function checkSpecValue(where, value) {
+  if (typeof value?.code === 'string') {
+    if (!value.code.trim() || /\p{Script=Hebrew}|\p{Script=Arabic}|\p{Script=Greek}/u.test(value.code)) fail(where, `code ${JSON.stringify(value.code)} must be a designation in Latin letters and digits`)
+  } else if (typeof value?.quantity === 'number') {
+    if (!Number.isFinite(value.quantity)) fail(where, 'quantity must be a number')
+    if (value.to !== undefined && !(typeof value.to === 'number' && value.to > value.quantity)) fail(where, 'a range\'s "to" must be larger than its quantity')
+    if (value.unit !== undefined && !SPEC_UNITS.includes(value.unit)) fail(where, `unknown unit ${value.unit} (one of ${SPEC_UNITS.join(', ')})`)
+  } else fail(where, `${JSON.stringify(value)} is neither a phrase, a code nor a quantity`)
+}
+function checkSpecItems(where, items) {
+  if (!Array.isArray(items) || items.length === 0) { fail(where, 'needs items'); return }
+  items.forEach((item, i) => {
+    const key = typeof item === 'string' ? item : item?.phrase
+    if (key === undefined) return checkSpecValue(`${where}[${i}]`, item)
+    usedPhrases.add(key)
+    if (!specPhrases[key]) return fail(`${where}[${i}]`, `unknown phrase ${key}`)
+    const args = typeof item === 'string' ? [] : item.args ?? []
+    const wanted = placeholdersOf(specPhrases[key].en ?? '')
+    if (args.map((_, n) => String(n)).join(',') !== wanted) fail(`${where}[${i}]`, `phrase ${key} takes ${wanted || 'no'} arguments, ${args.length} given`)
+    args.forEach((arg, n) => checkSpecValue(`${where}[${i}].args[${n}]`, arg))
+  })
+}
+
+/** The frame families' size guides: sizes with rider heights (cm) and geometry (mm and degrees). */
+const GEOMETRY = ['stack', 'reach', 'seat_tube', 'top_tube', 'head_angle', 'seat_angle', 'chainstay', 'wheelbase']
+const geometry = readJson('frame-geometry.json')
+for (const [family, rows] of Object.entries(geometry ?? {})) {
+  const at = `frame-geometry.${family}`
+  if (!Array.isArray(rows) || rows.length === 0) { fail(at, 'needs sizes'); continue }
+  if (new Set(rows.map((row) => row.size)).size !== rows.length) fail(at, 'has a size twice')
+  rows.forEach((row, i) => {
+    const where = `${at}[${row?.size ?? i}]`
+    const { min, max } = row?.rider_height_cm ?? {}
+    if (!(Number.isInteger(min) && Number.isInteger(max) && min >= 90 && max <= 215 && min < max)) fail(where, 'rider_height_cm needs whole centimetres, 90 ≤ min < max ≤ 215')
+    if (i > 0 && !(min > rows[i - 1].rider_height_cm.min && max > rows[i - 1].rider_height_cm.max)) fail(where, 'rider heights must grow with the sizes')
+    if (Object.keys(row?.geometry ?? {}).join(',') !== GEOMETRY.join(',')) fail(where, `geometry must list ${GEOMETRY.join(', ')}`)
+    for (const [name, value] of Object.entries(row?.geometry ?? {})) {
+      const angle = name.endsWith('_angle')
+      if (typeof value !== 'number' || (angle ? !(value > 60 && value < 80) : !(Number.isInteger(value) && value > 200 && value < 1400))) {
+        fail(`${where}.${name}`, angle ? 'an angle in degrees between 60 and 80' : 'whole millimetres between 200 and 1400')
+      }
+    }
+  })
+}
+
 const SPEC_KEYS = ['frame', 'fork', 'groupset', 'gearing', 'brakes', 'wheels', 'tyres', 'weight', 'motor', 'battery', 'range', 'charger', 'material', 'size', 'capacity', 'lumens', 'runtime', 'compatibility']
 const COLOURS = ['black', 'white', 'red', 'sage', 'blue', 'orange', 'grey', 'sand', 'green', 'yellow']
 const AVAILABILITY = ['in_stock', 'low_stock', 'out_of_stock', 'preorder']
@@ -314,9 +383,21 @@ if (details && catalogue) {
     for (const locale of LOCALES) text(`${at}.description.${locale}`, detail.description?.[locale])
     ;(detail.gallery ?? []).forEach((url, i) => imageExists(`${at}.gallery[${i}]`, url, 'products'))
     if (detail.gallery?.[0] !== product.image) fail(`${at}.gallery`, 'must start with the product\'s image')
-    for (const [key, value] of detail.specs ?? []) {
-      if (!SPEC_KEYS.includes(key)) fail(`${at}.specs`, `unknown spec key ${key}`)
-      text(`${at}.specs.${key}`, value)
+    for (const spec of detail.specs ?? []) {
+      if (!SPEC_KEYS.includes(spec?.key)) fail(`${at}.specs`, `unknown spec key ${spec?.key}`)
+      checkSpecItems(`${at}.specs.${spec?.key}`, spec?.items)
+    }
+    if (detail.frame_family !== undefined) {
+      const rows = geometry?.[detail.frame_family]
+      if (!rows) fail(`${at}.frame_family`, `unknown frame family ${detail.frame_family}`)
+      else {
+        const sizes = new Set(rows.map((row) => row.size))
+        for (const size of new Set((detail.variants ?? []).map((variant) => variant.size))) {
+          if (!sizes.has(size)) fail(`${at}.frame_family`, `${detail.frame_family} has no size ${size}, which the product comes in`)
+        }
+      }
+    } else if (product.type_id !== 3 && new Set((detail.variants ?? []).map((variant) => variant.size)).size > 1) {
+      fail(`${at}.frame_family`, 'a bicycle sold in several sizes needs a frame family (its size guide)')
     }
     const sold = Object.keys(detail.prices ?? {})
     const variantsSold = Object.fromEntries(sold.map((site) => [site, 0]))
@@ -344,6 +425,7 @@ if (details && catalogue) {
     }
   }
   for (const [site, count] of Object.entries(soldPerSite)) if (count < 12) fail(`catalogue (${site})`, `sells ${count} products, at least 12 are needed`)
+  for (const key of Object.keys(specPhrases)) if (!usedPhrases.has(key)) warnings.push(`spec-phrases.${key} is not used by any product`)
 }
 
 // ------------------------------------------------------------------------------------------------ markets' money
@@ -579,6 +661,7 @@ const summary = [
   `pages: ${pages ? Object.keys(pages).length : 0} keys × ${LOCALES.length} locales`,
   `news: ${Array.isArray(news) ? news.length : 0} articles (${Array.isArray(news) ? news.filter((a) => a.scope !== '*').length : 0} market-specific)`,
   `products: ${catalogue?.products?.length ?? 0} in ${catalogue?.types?.length ?? 0} types, ${catalogue?.products?.filter((p) => p.featured).length ?? 0} featured`,
+  `specification phrases: ${Object.keys(specPhrases).length} × ${LOCALES.length} locales; frame families: ${Object.keys(geometry ?? {}).length}`,
   `markets: ${markets.length}, in ${new Set(markets.map((m) => m.currency?.code)).size} currencies`,
   `dealers: ${dealerData?.dealers?.length ?? 0}, places: ${dealerData?.places?.length ?? 0}`,
   `jobs: ${Array.isArray(jobs) ? jobs.filter((job) => job.open).length : 0} open positions in ${Array.isArray(jobs) ? new Set(jobs.filter((job) => job.open).map((job) => job.site)).size : 0} markets`,

@@ -4,6 +4,8 @@ import { DefaultLayout } from '../components/layouts'
 import { absoluteUrl, type HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import { TableScroll } from '../components/table-scroll'
+import { ProductSpecs } from '../components/product-specs'
+import { SizeGuide } from '../components/size-guide'
 import type { AppEnv } from '../env'
 import { formatMoney } from '../i18n/formats'
 import { sendPage } from '../render/respond'
@@ -18,7 +20,7 @@ import { IslandNames } from '../../client/islands/names'
 import { Island } from '../components/island'
 import { randomToken } from '../crypto/digest'
 
-/** The product page: gallery, name, price, description, the actions, variants and specifications. */
+/** The product page: gallery, name, price, description, the actions, the size guide, variants and specifications. */
 export function ProductPage({ view, chrome, head, product, formKey }: { view: View; chrome: Chrome; head: HeadProps; product: Product; formKey: string }) {
   const { t } = view
   const market = view.market!
@@ -57,6 +59,7 @@ export function ProductPage({ view, chrome, head, product, formKey }: { view: Vi
           {chrome.available.has('cart') && product.variants.length > 0 && (
             <BuyBox view={view} product={product} formKey={formKey} price={price} />
           )}
+          <SizeGuide view={view} product={product} />
           <div className="actions">
             {testRide && (
               <a className="button" href={testRide}>
@@ -101,19 +104,7 @@ export function ProductPage({ view, chrome, head, product, formKey }: { view: Vi
             </TableScroll>
           </section>
         )}
-        {product.specs.length > 0 && (
-          <section className="product-section" aria-labelledby="specs-title">
-            <h2 id="specs-title">{t('product.specs')}</h2>
-            <dl className="specs">
-              {product.specs.map((spec) => (
-                <div key={spec.key}>
-                  <dt>{t(`spec.${spec.key}`)}</dt>
-                  <dd>{spec.value}</dd>
-                </div>
-              ))}
-            </dl>
-          </section>
-        )}
+        <ProductSpecs view={view} product={product} />
       </article>
     </DefaultLayout>
   )

@@ -42,10 +42,60 @@ export const productSummarySchema = z.object({
   price: z.number().int().min(0),
 })
 
+/**
+ * One run of a specification's value, in the order it reads: prose already in the caller's locale (`text`), a
+ * designation written alike in every language and always left to right (`code`: "T800", "700 × 28c", "Aurora Veloce
+ * 12"), or a number the Worker writes the market's way (`quantity`: a value, or a range up to `to`, in a unit symbol).
+ */
+export const specPartSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string().min(1) }),
+  z.object({ kind: z.literal('code'), text: z.string().min(1) }),
+  z.object({
+    kind: z.literal('quantity'),
+    value: z.number().finite(),
+    to: z.number().finite().nullish(),
+    /** An SI or trade symbol (`kg`, `mm`, `Wh`, `Nm`, `psi`…), written after the number; none for a plain count. */
+    unit: z.string().regex(/^[A-Za-z°%]{1,4}$/).nullish(),
+  }),
+])
+
+/**
+ * A specification: its key (the Worker translates the label) and its value as parts. A brand's API that still sends
+ * one `value` string (the contract before parts) is read as that one text.
+ */
+export const specSchema = z.preprocess(
+  (spec) =>
+    spec && typeof spec === 'object' && 'value' in spec && !('parts' in spec) && typeof spec.value === 'string'
+      ? { ...spec, parts: [{ kind: 'text', text: spec.value }] }
+      : spec,
+  z.object({ key: z.string().regex(/^[a-z_]+$/), parts: z.array(specPartSchema).min(1) }),
+)
+
+const millimetres = z.number().positive().max(5000)
+const degrees = z.number().gt(0).lt(90)
+
+/** One frame size of a size guide: the rider heights it fits and its geometry (lengths in mm, angles in degrees). */
+export const sizeGuideRowSchema = z.object({
+  size: z.string().min(1),
+  rider_height_cm: z.object({ min: z.number().positive().max(250), max: z.number().positive().max(250) }),
+  geometry: z.object({
+    stack: millimetres,
+    reach: millimetres,
+    seat_tube: millimetres,
+    top_tube: millimetres,
+    head_angle: degrees,
+    seat_angle: degrees,
+    chainstay: millimetres,
+    wheelbase: millimetres,
+  }),
+})
+
 export const productSchema = productSummarySchema.extend({
   description: z.string().default(''),
   gallery: z.array(sitePath),
-  specs: z.array(z.object({ key: z.string().regex(/^[a-z_]+$/), value: z.string() })),
+  specs: z.array(specSchema),
+  /** The frame sizes of a bicycle with their rider heights and geometry; none (null) for products without a size guide. */
+  size_guide: z.array(sizeGuideRowSchema).min(1).nullish().transform((rows) => rows ?? null),
   /** Only the variants sold in the caller's market (those with a price there). */
   variants: z.array(variantSchema),
 })
@@ -108,6 +158,9 @@ export type ListedProductType = z.infer<typeof listedProductTypeSchema>
 export type Availability = z.infer<typeof availabilitySchema>
 export type ProductSummary = z.infer<typeof productSummarySchema>
 export type Product = z.infer<typeof productSchema>
+export type SpecPart = z.infer<typeof specPartSchema>
+export type Spec = Product['specs'][number]
+export type SizeGuideRow = z.infer<typeof sizeGuideRowSchema>
 export type NewsArticle = z.infer<typeof newsArticleSchema>
 export type Dealer = z.infer<typeof dealerSchema>
 export type Place = z.infer<typeof placeSchema>

@@ -23,14 +23,15 @@ describe('product pages', () => {
     expect(page).toContain(italian.colour.red)
     expect(page).toContain(italian.availability.low_stock)
     expect(page).toContain(italian.spec.frame)
-    expect(page).toContain('Carbon, T800 fibre')
+    expect(page).toContain('Carbonio, fibra T800')
     expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/products/aurora-strada-9"/>')
   })
 
-  it('put the variants table in a named group the keyboard can reach, for phones where it scrolls sideways', async () => {
+  it('put the variants table and the size guide\'s geometry in named groups the keyboard can reach, for phones where they scroll sideways', async () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
-    expect(expectNamedTableBoxes(text)).toBe(1)
+    expect(expectNamedTableBoxes(text)).toBe(2)
     expect(text).toContain('aria-labelledby="variants-title"')
+    expect(text).toContain('aria-labelledby="size-guide-geometry"')
   })
 
   it.each([

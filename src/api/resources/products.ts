@@ -12,6 +12,7 @@ type ProductRow = {
   description: string
   gallery: string
   specs: string
+  size_guide: string | null
   type_id: number
   type_slug: string
   type_name: string
@@ -19,12 +20,12 @@ type ProductRow = {
 }
 
 /**
- * Products in the caller's locale (else English) with their type and their price in the caller's market: only
+ * Products in the caller's locale (else English: names, descriptions and specifications) with their type and their price in the caller's market: only
  * products priced there are sold there, and their price is the "from" price, the lowest of their variants' prices
  * there (the product's own when no variant has one). `?1` is the locale, `?2` the market.
  */
 const PRODUCTS = `
-  SELECT p.id, p.slug, p.image, p.gallery, p.specs, t.id AS type_id, t.slug AS type_slug,
+  SELECT p.id, p.slug, p.image, p.gallery, COALESCE(n.specs, en.specs, '[]') AS specs, p.size_guide, t.id AS type_id, t.slug AS type_slug,
          COALESCE((SELECT MIN(vp.amount) FROM product_variants v
                      JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
                     WHERE v.product_id = p.id), pr.amount) AS price,
@@ -119,7 +120,10 @@ export const products = new Hono<ApiEnv>()
         ...summary(row),
         description: row.description,
         gallery: parseJson<string[]>(row.gallery, []),
-        specs: parseJson<Array<[string, string]>>(row.specs, []).map(([key, value]) => ({ key, value })),
+        // The specifications in the caller's locale (else English): text parts translated, codes and quantities as
+        // they are, for the Worker to write the market's way.
+        specs: parseJson<unknown[]>(row.specs, []) as never,
+        size_guide: parseJson<unknown[] | null>(row.size_guide, null) as never,
         variants: (variants?.results ?? []) as never,
       },
     })
