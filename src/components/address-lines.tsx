@@ -4,7 +4,7 @@ import type { PostalAddress } from '../upstream/account-schemas'
 
 /**
  * A postal address as lines, the country named in the market's language (an order's, or one of the address book).
- * Each line takes its own direction from its text; the postcode and the phone number are isolated left-to-right runs,
+ * Each line is isolated and takes its own direction from its text, aligned as the page is; the postcode and the phone number are isolated left-to-right runs,
  * so "24122 Bergamo" or "+39 035 555 0101" never come out reordered on a right-to-left page.
  */
 export function AddressLines({ address, tag }: { address: PostalAddress; tag: string }) {
@@ -23,8 +23,8 @@ export function AddressLines({ address, tag }: { address: PostalAddress; tag: st
   return (
     <address>
       {lines.map((line, index) => (
-        <span key={index} className="address-line" dir="auto">
-          {line}
+        <span key={index} className="address-line">
+          <bdi>{line}</bdi>
         </span>
       ))}
       {address.phone && (

@@ -52,7 +52,9 @@ export function BankTransferDetails({ view, account, amount, code, headingId, le
             </div>
             <div>
               <dt>{t('bank.beneficiary')}</dt>
-              <dd dir="auto">{account.beneficiary}</dd>
+              <dd>
+                <bdi>{account.beneficiary}</bdi>
+              </dd>
             </div>
             <div>
               <dt>{t('bank.iban')}</dt>
@@ -69,7 +71,9 @@ export function BankTransferDetails({ view, account, amount, code, headingId, le
             {account.bank && (
               <div>
                 <dt>{t('bank.bank')}</dt>
-                <dd dir="auto">{account.bank}</dd>
+                <dd>
+                  <bdi>{account.bank}</bdi>
+                </dd>
               </div>
             )}
           </dl>
