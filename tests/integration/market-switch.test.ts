@@ -61,7 +61,7 @@ describe('the login page in the visitor\'s language', () => {
       expect(plain.status, junk).toBe(200)
       expect(plain.text, junk).toContain('<html lang="en" dir="ltr">')
       expect(backLink(plain.text), junk).toBe('/int-en')
-      expect(plain.text, junk).not.toContain('name="market" value="' + junk)
+      expect(plain.text, junk).toContain('<input type="hidden" name="market" value="int-en"/>')
     }
     const remembered = await visit('/login?market=xx-yy&redirect=https%3A%2F%2Fevil.example%2Fae-ar', { headers: { Cookie: 'CountryLocale=it-it' } })
     expect(remembered.text).toContain('<html lang="it" dir="ltr">')
@@ -97,7 +97,8 @@ describe('the login page in the visitor\'s language', () => {
 describe('the market picker', () => {
   it('sends the page\'s path with the pick, from the header of every market page', async () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
-    expect(text).toMatch(/<form method="post" action="\/_market" class="market-picker-panel"><input type="hidden" name="from" value="\/it-it\/products\/aurora-strada-9"\/>/)
+    const picker = text.slice(text.indexOf('class="market-picker-panel"'))
+    expect(picker).toMatch(/^[^>]*action="\/_market"[^>]*><input type="hidden" name="from" value="\/it-it\/products\/aurora-strada-9"\/>/)
   })
 
   it('lands on the same product, listing, news index and home in the other market', async () => {
