@@ -20,6 +20,16 @@ export const PAGE_KEYS = [
 
 const DEFAULT_PAGE_LINKS = Object.fromEntries(PAGE_KEYS.slice(2).map((key) => [key, key]))
 
+/**
+ * A market's page slugs in one of its locales: the language's own (demo/page-slugs.json), then the market's own
+ * choices (demo/markets.json: `pageLinks` for every locale of the market, `pageLinksByLocale` for one), over the
+ * English defaults. The site-wide `page_links` are its first locale's (what clients that know only `pageLinks` use).
+ */
+export function demoPageLinks(market, locale) {
+  const language = readJson('demo/page-slugs.json')[locale] ?? {}
+  return { ...DEFAULT_PAGE_LINKS, ...language, ...market.pageLinks, ...market.pageLinksByLocale?.[locale] }
+}
+
 const DEFAULT_SETTINGS = {
   under_maintenance: false,
   test_ride_inquiry: true,
@@ -134,13 +144,19 @@ export function demoSeedStatements() {
       currency_token: market.currency.token,
       currency_place: market.currency.place,
       settings: JSON.stringify({ ...DEFAULT_SETTINGS, google_tag_manager: market.gtm, form_recipients: recipientsOf(market), ...market.commerce, ...market.settings }),
-      page_links: JSON.stringify({ ...DEFAULT_PAGE_LINKS, ...market.pageLinks }),
+      page_links: JSON.stringify(demoPageLinks(market, market.locales[0])),
       centre_lat: market.centre[0],
       centre_lng: market.centre[1],
       position: id,
     }))
     market.locales.forEach((locale, position) =>
-      statements.push(insert('site_locales', { site_id: id, locale, url: `/${market.slug}-${locale}`, position })))
+      statements.push(insert('site_locales', {
+        site_id: id,
+        locale,
+        url: `/${market.slug}-${locale}`,
+        position,
+        page_links: JSON.stringify(demoPageLinks(market, locale)),
+      })))
   })
 
   for (const [locale, messages] of Object.entries(demoMessages())) {

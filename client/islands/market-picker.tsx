@@ -14,13 +14,15 @@ export type MarketPickerProps = {
   regions: PickerRegion[]
   /** Where the pick is posted: it remembers the market and redirects there. */
   action: string
+  /** The page's path, sent along so that the pick lands on the same page of the other market (a hidden field). */
+  from?: { name: string; value: string } | null
 }
 
 /**
  * The market picker: a disclosure with one submit button per live market, grouped by region. Without JavaScript it
  * is a plain `<details>` form; hydrated, it also closes on Escape (focus back on its summary) and on an outside click.
  */
-export default function MarketPicker({ current, summary, shortSummary, label, title, regions, action }: MarketPickerProps) {
+export default function MarketPicker({ current, summary, shortSummary, label, title, regions, action, from = null }: MarketPickerProps) {
   const [open, setOpen] = useState(false)
   const [hydrated, setHydrated] = useState(false)
   const details = useRef<HTMLDetailsElement>(null)
@@ -67,6 +69,7 @@ export default function MarketPicker({ current, summary, shortSummary, label, ti
         <span className="visually-hidden">, {label}</span>
       </summary>
       <form method="post" action={action} className="market-picker-panel">
+        {from && <input type="hidden" name={from.name} value={from.value} />}
         <p className="market-picker-title">{title}</p>
         <MarketRegions regions={regions} current={current} />
       </form>

@@ -655,6 +655,24 @@ if (logo) {
   if (hard.length) fail('public/logo.svg', `has fixed colours (${hard.map(([, k, v]) => `${k}="${v}"`).join(', ')}); use currentColor`)
 }
 
+// ------------------------------------------------------------------------------------------------ page slugs
+
+// Every locale names every content page in its own language (../page-slugs.json, issue 12 item 9): kebab-case ASCII
+// (Greek, Hebrew and Arabic transliterated), one page per slug in a locale, and no slug that is another page's key
+// (the key is the old English slug that is moved to the page: it must not be another page of the locale).
+const pageSlugs = JSON.parse(readFileSync(join(here, '..', 'page-slugs.json'), 'utf8'))
+const SLUGGED = PAGE_KEYS.filter((key) => !['home', 'landing'].includes(key))
+for (const locale of LOCALES) {
+  const slugs = pageSlugs[locale]
+  if (!slugs) { fail(`page-slugs.${locale}`, 'is missing'); continue }
+  for (const key of SLUGGED) if (!KEBAB.test(slugs[key] ?? '')) fail(`page-slugs.${locale}.${key}`, `${JSON.stringify(slugs[key])} is not a kebab-case ASCII slug`)
+  for (const key of Object.keys(slugs)) if (!SLUGGED.includes(key)) fail(`page-slugs.${locale}.${key}`, 'is not a content page key')
+  const values = Object.values(slugs)
+  if (new Set(values).size !== values.length) fail(`page-slugs.${locale}`, 'gives two pages the same slug')
+  for (const [key, slug] of Object.entries(slugs)) if (SLUGGED.includes(slug) && slug !== key) fail(`page-slugs.${locale}.${key}`, `${slug} is another page's key`)
+}
+for (const locale of Object.keys(pageSlugs)) if (!LOCALES.includes(locale)) fail(`page-slugs.${locale}`, 'is not a locale of the demo')
+
 // ------------------------------------------------------------------------------------------------ report
 
 const summary = [

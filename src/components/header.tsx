@@ -82,7 +82,7 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
           )}
           {market && chrome.available.has('cart') && <CartLink view={view} base={base} count={chrome.cartCount ?? null} />}
           {chrome.available.has('account') && <AccountLinks view={view} home={home} />}
-          <Island name={IslandNames.marketPicker} component={MarketPicker} props={pickerProps(chrome.sites, market, t)} />
+          <Island name={IslandNames.marketPicker} component={MarketPicker} props={pickerProps(chrome.sites, market, t, view.path)} />
         </div>
       </div>
     </header>

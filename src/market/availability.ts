@@ -46,6 +46,12 @@ export type Availability = {
   headerLinks(): PageLink[]
   /** The content page a slug stands for, when it is available; else null. */
   pageOf(slug: string): PageLink | null
+  /**
+   * The available content page a slug used to stand for in this market before its slugs were in its language (the
+   * page's key, the site-wide slug, another locale's slug: `/it-it/work-with-us`, `/ch-fr/probefahrt`), when the
+   * slug is no page of the market's own; else null. Its old URLs answer 301 to the page (docs/api.md "pageLinks").
+   */
+  movedPage(slug: string): PageLink | null
   /** The URL of an available content page (`/it-it/rivenditori`), `query` appended as it is; else null. */
   pageUrl(key: string, query?: string): string | null
   /** The same rule for another market, with the same brand features (hreflang, sitemaps). */
@@ -82,7 +88,8 @@ export function availabilityOf(market: MarketOf | null, features: readonly Featu
   // Not a switch of the original: its paths are not matched by word (allowsPath), only its routes answer 404.
   if (site && !site.settings.sells_online) SELLING_PAGES.forEach((page) => off.add(page))
   const has = (page: string) => live && !off.has(page)
-  const links = Object.entries(site?.pageLinks ?? {}).map(([key, slug]) => ({ key, slug }))
+  const locale = market?.segment.split('-')[1] ?? ''
+  const links = site ? localePageLinks(site, locale) : []
   const pageLinks = () => links.filter(({ key }) => has(key))
 
   return {
@@ -98,10 +105,35 @@ export function availabilityOf(market: MarketOf | null, features: readonly Featu
     pageLinks,
     headerLinks: () => HEADER_PAGES.flatMap((key) => pageLinks().filter((link) => link.key === key)),
     pageOf: (slug) => pageLinks().find((link) => link.slug === slug) ?? null,
+    movedPage(slug) {
+      if (!site || links.some((link) => link.slug === slug)) return null
+      const former = formerSlugs(site, locale)
+      const key = former.get(slug)
+      return key ? (pageLinks().find((link) => link.key === key) ?? null) : null
+    },
     pageUrl(key, query = '') {
       const link = has(key) ? links.find((l) => l.key === key) : undefined
       return link && market ? `/${market.segment}/${link.slug}${query}` : null
     },
     elsewhere: (other) => availabilityOf(other, features),
   }
+}
+
+/**
+ * A market's content pages in its locale: the site's `pageLinks`, each replaced by the locale's own slug where
+ * `pageLinksByLocale` names one (docs/api.md "pageLinks"), and the keys only the locale has.
+ */
+export function localePageLinks(site: Site, locale: string): PageLink[] {
+  const merged = { ...site.pageLinks, ...(site.pageLinksByLocale[locale] ?? {}) }
+  return Object.entries(merged).map(([key, slug]) => ({ key, slug }))
+}
+
+/** The slugs that stood for a market's pages before: each key itself, the site-wide slugs, the other locales' slugs. */
+function formerSlugs(site: Site, locale: string): Map<string, string> {
+  const former = new Map<string, string>()
+  const add = (links: Record<string, string>) => Object.entries(links).forEach(([key, slug]) => former.has(slug) || former.set(slug, key))
+  add(Object.fromEntries(Object.keys({ ...site.pageLinks, ...(site.pageLinksByLocale[locale] ?? {}) }).map((key) => [key, key])))
+  add(site.pageLinks)
+  for (const [other, links] of Object.entries(site.pageLinksByLocale)) if (other !== locale) add(links)
+  return former
 }

@@ -1,15 +1,20 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../env'
 import { ErrorMessages, PageError } from '../errors/page-error'
-import { siteUrl } from './market'
 import { findLiveMarket, rememberMarket } from './remembered-market'
+import { samePageIn } from './same-page'
 
 /** Where the pickers' forms post. */
 export const PICK_MARKET_PATH = '/_market'
 
+/** The pickers' field with the path of the page the visitor switches from (market/same-page.ts). */
+export const PICK_FROM_FIELD = 'from'
+
 /**
- * `POST /_market` (the picker's forms): remembers the picked market in `CountryLocale` and goes there. Only a live
- * market can be picked; like every form, it is same-origin only (security/unsafe-requests.ts).
+ * `POST /_market` (the picker's forms): remembers the picked market in `CountryLocale` and goes to the page the
+ * visitor was on (`from`, a same-site path of a market) in that market when it exists there, else to its home
+ * (market/same-page.ts). Only a live market can be picked; like every form, it is same-origin only
+ * (security/unsafe-requests.ts).
  */
 export async function pickMarket(c: Context<AppEnv>): Promise<Response> {
   const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)
@@ -17,6 +22,8 @@ export async function pickMarket(c: Context<AppEnv>): Promise<Response> {
   const sites = await c.var.lookups.sites()
   const picked = findLiveMarket(sites, segment)
   if (!picked) throw new PageError(400, ErrorMessages.unknownMarket)
+  const from = typeof form[PICK_FROM_FIELD] === 'string' ? form[PICK_FROM_FIELD] : null
+  const target = await samePageIn(c, sites, from, picked)
   rememberMarket(c, `${picked.site.slug}-${picked.locale}`)
-  return c.redirect(siteUrl(picked.site, picked.locale), 303)
+  return c.redirect(target, 303)
 }

@@ -3,7 +3,7 @@ import type { PickerRegion } from '../../client/islands/market-regions'
 import type { Translator } from '../i18n/translator'
 import type { Region, Site } from '../upstream/schemas'
 import { isLive, type Market } from './market'
-import { PICK_MARKET_PATH } from './pick-market'
+import { PICK_FROM_FIELD, PICK_MARKET_PATH } from './pick-market'
 
 const REGION_ORDER: Region[] = ['europe', 'americas', 'asia', 'oceania', 'africa']
 const languageNames = new Map<string, string>()
@@ -34,9 +34,10 @@ export function pickerRegions(sites: Site[], t: Translator['t']): PickerRegion[]
   })).filter((region) => region.markets.length > 0)
 }
 
-/** The picker island's props for a page. */
-export function pickerProps(sites: Site[], market: Market | null, t: Translator['t']): MarketPickerProps {
+/** The picker island's props for a page; `from`, the page's path, lets the pick land on the same page elsewhere. */
+export function pickerProps(sites: Site[], market: Market | null, t: Translator['t'], from?: string): MarketPickerProps {
   return {
+    from: market && from ? { name: PICK_FROM_FIELD, value: from } : null,
     current: market?.segment ?? null,
     summary: market ? marketLabel(market.site, market.locale) : t('picker.select_label'),
     shortSummary: market ? `${market.country} · ${market.locale}`.toUpperCase() : '◍',

@@ -7,6 +7,7 @@ import { type HeadProps, headFromSeo } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
+import { movedPageRedirect } from '../market/moved-page'
 import { sendPage, viewOf } from '../render/respond'
 import { pageAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
@@ -35,13 +36,17 @@ export function ContentPage({ view, chrome, head, page, children }: ContentPageP
 }
 
 /**
- * `GET /{m}/{page}`: the slug is looked up in the site's pageLinks (slugs differ per market); an unknown slug or a
- * page without content is "Page Not Found"; an upstream failure with nothing cached is the app's 503. The dealer
+ * `GET /{m}/{page}`: the slug is looked up in the market's pageLinks (slugs differ per market and locale); a slug the
+ * page had before is moved there (301, market/moved-page.ts); an unknown slug or a page without content is "Page Not Found"; an upstream failure with nothing cached is the app's 503. The dealer
  * locator is one of these pages, with its dealers below its content.
  */
 export async function contentPage(c: Context<AppEnv>): Promise<Response> {
   const key = c.var.available.pageOf(c.req.param('page') ?? '')?.key
-  if (!key) throw PageError.pageNotFound(c.req.url)
+  if (!key) {
+    const moved = movedPageRedirect(c)
+    if (moved) return moved
+    throw PageError.pageNotFound(c.req.url)
+  }
   const parts = await contentPageParts(c, key)
   if (key === 'dealer-locator') return sendDealerLocator(c, parts.page, parts.chrome, parts.head)
   const form = LEAD_FORMS[key]

@@ -11,10 +11,13 @@ import { forgetMarket } from '../market/remembered-market'
 import type { ErrorKind, PageError } from '../errors/page-error'
 import { sendPage, viewOf } from '../render/respond'
 
+/** The landing page: its market picker is where a visitor of a market under maintenance goes on. */
+const LANDING_PATH = '/'
+
 /** How long a visitor is told to wait before retrying a site under maintenance. */
 export const RETRY_AFTER_SECONDS = 300
 
-type ErrorPageProps = { view: View; status: number; title: string; message: string; text: string; home: string }
+type ErrorPageProps = { view: View; status: number; title: string; message: string; text: string; home: string; homeLabel?: string }
 
 /** The translated heading and explanation of each kind of error page. */
 const WORDING: Record<ErrorKind, { title: string; text: string }> = {
@@ -28,7 +31,7 @@ const WORDING: Record<ErrorKind, { title: string; text: string }> = {
  * The error page: dark, the logo, the status, a heading and an explanation in the market's language, the exact
  * message (PRODUCT.md §3: an English text, so marked as English for screen readers) and a way home.
  */
-export function ErrorPage({ view, status, title, message, text, home }: ErrorPageProps) {
+export function ErrorPage({ view, status, title, message, text, home, homeLabel }: ErrorPageProps) {
   return (
     <ErrorLayout view={view} head={{ title: `${status} · ${view.t('brand.name')}`, robots: 'noindex' }}>
       <p className="error-status">{status}</p>
@@ -38,7 +41,7 @@ export function ErrorPage({ view, status, title, message, text, home }: ErrorPag
         {message}
       </p>
       <a className="button" href={home}>
-        {view.t('common.return_to_home')}
+        {homeLabel ?? view.t('common.return_to_home')}
       </a>
     </ErrorLayout>
   )
@@ -46,7 +49,8 @@ export function ErrorPage({ view, status, title, message, text, home }: ErrorPag
 
 /**
  * Answers a PageError with the error page. Inside a resolved market it speaks the market's language and leads to the
- * site's first URL (for a site under maintenance: "check again later"); otherwise int-en's texts and `/int-en`.
+ * site's first URL; otherwise int-en's texts and `/int-en`. Maintenance ("check again later") leads to the market
+ * picker of the landing page, never to a page of the market under maintenance.
  * Maintenance also forgets the remembered market.
  */
 export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promise<Response> {
@@ -55,7 +59,9 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
   const t = c.get('t') ?? (maintenance && !market
     ? createTranslator(FALLBACK_MARKET.locale, null) // the upstream just failed: do not wait for it twice
     : await loadTranslator(c.var.lookups.forMarket(market ?? FALLBACK_MARKET)))
-  const home = market ? siteHome(market.site) : FALLBACK_MARKET.home
+  // A market under maintenance (or the whole site, when nothing answers) would only answer 503 again: its way out is
+  // the market picker of the landing page, where the markets that are live are listed.
+  const home = maintenance ? LANDING_PATH : market ? siteHome(market.site) : FALLBACK_MARKET.home
   if (maintenance) forgetMarket(c)
   return sendPage(
     c,
@@ -66,6 +72,7 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
       message={error.message}
       text={t.t(WORDING[error.kind].text)}
       home={home}
+      homeLabel={maintenance ? t.t('picker.change') : undefined}
     />,
     {
       status: error.status,

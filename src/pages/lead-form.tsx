@@ -7,6 +7,7 @@ import type { View } from '../components/view'
 import { configOf } from '../config'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
+import { movedPageRedirect } from '../market/moved-page'
 import { caughtBot, HONEYPOT_FIELD } from '../forms/bot-checks'
 import { FORM_TOKEN_FIELD, issueFormToken, MIN_FILL_SECONDS, readFormToken } from '../forms/form-token'
 import { humanCheckOf, TURNSTILE_FIELD } from '../forms/human-check'
@@ -102,7 +103,11 @@ export async function sendLeadFormPage(
  */
 export async function submitLeadForm(c: Context<AppEnv>): Promise<Response> {
   const form = leadFormOf(c)
-  if (!form) throw PageError.pageNotFound(c.req.url)
+  if (!form) {
+    const moved = movedPageRedirect(c)
+    if (moved) return moved
+    throw PageError.pageNotFound(c.req.url)
+  }
   const body = (await c.req.parseBody({ all: true }).catch(() => ({}))) as Record<string, unknown>
   const values = formValues(body, form.lists ?? [])
   const again = (state: Omit<FormState, 'values'>, status: 422 | 429 | 503) =>
@@ -145,6 +150,10 @@ export async function submitLeadForm(c: Context<AppEnv>): Promise<Response> {
 export async function leadFormSent(c: Context<AppEnv>): Promise<Response> {
   const form = leadFormOf(c)
   const reference = c.req.query('reference') ?? ''
+  if (!form) {
+    const moved = movedPageRedirect(c)
+    if (moved) return moved
+  }
   if (!form || !REFERENCE_FORMAT.test(reference)) throw PageError.pageNotFound(c.req.url)
   const { market, t } = c.var
   const chrome = await loadChrome(c)

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { ATTEMPT_WINDOW_SECONDS, attemptKeys, attemptRefused, countAgainstAccount } from '../auth/attempts'
 import { trustDevice } from '../auth/device-cookie'
 import { logIn } from '../auth/log-in'
-import { type LoginMarket, loginMarket } from '../auth/login-market'
+import { backToSite, LOGIN_MARKET_PARAM, type LoginMarket, loginLink, loginMarket } from '../auth/login-market'
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH, REGISTER_PATH } from '../auth/paths'
 import { redirectTarget } from '../auth/redirect-target'
 import { type FieldErrors, Field, FormErrors } from '../components/form-field'
@@ -32,10 +32,13 @@ type LoginState = {
   forgot?: { email: string; errors?: FieldErrors; failure?: 'auth.too_many' }
 }
 
-type LoginPageProps = { view: View; head: HeadProps; home: string; state: LoginState }
+type LoginPageProps = { view: View; head: HeadProps; market: LoginMarket; state: LoginState }
 
-/** The login page: the login form and, below it, "forgot password". Plain forms: they work without JavaScript. */
-export function LoginPage({ view, head, home, state }: LoginPageProps) {
+/**
+ * The login page: the login form and, below it, "forgot password". Plain forms: they work without JavaScript. Each
+ * carries the page's market, so that its answers speak the same language (auth/login-market.ts).
+ */
+export function LoginPage({ view, head, market, state }: LoginPageProps) {
   const { t } = view
   const forgot = state.forgot
   return (
@@ -45,8 +48,9 @@ export function LoginPage({ view, head, home, state }: LoginPageProps) {
         <p className="lead">{t('auth.login_intro')}</p>
         <form method="post" action={LOGIN_PATH} className="stacked-form" noValidate>
           <FormErrors view={view} errors={state.errors} message={state.failure ? t(state.failure) : null} />
+          <input type="hidden" name={LOGIN_MARKET_PARAM} value={market.segment} />
           {state.redirect && <input type="hidden" name="redirect" value={state.redirect} />}
-          <Field view={view} name="email" label={t('auth.email')} type="email" autoComplete="username" defaultValue={state.email} errors={state.errors} />
+          <Field view={view} name="email" label={t('auth.email')} type="email" autoComplete="username" dir="ltr" defaultValue={state.email} errors={state.errors} />
           <Field view={view} name="password" label={t('auth.password')} type="password" autoComplete="current-password" errors={state.errors} />
           <button type="submit" className="button">
             {t('auth.submit')}
@@ -54,13 +58,15 @@ export function LoginPage({ view, head, home, state }: LoginPageProps) {
         </form>
         <p className="auth-switch">
           {t('register.new_here')}{' '}
-          <a href={state.redirect ? `${REGISTER_PATH}?redirect=${encodeURIComponent(state.redirect)}` : REGISTER_PATH}>{t('register.title')}</a>
+          <a href={loginLink(REGISTER_PATH, market, state.redirect)}>{t('register.title')}</a>
         </p>
 
         <details className="forgot" open={forgot ? true : undefined}>
           <summary>{t('auth.forgot_title')}</summary>
           <form method="post" action={FORGOT_PASSWORD_PATH} className="stacked-form" noValidate>
             <p>{t('auth.forgot_intro')}</p>
+            <input type="hidden" name={LOGIN_MARKET_PARAM} value={market.segment} />
+            {state.redirect && <input type="hidden" name="redirect" value={state.redirect} />}
             <FormErrors view={view} errors={forgot?.errors} message={forgot?.failure ? t(forgot.failure) : null} />
             <Field
               view={view}
@@ -68,6 +74,7 @@ export function LoginPage({ view, head, home, state }: LoginPageProps) {
               label={t('auth.email')}
               type="email"
               autoComplete="email"
+              dir="ltr"
               defaultValue={forgot?.email}
               errors={forgot?.errors}
             />
@@ -77,20 +84,20 @@ export function LoginPage({ view, head, home, state }: LoginPageProps) {
           </form>
         </details>
         <p>
-          <a href={home}>{t('auth.back_to_site')}</a>
+          <a href={backToSite(market, state.redirect)}>{t('auth.back_to_site')}</a>
         </p>
       </div>
     </BlankLayout>
   )
 }
 
-/** Renders the login page in the remembered market's language (else int-en), with a form's state. */
+/** Renders the login page in its market's language and direction (auth/login-market.ts), with a form's state. */
 async function sendLoginPage(c: Context<AppEnv>, market: LoginMarket, state: LoginState, status: 200 | 422 | 429 = 200) {
   const t = await loadTranslator(c.var.lookups.forMarket(market))
   const view = viewOf(c, t, null, false)
   const head: HeadProps = { title: `${t.t('auth.login_title')} · ${t.t('brand.name')}`, description: t.t('auth.login_intro'), robots: 'noindex' }
   const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) } : {}
-  return sendPage(c, <LoginPage view={view} head={head} home={market.home} state={state} />, { status, headers, caching: Caching.private })
+  return sendPage(c, <LoginPage view={view} head={head} market={market} state={state} />, { status, headers, caching: Caching.private })
 }
 
 /** `GET /login` (guest only). */
@@ -105,8 +112,8 @@ export async function loginPage(c: Context<AppEnv>): Promise<Response> {
  * `redirect` (same-site paths only) or the market's home.
  */
 export async function submitLogin(c: Context<AppEnv>): Promise<Response> {
-  const market = await loginMarket(c)
   const form = await readForm(c)
+  const market = await loginMarket(c, { market: form[LOGIN_MARKET_PARAM], redirect: form.redirect })
   const state: LoginState = { redirect: redirectTarget(form.redirect), email: form.email ?? '' }
   const credentials = loginRequestSchema.safeParse({ email: form.email ?? '', password: form.password ?? '' })
   if (!credentials.success) return sendLoginPage(c, market, { ...state, errors: fieldErrors(credentials.error) }, 422)
@@ -125,8 +132,8 @@ export async function submitLogin(c: Context<AppEnv>): Promise<Response> {
  * `/{market}/update-password/{token}` in the visitor's market.
  */
 export async function submitForgotPassword(c: Context<AppEnv>): Promise<Response> {
-  const market = await loginMarket(c)
   const form = await readForm(c)
+  const market = await loginMarket(c, { market: form[LOGIN_MARKET_PARAM], redirect: form.redirect })
   const email = emailSchema.safeParse(form.forgot_email ?? '')
   const forgot = { email: form.forgot_email ?? '' }
   const state: LoginState = { redirect: redirectTarget(form.redirect) }
@@ -139,5 +146,5 @@ export async function submitForgotPassword(c: Context<AppEnv>): Promise<Response
   const linkBase = `${origin}/${market.segment}/update-password/`
   const { refused } = await unlessRefused(authOf(c, market).forgotPassword(email.data, linkBase), [429])
   if (refused) return tooMany()
-  return sendRedirect(c, withNotice(LOGIN_PATH, 'reset_link_sent'), 303)
+  return sendRedirect(c, withNotice(loginLink(LOGIN_PATH, market, state.redirect), 'reset_link_sent'), 303)
 }

@@ -1,9 +1,9 @@
 import type { Context } from 'hono'
 import { ATTEMPT_WINDOW_SECONDS, attemptKeys, attemptRefused, countAgainstAccount } from '../auth/attempts'
 import { authOf } from '../auth/auth-of'
-import { type LoginMarket, loginMarket } from '../auth/login-market'
+import { LOGIN_MARKET_PARAM, type LoginMarket, loginLink, loginMarket } from '../auth/login-market'
 import { LOGIN_PATH, REGISTER_PATH, REGISTER_SENT_PATH } from '../auth/paths'
-import { loginUrl, redirectTarget } from '../auth/redirect-target'
+import { redirectTarget } from '../auth/redirect-target'
 import { Caching } from '../cache/answer-caching'
 import { type FieldErrors, Field, FormErrors } from '../components/form-field'
 import { BlankLayout } from '../components/layouts'
@@ -40,10 +40,10 @@ type RegisterState = {
   message?: 'auth.too_many' | 'forms.expired' | 'forms.unavailable'
 }
 
-type RegisterPageProps = { view: View; head: HeadProps; privacyUrl: string | null; state: RegisterState }
+type RegisterPageProps = { view: View; head: HeadProps; market: LoginMarket; privacyUrl: string | null; state: RegisterState }
 
 /** The sign-up form: names, address, password (its rules shown), the consent; a plain form that works without JavaScript. */
-export function RegisterPage({ view, head, privacyUrl, state }: RegisterPageProps) {
+export function RegisterPage({ view, head, market, privacyUrl, state }: RegisterPageProps) {
   const { t } = view
   const values = state.values ?? {}
   const errors = state.errors
@@ -57,6 +57,7 @@ export function RegisterPage({ view, head, privacyUrl, state }: RegisterPageProp
             <FormErrors view={view} errors={errors} message={state.message ? t(state.message) : null} />
             <p className="form-note">{t('forms.required_note')}</p>
             <input type="hidden" name={FORM_TOKEN_FIELD} value={state.token} />
+            <input type="hidden" name={LOGIN_MARKET_PARAM} value={market.segment} />
             {state.redirect && <input type="hidden" name="redirect" value={state.redirect} />}
             <div className="honeypot" aria-hidden="true">
               <label htmlFor="field-homepage">{t('forms.honeypot')}</label>
@@ -86,7 +87,7 @@ export function RegisterPage({ view, head, privacyUrl, state }: RegisterPageProp
           </p>
         )}
         <p className="auth-switch">
-          {t('register.have_account')} <a href={state.redirect ? loginUrl(state.redirect) : LOGIN_PATH}>{t('auth.submit')}</a>
+          {t('register.have_account')} <a href={loginLink(LOGIN_PATH, market, state.redirect)}>{t('auth.submit')}</a>
         </p>
       </div>
     </BlankLayout>
@@ -110,7 +111,7 @@ async function sendRegisterPage(c: Context<AppEnv>, market: LoginMarket, state: 
   const head: HeadProps = { title: `${t.t('register.title')} · ${t.t('brand.name')}`, description: t.t('register.intro'), robots: 'noindex' }
   const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) } : {}
   // Each form carries its own token: never kept by a cache.
-  return sendPage(c, <RegisterPage view={view} head={head} privacyUrl={privacyUrl} state={state} />, {
+  return sendPage(c, <RegisterPage view={view} head={head} market={market} privacyUrl={privacyUrl} state={state} />, {
     status,
     headers,
     caching: Caching.never,
@@ -133,8 +134,8 @@ export async function registerPage(c: Context<AppEnv>): Promise<Response> {
  * answer is "check your mailbox" either way. The form token's id is the registration's key: sent twice, one account.
  */
 export async function submitRegister(c: Context<AppEnv>): Promise<Response> {
-  const market = await loginMarket(c)
   const form = await readForm(c)
+  const market = await loginMarket(c, { market: form[LOGIN_MARKET_PARAM], redirect: form.redirect })
   const redirect = redirectTarget(form.redirect)
   const values: Typed = { first_name: form.first_name ?? '', last_name: form.last_name ?? '', email: form.email ?? '', consent: form.consent === 'on' }
   const secret = c.env.SESSION_SECRET
@@ -146,7 +147,7 @@ export async function submitRegister(c: Context<AppEnv>): Promise<Response> {
   const token = await readFormToken(secret, TOKEN_SCOPE, posted)
   if (form[HONEYPOT_FIELD] || !token || token.state === 'too_fast') {
     logEvent('info', 'form_bot_caught', { form: 'register' })
-    return sendRedirect(c, REGISTER_SENT_PATH, 303)
+    return sendRedirect(c, loginLink(REGISTER_SENT_PATH, market, null), 303)
   }
   if (token.state === 'expired') {
     // The new token counts as already filled in: the visitor checks the kept values and sends at once.
@@ -166,7 +167,7 @@ export async function submitRegister(c: Context<AppEnv>): Promise<Response> {
   )
   if (refused?.status === 429) return tooMany()
   if (refused) return again({ errors: refused.rejection.errors ?? { form: ['invalid'] } }, 422)
-  return sendRedirect(c, REGISTER_SENT_PATH, 303)
+  return sendRedirect(c, loginLink(REGISTER_SENT_PATH, market, null), 303)
 }
 
 /** `GET /login/register/sent`: "check your mailbox", the same whether or not the address was taken. */
@@ -183,7 +184,7 @@ export async function registerSent(c: Context<AppEnv>): Promise<Response> {
         <p className="lead">{t.t('register.sent_text')}</p>
         <p>{t.t('register.sent_hint')}</p>
         <p>
-          <a className="button secondary" href={LOGIN_PATH}>
+          <a className="button secondary" href={loginLink(LOGIN_PATH, market, null)}>
             {t.t('register.back_to_login')}
           </a>
         </p>

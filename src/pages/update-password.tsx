@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { loginPageOf } from '../auth/login-market'
 import { LOGIN_PATH } from '../auth/paths'
 import { sessionsOf } from '../auth/sessions'
 import { type FieldErrors, Field, FormErrors } from '../components/form-field'
@@ -32,7 +33,7 @@ export function UpdatePasswordPage({ view, chrome, head, state }: { view: View; 
             <h1>{t('password.link_invalid_title')}</h1>
             <p>{t('password.link_invalid_text')}</p>
             <p>
-              <a className="button" href={LOGIN_PATH}>
+              <a className="button" href={view.market ? loginPageOf(view.market.segment) : LOGIN_PATH}>
                 {t('password.request_new')}
               </a>
             </p>
@@ -124,5 +125,5 @@ export async function submitUpdatePassword(c: Context<AppEnv>): Promise<Response
   await sessionsOf(c)
     ?.endAllOf(reset.answer.user_id)
     .catch((error: unknown) => logEvent('error', 'sessions_not_ended', { error: errorName(error) }))
-  return sendRedirect(c, withNotice(LOGIN_PATH, 'password_changed'), 303)
+  return sendRedirect(c, withNotice(loginPageOf(c.var.market.segment), 'password_changed'), 303)
 }

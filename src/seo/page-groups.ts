@@ -1,4 +1,4 @@
-import type { Availability } from '../market/availability'
+import { type Availability, localePageLinks } from '../market/availability'
 import { isLive, siteUrl } from '../market/market'
 import type { PageIndex } from '../upstream/page-index-schemas'
 import type { Site } from '../upstream/schemas'
@@ -146,7 +146,7 @@ function dealerGroup(places: Place[], dealer: PageIndex['dealers'][number] | und
  */
 export function allPageGroups(places: Place[], index: PageIndex | null): PageGroup[] {
   const groups: PageGroup[] = [pageGroups.home(places, index), pageGroups.newsIndex(places, index)]
-  const keys = new Set(places.flatMap((place) => Object.keys(place.site.pageLinks)))
+  const keys = new Set(places.flatMap((place) => localePageLinks(place.site, place.locale).map((link) => link.key)))
   for (const key of keys) groups.push(pageGroups.contentPage(places, index, key))
   if (index) {
     groups.push(pageGroups.products(places, index))

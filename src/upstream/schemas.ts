@@ -151,6 +151,9 @@ export const seoRecordSchema = z.object({
 
 const localeCode = z.string().regex(/^[a-z]{2}$/)
 
+/** pageLinks: a page key → its slug (`/{country}-{locale}/{slug}`). */
+const pageLinksSchema = z.record(z.string(), z.string().regex(/^[a-z0-9-]+$/))
+
 /** A same-site path (`/images/x.svg`, `/it-it`), never `//elsewhere`: pages link and redirect to these. */
 export const sitePath = z.string().regex(/^\/(?![/\\])[^\s]*$/)
 
@@ -161,7 +164,13 @@ export const siteSchema = z.object({
   locales: z.array(localeCode).min(1),
   /** Same-site paths only (`/it-it`, never `//elsewhere`): the Worker redirects to them. */
   urls: z.array(z.object({ locale_code: localeCode, url: sitePath })),
-  pageLinks: z.record(z.string(), z.string().regex(/^[a-z0-9-]+$/)).default({}),
+  /** The site's page slugs by pageLinks key: every locale's unless `pageLinksByLocale` names the locale's own. */
+  pageLinks: pageLinksSchema.default({}),
+  /**
+   * The slugs of each locale in its own language (`{ "fr": { "test-drive": "essai" } }`), over `pageLinks` key by key.
+   * Optional: a client that knows only `pageLinks` keeps working with the site-wide slugs (docs/api.md).
+   */
+  pageLinksByLocale: z.record(localeCode, pageLinksSchema).default({}).catch({}),
   seo: seoRecordSchema.nullish(),
   settings: siteSettingsSchema.default(siteSettingsSchema.parse({})),
   /** Where the market's dealer locator measures from when the visitor's own position is not known. */

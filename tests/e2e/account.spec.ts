@@ -9,9 +9,10 @@ const DEMO = { email: 'customer@example.com', password: 'Demo-Rider-2026!' }
 async function logIn(page: Page, from = '/it-it/my-account') {
   await page.goto(from)
   await expect(page).toHaveURL(/\/login\?redirect=/)
-  await page.getByLabel('E-mail address').first().fill(DEMO.email)
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password)
-  await page.getByRole('button', { name: 'Log in' }).click()
+  // The login page speaks the market the visitor came from (its labels are that market's).
+  await page.locator('#field-email').fill(DEMO.email)
+  await page.locator('#field-password').fill(DEMO.password)
+  await page.locator('form[action="/login"] button[type="submit"]').click()
 }
 
 const violationsOf = async (page: Page) =>

@@ -11,7 +11,7 @@ test.beforeEach(async ({ page }) => {
 
 const MARKETS = [
   { segment: 'it-it', dir: 'ltr', locator: 'rivenditori', town: 'Bologna', nearest: 'Bici Felsinea' },
-  { segment: 'il-he', dir: 'rtl', locator: 'dealer-locator', town: 'Jerusalem', nearest: 'אופני ההר' },
+  { segment: 'il-he', dir: 'rtl', locator: 'chanuyot', town: 'Jerusalem', nearest: 'אופני ההר' },
 ]
 
 async function openProductThroughMenu(page: Page, segment: string) {

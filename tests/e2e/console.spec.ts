@@ -77,7 +77,7 @@ async function signIn(page: Page, role: Role) {
 
 /** Sends a test ride request through the real form in it-it; answers its reference. */
 async function requestTestRide(page: Page, email: string): Promise<string> {
-  await page.goto('/it-it/test-drive?model=aurora-strada-9')
+  await page.goto('/it-it/prova-su-strada?model=aurora-strada-9')
   const form = page.locator('form.lead-form')
   await form.locator('#field-dealer').selectOption('cicli-bergamasca')
   await form.locator('#field-date').fill(dayAhead(1))
@@ -89,13 +89,13 @@ async function requestTestRide(page: Page, email: string): Promise<string> {
   await form.locator('#field-consent').check()
   await page.waitForTimeout(3200)
   await form.locator('button[type="submit"]').click()
-  await expect(page).toHaveURL(/\/it-it\/test-drive\/sent\?reference=TR-/)
+  await expect(page).toHaveURL(/\/it-it\/prova-su-strada\/sent\?reference=TR-/)
   return new URL(page.url()).searchParams.get('reference') as string
 }
 
 /** Sends a job application with a PDF through the real form in it-it; answers its reference. */
 async function applyForJob(page: Page, email: string): Promise<string> {
-  await page.goto('/it-it/work-with-us')
+  await page.goto('/it-it/lavora-con-noi')
   const form = page.locator('form.lead-form')
   await form.locator('#field-name').fill('Lukas Meyer')
   await form.locator('#field-email').fill(email)
@@ -108,7 +108,7 @@ async function applyForJob(page: Page, email: string): Promise<string> {
   await form.locator('#field-consent').check()
   await page.waitForTimeout(3200)
   await form.locator('button[type="submit"]').click()
-  await expect(page).toHaveURL(/\/it-it\/work-with-us\/sent\?reference=JB-/)
+  await expect(page).toHaveURL(/\/it-it\/lavora-con-noi\/sent\?reference=JB-/)
   return new URL(page.url()).searchParams.get('reference') as string
 }
 

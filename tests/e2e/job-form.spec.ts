@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+import { slugOf } from '../fixtures/page-slugs'
 import { expect, test } from './fixtures/offline'
 
 const SCREENSHOTS = 'test-results/screenshots'
@@ -34,7 +35,7 @@ for (const [market, viewport] of [['it-it', PHONE], ['ae-ar', DESKTOP]] as const
   test(`applies for a job with a PDF in ${market} at ${viewport.width} px, once wrong then right`, async ({ page }) => {
     await asNewClient(page)
     await page.setViewportSize(viewport)
-    await page.goto(`/${market}/work-with-us`)
+    await page.goto(`/${market}/${slugOf(market, 'work-with-us')}`)
     const firstPosition = page.locator('.job-card').first()
     const title = (await firstPosition.locator('h3').textContent())!
     await firstPosition.locator('.job-apply').click()
@@ -66,13 +67,13 @@ for (const [market, viewport] of [['it-it', PHONE], ['ae-ar', DESKTOP]] as const
     await page.locator('#field-email').fill('giulia.rossi@example.com')
     await page.locator('#field-cv').setInputFiles(PDF)
     await page.locator('form.lead-form button[type="submit"]').click()
-    await expect(page).toHaveURL(new RegExp(`/${market}/work-with-us/sent\\?reference=JB-`))
+    await expect(page).toHaveURL(new RegExp(`/${market}/${slugOf(market, 'work-with-us')}/sent\\?reference=JB-`))
     const reference = new URL(page.url()).searchParams.get('reference')!
     await expect(page.locator('.reference strong')).toHaveText(reference)
   })
 }
 
-for (const [path, viewport] of [['/it-it/work-with-us', PHONE], ['/il-he/work-with-us', PHONE], ['/ae-ar/work-with-us', DESKTOP], ['/es-es/work-with-us', DESKTOP]] as const) {
+for (const [path, viewport] of [['/it-it/lavora-con-noi', PHONE], ['/il-he/drushim', PHONE], ['/ae-ar/al-wazaif', DESKTOP], ['/es-es/trabaja-con-nosotros', DESKTOP]] as const) {
   test(`${path} at ${viewport.width} px has no accessibility violations, before and with its errors shown`, async ({ page }) => {
     await asNewClient(page)
     await page.setViewportSize(viewport)
@@ -89,7 +90,7 @@ test('the job page at phone and desktop width, left to right and right to left: 
   for (const market of ['it-it', 'ae-ar', 'il-he', 'es-es']) {
     for (const viewport of [PHONE, DESKTOP]) {
       await page.setViewportSize(viewport)
-      await page.goto(`/${market}/work-with-us`)
+      await page.goto(`/${market}/${slugOf(market, 'work-with-us')}`)
       await expect(page.locator('.job-openings h2')).toBeVisible()
       const direction = await page.locator('html').getAttribute('dir')
       expect(direction).toBe(market === 'ae-ar' || market === 'il-he' ? 'rtl' : 'ltr')

@@ -16,7 +16,7 @@ async function axeViolations(page: Page) {
 test.describe('the contact form without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 
-  for (const [market, path, viewport] of [['it-it', '/it-it/contatti', PHONE], ['il-he', '/il-he/contact-us', DESKTOP]] as const) {
+  for (const [market, path, viewport] of [['it-it', '/it-it/contatti', PHONE], ['il-he', '/il-he/tsor-kesher', DESKTOP]] as const) {
     test(`sends a message in ${market} at ${viewport.width} px, once wrong then right`, async ({ page }) => {
       await page.setViewportSize(viewport)
       await page.goto(path)
@@ -46,7 +46,7 @@ test.describe('the contact form without JavaScript', () => {
 test.describe('the partner forms', () => {
   test('a dealer applies in it-it at phone width: services kept after an error, focus on the first field with a message', async ({ page }) => {
     await page.setViewportSize(PHONE)
-    await page.goto('/it-it/become-a-dealer')
+    await page.goto('/it-it/diventa-rivenditore')
     await page.locator('#field-company_name').fill('Cicli Aurora Bergamo')
     await page.getByRole('checkbox', { name: /.+/ }).first().check()
     await asAPerson(page)
@@ -65,12 +65,12 @@ test.describe('the partner forms', () => {
     await page.locator('#field-brands').fill('Bianchi, Wilier')
     await page.locator('#field-consent').check()
     await page.locator('form.lead-form button[type="submit"]').click()
-    await expect(page).toHaveURL(/\/it-it\/become-a-dealer\/sent\?reference=DL-/)
+    await expect(page).toHaveURL(/\/it-it\/diventa-rivenditore\/sent\?reference=DL-/)
   })
 
   test('a distributor applies in ae-ar (right to left) at phone width, once wrong then right', async ({ page }) => {
     await page.setViewportSize(PHONE)
-    await page.goto('/ae-ar/become-a-distributor')
+    await page.goto('/ae-ar/kun-muwazzian')
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
     await page.locator('#field-company_name').fill('شركة الدراجات الخليجية')
     await page.locator('#field-email').fill('not-an-address')
@@ -91,11 +91,11 @@ test.describe('the partner forms', () => {
     await page.locator('#field-yearly_volume').selectOption('100_500')
     await page.locator('#field-consent').check()
     await page.locator('form.lead-form button[type="submit"]').click()
-    await expect(page).toHaveURL(/\/ae-ar\/become-a-distributor\/sent\?reference=DS-/)
+    await expect(page).toHaveURL(/\/ae-ar\/kun-muwazzian\/sent\?reference=DS-/)
     await expect(page.locator('.reference strong')).toHaveAttribute('dir', 'ltr')
   })
 
-  for (const [path, viewport] of [['/ae-ar/become-a-distributor', PHONE], ['/int-en/become-a-distributor', DESKTOP]] as const) {
+  for (const [path, viewport] of [['/ae-ar/kun-muwazzian', PHONE], ['/int-en/become-a-distributor', DESKTOP]] as const) {
     test(`${path} at ${viewport.width} px has no accessibility violations, with its errors shown`, async ({ page }) => {
       await page.setViewportSize(viewport)
       await page.goto(path)
@@ -108,7 +108,7 @@ test.describe('the partner forms', () => {
   }
 })
 
-for (const [path, viewport] of [['/it-it/contatti', PHONE], ['/il-he/contact-us', PHONE], ['/it-it/become-a-dealer', PHONE], ['/it-it/become-a-dealer', DESKTOP]] as const) {
+for (const [path, viewport] of [['/it-it/contatti', PHONE], ['/il-he/tsor-kesher', PHONE], ['/it-it/diventa-rivenditore', PHONE], ['/it-it/diventa-rivenditore', DESKTOP]] as const) {
   test(`${path} at ${viewport.width} px has no accessibility violations with its errors shown`, async ({ page }) => {
     await page.setViewportSize(viewport)
     await page.goto(path)

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+import { slugOf } from '../fixtures/page-slugs'
 import { expect, test } from './fixtures/offline'
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
@@ -65,8 +66,8 @@ for (const ride of RIDES) {
     test(`books a test ride from a product page in ${ride.market} at ${viewport.width} px: a closed day caught at once, then wrong, then right`, async ({ page }) => {
       await page.setViewportSize(viewport)
       await page.goto(`/${ride.market}/products/aurora-strada-9`)
-      await page.locator(`a[href="/${ride.market}/test-drive?model=aurora-strada-9"]`).first().click()
-      await expect(page).toHaveURL(new RegExp(`/${ride.market}/test-drive\\?model=aurora-strada-9$`))
+      await page.locator(`a[href="/${ride.market}/${slugOf(ride.market, 'test-drive')}?model=aurora-strada-9"]`).first().click()
+      await expect(page).toHaveURL(new RegExp(`/${ride.market}/${slugOf(ride.market, 'test-drive')}\\?model=aurora-strada-9$`))
       const form = page.locator('form.lead-form')
       await expect(form.locator('#field-product')).toHaveValue('aurora-strada-9')
 
@@ -82,7 +83,7 @@ for (const ride of RIDES) {
       await form.locator('button[type="submit"]').click()
       // Not sent: the day field has the focus again.
       await expect(form.locator('#field-date')).toBeFocused()
-      await expect(page).toHaveURL(new RegExp(`/${ride.market}/test-drive\\?model=aurora-strada-9$`))
+      await expect(page).toHaveURL(new RegExp(`/${ride.market}/${slugOf(ride.market, 'test-drive')}\\?model=aurora-strada-9$`))
 
       // An open day; the rest wrong or missing: the server's messages, everything kept.
       await form.locator('#field-date').fill(ride.openDay)
@@ -103,7 +104,7 @@ for (const ride of RIDES) {
       await page.locator('#field-phone').fill(ride.rider.phone)
       await page.locator('#field-consent').check()
       await page.locator('form.lead-form button[type="submit"]').click()
-      await expect(page).toHaveURL(new RegExp(`/${ride.market}/test-drive/sent\\?reference=TR-`))
+      await expect(page).toHaveURL(new RegExp(`/${ride.market}/${slugOf(ride.market, 'test-drive')}/sent\\?reference=TR-`))
       const reference = new URL(page.url()).searchParams.get('reference')!
       await expect(page.locator('.reference strong')).toHaveText(reference)
     })
@@ -112,17 +113,17 @@ for (const ride of RIDES) {
 
 test('from a dealer card of the locator, the form starts with that dealer and its opening days (il-he, 390 px)', async ({ page }) => {
   await page.setViewportSize(PHONE)
-  await page.goto('/il-he/dealer-locator')
-  await page.locator('a[href="/il-he/test-drive?dealer=yarkon-bikes"]').click()
+  await page.goto('/il-he/chanuyot')
+  await page.locator('a[href="/il-he/nesiat-mivchan?dealer=yarkon-bikes"]').click()
   await expect(page.locator('#field-dealer')).toHaveValue('yarkon-bikes')
   await expect.poll(async () => withoutIsolates(await page.locator('#field-date-days').textContent()), { timeout: HYDRATION_MS }).toBe(RIDES[1].openDays)
   await page.screenshot({ path: `${SCREENSHOTS}/test-ride-il-he-390.png`, fullPage: true })
 })
 
 for (const [market, viewport] of [['it-it', PHONE], ['il-he', PHONE], ['il-he', DESKTOP], ['it-it', DESKTOP]] as const) {
-  test(`/${market}/test-drive at ${viewport.width} px has no accessibility violations, new, with its errors shown and with a closed day`, async ({ page }) => {
+  test(`/${market}/${slugOf(market, 'test-drive')} at ${viewport.width} px has no accessibility violations, new, with its errors shown and with a closed day`, async ({ page }) => {
     await page.setViewportSize(viewport)
-    await page.goto(`/${market}/test-drive?model=aurora-strada-9`)
+    await page.goto(`/${market}/${slugOf(market, 'test-drive')}?model=aurora-strada-9`)
     expect(await axeViolations(page)).toEqual([])
     await asAPerson(page)
     await page.locator('form.lead-form button[type="submit"]').click()

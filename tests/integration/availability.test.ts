@@ -59,10 +59,10 @@ describe('one availability rule', () => {
   it('lists in the footer and the header only the pages a market has switched on', async () => {
     // de-de has test rides switched off; it-it has them on.
     const de = await visit('/de-de')
-    expect(de.text).not.toContain('href="/de-de/test-drive"')
+    expect(de.text).not.toContain('href="/de-de/probefahrt"')
     expect(de.text).toContain('href="/de-de/ueber-uns"')
-    expect((await visit('/de-de/test-drive')).status).toBe(404)
-    expect((await visit('/it-it')).text).toContain('href="/it-it/test-drive"')
+    expect((await visit('/de-de/probefahrt')).status).toBe(404)
+    expect((await visit('/it-it')).text).toContain('href="/it-it/prova-su-strada"')
   })
 
   it('logs, and keeps every page on, when the features cannot be read at all', async () => {

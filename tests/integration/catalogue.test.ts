@@ -70,10 +70,10 @@ describe('product pages', () => {
 
   it('offer a test ride with the model pre-filled only where test rides are on, and the dealer locator', async () => {
     const italy = await visit('/it-it/products/aurora-strada-9')
-    expect(italy.text).toContain('href="/it-it/test-drive?model=aurora-strada-9"')
+    expect(italy.text).toContain('href="/it-it/prova-su-strada?model=aurora-strada-9"')
     expect(italy.text).toContain('href="/it-it/rivenditori"')
     const germany = await visit('/de-de/products/aurora-strada-9')
-    expect(germany.text).not.toContain('test-drive')
+    expect(germany.text).not.toContain('probefahrt')
     expect(germany.text).toContain('href="/de-de/haendler"')
   })
 

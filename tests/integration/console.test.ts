@@ -487,7 +487,7 @@ describe('markets and purges', () => {
 
   it('switches a lead form off: its page answers 404 at once', async () => {
     const cookie = await consoleLogin('editor')
-    const testRide = '/it-it/test-drive'
+    const testRide = '/it-it/prova-su-strada'
     const before = (await visit(testRide)).status
     await visitConsole(cookie, '/_console/markets/it', formPost({ become_a_partner: 'on', work_with_us: 'on' }))
     expect(before).toBe(200)

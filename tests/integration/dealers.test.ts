@@ -36,8 +36,8 @@ describe('the dealer locator', () => {
     expect(listed(germany.text, 'de-de')).toHaveLength(4)
     expect(textOf(germany.text)).toContain(german.dealer.near_label)
     // The other markets' slugs are not pages here.
-    expect((await visit('/it-it/dealer-locator')).status).toBe(404)
     expect((await visit('/it-it/haendler')).status).toBe(404)
+    expect((await visit('/it-it/revendeurs')).status).toBe(404)
   })
 
   it('sorts by distance from a typed town or postcode, diacritics and case aside', async () => {
@@ -48,9 +48,7 @@ describe('the dealer locator', () => {
     }
     const rome = await visit('/it-it/rivenditori?near=Roma')
     expect(listed(rome.text, 'it-it')[0]).toBe('ruota-capitolina')
-    const geneva = await visit('/ch-fr/revendeurs?near=geneve')
-    expect(geneva.status).toBe(404) // ch has no translated slug: its locator is /dealer-locator
-    const genevaPage = await visit('/ch-fr/dealer-locator?near=geneve')
+    const genevaPage = await visit('/ch-fr/revendeurs?near=geneve')
     expect(listed(genevaPage.text, 'ch-fr')[0]).toBe('cycles-du-leman')
   })
 
@@ -131,16 +129,16 @@ describe('a dealer\'s page', () => {
     expect(words).toContain(italian.dealer.hours)
     expect(words).toContain(italian.dealer.days.mon)
     expect(words).toContain(italian.dealer.closed)
-    expect(text).toContain('href="/it-it/test-drive?dealer=cicli-bergamasca"')
+    expect(text).toContain('href="/it-it/prova-su-strada?dealer=cicli-bergamasca"')
     expect(text).toMatch(/href="https:\/\/www\.openstreetmap\.org\/\?mlat=45\.\d+&amp;mlon=9\.\d+/)
     expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/dealers/cicli-bergamasca"/>')
   })
 
   it('offers no test ride where the dealer has none, nor where the market has test rides off', async () => {
     const main = async (path: string) => /<main[\s\S]*<\/main>/.exec((await visit(path)).text)?.[0]
-    expect(await main('/it-it/dealers/officina-navigli')).not.toContain('test-drive')
-    expect(await main('/de-de/dealers/radhaus-isar')).not.toContain('test-drive')
-    expect(await main('/it-it/dealers/ruota-capitolina')).toContain('test-drive')
+    expect(await main('/it-it/dealers/officina-navigli')).not.toContain('prova-su-strada')
+    expect(await main('/de-de/dealers/radhaus-isar')).not.toContain('probefahrt')
+    expect(await main('/it-it/dealers/ruota-capitolina')).toContain('href="/it-it/prova-su-strada?dealer=ruota-capitolina"')
   })
 
   it.each(['/it-it/dealers/radhaus-isar', '/it-it/dealers/nobody', '/it-it/dealers/Cicli-Bergamasca', '/de-de/dealers/cicli-bergamasca'])(

@@ -11,7 +11,7 @@ import { formToken, mailsOf, referenceOf, storedSubmission, submissionCount } fr
 import { nextClient } from '../fixtures/session'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
 
-const PATH = '/it-it/work-with-us'
+const PATH = '/it-it/lavora-con-noi'
 /** Giulia applies for the bike mechanic's position in Bergamo (job 3 of demo/content/jobs.json). */
 const GIULIA = {
   position: '3',
@@ -77,7 +77,7 @@ describe('the work-with-us page', () => {
     expect(page).toContain('Responsabile vendite Nord Italia')
     expect(page).toContain('Milano, con trasferte')
     expect(page).toContain('Monti, regoli e collaudi le nostre bici')
-    expect(text).toContain('href="/it-it/work-with-us?position=3#lead-form-title"')
+    expect(text).toContain('href="/it-it/lavora-con-noi?position=3#lead-form-title"')
     expect(text.indexOf('class="job-openings"')).toBeLessThan(text.indexOf('class="stacked-form lead-form"'))
     expect(text).toMatch(/enctype="multipart\/form-data"/i)
     expect(text).toMatch(/<input id="field-cv" type="file" accept="\.pdf,\.docx,\.odt"[^>]* name="cv"\/>/)
@@ -97,16 +97,16 @@ describe('the work-with-us page', () => {
   })
 
   it('lists positions in the visitor\'s language where the market has several', async () => {
-    const french = textOf((await visit('/ch-fr/work-with-us')).text)
-    const german = textOf((await visit('/ch-de/work-with-us')).text)
+    const french = textOf((await visit('/ch-fr/travailler-avec-nous')).text)
+    const german = textOf((await visit('/ch-de/karriere')).text)
     expect(french).toContain('Mécanicien·ne cycles (80–100 %)')
     expect(german).toContain('Velomechaniker:in (80–100 %)')
     expect(german).not.toContain('Mécanicien')
-    expect(textOf((await visit('/il-he/work-with-us')).text)).toContain('טכנאי/ת אופניים חשמליים')
+    expect(textOf((await visit('/il-he/drushim')).text)).toContain('טכנאי/ת אופניים חשמליים')
   })
 
   it('promises an open application where the market has no open position', async () => {
-    const { status, text } = await visit('/es-es/work-with-us')
+    const { status, text } = await visit('/es-es/trabaja-con-nosotros')
     expect(status).toBe(200)
     expect(textOf(text)).toContain(textsOf('es')('jobs.no_positions'))
     expect(text).not.toContain('class="job-list"')
@@ -115,7 +115,7 @@ describe('the work-with-us page', () => {
   })
 
   it('shows the position again, with its message, when the one chosen closed and none is left', async () => {
-    const { status, text } = await apply('/es-es/work-with-us', { ...GIULIA, position: '3' }, pdf())
+    const { status, text } = await apply('/es-es/trabaja-con-nosotros', { ...GIULIA, position: '3' }, pdf())
     expect(status).toBe(422)
     expect(fieldError(text, 'position')).toBe(textsOf('es')('validation.position'))
     expect(text).toMatch(new RegExp(`<select id="field-position"[^>]*><option value="">${textsOf('es')('forms.job.open_application')}</option></select>`))
@@ -176,7 +176,7 @@ describe('an application', () => {
   })
 
   it('tells the market in its first language and the applicant in theirs', async () => {
-    const { status, headers } = await apply('/ch-fr/work-with-us', { ...GIULIA, position: '9' }, pdf())
+    const { status, headers } = await apply('/ch-fr/travailler-avec-nous', { ...GIULIA, position: '9' }, pdf())
     expect(status).toBe(303)
     const reference = referenceOf(headers.get('Location'))!
     const [notice, acknowledgement] = await mailsOf(reference)
@@ -187,7 +187,7 @@ describe('an application', () => {
   })
 
   it('goes to the market\'s own jobs desk where it has one, and takes an open application', async () => {
-    const { status, headers } = await apply('/de-de/work-with-us', { ...GIULIA, position: '' }, pdf())
+    const { status, headers } = await apply('/de-de/karriere', { ...GIULIA, position: '' }, pdf())
     expect(status).toBe(303)
     const reference = referenceOf(headers.get('Location'))!
     expect((await storedSubmission(reference))!.fields).toMatchObject({ position: null })
@@ -201,7 +201,7 @@ describe('an application', () => {
     ['an ODT', 'odt', { bytes: odtOf('Lebenslauf'), name: 'lebenslauf.odt', type: 'application/vnd.oasis.opendocument.text' }, 'application/vnd.oasis.opendocument.text'],
     ['a PDF the browser calls anything', 'pdf', { bytes: pdfOf('Lebenslauf'), name: 'Lebenslauf', type: 'application/octet-stream' }, 'application/pdf'],
   ])('accepts %s, recognised from its bytes, and keeps it with that type', async (_, type, file, contentType) => {
-    const { status, headers } = await apply('/ch-de/work-with-us', { ...GIULIA, position: '8' }, file)
+    const { status, headers } = await apply('/ch-de/karriere', { ...GIULIA, position: '8' }, file)
     expect(status).toBe(303)
     const stored = (await storedSubmission(referenceOf(headers.get('Location'))!))!
     expect(stored.fields).toMatchObject({ cv: { type, size: file.bytes.length } })
@@ -422,13 +422,13 @@ describe('privacy', () => {
   })
 
   it('keeps the form off a market that switched it off: 404 on GET and POST, and no link to it', async () => {
-    expect((await visit('/pt-pt/work-with-us')).status).toBe(404)
+    expect((await visit('/pt-pt/trabalhe-connosco')).status).toBe(404)
     const [count, keys] = [await submissionCount(), await cvKeys()]
-    expect((await apply('/pt-pt/work-with-us', GIULIA, pdf())).status).toBe(404)
+    expect((await apply('/pt-pt/trabalhe-connosco', GIULIA, pdf())).status).toBe(404)
     expect(await submissionCount()).toBe(count)
     expect(await cvKeys()).toEqual(keys)
-    expect((await visit('/pt-pt')).text).not.toContain('work-with-us')
-    expect((await visit('/it-it')).text).toContain('href="/it-it/work-with-us"')
+    expect((await visit('/pt-pt')).text).not.toContain('trabalhe-connosco')
+    expect((await visit('/it-it')).text).toContain('href="/it-it/lavora-con-noi"')
   })
 })
 

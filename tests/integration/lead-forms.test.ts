@@ -73,7 +73,7 @@ describe('the contact form', () => {
   })
 
   it('writes the acknowledgement in the visitor\'s language and the notification in the market\'s first one', async () => {
-    const { headers } = await sendForm('/ch-it/contact-us', 'contact', { ...CONTACT, email: 'luca@example.com' })
+    const { headers } = await sendForm('/ch-it/contatti', 'contact', { ...CONTACT, email: 'luca@example.com' })
     const reference = referenceOf(headers.get('Location'))!
     const [notice, acknowledgement] = await mailsOf(reference)
     const german = (await import('../../demo/messages/de.json')).default as { forms: { contact: { name: string } } }
@@ -88,7 +88,7 @@ describe('the contact form', () => {
 
   it('takes a long message in Hebrew (6 bytes a letter once encoded) up to the field\'s 5,000 characters', async () => {
     const message = 'ש'.repeat(5000)
-    const { status, headers } = await sendForm('/il-he/contact-us', 'contact', { ...CONTACT, message })
+    const { status, headers } = await sendForm('/il-he/tsor-kesher', 'contact', { ...CONTACT, message })
     expect(status).toBe(303)
     expect((await storedSubmission(referenceOf(headers.get('Location'))!))!.fields.message).toBe(message)
   })
@@ -141,7 +141,7 @@ describe('the partner forms', () => {
     const body = new URLSearchParams({ ...COMPANY, country_code: 'IT', brands: 'Bianchi, Pinarello', form_token: await formToken('it-it', 'dealer') })
     body.append('services', 'sales')
     body.append('services', 'workshop')
-    const sent = await visit('/it-it/become-a-dealer', { ...formPost({}, { 'CF-Connecting-IP': nextClient() }), body: body.toString() })
+    const sent = await visit('/it-it/diventa-rivenditore', { ...formPost({}, { 'CF-Connecting-IP': nextClient() }), body: body.toString() })
     expect(sent.status, textOf(sent.text).slice(0, 300)).toBe(303)
     const reference = referenceOf(sent.headers.get('Location'))!
     expect(reference).toMatch(/^DL-/)
@@ -153,17 +153,17 @@ describe('the partner forms', () => {
   it('asks a dealer for at least one service, and keeps the ones ticked', async () => {
     const body = new URLSearchParams({ ...COMPANY, brands: '', form_token: await formToken('it-it', 'dealer') })
     body.append('services', 'rental')
-    const { status, text } = await visit('/it-it/become-a-dealer', { ...formPost({}, { 'CF-Connecting-IP': nextClient() }), body: body.toString() })
+    const { status, text } = await visit('/it-it/diventa-rivenditore', { ...formPost({}, { 'CF-Connecting-IP': nextClient() }), body: body.toString() })
     expect(status).toBe(422)
     expect(text).toMatch(/name="services" checked="" value="rental"/)
     expect(text).not.toMatch(/name="services" checked="" value="sales"/)
     expect(text).toContain('id="field-brands-error"')
-    const none = await sendForm('/it-it/become-a-dealer', 'dealer', { ...COMPANY, brands: 'Bianchi' })
+    const none = await sendForm('/it-it/diventa-rivenditore', 'dealer', { ...COMPANY, brands: 'Bianchi' })
     expect(none.text).toContain('id="field-services-error"')
   })
 
   it('stores a distributor application with its territory and volume', async () => {
-    const { status, headers } = await sendForm('/es-es/become-a-distributor', 'distributor', { ...COMPANY, territory: 'Portugal, Spain', yearly_volume: '500_2000' })
+    const { status, headers } = await sendForm('/es-es/hazte-distribuidor', 'distributor', { ...COMPANY, territory: 'Portugal, Spain', yearly_volume: '500_2000' })
     expect(status).toBe(303)
     const reference = referenceOf(headers.get('Location'))!
     expect(reference).toMatch(/^DS-/)
@@ -185,16 +185,17 @@ describe('the partner forms', () => {
   })
 
   it('answers 404 to GET and POST where the market switched the partner forms off (fr-fr), and links neither', async () => {
-    expect((await visit('/fr-fr/become-a-dealer')).status).toBe(404)
-    expect((await visit('/fr-fr/become-a-distributor')).status).toBe(404)
+    expect((await visit('/fr-fr/devenir-revendeur')).status).toBe(404)
+    expect((await visit('/fr-fr/devenir-distributeur')).status).toBe(404)
     const before = await submissionCount()
-    const post = await sendForm('/fr-fr/become-a-dealer', 'dealer', { ...COMPANY, brands: 'x', services: 'sales' })
+    const post = await sendForm('/fr-fr/devenir-revendeur', 'dealer', { ...COMPANY, brands: 'x', services: 'sales' })
     expect(post.status).toBe(404)
     expect(await submissionCount()).toBe(before)
-    expect((await visit('/fr-fr/become-a-dealer/sent?reference=DL-AAAA-BBBB')).status).toBe(404)
+    expect((await visit('/fr-fr/devenir-revendeur/sent?reference=DL-AAAA-BBBB')).status).toBe(404)
     const home = await visit('/fr-fr')
     expect(home.text).not.toContain('become-a-dealer')
     expect(home.text).not.toContain('become-a-distributor')
+    expect(home.text).not.toContain('devenir-revendeur')
   })
 })
 
@@ -266,7 +267,7 @@ describe('abuse', () => {
     const it_ = (await import('../../demo/messages/it.json')).default as { validation: Record<string, string> }
     expect(textOf(refused.text)).toContain(it_.validation.too_many_attempts)
     // Another form, or another client, is counted apart.
-    expect((await sendForm('/it-it/become-a-distributor', 'distributor', { ...COMPANY }, client, limiters)).status).toBe(422)
+    expect((await sendForm('/it-it/diventa-distributore', 'distributor', { ...COMPANY }, client, limiters)).status).toBe(422)
     expect((await sendForm('/it-it/contatti', 'contact', CONTACT, {}, limiters)).status).toBe(303)
   })
 
@@ -381,8 +382,8 @@ describe('when the API falters', () => {
 
 describe('bad input on every form route never produces a 5xx', () => {
   const ROUTES = [
-    '/it-it/contatti', '/it-it/become-a-dealer', '/it-it/become-a-distributor', '/it-it/test-drive', '/it-it/work-with-us', '/il-he/contact-us',
-    '/il-he/test-drive', '/it-it/chi-siamo', '/it-it/nowhere', '/de-de/test-drive', '/pt-pt/work-with-us',
+    '/it-it/contatti', '/it-it/diventa-rivenditore', '/it-it/diventa-distributore', '/it-it/prova-su-strada', '/it-it/lavora-con-noi', '/il-he/tsor-kesher',
+    '/il-he/nesiat-mivchan', '/it-it/chi-siamo', '/it-it/nowhere', '/de-de/probefahrt', '/pt-pt/trabalhe-connosco',
   ]
   const field = fc.constantFrom(
     'topic', 'name', 'email', 'order_code', 'message', 'consent', 'form_token', 'homepage', 'services', 'kind', 'website',
@@ -421,7 +422,7 @@ describe('bad input on every form route never produces a 5xx', () => {
     const token = await formToken('it-it', 'job')
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom('/it-it/work-with-us', '/it-it/contatti', '/it-it/test-drive'),
+        fc.constantFrom('/it-it/lavora-con-noi', '/it-it/contatti', '/it-it/prova-su-strada'),
         fc.array(fc.tuple(field, value), { maxLength: 10 }),
         fc.uint8Array({ maxLength: 2048 }),
         fc.string({ maxLength: 40 }),

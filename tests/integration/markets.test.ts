@@ -56,7 +56,7 @@ describe('market resolution (PRODUCT.md §3)', () => {
   })
 
   it('answers 503 maintenance for every page of a site under maintenance, clearing the remembered market', async () => {
-    for (const path of ['/nl-nl', '/nl-nl/about-us', '/nl-nl/no/such/page']) {
+    for (const path of ['/nl-nl', '/nl-nl/over-ons', '/nl-nl/no/such/page']) {
       const { status, text, headers } = await visit(path, { headers: { Cookie: 'CountryLocale=nl-nl' } })
       expect(status, path).toBe(503)
       expect(text).toContain(MAINTENANCE)
@@ -68,11 +68,15 @@ describe('market resolution (PRODUCT.md §3)', () => {
 
   it('answers 404 "This page could not be found." on paths of switched-off features', async () => {
     const cases = [
-      ['/de-de/test-drive', 'test_ride_inquiry off'],
-      ['/de-de/test-drive/anything', 'test_ride_inquiry off, deeper'],
-      ['/fr-fr/become-a-dealer', 'become_a_partner off'],
-      ['/fr-fr/become-a-distributor', 'become_a_partner off'],
-      ['/pt-pt/work-with-us', 'work_with_us off'],
+      ['/de-de/probefahrt', 'test_ride_inquiry off'],
+      ['/de-de/probefahrt/anything', 'test_ride_inquiry off, deeper'],
+      ['/fr-fr/devenir-revendeur', 'become_a_partner off'],
+      ['/fr-fr/devenir-distributeur', 'become_a_partner off'],
+      ['/pt-pt/trabalhe-connosco', 'work_with_us off'],
+      // The English slugs these pages had: switched off, they are not moved to the localised slug but answer 404.
+      ['/de-de/test-drive', 'test_ride_inquiry off, the old English slug'],
+      ['/fr-fr/become-a-dealer', 'become_a_partner off, the old English slug'],
+      ['/pt-pt/work-with-us', 'work_with_us off, the old English slug'],
     ]
     for (const [path, why] of cases) {
       const { status, text } = await visit(path as string)
@@ -95,18 +99,20 @@ describe('market resolution (PRODUCT.md §3)', () => {
   })
 
   it('serves the same feature pages where they are switched on', async () => {
-    for (const path of ['/it-it/test-drive', '/de-de/become-a-dealer', '/fr-fr/work-with-us', '/pt-pt/become-a-distributor']) {
+    for (const path of ['/it-it/prova-su-strada', '/de-de/haendler-werden', '/fr-fr/travailler-avec-nous', '/pt-pt/torne-se-distribuidor']) {
       expect((await visit(path)).status, path).toBe(200)
     }
   })
 
   it('hides switched-off features from the menus', async () => {
     const { text } = await visit('/de-de')
-    expect(text).not.toContain('href="/de-de/test-drive"')
-    expect(text).toContain('href="/de-de/become-a-dealer"')
+    expect(text).not.toContain('href="/de-de/probefahrt"')
+    expect(text).toContain('href="/de-de/haendler-werden"')
     const fr = await visit('/fr-fr')
     expect(fr.text).not.toContain('become-a-dealer')
     expect(fr.text).not.toContain('become-a-distributor')
+    expect(fr.text).not.toContain('devenir-revendeur')
+    expect(fr.text).not.toContain('devenir-distributeur')
   })
 
   it('answers 404 "Page Not Found: {fullPath}" when no route matches', async () => {
@@ -138,7 +144,10 @@ describe('market resolution (PRODUCT.md §3)', () => {
     const it_ = await visit('/it-it/chi-siamo')
     expect(it_.status).toBe(200)
     expect(it_.text).toContain('href="/it-it/contatti"')
-    expect((await visit('/it-it/about-us')).status).toBe(404)
+    // The English slug of a page the market names in its language is moved there for good (a bookmark keeps working).
+    const moved = await visit('/it-it/about-us')
+    expect(moved.status).toBe(301)
+    expect(moved.headers.get('Location')).toBe('/it-it/chi-siamo')
     expect((await visit('/de-de/ueber-uns')).status).toBe(200)
     expect((await visit('/int-en/about-us')).status).toBe(200)
   })

@@ -87,7 +87,7 @@ describe('the Worker\'s own paths', () => {
   it('sends hreflang alternates of the live markets and an x-default', async () => {
     const { text } = await visit('/it-it/chi-siamo')
     expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/chi-siamo"/>')
-    expect(text).toMatch(/hreflang="de-CH" href="https:\/\/site.test\/ch-de\/about-us"/i)
+    expect(text).toMatch(/hreflang="de-CH" href="https:\/\/site.test\/ch-de\/ueber-uns"/i)
     expect(text).toContain('href="https://site.test/de-de/ueber-uns"')
     expect(text).toMatch(/hreflang="x-default" href="https:\/\/site.test\/"/i)
     expect(text).not.toContain('https://site.test/nl-nl')

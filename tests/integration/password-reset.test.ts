@@ -156,7 +156,7 @@ describe('the update-password page', () => {
     const link = await resetLink()
     const { status, headers } = await submit(link, NEW_PASSWORD)
     expect(status).toBe(303)
-    expect(headers.get('Location')).toBe('/login?notice=password_changed')
+    expect(headers.get('Location')).toBe('/login?market=it-it&notice=password_changed')
     expect(await sessions().read(elsewhere)).toBeNull()
     expect((await visitAs(elsewhere, '/it-it/my-account')).status).toBe(302)
     // The old password no longer works; the new one does.

@@ -4,6 +4,7 @@ import pages from '../../demo/content/pages.json'
 import hebrew from '../../demo/messages/he.json'
 import italian from '../../demo/messages/it.json'
 import english from '../../src/i18n/en.json'
+import { slugOf } from '../fixtures/page-slugs'
 import { clearCaches, textOf, visit } from '../fixtures/worker'
 
 beforeEach(clearCaches)
@@ -23,8 +24,8 @@ function footerColumns(html: string, locale: string) {
 }
 
 describe('the privacy policy page', () => {
-  it('answers 200 at /it-it/privacy-policy in Italian: title, controller, retention, authority and its SEO record', async () => {
-    const { status, text, headers } = await visit('/it-it/privacy-policy')
+  it('answers 200 at /it-it/informativa-privacy in Italian: title, controller, retention, authority and its SEO record', async () => {
+    const { status, text, headers } = await visit('/it-it/informativa-privacy')
     expect(status).toBe(200)
     expect(headers.get('Content-Type')).toContain('text/html')
     expect(text).toContain('<html lang="it" dir="ltr">')
@@ -40,8 +41,8 @@ describe('the privacy policy page', () => {
     expect(text).toContain('<meta property="og:image" content="https://site.test/images/og/privacy-policy.svg"/>')
   })
 
-  it('answers 200 at /il-he/privacy-policy in Hebrew, right to left, with its lists', async () => {
-    const { status, text } = await visit('/il-he/privacy-policy')
+  it('answers 200 at /il-he/mediniyut-pratiyut in Hebrew, right to left, with its lists', async () => {
+    const { status, text } = await visit('/il-he/mediniyut-pratiyut')
     expect(status).toBe(200)
     expect(text).toContain('<html lang="he" dir="rtl">')
     expect(text).toContain('<h1>מדיניות פרטיות</h1>')
@@ -54,10 +55,10 @@ describe('the privacy policy page', () => {
     expect(text.match(/<li>/g)?.length).toBeGreaterThanOrEqual(20)
   })
 
-  it('answers in the language of every live market, at the same slug', async () => {
+  it('answers in the language of every live market, at its slug in that language', async () => {
     for (const market of LIVE) {
       const locale = market.split('-')[1] as keyof typeof policy
-      const { status, text } = await visit(`/${market}/privacy-policy`)
+      const { status, text } = await visit(`/${market}/${slugOf(market, 'privacy-policy')}`)
       expect(status, market).toBe(200)
       expect(text, market).toContain(`<h1>${policy[locale].title}</h1>`)
     }
@@ -68,8 +69,8 @@ describe('the footer', () => {
   it('links the privacy policy under "Legal" in it-it and il-he, in their language', async () => {
     for (const [market, label] of [['it-it', italian.pages['privacy-policy']], ['il-he', hebrew.pages['privacy-policy']]] as const) {
       const { explore, legal } = footerColumns((await visit(`/${market}`)).text, market.split('-')[1]!)
-      expect(legal, market).toContain(`<a href="/${market}/privacy-policy">${label}</a>`)
-      expect(explore, market).not.toContain('privacy-policy')
+      expect(legal, market).toContain(`<a href="/${market}/${slugOf(market, 'privacy-policy')}">${label}</a>`)
+      expect(explore, market).not.toContain(slugOf(market, 'privacy-policy'))
     }
   })
 
@@ -77,10 +78,10 @@ describe('the footer', () => {
     for (const market of LIVE) {
       const locale = market.split('-')[1]!
       const { text } = await visit(`/${market}`)
-      expect(footerColumns(text, locale).legal, market).toContain(`<a href="/${market}/privacy-policy">${messages[locale]!.pages['privacy-policy']}</a>`)
+      expect(footerColumns(text, locale).legal, market).toContain(`<a href="/${market}/${slugOf(market, 'privacy-policy')}">${messages[locale]!.pages['privacy-policy']}</a>`)
     }
-    for (const path of ['/it-it/privacy-policy', '/it-it/chi-siamo', '/it-it/rivenditori', '/it-it/contatti']) {
-      expect((await visit(path)).text, path).toContain(`<a href="/it-it/privacy-policy">${italian.pages['privacy-policy']}</a>`)
+    for (const path of ['/it-it/informativa-privacy', '/it-it/chi-siamo', '/it-it/rivenditori', '/it-it/contatti']) {
+      expect((await visit(path)).text, path).toContain(`<a href="/it-it/informativa-privacy">${italian.pages['privacy-policy']}</a>`)
     }
   })
 
@@ -94,8 +95,8 @@ describe('the footer', () => {
 describe('the lead forms', () => {
   it('link their consent to the market\'s privacy policy instead of the fallback sentence', async () => {
     for (const [path, privacy, link, fallback] of [
-      ['/it-it/contatti', '/it-it/privacy-policy', italian.forms.privacy_link, italian.forms.privacy_text],
-      ['/il-he/contact-us', '/il-he/privacy-policy', hebrew.forms.privacy_link, hebrew.forms.privacy_text],
+      ['/it-it/contatti', '/it-it/informativa-privacy', italian.forms.privacy_link, italian.forms.privacy_text],
+      ['/il-he/tsor-kesher', '/il-he/mediniyut-pratiyut', hebrew.forms.privacy_link, hebrew.forms.privacy_text],
       ['/int-en/contact-us', '/int-en/privacy-policy', english.forms.privacy_link, english.forms.privacy_text],
     ] as const) {
       const { status, text } = await visit(path)

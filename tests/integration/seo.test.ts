@@ -57,15 +57,15 @@ describe('hreflang (PRODUCT.md §5 SEO)', () => {
   })
 
   it('leaves out the markets where a content page is switched off, and uses each market\'s own slug', async () => {
-    const testRide = await alternatesOf('/it-it/test-drive')
+    const testRide = await alternatesOf('/it-it/prova-su-strada')
     expect(testRide['de-DE']).toBeUndefined()
-    expect(testRide['fr-FR']).toBe(`${ORIGIN}/fr-fr/test-drive`)
-    const jobs = await alternatesOf('/it-it/work-with-us')
+    expect(testRide['fr-FR']).toBe(`${ORIGIN}/fr-fr/essai`)
+    const jobs = await alternatesOf('/it-it/lavora-con-noi')
     expect(jobs['pt-PT']).toBeUndefined()
-    const dealers = await alternatesOf('/it-it/become-a-dealer')
+    const dealers = await alternatesOf('/it-it/diventa-rivenditore')
     expect(dealers['fr-FR']).toBeUndefined()
     // Its own page is switched off in fr-fr: the page does not exist there, so fr-fr has no alternates of it.
-    expect((await visit('/fr-fr/become-a-dealer')).status).toBe(404)
+    expect((await visit('/fr-fr/devenir-revendeur')).status).toBe(404)
     const about = await alternatesOf('/de-de/ueber-uns')
     expect(about['it-IT']).toBe(`${ORIGIN}/it-it/chi-siamo`)
     expect(Object.keys(about).sort()).toEqual([...Object.values(LIVE), 'x-default'].sort())

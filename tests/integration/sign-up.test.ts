@@ -46,7 +46,7 @@ describe('the sign-up form', () => {
     for (const name of ['first_name', 'last_name', 'email', 'password', 'consent', 'form_token', 'homepage']) expect(text).toContain(`name="${name}"`)
     expect(text).toContain('name="redirect" value="/it-it/checkout/ABC"')
     expect(textOf(text)).toContain(italian.password.rules.replace('{{min}}', '10'))
-    expect(text).toContain('href="/it-it/privacy-policy"')
+    expect(text).toContain('href="/it-it/informativa-privacy"')
     expect(text).toContain(`href="/login?redirect=%2Fit-it%2Fcheckout%2FABC">${italian.auth.submit}</a>`)
   })
 

@@ -61,7 +61,7 @@ describe('the markets\' sitemaps', () => {
       }
     }
     // Switched-off pages are nowhere.
-    for (const off of ['/de-de/test-drive', '/pt-pt/work-with-us', '/fr-fr/become-a-dealer', '/fr-fr/become-a-distributor']) {
+    for (const off of ['/de-de/probefahrt', '/pt-pt/trabalhe-connosco', '/fr-fr/devenir-revendeur', '/fr-fr/devenir-distributeur']) {
       expect(urls.has(`${ORIGIN}${off}`), off).toBe(false)
     }
     // Each URL answers 200 and carries, in its head, the very alternates its sitemap gives it.

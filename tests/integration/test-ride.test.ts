@@ -64,7 +64,7 @@ beforeEach(clearCaches)
 
 describe('the test ride form', () => {
   it('shows the market\'s bicycles by type, its dealers that offer test rides, the day window and the part of day', async () => {
-    const { status, text, headers } = await visit('/it-it/test-drive')
+    const { status, text, headers } = await visit('/it-it/prova-su-strada')
     expect(status).toBe(200)
     expect(headers.get('Cache-Control')).toBe('no-store')
     const models = optionsOf(text, 'product')
@@ -87,11 +87,11 @@ describe('the test ride form', () => {
     const upstream = httpUpstream()
     try {
       const paths = (from: number) => upstream.requests.slice(from).map((request) => new URL(request.url).pathname.replace(/^\/api\//, ''))
-      const first = await visit('/it-it/test-drive', {}, { UPSTREAM_URL })
+      const first = await visit('/it-it/prova-su-strada', {}, { UPSTREAM_URL })
       expect(first.status).toBe(200)
       expect(paths(0)).toEqual(expect.arrayContaining(['front/product-types', 'front/products', 'front/dealers']))
       const before = upstream.requests.length
-      expect((await visit('/it-it/test-drive?model=aurora-strada-9', {}, { UPSTREAM_URL })).status).toBe(200)
+      expect((await visit('/it-it/prova-su-strada?model=aurora-strada-9', {}, { UPSTREAM_URL })).status).toBe(200)
       expect(paths(before)).toEqual([])
     } finally {
       vi.unstubAllGlobals()
@@ -106,12 +106,12 @@ describe('the test ride form', () => {
   })
 
   it('tells the opening days of the dealer it starts with, in the page\'s language', async () => {
-    const italy = await visit('/it-it/test-drive?dealer=cicli-bergamasca')
+    const italy = await visit('/it-it/prova-su-strada?dealer=cicli-bergamasca')
     expect(textOf(italy.text)).toContain('Giorni di apertura di \u2068Cicli Bergamasca\u2069: da lunedì a sabato.')
     // Yarkon Bikes closes on Saturdays: its week reads from Sunday to Friday.
-    const israel = await visit('/il-he/test-drive?dealer=yarkon-bikes')
+    const israel = await visit('/il-he/nesiat-mivchan?dealer=yarkon-bikes')
     expect(textOf(israel.text)).toContain('ימי הפתיחה של \u2068Yarkon Bikes\u2069: מיום ראשון עד יום שישי.')
-    const none = await visit('/it-it/test-drive')
+    const none = await visit('/it-it/prova-su-strada')
     expect(textOf(none.text)).toContain(italian.test_ride.days_choose_dealer)
   })
 })
@@ -134,7 +134,7 @@ describe('the opening days as words', () => {
 
 describe('prefill from ?model= and ?dealer=', () => {
   it('chooses a model and a dealer of the lists', async () => {
-    const { text } = await visit('/it-it/test-drive?model=aurora-e-cargo&dealer=ruota-capitolina')
+    const { text } = await visit('/it-it/prova-su-strada?model=aurora-e-cargo&dealer=ruota-capitolina')
     expect(optionsOf(text, 'product').selected).toBe('aurora-e-cargo')
     expect(optionsOf(text, 'dealer').selected).toBe('ruota-capitolina')
   })
@@ -146,7 +146,7 @@ describe('prefill from ?model= and ?dealer=', () => {
       'model=%3Cscript%3E&dealer=%22%3E',
       'model=&dealer=',
     ]) {
-      const { status, text } = await visit(`/it-it/test-drive?${query}`)
+      const { status, text } = await visit(`/it-it/prova-su-strada?${query}`)
       expect(status, query).toBe(200)
       expect(optionsOf(text, 'product').selected, query).toBeNull()
       expect(optionsOf(text, 'dealer').selected, query).toBeNull()
@@ -161,24 +161,24 @@ describe('prefill from ?model= and ?dealer=', () => {
 
 describe('the dealers nearest first', () => {
   it('lists them from the town typed (?near=), with their distances, and keeps the model chosen in the search', async () => {
-    const rome = await visit('/it-it/test-drive?model=aurora-strada-9&near=Roma')
+    const rome = await visit('/it-it/prova-su-strada?model=aurora-strada-9&near=Roma')
     expect(optionsOf(rome.text, 'dealer').values).toEqual(['ruota-capitolina', 'bici-felsinea', 'cicli-bergamasca'])
     expect(optionsOf(rome.text, 'dealer').labels[0]).toMatch(/^Ruota Capitolina — Roma · \d+ km$/)
     expect(textOf(rome.text)).toContain(italian.dealer.nearest_to.replace('{{place}}', 'Roma'))
     expect(rome.text).toMatch(/<form[^>]*class="ride-near"[^>]*role="search"[\s\S]*?name="model" value="aurora-strada-9"[\s\S]*?name="near"[^>]*value="Roma"/)
     expect(optionsOf(rome.text, 'product').selected).toBe('aurora-strada-9')
-    const bergamo = await visit('/it-it/test-drive?near=24125')
+    const bergamo = await visit('/it-it/prova-su-strada?near=24125')
     expect(optionsOf(bergamo.text, 'dealer').values[0]).toBe('cicli-bergamasca')
   })
 
   it('lists them from the visitor\'s position at the edge when no town is typed', async () => {
-    const { text } = await visitFrom('/it-it/test-drive', '44.49', '11.34', 'IT')
+    const { text } = await visitFrom('/it-it/prova-su-strada', '44.49', '11.34', 'IT')
     expect(optionsOf(text, 'dealer').values[0]).toBe('bici-felsinea')
     expect(textOf(text)).toContain(italian.dealer.near_you)
   })
 
   it('says so when the town is unknown, and lists them by town', async () => {
-    const { status, text } = await visit('/it-it/test-drive?near=Atlantide')
+    const { status, text } = await visit('/it-it/prova-su-strada?near=Atlantide')
     expect(status).toBe(200)
     expect(optionsOf(text, 'dealer').values).toEqual(['cicli-bergamasca', 'bici-felsinea', 'ruota-capitolina'])
     expect(textOf(text)).toContain(italian.test_ride.place_unknown.replace('{{place}}', 'Atlantide'))
@@ -187,9 +187,9 @@ describe('the dealers nearest first', () => {
 
 describe('booking a test ride', () => {
   it('stores it in it-it, mails the dealer and the sales recipient in Italian and the visitor in Italian with the dealer\'s address and the day, and shows the reference', async () => {
-    const { status, headers } = await sendForm('/it-it/test-drive', 'test_ride', RIDE)
+    const { status, headers } = await sendForm('/it-it/prova-su-strada', 'test_ride', RIDE)
     expect(status).toBe(303)
-    expect(headers.get('Location')).toMatch(/^\/it-it\/test-drive\/sent\?reference=TR-/)
+    expect(headers.get('Location')).toMatch(/^\/it-it\/prova-su-strada\/sent\?reference=TR-/)
     const reference = referenceOf(headers.get('Location'))!
     const stored = await storedSubmission(reference)
     expect(stored).toMatchObject({ kind: 'test_ride', site: 'it', locale: 'it', email: 'giulia@example.com' })
@@ -220,7 +220,7 @@ describe('booking a test ride', () => {
   })
 
   it('acknowledges in Hebrew in il-he, with the day in Hebrew', async () => {
-    const { status, headers } = await sendForm('/il-he/test-drive', 'test_ride', {
+    const { status, headers } = await sendForm('/il-he/nesiat-mivchan', 'test_ride', {
       ...RIDE,
       dealer: 'yarkon-bikes',
       date: SUNDAY,
@@ -245,7 +245,7 @@ describe('booking a test ride', () => {
 
   it('notifies in the market\'s first language (German in Switzerland) and acknowledges in the visitor\'s (French or German)', async () => {
     const ride = { ...RIDE, dealer: 'cycles-du-leman', date: TUESDAY, email: 'camille@example.com', phone: '+41 22 555 01 01' }
-    const inFrench = await sendForm('/ch-fr/test-drive', 'test_ride', ride)
+    const inFrench = await sendForm('/ch-fr/essai', 'test_ride', ride)
     expect(inFrench.status).toBe(303)
     const [dealerNotice, salesNotice, frenchAck] = await mailsOf(referenceOf(inFrench.headers.get('Location'))!)
     expect(dealerNotice!.recipient).toBe('info@cycles-du-leman.example')
@@ -258,7 +258,7 @@ describe('booking a test ride', () => {
     expect(frenchAck!.body).toContain(longDate(TUESDAY, 'fr'))
     expect(frenchAck!.body).toContain(french.forms.part_of_day.morning)
 
-    const inGerman = await sendForm('/ch-de/test-drive', 'test_ride', { ...ride, email: 'jonas@example.com' })
+    const inGerman = await sendForm('/ch-de/probefahrt', 'test_ride', { ...ride, email: 'jonas@example.com' })
     expect(inGerman.status).toBe(303)
     const [notice, , germanAck] = await mailsOf(referenceOf(inGerman.headers.get('Location'))!)
     expect(notice!.body).toContain(`${german.forms.field.date}: ${longDate(TUESDAY, 'de')}`)
@@ -271,7 +271,7 @@ describe('booking a test ride', () => {
 describe('the fields\' messages', () => {
   it('names every missing field with its own message and keeps nothing', async () => {
     const before = await submissionCount()
-    const { status, text } = await sendForm('/it-it/test-drive', 'test_ride', {})
+    const { status, text } = await sendForm('/it-it/prova-su-strada', 'test_ride', {})
     expect(status).toBe(422)
     expect(messageOf(text, 'product')).toBe(italian.validation.model)
     expect(messageOf(text, 'dealer')).toBe(italian.validation.dealer)
@@ -286,7 +286,7 @@ describe('the fields\' messages', () => {
   })
 
   it('refuses malformed values with their messages and keeps what was typed', async () => {
-    const { status, text } = await sendForm('/it-it/test-drive', 'test_ride', {
+    const { status, text } = await sendForm('/it-it/prova-su-strada', 'test_ride', {
       ...RIDE,
       email: 'giulia-at-example',
       phone: 'call me',
@@ -317,7 +317,7 @@ describe('the fields\' messages', () => {
       ['dealer', { dealer: 'officina-navigli' }, italian.validation.dealer],
       ['dealer', { dealer: 'velowerk-limmat' }, italian.validation.dealer],
     ] as const) {
-      const { status, text } = await sendForm('/it-it/test-drive', 'test_ride', { ...RIDE, ...values })
+      const { status, text } = await sendForm('/it-it/prova-su-strada', 'test_ride', { ...RIDE, ...values })
       expect(status, JSON.stringify(values)).toBe(422)
       expect(messageOf(text, field)).toBe(message)
     }
@@ -331,7 +331,7 @@ describe('the day', () => {
   it('refuses today and a day more than 60 days ahead, and takes tomorrow and the 60th day', async () => {
     const before = await submissionCount()
     for (const date of [daysFromToday(0), daysFromToday(61), '2020-01-07']) {
-      const { status, text } = await sendForm('/it-it/test-drive', 'test_ride', { ...RIDE, date })
+      const { status, text } = await sendForm('/it-it/prova-su-strada', 'test_ride', { ...RIDE, date })
       expect(status, date).toBe(422)
       expect(messageOf(text, 'date'), date).toBe(italian.validation.date_window)
       expect(text).toContain(`value="${date}"`)
@@ -340,19 +340,19 @@ describe('the day', () => {
     // Ruota Capitolina opens from Monday to Saturday: pick the first and the last days of the window it is open.
     const open = (days: number) => ((new Date(Date.now() + days * 86_400_000).getUTCDay() + 6) % 7 === 6 ? days + (days === 1 ? 1 : -1) : days)
     for (const days of [open(1), open(60)]) {
-      const { status } = await sendForm('/it-it/test-drive', 'test_ride', { ...RIDE, dealer: 'ruota-capitolina', date: daysFromToday(days) })
+      const { status } = await sendForm('/it-it/prova-su-strada', 'test_ride', { ...RIDE, dealer: 'ruota-capitolina', date: daysFromToday(days) })
       expect(status, daysFromToday(days)).toBe(303)
     }
   })
 
   it('refuses a day the dealer is closed with its message, in Italian and in Hebrew, and stores nothing', async () => {
     const before = await submissionCount()
-    const italy = await sendForm('/it-it/test-drive', 'test_ride', { ...RIDE, date: SUNDAY })
+    const italy = await sendForm('/it-it/prova-su-strada', 'test_ride', { ...RIDE, date: SUNDAY })
     expect(italy.status).toBe(422)
     expect(messageOf(italy.text, 'date')).toBe(italian.validation.dealer_closed)
     expect(italy.text).toContain(`value="${SUNDAY}"`)
     expect(italy.text).toContain('&quot;refused&quot;:true')
-    const israel = await sendForm('/il-he/test-drive', 'test_ride', { ...RIDE, dealer: 'yarkon-bikes', date: SATURDAY })
+    const israel = await sendForm('/il-he/nesiat-mivchan', 'test_ride', { ...RIDE, dealer: 'yarkon-bikes', date: SATURDAY })
     expect(israel.status).toBe(422)
     expect(messageOf(israel.text, 'date')).toBe(hebrew.validation.dealer_closed)
     expect(await submissionCount()).toBe(before)
@@ -362,11 +362,11 @@ describe('the day', () => {
 describe('where test rides are switched off (de-de)', () => {
   it('answers 404 to the form\'s page and its posts, and stores nothing', async () => {
     const before = await submissionCount()
-    expect((await visit('/de-de/test-drive')).status).toBe(404)
-    expect((await visit('/de-de/test-drive?model=aurora-strada-9')).status).toBe(404)
-    const posted = await sendForm('/de-de/test-drive', 'test_ride', { ...RIDE, dealer: 'radhaus-isar' })
+    expect((await visit('/de-de/probefahrt')).status).toBe(404)
+    expect((await visit('/de-de/probefahrt?model=aurora-strada-9')).status).toBe(404)
+    const posted = await sendForm('/de-de/probefahrt', 'test_ride', { ...RIDE, dealer: 'radhaus-isar' })
     expect(posted.status).toBe(404)
-    expect((await visit('/de-de/test-drive/sent?reference=TR-ABCD-EFGH')).status).toBe(404)
+    expect((await visit('/de-de/probefahrt/sent?reference=TR-ABCD-EFGH')).status).toBe(404)
     expect(await submissionCount()).toBe(before)
   })
 
@@ -374,21 +374,21 @@ describe('where test rides are switched off (de-de)', () => {
     for (const path of ['/de-de/products/aurora-strada-9', '/de-de/dealers/radhaus-isar', '/de-de/haendler', '/de-de']) {
       const { status, text } = await visit(path)
       expect(status, path).toBe(200)
-      expect(text, path).not.toContain('/de-de/test-drive')
+      expect(text, path).not.toContain('/de-de/probefahrt')
       expect(textOf(text), path).not.toContain(german.dealer.book_test_ride)
     }
   })
 
   it('keeps them where it is on: the product page\'s ?model=, the dealer page\'s and the locator\'s ?dealer= for dealers with test rides', async () => {
     const product = await visit('/it-it/products/aurora-strada-9')
-    expect(product.text).toContain('href="/it-it/test-drive?model=aurora-strada-9"')
+    expect(product.text).toContain('href="/it-it/prova-su-strada?model=aurora-strada-9"')
     const dealer = await visit('/it-it/dealers/cicli-bergamasca')
-    expect(dealer.text).toContain('href="/it-it/test-drive?dealer=cicli-bergamasca"')
+    expect(dealer.text).toContain('href="/it-it/prova-su-strada?dealer=cicli-bergamasca"')
     const noTestRides = await visit('/it-it/dealers/officina-navigli')
-    expect(noTestRides.text).not.toContain('/it-it/test-drive?dealer=')
+    expect(noTestRides.text).not.toContain('/it-it/prova-su-strada?dealer=')
     const locator = await visit('/it-it/rivenditori')
-    expect(locator.text).toMatch(/<a href="\/it-it\/test-drive\?dealer=cicli-bergamasca">[^<]+<span class="visually-hidden"> \(Cicli Bergamasca\)<\/span><\/a>/)
-    expect(locator.text).not.toContain('/it-it/test-drive?dealer=officina-navigli')
-    expect(locator.text).not.toContain('/it-it/test-drive?dealer=ciclofficina-del-giglio')
+    expect(locator.text).toMatch(/<a href="\/it-it\/prova-su-strada\?dealer=cicli-bergamasca">[^<]+<span class="visually-hidden"> \(Cicli Bergamasca\)<\/span><\/a>/)
+    expect(locator.text).not.toContain('/it-it/prova-su-strada?dealer=officina-navigli')
+    expect(locator.text).not.toContain('/it-it/prova-su-strada?dealer=ciclofficina-del-giglio')
   })
 })

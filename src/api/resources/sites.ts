@@ -18,14 +18,14 @@ type SiteRow = {
   centre_lat: number | null
   centre_lng: number | null
 }
-type LocaleRow = { site_id: number; locale: string; url: string }
+type LocaleRow = { site_id: number; locale: string; url: string; page_links: string }
 
 /** `GET api/sites` and `GET api/sites/{country}`: the markets' site records. */
 export const sites = new Hono<ApiEnv>()
   .get('/sites', async (c) => {
     const [siteRows, localeRows] = await c.env.DB.batch([
       c.env.DB.prepare('SELECT * FROM sites ORDER BY position, slug'),
-      c.env.DB.prepare('SELECT site_id, locale, url FROM site_locales ORDER BY site_id, position'),
+      c.env.DB.prepare('SELECT site_id, locale, url, page_links FROM site_locales ORDER BY site_id, position'),
     ])
     const locales = (localeRows?.results ?? []) as LocaleRow[]
     const records = ((siteRows?.results ?? []) as SiteRow[]).map((row) =>
@@ -38,7 +38,7 @@ export const sites = new Hono<ApiEnv>()
     const row = await c.env.DB.prepare('SELECT * FROM sites WHERE slug = ?').bind(country).first<SiteRow>()
     if (!row) return notFound(c)
     const { results: locales } = await c.env.DB
-      .prepare('SELECT site_id, locale, url FROM site_locales WHERE site_id = ? ORDER BY position')
+      .prepare('SELECT site_id, locale, url, page_links FROM site_locales WHERE site_id = ? ORDER BY position')
       .bind(row.id)
       .all<LocaleRow>()
     // The record is the same for every caller (the Worker caches it per country): its SEO is the first locale's.
@@ -61,6 +61,12 @@ function toSite(row: SiteRow, locales: LocaleRow[], seo: SeoRow | null): z.input
     locales: locales.map((l) => l.locale),
     urls: locales.map((l) => ({ locale_code: l.locale, url: l.url })),
     pageLinks: parseJson(row.page_links, {}),
+    // Only the locales that name slugs of their own: the others use the site-wide ones.
+    pageLinksByLocale: Object.fromEntries(
+      locales
+        .map((l) => [l.locale, parseJson<Record<string, string>>(l.page_links, {})] as const)
+        .filter(([, links]) => Object.keys(links).length > 0),
+    ),
     seo: seo ? seoRow(seo) : null,
     settings: parseJson(row.settings, {}),
     centre: row.centre_lat === null || row.centre_lng === null ? null : { lat: row.centre_lat, lng: row.centre_lng },
