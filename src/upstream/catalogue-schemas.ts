@@ -45,6 +45,11 @@ export const productSummarySchema = z.object({
 export const productSchema = productSummarySchema.extend({
   description: z.string().default(''),
   gallery: z.array(sitePath),
+  /**
+   * The pictures (among `gallery`'s) that show the product in one of its colours, by colour key; the others show what
+   * every colour shares (details). A colour without pictures of its own shows the whole gallery.
+   */
+  colour_gallery: z.record(z.string().regex(/^[a-z]+$/), z.array(sitePath)).default({}),
   specs: z.array(z.object({ key: z.string().regex(/^[a-z_]+$/), value: z.string() })),
   /** Only the variants sold in the caller's market (those with a price there). */
   variants: z.array(variantSchema),
