@@ -77,6 +77,8 @@ export default function AddToCart({ action, product, formKey, colours, options, 
     return () => observer.disconnect()
   }, [])
   const option = options.find((candidate) => candidate.sku === chosen[colour])
+  // Where colours cost differently, each colour's sizes say its price (or each size its own, where sizes differ).
+  const pricesVary = options.some((candidate) => candidate.price !== options[0]!.price)
   const sells = action !== null
 
   function chooseColour(key: string) {
@@ -189,7 +191,7 @@ export default function AddToCart({ action, product, formKey, colours, options, 
                   )
                 })}
               </div>
-              {samePrice && !sells && <p className="size-group-price">{group[0]!.price}</p>}
+              {samePrice && pricesVary && <p className="size-group-price">{group[0]!.price}</p>}
             </fieldset>
           )
         })}
