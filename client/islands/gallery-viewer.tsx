@@ -48,6 +48,8 @@ function GalleryViewer({ pictures, start, texts, onClose, rtl }: { pictures: Pic
     const element = dialog.current
     if (!element) return
     element.showModal()
+    // The close button takes the focus (showModal would give it to the first control).
+    element.querySelector<HTMLButtonElement>('.viewer-close')?.focus()
     // Escape closes the dialog natively: unmount with it.
     const closed = () => onClose()
     element.addEventListener('close', closed)
@@ -73,12 +75,27 @@ function GalleryViewer({ pictures, start, texts, onClose, rtl }: { pictures: Pic
   }
 
   const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Tab') return trapFocus(event)
     if (event.key === 'ArrowRight') go(rtl ? -1 : 1)
     else if (event.key === 'ArrowLeft') go(rtl ? 1 : -1)
     else if (event.key === '+' || event.key === '=') zoomTo(zoom + 0.5)
     else if (event.key === '-') zoomTo(zoom - 0.5)
     else return
     event.preventDefault()
+  }
+
+  /** Tab from the last control goes round to the first, Shift+Tab from the first to the last: the focus stays in the viewer. */
+  const trapFocus = (event: KeyboardEvent) => {
+    const controls = [...(dialog.current?.querySelectorAll<HTMLElement>('button') ?? [])]
+    const [first, last] = [controls[0], controls[controls.length - 1]]
+    if (!first || !last) return
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault()
+      last.focus()
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault()
+      first.focus()
+    }
   }
 
   const onImageClick = (event: MouseEvent<HTMLImageElement>) => {
@@ -118,7 +135,7 @@ function GalleryViewer({ pictures, start, texts, onClose, rtl }: { pictures: Pic
         <button type="button" className="viewer-button" onClick={() => zoomTo(zoom > 1 ? 1 : CLICK_ZOOM)} aria-pressed={zoom > 1}>
           {zoom > 1 ? texts.zoomOut : texts.zoomIn}
         </button>
-        <button type="button" className="viewer-button viewer-close" onClick={() => dialog.current?.close()} autoFocus>
+        <button type="button" className="viewer-button viewer-close" onClick={() => dialog.current?.close()}>
           {texts.close}
         </button>
       </div>
