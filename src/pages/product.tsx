@@ -139,7 +139,10 @@ function Gallery({ view, product }: { view: View; product: Product }) {
       <ul className="gallery-list">
         {ordered.map((path, index) => {
           const colour = colourOf.get(path)
-          const alt = colour ? t('product.in_colour', { name: product.name, colour: t(`colour.${colour}`) }) : t('product.picture', { number: index + 1, name: product.name })
+          // "Strada 9, Red" for a colour's first picture, "Picture 2 of Strada 9, Red" for its next ones.
+          const named = colour ? t('product.in_colour', { name: product.name, colour: t(`colour.${colour}`) }) : product.name
+          const number = ordered.slice(0, index + 1).filter((other) => colourOf.get(other) === colour).length
+          const alt = colour && number === 1 ? named : t('product.picture', { number: colour ? number : index + 1, name: named })
           return (
             <li key={path} className="gallery-item" data-colour={colour}>
               <a className="gallery-link" href={path} data-viewer="">

@@ -58,14 +58,14 @@ for (const { market, texts, viewport, dir } of JOURNEYS) {
     expect(await shownPictures(page)).toEqual(['/images/products/aurora-strada-9.svg', '/images/products/aurora-strada-9-detail.svg'])
     await page.locator('.swatch-option', { hasText: texts.colour.black }).click()
     await expect(page.locator('input[name="colour"][value="black"]')).toBeChecked()
-    expect(await shownPictures(page)).toEqual(['/images/products/aurora-strada-9-colour.svg', '/images/products/aurora-strada-9-detail.svg'])
+    expect(await shownPictures(page)).toEqual(['/images/products/aurora-strada-9-colour.svg', '/images/products/aurora-strada-9-detail-black.svg'])
     await expect(page.locator('#sizes-black')).toBeVisible()
     await expect(page.locator('#sizes-red')).toBeHidden()
     // The swatches are one radio group the arrow keys go through.
     await page.locator('input[name="colour"][value="black"]').focus()
     await page.keyboard.press(dir === 'rtl' ? 'ArrowLeft' : 'ArrowRight')
     await expect(page.locator('input[name="colour"][value="white"]')).toBeChecked()
-    expect(await shownPictures(page)).toEqual(['/images/products/aurora-strada-9-white.svg', '/images/products/aurora-strada-9-detail.svg'])
+    expect(await shownPictures(page)).toEqual(['/images/products/aurora-strada-9-white.svg', '/images/products/aurora-strada-9-detail-white.svg'])
     await page.locator('.swatch-option', { hasText: texts.colour.black }).click()
     // Sold out: struck through and not selectable.
     await expect(page.locator('input[value="STR9-XL-BLK"]')).toBeDisabled()
@@ -96,7 +96,7 @@ for (const { market, texts, viewport, dir } of JOURNEYS) {
       await expect(page.locator('.buy-bar .buy-bar-action')).toHaveText(texts.cart.add)
     } else {
       // On a desktop the buy column stays beside the gallery while the page scrolls.
-      await page.locator('.gallery-item[data-colour="black"]').scrollIntoViewIfNeeded()
+      await page.locator('.gallery-item[data-colour="black"]').last().scrollIntoViewIfNeeded()
       await page.mouse.wheel(0, 500)
       await expect(page.locator('.product-aside')).toBeInViewport()
       await expect(page.locator('.buy-bar')).toBeHidden()
@@ -114,7 +114,7 @@ for (const { market, texts, viewport, dir } of JOURNEYS) {
     expect(await axeViolations(page)).toEqual([])
     await page.keyboard.press(dir === 'rtl' ? 'ArrowLeft' : 'ArrowRight')
     await expect(viewer.locator('.viewer-count')).toHaveText('2 / 2')
-    await expect(viewer.locator('img')).toHaveAttribute('src', '/images/products/aurora-strada-9-detail.svg')
+    await expect(viewer.locator('img')).toHaveAttribute('src', '/images/products/aurora-strada-9-detail-black.svg')
     const before = await viewer.locator('img').evaluate((img) => img.getBoundingClientRect().width)
     await viewer.locator('img').click()
     await expect(viewer).toHaveAttribute('data-zoomed', '')
@@ -143,7 +143,7 @@ test('it-it without JavaScript: the pictures are links to their files, and the c
   await page.locator('label:has(input[value="STR9-M-RED"])').click()
   await page.locator('.swatch-option', { hasText: italian.colour.white }).click()
   await expect(page.locator('#sizes-red')).toBeHidden()
-  expect(await shownPictures(page)).toEqual(['/images/products/aurora-strada-9-white.svg', '/images/products/aurora-strada-9-detail.svg'])
+  expect(await shownPictures(page)).toEqual(['/images/products/aurora-strada-9-white.svg', '/images/products/aurora-strada-9-detail-white.svg'])
   await page.locator('form.buy-box .buy-row button[type="submit"]').click()
   await expect(page).toHaveURL(/\/it-it\/products\/aurora-strada-9\?notice=cart_choose_size$/)
   await expect(page.locator('.toast')).toHaveText(italian.cart.choose_size)

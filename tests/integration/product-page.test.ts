@@ -92,7 +92,7 @@ describe('the product page\'s colours and sizes', () => {
     expect(textOf(red)).toContain(`XL, ${spanish.colour.red}`)
     expect(textOf(red)).toContain(spanish.availability.out_of_stock)
     expect(text).toContain('<div class="actions actions-prominent">')
-    expect(tags(section(text, 'product-gallery'), 'a')).toHaveLength(4)
+    expect(tags(section(text, 'product-gallery'), 'a')).toHaveLength(6)
     expect(textOf(text)).toContain(spanish.product.find_dealer)
   })
 })
@@ -102,7 +102,7 @@ describe('the product page\'s gallery', () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
     const gallery = section(text, 'product-gallery')
     const links = tags(gallery, 'a')
-    expect(links).toHaveLength(4)
+    expect(links).toHaveLength(6)
     for (const link of links) expect(link).toMatch(/^<a class="gallery-link" href="\/images\/products\/aurora-strada-9[a-z-]*\.svg" data-viewer="">$/)
     expect(gallery).toMatch(/<a class="gallery-link" href="\/images\/products\/aurora-strada-9.svg" data-viewer=""><img src="\/images\/products\/aurora-strada-9.svg" alt="Aurora Strada 9, Rosso" width="960" height="640" fetchPriority="high"\/>/)
     expect(tags(gallery, 'img').slice(1).every((img) => img.includes('loading="lazy"'))).toBe(true)
@@ -110,14 +110,14 @@ describe('the product page\'s gallery', () => {
     expect(gallery).toContain('data-viewer-texts="{&quot;label&quot;:&quot;Immagini di Aurora Strada 9 a schermo intero&quot;,&quot;close&quot;:&quot;Chiudi&quot;')
   })
 
-  it('marks the pictures of each colour with it, first the colours\' own in their order, then those every colour shares', async () => {
+  it('marks the pictures of each colour with it, in the order of the colours offered (any shared ones last)', async () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
     const items = tags(section(text, 'product-gallery'), 'li')
-    expect(items).toEqual([
-      '<li class="gallery-item" data-colour="red">',
-      '<li class="gallery-item" data-colour="black">',
-      '<li class="gallery-item" data-colour="white">',
-      '<li class="gallery-item">',
+    expect(items).toEqual(['red', 'red', 'black', 'black', 'white', 'white'].map((colour) => `<li class="gallery-item" data-colour="${colour}">`))
+    // Each picture named apart: the colour's first by the colour, the next by its number too.
+    expect(tags(section(text, 'product-gallery'), 'img').map((img) => /alt="([^"]+)"/.exec(img)?.[1])).toEqual([
+      'Aurora Strada 9, Rosso', 'Immagine 2 di Aurora Strada 9, Rosso', 'Aurora Strada 9, Nero', 'Immagine 2 di Aurora Strada 9, Nero',
+      'Aurora Strada 9, Bianco', 'Immagine 2 di Aurora Strada 9, Bianco',
     ])
     expect(tags(text, 'input').filter((tag) => tag.includes('name="colour"')).every((tag) => tag.includes('data-pictures=""'))).toBe(true)
   })
@@ -126,16 +126,12 @@ describe('the product page\'s gallery', () => {
     const request = new Request('http://embedded.invalid/api/front/products/aurora-strada-9', { headers: { 'X-Tenant': 'it', 'X-Locale': 'it' } })
     const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
     const { data } = (await response.json()) as { data: Product }
-    expect(data.gallery).toEqual([
-      '/images/products/aurora-strada-9.svg',
-      '/images/products/aurora-strada-9-detail.svg',
-      '/images/products/aurora-strada-9-colour.svg',
-      '/images/products/aurora-strada-9-white.svg',
-    ])
+    const path = (name: string) => `/images/products/aurora-strada-9${name}.svg`
+    expect(data.gallery).toEqual(['', '-detail', '-colour', '-detail-black', '-white', '-detail-white'].map(path))
     expect(data.colour_gallery).toEqual({
-      red: ['/images/products/aurora-strada-9.svg'],
-      black: ['/images/products/aurora-strada-9-colour.svg'],
-      white: ['/images/products/aurora-strada-9-white.svg'],
+      red: [path(''), path('-detail')],
+      black: [path('-colour'), path('-detail-black')],
+      white: [path('-white'), path('-detail-white')],
     })
   })
 })
