@@ -33,5 +33,19 @@ function focusFirstError(): void {
   }
 }
 
+/**
+ * The product gallery's pictures are links to their files; with JavaScript a plain click opens them full screen
+ * instead, in the viewer, whose chunk is fetched on that first click (never with the page).
+ */
+function openGalleryViewer(): void {
+  document.addEventListener('click', (event) => {
+    const link = (event.target as Element | null)?.closest?.<HTMLAnchorElement>('a[data-viewer]')
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    event.preventDefault()
+    import('./islands/gallery-viewer').then((module) => module.openViewer(link), reloadAfterFailedChunk)
+  })
+}
+
 focusFirstError()
+openGalleryViewer()
 void hydrateIslands()

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react'
 
 /** One variant as the buy box offers it: its texts come from the server in the market's language. */
 export type BuyOption = {
@@ -14,36 +14,99 @@ export type BuyOption = {
   low: boolean
 }
 
+/** One of the product's colours, in the variants' order: its key, translated name, and whether it has pictures of its own. */
+export type PickerColour = { key: string; name: string; pictures: boolean }
+
 export type AddToCartProps = {
-  action: string
+  /** Where the form posts; null in a market that does not sell online: colours and sizes with their availability only. */
+  action: string | null
   product: string
   /** The form's key: the same form sent twice adds once. */
   formKey: string
+  colours: PickerColour[]
   options: BuyOption[]
   maxQuantity: number
-  texts: { choose: string; quantity: string; add: string; adding: string; failed: string; viewCart: string; soldOut: string; low: string }
+  /** The product's price as the page's title shows it ("From …" where variants cost differently). */
+  price: string
+  /** A link beside the sizes' title (the size guide), where the page has one. */
+  sizeGuide?: { href: string; text: string }
+  texts: {
+    colour: string
+    size: string
+    chooseSize: string
+    quantity: string
+    add: string
+    adding: string
+    failed: string
+    viewCart: string
+    soldOut: string
+    low: string
+  }
   cartUrl: string
 }
 
 /**
- * The product page's "add to cart" form. Without JavaScript it is a plain form: its POST comes back to the product
- * with a notice. Hydrated, it posts the same form with fetch (asking for JSON), says what happened in its own live
- * region and updates the header's cart count, without a reload.
+ * The product page's colours, sizes and "add to cart". Without JavaScript it is a plain form: the colours are radios
+ * (`colour`), each colour's sizes a radio group of its own (`sku-{colour}`, the variant's SKU as value, those out of
+ * stock disabled), so the server adds the size chosen in the colour chosen; the page's styles show the chosen colour's
+ * sizes and pictures. Hydrated, it posts the same form with fetch (asking for JSON), says what happened in its own live
+ * region and updates the header's cart count without a reload; on phones a bar with the price and the action stays in
+ * view while the form is scrolled away.
  */
-export default function AddToCart({ action, product, formKey, options, maxQuantity, texts, cartUrl }: AddToCartProps) {
+export default function AddToCart({ action, product, formKey, colours, options, maxQuantity, price, sizeGuide, texts, cartUrl }: AddToCartProps) {
+  const [colour, setColour] = useState(colours[0]?.key ?? '')
+  // The size chosen in each colour; a colour that comes in one size only has it chosen (an accessory's one size).
+  const [chosen, setChosen] = useState<Record<string, string>>(() =>
+    Object.fromEntries(
+      colours.map((c) => {
+        const sizes = options.filter((option) => option.colour === c.key)
+        return [c.key, sizes.length === 1 && !sizes[0]!.disabled ? sizes[0]!.sku : '']
+      }),
+    ),
+  )
   const [state, setState] = useState<{ busy: boolean; message: string; ok: boolean }>({ busy: false, message: '', ok: true })
-  const first = options.find((option) => !option.disabled)
   // Marked once hydrated: until then the form is the plain one, and its post a page load.
   const [hydrated, setHydrated] = useState(false)
+  const [rowInView, setRowInView] = useState(false)
+  const row = useRef<HTMLDivElement>(null)
   useEffect(() => setHydrated(true), [])
+  useEffect(() => {
+    if (!row.current || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver(([entry]) => setRowInView(entry?.isIntersecting ?? false))
+    observer.observe(row.current)
+    return () => observer.disconnect()
+  }, [])
+  const option = options.find((candidate) => candidate.sku === chosen[colour])
+  // Where colours cost differently, each colour's sizes say its price (or each size its own, where sizes differ).
+  const pricesVary = options.some((candidate) => candidate.price !== options[0]!.price)
+  const sells = action !== null
+
+  function chooseColour(key: string) {
+    setColour(key)
+    // The gallery starts again at the colour's first picture.
+    document.querySelector('.gallery-list')?.scrollTo({ left: 0 })
+  }
+
+  /** Brings the chosen colour's sizes into view and focuses the first that can be chosen. */
+  function showSizes(event?: MouseEvent) {
+    event?.preventDefault()
+    const group = document.getElementById(`sizes-${colour}`)
+    group?.scrollIntoView({ block: 'center', behavior: 'smooth' })
+    group?.querySelector<HTMLInputElement>('input:not(:disabled)')?.focus({ preventScroll: true })
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (state.busy) return
+    if (!option) {
+      setState({ busy: false, message: texts.chooseSize, ok: false })
+      showSizes()
+      return
+    }
     const form = event.currentTarget
     setState({ busy: true, message: '', ok: true })
     try {
-      const response = await fetch(action, {
+      const response = await fetch(form.action, {
         method: 'POST',
         body: new URLSearchParams(new FormData(form) as unknown as Record<string, string>),
         headers: { Accept: 'application/json' },
@@ -57,44 +120,98 @@ export default function AddToCart({ action, product, formKey, options, maxQuanti
     }
   }
 
-  return (
-    <form method="post" action={action} className="buy-box" onSubmit={submit} data-hydrated={hydrated ? '' : undefined}>
-      <input type="hidden" name="product" value={product} />
-      <input type="hidden" name="key" value={formKey} />
-      <fieldset className="buy-options">
-        <legend>{texts.choose}</legend>
-        {byColour(options).map((group) => {
-          const samePrice = group.every((option) => option.price === group[0]!.price)
+  const picker = (
+    <>
+      <fieldset className="pick-colours">
+        <legend className="pick-title">{texts.colour}</legend>
+        <div className="swatches">
+          {colours.map((c) => (
+            <label key={c.key} className="swatch-option">
+              <input
+                type="radio"
+                name="colour"
+                value={c.key}
+                className="colour-input"
+                data-pictures={c.pictures ? '' : undefined}
+                checked={colour === c.key}
+                onChange={() => chooseColour(c.key)}
+              />
+              <span className={`swatch swatch-${c.key}`} aria-hidden="true" />
+              <span className="swatch-name">{c.name}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="pick-sizes" id="sizes">
+        {colours.map((c) => {
+          const group = options.filter((candidate) => candidate.colour === c.key)
+          const samePrice = group.every((candidate) => candidate.price === group[0]!.price)
           return (
-            <div key={group[0]!.colour} className="buy-colour">
-              <p className="buy-colour-name" aria-hidden="true">
-                <span className={`swatch swatch-${group[0]!.colour}`} /> {group[0]!.colourName}
-                {samePrice && <span className="buy-colour-price">{group[0]!.price}</span>}
-              </p>
-              <div className="buy-sizes">
-                {group.map((option) => (
-                  <label key={option.sku} className={`buy-size${option.disabled ? ' disabled' : ''}${option.low ? ' low' : ''}`}>
-                    <input type="radio" name="sku" value={option.sku} defaultChecked={option.sku === first?.sku} disabled={option.disabled} required />
-                    <span className="buy-size-label">
-                      <span aria-hidden="true">{option.size}</span>
-                      {!samePrice && <span className="buy-size-price" aria-hidden="true">{option.price}</span>}
-                      <span className="visually-hidden">
-                        {`${option.size}, ${option.colourName}, ${option.price}, ${option.disabled ? texts.soldOut : option.availability}`}
-                      </span>
+            <fieldset key={c.key} className="size-group" data-colour={c.key} id={`sizes-${c.key}`}>
+              <legend className="pick-title">
+                {texts.size}
+                <span className="visually-hidden"> ({c.name})</span>
+              </legend>
+              {sizeGuide && (
+                <a className="size-guide-link" href={sizeGuide.href}>
+                  {sizeGuide.text}
+                </a>
+              )}
+              <div className="sizes">
+                {group.map((variant) => {
+                  const name = `${variant.size}, ${variant.colourName}, ${variant.price}, ${variant.disabled ? texts.soldOut : variant.availability}`
+                  const className = `buy-size${variant.disabled ? ' disabled' : ''}${variant.low ? ' low' : ''}`
+                  const label = (
+                    <>
+                      <span aria-hidden="true">{variant.size}</span>
+                      {!samePrice && (
+                        <span className="buy-size-price" aria-hidden="true">
+                          {variant.price}
+                        </span>
+                      )}
+                      <span className="visually-hidden">{name}</span>
+                    </>
+                  )
+                  return sells ? (
+                    <label key={variant.sku} className={className}>
+                      <input
+                        type="radio"
+                        name={`sku-${c.key}`}
+                        value={variant.sku}
+                        disabled={variant.disabled}
+                        checked={chosen[c.key] === variant.sku}
+                        onChange={() => setChosen((current) => ({ ...current, [c.key]: variant.sku }))}
+                      />
+                      <span className="buy-size-label">{label}</span>
+                    </label>
+                  ) : (
+                    <span key={variant.sku} className={className}>
+                      <span className="buy-size-label">{label}</span>
                     </span>
-                  </label>
-                ))}
+                  )
+                })}
               </div>
-            </div>
+              {samePrice && pricesVary && <p className="size-group-price">{group[0]!.price}</p>}
+            </fieldset>
           )
         })}
-        {options.some((option) => option.low) && (
+        {options.some((candidate) => candidate.low) && (
           <p className="buy-low-note">
             <span className="buy-low-dot" aria-hidden="true" /> {texts.low}
           </p>
         )}
-      </fieldset>
-      <div className="buy-row">
+      </div>
+    </>
+  )
+
+  if (!sells) return <div className="buy-box buy-box-info">{picker}</div>
+
+  return (
+    <form method="post" action={action} className="buy-box" onSubmit={submit} data-hydrated={hydrated ? '' : undefined}>
+      <input type="hidden" name="product" value={product} />
+      <input type="hidden" name="key" value={formKey} />
+      {picker}
+      <div className="buy-row" ref={row}>
         <label className="buy-quantity">
           <span>{texts.quantity}</span>
           <select name="quantity" defaultValue="1">
@@ -105,7 +222,7 @@ export default function AddToCart({ action, product, formKey, options, maxQuanti
             ))}
           </select>
         </label>
-        <button type="submit" className="button buy-submit" disabled={!first || state.busy} aria-disabled={state.busy || undefined}>
+        <button type="submit" className="button buy-submit" disabled={state.busy} aria-disabled={state.busy || undefined}>
           {state.busy ? texts.adding : texts.add}
         </button>
       </div>
@@ -118,15 +235,28 @@ export default function AddToCart({ action, product, formKey, options, maxQuanti
           </>
         )}
       </p>
+      <div className="buy-bar" data-away={rowInView ? undefined : ''}>
+        <p className="buy-bar-price">
+          {option ? (
+            <>
+              <bdi>{option.size}</bdi> · {option.colourName} · {option.price}
+            </>
+          ) : (
+            price
+          )}
+        </p>
+        {option ? (
+          <button type="submit" className="button buy-bar-action" disabled={state.busy}>
+            {state.busy ? texts.adding : texts.add}
+          </button>
+        ) : (
+          <a className="button buy-bar-action" href="#sizes" onClick={showSizes}>
+            {texts.chooseSize}
+          </a>
+        )}
+      </div>
     </form>
   )
-}
-
-/** The options grouped by colour, in their order: one row of sizes per colour. */
-function byColour(options: BuyOption[]): BuyOption[][] {
-  const groups = new Map<string, BuyOption[]>()
-  for (const option of options) groups.set(option.colour, [...(groups.get(option.colour) ?? []), option])
-  return [...groups.values()]
 }
 
 /** The header's cart count, as the server would render it for this many items. */

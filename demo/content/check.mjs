@@ -381,8 +381,14 @@ if (details && catalogue) {
     const detail = details[product.slug]
     if (!detail) { fail(at, 'is missing'); continue }
     for (const locale of LOCALES) text(`${at}.description.${locale}`, detail.description?.[locale])
-    ;(detail.gallery ?? []).forEach((url, i) => imageExists(`${at}.gallery[${i}]`, url, 'products'))
-    if (detail.gallery?.[0] !== product.image) fail(`${at}.gallery`, 'must start with the product\'s image')
+    // A gallery entry is a picture's path, or `{ src, colour }` for a picture of the product in one of its colours.
+    const pictures = (detail.gallery ?? []).map((entry) => (typeof entry === 'string' ? { src: entry } : entry))
+    const colours = new Set((detail.variants ?? []).map((variant) => variant.colour))
+    pictures.forEach(({ src, colour }, i) => {
+      imageExists(`${at}.gallery[${i}]`, src, 'products')
+      if (colour !== undefined && !colours.has(colour)) fail(`${at}.gallery[${i}]`, `colour ${colour} is not one of the product's`)
+    })
+    if (pictures[0]?.src !== product.image) fail(`${at}.gallery`, 'must start with the product\'s image')
     for (const spec of detail.specs ?? []) {
       if (!SPEC_KEYS.includes(spec?.key)) fail(`${at}.specs`, `unknown spec key ${spec?.key}`)
       checkSpecItems(`${at}.specs.${spec?.key}`, spec?.items)

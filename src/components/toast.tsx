@@ -4,7 +4,7 @@ import type { View } from './view'
 export const NOTICES = [
   'password_changed', 'reset_link_sent', 'address_saved', 'address_deleted', 'default_address_set', 'bike_registered',
   'logged_out', 'session_ended', 'consent_saved', 'email_confirmed', 'confirmation_sent',
-  'cart_added', 'cart_updated', 'cart_removed', 'cart_unavailable', 'cart_not_enough', 'cart_changed',
+  'cart_added', 'cart_updated', 'cart_removed', 'cart_unavailable', 'cart_not_enough', 'cart_changed', 'cart_choose_size',
 ] as const
 export type Notice = (typeof NOTICES)[number]
 

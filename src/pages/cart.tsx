@@ -18,6 +18,7 @@ import { isRejection } from '../upstream/errors'
 import { loadChrome } from './chrome'
 
 const SKU = /^[A-Za-z0-9_-]{1,40}$/
+const COLOUR = /^[a-z]{1,20}$/
 const SLUG = /^[a-z0-9-]{1,120}$/
 const FORM_KEY = /^[A-Za-z0-9_-]{16,64}$/
 
@@ -192,17 +193,22 @@ const wantsJson = (c: Context<AppEnv>) => (c.req.header('Accept') ?? '').include
 export async function addToCart(c: Context<AppEnv>): Promise<Response> {
   const { market, t } = c.var
   const form = await readForm(c)
-  const sku = SKU.test(form.sku ?? '') ? form.sku! : null
+  // The variant: `sku`, or the product page's size chosen in the colour chosen (`colour=red`, `sku-red=…`).
+  const colour = COLOUR.test(form.colour ?? '') ? form.colour! : null
+  const picked = form.sku ?? (colour ? form[`sku-${colour}`] : undefined)
+  const sku = SKU.test(picked ?? '') ? picked! : null
   const quantity = quantityOf(form.quantity)
   const formKey = FORM_KEY.test(form.key ?? '') ? form.key! : null
   const product = SLUG.test(form.product ?? '') ? form.product! : null
-  if (!sku || !quantity || !formKey) throw new PageError(400, ErrorMessages.badRequest)
   const back = (notice: Notice) => withNotice(product ? `/${market.segment}/products/${product}` : `/${market.segment}/cart`, notice)
   const answer = (notice: Notice, status: 200 | 409 | 422, count?: number) => {
     if (!wantsJson(c)) return sendRedirect(c, back(notice), 303)
     c.var.caching.allow(Caching.private)
     return c.json({ ok: status === 200, count: count ?? null, message: t.t(noticeText(notice)) }, status)
   }
+  // A product's form sent with a colour but no size: back to the product, asking for one.
+  if (product && colour && picked === undefined && quantity && formKey) return answer('cart_choose_size', 422)
+  if (!sku || !quantity || !formKey) throw new PageError(400, ErrorMessages.badRequest)
   const cart = visitorCart(c)
   const line = { sku, quantity, key: await addKeyOf(c, formKey) }
   try {

@@ -3,7 +3,7 @@ import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import { absoluteUrl, type HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
-import { TableScroll } from '../components/table-scroll'
+import { ProductCards } from '../components/product-cards'
 import { ProductSpecs } from '../components/product-specs'
 import { SizeGuide } from '../components/size-guide'
 import type { AppEnv } from '../env'
@@ -13,56 +13,65 @@ import { indexedAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageGroups } from '../seo/page-groups'
 import { breadcrumbs, productData } from '../seo/structured-data'
-import type { Product } from '../upstream/catalogue-schemas'
+import type { Product, ProductSummary } from '../upstream/catalogue-schemas'
 import { findBySlug } from './find-by-slug'
-import AddToCart from '../../client/islands/add-to-cart'
+import AddToCart, { type AddToCartProps } from '../../client/islands/add-to-cart'
 import { IslandNames } from '../../client/islands/names'
 import { Island } from '../components/island'
 import { randomToken } from '../crypto/digest'
 
-/** The product page: gallery, name, price, description, the actions, the size guide, variants and specifications. */
-export function ProductPage({ view, chrome, head, product, formKey }: { view: View; chrome: Chrome; head: HeadProps; product: Product; formKey: string }) {
+/** The product page: breadcrumbs, gallery, the buy column (name, price, colours, sizes, actions), size guide, specifications, related products. */
+export function ProductPage({ view, chrome, head, product, formKey, related }: { view: View; chrome: Chrome; head: HeadProps; product: Product; formKey: string; related: ProductSummary[] }) {
   const { t } = view
   const market = view.market!
+  const base = `/${market.segment}`
   const testRide = chrome.available.pageUrl('test-drive', `?model=${encodeURIComponent(product.slug)}`)
   const dealerLocator = chrome.available.pageUrl('dealer-locator')
-  const [main, ...more] = product.gallery.length ? product.gallery : product.image ? [product.image] : []
   const price = (minor: number) => formatMoney(minor, market.site.currency, market)
   // Where a variant costs more than the product's "from" price, the price says so and the variants show theirs.
   const pricesVary = product.variants.some((variant) => variant.price !== product.price)
+  const priceText = pricesVary ? t('product.from_price', { price: price(product.price) }) : price(product.price)
+  const sells = chrome.available.has('cart') && product.variants.length > 0
+  const picker = pickerProps(view, product, price, priceText)
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
+      <nav className="breadcrumbs" aria-label={t('product.breadcrumbs')}>
+        <ol>
+          <li>
+            <a href={base}>{t('header.home')}</a>
+          </li>
+          <li>
+            <a href={`${base}/products/type/${product.type.slug}`}>{product.type.name}</a>
+          </li>
+          <li>
+            <span aria-current="page">{product.name}</span>
+          </li>
+        </ol>
+      </nav>
       <article className="product">
-        <section className="product-gallery" aria-label={t('product.gallery', { name: product.name })}>
-          {main && <img src={main} alt={product.name} width={960} height={640} fetchPriority="high" />}
-          {more.length > 0 && (
-            <ul>
-              {more.map((image, index) => (
-                <li key={image}>
-                  <img src={image} alt={t('product.picture', { number: index + 2, name: product.name })} width={480} height={320} loading="lazy" decoding="async" />
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-        <div className="product-info">
-          <p className="eyebrow">
-            <a href={`/${market.segment}/products/type/${product.type.slug}`}>{product.type.name}</a>
-          </p>
+        <header className="product-head">
           <h1>{product.name}</h1>
           {product.tagline && <p className="lead">{product.tagline}</p>}
           <p className="price">
             <span className="visually-hidden">{t('product.price')}: </span>
-            {pricesVary ? t('product.from_price', { price: price(product.price) }) : price(product.price)}
+            {priceText}
           </p>
-          {product.description && <p>{product.description}</p>}
-          {chrome.available.has('cart') && product.variants.length > 0 && (
-            <BuyBox view={view} product={product} formKey={formKey} price={price} />
+        </header>
+        <Gallery view={view} product={product} />
+        <div className="product-aside">
+          {sells ? (
+            <BuyBox view={view} product={product} formKey={formKey} price={price} picker={picker} />
+          ) : (
+            product.variants.length > 0 && (
+              <section className="buy" aria-label={t('product.variants')}>
+                <AddToCart {...picker} action={null} />
+              </section>
+            )
           )}
           <SizeGuide view={view} product={product} />
-          <div className="actions">
+          <div className={`actions${sells ? '' : ' actions-prominent'}`}>
             {testRide && (
-              <a className="button" href={testRide}>
+              <a className={`button${sells ? ' secondary' : ''}`} href={testRide}>
                 {t('product.book_test_ride')}
               </a>
             )}
@@ -73,57 +82,87 @@ export function ProductPage({ view, chrome, head, product, formKey }: { view: Vi
             )}
           </div>
         </div>
-        {product.variants.length > 0 && (
-          <section className="product-section" aria-labelledby="variants-title">
-            <h2 id="variants-title">{t('product.variants')}</h2>
-            <TableScroll labelledBy="variants-title">
-              <table className="variants">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('product.size')}</th>
-                    <th scope="col">{t('product.colour')}</th>
-                    <th scope="col">{t('product.availability')}</th>
-                    {pricesVary && <th scope="col" className="number">{t('product.price')}</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {product.variants.map((variant) => (
-                    <tr key={variant.sku}>
-                      <td>{variant.size}</td>
-                      <td>
-                        <span className={`swatch swatch-${variant.colour}`} aria-hidden="true" /> {t(`colour.${variant.colour}`)}
-                      </td>
-                      <td>
-                        <span className={`availability availability-${variant.availability}`}>{t(`availability.${variant.availability}`)}</span>
-                      </td>
-                      {pricesVary && <td className="number">{price(variant.price)}</td>}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-          </section>
+        {product.description && (
+          <div className="product-section product-description">
+            <p>{product.description}</p>
+          </div>
         )}
         <ProductSpecs view={view} product={product} />
+        {related.length > 0 && (
+          <section className="product-section product-related" aria-labelledby="related-title">
+            <h2 id="related-title">{t('product.related', { type: product.type.name })}</h2>
+            <ProductCards view={view} products={related} price={price} />
+          </section>
+        )}
       </article>
     </DefaultLayout>
   )
 }
 
 /**
- * The buy box of a market that sells online: the variants (those out of stock shown but not offered), a quantity and
- * "Add to cart" (a plain form, hydrated as an island), then what the price includes and the delivery estimate.
+ * The gallery: every picture a link to its file (so without JavaScript it opens in full), those of the product's
+ * colours marked with theirs. The page's styles show the chosen colour's pictures and the shared ones; with
+ * JavaScript a click opens the full-screen viewer (a chunk loaded on that click), with the texts given here.
  */
-function BuyBox({ view, product, formKey, price }: { view: View; product: Product; formKey: string; price: (minor: number) => string }) {
+function Gallery({ view, product }: { view: View; product: Product }) {
   const { t } = view
-  const market = view.market!
-  const { vat, shipping } = market.site.settings
-  const props = {
-    action: `/${market.segment}/cart/items`,
+  const colourOf = new Map<string, string>()
+  for (const [colour, paths] of Object.entries(product.colour_gallery)) for (const path of paths) colourOf.set(path, colour)
+  const pictures = product.gallery.length ? product.gallery : product.image ? [product.image] : []
+  // The colours' own pictures first, in the order of the colours offered (so the first shown is the first colour's),
+  // then those every colour shares.
+  const colours = [...new Set(product.variants.map((variant) => variant.colour))]
+  const rank = (path: string) => {
+    const colour = colourOf.get(path)
+    return colour === undefined ? colours.length : colours.includes(colour) ? colours.indexOf(colour) : colours.length
+  }
+  const ordered = pictures.map((path, index) => ({ path, index })).sort((a, b) => rank(a.path) - rank(b.path) || a.index - b.index).map(({ path }) => path)
+  const texts = {
+    label: t('product.viewer', { name: product.name }),
+    close: t('product.viewer_close'),
+    zoomIn: t('product.viewer_zoom_in'),
+    zoomOut: t('product.viewer_zoom_out'),
+    previous: t('product.viewer_previous'),
+    next: t('product.viewer_next'),
+  }
+  return (
+    <section className="product-gallery" aria-label={t('product.gallery', { name: product.name })} data-viewer-texts={JSON.stringify(texts)}>
+      <ul className="gallery-list">
+        {ordered.map((path, index) => {
+          const colour = colourOf.get(path)
+          // "Strada 9, Red" for a colour's first picture, "Picture 2 of Strada 9, Red" for its next ones.
+          const named = colour ? t('product.in_colour', { name: product.name, colour: t(`colour.${colour}`) }) : product.name
+          const number = ordered.slice(0, index + 1).filter((other) => colourOf.get(other) === colour).length
+          const alt = colour && number === 1 ? named : t('product.picture', { number: colour ? number : index + 1, name: named })
+          return (
+            <li key={path} className="gallery-item" data-colour={colour}>
+              <a className="gallery-link" href={path} data-viewer="">
+                {index === 0 ? (
+                  <img src={path} alt={alt} width={960} height={640} fetchPriority="high" />
+                ) : (
+                  <img src={path} alt={alt} width={960} height={640} loading="lazy" decoding="async" />
+                )}
+                <span className="gallery-zoom" aria-hidden="true" />
+              </a>
+            </li>
+          )
+        })}
+      </ul>
+    </section>
+  )
+}
+
+/** The colours and sizes as the picker shows them (in the buy box, or alone where the market does not sell online). */
+function pickerProps(view: View, product: Product, price: (minor: number) => string, priceText: string): Omit<AddToCartProps, 'action'> {
+  const { t } = view
+  const colours = new Set(Object.keys(product.colour_gallery))
+  return {
     product: product.slug,
-    formKey,
+    formKey: '',
     maxQuantity: 5,
-    cartUrl: `/${market.segment}/cart`,
+    cartUrl: `/${view.market!.segment}/cart`,
+    price: priceText,
+    colours: [...new Set(product.variants.map((variant) => variant.colour))].map((colour) => ({ key: colour, name: t(`colour.${colour}`), pictures: colours.has(colour) })),
     options: product.variants.map((variant) => ({
       sku: variant.sku,
       size: variant.size,
@@ -135,7 +174,9 @@ function BuyBox({ view, product, formKey, price }: { view: View; product: Produc
       low: variant.availability === 'low_stock',
     })),
     texts: {
-      choose: t('cart.choose'),
+      colour: t('product.colour'),
+      size: t('product.size'),
+      chooseSize: t('cart.choose_size'),
       quantity: t('cart.quantity'),
       add: t('cart.add'),
       adding: t('cart.adding'),
@@ -145,6 +186,18 @@ function BuyBox({ view, product, formKey, price }: { view: View; product: Produc
       low: t('availability.low_stock'),
     },
   }
+}
+
+/**
+ * The buy box of a market that sells online: colours, sizes (those out of stock shown but not offered), a quantity and
+ * "Add to cart" (a plain form, hydrated as an island, with its bar kept in view on phones), then what the price
+ * includes and the delivery estimate.
+ */
+function BuyBox({ view, product, formKey, price, picker }: { view: View; product: Product; formKey: string; price: (minor: number) => string; picker: Omit<AddToCartProps, 'action'> }) {
+  const { t } = view
+  const market = view.market!
+  const { vat, shipping } = market.site.settings
+  const props: AddToCartProps = { ...picker, action: `/${market.segment}/cart/items`, formKey }
   return (
     <section className="buy" aria-label={t('cart.buy_label', { name: product.name })} id="buy">
       <Island name={IslandNames.addToCart} component={AddToCart} props={props} />
@@ -159,6 +212,16 @@ function BuyBox({ view, product, formKey, price }: { view: View; product: Produc
       </ul>
     </section>
   )
+}
+
+/** Up to four other products of the same type the market sells, for "more like this"; none when the list fails. */
+async function relatedTo(c: Context<AppEnv>, product: Product): Promise<ProductSummary[]> {
+  try {
+    const products = await c.var.api.catalogue.products(product.type.slug)
+    return products.filter((other) => other.slug !== product.slug).slice(0, 4)
+  } catch {
+    return []
+  }
 }
 
 /**
@@ -187,6 +250,9 @@ export async function productPage(c: Context<AppEnv>): Promise<Response> {
         ]
       : [],
   }
+  const related = await relatedTo(c, product)
   // The "add to cart" form's key, new on every answer (a double click sends it twice and adds once).
-  return sendPage(c, <ProductPage view={view} chrome={chrome} head={head} product={product} formKey={randomToken()} />, { caching: Caching.shared })
+  return sendPage(c, <ProductPage view={view} chrome={chrome} head={head} product={product} formKey={randomToken()} related={related} />, {
+    caching: Caching.shared,
+  })
 }

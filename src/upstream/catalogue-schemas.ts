@@ -93,6 +93,11 @@ export const sizeGuideRowSchema = z.object({
 export const productSchema = productSummarySchema.extend({
   description: z.string().default(''),
   gallery: z.array(sitePath),
+  /**
+   * The pictures (among `gallery`'s) that show the product in one of its colours, by colour key; the others show what
+   * every colour shares (details). A colour without pictures of its own shows the whole gallery.
+   */
+  colour_gallery: z.record(z.string().regex(/^[a-z]+$/), z.array(sitePath)).default({}),
   specs: z.array(specSchema),
   /** The frame sizes of a bicycle with their rider heights and geometry; none (null) for products without a size guide. */
   size_guide: z.array(sizeGuideRowSchema).min(1).nullish().transform((rows) => rows ?? null),

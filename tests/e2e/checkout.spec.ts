@@ -45,7 +45,7 @@ async function addBikeAndCheckOut(page: Page, t: Texts, market: string): Promise
   const buyBox = page.locator('form.buy-box')
   await expect(buyBox).toHaveAttribute('data-hydrated', '')
   await page.locator('label:has(input[value="STR9-M-RED"])').click()
-  await buyBox.locator('button[type="submit"]').click()
+  await buyBox.locator('.buy-row button[type="submit"]').click()
   await expect(page.locator('[data-cart-count]')).toHaveText('1')
   await page.goto(`/${market}/cart`)
   const checkout = page.locator('a.cart-checkout')

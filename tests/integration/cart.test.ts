@@ -48,7 +48,7 @@ describe('the product page\'s buy box', () => {
     expect(status).toBe(200)
     expect(text).toContain('action="/it-it/cart/items"')
     const input = (value: string) => /<input[^>]*>/g[Symbol.match](text)?.find((tag) => tag.includes(`value="${value}"`)) ?? ''
-    expect(input('STR9-M-RED')).toMatch(/type="radio" required="" name="sku"/)
+    expect(input('STR9-M-RED')).toMatch(/type="radio" name="sku-red"/)
     expect(input('STR9-M-RED')).not.toContain('disabled')
     expect(input('STR9-XL-RED')).toContain('disabled=""')
     expect(text).toMatch(/<input type="hidden" name="key" value="[A-Za-z0-9_-]{43}"/)

@@ -17,9 +17,10 @@ describe('product pages', () => {
     expect(text).toContain('<h1>Aurora Strada 9</h1>')
     expect(page).toContain('Bici da corsa in carbonio')
     // The gallery: sized images, the first at once, the others lazily.
-    expect(text).toMatch(/<img src="\/images\/products\/aurora-strada-9.svg" alt="Aurora Strada 9" width="960" height="640" fetchPriority="high"\/>/)
-    expect(text).toMatch(/<img src="\/images\/products\/aurora-strada-9-detail.svg" alt="[^"]+" width="480" height="320" loading="lazy"/)
-    expect(page).toContain(italian.product.variants)
+    expect(text).toMatch(/<img src="\/images\/products\/aurora-strada-9.svg" alt="Aurora Strada 9, Rosso" width="960" height="640" fetchPriority="high"\/>/)
+    expect(text).toMatch(/<img src="\/images\/products\/aurora-strada-9-detail.svg" alt="[^"]+" width="960" height="640" loading="lazy"/)
+    expect(page).toContain(italian.product.colour)
+    expect(page).toContain(italian.product.size)
     expect(page).toContain(italian.colour.red)
     expect(page).toContain(italian.availability.low_stock)
     expect(page).toContain(italian.spec.frame)
@@ -27,10 +28,9 @@ describe('product pages', () => {
     expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/products/aurora-strada-9"/>')
   })
 
-  it('put the variants table and the size guide\'s geometry in named groups the keyboard can reach, for phones where they scroll sideways', async () => {
+  it('put the size guide\'s geometry in a named group the keyboard can reach, for phones where they scroll sideways', async () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
-    expect(expectNamedTableBoxes(text)).toBe(2)
-    expect(text).toContain('aria-labelledby="variants-title"')
+    expect(expectNamedTableBoxes(text)).toBe(1)
     expect(text).toContain('aria-labelledby="size-guide-geometry"')
   })
 
@@ -51,14 +51,13 @@ describe('product pages', () => {
   it('say "from" and show each variant\'s price where variants cost differently, and neither where they do not', async () => {
     const varied = await words('/it-it/products/aurora-strada-9')
     expect(varied.main).toContain(italian.product.from_price.replace('{{price}}', '4290,00\u00a0€'))
-    const table = textOf(/<table class="variants">[\s\S]*?<\/table>/.exec(varied.text)?.[0] ?? '')
-    expect(table).toContain(italian.product.price)
-    expect(table).toMatch(/M\s+Bianco\s+Disponibile\s+4490,00\u00a0€/)
-    expect(table).toMatch(/M\s+Rosso\s+Disponibile\s+4290,00\u00a0€/)
+    // Each colour's sizes say the colour's price: the white costs more than the red.
+    const group = (text: string, colour: string) => textOf(new RegExp(`<fieldset class="size-group" data-colour="${colour}"[\\s\\S]*?</fieldset>`).exec(text)?.[0] ?? '')
+    expect(group(varied.text, 'white')).toContain('4490,00\u00a0€')
+    expect(group(varied.text, 'red')).toContain('4290,00\u00a0€')
     const same = await visit('/it-it/products/aurora-strada-5')
-    const sameTable = /<table class="variants">[\s\S]*?<\/table>/.exec(same.text)?.[0] ?? ''
-    expect(sameTable).not.toBe('')
-    expect(textOf(sameTable)).not.toContain(italian.product.price)
+    expect(group(same.text, 'blue')).not.toBe('')
+    expect(same.text).not.toContain('size-group-price')
     expect(textOf(same.text)).not.toContain('A partire da')
   })
 

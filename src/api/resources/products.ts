@@ -55,6 +55,24 @@ const menuItem = (row: ProductRow) => ({
 /** A product as lists show it: the menu's fields and the market's price. */
 const summary = (row: ProductRow) => ({ ...menuItem(row), price: row.price })
 
+/**
+ * The gallery column's JSON: a list whose entries are a picture's path, or `{ src, colour }` for a picture of the
+ * product in one of its colours. Answers every path in order, and the colours' own pictures by colour.
+ */
+function galleryOf(json: string): { gallery: string[]; colour_gallery: Record<string, string[]> } {
+  const entries = parseJson<Array<string | { src: string; colour: string }>>(json, [])
+  const gallery: string[] = []
+  const byColour: Record<string, string[]> = {}
+  for (const entry of entries) {
+    if (typeof entry === 'string') gallery.push(entry)
+    else {
+      gallery.push(entry.src)
+      ;(byColour[entry.colour] ??= []).push(entry.src)
+    }
+  }
+  return { gallery, colour_gallery: byColour }
+}
+
 /** The market whose prices apply: the caller's `X-Tenant`, else the international site. */
 const marketOf = (c: ApiContext) => c.var.tenant ?? 'int'
 
@@ -119,7 +137,7 @@ export const products = new Hono<ApiEnv>()
       data: {
         ...summary(row),
         description: row.description,
-        gallery: parseJson<string[]>(row.gallery, []),
+        ...galleryOf(row.gallery),
         // The specifications in the caller's locale (else English): text parts translated, codes and quantities as
         // they are, for the Worker to write the market's way.
         specs: parseJson<unknown[]>(row.specs, []) as never,
