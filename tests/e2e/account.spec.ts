@@ -46,7 +46,9 @@ test('the demo customer logs in, uses the whole account, logs out, and the accou
   await expect(page.getByRole('status')).toBeVisible()
   const card = page.locator('.address-card', { has: page.getByRole('heading', { name: label }) })
   await expect(card).toContainText('Via Borgo Palazzo 90')
-  await card.getByRole('button', { name: /Elimina/ }).click()
+  await card.getByRole('link', { name: /Elimina/ }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Eliminare questo indirizzo?')
+  await page.getByRole('button', { name: 'Elimina l\'indirizzo' }).click()
   await expect(page).toHaveURL(/notice=address_deleted$/)
   await expect(page.getByRole('heading', { name: label })).toHaveCount(0)
 
@@ -129,28 +131,25 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
       await expect(card()).toContainText('Via Angelo Mai 14')
       await expect(card()).toContainText('Seriate')
 
-      await card().getByRole('button', { name: `${m.address.delete}: ${label}` }).click()
+      await card().getByRole('link', { name: `${m.address.delete}: ${label}` }).click()
+      await page.getByRole('button', { name: m.address.delete_confirm }).click()
       await expect(page).toHaveURL(/notice=address_deleted$/)
       await expect(card()).toHaveCount(0)
     }
   })
 }
 
-for (const [market, m, forward] of [['it-it', italian, 'ArrowRight'], ['il-he', hebrew, 'ArrowLeft']] as const) {
-  test(`in ${market} at phone width, the order's table scrolls from the keyboard (a named group), and axe finds nothing`, async ({ page }) => {
+for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
+  test(`in ${market} at phone width, the order's lines are cards that need no sideways scroll, and axe finds nothing`, async ({ page }) => {
     await page.setViewportSize(PHONE)
     await logIn(page, `/${market}/my-account/orders/AUR-10004`)
     await expect(page).toHaveURL(`/${market}/my-account/orders/AUR-10004`)
     expect(await violationsOf(page)).toEqual([])
 
-    const box = page.getByRole('group', { name: m.order.items })
-    // Wider than the phone: it scrolls sideways, which only a focusable box lets a keyboard do.
-    expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true)
-    await page.getByRole('link', { name: m.order.back }).focus()
-    await page.keyboard.press('Tab')
-    await expect(box).toBeFocused()
-    await page.keyboard.press(forward)
-    await expect.poll(() => box.evaluate((el) => Math.abs(el.scrollLeft))).toBeGreaterThan(0)
+    const table = page.getByRole('table', { name: m.order.items })
+    // Stacked rows (tests/e2e/account-phone.spec.ts looks closer): nothing to scroll, so nothing for a keyboard to reach.
+    expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth === document.documentElement.clientWidth)).toBe(true)
 
     for (const path of [`/${market}/my-account`, `/${market}/my-account/orders`]) {
       await page.goto(path)
