@@ -59,14 +59,15 @@ export function SizeGuide({ view, product }: { view: View; product: Product }) {
               {GEOMETRY_MEASURES.map(([measure]) => (
                 <tr key={measure}>
                   <th scope="row">
-                    {t(`size_guide.${measure}`)}
-                    {measureUnit(measure) === 'mm' && (
+                    {measureUnit(measure) === 'mm' ? (
                       <>
-                        {' '}
+                        {`${t(`size_guide.${measure}`)} `}
                         <span className="unit">
                           <LtrValue text="mm" dir={dir} />
                         </span>
                       </>
+                    ) : (
+                      t(`size_guide.${measure}`)
                     )}
                   </th>
                   {rows.map((row) => (

@@ -86,7 +86,7 @@ test.describe('without JavaScript', () => {
     const guide = page.locator('details#size-guide')
     await guide.locator('summary').click()
     await expect(guide.locator('table.geometry')).toBeVisible()
-    await expect(guide.locator('table.geometry tbody th').first()).toHaveText(italian.size_guide.stack)
+    await expect(guide.locator('table.geometry tbody th').first()).toHaveText(`${italian.size_guide.stack} mm`)
     await expectNoSidewaysScroll(page)
   })
 })

@@ -33,7 +33,7 @@ describe('specification values on product pages', () => {
     expect(spec('frame')).toBe(`Carbonio, fibra T800, 1050${NBSP}g`)
     // Codes and quantities never break inside: their spaces are no-break spaces.
     expect(spec('brakes')).toBe(`A disco idraulici, 160/140${NBSP}mm`)
-    expect(spec('wheels')).toBe('Aurora Corsa 45, carbonio, predisposte tubeless')
+    expect(spec('wheels')).toBe(`Aurora${NBSP}Corsa${NBSP}45, carbonio, predisposte tubeless`)
     expect(spec('weight')).toBe(`7,4${NBSP}kg (taglia M)`)
     const specs = /<dl class="specs">[\s\S]*?<\/dl>/.exec(text)?.[0] ?? ''
     expect(specs).not.toMatch(/Carbon,|Hydraulic|fibre|size M|7\.4/)
