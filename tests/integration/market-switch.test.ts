@@ -203,7 +203,7 @@ describe('per-language slugs', () => {
       ['/ch-fr/probefahrt', '/ch-fr/essai'],
       ['/il-he/contact-us', '/il-he/tsor-kesher'],
       ['/it-it/test-drive/sent?reference=TR-ABCD-EFGH', '/it-it/prova-su-strada/sent?reference=TR-ABCD-EFGH'],
-    ]) {
+    ] as const) {
       const answer = await visit(from)
       expect(answer.status, from).toBe(301)
       expect(answer.headers.get('Location'), from).toBe(to)
