@@ -190,6 +190,8 @@ export function demoSeedStatements() {
     const detail = details[product.slug] ?? {}
     statements.push(insert('products', {
       id: product.id, type_id: product.type_id, slug: product.slug, image: product.image, featured: product.featured ? 1 : 0, position,
+      discipline: product.discipline ?? null, frame_material: product.frame_material ?? null, electric: product.e_bike ? 1 : 0,
+      released_on: product.released_on ?? null,
       gallery: JSON.stringify(detail.gallery ?? [product.image]), specs: JSON.stringify(detail.specs ?? []),
       updated_at: DEMO_UPDATED_AT,
     }))

@@ -9,7 +9,7 @@ type AnyComponent = ComponentType<any>
  * How the browser gets each island's component. The mobile menu, needed at once on a phone, comes with the entry;
  * the others are dynamic imports, built into chunks of their own and fetched only on pages that have them (the market
  * picker, which works as a plain form until then; the dealer map with Leaflet; the test ride's opening days; the
- * whistleblower receipt's print button; later the checkout).
+ * whistleblower receipt's print button; the buy box; the listings' filters, a plain GET form until then).
  */
 export const islands: Record<IslandName, () => Promise<AnyComponent>> = {
   [IslandNames.marketPicker]: () => import('./market-picker').then((module) => module.default),
@@ -18,4 +18,5 @@ export const islands: Record<IslandName, () => Promise<AnyComponent>> = {
   [IslandNames.testRideDays]: () => import('./test-ride-days').then((module) => module.default),
   [IslandNames.printButton]: () => import('./print-button').then((module) => module.default),
   [IslandNames.addToCart]: () => import('./add-to-cart').then((module) => module.default),
+  [IslandNames.listingUpdates]: () => import('./listing-updates').then((module) => module.default),
 }
