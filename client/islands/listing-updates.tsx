@@ -74,11 +74,11 @@ export default function ListingUpdates({ form, results, count }: ListingUpdatesP
     }
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault()
-      // On a phone the filters are a panel over the results: "Show results" closes it and goes to them.
+      // "Show results" goes to them; on a phone, where the filters are a panel over the results, it closes the panel.
       const panel = filters.closest('details')
-      const panelCovers = panel?.open && window.getComputedStyle(panel.querySelector('summary') as Element).display !== 'none'
-      if (panelCovers && panel) panel.open = false
-      void show(urlOf(), true, Boolean(panelCovers))
+      const summary = panel?.querySelector('summary')
+      if (panel?.open && summary && window.getComputedStyle(summary).display !== 'none') panel.open = false
+      void show(urlOf(), true, true)
     }
     const onClick = (event: MouseEvent) => {
       const link = (event.target as Element).closest?.(`#${results} .filter-chips a`) as HTMLAnchorElement | null
