@@ -213,6 +213,8 @@ export function demoSeedStatements() {
     const sizeGuide = detail.frame_family ? geometry[detail.frame_family].filter((row) => sizes.has(row.size)) : null
     statements.push(insert('products', {
       id: product.id, type_id: product.type_id, slug: product.slug, image: product.image, featured: product.featured ? 1 : 0, position,
+      discipline: product.discipline ?? null, frame_material: product.frame_material ?? null, electric: product.e_bike ? 1 : 0,
+      released_on: product.released_on ?? null,
       gallery: JSON.stringify(detail.gallery ?? [product.image]),
       // The older English [key, text] pairs, still filled for their readers; the API serves product_names.specs.
       specs: JSON.stringify(specsIn('en').map(({ key, parts }) => [key, plainText(parts)])),

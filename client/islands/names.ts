@@ -7,6 +7,7 @@ export const IslandNames = {
   testRideDays: 'test-ride-days',
   printButton: 'print-button',
   addToCart: 'add-to-cart',
+  listingUpdates: 'listing-updates',
 } as const
 
 export type IslandName = (typeof IslandNames)[keyof typeof IslandNames]

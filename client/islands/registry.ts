@@ -8,8 +8,9 @@ type AnyComponent = ComponentType<any>
 /**
  * How the browser gets each island's component. The mobile menu, needed at once on a phone, comes with the entry;
  * the others are dynamic imports, built into chunks of their own and fetched only on pages that have them (the market
- * picker, which works as a plain form until then; the dealer map with Leaflet; the locator's "use my position"; the test ride's opening days; the
- * whistleblower receipt's print button; later the checkout).
+ * picker, which works as a plain form until then; the dealer map with Leaflet; the locator's "use my position"; the test
+ * ride's opening days; the whistleblower receipt's print button; the buy box; the listings' filters, a plain GET form
+ * until then).
  */
 export const islands: Record<IslandName, () => Promise<AnyComponent>> = {
   [IslandNames.marketPicker]: () => import('./market-picker').then((module) => module.default),
@@ -19,4 +20,5 @@ export const islands: Record<IslandName, () => Promise<AnyComponent>> = {
   [IslandNames.testRideDays]: () => import('./test-ride-days').then((module) => module.default),
   [IslandNames.printButton]: () => import('./print-button').then((module) => module.default),
   [IslandNames.addToCart]: () => import('./add-to-cart').then((module) => module.default),
+  [IslandNames.listingUpdates]: () => import('./listing-updates').then((module) => module.default),
 }

@@ -29,6 +29,9 @@ const BLOCK_RANGE = {
 const COMPANY = ['Aurora Cycles S.p.A.', 'Via delle Officine 12', '24126']
 /** A script each of these locales' texts must use, so they are not left in English. */
 const SCRIPT = { el: /[\u0370-\u03FF]/, he: /[\u0590-\u05FF]/, ar: /[\u0600-\u06FF]/ }
+/** The listings' filter values (migrations/0015_listing_facets.sql, src/upstream/catalogue-schemas.ts). */
+const DISCIPLINES = ['road', 'gravel', 'city', 'mtb', 'touring', 'kids', 'cargo', 'folding']
+const FRAME_MATERIALS = ['carbon', 'aluminium', 'steel', 'titanium']
 const NEWS_FROM = '2025-06-01'
 const NEWS_TO = '2026-11-15'
 
@@ -278,6 +281,12 @@ if (catalogue) {
     if (!(p.type_id in perType)) fail(at, `unknown type_id ${p.type_id}`)
     else perType[p.type_id]++
     if (typeof p.featured !== 'boolean') fail(at, 'featured must be true or false')
+    // The listings' filters (migrations/0015): bikes have a discipline and a frame material, accessories neither.
+    if (typeof p.e_bike !== 'boolean') fail(at, 'e_bike must be true or false')
+    else if (p.e_bike !== (p.type_id === 2)) fail(at, 'e_bike must be true exactly for e-bikes (type 2)')
+    if (p.type_id === 3 ? p.discipline !== undefined : !DISCIPLINES.includes(p.discipline)) fail(at, `discipline ${JSON.stringify(p.discipline)}: one of ${DISCIPLINES.join(', ')} on bikes, none on accessories`)
+    if (p.type_id === 3 ? p.frame_material !== undefined : !FRAME_MATERIALS.includes(p.frame_material)) fail(at, `frame_material ${JSON.stringify(p.frame_material)}: one of ${FRAME_MATERIALS.join(', ')} on bikes, none on accessories`)
+    if (typeof p.released_on !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(p.released_on)) fail(at, 'released_on must be a YYYY-MM-DD date')
     if (p.image !== `/images/products/${p.slug}.svg`) fail(at, `image must be /images/products/${p.slug}.svg`)
     imageExists(`${at}.image`, p.image, 'products')
     const names = p.names ?? {}

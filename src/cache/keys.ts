@@ -1,5 +1,5 @@
 /** Bumped when the shape of a cached value changes: old entries are then simply never read again. */
-export const CACHE_VERSION = 'v3'
+export const CACHE_VERSION = 'v4'
 
 const key = (...parts: Array<string | number>) => [CACHE_VERSION, ...parts].join(':')
 

@@ -1,5 +1,8 @@
 import type { Context } from 'hono'
+import ListingUpdates from '../../client/islands/listing-updates'
+import { IslandNames } from '../../client/islands/names'
 import { Caching } from '../cache/answer-caching'
+import { Island } from '../components/island'
 import { DefaultLayout } from '../components/layouts'
 import { type HeadProps, headFromSeo } from '../components/page-head'
 import { ProductCards } from '../components/product-cards'
@@ -15,58 +18,211 @@ import { breadcrumbs } from '../seo/structured-data'
 import { modelSeo } from '../seo/page-seo'
 import type { ProductSummary, ProductType } from '../upstream/catalogue-schemas'
 import { loadChrome } from './chrome'
+import {
+  LISTING_PARAMS,
+  LISTING_SORTS,
+  type ListingQuery,
+  applyListingQuery,
+  listingFacets,
+  listingSearch,
+  parseListingQuery,
+  withoutFilters,
+} from './listing-query'
 
-type Shelf = { type: ProductType; products: ProductSummary[] }
+/** The ids the listing's island finds its parts by. */
+export const LISTING_IDS = { form: 'listing-form', results: 'listing-results', count: 'listing-count' } as const
 
-/** A product listing: one shelf per type (all products), or the one type asked for, with the types to switch to. */
-export function ProductsPage({ view, chrome, head, title, shelves, types }: { view: View; chrome: Chrome; head: HeadProps; title: string; shelves: Shelf[]; types: ProductType[] }) {
+type ListingProps = {
+  view: View
+  chrome: Chrome
+  head: HeadProps
+  title: string
+  types: ProductType[]
+  /** Every product of the listing, unfiltered: the filters offered come from them. */
+  products: ProductSummary[]
+  query: ListingQuery
+}
+
+/**
+ * A product listing (every product, or one type's) with its filters and orders. The filters are one plain GET form
+ * (its "Show results" button reloads the listing without JavaScript), in a `<details>` that is a panel on phones and
+ * always open beside the results on wider screens. With JavaScript a small lazy island sends the form on each
+ * change, replaces the results with those of the same URL and announces their number.
+ */
+export function ProductsPage({ view, chrome, head, title, types, products, query }: ListingProps) {
   const { t } = view
   const market = view.market!
   const base = `/${market.segment}/products`
-  // The first picture shown is the page's largest paint.
-  const firstShelf = shelves.find((shelf) => shelf.products.length > 0)
+  const shown = applyListingQuery(products, query)
+  const facets = listingFacets(products, query)
+  const price = (minor: number) => formatMoney(minor, market.site.currency, market)
+  const applied = appliedFilters(view, query, price)
+  const here = view.path
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
-      <div className="band">
+      <div className="band listing">
         <h1>{title}</h1>
         <nav className="type-links" aria-label={t('header.products')}>
           <ul>
             <li>
-              <a href={base} aria-current={view.path === base ? 'page' : undefined}>
+              <a href={base} aria-current={here === base ? 'page' : undefined}>
                 {t('product.all_products')}
               </a>
             </li>
             {types.map((type) => (
               <li key={type.id}>
-                <a href={`${base}/type/${type.slug}`} aria-current={view.path === `${base}/type/${type.slug}` ? 'page' : undefined}>
+                <a href={`${base}/type/${type.slug}`} aria-current={here === `${base}/type/${type.slug}` ? 'page' : undefined}>
                   {type.name}
                 </a>
               </li>
             ))}
           </ul>
         </nav>
-        {shelves.every((shelf) => shelf.products.length === 0) && <p>{t('product.none')}</p>}
-        {shelves.map((shelf) =>
-          shelf.products.length === 0 ? null : (
-            <section key={shelf.type.id} aria-labelledby={`type-${shelf.type.slug}`} className="shelf">
-              <h2 id={`type-${shelf.type.slug}`}>{shelf.type.name}</h2>
-              <ProductCards
-                view={view}
-                products={shelf.products}
-                price={(minor) => formatMoney(minor, market.site.currency, market)}
-                first={shelf === firstShelf ? 'eager' : 'lazy'}
-              />
+        <div className="listing-layout">
+          <details className="listing-filters">
+            <summary>
+              {t('listing.filters')}
+              {applied.length > 0 && <span className="listing-filters-count">{` (${applied.length})`}</span>}
+            </summary>
+            <form method="get" action={here} id={LISTING_IDS.form} className="filter-form" aria-label={t('listing.filters')}>
+              {facets.disciplines.length > 0 && (
+                <fieldset>
+                  <legend>{t('listing.discipline')}</legend>
+                  {facets.disciplines.map((value) => (
+                    <label key={value} className="filter-choice">
+                      <input type="checkbox" name={LISTING_PARAMS.discipline} value={value} defaultChecked={query.disciplines.includes(value)} />
+                      <span>{t(`listing.disciplines.${value}`)}</span>
+                    </label>
+                  ))}
+                </fieldset>
+              )}
+              {facets.eBike && (
+                <fieldset>
+                  <legend>{t('listing.e_bike')}</legend>
+                  {(['', 'yes', 'no'] as const).map((value) => (
+                    <label key={value} className="filter-choice">
+                      <input type="radio" name={LISTING_PARAMS.eBike} value={value} defaultChecked={(query.eBike ?? '') === value} />
+                      <span>{t(`listing.e_bike_${value || 'any'}`)}</span>
+                    </label>
+                  ))}
+                </fieldset>
+              )}
+              {facets.materials.length > 0 && (
+                <fieldset>
+                  <legend>{t('listing.material')}</legend>
+                  {facets.materials.map((value) => (
+                    <label key={value} className="filter-choice">
+                      <input type="checkbox" name={LISTING_PARAMS.material} value={value} defaultChecked={query.materials.includes(value)} />
+                      <span>{t(`listing.materials.${value}`)}</span>
+                    </label>
+                  ))}
+                </fieldset>
+              )}
+              <fieldset className="filter-price">
+                <legend>{t('listing.price', { currency: market.site.default_currency_token || market.site.currency })}</legend>
+                <label>
+                  <span>{t('listing.price_min')}</span>
+                  <input type="number" name={LISTING_PARAMS.min} min={0} step={1} inputMode="numeric" defaultValue={query.minText} dir="ltr" />
+                </label>
+                <label>
+                  <span>{t('listing.price_max')}</span>
+                  <input type="number" name={LISTING_PARAMS.max} min={0} step={1} inputMode="numeric" defaultValue={query.maxText} dir="ltr" />
+                </label>
+              </fieldset>
+              <fieldset>
+                <legend>{t('listing.availability')}</legend>
+                <label className="filter-choice">
+                  <input type="checkbox" name={LISTING_PARAMS.stock} value="1" defaultChecked={query.inStock} />
+                  <span>{t('listing.in_stock')}</span>
+                </label>
+              </fieldset>
+              <button type="submit" className="button filter-submit">
+                {t('listing.show_results')}
+              </button>
+            </form>
+          </details>
+          <div className="listing-main">
+            <div className="listing-toolbar">
+              <label className="listing-sort">
+                <span>{t('listing.sort')}</span>
+                <select name={LISTING_PARAMS.sort} form={LISTING_IDS.form} defaultValue={query.sort}>
+                  {LISTING_SORTS.map((value) => (
+                    <option key={value} value={value}>
+                      {t(`listing.sorts.${value.replace('-', '_')}`)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button type="submit" form={LISTING_IDS.form} className="button secondary listing-sort-apply">
+                {t('listing.apply_sort')}
+              </button>
+            </div>
+            <Island name={IslandNames.listingUpdates} component={ListingUpdates} props={{ form: LISTING_IDS.form, results: LISTING_IDS.results, count: LISTING_IDS.count }} />
+            <section id={LISTING_IDS.results} className="listing-results" aria-labelledby={LISTING_IDS.count}>
+              <h2 id={LISTING_IDS.count} className="listing-count">
+                {shown.length === 1 ? t('listing.count_one') : t('listing.count', { count: shown.length })}
+              </h2>
+              {applied.length > 0 && (
+                <ul className="filter-chips" aria-label={t('listing.applied')}>
+                  {applied.map((filter) => (
+                    <li key={filter.href}>
+                      <a href={`${here}${filter.href}`} aria-label={t('listing.remove', { filter: filter.label })}>
+                        {filter.label}
+                        <span aria-hidden="true" className="chip-x">
+                          ×
+                        </span>
+                      </a>
+                    </li>
+                  ))}
+                  <li>
+                    <a href={`${here}${listingSearch(withoutFilters(query))}`} className="filter-clear">
+                      {t('listing.clear')}
+                    </a>
+                  </li>
+                </ul>
+              )}
+              {shown.length === 0 ? (
+                <p className="listing-none">{products.length === 0 ? t('product.none') : t('listing.none')}</p>
+              ) : (
+                <ProductCards view={view} products={shown} price={price} first="eager" />
+              )}
             </section>
-          ),
-        )}
+          </div>
+        </div>
       </div>
     </DefaultLayout>
   )
 }
 
+/** The filters a query applies, each with its label and the query string without it. */
+function appliedFilters(view: View, query: ListingQuery, price: (minor: number) => string): Array<{ label: string; href: string }> {
+  const { t } = view
+  const without = (change: Partial<ListingQuery>) => listingSearch({ ...query, ...change })
+  const filters = [
+    ...query.disciplines.map((value) => ({
+      label: t(`listing.disciplines.${value}`),
+      href: without({ disciplines: query.disciplines.filter((other) => other !== value) }),
+    })),
+    ...(query.eBike ? [{ label: t(`listing.e_bike_${query.eBike}`), href: without({ eBike: null }) }] : []),
+    ...query.materials.map((value) => ({
+      label: t(`listing.materials.${value}`),
+      href: without({ materials: query.materials.filter((other) => other !== value) }),
+    })),
+  ]
+  const { minPrice, maxPrice } = query
+  const noPrice = { minPrice: null, maxPrice: null, minText: '', maxText: '' }
+  if (minPrice !== null && maxPrice !== null) filters.push({ label: t('listing.price_between', { min: price(minPrice), max: price(maxPrice) }), href: without(noPrice) })
+  else if (minPrice !== null) filters.push({ label: t('listing.price_from', { price: price(minPrice) }), href: without(noPrice) })
+  else if (maxPrice !== null) filters.push({ label: t('listing.price_up_to', { price: price(maxPrice) }), href: without(noPrice) })
+  if (query.inStock) filters.push({ label: t('listing.in_stock'), href: without({ inStock: false }) })
+  return filters
+}
+
 /**
  * `GET /{m}/products` (every type the market sells) and `GET /{m}/products/type/{type}` (one type; a type the market
- * does not sell is "Page Not Found").
+ * does not sell is "Page Not Found"), filtered and ordered by the query string (src/pages/listing-query.ts). The
+ * lists come from the cache of every type's products (one entry per type, whatever the filters); a filtered URL's
+ * canonical is the unfiltered listing, which is the one search engines index.
  */
 export async function productsPage(c: Context<AppEnv>): Promise<Response> {
   const { market, api, t } = c.var
@@ -75,12 +231,14 @@ export async function productsPage(c: Context<AppEnv>): Promise<Response> {
   const shown = types.filter((type) => typeSlug === undefined || type.slug === typeSlug)
   if (typeSlug !== undefined && shown.length === 0) throw PageError.pageNotFound(c.req.url)
   const lists = await Promise.all(shown.map((type) => api.catalogue.products(type.slug)))
-  const shelves = shown.map((type, index) => ({ type, products: lists[index] ?? [] }))
+  const products = lists.flat()
+  const query = parseListingQuery(new URL(c.req.url).searchParams, market.site.currency)
   const title = typeSlug === undefined ? t.t('product.all_products') : (shown[0] as ProductType).name
   const view = viewOf(c, t, market)
   const seo = await (typeSlug === undefined ? modelSeo(api, 'Listing', 'products') : modelSeo(api, 'ProductType', (shown[0] as ProductType).id))
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${title} · ${t.t('brand.name')}`, description: t.t('brand.tagline') }, view.origin),
+    // Filters and orders are not pages of their own: every one's canonical is the listing without them.
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
       typeSlug === undefined ? pageGroups.products(places, index) : pageGroups.productType(places, index, typeSlug)),
@@ -95,7 +253,7 @@ export async function productsPage(c: Context<AppEnv>): Promise<Response> {
         ]
       : [],
   }
-  return sendPage(c, <ProductsPage view={view} chrome={chrome} head={head} title={title} shelves={shelves} types={types} />, {
+  return sendPage(c, <ProductsPage view={view} chrome={chrome} head={head} title={title} types={types} products={products} query={query} />, {
     caching: Caching.shared,
   })
 }

@@ -28,6 +28,13 @@ export const variantSchema = z.object({
   price: z.number().int().min(0),
 })
 
+/** The riding a bike is made for, which visitors filter listings by: keys the Worker translates (`discipline.road`). */
+export const DISCIPLINES = ['road', 'gravel', 'city', 'mtb', 'touring', 'kids', 'cargo', 'folding'] as const
+export type Discipline = (typeof DISCIPLINES)[number]
+/** Frame materials, which visitors filter listings by: keys the Worker translates (`material.carbon`). */
+export const FRAME_MATERIALS = ['carbon', 'aluminium', 'steel', 'titanium'] as const
+export type FrameMaterial = (typeof FRAME_MATERIALS)[number]
+
 export const productSummarySchema = z.object({
   id: z.number().int(),
   slug,
@@ -40,6 +47,16 @@ export const productSummarySchema = z.object({
    * of the variants' prices there (the product's own price when it has none).
    */
   price: z.number().int().min(0),
+  /** The listings' filters. A value the Worker does not know (or none, as on accessories) is no discipline. */
+  discipline: z.enum(DISCIPLINES).nullish().catch(null),
+  /** A value the Worker does not know (or none) is no material. */
+  frame_material: z.enum(FRAME_MATERIALS).nullish().catch(null),
+  /** An electric bicycle. */
+  e_bike: z.boolean().default(false),
+  /** Some variant sold in the caller's market is in stock (or low on stock); an API without the field lists all as in stock. */
+  in_stock: z.boolean().default(true),
+  /** When the product came out (YYYY-MM-DD): "newest first" sorts by it, products without one last. */
+  released_on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullish().catch(null),
 })
 
 /**

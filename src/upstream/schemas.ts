@@ -193,6 +193,8 @@ export const menuProductSchema = z.object({
   tagline: z.string().default(''),
   image: z.string().nullish(),
   type: z.object({ id: z.number().int(), slug: z.string(), name: z.string() }),
+  /** The "from" price in the caller's market, in minor units (as in the product list): cards show it. */
+  price: z.number().int().min(0).optional(),
 })
 
 export const featureSchema = z.object({ key: z.string(), name: z.string(), enabled: flag(true) })

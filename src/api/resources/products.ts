@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { productAnswer, productListAnswer, productTypesAnswer } from '../../upstream/catalogue-schemas'
+import { type Discipline, type FrameMaterial, productAnswer, productListAnswer, productTypesAnswer } from '../../upstream/catalogue-schemas'
 import { menuAnswer } from '../../upstream/schemas'
 import { type ApiContext, type ApiEnv, badPaging, badParameter, notFound, pageParams, parseJson, positiveInt, respond } from '../context'
 
@@ -17,18 +17,29 @@ type ProductRow = {
   type_slug: string
   type_name: string
   price: number
+  discipline: Discipline | null
+  frame_material: FrameMaterial | null
+  electric: number
+  released_on: string | null
+  in_stock: number
 }
 
 /**
  * Products in the caller's locale (else English: names, descriptions and specifications) with their type and their price in the caller's market: only
  * products priced there are sold there, and their price is the "from" price, the lowest of their variants' prices
- * there (the product's own when no variant has one). `?1` is the locale, `?2` the market.
+ * there (the product's own when no variant has one). In stock: some variant sold there is in stock or low on stock
+ * (a product without variants there is). `?1` is the locale, `?2` the market.
  */
 const PRODUCTS = `
   SELECT p.id, p.slug, p.image, p.gallery, COALESCE(n.specs, en.specs, '[]') AS specs, p.size_guide, t.id AS type_id, t.slug AS type_slug,
          COALESCE((SELECT MIN(vp.amount) FROM product_variants v
                      JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
                     WHERE v.product_id = p.id), pr.amount) AS price,
+         p.discipline, p.frame_material, p.electric, p.released_on,
+         CASE WHEN NOT EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
+                                WHERE v.product_id = p.id) THEN 1
+              ELSE EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
+                            WHERE v.product_id = p.id AND v.availability IN ('in_stock', 'low_stock')) END AS in_stock,
          COALESCE(n.name, en.name) AS name, COALESCE(n.tagline, en.tagline, '') AS tagline,
          COALESCE(NULLIF(n.description, ''), en.description, '') AS description,
          COALESCE(tn.name, ten.name, t.slug) AS type_name
@@ -42,7 +53,7 @@ const PRODUCTS = `
 
 const ORDER = 'ORDER BY t.position, p.featured DESC, p.position, p.id'
 
-/** A product as the menu lists it. */
+/** A product as the menu lists it, with the market's price (cards show it). */
 const menuItem = (row: ProductRow) => ({
   id: row.id,
   slug: row.slug,
@@ -50,10 +61,18 @@ const menuItem = (row: ProductRow) => ({
   tagline: row.tagline,
   image: row.image,
   type: { id: row.type_id, slug: row.type_slug, name: row.type_name },
+  price: row.price,
 })
 
-/** A product as lists show it: the menu's fields and the market's price. */
-const summary = (row: ProductRow) => ({ ...menuItem(row), price: row.price })
+/** A product as lists show it: the menu's fields and what listings filter and sort by. */
+const summary = (row: ProductRow) => ({
+  ...menuItem(row),
+  discipline: row.discipline,
+  frame_material: row.frame_material,
+  e_bike: row.electric === 1,
+  in_stock: row.in_stock === 1,
+  released_on: row.released_on,
+})
 
 /**
  * The gallery column's JSON: a list whose entries are a picture's path, or `{ src, colour }` for a picture of the
