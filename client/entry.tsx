@@ -1,4 +1,5 @@
 import { hydrateRoot } from 'react-dom/client'
+import { enhanceHeader } from './header'
 import type { IslandName } from './islands/names'
 import { islands } from './islands/registry'
 import { reloadAfterFailedChunk } from './reload-guard'
@@ -33,5 +34,7 @@ function focusFirstError(): void {
   }
 }
 
+const header = document.querySelector<HTMLElement>('[data-header]')
+if (header) enhanceHeader(header)
 focusFirstError()
 void hydrateIslands()
