@@ -29,13 +29,16 @@ export default function MobileMenu({ controls, openLabel, closeLabel }: MobileMe
     if (products && (open || wasOpen.current)) products.open = open
     wasOpen.current = open
     if (!open) return
+    // The sheet hangs from the bar: bring the header to the top when something (the consent banner) sits above it.
+    const header = nav.closest('header')
+    if (header && header.getBoundingClientRect().top !== 0) header.scrollIntoView({ block: 'start' })
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return
       setOpen(false)
       button.current?.focus()
     }
     const onFocus = (event: FocusEvent) => {
-      if (!nav.closest('header')?.contains(event.target as Node)) setOpen(false)
+      if (!header?.contains(event.target as Node)) setOpen(false)
     }
     document.addEventListener('keydown', onKey)
     document.addEventListener('focusin', onFocus)

@@ -107,10 +107,7 @@ function ProductMenu({ view, chrome, base }: { view: View; chrome: Chrome; base:
                 <ul>
                   {chrome.productMenu.map((product) => (
                     <li key={product.id}>
-                      <a href={`${base}/products/${product.slug}`}>
-                        <span className="product-menu-name">{product.name}</span>
-                        {product.tagline && <span className="product-menu-tagline">{product.tagline}</span>}
-                      </a>
+                      <a href={`${base}/products/${product.slug}`}>{product.name}</a>
                     </li>
                   ))}
                 </ul>
@@ -143,11 +140,13 @@ function HeaderSearch({ view, base }: { view: View; base: string }) {
           <label htmlFor="header-q" className="visually-hidden">
             {t('header.search_label')}
           </label>
-          <input id="header-q" type="search" name="q" maxLength={100} placeholder={t('header.search_placeholder')} data-autofocus="" />
-          <button type="submit" className="button search-submit">
-            <SearchIcon />
-            <span className="search-submit-label">{t('search.submit')}</span>
-          </button>
+          <span className="search-field">
+            <input id="header-q" type="search" name="q" maxLength={100} placeholder={t('header.search_placeholder')} data-autofocus="" />
+            <button type="submit" className="button search-submit">
+              <SearchIcon />
+              <span className="search-submit-label">{t('search.submit')}</span>
+            </button>
+          </span>
         </form>
       </div>
     </details>

@@ -47,6 +47,12 @@ describe('the header', () => {
     expect(inTools).toEqual([...inTools].sort((a, b) => a - b))
   })
 
+  it('names the content pages by their short names in the bar ("Händler" for "Händler finden")', async () => {
+    const nav = elementOf(headerOf((await visit('/de-de')).text), 'class="nav-links"')
+    const links = [...nav.matchAll(/<li><a href="\/de-de\/[a-z-]+"[^>]*>([^<]+)<\/a><\/li>/g)].map(([, name]) => name)
+    expect(links).toEqual(['Händler', 'Über uns', 'Kontakt'])
+  })
+
   it('names every icon button by a text in the page\'s language: search, log in, cart (with its count), menu', async () => {
     const header = headerOf((await visit('/it-it')).text)
     const search = elementOf(header, '<summary class="icon-button">')
