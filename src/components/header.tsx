@@ -92,7 +92,7 @@ function ProductMenu({ view, chrome, base }: { view: View; chrome: Chrome; base:
                 <li key={`type-${type.id}`} className="product-menu-type">
                   <a className="type-card" href={`${base}/products/type/${type.slug}`}>
                     <span className="type-card-picture">
-                      {type.image && <img src={type.image} alt="" width={300} height={200} loading="lazy" decoding="async" />}
+                      {type.image && <img src={type.image} alt="" width={480} height={320} loading="lazy" decoding="async" />}
                     </span>
                     <span className="type-card-name">{type.name}</span>
                   </a>

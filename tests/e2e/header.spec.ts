@@ -45,10 +45,13 @@ const measureBar = (page: Page) =>
     }
     const boxOf = (element: Element) => {
       const { top, bottom, left, right } = element.getBoundingClientRect()
-      return { name: `${element.tagName.toLowerCase()}.${element.className}`, top, bottom, left, right }
+      // A summary is named by its disclosure (details.product-menu), anything else by its own class.
+      const named = element.tagName === 'SUMMARY' ? element.parentElement! : element
+      const name = `${element.tagName.toLowerCase()}.${element.className} ${named === element ? '' : named.className}`.trim()
+      return { name, top, bottom, left, right }
     }
     const bar = document.querySelector('.header-bar')!
-    const items = Array.from(
+    const items: Element[] = Array.from(
       bar.querySelectorAll('.brand, .nav-links > li > a, .product-menu > summary, .market-picker > summary, .header-tools summary, .header-tools a'),
     ).filter((element) => visible(element) && !element.closest('.header-panel'))
     return {
