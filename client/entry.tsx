@@ -1,4 +1,5 @@
 import { hydrateRoot } from 'react-dom/client'
+import { enhanceHeader } from './header'
 import type { IslandName } from './islands/names'
 import { islands } from './islands/registry'
 import { reloadAfterFailedChunk } from './reload-guard'
@@ -46,6 +47,8 @@ function openGalleryViewer(): void {
   })
 }
 
+const header = document.querySelector<HTMLElement>('[data-header]')
+if (header) enhanceHeader(header)
 focusFirstError()
 openGalleryViewer()
 void hydrateIslands()

@@ -62,10 +62,14 @@ export default function MarketPicker({ current, summary, shortSummary, label, ti
       {/* Named by its content, so the name begins with the text shown (WCAG 2.5.3): the summary on wide screens, its
           short form on phones (the other one is display: none, outside the name), then what the control does. */}
       <summary>
-        <span aria-hidden="true" className="globe">◍</span> <span className="picker-long">{summary}</span>
-        <span className="picker-short" aria-hidden={current ? undefined : true}>
+        <svg aria-hidden="true" className="globe" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.5">
+          <circle cx="12" cy="12" r="9" />
+          <path d="M3 12h18M12 3c2.5 2.7 3.8 5.7 3.8 9s-1.3 6.3-3.8 9c-2.5-2.7-3.8-5.7-3.8-9S9.5 5.7 12 3Z" />
+        </svg>{' '}
+        <span className="picker-long">{summary}</span>
+        <bdi className="picker-short" aria-hidden={current ? undefined : true}>
           {shortSummary}
-        </span>
+        </bdi>
         <span className="visually-hidden">, {label}</span>
       </summary>
       <form method="post" action={action} className="market-picker-panel">

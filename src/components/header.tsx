@@ -11,13 +11,25 @@ import type { Chrome, View } from './view'
 
 const NAV_ID = 'site-nav'
 
-/** The page header: logo, product menu, the site's content pages, login and the market picker. */
+/** A content page's short name in the bar ("Dealers" for "Find a dealer"), else its page name. */
+function navLabel(t: View['t'], key: string): string {
+  const short = t(`header.nav.${key}`)
+  return short === `header.nav.${key}` ? t(`pages.${key}`) : short
+}
+
+/**
+ * The page header, one row at every width (docs/decisions: the header): the logo, the main navigation (the product
+ * menu, the content pages, the market picker) and the tools (search, account, cart). On phones the navigation is a
+ * full-height sheet behind the menu button, the last of the tools. Every disclosure works without JavaScript
+ * (`<details>`, the menu button's `#site-nav` target); with it, client/header.ts closes them on Escape (focus back on
+ * their button), on an outside click or when the focus leaves them, and keeps one open at a time.
+ */
 export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
   const { t, market } = view
   const home = market ? siteUrl(market.site, market.locale) : '/'
   const base = market ? `/${market.segment}` : ''
   return (
-    <header className="site-header">
+    <header className="site-header" data-header="">
       <a className="skip-link" href="#main">
         {t('common.skip_to_content')}
       </a>
@@ -25,67 +37,119 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
         <a className="brand" href={home}>
           <Logo title={t('brand.name')} />
         </a>
-        <Island
-          name={IslandNames.mobileMenu}
-          component={MobileMenu}
-          props={{ controls: NAV_ID, openLabel: t('header.open_menu'), closeLabel: t('header.close_menu') }}
-        />
         <nav id={NAV_ID} className="site-nav" aria-label={t('header.main_navigation')}>
-          <ul>
-            {market && chrome.productMenu.length > 0 && (
-              <li>
-                <details className="product-menu">
-                  <summary>{t('header.products')}</summary>
-                  <ul>
-                    {chrome.productMenu.map((product) => (
-                      <li key={product.id}>
-                        <a href={`${base}/products/${product.slug}`}>
-                          <span className="product-menu-name">{product.name}</span>
-                          {product.tagline && <span className="product-menu-tagline">{product.tagline}</span>}
-                        </a>
-                      </li>
-                    ))}
-                    {chrome.productTypes.map((type) => (
-                      <li key={`type-${type.id}`} className="product-menu-type">
-                        <a href={`${base}/products/type/${type.slug}`}>{type.name}</a>
-                      </li>
-                    ))}
-                    <li className="product-menu-type">
-                      <a href={`${base}/products`}>{t('header.all_types')}</a>
-                    </li>
-                  </ul>
-                </details>
+          <ul className="nav-links">
+            {market && chrome.productMenu.length + chrome.productTypes.length > 0 && (
+              <li className="nav-products">
+                <ProductMenu view={view} chrome={chrome} base={base} />
               </li>
             )}
             {market &&
               chrome.available.headerLinks().map(({ key, slug }) => (
                 <li key={key}>
                   <a href={`${base}/${slug}`} aria-current={view.path === `${base}/${slug}` ? 'page' : undefined}>
-                    {t(`pages.${key}`)}
+                    {navLabel(t, key)}
                   </a>
                 </li>
               ))}
           </ul>
+          <div className="nav-picker">
+            <Island name={IslandNames.marketPicker} component={MarketPicker} props={pickerProps(chrome.sites, market, t, view.path)} />
+          </div>
         </nav>
         <div className="header-tools">
-          {market && chrome.available.has('search') && (
-            <form method="get" action={`${base}/search/all`} role="search" className="header-search" aria-label={t('header.search_label')}>
-              <label htmlFor="header-q" className="visually-hidden">
-                {t('header.search_label')}
-              </label>
-              <input id="header-q" type="search" name="q" maxLength={100} placeholder={t('header.search_placeholder')} />
-              <button type="submit" className="search-button">
-                <span aria-hidden="true">⌕</span>
-                <span className="visually-hidden">{t('search.submit')}</span>
-              </button>
-            </form>
-          )}
+          {market && chrome.available.has('search') && <HeaderSearch view={view} base={base} />}
+          {chrome.available.has('account') && <AccountMenu view={view} home={home} />}
           {market && chrome.available.has('cart') && <CartLink view={view} base={base} count={chrome.cartCount ?? null} />}
-          {chrome.available.has('account') && <AccountLinks view={view} home={home} />}
-          <Island name={IslandNames.marketPicker} component={MarketPicker} props={pickerProps(chrome.sites, market, t, view.path)} />
+          <Island
+            name={IslandNames.mobileMenu}
+            component={MobileMenu}
+            props={{ controls: NAV_ID, openLabel: t('header.open_menu'), closeLabel: t('header.close_menu') }}
+          />
         </div>
       </div>
     </header>
+  )
+}
+
+/**
+ * The product menu: a disclosure whose panel shows the market's product types with their pictures (a panel under
+ * the header on wide screens, the top of the menu sheet on phones), the bikes of the menu call and "all products".
+ */
+function ProductMenu({ view, chrome, base }: { view: View; chrome: Chrome; base: string }) {
+  const { t } = view
+  return (
+    <details className="product-menu">
+      <summary>
+        {t('header.products')}
+        <Chevron />
+      </summary>
+      <div className="product-panel">
+        <div className="product-panel-inner">
+          {chrome.productTypes.length > 0 && (
+            <ul className="type-cards">
+              {chrome.productTypes.map((type) => (
+                <li key={`type-${type.id}`} className="product-menu-type">
+                  <a className="type-card" href={`${base}/products/type/${type.slug}`}>
+                    <span className="type-card-picture">
+                      {type.image && <img src={type.image} alt="" width={480} height={320} loading="lazy" decoding="async" />}
+                    </span>
+                    <span className="type-card-name">{type.name}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="panel-products">
+            {chrome.productMenu.length > 0 && (
+              <>
+                <p className="panel-title">{t('home.featured_products')}</p>
+                <ul>
+                  {chrome.productMenu.map((product) => (
+                    <li key={product.id}>
+                      <a href={`${base}/products/${product.slug}`}>{product.name}</a>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+            <a className="panel-all" href={`${base}/products`}>
+              {t('header.all_types')}
+              <span aria-hidden="true" className="panel-all-arrow">
+                →
+              </span>
+            </a>
+          </div>
+        </div>
+      </div>
+    </details>
+  )
+}
+
+/** The search: a button that reveals a full-width field under the header (a `<details>`: no script needed). */
+function HeaderSearch({ view, base }: { view: View; base: string }) {
+  const { t } = view
+  return (
+    <details className="header-search">
+      <summary className="icon-button">
+        <SearchIcon />
+        <span className="visually-hidden">{t('header.search')}</span>
+      </summary>
+      <div className="header-panel search-panel">
+        <form method="get" action={`${base}/search/all`} role="search" className="search-panel-form" aria-label={t('header.search_label')}>
+          <label htmlFor="header-q" className="visually-hidden">
+            {t('header.search_label')}
+          </label>
+          <span className="search-field">
+            <input id="header-q" type="search" name="q" maxLength={100} placeholder={t('header.search_placeholder')} data-autofocus="" />
+            <button type="submit" className="button search-submit">
+              <SearchIcon />
+              <span className="search-submit-label">{t('search.submit')}</span>
+            </button>
+          </span>
+        </form>
+      </div>
+    </details>
   )
 }
 
@@ -97,13 +161,13 @@ function CartLink({ view, base, count }: { view: View; base: string; count: numb
   const { t } = view
   const current = view.path === `${base}/cart`
   return (
-    <a className="cart-link" href={`${base}/cart`} aria-current={current ? 'page' : undefined} data-cart-link=""
+    <a className="cart-link icon-button" href={`${base}/cart`} aria-current={current ? 'page' : undefined} data-cart-link=""
       data-count-template={t('cart.header_count', { count: '{{count}}' })}>
-      <svg className="cart-icon" aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6">
+      <svg className="cart-icon" aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6">
         <path d="M5 8h14l-1.2 11.2a1 1 0 0 1-1 .8H7.2a1 1 0 0 1-1-.8L5 8Z" />
         <path d="M9 8V6a3 3 0 0 1 6 0v2" />
       </svg>
-      <span className="cart-link-label">{t('header.cart')}</span>
+      <span className="cart-link-label visually-hidden">{t('header.cart')}</span>
       <span className="cart-count" data-cart-count="" aria-hidden="true" hidden={!count}>
         {count || ''}
       </span>
@@ -114,29 +178,67 @@ function CartLink({ view, base, count }: { view: View; base: string; count: numb
   )
 }
 
-/** Log in (coming back to this page), or the logged-in visitor's account and the logout button (a POST). */
-function AccountLinks({ view, home }: { view: View; home: string }) {
+/**
+ * The account button. Logged out: a link to log in (coming back to this page). Logged in: a disclosure with the
+ * visitor's name, their account and the logout button (a POST).
+ */
+function AccountMenu({ view, home }: { view: View; home: string }) {
   const { t, market, viewer } = view
   if (!viewer) {
     return (
-      <a className="login-link" href={loginUrl(view.path)}>
-        {t('header.login')}
+      <a className="login-link icon-button" href={loginUrl(view.path)}>
+        <PersonIcon />
+        <span className="visually-hidden">{t('header.login')}</span>
       </a>
     )
   }
   return (
-    <>
-      {market && (
-        <a className="login-link" href={`/${market.segment}/my-account`}>
-          {t('header.my_account')}
-        </a>
-      )}
-      <form method="post" action={LOGOUT_PATH} className="logout-form">
-        <input type="hidden" name="redirect" value={home} />
-        <button type="submit" className="link-button">
-          {t('header.logout')}
-        </button>
-      </form>
-    </>
+    <details className="account-menu">
+      <summary className="icon-button">
+        <PersonIcon />
+        <span className="account-dot" aria-hidden="true" />
+        <span className="visually-hidden">{t('header.my_account')}</span>
+      </summary>
+      <div className="header-panel account-panel">
+        <p className="account-panel-name">{t('header.logged_in_as', { name: `\u2068${viewer.name}\u2069` })}</p>
+        {market && (
+          <a className="account-panel-link" href={`/${market.segment}/my-account`}>
+            {t('header.my_account')}
+          </a>
+        )}
+        <form method="post" action={LOGOUT_PATH} className="logout-form">
+          <input type="hidden" name="redirect" value={home} />
+          <button type="submit" className="link-button">
+            {t('header.logout')}
+          </button>
+        </form>
+      </div>
+    </details>
+  )
+}
+
+function SearchIcon() {
+  return (
+    <svg className="tool-icon" aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round">
+      <circle cx="10.5" cy="10.5" r="6.5" />
+      <path d="m15.5 15.5 5 5" />
+    </svg>
+  )
+}
+
+function PersonIcon() {
+  return (
+    <svg className="tool-icon" aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+      <circle cx="12" cy="8.5" r="4" />
+      <path d="M4.5 20.5a7.5 7.5 0 0 1 15 0" />
+    </svg>
+  )
+}
+
+function Chevron() {
+  return (
+    <svg className="chevron" aria-hidden="true" width="12" height="12" viewBox="0 0 12 12" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+      <path d="m2.5 4.5 3.5 3.5 3.5-3.5" />
+    </svg>
   )
 }

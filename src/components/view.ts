@@ -1,7 +1,7 @@
 import type { Translator } from '../i18n/translator'
 import type { Market } from '../market/market'
 import type { Notice } from './toast'
-import type { ProductType } from '../upstream/catalogue-schemas'
+import type { ListedProductType } from '../upstream/catalogue-schemas'
 import type { MenuProduct, Site } from '../upstream/schemas'
 import type { Availability } from '../market/availability'
 
@@ -26,8 +26,8 @@ export type View = {
 export type Chrome = {
   sites: Site[]
   productMenu: MenuProduct[]
-  /** The product types the market sells, for the menu's listing links. */
-  productTypes: ProductType[]
+  /** The product types the market sells, with their pictures: the product menu's panel. */
+  productTypes: ListedProductType[]
   /** The request's availability: which pages the menus may link to. */
   available: Availability
   /**

@@ -12,9 +12,14 @@ export const productTypeSchema = z.object({ id: z.number().int(), slug, name: z.
 
 /**
  * A type as `api/front/product-types` lists it: also whether its products are bicycles (`registrable`: a customer
- * registers them, a visitor may book a test ride of them); a brand's API without the field lists no bicycles.
+ * registers them, a visitor may book a test ride of them); a brand's API without the field lists no bicycles. Its
+ * `image` is the menu's picture of the type (none, or not a path on the site: the menu shows its name alone).
  */
-export const listedProductTypeSchema = productTypeSchema.extend({ registrable: z.boolean().default(false) })
+export const listedProductTypeSchema = productTypeSchema.extend({
+  registrable: z.boolean().default(false),
+  /** The type's picture for the header's product menu (the embedded API: its first product's, featured first). */
+  image: sitePath.nullish().catch(null).transform((value) => value ?? null),
+})
 
 export const availabilitySchema = z.enum(['in_stock', 'low_stock', 'out_of_stock', 'preorder'])
 

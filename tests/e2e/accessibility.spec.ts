@@ -25,18 +25,33 @@ test.describe('at phone width (390 px)', () => {
     })
   }
 
-  for (const [path, visible] of [['/it-it', 'IT · IT'], ['/il-he', 'IL · HE'], ['/ch-fr', 'CH · FR']] as const) {
-    test(`${path}: the market picker is named by the text it shows ("${visible}"), then what it does (WCAG 2.5.3)`, async ({ page }) => {
+  for (const [path, visible] of [['/it-it', 'Italia'], ['/il-he', 'ישראל'], ['/ch-fr', 'Schweiz / Suisse / Svizzera · Français']] as const) {
+    test(`${path}: the market picker in the menu is named by the text it shows ("${visible}"), then what it does (WCAG 2.5.3)`, async ({ page }) => {
       await page.goto(path)
+      await expect(page.locator('.mobile-menu-button')).toHaveAttribute('data-hydrated', '')
+      await page.locator('.mobile-menu-button').click()
       const summary = page.locator('.market-picker summary')
-      // What it shows on a phone: the short form; the long one is hidden (the rest of the name is for screen readers).
-      await expect(summary.locator('.picker-short')).toBeVisible()
-      await expect(summary.locator('.picker-short')).toHaveText(visible)
-      await expect(summary.locator('.picker-long')).toBeHidden()
-      await expect(summary).toHaveAccessibleName(new RegExp(`^${escapeRegExp(visible)}\\b`))
+      // What it shows in the menu sheet of a phone: the long form; the short one is hidden.
+      await expect(summary.locator('.picker-long')).toBeVisible()
+      await expect(summary.locator('.picker-long')).toHaveText(visible)
+      await expect(summary.locator('.picker-short')).toBeHidden()
+      await expect(summary).toHaveAccessibleName(new RegExp(`^${escapeRegExp(visible)}`))
     })
   }
 })
+
+for (const [path, visible] of [['/it-it', 'IT · IT'], ['/il-he', 'IL · HE'], ['/ch-fr', 'CH · FR']] as const) {
+  test(`${path}: the compact market picker of the bar is named by the text it shows ("${visible}"), then what it does (WCAG 2.5.3)`, async ({ page }) => {
+    await page.setViewportSize({ width: 1366, height: 900 })
+    await page.goto(path)
+    const summary = page.locator('.market-picker summary')
+    // What it shows on a wide screen: the short form; the long one is hidden (the rest of the name is for screen readers).
+    await expect(summary.locator('.picker-short')).toBeVisible()
+    await expect(summary.locator('.picker-short')).toHaveText(visible)
+    await expect(summary.locator('.picker-long')).toBeHidden()
+    await expect(summary).toHaveAccessibleName(new RegExp(`^${escapeRegExp(visible)}\\b`))
+  })
+}
 
 test('the header works from the keyboard: skip link, product menu, market picker', async ({ page, baseURL }) => {
   // A visitor who has made their cookie choice: the consent banner, first of all for everyone else, is not shown.

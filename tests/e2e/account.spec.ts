@@ -72,6 +72,7 @@ test('the demo customer logs in, uses the whole account, logs out, and the accou
   await expect(page.getByText('Cicli Bergamasca').first()).toBeVisible()
 
   // Log out from the header: the account is closed again, even to the old cookie.
+  await page.locator('.account-menu summary').click()
   await page.getByRole('button', { name: 'Esci' }).click()
   await expect(page).toHaveURL(/\/it-it\?notice=logged_out$/)
   await expect(page.getByRole('link', { name: 'Accedi' })).toBeVisible()

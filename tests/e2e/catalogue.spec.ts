@@ -29,6 +29,7 @@ for (const market of MARKETS) {
     await expect(page.locator('.price')).toBeVisible()
 
     // Search for it from the header's box.
+    await page.locator('.header-search summary').click()
     const box = page.locator('#header-q')
     await box.fill('strada')
     await box.press('Enter')
@@ -62,9 +63,14 @@ for (const market of MARKETS) {
 test('the product menu works from the keyboard and on a phone', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 800 })
   await page.goto('/it-it')
+  await expect(page.locator('.mobile-menu-button')).toHaveAttribute('data-hydrated', '')
   await page.getByRole('button', { name: 'Apri il menu' }).click()
+  // The sheet opens on the product types; their disclosure closes and opens again from the keyboard.
+  await expect(page.locator('.product-menu')).toHaveAttribute('open', '')
   const summary = page.locator('.product-menu summary')
   await summary.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('.product-menu')).not.toHaveAttribute('open', '')
   await page.keyboard.press('Enter')
   await expect(page.locator('.product-menu')).toHaveAttribute('open', '')
   await page.locator('.product-menu').getByRole('link', { name: 'E-bike', exact: true }).click()

@@ -111,14 +111,17 @@ export const products = new Hono<ApiEnv>()
   })
   .get('/front/product-types', async (c) => {
     const { results } = await c.env.DB.prepare(
-      `SELECT t.id, t.slug, COALESCE(tn.name, ten.name, t.slug) AS name, t.registrable FROM product_types t
+      `SELECT t.id, t.slug, COALESCE(tn.name, ten.name, t.slug) AS name, t.registrable,
+              (SELECT p.image FROM products p JOIN product_prices pr ON pr.product_id = p.id AND pr.site = ?2
+                WHERE p.type_id = t.id AND p.image IS NOT NULL ORDER BY p.featured DESC, p.position, p.id LIMIT 1) AS image
+         FROM product_types t
          LEFT JOIN product_type_names tn ON tn.type_id = t.id AND tn.locale = ?1
          LEFT JOIN product_type_names ten ON ten.type_id = t.id AND ten.locale = 'en'
         WHERE EXISTS (SELECT 1 FROM products p JOIN product_prices pr ON pr.product_id = p.id AND pr.site = ?2 WHERE p.type_id = t.id)
         ORDER BY t.position, t.id`,
     )
       .bind(c.var.locale, marketOf(c))
-      .all<{ id: number; slug: string; name: string; registrable: number }>()
+      .all<{ id: number; slug: string; name: string; registrable: number; image: string | null }>()
     return respond(c, productTypesAnswer, { data: results.map((type) => ({ ...type, registrable: type.registrable === 1 })) })
   })
   .get('/front/products', async (c) => {
