@@ -153,7 +153,7 @@ export default function AddToCart({ action, product, formKey, colours, options, 
                 <span className="visually-hidden"> ({c.name})</span>
               </legend>
               {sizeGuide && (
-                <a className="size-guide-link" href={sizeGuide.href}>
+                <a className="size-guide-link" href={sizeGuide.href} onClick={() => openSizeGuide(sizeGuide.href)}>
                   {sizeGuide.text}
                 </a>
               )}
@@ -269,4 +269,10 @@ function showCount(count: number) {
     const template = text.closest('[data-cart-link]')?.getAttribute('data-count-template') ?? '{{count}}'
     text.textContent = template.replace('{{count}}', String(count))
   }
+}
+
+/** The size guide is a `<details>`: following the link to it opens it too (a link alone only scrolls there). */
+function openSizeGuide(href: string): void {
+  const guide = document.getElementById(href.slice(1))
+  if (guide instanceof HTMLDetailsElement) guide.open = true
 }

@@ -162,6 +162,8 @@ function pickerProps(view: View, product: Product, price: (minor: number) => str
     maxQuantity: 5,
     cartUrl: `/${view.market!.segment}/cart`,
     price: priceText,
+    // The size guide (components/size-guide.tsx) is offered beside the sizes when the product has one.
+    sizeGuide: product.size_guide ? { href: '#size-guide', text: t('size_guide.open') } : undefined,
     colours: [...new Set(product.variants.map((variant) => variant.colour))].map((colour) => ({ key: colour, name: t(`colour.${colour}`), pictures: colours.has(colour) })),
     options: product.variants.map((variant) => ({
       sku: variant.sku,
