@@ -1,26 +1,18 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './fixtures/offline'
+import { logInFrom } from './fixtures/log-in'
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
 
 /** The account at phone and desktop width, left to right and right to left (issue 12, item 6). */
 
-const DEMO = { email: 'customer@example.com', password: 'Demo-Rider-2026!' }
 const SCREENSHOTS = 'test-results/screenshots'
 const WIDTHS = [
   ['phone', { width: 390, height: 844 }],
   ['desktop', { width: 1366, height: 900 }],
 ] as const
 
-async function logIn(page: Page, from: string) {
-  await page.goto(from)
-  await expect(page).toHaveURL(/\/login\?redirect=/)
-  await page.getByLabel('E-mail address').first().fill(DEMO.email)
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await expect(page).toHaveURL(from)
-}
 
 const violationsOf = async (page: Page) =>
   (await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()).violations.map(
@@ -65,7 +57,8 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
       test.setTimeout(300_000)
       await page.setViewportSize(size)
       const shot = (name: string) => `account-${market}-${size.width}-${name}`
-      await logIn(page, `/${market}/my-account`)
+      await logInFrom(page, `/${market}/my-account`)
+      await expect(page).toHaveURL(`/${market}/my-account`)
 
       // The navigation: every section in view, no name wrapped onto a second line.
       const nav = page.getByRole('navigation', { name: m.account.navigation })
@@ -116,7 +109,8 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
       test.setTimeout(300_000)
       await page.setViewportSize(size)
       const shot = (name: string) => `account-${market}-${size.width}-${name}`
-      await logIn(page, `/${market}/my-account/bikes`)
+      await logInFrom(page, `/${market}/my-account/bikes`)
+      await expect(page).toHaveURL(`/${market}/my-account/bikes`)
       const nav = page.getByRole('navigation', { name: m.account.navigation })
       await expect(page).toHaveURL(`/${market}/my-account/bikes`)
       await lookAt(page, shot('bikes'))

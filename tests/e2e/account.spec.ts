@@ -1,19 +1,11 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures/offline'
+import { DEMO_CUSTOMER as DEMO, logInFrom } from './fixtures/log-in'
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
 
-const DEMO = { email: 'customer@example.com', password: 'Demo-Rider-2026!' }
 
-async function logIn(page: Page, from = '/it-it/my-account') {
-  await page.goto(from)
-  await expect(page).toHaveURL(/\/login\?redirect=/)
-  // The login page speaks the market the visitor came from (its labels are that market's).
-  await page.locator('#field-email').fill(DEMO.email)
-  await page.locator('#field-password').fill(DEMO.password)
-  await page.locator('form[action="/login"] button[type="submit"]').click()
-}
 
 const violationsOf = async (page: Page) =>
   (await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()).violations.map(
@@ -21,7 +13,7 @@ const violationsOf = async (page: Page) =>
   )
 
 test('the demo customer logs in, uses the whole account, logs out, and the account is closed again', async ({ page, context }) => {
-  await logIn(page)
+  await logInFrom(page, '/it-it/my-account')
   await expect(page).toHaveURL('/it-it/my-account')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Salve, Giulia')
   await expect(page.getByText('customer@example.com')).toBeVisible()
@@ -86,7 +78,7 @@ const DESKTOP = { width: 1280, height: 800 }
 
 for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
   test(`in ${market}, on a wide screen and on a phone, an edited address is saved, or comes back with the field's message and what was typed`, async ({ page }) => {
-    await logIn(page, `/${market}/my-account/addresses`)
+    await logInFrom(page, `/${market}/my-account/addresses`)
     await expect(page).toHaveURL(`/${market}/my-account/addresses`)
     for (const viewport of [DESKTOP, PHONE]) {
       await page.setViewportSize(viewport)
@@ -143,7 +135,7 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
 for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
   test(`in ${market} at phone width, the order's lines are cards that need no sideways scroll, and axe finds nothing`, async ({ page }) => {
     await page.setViewportSize(PHONE)
-    await logIn(page, `/${market}/my-account/orders/AUR-10004`)
+    await logInFrom(page, `/${market}/my-account/orders/AUR-10004`)
     await expect(page).toHaveURL(`/${market}/my-account/orders/AUR-10004`)
     expect(await violationsOf(page)).toEqual([])
 
@@ -171,7 +163,7 @@ test('a wrong password shows a message that does not say whether the account exi
 test('the login, account, orders, order, bikes and addresses pages have no accessibility violations (axe)', async ({ page }) => {
   await page.goto('/login')
   expect(await violationsOf(page)).toEqual([])
-  await logIn(page, '/il-he/my-account')
+  await logInFrom(page, '/il-he/my-account')
   for (const path of ['/il-he/my-account', '/it-it/my-account/orders', '/it-it/my-account/orders/AUR-10002', '/it-it/my-account/bikes', '/ae-ar/my-account/addresses']) {
     await page.goto(path)
     expect(await violationsOf(page), path).toEqual([])
