@@ -36,7 +36,7 @@ describe('ResponsiveImage with image resizing on', () => {
   it('serves the hero full width (sizes 100vw) up to 2560 px, at once and with high priority', () => {
     const img = imgOf(<ResponsiveImage src="/images/hero.jpg" alt="" width={1600} height={700} place="hero" resizing loading="eager" />)
     expect(img.sizes).toBe('100vw')
-    expect(img.srcset.split(', ').map((c) => c.split(' ')[1])).toEqual(['640w', '960w', '1280w', '1600w', '1920w', '2560w'])
+    expect(img.srcset!.split(', ').map((c) => c.split(' ')[1])).toEqual(['640w', '960w', '1280w', '1600w', '1920w', '2560w'])
     expect(img.src).toBe('/cdn-cgi/image/width=1600,quality=80,format=auto/images/hero.jpg')
     expect(img.fetchpriority).toBe('high')
     expect(img.loading).toBeUndefined()
@@ -50,7 +50,7 @@ describe('ResponsiveImage with image resizing on', () => {
 
   it('resizes a picture of the brand\'s API host by its absolute URL, on this site\'s own /cdn-cgi path (the CSP\'s \'self\')', () => {
     const img = imgOf(<ResponsiveImage src="https://api.brand.example/media/a.webp?v=2" alt="Aurora" width={960} height={640} place="column" resizing />)
-    expect(img.srcset.split(', ')[0]).toBe('/cdn-cgi/image/width=480,quality=80,format=auto/https://api.brand.example/media/a.webp?v=2 480w')
+    expect(img.srcset!.split(', ')[0]).toBe('/cdn-cgi/image/width=480,quality=80,format=auto/https://api.brand.example/media/a.webp?v=2 480w')
     expect(img.sizes).toBe(IMAGE_SIZES.column)
     expect(img.alt).toBe('Aurora')
   })
