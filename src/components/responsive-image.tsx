@@ -16,6 +16,8 @@ export const IMAGE_SIZES = {
    * 34rem, one below.
    */
   card: '(min-width: 75rem) 18rem, (min-width: 50rem) 33vw, (min-width: 34rem) 50vw, 100vw',
+  /** A card of `.news-grid`: wider cards for longer titles, three a row from 62rem, two from 42rem, one below. */
+  news: '(min-width: 75rem) 23rem, (min-width: 62rem) 33vw, (min-width: 42rem) 50vw, 100vw',
   /** An article's or a content page's picture: the reading column (46rem at most, its padding off below). */
   column: '(min-width: 50rem) 46rem, calc(100vw - 2rem)',
   /** A search result's thumbnail (7.5rem). */
@@ -26,6 +28,7 @@ export const IMAGE_SIZES = {
 export const IMAGE_WIDTHS = {
   hero: [640, 960, 1280, 1600, 1920, 2560],
   card: [320, 480, 640, 960],
+  news: [320, 480, 640, 800, 1280],
   column: [480, 640, 960, 1280, 1600],
   thumb: [120, 240, 360],
 } as const

@@ -62,6 +62,11 @@ describe('ResponsiveImage with image resizing on', () => {
     expect(img.sizes).toBeUndefined()
   })
 
+  it('gives a news card the sizes of the news grid (three a row), a product card those of the product grid', () => {
+    expect(imgOf(<CardImage src="/images/n.jpg" width={480} height={320} eager={false} resizing place="news" />).sizes).toBe(IMAGE_SIZES.news)
+    expect(imgOf(<CardImage src="/images/p.jpg" width={480} height={320} eager={false} resizing />).sizes).toBe(IMAGE_SIZES.card)
+  })
+
   it('never resizes what is neither a site path nor an http(s) URL', () => {
     expect(resizedUrl('//elsewhere.example/a.jpg', 320)).toBeNull()
     expect(resizedUrl('data:image/png;base64,AAAA', 320)).toBeNull()
