@@ -28,6 +28,12 @@ export type Config = {
    * API), or null when the value names no provider this Worker has (logged `config_invalid`): payments are off.
    */
   paymentProvider: 'test' | null
+  /**
+   * Whether pictures are served through Cloudflare's image resizing (`IMAGE_RESIZING = "on"`): raster pictures then
+   * come with `srcset` candidates at the widths they are shown (src/components/responsive-image.tsx). Off (the default,
+   * and locally, where no zone resizes): the original files.
+   */
+  imageResizing: boolean
 }
 
 /** The deployment's part of tracking and consent: region fallbacks, the Mexico tag's script, the policies' links. */
@@ -64,6 +70,7 @@ export function configOf(env: Bindings): Config {
         policies: policiesOf(env.CONSENT_POLICY_URL, env.CONSENT_POLICY_IDS),
       },
       paymentProvider: paymentProviderOf(env.PAYMENT_PROVIDER),
+      imageResizing: imageResizingOf(env.IMAGE_RESIZING),
     }
     read.set(env, config)
   }
@@ -110,6 +117,13 @@ function paymentProviderOf(value: string | undefined): Config['paymentProvider']
   if (!value || value === 'test') return 'test'
   logEvent('error', 'config_invalid', { variable: 'PAYMENT_PROVIDER' })
   return null
+}
+
+/** `on` or `off` (empty: off); anything else is off, logged, so a typo never sends every picture to a missing service. */
+function imageResizingOf(value: string | undefined): boolean {
+  if (value === 'on') return true
+  if (value && value !== 'off') logEvent('error', 'config_invalid', { variable: 'IMAGE_RESIZING' })
+  return false
 }
 
 const DEFAULT_RETENTION_DAYS = 365

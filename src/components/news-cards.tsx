@@ -18,7 +18,7 @@ export function NewsCards({ view, articles, level, first = 'lazy' }: { view: Vie
       {articles.map((article, index) => (
         <li key={article.id} className="card">
           <a href={articlePath(market.segment, article.slug)}>
-            {article.image && <CardImage src={article.image} width={480} height={320} eager={index === 0 && first === 'eager'} />}
+            {article.image && <CardImage src={article.image} width={480} height={320} eager={index === 0 && first === 'eager'} resizing={view.imageResizing} place="news" />}
             <Heading>{article.title}</Heading>
             <p className="meta">
               <time dateTime={article.published_at}>{formatDate(article.published_at, market.tag)}</time>

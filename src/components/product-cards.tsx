@@ -18,7 +18,7 @@ export function ProductCards({ view, products, price, first = 'lazy' }: { view: 
       {products.map((product, index) => (
         <li key={product.id} className="card">
           <a href={`${base}/products/${product.slug}`}>
-            {product.image && <CardImage src={product.image} width={480} height={320} eager={index === 0 && first === 'eager'} />}
+            {product.image && <CardImage src={product.image} width={480} height={320} eager={index === 0 && first === 'eager'} resizing={view.imageResizing} />}
             <h3>{product.name}</h3>
             {product.tagline && <p className="card-tagline">{product.tagline}</p>}
             {product.price !== undefined && <p className="card-price">{written(product.price)}</p>}

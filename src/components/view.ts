@@ -20,6 +20,8 @@ export type View = {
   viewer: { name: string } | null
   /** A notice to show as a toast (after a redirect). */
   notice: Notice | null
+  /** Whether pictures are served resized at the widths they are shown (`IMAGE_RESIZING`; absent: off). */
+  imageResizing?: boolean
 }
 
 /** The data of the default layout's header and footer: the sites (picker), the product menu, what is available. */

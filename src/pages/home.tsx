@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { Suspense, use } from 'react'
 import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
+import { ResponsiveImage } from '../components/responsive-image'
 import { ProductCards } from '../components/product-cards'
 import { NewsCards } from '../components/news-cards'
 import { type HeadProps, headFromSeo } from '../components/page-head'
@@ -38,7 +39,7 @@ export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <section className="hero">
-        <img src="/images/hero.svg" alt="" width={1600} height={700} fetchPriority="high" />
+        <ResponsiveImage src="/images/hero.svg" alt="" width={1600} height={700} place="hero" resizing={view.imageResizing ?? false} loading="eager" />
         <div className="hero-text">
           <h1>{t('home.hero_title')}</h1>
           <p>{t('home.hero_text')}</p>

@@ -1,3 +1,4 @@
+import { ResponsiveImage } from '../components/responsive-image'
 import type { Context } from 'hono'
 import { NEWS_PER_PAGE } from '../cache/lookups'
 import { Caching } from '../cache/answer-caching'
@@ -60,7 +61,7 @@ export function ArticlePage({ view, chrome, head, article, body }: { view: View;
         <p className="meta">
           <time dateTime={article.published_at}>{t('news.published_on', { date: formatDate(article.published_at, market.tag) })}</time>
         </p>
-        {article.image && <img className="article-image" src={article.image} alt="" width={960} height={640} fetchPriority="high" />}
+        {article.image && <ResponsiveImage className="article-image" src={article.image} alt="" width={960} height={640} place="column" resizing={view.imageResizing ?? false} loading="eager" />}
         {article.excerpt && <p className="lead">{article.excerpt}</p>}
         {/* Sanitised by the allowlist of render/rich-text.ts just before: only text-level markup and safe links. */}
         <div className="rich-text" dangerouslySetInnerHTML={{ __html: body }} />

@@ -1,3 +1,4 @@
+import { ResponsiveImage } from '../components/responsive-image'
 import type { Context } from 'hono'
 import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
@@ -75,7 +76,7 @@ export function SearchPage({ view, chrome, head, type, q, results, meta }: Searc
             <ol className="results">
               {results.map((result) => (
                 <li key={`${result.kind}:${result.slug}`} className="result">
-                  {result.image && <img src={result.image} alt="" width={120} height={80} loading="lazy" decoding="async" />}
+                  {result.image && <ResponsiveImage src={result.image} alt="" width={120} height={80} place="thumb" resizing={view.imageResizing ?? false} />}
                   <div>
                     <p className="eyebrow">{t(`search.kind_${result.kind}`)}</p>
                     <h2>

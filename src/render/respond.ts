@@ -47,6 +47,7 @@ export function viewOf(c: Context<AppEnv>, t: Translator, market: Market | null,
     hydrate,
     viewer: viewer && { name: viewer.user.first_name || viewer.user.name },
     notice: noticeOf(url.searchParams.get('notice') ?? undefined),
+    imageResizing: configOf(c.env).imageResizing,
   }
 }
 

@@ -1,0 +1,254 @@
+import { mkdirSync } from 'node:fs'
+import AxeBuilder from '@axe-core/playwright'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { layoutProblems } from './fixtures/layout'
+import { chooseCookies, expect, test } from './fixtures/offline'
+
+/**
+ * Every kind of page, at a phone's width (390 px) and a desktop's (1366 px), in an LTR market (it-it), the market with
+ * the longest words (de-de) and a right-to-left one (ae-ar): no horizontal scroll (`scrollWidth` equals
+ * `clientWidth`), every visible element's box inside the viewport (outside scroll and clipping containers, which
+ * the check looks at themselves), no clipped text (an element that hides its overflow shows all of its text), axe
+ * clean. A full-page screenshot of each is kept in `test-results/screens/<kind>-<locale>-<width>.png` (a CI artifact:
+ * `npm test` empties `test-results/` before its runners, never after; Playwright's own output is `test-results/e2e`).
+ */
+
+const SCREENS = 'test-results/screens'
+const MARKETS = ['it-it', 'de-de', 'ae-ar'] as const
+const WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 1366, height: 900 },
+] as const
+/**
+ * Where axe runs: it is four fifths of the sweep's time, and what it finds depends on the page's structure and its
+ * direction far more than on the language's word lengths. Every market at phone width (the stacked layout, the menu
+ * button), the right-to-left market at desktop width; LTR desktop pages are axed again by accessibility.spec.ts and
+ * the journeys' specs.
+ */
+const AXE_AT: Record<number, readonly string[]> = { 390: ['it-it', 'de-de', 'ae-ar'], 1366: ['ae-ar'] }
+const DEMO = { email: 'customer@example.com', password: 'Demo-Rider-2026!' }
+
+type Market = (typeof MARKETS)[number]
+/** Where a page kind is in a market, or null when the market has no such page (switched off, nothing to show). */
+type Locate = (page: Page, market: Market) => Promise<string | null>
+type Kind = {
+  name: string
+  /** `market`: once per market; `brand`: a page without a market, once (named by its language). */
+  scope?: 'market' | 'brand'
+  /** The demo customer logged in first. */
+  customer?: boolean
+  /** The status the page answers (200 unless said). */
+  status?: number
+  locate: Locate
+  /** After the screenshot: puts back what the visit changed (a cart line). */
+  cleanUp?: (page: Page, market: Market) => Promise<void>
+}
+
+mkdirSync(SCREENS, { recursive: true })
+
+/** The market's slug for a pageLinks key, from the site record the embedded API serves (as the Worker reads it). */
+const pageLinks = new Map<string, Record<string, unknown>>()
+async function slugOf(request: APIRequestContext, market: Market, key: string): Promise<string | null> {
+  const [country, locale] = market.split('-') as [string, string]
+  if (!pageLinks.has(country)) {
+    const answer = await request.get(`/api/sites/${country}`)
+    pageLinks.set(country, answer.ok() ? ((await answer.json()).data.pageLinks ?? {}) : {})
+  }
+  const link = pageLinks.get(country)![key]
+  if (typeof link === 'string') return link
+  // A market whose slugs are per language: `{ "it": "chi-siamo", … }`.
+  if (link && typeof link === 'object') return ((link as Record<string, string>)[locale] ?? null)
+  return null
+}
+
+/** A content page by its pageLinks key: null where the market has no link (a 404 there is told apart when visited). */
+const contentPage = (key: string): Locate => async (page, market) => {
+  const slug = await slugOf(page.request, market, key)
+  return slug ? `/${market}/${slug}` : null
+}
+
+/** The first link in a page's HTML whose `href` matches `pattern` (read without rendering it in the browser), or null. */
+async function firstLink(page: Page, from: string, pattern: RegExp): Promise<string | null> {
+  const answer = await page.request.get(from)
+  if (answer.status() !== 200) return null
+  for (const [, href] of (await answer.text()).matchAll(/<a [^>]*href="([^"]+)"/g)) {
+    const path = href!.replaceAll('&amp;', '&')
+    if (pattern.test(path)) return path
+  }
+  return null
+}
+
+/** Adds the first available size of the market's first bike to the visitor's cart, as the buy box posts it. */
+async function addABike(page: Page, market: Market, baseURL: string): Promise<string | null> {
+  const product = await firstLink(page, `/${market}/products`, PRODUCT)
+  if (!product) return null
+  const html = await (await page.request.get(product)).text()
+  const sku = [...html.matchAll(/<input [^>]*>/g)].map(([input]) => input).find((input) => /name="sku"/.test(input) && !/ disabled/.test(input))?.match(/value="([^"]+)"/)?.[1]
+  if (!sku) return null
+  const answer = await page.request.post(`/${market}/cart/items`, {
+    form: { sku, quantity: '1', key: `page-kinds-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`, product: product.split('/').pop()! },
+    headers: { Origin: baseURL },
+    maxRedirects: 0,
+  })
+  if (answer.status() >= 400) return null
+  added.set(market, sku)
+  return sku
+}
+
+/** Removes the line `addABike` added to the visitor's cart in a market, so the demo customer's cart stays as it was. */
+async function removeTheBike(page: Page, market: Market, baseURL: string): Promise<void> {
+  const sku = added.get(market)
+  if (!sku) return
+  added.delete(market)
+  await page.request.post(`/${market}/cart/items/${encodeURIComponent(sku)}/remove`, { headers: { Origin: baseURL }, form: {}, maxRedirects: 0 })
+}
+
+/** The variant `addABike` put into each market's cart, until it is removed. */
+const added = new Map<Market, string>()
+
+let baseUrl = ''
+const PRODUCT = /^\/[a-z]+-[a-z]+\/products\/(?!type\/)[a-z0-9-]+$/
+
+const KINDS: Kind[] = [
+  { name: 'landing', scope: 'brand', locate: async () => '/' },
+  { name: 'home', locate: async (_, m) => `/${m}` },
+  { name: 'listing', locate: async (_, m) => `/${m}/products` },
+  { name: 'type-listing', locate: async (page, m) => firstLink(page, `/${m}/products`, /\/products\/type\/[a-z0-9-]+$/) },
+  { name: 'product', locate: async (page, m) => firstLink(page, `/${m}/products`, PRODUCT) },
+  { name: 'news-index', locate: async (_, m) => `/${m}/news` },
+  { name: 'article', locate: async (page, m) => firstLink(page, `/${m}/news`, /\/news\/details\//) },
+  { name: 'content-page', locate: contentPage('about-us') },
+  { name: 'contact-form', locate: contentPage('contact-us') },
+  { name: 'test-ride-form', locate: contentPage('test-drive') },
+  { name: 'dealer-form', locate: contentPage('become-a-dealer') },
+  { name: 'distributor-form', locate: contentPage('become-a-distributor') },
+  { name: 'job-form', locate: contentPage('work-with-us') },
+  { name: 'dealer-locator', locate: contentPage('dealer-locator') },
+  {
+    name: 'dealer-page',
+    locate: async (page, m) => {
+      const locator = await contentPage('dealer-locator')(page, m)
+      return locator ? firstLink(page, locator, /\/dealers\/[a-z0-9-]+$/) : null
+    },
+  },
+  { name: 'search', locate: async (_, m) => `/${m}/search/all?q=aurora` },
+  { name: 'cart-empty', locate: async (_, m) => `/${m}/cart` },
+  {
+    name: 'cart-full',
+    locate: async (page, m) => ((await addABike(page, m, baseUrl)) ? `/${m}/cart` : null),
+  },
+  { name: 'login', locate: async (_, m) => `/login?redirect=${encodeURIComponent(`/${m}/my-account`)}` },
+  { name: 'register', locate: async (_, m) => `/login/register?redirect=${encodeURIComponent(`/${m}/my-account`)}` },
+  {
+    name: 'forgot-password-answer',
+    locate: async (page, m) => {
+      await page.goto(`/login?redirect=${encodeURIComponent(`/${m}/my-account`)}`)
+      await page.locator('details.forgot summary').click()
+      await page.locator('input[name="forgot_email"]').fill('nobody@example.com')
+      await page.locator('details.forgot button[type="submit"]').click()
+      await page.waitForLoadState('load')
+      return page.url()
+    },
+  },
+  { name: 'account', customer: true, locate: async (_, m) => `/${m}/my-account` },
+  { name: 'account-orders', customer: true, locate: async (_, m) => `/${m}/my-account/orders` },
+  { name: 'account-order', customer: true, locate: async (page, m) => firstLink(page, `/${m}/my-account/orders`, /\/my-account\/orders\/[A-Z0-9-]+$/) },
+  { name: 'account-addresses', customer: true, locate: async (_, m) => `/${m}/my-account/addresses` },
+  { name: 'account-bikes', customer: true, locate: async (_, m) => `/${m}/my-account/bikes` },
+  {
+    name: 'checkout',
+    customer: true,
+    locate: async (page, m) => {
+      if (!(await addABike(page, m, baseUrl))) return null
+      return firstLink(page, `/${m}/cart`, /\/checkout\/[A-Za-z0-9_-]+$/)
+    },
+    cleanUp: (page, m) => removeTheBike(page, m, baseUrl),
+  },
+  { name: 'newsletter', locate: async (_, m) => `/${m}/newsletter` },
+  { name: 'whistleblower-form', locate: async (_, m) => `/${m}/whistleblower-form` },
+  { name: 'not-found', status: 404, locate: async (_, m) => `/${m}/no-such-page-here` },
+  { name: 'maintenance', scope: 'brand', status: 503, locate: async () => '/nl-nl' },
+  { name: 'privacy-policy', locate: contentPage('privacy-policy') },
+  { name: 'cookie-policy', locate: contentPage('cookie-policy') },
+  { name: 'terms-of-sale', locate: contentPage('terms-of-sale') },
+  { name: 'legal-notice', locate: contentPage('legal-notice') },
+  { name: 'warranty', locate: contentPage('warranty') },
+  { name: 'delivery-returns', locate: contentPage('delivery-returns') },
+]
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+async function logIn(page: Page, baseURL: string) {
+  const answer = await page.request.post('/login', { form: { ...DEMO, redirect: '/it-it/my-account' }, headers: { Origin: baseURL }, maxRedirects: 0 })
+  expect(answer.status(), 'the demo customer logs in').toBe(303)
+}
+
+let clients = 0
+test.beforeEach(async ({ page, baseURL }, info) => {
+  baseUrl = baseURL!
+  // Each test a visitor of its own address (logins and forms are rate-limited per client), who chose "reject all"
+  // before: the consent banner (tracking.spec.ts checks it at both widths) does not cover the page.
+  await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `203.0.113.${((clients++ + info.retry * 100) % 250) + 1}` })
+  await chooseCookies(page.request, baseURL!, 'reject')
+})
+
+for (const viewport of WIDTHS) {
+  test.describe(`at ${viewport.width} px`, () => {
+    test.use({ viewport })
+    // Three markets' pages, each measured, axed and photographed in full: three times a page walk's time.
+    test.describe.configure({ timeout: 240_000 })
+    for (const kind of KINDS) {
+      test(`${kind.name}: no sideways scroll, every box inside the viewport, no clipped text, axe clean, screenshot (${(kind.scope ?? 'market') === 'brand' ? 'once' : MARKETS.join(', ')})`, async ({ page, baseURL }) => {
+        if (kind.customer) await logIn(page, baseURL!)
+        const markets: Market[] = kind.scope === 'brand' ? [MARKETS[0]] : [...MARKETS]
+        let shown = 0
+        for (const market of markets) {
+          try {
+            shown += await visit(market)
+          } finally {
+            await kind.cleanUp?.(page, market)
+          }
+        }
+        expect(shown, `${kind.name} exists in at least one market`).toBeGreaterThan(0)
+
+        /** Visits the kind's page in a market: 1 when it has one, 0 when not. */
+        async function visit(market: Market): Promise<number> {
+          const path = await kind.locate(page, market)
+          if (!path) {
+            test.info().annotations.push({ type: 'absent', description: `${kind.name} has no page in ${market}` })
+            return 0
+          }
+          // The forgot-password answer is the answer of a post, where `locate` left the page.
+          const answer = kind.name === 'forgot-password-answer' ? null : await page.goto(path)
+          if (answer?.status() === 404 && kind.status !== 404) {
+            // A page switched off in this market (a lead form, the whistleblower channel): not this market's kind.
+            test.info().annotations.push({ type: 'absent', description: `${kind.name} answers 404 in ${market} (${path})` })
+            return 0
+          }
+          if (answer) expect.soft(answer.status(), `${kind.name} in ${market} (${path})`).toBe(kind.status ?? 200)
+          const locale = kind.scope === 'brand' ? await page.locator('html').getAttribute('lang') : market
+          const t0 = Date.now()
+          expect.soft(await page.evaluate(layoutProblems), `layout of ${kind.name} in ${locale} at ${viewport.width} px (${path})`).toEqual([])
+          const t1 = Date.now()
+          if (kind.scope === 'brand' || AXE_AT[viewport.width]!.includes(market)) {
+            expect.soft(await axeViolations(page), `axe on ${kind.name} in ${locale} at ${viewport.width} px (${path})`).toEqual([])
+          }
+          const t2 = Date.now()
+          // Lazy pictures below the fold load for the full-page screenshot, as they would for a visitor who scrolls.
+          await page.evaluate(() =>
+            Promise.race([
+              Promise.all([...document.images].map((img) => ((img.loading = 'eager'), img.decode().catch(() => {})))),
+              new Promise((resolve) => setTimeout(resolve, 3_000)),
+            ]),
+          )
+          await page.screenshot({ path: `${SCREENS}/${kind.name}-${locale}-${viewport.width}.png`, fullPage: true })
+          if (process.env.PK_TIMING) console.log(`${kind.name} ${locale} ${viewport.width}: layout ${t1 - t0} ms, axe ${t2 - t1} ms, screenshot ${Date.now() - t2} ms`)
+          return 1
+        }
+      })
+    }
+  })
+}
