@@ -12,14 +12,19 @@ export const IMAGE_SIZES = {
   /** Full bleed: the home hero. */
   hero: '100vw',
   /**
-   * A card of `.card-grid` (products, news): inside the 72rem band, four a row from 75rem, three from 50rem, two from
-   * 34rem, one below.
+   * A product card of `.product-grid`: inside the 72rem band, four a row from 75rem, three from 50rem, two below (phones
+   * too).
    */
-  card: '(min-width: 75rem) 18rem, (min-width: 50rem) 33vw, (min-width: 34rem) 50vw, 100vw',
+  card: '(min-width: 75rem) 18rem, (min-width: 50rem) 33vw, 50vw',
   /** A card of `.news-grid`: wider cards for longer titles, three a row from 62rem, two from 42rem, one below. */
   news: '(min-width: 75rem) 23rem, (min-width: 62rem) 33vw, (min-width: 42rem) 50vw, 100vw',
   /** An article's or a content page's picture: the reading column (46rem at most, its padding off below). */
   column: '(min-width: 50rem) 46rem, calc(100vw - 2rem)',
+  /**
+   * A product page's gallery picture: on phones a swiped row showing 88% of a picture, from 60rem the wider column
+   * (7/12 of the 72rem band) beside the buy column.
+   */
+  gallery: '(min-width: 75rem) 42rem, (min-width: 60rem) 58vw, 88vw',
   /** A search result's thumbnail (7.5rem). */
   thumb: '7.5rem',
 } as const
@@ -30,6 +35,7 @@ export const IMAGE_WIDTHS = {
   card: [320, 480, 640, 960],
   news: [320, 480, 640, 800, 1280],
   column: [480, 640, 960, 1280, 1600],
+  gallery: [480, 640, 960, 1280, 1600],
   thumb: [120, 240, 360],
 } as const
 

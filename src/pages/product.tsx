@@ -4,6 +4,7 @@ import { DefaultLayout } from '../components/layouts'
 import { absoluteUrl, type HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import { ProductCards } from '../components/product-cards'
+import { ResponsiveImage } from '../components/responsive-image'
 import { ProductSpecs } from '../components/product-specs'
 import { SizeGuide } from '../components/size-guide'
 import type { AppEnv } from '../env'
@@ -137,11 +138,15 @@ function Gallery({ view, product }: { view: View; product: Product }) {
           return (
             <li key={path} className="gallery-item" data-colour={colour}>
               <a className="gallery-link" href={path} data-viewer="">
-                {index === 0 ? (
-                  <img src={path} alt={alt} width={960} height={640} fetchPriority="high" />
-                ) : (
-                  <img src={path} alt={alt} width={960} height={640} loading="lazy" decoding="async" />
-                )}
+                <ResponsiveImage
+                  src={path}
+                  alt={alt}
+                  width={960}
+                  height={640}
+                  place="gallery"
+                  resizing={view.imageResizing ?? false}
+                  loading={index === 0 ? 'eager' : 'lazy'}
+                />
                 <span className="gallery-zoom" aria-hidden="true" />
               </a>
             </li>

@@ -55,6 +55,16 @@ describe('ResponsiveImage with image resizing on', () => {
     expect(img.alt).toBe('Aurora')
   })
 
+  it('serves a product card at half the phone\'s width (two a row) and a gallery picture at the width of its column', () => {
+    expect(imgOf(<ResponsiveImage src="/images/p.jpg" alt="" width={480} height={320} place="card" resizing />).sizes).toBe(
+      '(min-width: 75rem) 18rem, (min-width: 50rem) 33vw, 50vw',
+    )
+    const gallery = imgOf(<ResponsiveImage src="/images/p.jpg" alt="Strada 9" width={960} height={640} place="gallery" resizing loading="eager" />)
+    expect(gallery.sizes).toBe('(min-width: 75rem) 42rem, (min-width: 60rem) 58vw, 88vw')
+    expect(gallery.srcset!.split(', ').map((c) => c.split(' ')[1])).toEqual(['480w', '640w', '960w', '1280w', '1600w'])
+    expect(gallery.src).toBe('/cdn-cgi/image/width=960,quality=80,format=auto/images/p.jpg')
+  })
+
   it('leaves an SVG as it is: a vector is sharp at any width, no srcset, no sizes', () => {
     const img = imgOf(<ResponsiveImage src="/images/hero.svg" alt="" width={1600} height={700} place="hero" resizing loading="eager" />)
     expect(img.src).toBe('/images/hero.svg')
