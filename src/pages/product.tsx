@@ -69,7 +69,6 @@ export function ProductPage({ view, chrome, head, product, formKey, related }: {
               </section>
             )
           )}
-          <SizeGuide view={view} product={product} />
           <div className={`actions${sells ? '' : ' actions-prominent'}`}>
             {testRide && (
               <a className={`button${sells ? ' secondary' : ''}`} href={testRide}>
@@ -86,6 +85,11 @@ export function ProductPage({ view, chrome, head, product, formKey, related }: {
         {product.description && (
           <div className="product-section product-description">
             <p>{product.description}</p>
+          </div>
+        )}
+        {product.size_guide && (
+          <div className="product-section">
+            <SizeGuide view={view} product={product} />
           </div>
         )}
         <ProductSpecs view={view} product={product} />
