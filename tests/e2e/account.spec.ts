@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures/offline'
-import { DEMO_CUSTOMER as DEMO, logInFrom } from './fixtures/log-in'
+import { addAddress, DEMO_CUSTOMER as DEMO, logInFrom } from './fixtures/customer'
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
 
@@ -84,15 +84,7 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
       await page.setViewportSize(viewport)
       // An address of this test's own, so the demo customer's stay as they are.
       const label = `Edit ${viewport.width} ${Date.now()}`
-      const add = page.locator('#add')
-      await add.getByLabel(m.address.label).fill(label)
-      await add.getByLabel(m.address.first_name, { exact: true }).fill('Giulia')
-      await add.getByLabel(m.address.last_name, { exact: true }).fill('Rossi')
-      await add.getByLabel(m.address.line1, { exact: true }).fill('Via Borgo Palazzo 90')
-      await add.getByLabel(m.address.postal_code, { exact: true }).fill('24125')
-      await add.getByLabel(m.address.city, { exact: true }).fill('Bergamo')
-      await add.getByRole('button', { name: m.address.save }).click()
-      await expect(page).toHaveURL(/notice=address_saved$/)
+      await addAddress(page, m, label)
       const card = () => page.locator('.address-card', { has: page.getByRole('heading', { name: label }) })
 
       await card().getByRole('link', { name: `${m.address.edit}: ${label}` }).click()

@@ -4,6 +4,7 @@ import { rejectTracking } from './fixtures/consent'
 import { expect, test } from './fixtures/offline'
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
+import { slugOf } from '../fixtures/page-slugs'
 
 const SCREENSHOTS = 'test-results/screenshots'
 const SIZES = [
@@ -18,7 +19,7 @@ const SIZES = [
 const MARKETS = [
   {
     segment: 'it-it',
-    locator: 'rivenditori',
+    locator: slugOf('it-it', 'dealer-locator'),
     dir: 'ltr',
     t: italian,
     // Near Palermo's Teatro Massimo.
@@ -30,7 +31,7 @@ const MARKETS = [
   },
   {
     segment: 'il-he',
-    locator: 'dealer-locator',
+    locator: slugOf('il-he', 'dealer-locator'),
     dir: 'rtl',
     t: hebrew,
     // Near Tel Aviv's Dizengoff Square.
