@@ -41,6 +41,11 @@ const result = await build({
   loader: { '.png': 'file' },
   logLevel: 'warning',
 })
+// A warning is a defect that ships (an unbalanced brace once put every later rule inside a phone-only media query).
+if (result.warnings.length > 0) {
+  console.error(`client: ${result.warnings.length} build warning(s); fix them before shipping`)
+  process.exit(1)
+}
 
 const outputs = result.metafile.outputs
 const url = (file) => `/${relative(out, join(root, file)).split('\\').join('/')}`
