@@ -20,6 +20,7 @@ declare namespace Cloudflare {
 		UPSTREAM_URL: string;
 		UPSTREAM_TIMEOUT_MS: string;
 		RENDER_MODE: string;
+		PAGE_CACHE: string;
 		MAP_TILE_URL: string;
 		PUBLIC_ORIGIN: string;
 		TURNSTILE_SITE_KEY: string;

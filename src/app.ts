@@ -39,6 +39,7 @@ import { productPage } from './pages/product'
 import { productsPage } from './pages/products'
 import { searchPage } from './pages/search'
 import { submitUpdatePassword, updatePasswordPage } from './pages/update-password'
+import { pageCache } from './page-cache/page-cache'
 import { requestContext } from './request-context'
 import { securityHeaders } from './security/headers'
 import { acceptBodiesUpTo, allowCrossSite, unsafeRequests } from './security/unsafe-requests'
@@ -60,6 +61,8 @@ import { statusPage, submitStatus } from './pages/whistleblower/status'
  */
 const market = new Hono<AppEnv>()
 market.use(resolveMarket())
+// Public pages from the page cache (src/page-cache/): its own renders are a second dispatch of this app.
+market.use(pageCache((request, env, ctx) => app.fetch(request, env, ctx)))
 market.get('/', home)
 
 market.use('/update-password/*', guestOnly())

@@ -10,6 +10,11 @@ export type Config = {
   upstream: UpstreamConfig
   upstreamTimeoutMs: number
   renderMode: 'auto' | 'stream'
+  /**
+   * Whether public pages are answered from the page cache (`PAGE_CACHE`, on unless `off`: src/page-cache/). Off, every
+   * request renders its page (the benchmark's uncached runs).
+   */
+  pageCache: boolean
   /** The dealer map's tile URL template (`{z}/{x}/{y}`) and its origin, or null when none is set or it is no URL. */
   mapTiles: { url: string; origin: string } | null
   /**
@@ -60,6 +65,7 @@ export function configOf(env: Bindings): Config {
       upstream: upstreamOf(env.UPSTREAM_URL),
       upstreamTimeoutMs: timeout(env.UPSTREAM_TIMEOUT_MS),
       renderMode: env.RENDER_MODE === 'stream' ? 'stream' : 'auto',
+      pageCache: env.PAGE_CACHE !== 'off',
       mapTiles: mapTilesOf(env.MAP_TILE_URL),
       publicOrigin: publicOriginOf(env.PUBLIC_ORIGIN),
       turnstileSiteKey: env.TURNSTILE_SITE_KEY && env.TURNSTILE_SECRET_KEY ? env.TURNSTILE_SITE_KEY : null,

@@ -1,4 +1,5 @@
 import type { Hono, MiddlewareHandler } from 'hono'
+import { renderNoteOf } from './page-cache/render-note'
 import type { ApiEnv } from './api/context'
 import { createLookups } from './cache/lookups'
 import { configOf } from './config'
@@ -16,7 +17,9 @@ import { RequestLog } from './ops/request-log'
  * app.use(requestContext(api))
  */
 export const requestContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const log = new RequestLog(c.req.method, c.req.path)
+  // The page cache's own render counts into its visitor's line and writes none.
+  const note = renderNoteOf(c.req.raw)
+  const log = note?.log ?? new RequestLog(c.req.method, c.req.path)
   c.set('log', log)
   const config = configOf(c.env)
   const http = config.upstream.kind === 'http' ? config.upstream : null
@@ -46,5 +49,5 @@ export const requestContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => 
     ),
   )
   await next()
-  log.write(c.res.status)
+  if (!note) log.write(c.res.status)
 }

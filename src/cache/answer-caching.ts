@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { renderNoteOf } from '../page-cache/render-note'
 
 /**
  * How an answer may be kept: by the visitor's browser, by shared caches (the edge's included), and for how long
@@ -78,6 +79,9 @@ export const answerCaching = (): MiddlewareHandler<{ Variables: { caching: Cachi
   const decision = new CachingDecision()
   c.set('caching', decision)
   await next()
-  c.res.headers.set('Cache-Control', cacheControl(decision.final(c.res.headers.has('Set-Cookie'))))
+  const final = decision.final(c.res.headers.has('Set-Cookie'))
+  const note = renderNoteOf(c.req.raw)
+  if (note) note.caching = final
+  c.res.headers.set('Cache-Control', cacheControl(final))
 }
 

@@ -179,14 +179,15 @@ function CartLink({ view, base, count }: { view: View; base: string; count: numb
 }
 
 /**
- * The account button. Logged out: a link to log in (coming back to this page). Logged in: a disclosure with the
- * visitor's name, their account and the logout button (a POST).
+ * The account button. Logged out: a link to log in (coming back to this page), marked `data-account` for the page
+ * cache, which puts the logged-in menu there for a visitor with a session (src/page-cache/personal.ts). Logged in: a
+ * disclosure with the visitor's name, their account and the logout button (a POST).
  */
-function AccountMenu({ view, home }: { view: View; home: string }) {
+export function AccountMenu({ view, home }: { view: View; home: string }) {
   const { t, market, viewer } = view
   if (!viewer) {
     return (
-      <a className="login-link icon-button" href={loginUrl(view.path)}>
+      <a className="login-link icon-button" href={loginUrl(view.path)} data-account="">
         <PersonIcon />
         <span className="visually-hidden">{t('header.login')}</span>
       </a>

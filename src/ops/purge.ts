@@ -3,6 +3,7 @@ import { everythingPrefix, marketKeys } from '../cache/keys'
 import { forgetMemo } from '../cache/swr'
 import type { AppEnv, Bindings } from '../env'
 import { parseMarketSegment } from '../market/market'
+import { raisePageVersion } from '../page-cache/versions'
 import { logEvent } from './log'
 import { clientKey, isLocked, lock, withinLimit } from './rate-limit'
 
@@ -41,11 +42,13 @@ export async function purge(c: Context<AppEnv>): Promise<Response> {
 }
 
 /**
- * Purges one market's cached lookups (`CACHE` entries and this isolate's memo; the sites list too): answers how many
- * KV entries went. `/_purge?market=` and the console's markets and purge pages call it.
+ * Purges one market's cached lookups (`CACHE` entries and this isolate's memo; the sites list too) and its pages (its
+ * page version raised: src/page-cache/versions.ts): answers how many KV entries went. `/_purge?market=` and the
+ * console's markets and purge pages call it.
  */
 export async function purgeMarket(env: Pick<Bindings, 'CACHE'>, country: string): Promise<number> {
   const { keys, prefix } = marketKeys(country)
+  await raisePageVersion(env.CACHE, country)
   await Promise.all(keys.map((key) => env.CACHE.delete(key)))
   const purged = keys.length + (await deletePrefix(env.CACHE, prefix))
   keys.forEach((key) => forgetMemo(key))
@@ -54,8 +57,9 @@ export async function purgeMarket(env: Pick<Bindings, 'CACHE'>, country: string)
   return purged
 }
 
-/** Purges every cached lookup (`CACHE` and this isolate's memo): answers how many KV entries went. */
+/** Purges every cached lookup (`CACHE` and this isolate's memo) and every page: answers how many KV entries went. */
 export async function purgeEverything(env: Pick<Bindings, 'CACHE'>): Promise<number> {
+  await raisePageVersion(env.CACHE)
   const purged = await deletePrefix(env.CACHE, everythingPrefix())
   forgetMemo()
   logEvent('info', 'cache_purged', { scope: 'everything', purged })

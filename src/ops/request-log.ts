@@ -16,6 +16,9 @@ export function loggablePath(path: string): string {
   return segments.map((segment, i) => (i > 0 && SECRET_AFTER.has(segments[i - 1] as string) ? ':token' : segment)).join('/')
 }
 
+/** How the page cache answered a page: from the isolate's memory, the data centre's cache, stale, or rendered. */
+export type PageCacheOutcome = 'memory' | 'cache' | 'stale' | 'miss'
+
 /**
  * What one request did, written as one JSON line when it ends. It never holds cookies, tokens, query strings or
  * form content: only the method, the path, the market and counts. On the whistleblower channel's paths it holds the
@@ -28,6 +31,8 @@ export class RequestLog {
   private upstreamCalls = 0
   market: string | null = null
   error: string | null = null
+  /** How the page cache answered (src/page-cache/page-cache.ts), on the pages it keeps. */
+  page: PageCacheOutcome | null = null
 
   private readonly path: string
   private readonly bare: boolean
@@ -70,6 +75,7 @@ export class RequestLog {
       market: this.market,
       cache: this.cacheSummary,
       cacheLookups: this.cache,
+      page: this.page ?? undefined,
       upstreamCalls: this.upstreamCalls,
       upstreamFailures: this.failures.length ? this.failures : undefined,
       error: this.error ?? undefined,

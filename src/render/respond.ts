@@ -14,7 +14,8 @@ import { loggablePath } from '../ops/request-log'
 import { contentSecurityPolicy, createNonce, type PageKind } from '../security/content-security-policy'
 import { pageTrackingOf, PageTrackingContext, trackingSources } from '../tracking/page-tracking'
 import type { Deferred } from './deferred'
-import { applyNonce } from './nonce'
+import { renderNoteOf } from '../page-cache/render-note'
+import { inlineScriptHashes } from './inline-scripts'
 import { renderPage } from './stream'
 
 export type SendOptions = {
@@ -52,16 +53,19 @@ export function viewOf(c: Context<AppEnv>, t: Translator, market: Market | null,
 }
 
 /**
- * Renders a page and answers it; the status and headers are final before the first byte. The answer's nonce is made
- * here, put into the page and into its Content-Security-Policy; its caching is what the page allows, lowered by
- * anything personal. Errors after the shell has left are only logged.
+ * Renders a page and answers it; the status and headers are final before the first byte. A page rendered whole
+ * allows its inline scripts by their hashes (the page cache may answer the same bytes again); a streamed one by this
+ * answer's nonce. Its caching is what the page allows, lowered by anything personal. Errors after the shell has left
+ * are only logged.
  */
 export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: SendOptions): Promise<Response> {
   const config = configOf(c.env)
   const nonce = createNonce()
   const kind = options.kind ?? 'page'
+  const status = options.status ?? 200
   const tracking = options.tracking === false || kind === 'error' ? null : pageTrackingOf(c)
-  // A visitor's choice (or GPC) changes the page (banner, scripts, CSP): that answer is theirs alone.
+  // A visitor's choice (or GPC) changes the page (banner, scripts, CSP): shared caches outside may not keep it (the
+  // page cache keeps one page per choice).
   if (tracking?.personal) c.var.caching.lower(Caching.personal)
   const body = await renderPage(createElement(PageTrackingContext.Provider, { value: tracking }, page), {
     nonce,
@@ -71,12 +75,20 @@ export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: 
     onError: (error) => logEvent('error', 'render_failed', { path: loggablePath(c.req.path), error: errorName(error) }),
   })
   c.var.caching.allow(options.caching)
-  return c.body(typeof body === 'string' ? applyNonce(body, nonce) : body, options.status ?? 200, {
+  const whole = typeof body === 'string'
+  const note = renderNoteOf(c.req.raw)
+  if (note) note.page = { storable: whole && isStorable(kind, status, options.caching) }
+  const scripts = whole ? { hashes: await inlineScriptHashes(body) } : { nonce }
+  return c.body(body, status, {
     'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': contentSecurityPolicy({ nonce, kind, config, sources: trackingSources(c, tracking) }),
+    'Content-Security-Policy': contentSecurityPolicy({ scripts, kind, config, sources: trackingSources(c, tracking) }),
     ...options.headers,
   })
 }
+
+/** What the page cache may keep: a public page, or the "Page Not Found" of a path (briefly, `page-cache/store.ts`). */
+const isStorable = (kind: PageKind, status: number, caching: AnswerCaching) =>
+  (kind === 'page' && status === 200 && caching === Caching.shared) || (kind === 'error' && status === 404)
 
 /** A redirect for one visitor (after a form, around login): no cache keeps it. */
 export function sendRedirect(c: Context<AppEnv>, location: string, status: 302 | 303 = 302): Response {

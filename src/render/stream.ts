@@ -21,7 +21,8 @@ const DOCTYPE = '<!DOCTYPE html>'
  * Renders a page: as one string when its deferred data is already there (the common, warm case: less than half the
  * CPU of React's stream, see the README's benchmark), else through React's streaming renderer, whose shell leaves at
  * once and whose slow sections follow as they resolve. Crawlers wait for everything and get the string. The string
- * carries the nonce slot (`applyNonce` fills it for each answer); a stream is this answer's own and carries its nonce.
+ * carries no nonce (its inline scripts are allowed by their hashes, so the page cache can answer it again); a stream
+ * is this answer's own and carries its nonce.
  *
  * @example
  * const body = await renderPage(<HomePage … />, { nonce, deferred: [latestNews], complete: isBot, onError })
@@ -34,7 +35,7 @@ export async function renderPage(page: ReactElement, options: RenderOptions): Pr
   return renderStream(page, options)
 }
 
-/** The whole document at once (renderToString leaves the doctype to us), its scripts carrying the nonce slot. */
+/** The whole document at once (renderToString leaves the doctype to us), its scripts without a nonce. */
 function renderWhole(page: ReactElement): string {
   return DOCTYPE + renderToString(page)
 }

@@ -20,17 +20,24 @@ export function createNonce(): string {
 }
 
 /**
- * The one Content-Security-Policy builder, for one answer: scripts only with that answer's nonce (and what they load,
- * `strict-dynamic`), styles and fonts from this site; images from this site, the brand's API host (content may point
- * there) and, on the dealer locator only, the map's tile server; frames only Turnstile's (on lead forms, when it is
- * configured) and the allowed trackers'; nothing may frame the page. `sources` are the answer's third parties by
- * directive — its market's tag manager and the trackers its visitor allowed (tracking/page-tracking.ts), nothing when
- * the page tracks nothing — and never `'unsafe-inline'` or `'unsafe-eval'`.
+ * How a page's own scripts are allowed: a streamed answer by its nonce (and what they load, `'strict-dynamic'`); a
+ * page rendered whole, which the page cache answers again, by the hashes of its inline scripts and `'self'` for its
+ * files (`'strict-dynamic'` would ignore `'self'`; the trackers' origins in `sources` allow what they load).
+ */
+export type PageScripts = { nonce: string } | { hashes: readonly string[] }
+
+/**
+ * The one Content-Security-Policy builder, for one answer: scripts only as `scripts` says; styles and fonts from this
+ * site; images from this site, the brand's API host (content may point there) and, on the dealer locator only, the
+ * map's tile server; frames only Turnstile's (on lead forms, when it is configured) and the allowed trackers';
+ * nothing may frame the page. `sources` are the answer's third parties by directive — its market's tag manager and
+ * the trackers its visitor allowed (tracking/page-tracking.ts), nothing when the page tracks nothing — and never
+ * `'unsafe-inline'` or `'unsafe-eval'`.
  *
  * @example
- * headers.set('Content-Security-Policy', contentSecurityPolicy({ nonce, kind: 'page', config, sources }))
+ * headers.set('Content-Security-Policy', contentSecurityPolicy({ scripts: { nonce }, kind: 'page', config, sources }))
  */
-export function contentSecurityPolicy({ nonce, kind, config, sources = {} }: { nonce: string; kind: PageKind; config: Config; sources?: CspSources }): string {
+export function contentSecurityPolicy({ scripts, kind, config, sources = {} }: { scripts: PageScripts; kind: PageKind; config: Config; sources?: CspSources }): string {
   if (kind === 'console' || kind === 'test-payment') return CONSOLE_POLICY
   const extra = (directive: CspDirective) => (kind === 'error' || kind === 'whistleblower' ? [] : (sources[directive] ?? []))
   const list = (...items: Array<string | null>) => items.filter(Boolean).join(' ')
@@ -41,11 +48,12 @@ export function contentSecurityPolicy({ nonce, kind, config, sources = {} }: { n
     kind === 'dealer-locator' ? (config.mapTiles?.origin ?? null) : null,
     ...extra('img-src'),
   ]
-  const frames = [...extra('frame-src'), kind === 'form' && config.turnstileSiteKey ? TURNSTILE_ORIGIN : null].filter((f): f is string => Boolean(f))
+  const turnstile = kind === 'form' && config.turnstileSiteKey ? TURNSTILE_ORIGIN : null
+  const frames = [...extra('frame-src'), turnstile].filter((f): f is string => Boolean(f))
   return [
     "default-src 'self'",
-    // Host sources beside strict-dynamic count only in browsers without CSP3, which ignore strict-dynamic.
-    kind === 'error' ? "script-src 'none'" : list("script-src 'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...extra('script-src')),
+    // With a nonce, host sources beside strict-dynamic count only in browsers without CSP3, which ignore strict-dynamic.
+    kind === 'error' ? "script-src 'none'" : list("script-src 'self'", ...scriptSources(scripts), ...extra('script-src'), turnstile),
     "style-src 'self'",
     `img-src ${list(...images)}`,
     list("font-src 'self'", ...extra('font-src')),
@@ -58,6 +66,8 @@ export function contentSecurityPolicy({ nonce, kind, config, sources = {} }: { n
     "frame-ancestors 'none'",
   ].join('; ')
 }
+
+const scriptSources = (scripts: PageScripts): string[] => ('nonce' in scripts ? [`'nonce-${scripts.nonce}'`, "'strict-dynamic'"] : [...scripts.hashes])
 
 /** The policy of an HTML answer that did not make its own (none should): nothing runs, nothing loads. */
 export const FALLBACK_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"

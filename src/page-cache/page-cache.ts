@@ -1,0 +1,180 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import { getCookie } from 'hono/cookie'
+import { type AnswerCaching, Caching } from '../cache/answer-caching'
+import { headerCartCount } from '../cart/visitor-cart'
+import { configOf } from '../config'
+import type { AppEnv, Bindings } from '../env'
+import { siteUrl } from '../market/market'
+import { errorName, logEvent } from '../ops/log'
+import type { PageCacheOutcome } from '../ops/request-log'
+import { assets } from '../render/assets'
+import { viewOf } from '../render/respond'
+import { CONSENT_COOKIE, consentOf, consentValue } from '../tracking/consent'
+import { type Candidate, candidateOf } from './cacheable'
+import { type PersonalParts, stitch } from './personal'
+import { noteRender, type RenderNote, renderNoteOf } from './render-note'
+import { forgetPage, freshnessOf, fromCacheApi, fromMemory, type PageEntry, toCacheApi, toMemory } from './store'
+import { pageVersion } from './versions'
+
+/** The app itself, for the page cache's own renders (a second dispatch of the candidate's anonymous request). */
+export type Dispatch = (request: Request, env: Bindings, ctx: Context<AppEnv>['executionCtx']) => Response | Promise<Response>
+
+/** Headers of a rendered page that are not kept with it: each answer gets its own. */
+const NOT_KEPT = new Set(['cache-control', 'set-cookie', 'date', 'content-length', 'etag'])
+/** A refresh older than this is taken for lost (workerd cancels `waitUntil` work after 30 s). */
+const REFRESH_LIMIT_MS = 30_000
+const refreshing = new Map<string, number>()
+
+/**
+ * The page cache (docs/decisions/022), after the market is resolved: a candidate page (`cacheable.ts`) is answered
+ * from the isolate's memory, else the data centre's Cache API, else rendered by a second dispatch of the app with the
+ * request made anonymous (no cookie but the consent choice, no query but what the page reads) and kept when it may
+ * be. A stale page is answered while one refresh per key renders it again in `waitUntil`. A visitor with a session or
+ * a cart gets their parts stitched in (`personal.tsx`); an anonymous one an `ETag`, and `304` when it matches.
+ *
+ * @example
+ * market.use(resolveMarket())
+ * market.use(pageCache((request, env, ctx) => app.fetch(request, env, ctx)))
+ */
+export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (renderNoteOf(c.req.raw) || !configOf(c.env).pageCache) return next()
+  const candidate = candidateOf(c)
+  if (!candidate) return next()
+  const version = await pageVersion(c.env.CACHE, c.var.market.country)
+  const variant = variantOf(c)
+  const key = keyOf(version, variant, candidate)
+  const cache = (caches as unknown as { default: Cache }).default
+  let outcome: PageCacheOutcome = 'memory'
+  let entry = fromMemory(key)
+  if (!entry) {
+    outcome = 'cache'
+    entry = await fromCacheApi(cache, key)
+    if (entry) toMemory(key, entry)
+  }
+  const freshness = entry ? freshnessOf(entry) : 'expired'
+  let answer: Response
+  let caching: AnswerCaching
+  if (entry && freshness !== 'expired') {
+    if (freshness === 'stale') {
+      outcome = 'stale'
+      refreshInBackground(c, dispatch, candidate, key, cache)
+    }
+    answer = answerOf(entry, c.req.method)
+    caching = variant === DEFAULT_VARIANT ? Caching.shared : Caching.personal
+  } else {
+    outcome = 'miss'
+    const rendered = await render(c, dispatch, candidate, key, cache, c.req.raw.signal)
+    entry = rendered.entry ?? undefined
+    answer = entry ? answerOf(entry, c.req.method) : rendered.response
+    caching = entry ? (variant === DEFAULT_VARIANT ? Caching.shared : Caching.personal) : rendered.caching
+  }
+  c.var.log.page = outcome
+  const parts = await personalPartsOf(c)
+  if (parts) {
+    c.var.caching.allow(Caching.personal)
+    answer.headers.delete('ETag')
+    return stitch(answer, parts, { view: viewOf(c, c.var.t, c.var.market), home: siteUrl(c.var.market.site, c.var.market.locale), version })
+  }
+  c.var.caching.allow(caching)
+  if (entry && c.req.header('If-None-Match')?.split(/\s*,\s*/).includes(entry.etag)) {
+    return new Response(null, { status: 304, headers: { ETag: entry.etag } })
+  }
+  return answer
+}
+
+const DEFAULT_VARIANT = 'unset'
+
+/** What a page depends on besides its URL: the visitor's stored consent choice and `Sec-GPC` (banner, trackers). */
+function variantOf(c: Context<AppEnv>): string {
+  const { consent, gpc } = consentOf(c)
+  const choice = consent ? consentValue(consent) : DEFAULT_VARIANT
+  return gpc ? `${choice}-gpc` : choice
+}
+
+/** The page's key: the build, the market's and the brand's page versions, the variant, the path and what it reads. */
+const keyOf = (version: string, variant: string, { path, query }: Candidate) =>
+  `https://page-cache.internal/${BUILD}/${version}/${variant}${path}${query ? `?${query}` : ''}`
+
+/** The build: the client entry's hashed name (a deployment never answers another's pages). */
+const BUILD = assets.entry.replace(/^.*\/|\.js$/g, '')
+
+/** A new answer of a kept page (its body is read again for each answer; `HEAD` gets none). */
+function answerOf(entry: PageEntry, method: string): Response {
+  const headers = new Headers(entry.headers as Array<[string, string]>)
+  headers.set('ETag', entry.etag)
+  return new Response(method === 'HEAD' ? null : entry.body, { status: entry.status, headers })
+}
+
+/**
+ * Renders the candidate anonymously (a second dispatch of the app) and keeps the page when it may: a `200` rendered
+ * whole whose route allows shared caching, or a "Page Not Found". Answers the entry, or the render's own answer
+ * (a stream, a redirect, an error) with the caching it decided.
+ */
+async function render(c: Context<AppEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache, signal: AbortSignal | null) {
+  const request = anonymousRequest(c, candidate, signal)
+  const note: RenderNote = { log: c.var.log }
+  noteRender(request, note)
+  const response = await dispatch(request, c.env, c.executionCtx)
+  const caching = note.caching ?? Caching.never
+  if (!note.page?.storable || response.headers.has('Set-Cookie') || (response.status !== 200 && response.status !== 404)) {
+    return { entry: null, response, caching }
+  }
+  const body = await response.arrayBuffer()
+  const entry: PageEntry = {
+    status: response.status,
+    headers: [...response.headers].filter(([name]) => !NOT_KEPT.has(name.toLowerCase())),
+    body,
+    etag: await etagOf(body),
+    storedAt: Date.now(),
+  }
+  toMemory(key, entry)
+  c.executionCtx.waitUntil(toCacheApi(cache, key, entry).catch((error: unknown) => logEvent('warn', 'page_cache_store_failed', { error: errorName(error) })))
+  return { entry, response, caching }
+}
+
+/** A strong validator of a page's bytes: the first 128 bits of their SHA-256, in base64url. */
+async function etagOf(body: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body)).subarray(0, 16)
+  return `"${btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}"`
+}
+
+/**
+ * The candidate's request as a visitor without cookies would send it: the consent choice is the only cookie kept
+ * (the page depends on it, and its key holds it), the query only what the page reads; conditional headers dropped.
+ */
+function anonymousRequest(c: Context<AppEnv>, candidate: Candidate, signal: AbortSignal | null): Request {
+  const url = new URL(c.req.url)
+  url.pathname = candidate.path
+  url.search = candidate.query
+  const headers = new Headers(c.req.raw.headers)
+  for (const name of ['Cookie', 'Authorization', 'If-None-Match', 'If-Modified-Since']) headers.delete(name)
+  const consent = getCookie(c, CONSENT_COOKIE)
+  if (consent) headers.set('Cookie', `${CONSENT_COOKIE}=${consent}`)
+  return new Request(url, { method: 'GET', headers, signal })
+}
+
+/** Renders a stale page again after the answer, once per key per isolate; a page that may no longer be kept goes. */
+function refreshInBackground(c: Context<AppEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache): void {
+  const started = refreshing.get(key)
+  if (started !== undefined && Date.now() - started < REFRESH_LIMIT_MS) return
+  refreshing.set(key, Date.now())
+  c.executionCtx.waitUntil(
+    render(c, dispatch, candidate, key, cache, null)
+      .then(async ({ entry, response }) => {
+        if (entry) return
+        await response.body?.cancel()
+        await forgetPage(cache, key)
+      })
+      .catch((error: unknown) => logEvent('warn', 'page_refresh_failed', { error: errorName(error) }))
+      .finally(() => refreshing.delete(key)),
+  )
+}
+
+/** The visitor's own parts of a page: their name when logged in, their cart's count when they have one. */
+async function personalPartsOf(c: Context<AppEnv>): Promise<PersonalParts | null> {
+  const name = c.var.viewer ? c.var.viewer.user.first_name || c.var.viewer.user.name : null
+  const count = await headerCartCount(c)
+  if (name === null && count === null) return null
+  const cart = count ? { count, text: c.var.t.t('cart.header_count', { count: String(count) }) } : null
+  return { name, cart }
+}

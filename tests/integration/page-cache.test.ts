@@ -1,0 +1,179 @@
+import { env } from 'cloudflare:workers'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { DEMO, formPost, logIn, nextClient, SECOND, visitAs } from '../fixtures/session'
+import { pageUrlOf } from '../fixtures/page-slugs'
+import { clearCaches, visit } from '../fixtures/worker'
+
+type RequestLine = { event: string; method: string; path: string; status: number; page?: string; upstreamCalls: number; cacheLookups: Record<string, number> }
+
+/** The request log lines written while `run` runs. */
+async function linesOf(run: () => Promise<unknown>): Promise<RequestLine[]> {
+  const lines: RequestLine[] = []
+  const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+    const parsed = JSON.parse(String(line)) as RequestLine
+    if (parsed.event === 'request') lines.push(parsed)
+  })
+  try {
+    await run()
+  } finally {
+    spy.mockRestore()
+  }
+  return lines
+}
+
+/** KV as the Worker's `CACHE`, counting the reads it is asked for. */
+function countingKv() {
+  const reads: string[] = []
+  const kv = new Proxy(env.CACHE, {
+    get(target, property) {
+      const value = Reflect.get(target, property) as unknown
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        if (property === 'get' || property === 'getWithMetadata' || property === 'list') reads.push(String(args[0]))
+        return (value as (...a: unknown[]) => unknown).apply(target, args)
+      }
+    },
+  })
+  return { kv, reads }
+}
+
+const purge = (market?: string) =>
+  visit(`/_purge${market ? `?market=${market}` : ''}`, { method: 'POST', headers: { Authorization: `Bearer ${env.PURGE_SECRET}` } })
+
+beforeEach(clearCaches)
+afterEach(() => vi.restoreAllMocks())
+
+describe('the page cache', () => {
+  it('answers a second anonymous request from memory, with no upstream call and no KV read', async () => {
+    const [first] = await linesOf(() => visit('/it-it/products'))
+    expect(first).toMatchObject({ path: '/it-it/products', status: 200, page: 'miss' })
+    const counting = countingKv()
+    let second!: Awaited<ReturnType<typeof visit>>
+    const [line] = await linesOf(async () => (second = await visit('/it-it/products', {}, { CACHE: counting.kv })))
+    expect(line).toMatchObject({ status: 200, page: 'memory', upstreamCalls: 0 })
+    expect(counting.reads).toEqual([])
+    expect(second.text).toContain('</html>')
+    expect(second.headers.get('Cache-Control')).toBe('no-cache')
+    expect(second.headers.get('ETag')).toMatch(/^"[A-Za-z0-9_-]{22}"$/)
+  })
+
+  it('keeps one page for all the query parameters it does not read, and one per filter it reads', async () => {
+    await visit('/it-it/products?sort=price-asc')
+    const lines = await linesOf(async () => {
+      await visit('/it-it/products?utm_source=news&sort=price-asc&gclid=x')
+      await visit('/it-it/products?sort=price-desc')
+    })
+    expect(lines.map((line) => line.page)).toEqual(['memory', 'miss'])
+  })
+
+  it('drops one market\'s pages at a purge of that market, and keeps the others\'', async () => {
+    await visit('/it-it')
+    await visit('/de-de')
+    expect((await purge('it-it')).status).toBe(200)
+    const lines = await linesOf(async () => {
+      await visit('/it-it')
+      await visit('/de-de')
+    })
+    expect(lines.map((line) => line.page)).toEqual(['miss', 'memory'])
+  })
+
+  it('drops every page at a purge of everything', async () => {
+    await visit('/it-it')
+    await purge()
+    expect((await linesOf(() => visit('/it-it')))[0]?.page).toBe('miss')
+  })
+
+  it('answers 304 to a matching If-None-Match, and the page to another', async () => {
+    const { headers } = await visit('/it-it/news')
+    const etag = headers.get('ETag') as string
+    const again = await visit('/it-it/news', { headers: { 'If-None-Match': etag } })
+    expect(again.status).toBe(304)
+    expect(again.text).toBe('')
+    expect(again.headers.get('ETag')).toBe(etag)
+    expect((await visit('/it-it/news', { headers: { 'If-None-Match': '"other"' } })).status).toBe(200)
+  })
+
+  it('keeps a "Page Not Found" briefly, and never a redirect or an error', async () => {
+    await visit('/it-it/products/no-such-bike')
+    const lines = await linesOf(async () => {
+      expect((await visit('/it-it/products/no-such-bike')).status).toBe(404)
+    })
+    expect(lines[0]?.page).toBe('memory')
+  })
+
+  it('keeps a page per consent choice, and never gives a visitor another choice\'s page', async () => {
+    const accepted = { Cookie: '__Host-Consent=v1.a1.m1.f1' }
+    const first = await visit('/it-it', { headers: accepted })
+    expect(first.text).toContain('class="consent consent-closed"')
+    const anonymous = await visit('/it-it')
+    expect(anonymous.text).toContain('class="consent"')
+    const lines = await linesOf(async () => {
+      const again = await visit('/it-it', { headers: accepted })
+      expect(again.text).toContain('class="consent consent-closed"')
+      expect(again.headers.get('Cache-Control')).toBe('private, no-cache')
+    })
+    expect(lines[0]?.page).toBe('memory')
+  })
+
+  it('puts a logged-in visitor\'s name into the cached page, and never another visitor\'s', async () => {
+    await visit('/it-it/products')
+    const giulia = await logIn(DEMO)
+    const second = await logIn(SECOND)
+    const [mine, theirs, nobody] = [await visitAs(giulia, '/it-it/products'), await visitAs(second, '/it-it/products'), await visit('/it-it/products')]
+    expect(mine.text).toContain('account-menu')
+    expect(mine.text).not.toContain('data-account')
+    expect(theirs.text).toContain('account-menu')
+    expect(mine.text).not.toBe(theirs.text)
+    expect(nobody.text).not.toContain('account-menu')
+    expect(nobody.text).toContain('data-account')
+    expect(mine.headers.get('Cache-Control')).toBe('private, no-cache')
+    expect(mine.headers.get('ETag')).toBeNull()
+  })
+
+  it('puts a visitor\'s cart count into the cached page', async () => {
+    await visit('/it-it/products/aurora-strada-9')
+    const added = await visit('/it-it/cart/items', formPost({ sku: 'STR9-M-RED', quantity: '2', key: 'page-cache-test-key-1', product: 'aurora-strada-9' }, { 'CF-Connecting-IP': nextClient() }))
+    const cookie = (added.headers.get('Set-Cookie') ?? '').split(';')[0] as string
+    expect(cookie).toMatch(/^__Host-Cart-it=/)
+    const lines = await linesOf(async () => {
+      const page = await visit('/it-it/products/aurora-strada-9', { headers: { Cookie: cookie } })
+      expect(page.text).toMatch(/data-cart-count=""[^>]*>2</)
+      expect(page.headers.get('Cache-Control')).toBe('private, no-cache')
+    })
+    expect(lines[0]?.page).toBe('memory')
+    expect((await visit('/it-it/products/aurora-strada-9')).text).toMatch(/data-cart-count=""[^>]*hidden=""[^>]*><\/span>/)
+  })
+
+  it.each([
+    ['an account page', '/it-it/my-account'],
+    ['the cart', '/it-it/cart'],
+    ['login', '/login?market=it-it'],
+    ['search results', '/it-it/search/all?q=strada'],
+    ['the whistleblower channel', '/it-it/whistleblower-form'],
+    ['the console', '/_console'],
+    ['the dealer locator', pageUrlOf('it-it', 'dealer-locator')],
+    ['the dealer locator from a position', pageUrlOf('it-it', 'dealer-locator', '?lat=45.46&lng=9.19')],
+    ['a lead form', pageUrlOf('it-it', 'test-drive')],
+    ['a page after an action', '/it-it/products?notice=cart_added'],
+    ['a sitemap', '/it-it/sitemap.xml'],
+    ['the landing page', '/'],
+  ])('never keeps %s', async (_, path) => {
+    const lines = await linesOf(async () => {
+      await visit(path)
+      await visit(path)
+    })
+    expect(lines.length).toBe(2)
+    for (const line of lines) expect(line.page).toBeUndefined()
+  })
+
+  it('allows a cached page\'s inline scripts by their hashes, with no nonce anywhere', async () => {
+    const accepted = { Cookie: '__Host-Consent=v1.a1.m1.f1' }
+    await visit('/it-it', { headers: accepted })
+    const { text, headers } = await visit('/it-it', { headers: accepted })
+    const policy = headers.get('Content-Security-Policy') as string
+    expect(policy).not.toContain('nonce')
+    expect(policy).not.toContain('unsafe-inline')
+    expect(policy).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/)
+    expect(text).not.toContain('nonce=')
+  })
+})
