@@ -40,7 +40,7 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
   if (renderNoteOf(c.req.raw) || !configOf(c.env).pageCache) return next()
   const candidate = candidateOf(c)
   if (!candidate) return next()
-  const version = await pageVersion(c.env.CACHE, c.var.market.country)
+  const version = await pageVersion(c.env.CACHE, c.var.market.country, c.var.log.cacheOutcome)
   const variant = variantOf(c)
   const key = keyOf(version, variant, candidate)
   const cache = (caches as unknown as { default: Cache }).default

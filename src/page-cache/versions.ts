@@ -1,5 +1,9 @@
 import { CACHE_VERSION } from '../cache/keys'
 import { MEMO_SECONDS } from '../cache/policies'
+import type { CacheOutcome } from '../cache/swr'
+
+/** Where a version read is counted (the request log's cache lookups): `memo`, or `hit` for a KV read. */
+export type VersionReport = (key: string, outcome: CacheOutcome) => void
 
 /**
  * The page cache's versions: one per market (its country) and one for the whole brand, numbers in KV that a purge
@@ -10,10 +14,14 @@ const BRAND = '*'
 const keyOf = (scope: string) => `${CACHE_VERSION}:page-version:${scope}`
 const memo = new Map<string, { version: string; readAt: number }>()
 
-async function versionOf(kv: KVNamespace, scope: string): Promise<string> {
+async function versionOf(kv: KVNamespace, scope: string, report?: VersionReport): Promise<string> {
   const now = Date.now()
   const remembered = memo.get(scope)
-  if (remembered && now - remembered.readAt < MEMO_SECONDS * 1000) return remembered.version
+  if (remembered && now - remembered.readAt < MEMO_SECONDS * 1000) {
+    report?.(keyOf(scope), 'memo')
+    return remembered.version
+  }
+  report?.(keyOf(scope), 'hit')
   // KV that cannot be read keeps what this isolate knew (or the first version): pages are then still answered.
   const version = (await kv.get(keyOf(scope)).catch(() => null)) ?? remembered?.version ?? '0'
   memo.set(scope, { version, readAt: now })
@@ -21,8 +29,8 @@ async function versionOf(kv: KVNamespace, scope: string): Promise<string> {
 }
 
 /** The version part of a market's page keys: `{market}.{brand}`. */
-export async function pageVersion(kv: KVNamespace, country: string): Promise<string> {
-  const [market, brand] = await Promise.all([versionOf(kv, country), versionOf(kv, BRAND)])
+export async function pageVersion(kv: KVNamespace, country: string, report?: VersionReport): Promise<string> {
+  const [market, brand] = await Promise.all([versionOf(kv, country, report), versionOf(kv, BRAND, report)])
   return `${market}.${brand}`
 }
 
