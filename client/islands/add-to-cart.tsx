@@ -53,6 +53,9 @@ export type AddToCartProps = {
  * region and updates the header's cart count without a reload; on phones a bar with the price and the action stays in
  * view while the form is scrolled away.
  */
+/** A new form key: 32 hexadecimal digits. */
+const freshKey = () => crypto.randomUUID().replace(/-/g, '')
+
 export default function AddToCart({ action, product, formKey, colours, options, maxQuantity, price, sizeGuide, texts, cartUrl }: AddToCartProps) {
   const [colour, setColour] = useState(colours[0]?.key ?? '')
   // The size chosen in each colour; a colour that comes in one size only has it chosen (an accessory's one size).
@@ -69,7 +72,13 @@ export default function AddToCart({ action, product, formKey, colours, options, 
   const [hydrated, setHydrated] = useState(false)
   const [rowInView, setRowInView] = useState(false)
   const row = useRef<HTMLDivElement>(null)
-  useEffect(() => setHydrated(true), [])
+  // The page (and its key) may come from the page cache, the same for every visit: each page view and each add that
+  // went through takes a key of its own, so only a double click or a resubmission is taken for the same add.
+  const key = useRef(formKey)
+  useEffect(() => {
+    key.current = freshKey()
+    setHydrated(true)
+  }, [])
   useEffect(() => {
     if (!row.current || typeof IntersectionObserver === 'undefined') return
     const observer = new IntersectionObserver(([entry]) => setRowInView(entry?.isIntersecting ?? false))
@@ -106,13 +115,16 @@ export default function AddToCart({ action, product, formKey, colours, options, 
     const form = event.currentTarget
     setState({ busy: true, message: '', ok: true })
     try {
+      const body = new URLSearchParams(new FormData(form) as unknown as Record<string, string>)
+      body.set('key', key.current)
       const response = await fetch(form.action, {
         method: 'POST',
-        body: new URLSearchParams(new FormData(form) as unknown as Record<string, string>),
+        body,
         headers: { Accept: 'application/json' },
         credentials: 'same-origin',
       })
       const answer = (await response.json()) as { ok: boolean; count: number | null; message: string }
+      if (answer.ok) key.current = freshKey()
       if (answer.ok && answer.count !== null) showCount(answer.count)
       setState({ busy: false, message: answer.message, ok: answer.ok })
     } catch {

@@ -1,25 +1,10 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { consoleLogin, visitConsole } from '../fixtures/console'
 import { DEMO, formPost, logIn, nextClient, SECOND, visitAs } from '../fixtures/session'
 import { pageUrlOf } from '../fixtures/page-slugs'
+import { requestLinesOf } from '../fixtures/request-lines'
 import { clearCaches, visit } from '../fixtures/worker'
-
-type RequestLine = { event: string; method: string; path: string; status: number; page?: string; upstreamCalls: number; cacheLookups: Record<string, number> }
-
-/** The request log lines written while `run` runs. */
-async function linesOf(run: () => Promise<unknown>): Promise<RequestLine[]> {
-  const lines: RequestLine[] = []
-  const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-    const parsed = JSON.parse(String(line)) as RequestLine
-    if (parsed.event === 'request') lines.push(parsed)
-  })
-  try {
-    await run()
-  } finally {
-    spy.mockRestore()
-  }
-  return lines
-}
 
 /** KV as the Worker's `CACHE`, counting the reads it is asked for. */
 function countingKv() {
@@ -45,11 +30,11 @@ afterEach(() => vi.restoreAllMocks())
 
 describe('the page cache', () => {
   it('answers a second anonymous request from memory, with no upstream call and no KV read', async () => {
-    const [first] = await linesOf(() => visit('/it-it/products'))
+    const [first] = await requestLinesOf(() => visit('/it-it/products'))
     expect(first).toMatchObject({ path: '/it-it/products', status: 200, page: 'miss' })
     const counting = countingKv()
     let second!: Awaited<ReturnType<typeof visit>>
-    const [line] = await linesOf(async () => (second = await visit('/it-it/products', {}, { CACHE: counting.kv })))
+    const [line] = await requestLinesOf(async () => (second = await visit('/it-it/products', {}, { CACHE: counting.kv })))
     expect(line).toMatchObject({ status: 200, page: 'memory', upstreamCalls: 0 })
     expect(counting.reads).toEqual([])
     expect(second.text).toContain('</html>')
@@ -59,7 +44,7 @@ describe('the page cache', () => {
 
   it('keeps one page for all the query parameters it does not read, and one per filter it reads', async () => {
     await visit('/it-it/products?sort=price-asc')
-    const lines = await linesOf(async () => {
+    const lines = await requestLinesOf(async () => {
       await visit('/it-it/products?utm_source=news&sort=price-asc&gclid=x')
       await visit('/it-it/products?sort=price-desc')
     })
@@ -70,7 +55,7 @@ describe('the page cache', () => {
     await visit('/it-it')
     await visit('/de-de')
     expect((await purge('it-it')).status).toBe(200)
-    const lines = await linesOf(async () => {
+    const lines = await requestLinesOf(async () => {
       await visit('/it-it')
       await visit('/de-de')
     })
@@ -80,7 +65,25 @@ describe('the page cache', () => {
   it('drops every page at a purge of everything', async () => {
     await visit('/it-it')
     await purge()
-    expect((await linesOf(() => visit('/it-it')))[0]?.page).toBe('miss')
+    expect((await requestLinesOf(() => visit('/it-it')))[0]?.page).toBe('miss')
+  })
+
+  it('shows a console switch at once on the cached pages of that market, and keeps the other markets\' pages', async () => {
+    const cookie = await consoleLogin('editor')
+    const jobs = `href="${pageUrlOf('it-it', 'work-with-us')}"`
+    expect((await visit('/it-it')).text).toContain(jobs)
+    await visit('/de-de')
+    const switched = await visitConsole(cookie, '/_console/markets/it', formPost({ test_ride_inquiry: 'on', become_a_partner: 'on' }))
+    expect(switched.status).toBe(303)
+    let home = ''
+    const lines = await requestLinesOf(async () => {
+      home = (await visit('/it-it')).text
+      await visit('/de-de')
+    })
+    expect(home).not.toContain(jobs)
+    expect(lines.map((line) => line.page)).toEqual(['miss', 'memory'])
+    await visitConsole(cookie, '/_console/markets/it', formPost({ test_ride_inquiry: 'on', become_a_partner: 'on', work_with_us: 'on' }))
+    expect((await visit('/it-it')).text).toContain(jobs)
   })
 
   it('answers 304 to a matching If-None-Match, and the page to another', async () => {
@@ -95,7 +98,7 @@ describe('the page cache', () => {
 
   it('keeps a "Page Not Found" briefly, and never a redirect or an error', async () => {
     await visit('/it-it/products/no-such-bike')
-    const lines = await linesOf(async () => {
+    const lines = await requestLinesOf(async () => {
       expect((await visit('/it-it/products/no-such-bike')).status).toBe(404)
     })
     expect(lines[0]?.page).toBe('memory')
@@ -107,7 +110,7 @@ describe('the page cache', () => {
     expect(first.text).toContain('class="consent consent-closed"')
     const anonymous = await visit('/it-it')
     expect(anonymous.text).toContain('class="consent"')
-    const lines = await linesOf(async () => {
+    const lines = await requestLinesOf(async () => {
       const again = await visit('/it-it', { headers: accepted })
       expect(again.text).toContain('class="consent consent-closed"')
       expect(again.headers.get('Cache-Control')).toBe('private, no-cache')
@@ -135,7 +138,7 @@ describe('the page cache', () => {
     const added = await visit('/it-it/cart/items', formPost({ sku: 'STR9-M-RED', quantity: '2', key: 'page-cache-test-key-1', product: 'aurora-strada-9' }, { 'CF-Connecting-IP': nextClient() }))
     const cookie = (added.headers.get('Set-Cookie') ?? '').split(';')[0] as string
     expect(cookie).toMatch(/^__Host-Cart-it=/)
-    const lines = await linesOf(async () => {
+    const lines = await requestLinesOf(async () => {
       const page = await visit('/it-it/products/aurora-strada-9', { headers: { Cookie: cookie } })
       expect(page.text).toMatch(/data-cart-count=""[^>]*>2</)
       expect(page.headers.get('Cache-Control')).toBe('private, no-cache')
@@ -158,7 +161,7 @@ describe('the page cache', () => {
     ['a sitemap', '/it-it/sitemap.xml'],
     ['the landing page', '/'],
   ])('never keeps %s', async (_, path) => {
-    const lines = await linesOf(async () => {
+    const lines = await requestLinesOf(async () => {
       await visit(path)
       await visit(path)
     })

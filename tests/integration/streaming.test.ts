@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { api } from '../../src/api'
 import { app } from '../../src/app'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
+import { requestLinesOf } from '../fixtures/request-lines'
 import { clearCaches, ORIGIN, visit } from '../fixtures/worker'
 
 const http = { UPSTREAM_URL, UPSTREAM_TIMEOUT_MS: '2000' }
@@ -98,6 +99,23 @@ describe('the home page\'s latest news streams after the shell', () => {
       news.open()
       await waitOnExecutionContext(ctx)
     }
+  })
+
+  it('keeps a streamed page out of the page cache: the next visitor gets it rendered whole, and kept', async () => {
+    const upstream = httpUpstream()
+    upstream.fail('front/news', async (request) => {
+      await delay(50)
+      return api.fetch(request as Parameters<typeof api.fetch>[0], env)
+    })
+    const answers: string[] = []
+    const lines = await requestLinesOf(async () => {
+      for (let i = 0; i < 3; i++) answers.push((await visit('/it-it', {}, http)).headers.get('Content-Security-Policy') ?? '')
+    })
+    expect(lines.map((line) => line.page)).toEqual(['miss', 'miss', 'memory'])
+    // The stream carried this answer's nonce; the page kept is allowed by hashes.
+    expect(answers[0]).toContain("'nonce-")
+    expect(answers[1]).not.toContain("'nonce-")
+    expect(answers[2]).toBe(answers[1])
   })
 
   it('gives crawlers the complete document, news included', async () => {
