@@ -1,0 +1,58 @@
+import type { Page } from '@playwright/test'
+import { logInFrom } from './fixtures/customer'
+import { chooseCookies, expect, test } from './fixtures/offline'
+
+/** Opens a page twice (the first visit fills the page cache) and answers the second answer's policy. */
+async function fromTheCache(page: Page, path: string): Promise<string> {
+  await page.goto(path)
+  const response = await page.goto(path)
+  return response?.headers()['content-security-policy'] ?? ''
+}
+
+/** Injects an inline script the way an XSS would, and answers whether it ran and which directive refused it. */
+async function injectInlineScript(page: Page) {
+  const refused = page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        document.addEventListener('securitypolicyviolation', (event) => resolve(event.effectiveDirective), { once: true })
+        setTimeout(() => resolve('none'), 2000)
+      }),
+  )
+  await page.evaluate(() => {
+    const script = document.createElement('script')
+    script.textContent = 'window.injected = true'
+    document.body.append(script)
+  })
+  return { directive: await refused, ran: await page.evaluate(() => 'injected' in window) }
+}
+
+for (const [market, width] of [['it-it', 1366], ['il-he', 390]] as const) {
+  test.describe(`a page from the page cache in ${market} at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 } })
+
+    test('has no nonce, runs its own scripts (the tag manager\'s inline snippet by its hash) and refuses an injected one', async ({ page, baseURL }) => {
+      await chooseCookies(page.request, baseURL as string, 'accept')
+      const policy = await fromTheCache(page, `/${market}/products`)
+      expect(policy).not.toContain('nonce')
+      expect(policy).not.toContain('unsafe-inline')
+      expect(policy).toMatch(/script-src 'self' 'sha256-/)
+      // The entry ran (the header is hydrated) and so did the inline snippet allowed by its hash (Consent Mode first).
+      await expect(page.locator('header[data-hydrated]')).toBeAttached()
+      expect(await page.evaluate(() => Array.isArray((window as { dataLayer?: unknown }).dataLayer))).toBe(true)
+      expect(await injectInlineScript(page)).toEqual({ directive: 'script-src-elem', ran: false })
+    })
+
+    test('shows a logged-in visitor their own account menu on a cached page', async ({ page }) => {
+      await page.goto(`/${market}/products`)
+      await logInFrom(page, `/${market}/my-account`)
+      await expect(page).toHaveURL(new RegExp(`/${market}/my-account$`))
+      await page.goto(`/${market}/products`)
+      const menu = page.locator('details.account-menu')
+      await expect(menu).toBeAttached()
+      await expect(page.locator('[data-account]')).toHaveCount(0)
+      await menu.locator('summary').click()
+      await expect(menu.locator('.account-panel-name')).toContainText('Giulia')
+      await expect(menu.locator(`a[href="/${market}/my-account"]`)).toBeVisible()
+    })
+  })
+}
