@@ -52,6 +52,8 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
     if (entry) toMemory(key, entry)
   }
   const freshness = entry ? freshnessOf(entry) : 'expired'
+  // A kept page is the same for every visitor of its variant; a consent choice keeps it from caches outside.
+  const keptCaching = variant === DEFAULT_VARIANT ? Caching.shared : Caching.personal
   let answer: Response
   let caching: AnswerCaching
   if (entry && freshness !== 'expired') {
@@ -60,13 +62,13 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
       refreshInBackground(c, dispatch, candidate, key, cache)
     }
     answer = answerOf(entry, c.req.method)
-    caching = variant === DEFAULT_VARIANT ? Caching.shared : Caching.personal
+    caching = keptCaching
   } else {
     outcome = 'miss'
     const rendered = await render(c, dispatch, candidate, key, cache, c.req.raw.signal)
     entry = rendered.entry ?? undefined
     answer = entry ? answerOf(entry, c.req.method) : rendered.response
-    caching = entry ? (variant === DEFAULT_VARIANT ? Caching.shared : Caching.personal) : rendered.caching
+    caching = entry ? keptCaching : rendered.caching
   }
   c.var.log.page = outcome
   const parts = await personalPartsOf(c)
