@@ -5,7 +5,8 @@
 //   --outdir DIR     the client build, emptied first (dist/client)
 //   --manifest FILE  the manifest the Worker imports (src/render/asset-manifest.json)
 // `npm run bench` builds into dist/bench/ with them, leaving the files of a running `npm start` untouched.
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -66,7 +67,26 @@ const initial = [...firstLoad(entryFile)]
 const gzipBytes = initial.reduce((sum, file) => sum + gzipSync(readFileSync(join(root, file)), { level: 9 }).length, 0)
 const lazy = Object.keys(outputs).filter((f) => f.endsWith('.js') && !initial.includes(f) && f !== trackingFile)
 
+/** Every file under a folder, sorted. */
+const filesUnder = (dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((item) => (item.isDirectory() ? filesUnder(join(dir, item.name)) : [join(dir, item.name)]))
+    .sort()
+/**
+ * The build's id, part of every page-cache key: the Worker's sources and dependencies with the client's file names, so
+ * a deployment that changes anything a page is made of never answers pages kept by another.
+ */
+function buildId() {
+  const hash = createHash('sha256')
+  for (const file of [...filesUnder(join(root, 'src')).filter((f) => f !== manifestFile), join(root, 'package-lock.json')]) {
+    hash.update(relative(root, file)).update(readFileSync(file))
+  }
+  for (const file of Object.keys(outputs).sort()) hash.update(file)
+  return hash.digest('hex').slice(0, 16)
+}
+
 const manifest = {
+  build: buildId(),
   entry: url(entryFile),
   preload: initial.filter((f) => f !== entryFile).map(url),
   css: url(cssFile),

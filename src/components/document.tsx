@@ -1,5 +1,6 @@
 import { type ReactNode, useContext } from 'react'
 import { assets } from '../render/assets'
+import { InlineScript } from '../render/inline-scripts'
 import { ScriptNonce } from '../render/nonce'
 import { PageTrackingContext } from '../tracking/page-tracking'
 import { tagManagerSnippet, trackersJson } from '../tracking/snippet'
@@ -9,7 +10,7 @@ import type { View } from './view'
 
 /**
  * The HTML document every page shares: language and direction, head, stylesheet and (where used) the islands' entry,
- * whose nonce the answer gives (render/nonce.ts). On a page that tracks (the answer's PageTracking), Consent Mode and
+ * whose nonce the answer gives, if any (render/nonce.ts). On a page that tracks (the answer's PageTracking), Consent Mode and
  * the tag manager come first in the head, the allowed trackers' loader after, and the consent banner first in the body.
  */
 export function Document({ view, head, bodyClass, children }: { view: View; head: HeadProps; bodyClass?: string; children: ReactNode }) {
@@ -20,7 +21,7 @@ export function Document({ view, head, bodyClass, children }: { view: View; head
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        {tracking && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: tagManagerSnippet(tracking.tagManager, tracking.consent) }} />}
+        {tracking && <InlineScript code={tagManagerSnippet(tracking.tagManager, tracking.consent)} />}
         <PageHead {...head} />
         <link rel="icon" href="/favicon.ico" sizes="32x32" />
         <link rel="icon" href="/logo.svg" type="image/svg+xml" />

@@ -48,20 +48,20 @@ export async function purge(c: Context<AppEnv>): Promise<Response> {
  */
 export async function purgeMarket(env: Pick<Bindings, 'CACHE'>, country: string): Promise<number> {
   const { keys, prefix } = marketKeys(country)
-  await raisePageVersion(env.CACHE, country)
   await Promise.all(keys.map((key) => env.CACHE.delete(key)))
   const purged = keys.length + (await deletePrefix(env.CACHE, prefix))
   keys.forEach((key) => forgetMemo(key))
   forgetMemo(prefix)
+  await raisePageVersion(env.CACHE, country)
   logEvent('info', 'cache_purged', { scope: country, purged })
   return purged
 }
 
 /** Purges every cached lookup (`CACHE` and this isolate's memo) and every page: answers how many KV entries went. */
 export async function purgeEverything(env: Pick<Bindings, 'CACHE'>): Promise<number> {
-  await raisePageVersion(env.CACHE)
   const purged = await deletePrefix(env.CACHE, everythingPrefix())
   forgetMemo()
+  await raisePageVersion(env.CACHE)
   logEvent('info', 'cache_purged', { scope: 'everything', purged })
   return purged
 }

@@ -56,6 +56,11 @@ export class RequestLog {
     if (call.failure) this.failures.push({ path: loggablePath(call.path.split('?')[0] as string), failure: call.failure, status: call.status })
   }
 
+  /** How many upstream calls failed so far (a render that met one is not kept by the page cache). */
+  get failureCount(): number {
+    return this.failures.length
+  }
+
   /** The cache outcome of the whole request: the weakest of its lookups. */
   get cacheSummary(): CacheOutcome | 'none' {
     for (const outcome of ['miss', 'stale', 'hit', 'memo'] as const) if (this.cache[outcome]) return outcome

@@ -41,6 +41,7 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
   const candidate = candidateOf(c)
   if (!candidate) return next()
   const version = await pageVersion(c.env.CACHE, c.var.market.country, c.var.log.cacheOutcome)
+  if (version === null) return next()
   const variant = variantOf(c)
   const key = keyOf(version, variant, candidate)
   const cache = (caches as unknown as { default: Cache }).default
@@ -65,7 +66,7 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
     caching = keptCaching
   } else {
     outcome = 'miss'
-    const rendered = await render(c, dispatch, candidate, key, cache, c.req.raw.signal)
+    const rendered = await render(c, dispatch, candidate, key, cache, false)
     entry = rendered.entry ?? undefined
     answer = entry ? answerOf(entry, c.req.method) : rendered.response
     caching = entry ? keptCaching : rendered.caching
@@ -75,13 +76,13 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
   if (parts) {
     c.var.caching.allow(Caching.personal)
     answer.headers.delete('ETag')
-    return stitch(answer, parts, { view: viewOf(c, c.var.t, c.var.market), home: siteUrl(c.var.market.site, c.var.market.locale), version })
+    const stitched = stitch(answer, parts, { view: viewOf(c, c.var.t, c.var.market), home: siteUrl(c.var.market.site, c.var.market.locale), version })
+    return c.newResponse(stitched.body, stitched)
   }
   c.var.caching.allow(caching)
-  if (entry && c.req.header('If-None-Match')?.split(/\s*,\s*/).includes(entry.etag)) {
-    return new Response(null, { status: 304, headers: { ETag: entry.etag } })
-  }
-  return answer
+  if (entry && c.req.header('If-None-Match')?.split(/\s*,\s*/).includes(entry.etag)) return c.body(null, 304, { ETag: entry.etag })
+  // Through the context, so that what the middleware before set (a cleared session cookie) goes with the answer.
+  return c.newResponse(answer.body, answer)
 }
 
 const DEFAULT_VARIANT = 'unset'
@@ -97,8 +98,8 @@ function variantOf(c: Context<AppEnv>): string {
 const keyOf = (version: string, variant: string, { path, query }: Candidate) =>
   `https://page-cache.internal/${BUILD}/${version}/${variant}${path}${query ? `?${query}` : ''}`
 
-/** The build: the client entry's hashed name (a deployment never answers another's pages). */
-const BUILD = assets.entry.replace(/^.*\/|\.js$/g, '')
+/** The build (a deployment never answers pages another kept). */
+const BUILD = assets.build
 
 /** A new answer of a kept page (its body is read again for each answer; `HEAD` gets none). */
 function answerOf(entry: PageEntry, method: string): Response {
@@ -109,18 +110,19 @@ function answerOf(entry: PageEntry, method: string): Response {
 
 /**
  * Renders the candidate anonymously (a second dispatch of the app) and keeps the page when it may: a `200` rendered
- * whole whose route allows shared caching, or a "Page Not Found". Answers the entry, or the render's own answer
- * (a stream, a redirect, an error) with the caching it decided.
+ * whole whose route allows shared caching, or a "Page Not Found", and only when no upstream call failed on the way
+ * (a section left out for a failure is not kept). Answers the entry, or the render's own answer (a stream, a
+ * redirect, an error) with the caching it decided.
  */
-async function render(c: Context<AppEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache, signal: AbortSignal | null) {
-  const request = anonymousRequest(c, candidate, signal)
-  const note: RenderNote = { log: c.var.log }
+async function render(c: Context<AppEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache, refresh: boolean) {
+  const request = anonymousRequest(c, candidate, refresh ? null : c.req.raw.signal)
+  const note: RenderNote = { log: c.var.log, complete: refresh }
   noteRender(request, note)
+  const failures = c.var.log.failureCount
   const response = await dispatch(request, c.env, c.executionCtx)
   const caching = note.caching ?? Caching.never
-  if (!note.page?.storable || response.headers.has('Set-Cookie') || (response.status !== 200 && response.status !== 404)) {
-    return { entry: null, response, caching }
-  }
+  const storable = note.page?.storable && c.var.log.failureCount === failures && !response.headers.has('Set-Cookie')
+  if (!storable || (response.status !== 200 && response.status !== 404)) return { entry: null, response, caching }
   const body = await response.arrayBuffer()
   const entry: PageEntry = {
     status: response.status,
@@ -155,17 +157,24 @@ function anonymousRequest(c: Context<AppEnv>, candidate: Candidate, signal: Abor
   return new Request(url, { method: 'GET', headers, signal })
 }
 
-/** Renders a stale page again after the answer, once per key per isolate; a page that may no longer be kept goes. */
+/** Answers that say a page is gone or elsewhere: a refresh that gets one drops the kept page. */
+const GONE = new Set([301, 302, 303, 307, 308, 410])
+
+/**
+ * Renders a stale page again after the answer, complete (no visitor waits for its first byte), once per key per
+ * isolate. A page that is gone or moved is dropped (a "Page Not Found" replaces it); a failed refresh (an upstream
+ * error, a section that failed) keeps the stale page, to be tried again by a later visitor.
+ */
 function refreshInBackground(c: Context<AppEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache): void {
   const started = refreshing.get(key)
   if (started !== undefined && Date.now() - started < REFRESH_LIMIT_MS) return
   refreshing.set(key, Date.now())
   c.executionCtx.waitUntil(
-    render(c, dispatch, candidate, key, cache, null)
+    render(c, dispatch, candidate, key, cache, true)
       .then(async ({ entry, response }) => {
         if (entry) return
         await response.body?.cancel()
-        await forgetPage(cache, key)
+        if (GONE.has(response.status)) await forgetPage(cache, key)
       })
       .catch((error: unknown) => logEvent('warn', 'page_refresh_failed', { error: errorName(error) }))
       .finally(() => refreshing.delete(key)),

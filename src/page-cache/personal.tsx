@@ -40,8 +40,9 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] 
  */
 export function stitch(response: Response, parts: PersonalParts, menu: { view: View; home: string; version: string }): Response {
   let rewriter = new HTMLRewriter()
-  if (parts.name !== null) {
-    const html = menuTemplate(menu.view, menu.home, menu.version).replace(NAME_SLOT, escapeHtml(parts.name))
+  const name = parts.name
+  if (name !== null) {
+    const html = menuTemplate(menu.view, menu.home, menu.version).replace(NAME_SLOT, () => escapeHtml(name))
     rewriter = rewriter.on('[data-account]', { element: (element) => void element.replace(html, { html: true }) })
   }
   const cart = parts.cart

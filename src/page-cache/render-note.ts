@@ -8,6 +8,8 @@ import type { RequestLog } from '../ops/request-log'
 export type RenderNote = {
   /** The visitor's request line, which counts the render's lookups and upstream calls; the render writes none. */
   readonly log: RequestLog
+  /** A refresh: the page is rendered complete (no first byte to hurry), as for a crawler. */
+  readonly complete?: boolean
   /** Whether the page was rendered whole (not streamed) and its route allows any cache to keep it. */
   page?: { storable: boolean }
   /** The render's final caching decision (`answerCaching`): what the visitor's answer says when it is not kept. */

@@ -1,20 +1,22 @@
-import { CACHE_VERSION } from '../cache/keys'
+import { marketKeys } from '../cache/keys'
 import { MEMO_SECONDS } from '../cache/policies'
-import type { CacheOutcome } from '../cache/swr'
+import { type CacheOutcome, forgetMemo } from '../cache/swr'
 
 /** Where a version read is counted (the request log's cache lookups): `memo`, or `hit` for a KV read. */
 export type VersionReport = (key: string, outcome: CacheOutcome) => void
 
 /**
- * The page cache's versions: one per market (its country) and one for the whole brand, numbers in KV that a purge
- * raises. They are part of every page's key, so a purge drops a market's pages at once without listing a key: in the
- * isolate that purged at once, in the others within `MEMO_SECONDS` (each isolate reads them again that often).
+ * The page cache's versions: one per market (its country) and one for the whole brand, in KV, raised by a purge.
+ * They are part of every page's key, so a purge drops a market's pages without listing a key: at once in the isolate
+ * that purged, in the others of its location within `MEMO_SECONDS` (each isolate reads them again that often), once
+ * KV has the new value there. Their keys sit outside the lookups' prefix, so purging everything never deletes them.
  */
 const BRAND = '*'
-const keyOf = (scope: string) => `${CACHE_VERSION}:page-version:${scope}`
+const keyOf = (scope: string) => `page-version:${scope}`
+const FIRST = '0'
 const memo = new Map<string, { version: string; readAt: number }>()
 
-async function versionOf(kv: KVNamespace, scope: string, report?: VersionReport): Promise<string> {
+async function versionOf(kv: KVNamespace, scope: string, report?: VersionReport): Promise<string | null> {
   const now = Date.now()
   const remembered = memo.get(scope)
   if (remembered && now - remembered.readAt < MEMO_SECONDS * 1000) {
@@ -22,19 +24,35 @@ async function versionOf(kv: KVNamespace, scope: string, report?: VersionReport)
     return remembered.version
   }
   report?.(keyOf(scope), 'hit')
-  // KV that cannot be read keeps what this isolate knew (or the first version): pages are then still answered.
-  const version = (await kv.get(keyOf(scope)).catch(() => null)) ?? remembered?.version ?? '0'
-  memo.set(scope, { version, readAt: now })
-  return version
+  const stored = await kv.get(keyOf(scope)).then(
+    (value) => value ?? FIRST,
+    () => undefined,
+  )
+  // KV that cannot be read: what this isolate knew, else no version (the page is rendered, not looked up).
+  if (stored === undefined) return remembered?.version ?? null
+  // A version raised elsewhere: this isolate's lookups of that scope are from before the purge.
+  if (remembered && remembered.version !== stored) forgetLookups(scope)
+  memo.set(scope, { version: stored, readAt: now })
+  return stored
 }
 
-/** The version part of a market's page keys: `{market}.{brand}`. */
-export async function pageVersion(kv: KVNamespace, country: string, report?: VersionReport): Promise<string> {
+function forgetLookups(scope: string): void {
+  if (scope === BRAND) return forgetMemo()
+  const { keys, prefix } = marketKeys(scope)
+  keys.forEach((key) => forgetMemo(key))
+  forgetMemo(prefix)
+}
+
+/** The version part of a market's page keys (`{market}.{brand}`), or null when KV cannot tell it. */
+export async function pageVersion(kv: KVNamespace, country: string, report?: VersionReport): Promise<string | null> {
   const [market, brand] = await Promise.all([versionOf(kv, country, report), versionOf(kv, BRAND, report)])
-  return `${market}.${brand}`
+  return market === null || brand === null ? null : `${market}.${brand}`
 }
 
-/** Raises a market's version (`country`), or the whole brand's (no country): its cached pages are never read again. */
+/**
+ * Raises a market's version (`country`), or the whole brand's (no country): its cached pages are never read again.
+ * Called last by a purge, once the lookups the pages are made of are gone.
+ */
 export async function raisePageVersion(kv: KVNamespace, country?: string): Promise<void> {
   const scope = country ?? BRAND
   const version = `${Date.now().toString(36)}${crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36)}`

@@ -1,6 +1,5 @@
 import type { Context } from 'hono'
 import { isbot } from 'isbot'
-import { useContext } from 'react'
 import { BlankLayout } from '../components/layouts'
 import { headFromSeo } from '../components/page-head'
 import type { View } from '../components/view'
@@ -13,7 +12,7 @@ import { findLiveMarket, rememberedMarket } from '../market/remembered-market'
 import { suggestMarket } from '../market/suggest-market'
 import type { Site } from '../upstream/schemas'
 import { Caching } from '../cache/answer-caching'
-import { ScriptNonce } from '../render/nonce'
+import { InlineScript } from '../render/inline-scripts'
 import { sendPage, viewOf } from '../render/respond'
 import { homeAlternates, hreflangOf } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
@@ -85,15 +84,14 @@ const PICK_FORM_ID = 'pick-market'
 /**
  * Each market is a plain link (crawlers follow it; without JavaScript it simply goes there); a click also remembers
  * the market, by sending it through the picker's form (`POST /_market`: remember, then go there). Modified clicks (a
- * new tab) stay plain links. Inline, with the answer's nonce: the landing page loads no bundle.
+ * new tab) stay plain links. Inline (`InlineScript`): the landing page loads no bundle.
  */
 function PickByLink() {
-  const nonce = useContext(ScriptNonce)
   const script =
     `document.addEventListener('click',function(e){var a=e.target instanceof Element&&e.target.closest('a[data-market]'),` +
     `f=document.getElementById('${PICK_FORM_ID}');if(!a||!f||e.defaultPrevented||e.button!==0||e.metaKey||e.ctrlKey||e.shiftKey||e.altKey)return;` +
     `e.preventDefault();f.elements.market.value=a.getAttribute('data-market');f.submit()})`
-  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: script }} />
+  return <InlineScript code={script} />
 }
 
 /**

@@ -23,7 +23,7 @@ import { loadChrome } from './chrome'
 import { findBySlug } from './find-by-slug'
 
 /** The most pages of the index anyone is shown (and the most that are ever cached). */
-const MAX_PAGES = 100
+export const MAX_PAGES = 100
 
 /** The news index, newest first, a page at a time. */
 export function NewsIndexPage(props: { view: View; chrome: Chrome; head: HeadProps; articles: NewsSummary[]; page: number; pages: number }) {

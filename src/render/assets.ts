@@ -2,6 +2,8 @@ import manifest from './asset-manifest.json'
 
 /** The client build's files (written by scripts/build-client.mjs): hashed, so each deployment's pages load its own. */
 export type AssetManifest = {
+  /** The build's id: the Worker's sources and the client's files (the page cache's keys hold it). */
+  build: string
   /** The browser entry, loaded as a module by every page that has islands. */
   entry: string
   /** Chunks the entry imports statically: preloaded beside it. */

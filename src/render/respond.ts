@@ -15,7 +15,7 @@ import { contentSecurityPolicy, createNonce, type PageKind } from '../security/c
 import { pageTrackingOf, PageTrackingContext, trackingSources } from '../tracking/page-tracking'
 import type { Deferred } from './deferred'
 import { renderNoteOf } from '../page-cache/render-note'
-import { inlineScriptHashes } from './inline-scripts'
+import { inlineScriptHashes, InlineScriptsContext } from './inline-scripts'
 import { renderPage } from './stream'
 
 export type SendOptions = {
@@ -53,32 +53,36 @@ export function viewOf(c: Context<AppEnv>, t: Translator, market: Market | null,
 }
 
 /**
- * Renders a page and answers it; the status and headers are final before the first byte. A page rendered whole
- * allows its inline scripts by their hashes (the page cache may answer the same bytes again); a streamed one by this
- * answer's nonce. Its caching is what the page allows, lowered by anything personal. Errors after the shell has left
- * are only logged.
+ * Renders a page and answers it; the status and headers are final before the first byte. A page the page cache may
+ * keep, rendered whole, allows its own inline scripts by their hashes (the same bytes can be answered again); every
+ * other answer, a stream included, carries this answer's nonce. Its caching is what the page allows, lowered by
+ * anything personal. Errors after the shell has left are only logged.
  */
 export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: SendOptions): Promise<Response> {
   const config = configOf(c.env)
   const nonce = createNonce()
   const kind = options.kind ?? 'page'
   const status = options.status ?? 200
+  const keepable = isKeepable(kind, status, options.caching)
+  const note = renderNoteOf(c.req.raw)
   const tracking = options.tracking === false || kind === 'error' ? null : pageTrackingOf(c)
   // A visitor's choice (or GPC) changes the page (banner, scripts, CSP): shared caches outside may not keep it (the
   // page cache keeps one page per choice).
   if (tracking?.personal) c.var.caching.lower(Caching.personal)
-  const body = await renderPage(createElement(PageTrackingContext.Provider, { value: tracking }, page), {
+  const inlineScripts = new Set<string>()
+  const tree = createElement(InlineScriptsContext.Provider, { value: inlineScripts }, createElement(PageTrackingContext.Provider, { value: tracking }, page))
+  const body = await renderPage(tree, {
     nonce,
+    keepable,
     deferred: options.deferred ?? [],
-    complete: isbot(c.req.header('User-Agent') ?? ''),
+    complete: note?.complete === true || isbot(c.req.header('User-Agent') ?? ''),
     mode: config.renderMode,
     onError: (error) => logEvent('error', 'render_failed', { path: loggablePath(c.req.path), error: errorName(error) }),
   })
   c.var.caching.allow(options.caching)
-  const whole = typeof body === 'string'
-  const note = renderNoteOf(c.req.raw)
-  if (note) note.page = { storable: whole && isStorable(kind, status, options.caching) }
-  const scripts = whole ? { hashes: await inlineScriptHashes(body) } : { nonce }
+  const hashed = keepable && typeof body === 'string'
+  if (note) note.page = { storable: hashed }
+  const scripts = hashed ? { hashes: await inlineScriptHashes(inlineScripts) } : { nonce }
   return c.body(body, status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': contentSecurityPolicy({ scripts, kind, config, sources: trackingSources(c, tracking) }),
@@ -87,7 +91,7 @@ export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: 
 }
 
 /** What the page cache may keep: a public page, or the "Page Not Found" of a path (briefly, `page-cache/store.ts`). */
-const isStorable = (kind: PageKind, status: number, caching: AnswerCaching) =>
+const isKeepable = (kind: PageKind, status: number, caching: AnswerCaching) =>
   (kind === 'page' && status === 200 && caching === Caching.shared) || (kind === 'error' && status === 404)
 
 /** A redirect for one visitor (after a form, around login): no cache keeps it. */

@@ -8,8 +8,13 @@ export type RenderOptions = {
   nonce: string
   /** Sections that may arrive after the shell (Suspense + `use`). */
   deferred: ReadonlyArray<Deferred<unknown>>
-  /** Crawlers get the complete document in one piece. */
+  /** Crawlers (and the page cache's refreshes) get the complete document in one piece. */
   complete: boolean
+  /**
+   * A page the page cache may keep: rendered whole, its scripts carry no nonce (its own inline scripts are allowed by
+   * their hashes, so the same bytes can be answered again). Other pages carry the answer's nonce either way.
+   */
+  keepable: boolean
   /** `stream` always uses React's stream (the benchmark's baseline); `auto` picks as below. */
   mode?: 'auto' | 'stream'
   onError: (error: unknown) => void
@@ -20,9 +25,9 @@ const DOCTYPE = '<!DOCTYPE html>'
 /**
  * Renders a page: as one string when its deferred data is already there (the common, warm case: less than half the
  * CPU of React's stream, see the README's benchmark), else through React's streaming renderer, whose shell leaves at
- * once and whose slow sections follow as they resolve. Crawlers wait for everything and get the string. The string
- * carries no nonce (its inline scripts are allowed by their hashes, so the page cache can answer it again); a stream
- * is this answer's own and carries its nonce.
+ * once and whose slow sections follow as they resolve. Crawlers wait for everything and get the string. A keepable
+ * string carries no nonce (its own inline scripts are allowed by their hashes, so the page cache can answer it again);
+ * any other answer, a stream included, is this answer's own and carries its nonce.
  *
  * @example
  * const body = await renderPage(<HomePage … />, { nonce, deferred: [latestNews], complete: isBot, onError })
@@ -31,13 +36,13 @@ export async function renderPage(page: ReactElement, options: RenderOptions): Pr
   if (options.mode === 'stream') return renderStream(page, options)
   if (options.complete) await Promise.all(options.deferred)
   else await settledOrNextTask(options.deferred)
-  if (options.deferred.every((d) => d.status === 'fulfilled')) return renderWhole(page)
+  if (options.deferred.every((d) => d.status === 'fulfilled')) return renderWhole(page, options.keepable ? undefined : options.nonce)
   return renderStream(page, options)
 }
 
-/** The whole document at once (renderToString leaves the doctype to us), its scripts without a nonce. */
-function renderWhole(page: ReactElement): string {
-  return DOCTYPE + renderToString(page)
+/** The whole document at once (renderToString leaves the doctype to us), its scripts with the nonce given, if any. */
+function renderWhole(page: ReactElement, nonce: string | undefined): string {
+  return DOCTYPE + renderToString(createElement(ScriptNonce.Provider, { value: nonce }, page))
 }
 
 /** React's streaming renderer (it writes the doctype itself): the shell first, each Suspense section when ready. */

@@ -46,9 +46,11 @@ describe('the page cache', () => {
     await visit('/it-it/products?sort=price-asc')
     const lines = await requestLinesOf(async () => {
       await visit('/it-it/products?utm_source=news&sort=price-asc&gclid=x')
+      // Values the listing ignores (a price that is no number, an unknown discipline) are no page of their own.
+      await visit('/it-it/products?min=abc&discipline=unicycle&sort=price-asc')
       await visit('/it-it/products?sort=price-desc')
     })
-    expect(lines.map((line) => line.page)).toEqual(['memory', 'miss'])
+    expect(lines.map((line) => line.page)).toEqual(['memory', 'memory', 'miss'])
   })
 
   it('drops one market\'s pages at a purge of that market, and keeps the others\'', async () => {
@@ -159,6 +161,7 @@ describe('the page cache', () => {
     ['a lead form', pageUrlOf('it-it', 'test-drive')],
     ['a page after an action', '/it-it/products?notice=cart_added'],
     ['a sitemap', '/it-it/sitemap.xml'],
+    ['a malformed news page', '/it-it/news?page=abc'],
     ['the landing page', '/'],
   ])('never keeps %s', async (_, path) => {
     const lines = await requestLinesOf(async () => {

@@ -1,7 +1,7 @@
 import { Suspense, use, useContext } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { defer } from '../../src/render/deferred'
-import { inlineScriptHashes } from '../../src/render/inline-scripts'
+import { InlineScript, inlineScriptHashes, InlineScriptsContext } from '../../src/render/inline-scripts'
 import { ScriptNonce } from '../../src/render/nonce'
 import { renderPage } from '../../src/render/stream'
 
@@ -23,7 +23,7 @@ const page = (section: React.ReactNode) => (
   </html>
 )
 
-const options = { nonce: 'n0nce', complete: false, onError: () => {} }
+const options = { nonce: 'n0nce', complete: false, keepable: true, onError: () => {} }
 
 describe('renderPage', () => {
   it('renders one string, doctype first, when the deferred data is already there', async () => {
@@ -52,23 +52,29 @@ describe('renderPage', () => {
     expect(rest).toContain('<script nonce="n0nce"')
   })
 
-  it('renders a string without any nonce, whose inline scripts the answer allows by their hashes', async () => {
+  it('renders a keepable page without a nonce, allowing only the inline scripts its own components registered', async () => {
+    const registered = new Set<string>()
     function Scripts() {
       const nonce = useContext(ScriptNonce)
       return (
         <>
           <script type="module" src="/assets/entry.js" nonce={nonce} />
-          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: 'window.dataLayer=[]' }} />
-          <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: '{"@context":"https://schema.org"}' }} />
+          <InlineScript code="window.dataLayer=[]" />
+          {/* What content could smuggle in: never registered, so never allowed. */}
+          <div dangerouslySetInnerHTML={{ __html: '<script>alert(1)</script>' }} />
         </>
       )
     }
-    const body = (await renderPage(page(<Scripts />), { ...options, deferred: [] })) as string
+    const body = (await renderPage(<InlineScriptsContext.Provider value={registered}>{page(<Scripts />)}</InlineScriptsContext.Provider>, { ...options, deferred: [] })) as string
     expect(body).not.toContain('nonce')
+    expect([...registered]).toEqual(['window.dataLayer=[]'])
     const expected = `'sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode('window.dataLayer=[]')))))}'`
-    // The file is allowed by 'self', the JSON-LD is data: only the inline script that runs has a hash.
-    expect(await inlineScriptHashes(body)).toEqual([expected])
-    expect(await inlineScriptHashes('<p>window.dataLayer=[]</p><script type="application/json">{}</script>')).toEqual([])
+    expect(await inlineScriptHashes(registered)).toEqual([expected])
+  })
+
+  it('gives a page that is not kept, rendered whole, the answer\'s nonce on its scripts', async () => {
+    const body = (await renderPage(page(<InlineScript code="go()" />), { ...options, keepable: false, deferred: [] })) as string
+    expect(body).toContain('<script nonce="n0nce">go()</script>')
   })
 
   it('gives a stream, which is this answer\'s own, the answer\'s nonce on every script', async () => {
