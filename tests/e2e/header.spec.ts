@@ -24,6 +24,9 @@ async function logIn(page: Page, market: string) {
   await form.locator('input[name="password"]').fill(DEMO.password)
   await form.locator('button[type="submit"]').click()
   await expect(page).toHaveURL(new RegExp(`/${market}$`))
+  // The page it lands on, styled and with its header's scripts running, before anything is measured.
+  await page.waitForLoadState('load')
+  await expect(page.locator('.site-header')).toHaveAttribute('data-hydrated', '')
 }
 
 /** The home page of a market, the consent banner answered, the header's scripts running. */

@@ -83,7 +83,7 @@ async function addABike(page: Page, market: Market, baseURL: string): Promise<st
   const product = await firstLink(page, `/${market}/products`, PRODUCT)
   if (!product) return null
   const html = await (await page.request.get(product)).text()
-  const sku = [...html.matchAll(/<input [^>]*>/g)].map(([input]) => input).find((input) => /name="sku"/.test(input) && !/ disabled/.test(input))?.match(/value="([^"]+)"/)?.[1]
+  const sku = [...html.matchAll(/<input [^>]*>/g)].map(([input]) => input).find((input) => /name="sku(?:-[a-z0-9-]+)?"/.test(input) && !/ disabled/.test(input))?.match(/value="([^"]+)"/)?.[1]
   if (!sku) return null
   const answer = await page.request.post(`/${market}/cart/items`, {
     form: { sku, quantity: '1', key: `page-kinds-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`, product: product.split('/').pop()! },

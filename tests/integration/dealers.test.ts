@@ -6,6 +6,7 @@ import hebrew from '../../demo/messages/he.json'
 import italian from '../../demo/messages/it.json'
 import { api } from '../../src/api'
 import { distanceKm } from '../../src/geo/distance'
+import { pageUrlOf } from '../fixtures/page-slugs'
 import { clearCaches, ORIGIN, textOf, visit } from '../fixtures/worker'
 
 /** Italy's demo dealers. */
@@ -291,7 +292,7 @@ describe('"use my position" on the locator', () => {
   )
 
   it('is an island the server renders empty: without JavaScript there is no button, and its texts are translated', async () => {
-    const { text } = await visit('/il-he/dealer-locator')
+    const { text } = await visit(pageUrlOf('il-he', 'dealer-locator'))
     const marker = /<div class="island" data-island="locate-button" data-props="([^"]*)"><\/div>/.exec(text)
     expect(marker).not.toBeNull()
     const props = JSON.parse(marker![1]!.replace(/&quot;/g, '"')) as Record<string, string>
@@ -308,7 +309,7 @@ describe('"use my position" on the locator', () => {
 
 describe('dealers in the page\'s language', () => {
   it('shows il-he visitors the address, town and region in Hebrew, on the locator and the dealer\'s page', async () => {
-    const locator = textOf((await visit('/il-he/dealer-locator?near=Jerusalem')).text)
+    const locator = textOf((await visit(pageUrlOf('il-he', 'dealer-locator', '?near=Jerusalem'))).text)
     expect(locator).toContain(hebrew.dealer.nearest_to.replace('{{place}}', 'ירושלים'))
     expect(locator).toContain('עמק רפאים 30')
     expect(locator).not.toMatch(/Emek Refaim|Ibn Gabirol|Tel Aviv|Jerusalem/)
@@ -331,7 +332,7 @@ describe('dealers in the page\'s language', () => {
     expect(arabicPage).toContain('شارع الوصل، أم سقيم 2')
     expect(arabicPage).toContain('دبي')
     expect(arabicPage).not.toContain('Al Wasl')
-    const locator = textOf((await visit('/ae-ar/dealer-locator?near=Dubai')).text)
+    const locator = textOf((await visit(pageUrlOf('ae-ar', 'dealer-locator', '?near=Dubai'))).text)
     expect(locator).toContain(arabic.dealer.nearest_to.replace('{{place}}', 'دبي'))
     const english = textOf((await visit('/ae-en/dealers/desert-spoke-cycles')).text)
     expect(english).toContain('Al Wasl Road, Umm Suqeim 2')
