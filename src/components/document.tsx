@@ -9,13 +9,26 @@ import { type HeadProps, PageHead } from './page-head'
 import type { View } from './view'
 
 /**
+ * The inline script that starts a page's modules once its body is parsed: each as a module script it creates, which
+ * `'strict-dynamic'` allows because this script is allowed (by the answer's nonce, or by its hash on a page the page
+ * cache keeps), so no host or `'self'` source is needed for them. Their files are preloaded from the head.
+ */
+export function moduleLoader(files: readonly string[]): string {
+  return `${JSON.stringify(files)}.forEach(function(s){var e=document.createElement('script');e.type='module';e.src=s;document.head.appendChild(e)})`
+}
+
+/**
  * The HTML document every page shares: language and direction, head, stylesheet and (where used) the islands' entry,
- * whose nonce the answer gives, if any (render/nonce.ts). On a page that tracks (the answer's PageTracking), Consent Mode and
+ * started last by `moduleLoader`. On a page that tracks (the answer's PageTracking), Consent Mode and
  * the tag manager come first in the head, the allowed trackers' loader after, and the consent banner first in the body.
  */
 export function Document({ view, head, bodyClass, children }: { view: View; head: HeadProps; bodyClass?: string; children: ReactNode }) {
   const nonce = useContext(ScriptNonce)
   const tracking = useContext(PageTrackingContext)
+  const trackers = tracking !== null && tracking.trackers.length > 0
+  // The modules the page starts: the islands' entry, and the trackers' loader once a visitor allowed one.
+  const started = [...(view.hydrate ? [assets.entry] : []), ...(trackers ? [assets.tracking] : [])]
+  const modules = [...(view.hydrate ? [assets.entry, ...assets.preload] : []), ...(trackers ? [assets.tracking] : [])]
   return (
     <html lang={view.locale} dir={view.dir}>
       <head>
@@ -27,18 +40,13 @@ export function Document({ view, head, bodyClass, children }: { view: View; head
         <link rel="icon" href="/logo.svg" type="image/svg+xml" />
         <link rel="stylesheet" href={assets.css} />
         {head.stylesheets?.map((href) => <link key={href} rel="stylesheet" href={href} />)}
-        {view.hydrate && assets.preload.map((href) => <link key={href} rel="modulepreload" href={href} />)}
-        {view.hydrate && <script type="module" src={assets.entry} nonce={nonce} />}
-        {tracking && tracking.trackers.length > 0 && (
-          <>
-            <script type="application/json" id="trackers" nonce={nonce} dangerouslySetInnerHTML={{ __html: trackersJson(tracking.trackers) }} />
-            <script type="module" src={assets.tracking} nonce={nonce} />
-          </>
-        )}
+        {modules.map((href) => <link key={href} rel="modulepreload" href={href} />)}
+        {trackers && <script type="application/json" id="trackers" nonce={nonce} dangerouslySetInnerHTML={{ __html: trackersJson(tracking.trackers) }} />}
       </head>
       <body className={bodyClass}>
         {tracking && <ConsentBanner view={view} tracking={tracking} />}
         {children}
+        {started.length > 0 && <InlineScript code={moduleLoader(started)} />}
       </body>
     </html>
   )

@@ -20,9 +20,9 @@ export function createNonce(): string {
 }
 
 /**
- * How a page's own scripts are allowed: a streamed answer by its nonce (and what they load, `'strict-dynamic'`); a
- * page rendered whole, which the page cache answers again, by the hashes of its inline scripts and `'self'` for its
- * files (`'strict-dynamic'` would ignore `'self'`; the trackers' origins in `sources` allow what they load).
+ * How a page's own scripts are allowed: by the answer's nonce, or (a page the page cache keeps) by the hashes of the
+ * inline scripts its components registered; either way with `'strict-dynamic'`, so what those scripts start (the
+ * modules of `moduleLoader`, the tag manager) runs and nothing else does.
  */
 export type PageScripts = { nonce: string } | { hashes: readonly string[] }
 
@@ -52,7 +52,7 @@ export function contentSecurityPolicy({ scripts, kind, config, sources = {} }: {
   const frames = [...extra('frame-src'), turnstile].filter((f): f is string => Boolean(f))
   return [
     "default-src 'self'",
-    // With a nonce, host sources beside strict-dynamic count only in browsers without CSP3, which ignore strict-dynamic.
+    // Host sources beside strict-dynamic count only in browsers without CSP3, which ignore strict-dynamic.
     kind === 'error' ? "script-src 'none'" : list("script-src 'self'", ...scriptSources(scripts), ...extra('script-src'), turnstile),
     "style-src 'self'",
     `img-src ${list(...images)}`,
@@ -67,7 +67,7 @@ export function contentSecurityPolicy({ scripts, kind, config, sources = {} }: {
   ].join('; ')
 }
 
-const scriptSources = (scripts: PageScripts): string[] => ('nonce' in scripts ? [`'nonce-${scripts.nonce}'`, "'strict-dynamic'"] : [...scripts.hashes])
+const scriptSources = (scripts: PageScripts): string[] => [...('nonce' in scripts ? [`'nonce-${scripts.nonce}'`] : scripts.hashes), "'strict-dynamic'"]
 
 /** The policy of an HTML answer that did not make its own (none should): nothing runs, nothing loads. */
 export const FALLBACK_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"

@@ -179,7 +179,7 @@ describe('the page cache', () => {
     const policy = headers.get('Content-Security-Policy') as string
     expect(policy).not.toContain('nonce')
     expect(policy).not.toContain('unsafe-inline')
-    expect(policy).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/)
+    expect(policy).toMatch(/script-src 'self' ('sha256-[A-Za-z0-9+/=]+' )+'strict-dynamic'/)
     expect(text).not.toContain('nonce=')
   })
 })
