@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { logInFrom } from './fixtures/customer'
-import { chooseCookies, expect, test } from './fixtures/offline'
+import { chooseCookies, expect, problemsOf, recordProblems, test } from './fixtures/offline'
 
 /** Opens a page twice (the first visit fills the page cache) and answers the second answer's policy. */
 async function fromTheCache(page: Page, path: string): Promise<string> {
@@ -29,16 +29,19 @@ async function injectInlineScript(page: Page) {
 for (const [market, width] of [['it-it', 1366], ['il-he', 390]] as const) {
   test.describe(`a page from the page cache in ${market} at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } })
+    test.beforeEach(({ page }) => recordProblems(page))
 
     test('has no nonce, runs its own scripts (the tag manager\'s inline snippet by its hash) and refuses an injected one', async ({ page, baseURL }) => {
       await chooseCookies(page.request, baseURL as string, 'accept')
       const policy = await fromTheCache(page, `/${market}/products`)
       expect(policy).not.toContain('nonce')
       expect(policy).not.toContain('unsafe-inline')
-      expect(policy).toMatch(/script-src 'self' 'sha256-/)
+      expect(policy).toMatch(/script-src 'self' ('sha256-[^']+' )+'strict-dynamic'/)
       // The entry ran (the header is hydrated) and so did the inline snippet allowed by its hash (Consent Mode first).
       await expect(page.locator('header[data-hydrated]')).toBeAttached()
       expect(await page.evaluate(() => Array.isArray((window as { dataLayer?: unknown }).dataLayer))).toBe(true)
+      // Nothing of the page's own was refused: its modules, their preloads, the islands' chunks.
+      expect(problemsOf(page)).toEqual([])
       expect(await injectInlineScript(page)).toEqual({ directive: 'script-src-elem', ran: false })
     })
 
