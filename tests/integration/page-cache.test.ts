@@ -42,6 +42,18 @@ describe('the page cache', () => {
     expect(second.headers.get('ETag')).toMatch(/^"[A-Za-z0-9_-]{22}"$/)
   })
 
+  it('answers a stale page at once and renders it again after the answer, once', async () => {
+    await visit('/it-it/news')
+    const later = Date.now() + 61_000
+    vi.spyOn(Date, 'now').mockImplementation(() => later)
+    const lines = await requestLinesOf(async () => {
+      await visit('/it-it/news')
+      await visit('/it-it/news')
+    })
+    // The first is answered stale (its refresh runs in the background), the second gets the refreshed page.
+    expect(lines.map((line) => line.page)).toEqual(['stale', 'memory'])
+  })
+
   it('keeps one page for all the query parameters it does not read, and one per filter it reads', async () => {
     await visit('/it-it/products?sort=price-asc')
     const lines = await requestLinesOf(async () => {
