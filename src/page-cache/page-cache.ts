@@ -43,7 +43,7 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
   const version = await pageVersion(c.env.CACHE, c.var.market.country, c.var.log.cacheOutcome)
   if (version === null) return next()
   const variant = variantOf(c)
-  const key = keyOf(version, variant, candidate)
+  const key = keyOf(`${BUILD}.${settingsOf(configOf(c.env))}`, version, variant, candidate)
   const cache = (caches as unknown as { default: Cache }).default
   let outcome: PageCacheOutcome = 'memory'
   let entry = fromMemory(key)
@@ -94,12 +94,31 @@ function variantOf(c: Context<AppEnv>): string {
   return gpc ? `${choice}-gpc` : choice
 }
 
-/** The page's key: the build, the market's and the brand's page versions, the variant, the path and what it reads. */
-const keyOf = (version: string, variant: string, { path, query }: Candidate) =>
-  `https://page-cache.internal/${BUILD}/${version}/${variant}${path}${query ? `?${query}` : ''}`
+/**
+ * The page's key: the build and the deployment's settings, the market's and the brand's page versions, the variant,
+ * the path and what it reads.
+ */
+const keyOf = (deployment: string, version: string, variant: string, { path, query }: Candidate) =>
+  `https://page-cache.internal/${deployment}/${version}/${variant}${path}${query ? `?${query}` : ''}`
 
 /** The build (a deployment never answers pages another kept). */
 const BUILD = assets.build
+
+/**
+ * The deployment's settings in a few characters (FNV-1a of the configuration): a changed variable (the public
+ * origin, a tag-manager fallback, image resizing) is a new deployment of the same build, whose pages differ.
+ */
+const settings = new WeakMap<object, string>()
+function settingsOf(config: object): string {
+  let known = settings.get(config)
+  if (known === undefined) {
+    let hash = 0x811c9dc5
+    for (const char of JSON.stringify(config)) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193)
+    known = (hash >>> 0).toString(36)
+    settings.set(config, known)
+  }
+  return known
+}
 
 /** A new answer of a kept page (its body is read again for each answer; `HEAD` gets none). */
 function answerOf(entry: PageEntry, method: string): Response {
