@@ -15,7 +15,7 @@
 // It builds into dist/bench/ only (the client, the manifest the bundled Worker imports, the Worker), so a site that
 // `npm start` is serving meanwhile keeps its dist/client, its src/render/asset-manifest.json and its dist/worker.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { cpus, loadavg } from 'node:os'
 import { join, relative } from 'node:path'
@@ -94,37 +94,59 @@ const runtime = (port) => ({
   port,
 })
 
+/** The site's bindings but its variables (and where its D1 database is kept). */
+const storage = (d1Persist) => ({
+  kvNamespaces: ['CACHE', 'SESSIONS'],
+  d1Databases: ['DB'],
+  d1Persist,
+  r2Buckets: ['FILES'],
+  // wrangler.toml's limiters (docs/decisions/006).
+  ratelimits: {
+    CLIENT_ATTEMPTS: { simple: { limit: 20, period: 60 } },
+    ACCOUNT_CLIENT_ATTEMPTS: { simple: { limit: 5, period: 60 } },
+    ACCOUNT_ATTEMPTS: { simple: { limit: 30, period: 60 } },
+    BIKE_REGISTRATION_ATTEMPTS: { simple: { limit: 5, period: 60 } },
+    PURGE_ATTEMPTS: { simple: { limit: 5, period: 60 } },
+  },
+  serviceBindings: { ASSETS: () => new Response('Not found', { status: 404 }) },
+})
+
 /**
- * The site in workerd, with `vars` over the bench's variables. Without `assetsDirectory`, requests reach the Worker
- * directly: in production the asset routing happens before the Worker and is not its CPU. Its request log is read
- * from its stdout (`log`).
+ * The demo database, made once and kept in a folder each site starts from a copy of: seeding goes through Miniflare's
+ * synchronous proxy (`prepare`), which failed an assertion when a later instance used it after others were disposed.
+ */
+const seededDb = join(BENCH, 'd1-seeded')
+{
+  rmSync(seededDb, { recursive: true, force: true })
+  const mf = new Miniflare({ ...runtime(PORT), modules, modulesRoot: outdir, ...storage(seededDb), bindings: {}, handleRuntimeStdio: (o, e) => (o.resume(), e.resume()) })
+  const db = await mf.getD1Database('DB')
+  for (const sql of [...schema, ...seed]) await db.prepare(sql).run()
+  await mf.dispose()
+}
+let copies = 0
+
+/**
+ * The site in workerd, with `vars` over the bench's variables, on a fresh copy of the demo database. Without
+ * `assetsDirectory`, requests reach the Worker directly: in production the asset routing happens before the Worker and
+ * is not its CPU. Its request log is read from its stdout (`log`).
  */
 async function site(vars = {}, port = PORT) {
   const log = requestLog()
+  const d1 = join(BENCH, `d1-${++copies}`)
+  rmSync(d1, { recursive: true, force: true })
+  cpSync(seededDb, d1, { recursive: true })
   const mf = new Miniflare({
     ...runtime(port),
     modules,
     modulesRoot: outdir,
-    kvNamespaces: ['CACHE', 'SESSIONS'],
-    d1Databases: ['DB'],
-    r2Buckets: ['FILES'],
-    // wrangler.toml's limiters (docs/decisions/006).
-    ratelimits: {
-      CLIENT_ATTEMPTS: { simple: { limit: 20, period: 60 } },
-      ACCOUNT_CLIENT_ATTEMPTS: { simple: { limit: 5, period: 60 } },
-      ACCOUNT_ATTEMPTS: { simple: { limit: 30, period: 60 } },
-      BIKE_REGISTRATION_ATTEMPTS: { simple: { limit: 5, period: 60 } },
-      PURGE_ATTEMPTS: { simple: { limit: 5, period: 60 } },
-    },
+    ...storage(d1),
     bindings: {
       UPSTREAM_URL: '', UPSTREAM_TIMEOUT_MS: '3000', RENDER_MODE: 'auto', PAGE_CACHE: 'on', MAP_TILE_URL: '',
       SESSION_SECRET: 'bench-session-secret', PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, ...vars,
     },
-    serviceBindings: { ASSETS: () => new Response('Not found', { status: 404 }) },
     handleRuntimeStdio: log.handle,
   })
-  const db = await mf.getD1Database('DB')
-  for (const sql of [...schema, ...seed]) await db.prepare(sql).run()
+  await mf.ready
   return { mf, log }
 }
 
@@ -265,7 +287,10 @@ async function slowSection() {
     const log = await front.log.stop()
     const home = log.entries.filter((entry) => entry.path === '/it-it')
     const newsCalls = proxy.calls.filter((call) => call.held)
-    return { slow, meanwhile, after, again, home, newsCalls }
+    // The upstream calls the slow request made before its first byte (the home's own lookups, cold in this isolate).
+    const firstByteAt = slow.startedAt + (slow.firstChunkMs ?? 0)
+    const before = proxy.calls.filter((call) => call.started >= slow.startedAt && call.started < firstByteAt && !call.held)
+    return { slow, meanwhile, after, again, home, newsCalls, before }
   } finally {
     await front.mf.dispose()
     await api.mf.dispose()
@@ -277,12 +302,15 @@ console.log(`\nSlow section: GET /it-it cold, its latest news held ${SLOW_MS} ms
 let slow = null
 try {
   slow = await slowSection()
-  const { slow: first, meanwhile, after, again, home, newsCalls } = slow
+  const { slow: first, meanwhile, after, again, home, newsCalls, before } = slow
   const body = first.bytes.toString('utf8')
   console.log(`  first request:   status ${first.status}, headers after ${first.headersMs.toFixed(1)} ms, first body chunk after ${first.firstChunkMs?.toFixed(1)} ms, complete after ${first.totalMs.toFixed(0)} ms, ${first.chunks} chunks, ${(first.bytes.length / 1024).toFixed(1)} KiB${body.includes('</html>') ? '' : ' (no </html>!)'}`)
   const outcomes = home.map((entry) => `${entry.page ?? 'none'} (${entry.durationMs} ms)`)
   console.log(`  page cache, in the order the requests ended: ${outcomes.join(', ')}`)
   console.log(`    = the slow request, one sent ${SLOW_MS / 2} ms into it (ended after ${meanwhile.totalMs.toFixed(0)} ms), then two sent after both completed (${after.totalMs.toFixed(0)} ms, ${again.totalMs.toFixed(0)} ms)`)
+  console.log(`  the request sent during it (its lookups warm but the news): first body chunk after ${meanwhile.firstChunkMs?.toFixed(1)} ms, complete after ${meanwhile.totalMs.toFixed(0)} ms`)
+  const spans = before.map((call) => `${call.path.split('?')[0].replace('/api/', '')} ${call.answered ? (call.answered - call.started).toFixed(0) : '?'} ms`)
+  console.log(`  upstream calls of the first request before its first byte (through the proxy): ${before.length}${spans.length ? `: ${spans.join(', ')}` : ''}`)
   console.log(`  latest-news calls held by the proxy: ${newsCalls.length}`)
 } catch (error) {
   console.log(`  failed: ${error instanceof Error ? error.message : String(error)}`)
