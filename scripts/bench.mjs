@@ -113,15 +113,23 @@ const storage = (d1Persist) => ({
 
 /**
  * The demo database, made once and kept in a folder each site starts from a copy of: seeding goes through Miniflare's
- * synchronous proxy (`prepare`), which failed an assertion when a later instance used it after others were disposed.
+ * synchronous proxy (`prepare`), which fails an assertion now and then on this machine (`SynchronousFetcher.fetch`,
+ * seen under load): the seeding is then tried again on a fresh instance, up to three times.
  */
 const seededDb = join(BENCH, 'd1-seeded')
-{
+for (let attempt = 1; ; attempt++) {
   rmSync(seededDb, { recursive: true, force: true })
   const mf = new Miniflare({ ...runtime(PORT), modules, modulesRoot: outdir, ...storage(seededDb), bindings: {}, handleRuntimeStdio: (o, e) => (o.resume(), e.resume()) })
-  const db = await mf.getD1Database('DB')
-  for (const sql of [...schema, ...seed]) await db.prepare(sql).run()
-  await mf.dispose()
+  try {
+    const db = await mf.getD1Database('DB')
+    for (const sql of [...schema, ...seed]) await db.prepare(sql).run()
+    break
+  } catch (error) {
+    if (attempt === 3) throw error
+    console.log(`seeding failed (${error instanceof Error ? error.message : String(error)}), trying again`)
+  } finally {
+    await mf.dispose()
+  }
 }
 let copies = 0
 
