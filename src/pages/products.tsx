@@ -85,17 +85,7 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
               {applied.length > 0 && <span className="listing-filters-count">{` (${applied.length})`}</span>}
             </summary>
             <form method="get" action={here} id={LISTING_IDS.form} className="filter-form" aria-label={t('listing.filters')}>
-              {facets.disciplines.length > 0 && (
-                <fieldset>
-                  <legend>{t('listing.discipline')}</legend>
-                  {facets.disciplines.map((value) => (
-                    <label key={value} className="filter-choice">
-                      <input type="checkbox" name={LISTING_PARAMS.discipline} value={value} defaultChecked={query.disciplines.includes(value)} />
-                      <span>{t(`listing.disciplines.${value}`)}</span>
-                    </label>
-                  ))}
-                </fieldset>
-              )}
+              <FacetChoices view={view} name={LISTING_PARAMS.discipline} legend="listing.discipline" labels="listing.disciplines" values={facets.disciplines} chosen={query.disciplines} />
               {facets.eBike && (
                 <fieldset>
                   <legend>{t('listing.e_bike')}</legend>
@@ -107,17 +97,7 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
                   ))}
                 </fieldset>
               )}
-              {facets.materials.length > 0 && (
-                <fieldset>
-                  <legend>{t('listing.material')}</legend>
-                  {facets.materials.map((value) => (
-                    <label key={value} className="filter-choice">
-                      <input type="checkbox" name={LISTING_PARAMS.material} value={value} defaultChecked={query.materials.includes(value)} />
-                      <span>{t(`listing.materials.${value}`)}</span>
-                    </label>
-                  ))}
-                </fieldset>
-              )}
+              <FacetChoices view={view} name={LISTING_PARAMS.material} legend="listing.material" labels="listing.materials" values={facets.materials} chosen={query.materials} />
               <fieldset className="filter-price">
                 <legend>{t('listing.price', { currency: market.site.default_currency_token || market.site.currency })}</legend>
                 <label>
@@ -256,4 +236,20 @@ export async function productsPage(c: Context<AppEnv>): Promise<Response> {
   return sendPage(c, <ProductsPage view={view} chrome={chrome} head={head} title={title} types={types} products={products} query={query} />, {
     caching: Caching.shared,
   })
+}
+
+/** A filter of several values (disciplines, frame materials) as checkboxes, left out when the listing offers none. */
+function FacetChoices({ view, name, legend, labels, values, chosen }: { view: View; name: string; legend: string; labels: string; values: readonly string[]; chosen: readonly string[] }) {
+  if (values.length === 0) return null
+  return (
+    <fieldset>
+      <legend>{view.t(legend)}</legend>
+      {values.map((value) => (
+        <label key={value} className="filter-choice">
+          <input type="checkbox" name={name} value={value} defaultChecked={chosen.includes(value)} />
+          <span>{view.t(`${labels}.${value}`)}</span>
+        </label>
+      ))}
+    </fieldset>
+  )
 }
