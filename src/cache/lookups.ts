@@ -11,7 +11,8 @@ import { siteCalls } from '../upstream/contract/sites'
 import { whistleblowerCalls } from '../upstream/contract/whistleblower'
 import { cacheKeys } from './keys'
 import { type CachePolicy, CacheItem, CacheLong, CacheShort } from './policies'
-import { cached, type CacheContext, type Load } from './swr'
+import { cached, type CacheContext, type Load, remembered } from './swr'
+import type { Site } from '../upstream/schemas'
 
 /** The market a read speaks for (X-Tenant / X-Locale). */
 export type MarketRef = { country: string; locale: string }
@@ -53,6 +54,9 @@ export function createLookups(cache: CacheContext, upstream: Upstream) {
 }
 
 export type Lookups = ReturnType<typeof createLookups>
+
+/** A market's site record as this isolate remembers it (see `remembered`): what `lookups.site` answers from memo. */
+export const rememberedSite = (country: string) => remembered<Site>(cacheKeys.site(country), CacheShort)
 
 /** A cached list: empty when the API has none. */
 const cachedList = async <T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T[]>): Promise<T[]> =>

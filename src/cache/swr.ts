@@ -62,6 +62,16 @@ export async function cached<T>(cache: CacheContext, key: string, policy: CacheP
   return value
 }
 
+/**
+ * The value this isolate remembers for a key while `cached` would answer it from memo (`{ value }`, the value null
+ * when the thing does not exist), else undefined: no KV read, no upstream call, nothing refreshed.
+ */
+export function remembered<T>(key: string, policy: CachePolicy, now = Date.now()): { value: T | null } | undefined {
+  const memoEntry = memo.get(key)
+  if (!memoEntry || now - memoEntry.readAt >= MEMO_SECONDS * 1000 || !isFresh(memoEntry.entry, policy, now)) return undefined
+  return { value: memoEntry.entry.value as T | null }
+}
+
 /** Forgets this isolate's memo (after a purge, and between tests). */
 export function forgetMemo(prefix = ''): void {
   for (const key of memo.keys()) if (key.startsWith(prefix)) memo.delete(key)

@@ -7,13 +7,14 @@ import type { AppEnv, Bindings } from '../env'
 import { siteUrl } from '../market/market'
 import { errorName, logEvent } from '../ops/log'
 import type { PageCacheOutcome } from '../ops/request-log'
-import { assets } from '../render/assets'
 import { viewOf } from '../render/respond'
-import { CONSENT_COOKIE, consentOf, consentValue } from '../tracking/consent'
+import { CONSENT_COOKIE, consentOf } from '../tracking/consent'
 import { type Candidate, candidateOf } from './cacheable'
+import { rememberAddress } from './early'
+import { DEFAULT_VARIANT, pageKeyOf, variantOf } from './keys'
 import { type PersonalParts, stitch } from './personal'
 import { noteRender, type RenderNote, renderNoteOf } from './render-note'
-import { forgetPage, freshnessOf, fromCacheApi, fromMemory, type PageEntry, toCacheApi, toMemory } from './store'
+import { answerOf, forgetPage, freshnessOf, fromCacheApi, fromMemory, matchesEtag, type PageEntry, toCacheApi, toMemory } from './store'
 import { pageVersion } from './versions'
 
 /** The app itself, for the page cache's own renders (a second dispatch of the candidate's anonymous request). */
@@ -42,8 +43,8 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
   if (!candidate) return next()
   const version = await pageVersion(c.env.CACHE, c.var.market.country, c.var.log.cacheOutcome)
   if (version === null) return next()
-  const variant = variantOf(c)
-  const key = keyOf(`${BUILD}.${settingsOf(configOf(c.env))}`, version, variant, candidate)
+  const variant = variantOf(consentOf(c))
+  const key = pageKeyOf(configOf(c.env), version, variant, candidate)
   const cache = (caches as unknown as { default: Cache }).default
   let outcome: PageCacheOutcome = 'memory'
   let entry = fromMemory(key)
@@ -80,51 +81,10 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
     return c.newResponse(stitched.body, stitched)
   }
   c.var.caching.allow(caching)
-  if (entry && c.req.header('If-None-Match')?.split(/\s*,\s*/).includes(entry.etag)) return c.body(null, 304, { ETag: entry.etag })
+  if (entry) rememberAddress(variant, new URL(c.req.url), { candidate, country: c.var.market.country, segment: c.var.market.segment })
+  if (entry && matchesEtag(c.req.header('If-None-Match'), entry.etag)) return c.body(null, 304, { ETag: entry.etag })
   // Through the context, so that what the middleware before set (a cleared session cookie) goes with the answer.
   return c.newResponse(answer.body, answer)
-}
-
-const DEFAULT_VARIANT = 'unset'
-
-/** What a page depends on besides its URL: the visitor's stored consent choice and `Sec-GPC` (banner, trackers). */
-function variantOf(c: Context<AppEnv>): string {
-  const { consent, gpc } = consentOf(c)
-  const choice = consent ? consentValue(consent) : DEFAULT_VARIANT
-  return gpc ? `${choice}-gpc` : choice
-}
-
-/**
- * The page's key: the build and the deployment's settings, the market's and the brand's page versions, the variant,
- * the path and what it reads.
- */
-const keyOf = (deployment: string, version: string, variant: string, { path, query }: Candidate) =>
-  `https://page-cache.internal/${deployment}/${version}/${variant}${path}${query ? `?${query}` : ''}`
-
-/** The build (a deployment never answers pages another kept). */
-const BUILD = assets.build
-
-/**
- * The deployment's settings in a few characters (FNV-1a of the configuration): a changed variable (the public
- * origin, a tag-manager fallback, image resizing) is a new deployment of the same build, whose pages differ.
- */
-const settings = new WeakMap<object, string>()
-function settingsOf(config: object): string {
-  let known = settings.get(config)
-  if (known === undefined) {
-    let hash = 0x811c9dc5
-    for (const char of JSON.stringify(config)) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193)
-    known = (hash >>> 0).toString(36)
-    settings.set(config, known)
-  }
-  return known
-}
-
-/** A new answer of a kept page (its body is read again for each answer; `HEAD` gets none). */
-function answerOf(entry: PageEntry, method: string): Response {
-  const headers = new Headers(entry.headers as Array<[string, string]>)
-  headers.set('ETag', entry.etag)
-  return new Response(method === 'HEAD' ? null : entry.body, { status: entry.status, headers })
 }
 
 /**

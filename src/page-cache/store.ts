@@ -31,6 +31,17 @@ const memory = new Map<string, PageEntry>()
 let memoryBytes = 0
 const sizeOf = (key: string, entry: PageEntry) => entry.body.byteLength + key.length * 2 + 512
 
+/** A new answer of a kept page with its ETag (its body is read again for each answer; `HEAD` gets none). */
+export function answerOf(entry: PageEntry, method: string): Response {
+  const headers = new Headers(entry.headers as Array<[string, string]>)
+  headers.set('ETag', entry.etag)
+  return new Response(method === 'HEAD' ? null : entry.body, { status: entry.status, headers })
+}
+
+/** Whether an `If-None-Match` header names this ETag. */
+export const matchesEtag = (ifNoneMatch: string | null | undefined, etag: string) =>
+  !!ifNoneMatch && ifNoneMatch.split(/\s*,\s*/).includes(etag)
+
 /** The isolate's copy, marked as just used. */
 export function fromMemory(key: string): PageEntry | undefined {
   const entry = memory.get(key)

@@ -50,6 +50,20 @@ export async function pageVersion(kv: KVNamespace, country: string, report?: Ver
 }
 
 /**
+ * The version part of a market's page keys as this isolate remembers it (both read within `MEMO_SECONDS`), else
+ * null: no KV read (the page cache's early answer, `early.ts`).
+ */
+export function rememberedPageVersion(country: string, now = Date.now()): string | null {
+  const fresh = (scope: string) => {
+    const remembered = memo.get(scope)
+    return remembered && now - remembered.readAt < MEMO_SECONDS * 1000 ? remembered.version : null
+  }
+  const market = fresh(country)
+  const brand = market === null ? null : fresh(BRAND)
+  return market === null || brand === null ? null : `${market}.${brand}`
+}
+
+/**
  * Raises a market's version (`country`), or the whole brand's (no country): its cached pages are never read again.
  * Called last by a purge, once the lookups the pages are made of are gone.
  */

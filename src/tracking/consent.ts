@@ -38,9 +38,15 @@ export const consentValue = (consent: Consent): string =>
  * What the visitor allowed, as far as this request can tell: `Sec-GPC: 1` refuses everything whatever was stored
  * (the browser says so on every request); else the stored choice; else null — they have not chosen yet.
  */
-export function consentOf(c: Context): { consent: Consent | null; gpc: boolean; stored: boolean } {
-  const gpc = c.req.header('Sec-GPC')?.trim() === '1'
-  const cookie = getCookie(c, CONSENT_COOKIE)
+export function consentOf(c: Context): ConsentState {
+  return consentFrom(getCookie(c, CONSENT_COOKIE), c.req.header('Sec-GPC'))
+}
+
+export type ConsentState = { consent: Consent | null; gpc: boolean; stored: boolean }
+
+/** The same from the consent cookie's value and the `Sec-GPC` header, where there is no request context yet. */
+export function consentFrom(cookie: string | undefined, secGpc: string | null | undefined): ConsentState {
+  const gpc = secGpc?.trim() === '1'
   const stored = parseConsent(cookie)
   return { consent: gpc ? REFUSED : stored, gpc, stored: cookie !== undefined }
 }

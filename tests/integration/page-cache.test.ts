@@ -4,7 +4,9 @@ import { consoleLogin, visitConsole } from '../fixtures/console'
 import { DEMO, formPost, logIn, nextClient, SECOND, visitAs } from '../fixtures/session'
 import { pageUrlOf } from '../fixtures/page-slugs'
 import { requestLinesOf } from '../fixtures/request-lines'
-import { clearCaches, visit } from '../fixtures/worker'
+import { cacheKeys } from '../../src/cache/keys'
+import { forgetMemo } from '../../src/cache/swr'
+import { clearCaches, type Visit, visit } from '../fixtures/worker'
 
 /** KV as the Worker's `CACHE`, counting the reads it is asked for. */
 function countingKv() {
@@ -193,5 +195,65 @@ describe('the page cache', () => {
     expect(policy).not.toContain('unsafe-inline')
     expect(policy).toMatch(/script-src 'self' ('sha256-[A-Za-z0-9+/=]+' )+'strict-dynamic'/)
     expect(text).not.toContain('nonce=')
+  })
+})
+
+describe('the page cache\'s early answer', () => {
+  /** Headers that differ between two answers of the same page by nature. */
+  const comparable = (headers: Headers) => [...headers].filter(([name]) => name !== 'date')
+
+  it('answers a kept page before the app runs: no lookup at all, the same status, headers and bytes', async () => {
+    await visit('/it-it/news')
+    const answers: Visit[] = []
+    const [kept, early] = await requestLinesOf(async () => {
+      answers.push(await visit('/it-it/news?utm_source=mail'))
+      answers.push(await visit('/it-it/news?utm_source=mail'))
+    })
+    // The first visit of this address goes through the app (its lookups from memo); the second is answered early.
+    expect(kept).toMatchObject({ page: 'memory', upstreamCalls: 0 })
+    expect(Object.keys(kept?.cacheLookups ?? {})).not.toEqual([])
+    expect(early).toMatchObject({ page: 'memory', upstreamCalls: 0, cacheLookups: {}, market: 'it-it', status: 200 })
+    const [first, second] = answers as [Visit, Visit]
+    expect(second.text).toBe(first.text)
+    expect(comparable(second.headers)).toEqual(comparable(first.headers))
+  })
+
+  it('answers 304 early to a matching If-None-Match', async () => {
+    await visit('/it-it')
+    const etag = (await visit('/it-it')).headers.get('ETag') as string
+    const [line] = await requestLinesOf(async () => {
+      const again = await visit('/it-it', { headers: { 'If-None-Match': etag } })
+      expect(again.status).toBe(304)
+      expect(again.headers.get('Cache-Control')).toBe('no-cache')
+    })
+    expect(line).toMatchObject({ status: 304, cacheLookups: {} })
+  })
+
+  it.each([
+    ['a session cookie, even one that names no session', '__Host-AuthTkn=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['a cart cookie of the market', '__Host-Cart-it=nosuchcart'],
+  ])('leaves a visitor with %s to the app', async (_, cookie) => {
+    await visit('/it-it')
+    await visit('/it-it')
+    const [line] = await requestLinesOf(() => visit('/it-it', { headers: { Cookie: cookie } }))
+    expect(line?.page).toBe('memory')
+    expect(Object.keys(line?.cacheLookups ?? {})).not.toEqual([])
+  })
+
+  it('leaves a market to the app once its site record is to be read again, and so shows maintenance', async () => {
+    await visit('/it-it')
+    await visit('/it-it')
+    const maintenance = (on: boolean) =>
+      env.DB.prepare(`UPDATE sites SET settings = json_set(settings, '$.under_maintenance', json('${on}')) WHERE slug = 'it'`).run()
+    await maintenance(true)
+    try {
+      // Switched upstream (no purge): the site record's KV entry is gone, and this isolate's memo of it ends (before
+      // the memo of the page versions, which were read at another time).
+      await env.CACHE.delete(cacheKeys.site('it'))
+      forgetMemo(cacheKeys.site('it'))
+      expect((await visit('/it-it')).status).toBe(503)
+    } finally {
+      await maintenance(false)
+    }
   })
 })
