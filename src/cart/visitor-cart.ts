@@ -3,6 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { Caching } from '../cache/answer-caching'
 import { sha256Hex } from '../crypto/digest'
 import type { AppEnv } from '../env'
+import { keepCartCount, keptCartCount } from './cart-count'
 import { errorName, logEvent } from '../ops/log'
 import { cartCode } from '../upstream/cart-schemas'
 import { type CartCalls, cartCalls } from '../upstream/contract/cart'
@@ -44,21 +45,34 @@ export function visitorCart(c: Context<AppEnv>): { calls: CartCalls; code: strin
 }
 
 /**
- * The header's cart count on a market page: null (no count, the page stays shared) for a visitor without a cart
- * cookie, or in a market that does not sell online; else the number of items, and the page becomes personal. A cart
- * that cannot be read shows no count (logged); it never fails the page.
+ * The header's cart count on a market page: null (no count, the page stays shared) for a visitor without a session or
+ * a cart cookie, or in a market that does not sell online; else the number of items, and the page becomes personal.
+ * Read from the API; with `kept` (the page cache's stitching) from the browser's copy when it has one for this cart,
+ * else from the API and the copy given to the browser (`cart-count.ts`). A cart that cannot be read shows no count
+ * (logged); it never fails the page.
  */
-export async function headerCartCount(c: Context<AppEnv>): Promise<number | null> {
+export async function headerCartCount(c: Context<AppEnv>, { kept = false } = {}): Promise<number | null> {
   const { market, viewer, available } = c.var
   if (!market || !available?.has('cart')) return null
-  if (!viewer && !readCartCode(c, market.country)) return null
+  const holder = viewer?.sessionId ?? readCartCode(c, market.country)
+  if (!holder) return null
   c.var.caching.lower(Caching.personal)
+  const known = kept ? keptCartCount(c, market.country, holder) : null
+  if (known !== null) return known
   try {
-    return (await visitorCart(c).calls.read())?.item_count ?? 0
+    const count = (await visitorCart(c).calls.read())?.item_count ?? 0
+    if (kept) keepCartCount(c, market.country, holder, count)
+    return count
   } catch (error) {
     logEvent('warn', 'header_data_unavailable', { part: 'cart', error: errorName(error) })
     return null
   }
+}
+
+/** Keeps the count of a cart the visitor just changed (its answer's `item_count`) in their browser. */
+export function keepChangedCartCount(c: Context<AppEnv>, cart: { code: string; item_count: number }): void {
+  const { market, viewer } = c.var
+  keepCartCount(c, market.country, viewer?.sessionId ?? cart.code, cart.item_count)
 }
 
 /**

@@ -163,7 +163,7 @@ function refreshInBackground(c: Context<AppEnv>, dispatch: Dispatch, candidate: 
 /** The visitor's own parts of a page: their name when logged in, their cart's count when they have one. */
 async function personalPartsOf(c: Context<AppEnv>): Promise<PersonalParts | null> {
   const name = c.var.viewer ? c.var.viewer.user.first_name || c.var.viewer.user.name : null
-  const count = await headerCartCount(c)
+  const count = await headerCartCount(c, { kept: true })
   if (name === null && count === null) return null
   const cart = count ? { count, text: c.var.t.t('cart.header_count', { count: String(count) }) } : null
   return { name, cart }

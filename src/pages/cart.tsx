@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { Caching } from '../cache/answer-caching'
-import { addKeyOf, setCartCookie, visitorCart } from '../cart/visitor-cart'
+import { addKeyOf, keepChangedCartCount, setCartCookie, visitorCart } from '../cart/visitor-cart'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import { type Notice, noticeText, withNotice } from '../components/toast'
@@ -217,6 +217,7 @@ export async function addToCart(c: Context<AppEnv>): Promise<Response> {
     if (!added && !cart.customer) added = await addOnce(cartCalls(c.var.upstream.forMarket(market), { code: null }), line)
     if (!added) throw new PageError(400, ErrorMessages.badRequest)
     if (!cart.customer) setCartCookie(c, market.country, added.code)
+    keepChangedCartCount(c, added)
     return answer('cart_added', 200, added.item_count)
   } catch (error) {
     const notice = refusalNotice(error)
@@ -257,6 +258,7 @@ export async function changeCartLine(c: Context<AppEnv>): Promise<Response> {
   try {
     const changed = await visitorCart(c).calls.change(sku, quantity)
     if (!changed) throw PageError.pageNotFound(c.req.url)
+    keepChangedCartCount(c, changed)
     return back('cart_updated')
   } catch (error) {
     const notice = refusalNotice(error)
@@ -270,5 +272,6 @@ export async function removeCartLine(c: Context<AppEnv>): Promise<Response> {
   const sku = skuOf(c)
   const removed = await visitorCart(c).calls.remove(sku)
   if (!removed) throw PageError.pageNotFound(c.req.url)
+  keepChangedCartCount(c, removed)
   return sendRedirect(c, withNotice(`/${c.var.market.segment}/cart`, 'cart_removed'), 303)
 }

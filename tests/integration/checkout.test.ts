@@ -445,8 +445,10 @@ describe('checkout: placing, paying and the result', () => {
     const { place: fields } = await review(giulia, IT, code)
     const back = await pay((await place(giulia, IT, code, fields)).headers.get('Location')!, 'succeed')
     expect(back).toBe(`${ORIGIN}/${IT}/checkout/${code}/result`)
-    const result = await visitAs(giulia, `/${IT}/checkout/${code}/result`)
+    // The browser's copy of the header's cart count (src/cart/cart-count.ts) is taken back: paying emptied the cart.
+    const result = await visitAs(giulia, `/${IT}/checkout/${code}/result`, { headers: { Cookie: '__Host-CartCount-it=1.abc' } })
     expect(result.status).toBe(200)
+    expect(result.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-CartCount-it=; Max-Age=0/)])
     expect(result.headers.get('Refresh')).toBeNull()
     const words = textOf(result.text)
     const orderCode = /<bdi dir="ltr">(AUR-[0-9A-Z]{6})<\/bdi>/.exec(result.text)?.[1]

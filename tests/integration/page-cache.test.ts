@@ -145,22 +145,53 @@ describe('the page cache', () => {
     expect(mine.text).not.toBe(theirs.text)
     expect(nobody.text).not.toContain('account-menu')
     expect(nobody.text).toContain('data-account')
-    expect(mine.headers.get('Cache-Control')).toBe('private, no-cache')
     expect(mine.headers.get('ETag')).toBeNull()
+    // The first page gives the browser its copy of the cart count (and, setting a cookie, is not kept); with it, the
+    // page is their browser's to keep.
+    const count = mine.headers.getSetCookie().find((line) => line.startsWith('__Host-CartCount-it='))?.split(';')[0] as string
+    expect(count).toMatch(/^__Host-CartCount-it=\d+\./)
+    expect(mine.headers.get('Cache-Control')).toBe('private, no-store')
+    const again = await visitAs(giulia, '/it-it/products', { headers: { Cookie: count } })
+    expect(again.headers.get('Cache-Control')).toBe('private, no-cache')
+    expect(again.headers.get('Set-Cookie')).toBeNull()
   })
 
-  it('puts a visitor\'s cart count into the cached page', async () => {
+  it('puts a visitor\'s cart count into the cached page, from their browser\'s copy of it when it is this cart\'s', async () => {
     await visit('/it-it/products/aurora-strada-9')
     const added = await visit('/it-it/cart/items', formPost({ sku: 'STR9-M-RED', quantity: '2', key: 'page-cache-test-key-1', product: 'aurora-strada-9' }, { 'CF-Connecting-IP': nextClient() }))
-    const cookie = (added.headers.get('Set-Cookie') ?? '').split(';')[0] as string
-    expect(cookie).toMatch(/^__Host-Cart-it=/)
+    const [cart, count] = ['__Host-Cart-it=', '__Host-CartCount-it='].map((name) =>
+      added.headers.getSetCookie().find((line) => line.startsWith(name))?.split(';')[0]) as [string, string]
+    expect(cart).toBeTruthy()
+    expect(count).toMatch(/^__Host-CartCount-it=2\.[0-9a-z]+$/)
+    const withCookies = (...cookies: string[]) => ({ headers: { Cookie: cookies.join('; ') } })
     const lines = await requestLinesOf(async () => {
-      const page = await visit('/it-it/products/aurora-strada-9', { headers: { Cookie: cookie } })
+      const page = await visit('/it-it/products/aurora-strada-9', withCookies(cart, count))
       expect(page.text).toMatch(/data-cart-count=""[^>]*>2</)
       expect(page.headers.get('Cache-Control')).toBe('private, no-cache')
+      expect(page.headers.get('Set-Cookie')).toBeNull()
+      // Without the copy, or with another cart's, the count is read from the API and the copy given again.
+      for (const cookies of [[cart], [cart, '__Host-CartCount-it=7.abc'], [cart, count.replace('=2.', '=x.')]]) {
+        const again = await visit('/it-it/products/aurora-strada-9', withCookies(...cookies))
+        expect(again.text).toMatch(/data-cart-count=""[^>]*>2</)
+        expect(again.headers.getSetCookie().map((line) => line.split(';')[0])).toEqual([count])
+      }
     })
-    expect(lines[0]?.page).toBe('memory')
+    expect(lines.map((line) => [line.page, line.upstreamCalls])).toEqual([['memory', 0], ['memory', 1], ['memory', 1], ['memory', 1]])
     expect((await visit('/it-it/products/aurora-strada-9')).text).toMatch(/data-cart-count=""[^>]*hidden=""[^>]*><\/span>/)
+  })
+
+  it('keeps a logged-in customer\'s count with their session: another session of theirs reads it again', async () => {
+    const session = await logIn(SECOND)
+    await visit('/it-it/products/aurora-strada-9')
+    const added = await visitAs(session, '/it-it/cart/items', formPost({ sku: 'STR9-M-RED', quantity: '1', key: 'page-cache-test-key-2', product: 'aurora-strada-9' }, { 'CF-Connecting-IP': nextClient() }))
+    const count = added.headers.getSetCookie().find((line) => line.startsWith('__Host-CartCount-it='))?.split(';')[0] as string
+    expect(count).toMatch(/^__Host-CartCount-it=\d+\.[0-9a-z]+$/)
+    const another = await logIn(SECOND)
+    const lines = await requestLinesOf(async () => {
+      await visitAs(session, '/it-it/products/aurora-strada-9', { headers: { Cookie: count } })
+      await visitAs(another, '/it-it/products/aurora-strada-9', { headers: { Cookie: count } })
+    })
+    expect(lines.map((line) => line.upstreamCalls)).toEqual([0, 1])
   })
 
   it.each([

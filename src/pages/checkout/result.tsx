@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { forgetCartCount } from '../../cart/cart-count'
 import type { View } from '../../components/view'
 import type { AppEnv } from '../../env'
 import { ErrorMessages, PageError } from '../../errors/page-error'
@@ -232,6 +233,8 @@ export async function resultPage(c: Context<AppEnv>): Promise<Response> {
   const order = await c.var.account.order(placed.code)
   if (!order) throw PageError.pageNotFound(c.req.url)
   const state = stateOf(placed)
+  // Paying takes the paid lines out of the cart (after the provider's webhook): the header's copy of the count goes.
+  forgetCartCount(c, c.var.market.country)
   const token = await checkoutToken(c, code, 'retry')
   const email = c.var.viewer?.user.email ?? ''
   const waiting = state === 'pending' && Date.now() - Date.parse(placed.placed_at) < RESULT_REFRESH_FOR_MS
