@@ -1,3 +1,4 @@
+import { MEMO_SECONDS } from '../cache/policies'
 import { randomToken, sha256Hex } from '../crypto/digest'
 import { open, seal } from './seal'
 
@@ -48,12 +49,14 @@ export type SessionStore = ReturnType<typeof sessionStore>
  */
 export function sessionStore(kv: KVNamespace, secret: string) {
   const end = async (id: string, userId?: number) => {
+    forgetSession(secret, id)
     const hash = await sha256Hex(id)
     await Promise.all([kv.delete(`session:${hash}`), userId === undefined ? null : kv.delete(`user:${userId}:${hash}`)])
   }
   const write = async (id: string, session: Session) => {
     // A session about to end is not worth keeping (and KV refuses so short a life).
     if (endOf(session) - Date.now() < KV_MIN_TTL_MS) return end(id, session.user.id)
+    rememberSession(secret, id, session)
     const hash = await sha256Hex(id)
     const expiration = Math.floor(endOf(session) / 1000)
     await Promise.all([
@@ -82,6 +85,7 @@ export function sessionStore(kv: KVNamespace, secret: string) {
         await end(id, session.user.id)
         return null
       }
+      rememberSession(secret, id, session)
       return session
     },
 
@@ -93,6 +97,7 @@ export function sessionStore(kv: KVNamespace, secret: string) {
 
     /** Ends every session of a user (after a password change). */
     async endAllOf(userId: number): Promise<void> {
+      for (const [key, { session }] of remembered) if (session.user.id === userId) remembered.delete(key)
       let cursor: string | undefined
       do {
         const page = await kv.list({ prefix: `user:${userId}:`, cursor })
@@ -103,6 +108,46 @@ export function sessionStore(kv: KVNamespace, secret: string) {
   }
 }
 
+/**
+ * Sessions this isolate read or wrote within `MEMO_SECONDS`, for the page cache's early answer only (every other
+ * request reads the store): ending a session here forgets it at once; ended in another isolate, it is forgotten here
+ * within `MEMO_SECONDS` (KV itself takes up to a minute to show a deletion everywhere). Keyed by the secret and the id.
+ */
+const remembered = new Map<string, { session: Session; readAt: number }>()
+const REMEMBERED_LIMIT = 5000
+const rememberedKey = (secret: string, id: string) => `${secret}\u0000${id}`
+
+function rememberSession(secret: string, id: string, session: Session): void {
+  const key = rememberedKey(secret, id)
+  remembered.delete(key)
+  if (remembered.size >= REMEMBERED_LIMIT) remembered.delete(remembered.keys().next().value as string)
+  remembered.set(key, { session, readAt: Date.now() })
+}
+
+function forgetSession(secret: string, id: string): void {
+  remembered.delete(rememberedKey(secret, id))
+}
+
+/**
+ * The live session of an id as this isolate remembers it (read or written within `MEMO_SECONDS`), and only while it
+ * needs no check against the API and no refresh; else null (the app reads the store).
+ */
+export function rememberedSession(secret: string, id: string, now = Date.now()): Session | null {
+  const memo = remembered.get(rememberedKey(secret, id))
+  if (!memo || now - memo.readAt >= MEMO_SECONDS * 1000) return null
+  const { session } = memo
+  const live = now < endOf(session) && now - session.seenAt <= SessionLifetime.idleMs
+  return live && now < nextCheckOf(session) ? session : null
+}
+
+/** Forgets every remembered session (between tests). */
+export function forgetRememberedSessions(): void {
+  remembered.clear()
+}
+
 /** When a session ends at the latest: the token's expiry or the absolute lifetime, whichever comes first. */
 export const endOf = (session: Pick<Session, 'expiresAt' | 'createdAt'>) =>
   Math.min(session.expiresAt, session.createdAt + SessionLifetime.absoluteMs)
+
+/** When a session is checked next: as it was told, or (a session from before) `refreshMs` after it was last seen. */
+export const nextCheckOf = (session: Pick<Session, 'checkAt' | 'seenAt'>) => session.checkAt ?? session.seenAt + SessionLifetime.refreshMs

@@ -5,9 +5,12 @@ import { errorName, logEvent } from '../ops/log'
 import { isUpstreamError } from '../upstream/errors'
 import { authOf } from './auth-of'
 import { clearSessionCookie, readSessionId } from './session-cookie'
-import { type Session, SessionLifetime, type SessionStore, type SessionUser } from './session-store'
+import { nextCheckOf, type Session, SessionLifetime, type SessionStore, type SessionUser } from './session-store'
 import { sessionsOf, sessionUser } from './sessions'
 import { isWhistleblowerPath } from '../whistleblower/no-trace'
+
+/** The name the site greets a logged-in visitor by. */
+export const viewerName = (user: Pick<SessionUser, 'first_name' | 'name'>) => user.first_name || user.name
 
 /** The logged-in visitor of a request: their session id, user and (edge-only) token. */
 export type Viewer = { sessionId: string; user: SessionUser; token: string }
@@ -72,6 +75,3 @@ async function checkSession(c: Context<AppEnv>, sessions: SessionStore, id: stri
     return next
   }
 }
-
-/** When a session is checked next: as it was told, or (a session from before) `refreshMs` after it was last seen. */
-const nextCheckOf = (session: Session) => session.checkAt ?? session.seenAt + SessionLifetime.refreshMs

@@ -24,8 +24,12 @@ function tagOf(holder: string): string {
 }
 
 /** The count the browser keeps for this holder's cart in a market's site, or null (none, another holder's, malformed). */
-export function keptCartCount(c: Context<AppEnv>, country: string, holder: string): number | null {
-  const match = VALUE.exec(getCookie(c, cartCountCookieName(country)) ?? '')
+export const keptCartCount = (c: Context<AppEnv>, country: string, holder: string) =>
+  keptCount(getCookie(c, cartCountCookieName(country)), holder)
+
+/** The same from the copy's cookie value (the page cache's early answer, before there is a request context). */
+export function keptCount(value: string | undefined, holder: string): number | null {
+  const match = VALUE.exec(value ?? '')
   return match && match[2] === tagOf(holder) ? Number(match[1]) : null
 }
 

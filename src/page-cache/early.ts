@@ -1,7 +1,10 @@
 import { parse } from 'hono/utils/cookie'
 import { SESSION_COOKIE } from '../auth/session-cookie'
+import { rememberedSession } from '../auth/session-store'
+import { viewerName } from '../auth/viewer'
 import { Caching, cacheControl } from '../cache/answer-caching'
 import { rememberedSite } from '../cache/lookups'
+import { cartCountCookieName, keptCount } from '../cart/cart-count'
 import { cartCookieName } from '../cart/visitor-cart'
 import { configOf } from '../config'
 import type { Bindings } from '../env'
@@ -10,11 +13,12 @@ import { RequestLog } from '../ops/request-log'
 import { CONSENT_COOKIE, consentFrom } from '../tracking/consent'
 import type { Candidate } from './cacheable'
 import { DEFAULT_VARIANT, pageKeyOf, variantOf } from './keys'
+import { keptPersonalTemplates, type PersonalParts, stitch } from './personal'
 import { answerOf, freshnessOf, fromMemory, matchesEtag } from './store'
 import { rememberedPageVersion } from './versions'
 
-/** What the page cache learnt of an address it answered: the page's candidate and its market. */
-type Address = { candidate: Candidate; country: string; segment: string }
+/** What the page cache learnt of an address it answered: the page's candidate and its market (and whether it sells). */
+type Address = { candidate: Candidate; country: string; segment: string; sellsOnline: boolean }
 
 /** Addresses (variant, path and query as sent) of kept pages, least recently answered first out. */
 const addresses = new Map<string, Address>()
@@ -40,10 +44,12 @@ export function forgetAddresses(): void {
 
 /**
  * The page cache's early answer (docs/decisions/022), before the app's middleware runs: a fresh page in this isolate's
- * memory for a visitor without a session or a cart of its market, at an address the page cache answered before,
- * while this isolate remembers its market's site record (live) and page versions. Anything else — a session or a
- * cart to stitch, a stale or missing page, a market to read again, maintenance — is null: the app answers it, the
- * page cache included. Same bytes, headers and log line as the page cache's own memory answer.
+ * memory, at an address the page cache answered before, while this isolate remembers its market's site record (live)
+ * and page versions. A logged-in visitor's session must be one this isolate remembers (and due no check), a cart's
+ * count one their browser keeps for that cart (src/cart/cart-count.ts): their parts are stitched in as the page cache
+ * does. Anything else — a session or a count to read, a stale or missing page, a market to read again, maintenance —
+ * is null: the app answers it, the page cache included. Same bytes, headers and log line as the page cache's own
+ * memory answer.
  *
  * @example
  * fetch: (request, env, ctx) => answerEarly(request, env) ?? app.fetch(request, env, ctx)
@@ -56,21 +62,52 @@ export function answerEarly(request: Request, env: Bindings): Response | null {
   const variant = variantOf(consentFrom(cookies[CONSENT_COOKIE], request.headers.get('Sec-GPC')))
   const url = new URL(request.url)
   const address = addresses.get(addressKey(variant, url))
-  if (!address || SESSION_COOKIE in cookies || cartCookieName(address.country) in cookies) return null
+  if (!address) return null
   const version = rememberedPageVersion(address.country)
   const site = version === null ? undefined : rememberedSite(address.country)
   if (!site?.value || !isLive(site.value)) return null
+  const parts = personalPartsOf(cookies, address, env)
+  if (parts === undefined) return null
+  const templates = parts && keptPersonalTemplates(address.segment, version as string)
+  if (templates === undefined) return null
   const entry = fromMemory(pageKeyOf(config, version as string, variant, address.candidate))
   if (!entry || freshnessOf(entry) !== 'fresh') return null
 
   const log = new RequestLog(request.method, url.pathname)
   log.market = address.segment
   log.page = 'memory'
-  const caching = cacheControl(variant === DEFAULT_VARIANT ? Caching.shared : Caching.personal)
-  const answer = matchesEtag(request.headers.get('If-None-Match'), entry.etag)
-    ? new Response(null, { status: 304, headers: { ETag: entry.etag } })
-    : answerOf(entry, request.method)
-  answer.headers.set('Cache-Control', caching)
+  const answer = parts && templates
+    ? withoutEtag(stitch(answerOf(entry, request.method), parts, templates))
+    : matchesEtag(request.headers.get('If-None-Match'), entry.etag)
+      ? new Response(null, { status: 304, headers: { ETag: entry.etag } })
+      : answerOf(entry, request.method)
+  answer.headers.set('Cache-Control', cacheControl(parts || variant !== DEFAULT_VARIANT ? Caching.personal : Caching.shared))
   log.write(answer.status)
   return answer
+}
+
+/**
+ * The visitor's parts as far as this isolate and their browser tell them without a read: null for a visitor without
+ * a session or a cart, undefined when something must be read first (the app's page cache does).
+ */
+function personalPartsOf(cookies: Record<string, string>, { country, sellsOnline }: Address, env: Bindings): PersonalParts | null | undefined {
+  const sessionId = cookies[SESSION_COOKIE]
+  const cartCode = cookies[cartCookieName(country)]
+  if (sessionId === undefined && cartCode === undefined) return null
+  let name: string | null = null
+  if (sessionId !== undefined) {
+    const session = env.SESSION_SECRET ? rememberedSession(env.SESSION_SECRET, sessionId) : null
+    if (!session) return undefined
+    name = viewerName(session.user)
+  }
+  const holder = sessionId ?? cartCode
+  if (!sellsOnline || holder === undefined) return name === null ? null : { name, count: null }
+  const count = keptCount(cookies[cartCountCookieName(country)], holder)
+  return count === null ? undefined : { name, count }
+}
+
+/** A stitched answer is one visitor's: no validator another could match. */
+function withoutEtag(response: Response): Response {
+  response.headers.delete('ETag')
+  return response
 }

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { type AnswerCaching, Caching } from '../cache/answer-caching'
+import { viewerName } from '../auth/viewer'
 import { headerCartCount } from '../cart/visitor-cart'
 import { configOf } from '../config'
 import type { AppEnv, Bindings } from '../env'
@@ -12,7 +13,7 @@ import { CONSENT_COOKIE, consentOf } from '../tracking/consent'
 import { type Candidate, candidateOf } from './cacheable'
 import { rememberAddress } from './early'
 import { DEFAULT_VARIANT, pageKeyOf, variantOf } from './keys'
-import { type PersonalParts, stitch } from './personal'
+import { type PersonalParts, personalTemplates, stitch } from './personal'
 import { noteRender, type RenderNote, renderNoteOf } from './render-note'
 import { answerOf, forgetPage, freshnessOf, fromCacheApi, fromMemory, matchesEtag, type PageEntry, toCacheApi, toMemory } from './store'
 import { pageVersion } from './versions'
@@ -77,11 +78,11 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
   if (parts) {
     c.var.caching.allow(Caching.personal)
     answer.headers.delete('ETag')
-    const stitched = stitch(answer, parts, { view: viewOf(c, c.var.t, c.var.market), home: siteUrl(c.var.market.site, c.var.market.locale), version })
+    const stitched = stitch(answer, parts, personalTemplates(viewOf(c, c.var.t, c.var.market), siteUrl(c.var.market.site, c.var.market.locale), version))
     return c.newResponse(stitched.body, stitched)
   }
   c.var.caching.allow(caching)
-  if (entry) rememberAddress(variant, new URL(c.req.url), { candidate, country: c.var.market.country, segment: c.var.market.segment })
+  if (entry) rememberAddress(variant, new URL(c.req.url), { candidate, ...addressOf(c) })
   if (entry && matchesEtag(c.req.header('If-None-Match'), entry.etag)) return c.body(null, 304, { ETag: entry.etag })
   // Through the context, so that what the middleware before set (a cleared session cookie) goes with the answer.
   return c.newResponse(answer.body, answer)
@@ -162,9 +163,11 @@ function refreshInBackground(c: Context<AppEnv>, dispatch: Dispatch, candidate: 
 
 /** The visitor's own parts of a page: their name when logged in, their cart's count when they have one. */
 async function personalPartsOf(c: Context<AppEnv>): Promise<PersonalParts | null> {
-  const name = c.var.viewer ? c.var.viewer.user.first_name || c.var.viewer.user.name : null
+  const name = c.var.viewer ? viewerName(c.var.viewer.user) : null
   const count = await headerCartCount(c, { kept: true })
-  if (name === null && count === null) return null
-  const cart = count ? { count, text: c.var.t.t('cart.header_count', { count: String(count) }) } : null
-  return { name, cart }
+  return name === null && count === null ? null : { name, count }
 }
+
+/** What the early answer needs to know of a kept page's market besides the page. */
+const addressOf = ({ var: { market, available } }: Context<AppEnv>) =>
+  ({ country: market.country, segment: market.segment, sellsOnline: available.has('cart') })

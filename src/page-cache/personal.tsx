@@ -6,26 +6,38 @@ import type { View } from '../components/view'
 export type PersonalParts = {
   /** The logged-in visitor's name, or null. */
   name: string | null
-  /** The header's cart count and its spoken text, or null (no cart). */
-  cart: { count: number; text: string } | null
+  /** The header's cart count, or null (no cart). */
+  count: number | null
 }
 
-const NAME_SLOT = 'page-cache-viewer-name'
-/** The logged-in account menu of each market (and page version), rendered once per isolate with a slot for the name. */
-const menus = new Map<string, string>()
-const MENUS_LIMIT = 200
+/**
+ * What a market's personal parts are made of, once per isolate and page version: the logged-in account menu with a
+ * slot for the name, and the cart count's spoken text with a slot for the number.
+ */
+export type PersonalTemplates = { readonly menu: string; readonly cartText: string }
 
-/** The account menu of a view's market, with the slot where each visitor's name goes. */
-function menuTemplate(view: View, home: string, version: string): string {
-  const key = `${view.market?.segment}|${view.locale}|${version}`
-  let menu = menus.get(key)
-  if (menu === undefined) {
-    if (menus.size >= MENUS_LIMIT) menus.clear()
-    menu = renderToStaticMarkup(<AccountMenu view={{ ...view, viewer: { name: NAME_SLOT } }} home={home} />)
-    menus.set(key, menu)
+const SLOT = '\u0000page-cache-slot\u0000'
+const templates = new Map<string, PersonalTemplates>()
+const TEMPLATES_LIMIT = 200
+const templatesKey = (segment: string, version: string) => `${segment}|${version}`
+
+/** The personal templates of a view's market, rendered the first time they are asked for (the app's page cache). */
+export function personalTemplates(view: View, home: string, version: string): PersonalTemplates {
+  const key = templatesKey(view.market?.segment ?? '', version)
+  let known = templates.get(key)
+  if (known === undefined) {
+    if (templates.size >= TEMPLATES_LIMIT) templates.clear()
+    known = {
+      menu: renderToStaticMarkup(<AccountMenu view={{ ...view, viewer: { name: SLOT } }} home={home} />),
+      cartText: view.t('cart.header_count', { count: SLOT }),
+    }
+    templates.set(key, known)
   }
-  return menu
+  return known
 }
+
+/** The personal templates of a market as this isolate already has them (the early answer), else undefined. */
+export const keptPersonalTemplates = (segment: string, version: string) => templates.get(templatesKey(segment, version))
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' }
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string)
@@ -36,25 +48,23 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] 
  * shows their number and its spoken text (`[data-cart-count-text]`).
  *
  * @example
- * stitch(cachedAnswer, { name: 'Giulia', cart: { count: 2, text: '2 articoli nel carrello' } }, { view, home, version })
+ * stitch(cachedAnswer, { name: 'Giulia', count: 2 }, personalTemplates(view, home, version))
  */
-export function stitch(response: Response, parts: PersonalParts, menu: { view: View; home: string; version: string }): Response {
+export function stitch(response: Response, { name, count }: PersonalParts, { menu, cartText }: PersonalTemplates): Response {
   let rewriter = new HTMLRewriter()
-  const name = parts.name
   if (name !== null) {
-    const html = menuTemplate(menu.view, menu.home, menu.version).replace(NAME_SLOT, () => escapeHtml(name))
+    const html = menu.replace(SLOT, () => escapeHtml(name))
     rewriter = rewriter.on('[data-account]', { element: (element) => void element.replace(html, { html: true }) })
   }
-  const cart = parts.cart
-  if (cart) {
+  if (count) {
     rewriter = rewriter
       .on('[data-cart-count]', {
         element: (element) => {
           element.removeAttribute('hidden')
-          element.setInnerContent(String(cart.count))
+          element.setInnerContent(String(count))
         },
       })
-      .on('[data-cart-count-text]', { element: (element) => void element.setInnerContent(cart.text) })
+      .on('[data-cart-count-text]', { element: (element) => void element.setInnerContent(cartText.replace(SLOT, String(count))) })
   }
   return rewriter.transform(response)
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { isbot } from 'isbot'
 import { createElement, type ReactElement } from 'react'
+import { viewerName } from '../auth/viewer'
 import { type AnswerCaching, Caching } from '../cache/answer-caching'
 import { noticeOf } from '../components/toast'
 import type { View } from '../components/view'
@@ -46,7 +47,7 @@ export function viewOf(c: Context<AppEnv>, t: Translator, market: Market | null,
     origin: configOf(c.env).publicOrigin,
     path: url.pathname,
     hydrate,
-    viewer: viewer && { name: viewer.user.first_name || viewer.user.name },
+    viewer: viewer && { name: viewerName(viewer.user) },
     notice: noticeOf(url.searchParams.get('notice') ?? undefined),
     imageResizing: configOf(c.env).imageResizing,
   }

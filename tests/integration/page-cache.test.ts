@@ -288,3 +288,37 @@ describe('the page cache\'s early answer', () => {
     }
   })
 })
+
+describe('the page cache\'s early answer for a logged-in visitor', () => {
+  it('stitches their name and count in before the app runs, with the session this isolate read and their copy of the count', async () => {
+    const giulia = await logIn(DEMO)
+    await visit('/it-it/news')
+    const first = await visitAs(giulia, '/it-it/news')
+    const copy = first.headers.getSetCookie().find((line) => line.startsWith('__Host-CartCount-it='))?.split(';')[0] as string
+    expect(copy).toBeTruthy()
+    let again!: Visit
+    const [line] = await requestLinesOf(async () => (again = await visitAs(giulia, '/it-it/news', { headers: { Cookie: copy } })))
+    expect(line).toMatchObject({ page: 'memory', cacheLookups: {}, upstreamCalls: 0 })
+    expect(again.text).toContain('account-menu')
+    expect(again.headers.get('Cache-Control')).toBe('private, no-cache')
+    expect(again.headers.get('ETag')).toBeNull()
+    // The same page as the app's page cache stitches it (at an address new to the early answer).
+    const [appLine] = await requestLinesOf(async () => {
+      const viaApp = await visitAs(giulia, '/it-it/news?utm_source=mail', { headers: { Cookie: copy } })
+      expect(again.text).toBe(viaApp.text)
+    })
+    expect(Object.keys(appLine?.cacheLookups ?? {})).not.toEqual([])
+  })
+
+  it('leaves a session ended in this isolate to the app: the page shows nobody', async () => {
+    const giulia = await logIn(DEMO)
+    await visit('/it-it/news')
+    const copy = (await visitAs(giulia, '/it-it/news')).headers.getSetCookie().find((line) => line.startsWith('__Host-CartCount-it='))?.split(';')[0] as string
+    expect((await visitAs(giulia, '/logout', formPost({ redirect: '/it-it' }))).status).toBe(303)
+    const [line] = await requestLinesOf(async () => {
+      const after = await visitAs(giulia, '/it-it/news', { headers: { Cookie: copy } })
+      expect(after.text).not.toContain('account-menu')
+    })
+    expect(Object.keys(line?.cacheLookups ?? {})).not.toEqual([])
+  })
+})
