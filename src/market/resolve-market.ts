@@ -32,7 +32,7 @@ export const resolveMarket = (): MiddlewareHandler<AppEnv> => async (c, next) =>
 
   const api = c.var.lookups.forMarket(market)
   c.set('api', api)
-  const [t, available] = await Promise.all([loadTranslator(api), availableFor(c)])
+  const [t, available] = await Promise.all([loadTranslator(api, c.var.log), availableFor(c)])
   c.set('t', t)
   if (!available.allowsPath(c.req.path)) throw PageError.notFound(ErrorMessages.featureOff)
   await next()

@@ -45,6 +45,18 @@ export class RequestLog {
     this.bare = isWhistleblowerPath(path)
   }
 
+  private readonly told = new Set<string>()
+
+  /**
+   * Whether an event is told for the first time in this request (the page cache's own render shares its visitor's
+   * line, and meets the same fallbacks): a warning is logged once per request.
+   */
+  firstTime(event: string): boolean {
+    if (this.told.has(event)) return false
+    this.told.add(event)
+    return true
+  }
+
   /** Counts a cache lookup by how it was answered. */
   cacheOutcome = (_key: string, outcome: CacheOutcome): void => {
     this.cache[outcome] = (this.cache[outcome] ?? 0) + 1

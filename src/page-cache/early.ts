@@ -13,7 +13,7 @@ import { RequestLog } from '../ops/request-log'
 import { CONSENT_COOKIE, consentFrom } from '../tracking/consent'
 import type { Candidate } from './cacheable'
 import { DEFAULT_VARIANT, pageKeyOf, variantOf } from './keys'
-import { keptPersonalTemplates, type PersonalParts, stitch } from './personal'
+import { keptPersonalTemplates, type PersonalParts, stitchEntry } from './personal'
 import { answerOf, freshnessOf, fromMemory, matchesEtag } from './store'
 import { rememberedPageVersion } from './versions'
 
@@ -77,7 +77,7 @@ export function answerEarly(request: Request, env: Bindings): Response | null {
   log.market = address.segment
   log.page = 'memory'
   const answer = parts && templates
-    ? withoutEtag(stitch(answerOf(entry, request.method), parts, templates))
+    ? stitchEntry(entry, request.method, parts, templates)
     : matchesEtag(request.headers.get('If-None-Match'), entry.etag)
       ? new Response(null, { status: 304, headers: { ETag: entry.etag } })
       : answerOf(entry, request.method)
@@ -106,8 +106,3 @@ function personalPartsOf(cookies: Record<string, string>, { country, sellsOnline
   return count === null ? undefined : { name, count }
 }
 
-/** A stitched answer is one visitor's: no validator another could match. */
-function withoutEtag(response: Response): Response {
-  response.headers.delete('ETag')
-  return response
-}

@@ -13,7 +13,7 @@ import { CONSENT_COOKIE, consentOf } from '../tracking/consent'
 import { type Candidate, candidateOf } from './cacheable'
 import { rememberAddress } from './early'
 import { DEFAULT_VARIANT, pageKeyOf, variantOf } from './keys'
-import { type PersonalParts, personalTemplates, stitch } from './personal'
+import { type PersonalParts, personalEndOf, personalTemplates, stitch, stitchEntry } from './personal'
 import { noteRender, type RenderNote, renderNoteOf } from './render-note'
 import { answerOf, forgetPage, freshnessOf, fromCacheApi, fromMemory, matchesEtag, type PageEntry, toCacheApi, toMemory } from './store'
 import { pageVersion } from './versions'
@@ -74,15 +74,16 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
     caching = entry ? keptCaching : rendered.caching
   }
   c.var.log.page = outcome
+  if (entry) rememberAddress(variant, new URL(c.req.url), { candidate, ...addressOf(c) })
   const parts = await personalPartsOf(c)
   if (parts) {
     c.var.caching.allow(Caching.personal)
-    answer.headers.delete('ETag')
-    const stitched = stitch(answer, parts, personalTemplates(viewOf(c, c.var.t, c.var.market), siteUrl(c.var.market.site, c.var.market.locale), version))
+    const templates = personalTemplates(viewOf(c, c.var.t, c.var.market), siteUrl(c.var.market.site, c.var.market.locale), version)
+    if (!entry) answer.headers.delete('ETag')
+    const stitched = entry ? stitchEntry(entry, c.req.method, parts, templates) : stitch(answer, parts, templates)
     return c.newResponse(stitched.body, stitched)
   }
   c.var.caching.allow(caching)
-  if (entry) rememberAddress(variant, new URL(c.req.url), { candidate, ...addressOf(c) })
   if (entry && matchesEtag(c.req.header('If-None-Match'), entry.etag)) return c.body(null, 304, { ETag: entry.etag })
   // Through the context, so that what the middleware before set (a cleared session cookie) goes with the answer.
   return c.newResponse(answer.body, answer)
@@ -110,6 +111,7 @@ async function render(c: Context<AppEnv>, dispatch: Dispatch, candidate: Candida
     body,
     etag: await etagOf(body),
     storedAt: Date.now(),
+    personalEnd: personalEndOf(body),
   }
   toMemory(key, entry)
   c.executionCtx.waitUntil(toCacheApi(cache, key, entry).catch((error: unknown) => logEvent('warn', 'page_cache_store_failed', { error: errorName(error) })))

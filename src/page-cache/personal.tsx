@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { AccountMenu } from '../components/header'
 import type { View } from '../components/view'
+import { answerOf, type PageEntry } from './store'
 
 /** A visitor's own parts of a cached page: the account menu (logged in) and the cart count (with a cart). */
 export type PersonalParts = {
@@ -67,4 +68,52 @@ export function stitch(response: Response, { name, count }: PersonalParts, { men
       .on('[data-cart-count-text]', { element: (element) => void element.setInnerContent(cartText.replace(SLOT, String(count))) })
   }
   return rewriter.transform(response)
+}
+
+const ascii = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0))
+const MARKERS = ['data-account', 'data-cart-count'].map(ascii)
+const HEADER_END = ascii('</header>')
+
+/** Where a byte pattern starts in a page, searching from `from` (or backwards from the end), or -1. */
+function indexOfBytes(bytes: Uint8Array, pattern: Uint8Array, from = 0, backwards = false): number {
+  const last = bytes.length - pattern.length
+  for (let i = backwards ? last : from; backwards ? i >= 0 : i <= last; backwards ? i-- : i++) {
+    let j = 0
+    while (j < pattern.length && bytes[i + j] === pattern[j]) j++
+    if (j === pattern.length) return i
+  }
+  return -1
+}
+
+/**
+ * Where a page's personal parts end: just after the `</header>` that follows the last of them (the header holds them
+ * all), or the page's length when there is none or one lies beyond. Computed once, when the page is kept.
+ */
+export function personalEndOf(body: ArrayBuffer): number {
+  const bytes = new Uint8Array(body)
+  const last = Math.max(...MARKERS.map((marker) => indexOfBytes(bytes, marker, 0, true)))
+  const end = last < 0 ? -1 : indexOfBytes(bytes, HEADER_END, last)
+  return end < 0 ? bytes.length : end + HEADER_END.length
+}
+
+/**
+ * A kept page's answer with a visitor's parts: only its start, up to `personalEnd`, goes through `HTMLRewriter`; the
+ * rest follows as it is kept (a long page costs no more to stitch than a short one). No `ETag`: the answer is theirs.
+ */
+export function stitchEntry(entry: PageEntry, method: string, parts: PersonalParts, templates: PersonalTemplates): Response {
+  const answer = answerOf(entry, method)
+  answer.headers.delete('ETag')
+  const end = entry.personalEnd ?? entry.body.byteLength
+  if (method === 'HEAD' || end >= entry.body.byteLength) return stitch(answer, parts, templates)
+  const start = stitch(new Response(new Uint8Array(entry.body, 0, end)), parts, templates)
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()
+  void (start.body as ReadableStream<Uint8Array>)
+    .pipeTo(writable, { preventClose: true })
+    .then(async () => {
+      const writer = writable.getWriter()
+      await writer.write(new Uint8Array(entry.body, end))
+      await writer.close()
+    })
+    .catch(() => {})
+  return new Response(readable, { status: answer.status, headers: answer.headers })
 }

@@ -8,6 +8,8 @@ export type PageEntry = {
   readonly body: ArrayBuffer
   readonly etag: string
   readonly storedAt: number
+  /** Where the page's personal parts end (`personal.tsx`): only the bytes before it are stitched. */
+  readonly personalEnd?: number
 }
 
 /** How long a page is fresh, and how long after that it may still be answered while one refresh renders it again. */

@@ -302,6 +302,11 @@ describe('the page cache\'s early answer for a logged-in visitor', () => {
     expect(again.text).toContain('account-menu')
     expect(again.headers.get('Cache-Control')).toBe('private, no-cache')
     expect(again.headers.get('ETag')).toBeNull()
+    // Only the header is stitched: everything after it is the kept page's, to its last byte.
+    const anonymous = (await visit('/it-it/news')).text
+    const afterHeader = (html: string) => html.slice(html.indexOf('</header>'))
+    expect(afterHeader(again.text)).toBe(afterHeader(anonymous))
+    expect(again.text.endsWith('</html>')).toBe(true)
     // The same page as the app's page cache stitches it (at an address new to the early answer).
     const [appLine] = await requestLinesOf(async () => {
       const viaApp = await visitAs(giulia, '/it-it/news?utm_source=mail', { headers: { Cookie: copy } })
