@@ -31,8 +31,11 @@ const PAGES = [
   { name: 'home', path: '/it-it' },
   { name: 'product', path: '/it-it/products/aurora-strada-9' },
 ]
-/** `BENCH_QUICK=1`: the home page's cached runs and ceiling only (a quick look while working; not the report). */
-const QUICK = process.env.BENCH_QUICK === '1'
+/**
+ * `BENCH_QUICK=1` (or `=product`): the home (or product) page's cached runs and ceiling only, no slow section (a quick
+ * look while working; not the report).
+ */
+const QUICK = process.env.BENCH_QUICK ? (process.env.BENCH_QUICK === '1' ? 'home' : process.env.BENCH_QUICK) : null
 const SECONDS = Number(process.env.BENCH_SECONDS || 8)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 8)
 /** The many-connections run: the cached home page. */
@@ -262,7 +265,7 @@ console.log('CPU/req: the workerd processes\' user + system CPU over the run ÷ 
 printHeader()
 
 const results = {}
-for (const { name, path } of QUICK ? PAGES.slice(0, 1) : PAGES) {
+for (const { name, path } of QUICK ? PAGES.filter((page) => page.name === QUICK) : PAGES) {
   const cachedSite = await site()
   const anonymous = await measure(`${name}: cached, anonymous`, cachedSite, path)
   const loggedIn = await measure(`${name}: cached, logged in (stitched)`, cachedSite, path, { headers: { Cookie: await loggedInCookies(path) } })

@@ -54,7 +54,7 @@ export function forgetAddresses(): void {
  * @example
  * fetch: (request, env, ctx) => answerEarly(request, env) ?? app.fetch(request, env, ctx)
  */
-export function answerEarly(request: Request, env: Bindings): Response | null {
+export function answerEarly(request: Request, env: Bindings): Response | Promise<Response> | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null
   const config = configOf(env)
   if (!config.pageCache) return null
@@ -76,14 +76,17 @@ export function answerEarly(request: Request, env: Bindings): Response | null {
   const log = new RequestLog(request.method, url.pathname)
   log.market = address.segment
   log.page = 'memory'
-  const answer = parts && templates
-    ? stitchEntry(entry, request.method, parts, templates)
-    : matchesEtag(request.headers.get('If-None-Match'), entry.etag)
+  const sent = (answer: Response) => {
+    answer.headers.set('Cache-Control', cacheControl(parts || variant !== DEFAULT_VARIANT ? Caching.personal : Caching.shared))
+    log.write(answer.status)
+    return answer
+  }
+  if (parts && templates) return stitchEntry(entry, request.method, parts, templates).then(sent)
+  return sent(
+    matchesEtag(request.headers.get('If-None-Match'), entry.etag)
       ? new Response(null, { status: 304, headers: { ETag: entry.etag } })
-      : answerOf(entry, request.method)
-  answer.headers.set('Cache-Control', cacheControl(parts || variant !== DEFAULT_VARIANT ? Caching.personal : Caching.shared))
-  log.write(answer.status)
-  return answer
+      : answerOf(entry, request.method),
+  )
 }
 
 /**

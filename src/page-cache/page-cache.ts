@@ -80,7 +80,7 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
     c.var.caching.allow(Caching.personal)
     const templates = personalTemplates(viewOf(c, c.var.t, c.var.market), siteUrl(c.var.market.site, c.var.market.locale), version)
     if (!entry) answer.headers.delete('ETag')
-    const stitched = entry ? stitchEntry(entry, c.req.method, parts, templates) : stitch(answer, parts, templates)
+    const stitched = entry ? await stitchEntry(entry, c.req.method, parts, templates) : stitch(answer, parts, templates)
     return c.newResponse(stitched.body, stitched)
   }
   c.var.caching.allow(caching)

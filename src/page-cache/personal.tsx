@@ -98,22 +98,17 @@ export function personalEndOf(body: ArrayBuffer): number {
 
 /**
  * A kept page's answer with a visitor's parts: only its start, up to `personalEnd`, goes through `HTMLRewriter`; the
- * rest follows as it is kept (a long page costs no more to stitch than a short one). No `ETag`: the answer is theirs.
+ * rest is joined to it as it is kept (a long page costs no more to stitch than a short one). No `ETag`: the answer is
+ * theirs.
  */
-export function stitchEntry(entry: PageEntry, method: string, parts: PersonalParts, templates: PersonalTemplates): Response {
+export async function stitchEntry(entry: PageEntry, method: string, parts: PersonalParts, templates: PersonalTemplates): Promise<Response> {
   const answer = answerOf(entry, method)
   answer.headers.delete('ETag')
   const end = entry.personalEnd ?? entry.body.byteLength
   if (method === 'HEAD' || end >= entry.body.byteLength) return stitch(answer, parts, templates)
-  const start = stitch(new Response(new Uint8Array(entry.body, 0, end)), parts, templates)
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()
-  void (start.body as ReadableStream<Uint8Array>)
-    .pipeTo(writable, { preventClose: true })
-    .then(async () => {
-      const writer = writable.getWriter()
-      await writer.write(new Uint8Array(entry.body, end))
-      await writer.close()
-    })
-    .catch(() => {})
-  return new Response(readable, { status: answer.status, headers: answer.headers })
+  const start = new Uint8Array(await stitch(new Response(new Uint8Array(entry.body, 0, end)), parts, templates).arrayBuffer())
+  const bytes = new Uint8Array(start.byteLength + entry.body.byteLength - end)
+  bytes.set(start)
+  bytes.set(new Uint8Array(entry.body, end), start.byteLength)
+  return new Response(bytes, { status: answer.status, headers: answer.headers })
 }
