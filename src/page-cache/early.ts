@@ -9,6 +9,7 @@ import { cartCookieName } from '../cart/visitor-cart'
 import { configOf } from '../config'
 import type { Bindings } from '../env'
 import { isLive } from '../market/market'
+import { errorName, logEvent } from '../ops/log'
 import { RequestLog } from '../ops/request-log'
 import { CONSENT_COOKIE, consentFrom } from '../tracking/consent'
 import type { Candidate } from './cacheable'
@@ -27,8 +28,7 @@ const addressKey = (variant: string, url: URL) => `${variant} ${url.pathname}${u
 
 /**
  * Remembers that this address (as the visitor sent it) is the kept page of `candidate` in a market, so that the next
- * visitor without a session or a cart gets it before the app runs (`answerEarly`). Called by the page cache when it
- * answers a kept page.
+ * visitor of it may get it before the app runs (`answerEarly`). Called by the page cache when it answers a kept page.
  */
 export function rememberAddress(variant: string, url: URL, address: Address): void {
   const key = addressKey(variant, url)
@@ -52,7 +52,7 @@ export function forgetAddresses(): void {
  * memory answer.
  *
  * @example
- * fetch: (request, env, ctx) => answerEarly(request, env) ?? app.fetch(request, env, ctx)
+ * answerEarly(request, env) ?? app.fetch(request, env, ctx)
  */
 export function answerEarly(request: Request, env: Bindings): Response | Promise<Response> | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null
@@ -87,6 +87,29 @@ export function answerEarly(request: Request, env: Bindings): Response | Promise
       ? new Response(null, { status: 304, headers: { ETag: entry.etag } })
       : answerOf(entry, request.method),
   )
+}
+
+type Fetch = (request: Request, env: Bindings, ctx: ExecutionContext) => Response | Promise<Response>
+
+/**
+ * The Worker's fetch with the early answer in front of the app: a request the early answer cannot take, or one it
+ * fails on (logged; never a 500 of its own), goes to the app.
+ *
+ * @example
+ * export default { fetch: withEarlyAnswers((request, env, ctx) => app.fetch(request, env, ctx)) }
+ */
+export const withEarlyAnswers = (appFetch: Fetch): Fetch => (request, env, ctx) => {
+  const failed = (error: unknown) => {
+    logEvent('warn', 'early_answer_failed', { error: errorName(error) })
+    return appFetch(request, env, ctx)
+  }
+  try {
+    const early = answerEarly(request, env)
+    if (!early) return appFetch(request, env, ctx)
+    return early instanceof Promise ? early.catch(failed) : early
+  } catch (error) {
+    return failed(error)
+  }
 }
 
 /**
