@@ -8,8 +8,8 @@ export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results/e2e',
   workers: 1,
-  // Once in CI: a page load through `wrangler dev` hung once in about ten full runs on this 2-core machine (not
-  // reproduced in 126 runs since); a retry is reported as "flaky" in the JSON report, never hidden.
+  // Once in CI, for what a shared 2-core machine may do; a retry is reported as "flaky" in the JSON report, never
+  // hidden. (Page loads that hung through `wrangler dev` were its ProxyWorker: docs/decisions/023-dev-server-retry.md.)
   retries: process.env.CI ? 1 : 0,
   // No test measures speed: a page walk with axe on a busy 2-core machine gets the time it needs.
   timeout: 90_000,
