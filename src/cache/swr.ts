@@ -1,4 +1,5 @@
 import { CacheAbsent, type CachePolicy, MEMO_SECONDS } from './policies'
+import { rereadGate } from './rereads'
 
 /** How a lookup was answered, for the request log. */
 export type CacheOutcome = 'memo' | 'hit' | 'stale' | 'miss'
@@ -21,12 +22,14 @@ const MEMO_LIMIT = 2000
 const REFRESH_LIMIT_MS = 30_000
 const memo = new Map<string, { entry: Entry<unknown>; readAt: number }>()
 const refreshing = new Map<string, number>()
+const rereads = rereadGate()
 
 /**
  * Answers a cached value: the isolate's memo (for `MEMO_SECONDS`), else KV, else the upstream. Stale entries are
  * answered at once and refreshed in `waitUntil`, once per key per isolate; a failed load is never stored, and leaves a
  * stale entry in place. KV is the truth between isolates: an entry purged there is loaded again, not served from memo.
- * A visitor's load is never shared with another request (workerd may hang a request awaiting another's I/O).
+ * When the memo runs out, one request reads KV again while the others answer from the memo (`rereads.ts`). A
+ * visitor's load is never shared with another request (workerd may hang a request awaiting another's I/O).
  *
  * @example
  * const site = await cached(cache, cacheKeys.site('it'), CacheShort, (background) => siteCalls(upstream).site('it', { background }))
@@ -34,12 +37,13 @@ const refreshing = new Map<string, number>()
 export async function cached<T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T>): Promise<T | null> {
   const now = Date.now()
   const remembered = memo.get(key)
-  if (remembered && now - remembered.readAt < MEMO_SECONDS * 1000 && isFresh(remembered.entry, policy, now)) {
+  const memoCurrent = remembered && (now - remembered.readAt < MEMO_SECONDS * 1000 || rereads.busy(key, now))
+  if (remembered && memoCurrent && isFresh(remembered.entry, policy, now)) {
     cache.report?.(key, 'memo')
     return remembered.entry.value as T | null
   }
 
-  const stored = await readEntry<T>(cache.kv, key)
+  const stored = await rereads.around(key, now, () => readEntry<T>(cache.kv, key))
   // Read again after the wait: a refresh may have stored a newer entry meanwhile.
   const memoEntry = memo.get(key)?.entry as Entry<T> | undefined
   // KV is the truth between isolates: only when it cannot be read does the memo stand in for it.

@@ -1,5 +1,6 @@
 import { marketKeys } from '../cache/keys'
 import { MEMO_SECONDS } from '../cache/policies'
+import { rereadGate } from '../cache/rereads'
 import { type CacheOutcome, forgetMemo } from '../cache/swr'
 
 /** Where a version read is counted (the request log's cache lookups): `memo`, or `hit` for a KV read. */
@@ -15,18 +16,21 @@ const BRAND = '*'
 const keyOf = (scope: string) => `page-version:${scope}`
 const FIRST = '0'
 const memo = new Map<string, { version: string; readAt: number }>()
+const rereads = rereadGate()
 
 async function versionOf(kv: KVNamespace, scope: string, report?: VersionReport): Promise<string | null> {
   const now = Date.now()
   const remembered = memo.get(scope)
-  if (remembered && now - remembered.readAt < MEMO_SECONDS * 1000) {
+  if (remembered && (now - remembered.readAt < MEMO_SECONDS * 1000 || rereads.busy(scope, now))) {
     report?.(keyOf(scope), 'memo')
     return remembered.version
   }
   report?.(keyOf(scope), 'hit')
-  const stored = await kv.get(keyOf(scope)).then(
-    (value) => value ?? FIRST,
-    () => undefined,
+  const stored = await rereads.around(scope, now, () =>
+    kv.get(keyOf(scope)).then(
+      (value) => value ?? FIRST,
+      () => undefined,
+    ),
   )
   // KV that cannot be read: what this isolate knew, else no version (the page is rendered, not looked up).
   if (stored === undefined) return remembered?.version ?? null

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { CACHE_VERSION, cacheKeys, marketKeys } from '../../src/cache/keys'
 import { CacheShort, MEMO_SECONDS } from '../../src/cache/policies'
+import { REREAD_GRACE_MS } from '../../src/cache/rereads'
 import { cached, type CacheContext, type CacheOutcome } from '../../src/cache/swr'
 import { clearCaches, visit } from '../fixtures/worker'
 
@@ -30,6 +31,16 @@ const storeEntry = (value: unknown, storedAt: number) => env.CACHE.put(KEY, JSON
 const storedValue = async () => ((await env.CACHE.get(KEY, 'json')) as { value: unknown } | null)?.value
 
 beforeEach(clearCaches)
+
+/** The test's KV namespace with its `get` replaced (to count and hold reads); every other method is KV's own. */
+const withGet = (get: (key: string) => Promise<unknown>) =>
+  new Proxy(env.CACHE, {
+    get: (target, name) => {
+      if (name === 'get') return get
+      const value = Reflect.get(target, name)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
 
 describe('the KV cache with stale-while-revalidate', () => {
   it('answers a fresh entry from KV, then from the isolate memo, without loading', async () => {
@@ -95,6 +106,58 @@ describe('the KV cache with stale-while-revalidate', () => {
     } finally {
       vi.useRealTimers()
       await settle()
+    }
+  })
+
+  it('reads KV once when the memo runs out: requests meanwhile answer from the memo, none waits on that read', async () => {
+    await storeEntry('fresh', Date.now() + (MEMO_SECONDS + 1) * 1000)
+    const { cache } = context()
+    const load = async () => 'loaded'
+    expect(await cached(cache, KEY, CacheShort, load)).toBe('fresh')
+    let reads = 0
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const kv = withGet(async (key: string) => {
+      reads++
+      await held
+      return env.CACHE.get(key, 'json')
+    })
+    const outcomes: CacheOutcome[] = []
+    const watched: CacheContext = { ...cache, kv, report: (_key, outcome) => outcomes.push(outcome) }
+    vi.useFakeTimers({ now: Date.now() + (MEMO_SECONDS + 1) * 1000, toFake: ['Date'] })
+    try {
+      const reading = cached(watched, KEY, CacheShort, load)
+      const meanwhile = await Promise.all([1, 2, 3].map(() => cached(watched, KEY, CacheShort, load)))
+      expect(meanwhile).toEqual(['fresh', 'fresh', 'fresh'])
+      expect(reads).toBe(1)
+      release()
+      expect(await reading).toBe('fresh')
+      expect(outcomes).toEqual(['memo', 'memo', 'memo', 'hit'])
+      // Read again: the memo is current once more.
+      expect(await cached(watched, KEY, CacheShort, load)).toBe('fresh')
+      expect(reads).toBe(1)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('reads KV again when a read under way takes longer than its grace', async () => {
+    await storeEntry('fresh', Date.now() + (MEMO_SECONDS + 5) * 1000)
+    const { cache } = context()
+    const load = async () => 'loaded'
+    expect(await cached(cache, KEY, CacheShort, load)).toBe('fresh')
+    let reads = 0
+    const never = new Promise<never>(() => {})
+    const kv = withGet(async () => (++reads === 1 ? never : null))
+    const later = Date.now() + (MEMO_SECONDS + 1) * 1000
+    vi.useFakeTimers({ now: later, toFake: ['Date'] })
+    try {
+      void cached({ ...cache, kv }, KEY, CacheShort, load)
+      vi.setSystemTime(later + REREAD_GRACE_MS + 1)
+      expect(await cached({ ...cache, kv }, KEY, CacheShort, load)).toBe('loaded')
+      expect(reads).toBe(2)
+    } finally {
+      vi.useRealTimers()
     }
   })
 
