@@ -38,7 +38,7 @@ export async function cached<T>(cache: CacheContext, key: string, policy: CacheP
   const now = Date.now()
   const remembered = memo.get(key)
   const memoCurrent = remembered && (now - remembered.readAt < MEMO_SECONDS * 1000 || rereads.busy(key, now))
-  if (remembered && memoCurrent && isFresh(remembered.entry, policy, now)) {
+  if (memoCurrent && isFresh(remembered.entry, policy, now)) {
     cache.report?.(key, 'memo')
     return remembered.entry.value as T | null
   }
