@@ -105,8 +105,14 @@ const sql = (value) => {
   if (typeof value === 'boolean') return value ? '1' : '0'
   return `'${String(value).replaceAll("'", "''")}'`
 }
-const insert = (table, row, conflict = 'REPLACE') =>
-  `INSERT OR ${conflict} INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.values(row).map(sql).join(', ')});`
+/**
+ * One row to insert: its statement's head (table, columns, conflict rule) and its values. `batched` joins the rows of
+ * one head that follow each other into multi-row statements.
+ */
+const insert = (table, row, conflict = 'REPLACE') => ({
+  head: `INSERT OR ${conflict} INTO ${table} (${Object.keys(row).join(', ')}) VALUES`,
+  values: `(${Object.values(row).map(sql).join(', ')})`,
+})
 /** Customers' rows are loaded once and then belong to the customer: a restart never undoes their changes. */
 const insertOnce = (table, row) => insert(table, row, 'IGNORE')
 
@@ -129,8 +135,47 @@ export function demoMarkets() {
   return readJson('demo/markets.json')
 }
 
+/**
+ * D1 refuses a statement over 100 KB: a multi-row insert is cut well below that. A few dozen statements load the
+ * demo instead of one per row (11,768), the same rows in the same order.
+ */
+const STATEMENT_BYTES = 90_000
+
+/** Rows and raw statements as SQL statements: consecutive rows of one head joined into multi-row inserts. */
+function batched(items) {
+  const statements = []
+  let head = null
+  let rows = []
+  let bytes = 0
+  const flush = () => {
+    if (rows.length) statements.push(`${head} ${rows.join(', ')};`)
+    rows = []
+    bytes = 0
+  }
+  for (const item of items) {
+    if (typeof item === 'string') {
+      flush()
+      statements.push(item)
+      continue
+    }
+    const size = Buffer.byteLength(item.values) + 2
+    if (item.head !== head || bytes + size > STATEMENT_BYTES) flush()
+    if (!rows.length) bytes = Buffer.byteLength(item.head)
+    head = item.head
+    rows.push(item.values)
+    bytes += size
+  }
+  flush()
+  return statements
+}
+
 /** All statements of the demo data, in an order that satisfies the foreign keys. */
 export function demoSeedStatements() {
+  return batched(demoSeedRows())
+}
+
+/** The demo data as rows to insert (and the few raw statements between them), in the order of the foreign keys. */
+function demoSeedRows() {
   const statements = []
   demoMarkets().forEach((market, index) => {
     const id = index + 1
@@ -283,14 +328,13 @@ export function demoSeedStatements() {
 
 /**
  * A product's variant prices: each variant is sold wherever the product is (but the markets of its `not_sold_in`), at
- * the product's price there unless its own `prices` say otherwise. One multi-row statement per product.
+ * the product's price there unless its own `prices` say otherwise.
  */
 function variantPriceStatements(productPrices, variants) {
-  const rows = variants.flatMap(({ sku, prices = {}, not_sold_in: notSoldIn = [] }) =>
+  return variants.flatMap(({ sku, prices = {}, not_sold_in: notSoldIn = [] }) =>
     Object.entries(productPrices)
       .filter(([site]) => !notSoldIn.includes(site))
-      .map(([site, amount]) => `(${sql(sku)}, ${sql(site)}, ${sql(prices[site] ?? amount)})`))
-  return rows.length ? [`INSERT OR REPLACE INTO product_variant_prices (sku, site, amount) VALUES ${rows.join(', ')};`] : []
+      .map(([site, amount]) => insert('product_variant_prices', { sku, site, amount: prices[site] ?? amount })))
 }
 
 const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
