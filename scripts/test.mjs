@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { ensureDependencies, quietEnv, root, run } from './local.mjs'
+import { SLOW_TEST_MS, playwrightTests, reportSlowTests, reportTimings, vitestTests } from './test-timings.mjs'
 
 const CHROMIUM = '/usr/bin/chromium'
 const reports = join(root, 'test-results')
@@ -44,9 +45,11 @@ function countRunner(name, status, passed, failed) {
 
 function vitest() {
   const file = join(reports, 'vitest.json')
+  const started = Date.now()
   const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { allowFailure: true })
   const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null
   if (!report) return count('workerd tests (vitest)', 0, 1)
+  reportTimings('workerd tests (vitest)', Date.now() - started, vitestTests(report, root), SLOW_TEST_MS.workerd)
   const { numPassedTests = 0, numFailedTests = 0, numTotalTests = 0, numPendingTests = 0, numTodoTests = 0 } = report
   // A file that failed outside its tests (an import error, a failing hook) counts once; tests that never ran count too.
   const brokenFiles = (report.testResults ?? []).filter(
@@ -59,9 +62,11 @@ function vitest() {
 function playwright() {
   const file = join(reports, 'playwright.json')
   const env = { ...quietEnv(), PLAYWRIGHT_JSON_OUTPUT_NAME: file }
+  const started = Date.now()
   const status = run('npx', ['playwright', 'test', '--reporter=list,json'], { allowFailure: true, env })
   const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null
   if (!report) return count('browser tests (playwright)', 0, 1)
+  reportTimings('browser tests (playwright)', Date.now() - started, playwrightTests(report), SLOW_TEST_MS.chromium)
   const { expected = 0, unexpected = 0, flaky = 0, interrupted = 0 } = report.stats ?? {}
   // A test that passed only on its retry counts as passed, and says so.
   if (flaky > 0) console.log(`browser tests: ${flaky} passed only on their retry (flaky): see ${file}`)
@@ -83,5 +88,6 @@ vitest()
 check('worker bundle (wrangler deploy --dry-run)', 'node', ['scripts/bundle-size.mjs'])
 playwright()
 
+reportSlowTests()
 console.log(`${totals.passed} passed, ${totals.failed} failed`)
 process.exit(totals.failed === 0 ? 0 : 1)
