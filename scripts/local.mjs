@@ -16,9 +16,13 @@ export function quietEnv() {
   return env
 }
 
-/** Runs a command in the project, inheriting the terminal; exits on failure unless `allowFailure`. */
-export function run(command, args, { allowFailure = false, env = quietEnv() } = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env })
+/**
+ * Runs a command in the project, inheriting the terminal (`quiet`: its output kept and shown only if it fails); exits
+ * on failure unless `allowFailure`.
+ */
+export function run(command, args, { allowFailure = false, env = quietEnv(), quiet = false } = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: quiet ? 'pipe' : 'inherit', env, maxBuffer: 256 * 1024 * 1024 })
+  if (quiet && result.status !== 0) process.stderr.write(Buffer.concat([result.stdout ?? Buffer.alloc(0), result.stderr ?? Buffer.alloc(0)]))
   if (result.status !== 0 && !allowFailure) {
     console.error(`\n${command} ${args.join(' ')} failed (${result.status ?? result.signal})`)
     process.exit(result.status ?? 1)
@@ -43,10 +47,10 @@ export const persistArgs = () => (process.env.WRANGLER_PERSIST_TO ? ['--persist-
 export async function prepareLocalDatabase() {
   rmSync(join(root, process.env.WRANGLER_PERSIST_TO ?? '.wrangler/state', 'v3/kv'), { recursive: true, force: true })
   // CI=true: wrangler would otherwise ask for a confirmation in a terminal; applying local migrations needs none.
-  run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', ...persistArgs()], { env: { ...quietEnv(), CI: 'true' } })
+  run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', ...persistArgs()], { env: { ...quietEnv(), CI: 'true' }, quiet: true })
   const { demoSeedStatements } = await import('./demo-seed.mjs')
   const file = join(root, '.wrangler/demo-seed.sql')
   mkdirSync(dirname(file), { recursive: true })
   writeFileSync(file, `${demoSeedStatements().join('\n')}\n`)
-  run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--file', file, ...persistArgs()])
+  run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--file', file, ...persistArgs()], { quiet: true })
 }

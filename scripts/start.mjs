@@ -1,16 +1,59 @@
 // `npm start`: the whole site on the embedded API, on a fresh clone: packages, local D1 with demo data, wrangler dev.
-import { ensureDependencies, persistArgs, prepareLocalDatabase, run } from './local.mjs'
+// Quiet: what it is doing, then the site's address, the demo logins and the console's address last; wrangler's own
+// start-up lines are shown only if it stops before it is ready, its request lines once it is.
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { DEMO_CUSTOMERS, DEMO_STAFF } from './demo-seed.mjs'
+import { ensureDependencies, persistArgs, prepareLocalDatabase, quietEnv, root } from './local.mjs'
 import { fixProxyWorker } from './proxy-worker-fix.mjs'
 
 const port = process.env.PORT || '8787'
+const site = `http://127.0.0.1:${port}`
+const started = Date.now()
+const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
 
 ensureDependencies()
 console.log(fixProxyWorker())
+console.log('Preparing the local database (migrations, demo data)…')
 await prepareLocalDatabase()
-console.log(`\nStarting the site on http://127.0.0.1:${port} (purge secret for local use: local-purge-secret; staff console at /_console, demo staff in the README)\n`)
-run('npx', [
+console.log(`Building the client and starting wrangler dev (${since()})…`)
+
+const wrangler = spawn('npx', [
   'wrangler', 'dev', '--ip', '127.0.0.1', '--port', port, '--inspector-port', String(Number(port) + 1000), ...persistArgs(),
   '--var', 'PURGE_SECRET:local-purge-secret', '--var', 'SESSION_SECRET:local-session-secret-not-for-production',
-  '--var', `PUBLIC_ORIGIN:http://127.0.0.1:${port}`, '--var', 'WHISTLEBLOWER_KEY:local-whistleblower-key-not-for-production',
+  '--var', `PUBLIC_ORIGIN:${site}`, '--var', 'WHISTLEBLOWER_KEY:local-whistleblower-key-not-for-production',
   '--var', 'PAYMENT_WEBHOOK_SECRET:local-payment-webhook-secret-not-for-production',
-])
+], { cwd: root, env: quietEnv(), stdio: ['inherit', 'pipe', 'pipe'] })
+
+let ready = false
+const startUp = []
+for (const stream of [wrangler.stdout, wrangler.stderr]) {
+  createInterface({ input: stream }).on('line', (line) => {
+    if (ready) return (stream === wrangler.stderr ? console.error : console.log)(line)
+    startUp.push(line)
+    if (/Ready on http/.test(line)) {
+      ready = true
+      announce()
+    }
+  })
+}
+
+function announce() {
+  const [customer] = DEMO_CUSTOMERS
+  console.log(`
+The site is ready after ${since()}: ${site}
+  Demo customer:  ${customer.email} / ${customer.password} (log in at ${site}/login)
+  Purge secret:   local-purge-secret (local use only)
+  Staff console:  ${site}/_console — ${DEMO_STAFF.map((member) => `${member.role} ${member.email} / ${member.password}`).join(', ')}
+                  (TOTP secrets in scripts/demo-seed.mjs DEMO_STAFF)
+`)
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => wrangler.kill(signal))
+wrangler.on('exit', (code, signal) => {
+  if (!ready) {
+    console.error(startUp.join('\n'))
+    console.error(`\nwrangler dev stopped before it was ready (${signal ?? code})`)
+  }
+  process.exit(code ?? 1)
+})
