@@ -27,7 +27,7 @@ export default defineConfig({
   },
   webServer: {
     command: 'node scripts/start.mjs',
-    env: { PORT: String(PORT), WRANGLER_PERSIST_TO: '.wrangler/e2e-state' },
+    env: { PORT: String(PORT), WRANGLER_PERSIST_TO: '.wrangler/e2e-state', FORM_MIN_FILL_SECONDS: '0' },
     url: `http://127.0.0.1:${PORT}/_health`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -25,6 +25,7 @@ declare namespace Cloudflare {
 		PUBLIC_ORIGIN: string;
 		TURNSTILE_SITE_KEY: string;
 		SUBMISSION_RETENTION_DAYS: string;
+		FORM_MIN_FILL_SECONDS: string;
 		PAYMENT_PROVIDER: string;
 		IMAGE_RESIZING: string;
 		GTM_FALLBACKS: string;

@@ -23,6 +23,8 @@ const wrangler = spawn('npx', [
   '--var', 'PURGE_SECRET:local-purge-secret', '--var', 'SESSION_SECRET:local-session-secret-not-for-production',
   '--var', `PUBLIC_ORIGIN:${site}`, '--var', 'WHISTLEBLOWER_KEY:local-whistleblower-key-not-for-production',
   '--var', 'PAYMENT_WEBHOOK_SECRET:local-payment-webhook-secret-not-for-production',
+  // The browser tests' site: their robots fill in forms faster than a person (the rule itself is proven in workerd).
+  ...(process.env.FORM_MIN_FILL_SECONDS ? ['--var', `FORM_MIN_FILL_SECONDS:${process.env.FORM_MIN_FILL_SECONDS}`] : []),
 ], { cwd: root, env: quietEnv(), stdio: ['inherit', 'pipe', 'pipe'] })
 
 let ready = false

@@ -1,4 +1,5 @@
 import type { Bindings } from './env'
+import { MIN_FILL_SECONDS } from './forms/form-token'
 import { logEvent } from './ops/log'
 import type { Region } from './upstream/schemas'
 
@@ -26,6 +27,11 @@ export type Config = {
   turnstileSiteKey: string | null
   /** How many days lead-form submissions and their CVs are kept (`SUBMISSION_RETENTION_DAYS`, 1–3650; 365). */
   retentionDays: number
+  /**
+   * The seconds a person takes at least to fill in a form (`FORM_MIN_FILL_SECONDS`, 0–60; 3): a form sent faster is a
+   * bot's (src/forms/form-token.ts). The browser tests' site sets 0.
+   */
+  formMinFillSeconds: number
   /** What the tracking of every market needs from the deployment (docs/decisions/012). */
   tracking: TrackingConfig
   /**
@@ -70,6 +76,7 @@ export function configOf(env: Bindings): Config {
       publicOrigin: publicOriginOf(env.PUBLIC_ORIGIN),
       turnstileSiteKey: env.TURNSTILE_SITE_KEY && env.TURNSTILE_SECRET_KEY ? env.TURNSTILE_SITE_KEY : null,
       retentionDays: retentionDaysOf(env.SUBMISSION_RETENTION_DAYS),
+      formMinFillSeconds: formMinFillSecondsOf(env.FORM_MIN_FILL_SECONDS),
       tracking: {
         tagManagerFallbacks: tagManagerFallbacksOf(env.GTM_FALLBACKS),
         mexicoTag: scriptTemplateOf('MEXICO_TAG_URL', env.MEXICO_TAG_URL),
@@ -141,6 +148,15 @@ function retentionDaysOf(value: string | undefined): number {
   if (Number.isInteger(days) && days >= 1 && days <= 3650) return days
   logEvent('error', 'config_invalid', { variable: 'SUBMISSION_RETENTION_DAYS' })
   return DEFAULT_RETENTION_DAYS
+}
+
+/** A whole number of seconds from 0 to 60; anything else keeps the default, logged. */
+function formMinFillSecondsOf(value: string | undefined): number {
+  if (value === undefined || value === '') return MIN_FILL_SECONDS
+  const seconds = Number(value)
+  if (Number.isInteger(seconds) && seconds >= 0 && seconds <= 60) return seconds
+  logEvent('error', 'config_invalid', { variable: 'FORM_MIN_FILL_SECONDS' })
+  return MIN_FILL_SECONDS
 }
 
 const REGIONS: readonly Region[] = ['africa', 'americas', 'asia', 'europe', 'oceania']

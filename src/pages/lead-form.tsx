@@ -116,7 +116,7 @@ export async function submitLeadForm(c: Context<AppEnv>): Promise<Response> {
   const secret = c.env.SESSION_SECRET
   if (!secret) return again({ message: 'forms.unavailable' }, 503)
   const posted = valueOf(values, FORM_TOKEN_FIELD)
-  const token = await readFormToken(secret, tokenScope(c, form), posted)
+  const token = await readFormToken(secret, tokenScope(c, form), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds })
   if (caughtBot(values, token)) {
     logEvent('info', 'form_bot_caught', { form: form.kind })
     return sendRedirect(c, confirmationPath(c, newReference(BOT_PREFIX[form.kind])), 303)

@@ -211,7 +211,7 @@ export async function submitNewsletter(c: Context<AppEnv>): Promise<Response> {
   const secret = c.env.SESSION_SECRET
   const origin = configOf(c.env).publicOrigin
   if (!secret || !origin) return again({ message: 'forms.unavailable' }, 503, null)
-  const token = await readFormToken(secret, tokenScope(c), body[FORM_TOKEN_FIELD])
+  const token = await readFormToken(secret, tokenScope(c), body[FORM_TOKEN_FIELD], { minFillSeconds: configOf(c.env).formMinFillSeconds })
   const sent = sendRedirect(c, `${newsletterPath(c.var.market.segment)}/sent`, 303)
   if (caughtBot(body, token)) {
     logEvent('info', 'form_bot_caught', { form: 'newsletter' })

@@ -13,9 +13,6 @@ const SCREENSHOTS = 'test-results/screenshots'
 
 type Texts = typeof italian
 
-/** A person takes longer than the forms' minimum fill time (3 s) before sending. */
-const asAPerson = (page: Page) => page.waitForTimeout(3200)
-
 let clients = 0
 /** Each test is a visitor of its own address (rate limits, the add form's double-click key). */
 test.beforeEach(async ({ page }, info) => {
@@ -66,7 +63,6 @@ async function signUpAndLogIn(page: Page, t: Texts, market: string, code: string
   await page.locator('#field-email').fill(email)
   await page.locator('#field-password').fill(PASSWORD)
   await page.locator('#field-consent').check()
-  await asAPerson(page)
   await page.getByRole('button', { name: t.register.submit }).click()
   await expect(page).toHaveURL('/login/register/sent')
 
@@ -100,7 +96,6 @@ async function chooseDealerPickup(page: Page, t: Texts, market: string, code: st
   await page.locator('#field-bill_phone').fill(address.phone)
   await page.locator('#field-bill_save').check()
   await check(page, `${name}-form`)
-  await asAPerson(page)
   await page.getByRole('button', { name: t.checkout.continue }).click()
   await expect(page.locator('#field-bill_first_name')).toHaveAttribute('aria-invalid', 'true')
   await expect(page.locator('#field-bill_first_name-error')).toHaveText(t.validation.required)
@@ -110,7 +105,6 @@ async function chooseDealerPickup(page: Page, t: Texts, market: string, code: st
   await check(page, `${name}-form-errors`)
   await page.locator('.checkout-dealers .checkout-option').first().click()
   await page.locator('#field-bill_first_name').fill(market === 'il-he' ? 'נועה' : 'Chiara')
-  await asAPerson(page)
   await page.getByRole('button', { name: t.checkout.continue }).click()
   await expect(page).toHaveURL(`/${market}/checkout/${code}/review`)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.checkout.review_title)

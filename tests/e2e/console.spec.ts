@@ -93,7 +93,6 @@ async function requestTestRide(page: Page, email: string): Promise<string> {
   await form.locator('#field-email').fill(email)
   await form.locator('#field-phone').fill('+39 035 555 0101')
   await form.locator('#field-consent').check()
-  await page.waitForTimeout(3200)
   await form.locator('button[type="submit"]').click()
   await expect(page).toHaveURL(/\/it-it\/prova-su-strada\/sent\?reference=TR-/)
   return new URL(page.url()).searchParams.get('reference') as string
@@ -112,7 +111,6 @@ async function applyForJob(page: Page, email: string): Promise<string> {
     buffer: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
   })
   await form.locator('#field-consent').check()
-  await page.waitForTimeout(3200)
   await form.locator('button[type="submit"]').click()
   await expect(page).toHaveURL(/\/it-it\/lavora-con-noi\/sent\?reference=JB-/)
   return new URL(page.url()).searchParams.get('reference') as string

@@ -7,9 +7,6 @@ const SCREENSHOTS = 'test-results/screenshots'
 const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1366, height: 900 }
 
-/** A person takes longer than the forms' minimum fill time (3 s) before sending. */
-const asAPerson = (page: Page) => page.waitForTimeout(3200)
-
 /** A small one-page PDF, as a CV. */
 const PDF = {
   name: 'Giulia Rossi CV.pdf',
@@ -51,7 +48,6 @@ for (const [market, viewport] of [['it-it', PHONE], ['ae-ar', DESKTOP]] as const
     await form.locator('#field-cover_letter').fill('Riparo biciclette da dieci anni.')
     await form.locator('#field-cv').setInputFiles(RENAMED_PROGRAM)
     await form.locator('#field-consent').check()
-    await asAPerson(page)
     await form.locator('button[type="submit"]').click()
 
     await expect(page.locator('.lead-form .form-error[role="alert"]')).toBeVisible()
@@ -79,7 +75,6 @@ for (const [path, viewport] of [['/it-it/lavora-con-noi', PHONE], ['/il-he/drush
     await page.setViewportSize(viewport)
     await page.goto(path)
     expect(await axeViolations(page)).toEqual([])
-    await asAPerson(page)
     await page.locator('form.lead-form button[type="submit"]').click()
     await expect(page.locator('#field-cv-error')).toBeVisible()
     expect(await axeViolations(page)).toEqual([])

@@ -10,9 +10,6 @@ const DESKTOP = { width: 1366, height: 900 }
 const PASSWORD = 'Gravel-Roads-2027'
 const SCREENSHOTS = 'test-results/screenshots'
 
-/** A person takes longer than the forms' minimum fill time (3 s) before sending. */
-const asAPerson = (page: Page) => page.waitForTimeout(3200)
-
 async function axeViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze()
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
@@ -40,7 +37,6 @@ async function createAccount(page: Page, t: Texts, market: string, email: string
   await page.locator('#field-email').fill(email)
   await page.locator('#field-password').fill('short')
   await page.locator('#field-consent').check()
-  await asAPerson(page)
   await page.getByRole('button', { name: t.register.submit }).click()
   await expect(page.locator('#field-password')).toHaveAttribute('aria-invalid', 'true')
   await expect(page.locator('#field-password-error')).toHaveText(t.validation.password_rules)
@@ -128,7 +124,6 @@ test.describe('creating an account', () => {
       await remember(context, market, baseURL!)
       await page.goto('/login/register')
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.register.title)
-      await asAPerson(page)
       await page.getByRole('button', { name: t.register.submit }).click()
       await expect(page.locator('#field-first_name')).toHaveAttribute('aria-invalid', 'true')
       await expect(page.locator('#field-consent-error')).toHaveText(t.validation.register_consent)

@@ -14,9 +14,6 @@ const SCREENSHOTS = 'test-results/screenshots'
 
 type Texts = typeof italian
 
-/** A person takes longer than the forms' minimum fill time (3 s) before sending. */
-const asAPerson = (page: Page) => page.waitForTimeout(3200)
-
 async function axeViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze()
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
@@ -75,7 +72,6 @@ test.describe('the newsletter sign-up', () => {
       const footer = page.locator('footer form.newsletter-form')
       await footer.getByRole('textbox', { name: t.auth.email }).fill('rider-at-example.com')
       await footer.getByLabel(t.newsletter.consent).check()
-      await asAPerson(page)
       await footer.getByRole('button', { name: t.newsletter.submit }).click()
       await expect(page).toHaveURL(`/${market}/newsletter`)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.newsletter.title)

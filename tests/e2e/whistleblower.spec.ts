@@ -5,9 +5,6 @@ import { expect, problemsOf, recordProblems, test } from './fixtures/offline'
 const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1366, height: 900 }
 
-/** A person takes longer than the form's minimum fill time (3 s) before sending. */
-const asAPerson = (page: Page) => page.waitForTimeout(3200)
-
 async function expectNoAxeViolations(page: Page, what: string) {
   const { violations } = await new AxeBuilder({ page }).analyze()
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), what).toEqual([])
@@ -49,7 +46,6 @@ for (const journey of JOURNEYS) {
 
     // Once wrong: nothing chosen, the "when and where" left empty.
     await page.locator('#field-what').fill(journey.what)
-    await asAPerson(page)
     await page.locator('form.wb-form button[type="submit"]').click()
     await expect(page.locator('.wb-form .form-error[role="alert"]')).toBeVisible()
     await expect(page.locator('#field-what')).toHaveValue(journey.what)
@@ -116,7 +112,6 @@ test('the channel\'s pages at desktop width: the form, the receipt and a case, c
   await page.locator('#field-name').fill('Giulia Rossi')
   await page.locator('#field-contact').fill('+39 035 555 0101, dopo le 18')
   await expectNoAxeViolations(page, 'the named report form')
-  await asAPerson(page)
   await page.locator('form.wb-form button[type="submit"]').click()
   const code = (await page.locator('#wb-receipt-code').textContent())!
   const passphrase = (await page.locator('#wb-passphrase').textContent())!

@@ -224,6 +224,16 @@ describe('abuse', () => {
     expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM outbox').first<number>('n')).toBe(mailsBefore)
   })
 
+  it('follows the deployment\'s FORM_MIN_FILL_SECONDS: 0 takes a form sent at once, 10 refuses one sent after 5 s', async () => {
+    const before = await submissionCount()
+    const atOnce = await sendForm('/it-it/contatti', 'contact', { ...CONTACT, form_token: await formToken('it-it', 'contact', 0) }, {}, { FORM_MIN_FILL_SECONDS: '0' })
+    expect(atOnce.status).toBe(303)
+    expect(await submissionCount()).toBe(before + 1)
+    const slower = await sendForm('/it-it/contatti', 'contact', { ...CONTACT, form_token: await formToken('it-it', 'contact', 5) }, {}, { FORM_MIN_FILL_SECONDS: '10' })
+    expect(slower.status).toBe(303)
+    expect(await submissionCount()).toBe(before + 1)
+  })
+
   it('gives a form left open too long back with its values and a new token, which may be sent at once', async () => {
     const old = await formToken('it-it', 'contact', 25 * 3600)
     const { status, text } = await sendForm('/it-it/contatti', 'contact', { ...CONTACT, form_token: old })

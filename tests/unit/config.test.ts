@@ -102,3 +102,15 @@ describe('the tracking variables', () => {
     expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'CONSENT_POLICY_IDS' }])
   })
 })
+
+describe('FORM_MIN_FILL_SECONDS', () => {
+  it('takes whole seconds from 0 to 60 and keeps the default (3) for anything else, logged', () => {
+    const errors: string[] = []
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
+    const seconds = (value: string | undefined) => configOf({ ...env, FORM_MIN_FILL_SECONDS: value } as typeof env).formMinFillSeconds
+    expect([seconds(undefined), seconds(''), seconds('0'), seconds('10'), seconds('60')]).toEqual([3, 3, 0, 10, 60])
+    expect(errors).toEqual([])
+    expect(['-1', '61', '1.5', 'never'].map(seconds)).toEqual([3, 3, 3, 3])
+    expect(errors.map((line) => JSON.parse(line))).toEqual(Array(4).fill({ level: 'error', event: 'config_invalid', variable: 'FORM_MIN_FILL_SECONDS' }))
+  })
+})

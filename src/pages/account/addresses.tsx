@@ -4,6 +4,7 @@ import { AddressLines } from '../../components/address-lines'
 import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
 import { type Notice, withNotice } from '../../components/toast'
 import type { View } from '../../components/view'
+import { configOf } from '../../config'
 import type { AppEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { FORM_TOKEN_FIELD, issueFormToken, readFormToken } from '../../forms/form-token'
@@ -266,7 +267,7 @@ export const deleteAddressPage = (c: Context<AppEnv>) => sendDeletePage(c, addre
 export async function deleteAddress(c: Context<AppEnv>): Promise<Response> {
   const id = addressId(c)
   const form = await readForm(c)
-  const token = await readFormToken(sessionSecret(c), deleteScope(c, id), form[FORM_TOKEN_FIELD])
+  const token = await readFormToken(sessionSecret(c), deleteScope(c, id), form[FORM_TOKEN_FIELD], { minFillSeconds: configOf(c.env).formMinFillSeconds })
   if (!token || token.state === 'expired') return sendDeletePage(c, id, 400)
   const deleted = await c.var.account.deleteAddress(id)
   if (!deleted) throw PageError.pageNotFound(c.req.url)

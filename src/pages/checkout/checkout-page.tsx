@@ -4,6 +4,7 @@ import { Caching } from '../../cache/answer-caching'
 import { DefaultLayout } from '../../components/layouts'
 import type { HeadProps } from '../../components/page-head'
 import type { Chrome, View } from '../../components/view'
+import { configOf } from '../../config'
 import type { AppEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { issueFormToken, MIN_FILL_SECONDS, readFormToken, type FormToken } from '../../forms/form-token'
@@ -60,7 +61,7 @@ export async function checkoutToken(c: Context<AppEnv>, code: string, step: 'cho
 export async function postedToken(c: Context<AppEnv>, code: string, step: 'choices' | 'place' | 'retry', value: string | undefined): Promise<FormToken | null> {
   const secret = c.env.SESSION_SECRET
   if (!secret) throw PageError.maintenance()
-  return readFormToken(secret, tokenScope(c, code, step), value)
+  return readFormToken(secret, tokenScope(c, code, step), value, { minFillSeconds: configOf(c.env).formMinFillSeconds })
 }
 
 /** The money of the market, as the cart page writes it (`4290,00 €`, `$4,699.99`, `CHF 4390.00`). */

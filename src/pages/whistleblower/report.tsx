@@ -3,6 +3,7 @@ import { ChoiceGroup, TextAreaField } from '../../components/choice-fields'
 import { Field, type FieldErrors, FormErrors } from '../../components/form-field'
 import { Island } from '../../components/island'
 import type { View } from '../../components/view'
+import { configOf } from '../../config'
 import type { AppEnv } from '../../env'
 import { ATTEMPT_WINDOW_SECONDS } from '../../auth/attempts'
 import { caughtBot, HONEYPOT_FIELD } from '../../forms/bot-checks'
@@ -63,7 +64,7 @@ export async function submitReport(c: Context<AppEnv>): Promise<Response> {
   if (!secret || !signing) return sendReportForm(c, { values: values, message: 'whistleblower.unavailable' }, 503)
 
   const posted = typeof body[FORM_TOKEN_FIELD] === 'string' ? (body[FORM_TOKEN_FIELD] as string) : undefined
-  const token = await readFormToken(signing, tokenScope(c), posted)
+  const token = await readFormToken(signing, tokenScope(c), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds })
   if (caughtBot({ [HONEYPOT_FIELD]: textOf(body[HONEYPOT_FIELD]) }, token)) {
     logEvent('info', 'form_bot_caught', { form: 'whistleblower' })
     // A receipt that opens nothing: never the one a re-posted real token would derive.

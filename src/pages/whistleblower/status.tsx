@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { TextAreaField } from '../../components/choice-fields'
 import { Field, type FieldErrors, FormErrors } from '../../components/form-field'
 import type { View } from '../../components/view'
+import { configOf } from '../../config'
 import type { AppEnv } from '../../env'
 import { ATTEMPT_WINDOW_SECONDS } from '../../auth/attempts'
 import { FORM_TOKEN_FIELD, issueFormToken, readFormToken } from '../../forms/form-token'
@@ -95,7 +96,7 @@ async function reply(c: Context<AppEnv>, secret: string, key: CaseKey, body: Rec
   const typed = textOf(body.message)
   const signing = c.env.SESSION_SECRET
   const posted = textOf(body[FORM_TOKEN_FIELD])
-  const token = signing ? await readFormToken(signing, replyScope(c), posted) : null
+  const token = signing ? await readFormToken(signing, replyScope(c), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds }) : null
   // A form without a good token (or one open for more than a day) comes back with its text and a new token.
   if (!token || token.state === 'expired') return sendCase(c, opened, { message: typed, notice: 'expired' }, 422)
   const text = messageText.safeParse(typed)
