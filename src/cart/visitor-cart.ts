@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { Caching } from '../cache/answer-caching'
-import { sha256Hex } from '../crypto/digest'
+import { randomToken, sha256Hex } from '../crypto/digest'
 import type { AppEnv } from '../env'
 import { keepCartCount, keptCartCount } from './cart-count'
 import { errorName, logEvent } from '../ops/log'
@@ -52,9 +52,9 @@ export function visitorCart(c: Context<AppEnv>): { calls: CartCalls; code: strin
  * (logged); it never fails the page.
  */
 export async function headerCartCount(c: Context<AppEnv>, { kept = false } = {}): Promise<number | null> {
-  const { market, viewer, available } = c.var
+  const { market, available } = c.var
   if (!market || !available?.has('cart')) return null
-  const holder = viewer?.sessionId ?? readCartCode(c, market.country)
+  const holder = cartHolderOf(c)
   if (!holder) return null
   c.var.caching.lower(Caching.personal)
   const known = kept ? keptCartCount(c, market.country, holder) : null
@@ -76,10 +76,24 @@ export function keepChangedCartCount(c: Context<AppEnv>, cart: { code: string; i
 }
 
 /**
- * The idempotency key upstream of an "add" form's key: the form's key with the visitor's address and browser, so a
- * double click adds once while two visitors given the same page by a cache never share a key.
+ * What ties this browser to its cart in the market: the session id when logged in, else its cart code; null when it
+ * holds neither (its first add makes a cart).
  */
-export async function addKeyOf(c: Context<AppEnv>, formKey: string): Promise<string> {
-  const client = `${c.req.header('CF-Connecting-IP') ?? 'local'}|${c.req.header('User-Agent') ?? ''}`
-  return (await sha256Hex(`${formKey}|${client}`)).slice(0, 48)
+export function cartHolderOf(c: Context<AppEnv>): string | null {
+  const { market, viewer } = c.var
+  return viewer?.sessionId ?? readCartCode(c, market.country)
+}
+
+/**
+ * The idempotency key upstream of an "add" form: the form's key, the line and what only this browser holds (its
+ * session or cart code), so a double click adds once while two browsers given the same kept page — behind one address,
+ * with one User-Agent — never share a key. A browser that holds neither gets a key of its own each time: nothing
+ * tells its double click from another browser's add, and its add never joins an earlier one.
+ *
+ * @example
+ * const key = await addKeyOf(form.key, { sku, quantity }, cartHolderOf(c))
+ */
+export async function addKeyOf(formKey: string, line: { sku: string; quantity: number }, holder: string | null): Promise<string> {
+  if (holder === null) return randomToken()
+  return (await sha256Hex(`${formKey}|${line.sku}|${line.quantity}|${holder}`)).slice(0, 48)
 }

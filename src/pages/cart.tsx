@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { Caching } from '../cache/answer-caching'
-import { addKeyOf, keepChangedCartCount, setCartCookie, visitorCart } from '../cart/visitor-cart'
+import { addKeyOf, cartHolderOf, keepChangedCartCount, setCartCookie, visitorCart } from '../cart/visitor-cart'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import { type Notice, noticeText, withNotice } from '../components/toast'
@@ -186,9 +186,9 @@ const wantsJson = (c: Context<AppEnv>) => (c.req.header('Accept') ?? '').include
 
 /**
  * `POST /{m}/cart/items` (`sku`, `quantity`, `key`, `product`): adds a variant the market sells to the visitor's cart
- * once per form key, creating an anonymous visitor's cart and setting its cookie (the only way it is ever set), then
- * `303` back to the product with a notice. The island asks for JSON instead: `{ count, message }`. Amounts are never
- * read from the form: the API prices the line.
+ * once per form key, line and browser (`addKeyOf`), creating an anonymous visitor's cart and setting its cookie (the
+ * only way it is ever set), then `303` back to the product with a notice. The island asks for JSON instead:
+ * `{ count, message }`. Amounts are never read from the form: the API prices the line.
  */
 export async function addToCart(c: Context<AppEnv>): Promise<Response> {
   const { market, t } = c.var
@@ -210,11 +210,14 @@ export async function addToCart(c: Context<AppEnv>): Promise<Response> {
   if (product && colour && picked === undefined && quantity && formKey) return answer('cart_choose_size', 422)
   if (!sku || !quantity || !formKey) throw new PageError(400, ErrorMessages.badRequest)
   const cart = visitorCart(c)
-  const line = { sku, quantity, key: await addKeyOf(c, formKey) }
+  const line = { sku, quantity }
   try {
-    let added = await addOnce(cart.calls, line)
-    // The cookie's cart is gone (expired, or merged at a login elsewhere): the add makes a new one.
-    if (!added && !cart.customer) added = await addOnce(cartCalls(c.var.upstream.forMarket(market), { code: null }), line)
+    let added = await addOnce(cart.calls, { ...line, key: await addKeyOf(formKey, line, cartHolderOf(c)) })
+    // The cookie's cart is gone (expired, or merged at a login elsewhere): the add makes a new one, as a browser
+    // without a cart does.
+    if (!added && !cart.customer) {
+      added = await addOnce(cartCalls(c.var.upstream.forMarket(market), { code: null }), { ...line, key: await addKeyOf(formKey, line, null) })
+    }
     if (!added) throw new PageError(400, ErrorMessages.badRequest)
     if (!cart.customer) setCartCookie(c, market.country, added.code)
     keepChangedCartCount(c, added)
@@ -227,8 +230,8 @@ export async function addToCart(c: Context<AppEnv>): Promise<Response> {
 }
 
 /**
- * Adds once per key. A key another cart already used (the same page given to two visitors by a cache, from one
- * address and browser) is not this visitor's double click: the add goes through under a fresh key.
+ * Adds once per key. A key the API already tied to another cart (this visitor's earlier cart, replaced since) is not
+ * a double click: the add goes through under a fresh key.
  */
 async function addOnce(calls: CartCalls, line: { sku: string; quantity: number; key: string }): Promise<Cart | null> {
   try {

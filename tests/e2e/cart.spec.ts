@@ -10,7 +10,7 @@ const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1366, height: 900 }
 
 let clients = 0
-/** Each test is a visitor of its own address (the double-click key includes it). */
+/** Each test is a visitor of its own address, as visitors mostly are. */
 test.beforeEach(async ({ page }, info) => {
   await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `198.51.100.${((clients++ + info.retry * 50) % 250) + 1}` })
 })
@@ -84,6 +84,57 @@ test('it-it without JavaScript: the plain post comes back to the product with th
   await expect(page.locator('.toast')).toHaveText(italian.cart.added)
   await expect(page.locator('[data-cart-count]')).toHaveText('1')
   await context.close()
+})
+
+test('it-it: three browsers behind one address with one User-Agent, given the same kept product page, each get a cart of their own with only their line', async ({ browser, request }) => {
+  // No address of their own (all 127.0.0.1) and the config's one User-Agent: an office, or a carrier's NAT.
+  const { userAgent } = test.info().project.use
+  // Italy's pages purged (`npm start`'s local secret): the first visitor's page is rendered and kept, fresh for the
+  // others, rather than a stale copy from an earlier test answered once while a new one is rendered.
+  expect((await request.post('/_purge?market=it-it', { headers: { Authorization: 'Bearer local-purge-secret' } })).ok()).toBe(true)
+  const visitor = async (javaScriptEnabled: boolean) => {
+    const context = await browser.newContext({ javaScriptEnabled, userAgent })
+    const page = await context.newPage()
+    await page.goto('/it-it/products/aurora-strada-9')
+    await page.locator('.consent-actions button[value="reject"]').click()
+    await expect(page).toHaveURL(/\?notice=consent_saved$/)
+    // The product page again, as kept for everyone who made that choice (a page with a notice is never kept).
+    await page.goto('/it-it/products/aurora-strada-9')
+    return { context, page, key: await page.locator('form.buy-box input[name="key"]').getAttribute('value') }
+  }
+  const visitors = [await visitor(false), await visitor(false), await visitor(true)]
+  // The same page from the page cache: one add-to-cart key for all three.
+  expect(new Set(visitors.map(({ key }) => key)).size).toBe(1)
+  const [first, second, third] = visitors.map(({ page }) => page) as [Page, Page, Page]
+
+  const add = async (page: Page, variant: string, quantity: string) => {
+    await page.locator(`label:has(input[value="${variant}"])`).click()
+    await page.locator('form.buy-box select[name="quantity"]').selectOption(quantity)
+    await page.locator('form.buy-box .buy-row button[type="submit"]').click()
+  }
+  await add(first, 'STR9-L-RED', '1')
+  await expect(first).toHaveURL(/\/it-it\/products\/aurora-strada-9\?notice=cart_added$/)
+  await expect(first.locator('[data-cart-count]')).toHaveText('1')
+  await add(second, 'STR9-M-RED', '2')
+  await expect(second).toHaveURL(/\/it-it\/products\/aurora-strada-9\?notice=cart_added$/)
+  await expect(second.locator('[data-cart-count]')).toHaveText('2')
+  await expect(third.locator('form.buy-box')).toHaveAttribute('data-hydrated', '')
+  await third.locator('.swatch-option:has(input[value="black"])').click()
+  await add(third, 'STR9-S-BLK', '3')
+  await expect(third.locator('.buy-message')).toContainText(italian.cart.added)
+  await expect(third.locator('[data-cart-count]')).toHaveText('3')
+
+  const lines = [['STR9-L-RED', '1'], ['STR9-M-RED', '2'], ['STR9-S-BLK', '3']] as const
+  for (const [index, page] of [first, second, third].entries()) {
+    const [sku, quantity] = lines[index]!
+    await page.goto('/it-it/cart')
+    await expect(page.locator('.cart-line')).toHaveCount(1)
+    await expect(page.locator(`form[action="/it-it/cart/items/${sku}"] select`)).toHaveValue(quantity)
+  }
+  const codes = await Promise.all(visitors.map(async ({ context }) => (await context.cookies()).find(({ name }) => name === '__Host-Cart-it')?.value))
+  expect(codes.every(Boolean)).toBe(true)
+  expect(new Set(codes).size).toBe(3)
+  await Promise.all(visitors.map(({ context }) => context.close()))
 })
 
 for (const [market, viewport, dir] of [['it-it', PHONE, 'ltr'], ['il-he', DESKTOP, 'rtl']] as const) {

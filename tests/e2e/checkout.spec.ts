@@ -14,7 +14,7 @@ const SCREENSHOTS = 'test-results/screenshots'
 type Texts = typeof italian
 
 let clients = 0
-/** Each test is a visitor of its own address (rate limits, the add form's double-click key). */
+/** Each test is a visitor of its own address (rate limits). */
 test.beforeEach(async ({ page }, info) => {
   await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `198.51.100.${((clients++ + 120 + info.retry * 50) % 250) + 1}` })
 })

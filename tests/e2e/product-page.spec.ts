@@ -10,7 +10,7 @@ const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1366, height: 900 }
 
 let clients = 0
-/** Each test is a visitor of its own address (the double-click key includes it). */
+/** Each test is a visitor of its own address, as visitors mostly are. */
 test.beforeEach(async ({ page }, info) => {
   await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `198.51.100.${((clients++ + info.retry * 50) % 120) + 101}` })
 })

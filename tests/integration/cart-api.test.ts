@@ -65,23 +65,35 @@ describe('the anonymous cart API', () => {
     expect(cartOf(json).lines[0]?.unit_price).toBe(429000)
   })
 
-  it('adds once per idempotency key: the same key again answers the same cart unchanged', async () => {
+  it('adds once per idempotency key: the same key again with the same cart answers it unchanged', async () => {
     const key = newKey()
     const first = cartOf((await addAnon('STR9-M-RED', 2, null, {}, key)).json)
-    const again = await addAnon('STR9-M-RED', 2, null, {}, key)
+    const again = await addAnon('STR9-M-RED', 2, first.code, {}, key)
     expect(again.status).toBe(200)
     expect(cartOf(again.json)).toMatchObject({ code: first.code, item_count: 2 })
-    const withCode = await addAnon('STR9-M-RED', 2, first.code, {}, key)
-    expect(cartOf(withCode.json).item_count).toBe(2)
   })
 
-  it('refuses a key already used for another cart with 409 key_reused', async () => {
+  it('never hands a cart to a caller who does not send it: a known key without that cart is 409 key_reused, the cart left as it was', async () => {
     const key = newKey()
-    await addAnon('STR9-M-RED', 1, null, {}, key)
+    const first = cartOf((await addAnon('STR9-M-RED', 1, null, {}, key)).json)
+    // Another browser given the same key (the same kept page), with no cart of its own yet.
+    const stranger = await addAnon('STR9-L-RED', 1, null, {}, key)
+    expect(stranger.status).toBe(409)
+    expect(stranger.json.code).toBe('key_reused')
+    expect(JSON.stringify(stranger.json)).not.toContain(first.code)
+    // Or with a cart of its own.
     const other = cartOf((await addAnon('STR9-M-RED', 1)).json)
     const { status, json } = await addAnon('STR9-M-RED', 1, other.code, {}, key)
     expect(status).toBe(409)
     expect(json.code).toBe('key_reused')
+    // Two callers without a cart sending one key at the same moment: one cart is made, the other caller is refused.
+    const shared = newKey()
+    const both = await Promise.all([addAnon('STR9-M-RED', 1, null, {}, shared), addAnon('STR9-L-RED', 2, null, {}, shared)])
+    expect(both.map(({ status }) => status).sort()).toEqual([201, 409])
+    const made = both.find(({ status }) => status === 201)!
+    expect(cartOf(made.json).lines).toHaveLength(1)
+    expect(both.find(({ status }) => status === 409)?.json.code).toBe('key_reused')
+    expect(cartOf((await call(`carts/${first.code}`)).json)).toMatchObject({ item_count: 1, lines: [expect.objectContaining({ sku: 'STR9-M-RED', quantity: 1 })] })
   })
 
   it('adds up quantities of the same variant, changes and removes lines', async () => {

@@ -6,7 +6,7 @@ import spanish from '../../demo/messages/es.json'
 import italian from '../../demo/messages/it.json'
 import english from '../../src/i18n/en.json'
 import { formatMoney } from '../../src/i18n/formats'
-import { DEMO, formPost, logIn, nextClient, sessionIdOf, visitAs } from '../fixtures/session'
+import { DEMO, formPost, logIn, nextClient, SECOND, sessionIdOf, visitAs } from '../fixtures/session'
 import { textOf, visit } from '../fixtures/worker'
 
 const cookieOf = (headers: Headers, name: string) => headers.getSetCookie().find((line) => line.startsWith(`${name}=`)) ?? null
@@ -93,15 +93,24 @@ describe('adding to the cart', () => {
     }
   })
 
-  it('adds once when the same form is sent twice (a double click)', async () => {
+  it('adds once when a browser holding a cart sends the same form twice (a double click), at once or one after the other', async () => {
+    const code = await cartWith('it-it', ['LUCE-OS-BLK', 1])
     const fields = addForm('STR9-M-RED', 2)
-    const first = await add('it-it', fields)
-    const code = cartCodeOf(first.headers) as string
-    // The second click left before the first answer's cookie arrived, and once after.
-    const second = await add('it-it', fields)
-    expect(cartCodeOf(second.headers)).toBe(code)
-    await add('it-it', fields, code)
-    expect((await page('/it-it/cart', code)).text).toMatch(/<span class="cart-count"[^>]*>2<\/span>/)
+    const island = { Accept: 'application/json' }
+    const together = await Promise.all([add('it-it', fields, code, island), add('it-it', fields, code, island)])
+    const after = await add('it-it', fields, code, island)
+    expect([...together, after].map(({ text }) => JSON.parse(text).count)).toEqual([3, 3, 3])
+    expect((await page('/it-it/cart', code)).text).toMatch(/<span class="cart-count"[^>]*>3<\/span>/)
+  })
+
+  it('adds once when a logged-in visitor sends the same form twice, and again from another of their sessions', async () => {
+    const fields = addForm('POMP-OS-GRY', 1)
+    const post = async (session: string) => JSON.parse((await visitAs(session, '/it-it/cart/items', formPost(fields, { Accept: 'application/json' }))).text).count as number
+    const phone = await logIn(SECOND)
+    const first = await post(phone)
+    expect(await post(phone)).toBe(first)
+    // The same page on their laptop is another add.
+    expect(await post(await logIn(SECOND))).toBe(first + 1)
   })
 
   it('refuses a variant out of stock, or more than is left, with a notice and no cookie', async () => {
@@ -148,6 +157,50 @@ describe('adding to the cart', () => {
       }),
       { numRuns: 25 },
     )
+  })
+})
+
+describe('two browsers given the same kept product page', () => {
+  /** One office behind one address, every browser the same make and version. */
+  const office = { 'CF-Connecting-IP': '203.0.113.80', 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36' }
+  const keyOf = (html: string) => /<input type="hidden" name="key" value="([A-Za-z0-9_-]+)"/.exec(html)?.[1] ?? ''
+
+  /** The add form's key of the product page, as the page cache gives it to every visitor. */
+  async function keptKey(): Promise<string> {
+    const first = await visit('/it-it/products/aurora-strada-9', { headers: office })
+    const second = await visit('/it-it/products/aurora-strada-9', { headers: office })
+    expect(keyOf(first.text)).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(keyOf(second.text)).toBe(keyOf(first.text))
+    return keyOf(first.text)
+  }
+
+  it('never joins them, from one address and one User-Agent: each gets a cart of its own with only its own line', async () => {
+    const key = await keptKey()
+    const first = await add('it-it', addForm('STR9-M-RED', 1, key), null, office)
+    const second = await add('it-it', addForm('STR9-L-RED', 2, key), null, office)
+    for (const answer of [first, second]) expect(answer.headers.get('Location')).toBe('/it-it/products/aurora-strada-9?notice=cart_added')
+    const [mine, theirs] = [cartCodeOf(first.headers) as string, cartCodeOf(second.headers) as string]
+    expect(mine).toMatch(/^[A-Za-z0-9_-]{32}$/)
+    expect(theirs).toMatch(/^[A-Za-z0-9_-]{32}$/)
+    expect(theirs).not.toBe(mine)
+    const [myCart, theirCart] = [(await page('/it-it/cart', mine)).text, (await page('/it-it/cart', theirs)).text]
+    expect(myCart).toContain('/it-it/cart/items/STR9-M-RED')
+    expect(myCart).not.toContain('STR9-L-RED')
+    expect(myCart).toMatch(/<span class="cart-count"[^>]*>1<\/span>/)
+    expect(theirCart).toContain('/it-it/cart/items/STR9-L-RED')
+    expect(theirCart).not.toContain('STR9-M-RED')
+    expect(theirCart).toMatch(/<span class="cart-count"[^>]*>2<\/span>/)
+  })
+
+  it('adds every size one browser picks from that page, each once', async () => {
+    const key = await keptKey()
+    const code = cartCodeOf((await add('it-it', addForm('STR9-M-RED', 1, key), null, office)).headers) as string
+    await add('it-it', addForm('STR9-L-RED', 1, key), code, office)
+    await add('it-it', addForm('STR9-L-RED', 1, key), code, office)
+    const cart = (await page('/it-it/cart', code)).text
+    expect(cart).toContain('/it-it/cart/items/STR9-M-RED')
+    expect(cart).toContain('/it-it/cart/items/STR9-L-RED')
+    expect(cart).toMatch(/<span class="cart-count"[^>]*>2<\/span>/)
   })
 })
 

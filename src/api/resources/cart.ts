@@ -28,9 +28,6 @@ type LineRow = {
   image: string | null
 }
 
-/** How long a repeated "add" (same key, no cart yet) finds the cart the first one created: a double click's span. */
-const CREATION_REPEAT_MINUTES = 10
-
 /** A new cart code: 24 random bytes, 32 characters of base64url. */
 const newCode = () => toBase64Url(crypto.getRandomValues(new Uint8Array(24)))
 
@@ -165,7 +162,8 @@ export async function sells(c: ApiContext, site: string | null): Promise<boolean
 
 /**
  * Adds a variant to a cart: the cart given (or, with none, a new anonymous one, or the customer's) once per key. The
- * same key again answers the cart it went to, unchanged; a key already used for another cart is 409 `key_reused`.
+ * same key again with the same cart answers it, unchanged; a key already used for another cart, or sent without the
+ * cart it went to, is 409 `key_reused`: a key never hands a cart to a caller who does not already hold it.
  */
 async function add(c: ApiContext, userId: number | null) {
   const site = siteOf(c)
@@ -179,14 +177,8 @@ async function add(c: ApiContext, userId: number | null) {
     cart = await anonymousCart(c, input.data.cart, site)
     if (!cart) return notFound(c)
   }
-  const earlier = await c.env.DB.prepare(
-    `SELECT c.id, c.code, c.site, c.user_id, a.created_at > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-${CREATION_REPEAT_MINUTES} minutes') AS recent
-       FROM cart_adds a JOIN carts c ON c.id = a.cart_id WHERE a.key = ?`,
-  ).bind(key).first<CartRow & { recent: number }>()
-  if (earlier) {
-    const same = cart ? earlier.id === cart.id : earlier.user_id === null && earlier.site === site && earlier.recent === 1
-    return same ? answerCart(c, earlier) : refuse(c, 409, 'key_reused')
-  }
+  const earlier = await c.env.DB.prepare('SELECT cart_id FROM cart_adds WHERE key = ?').bind(key).first<number>('cart_id')
+  if (earlier !== null) return cart && earlier === cart.id ? answerCart(c, cart) : refuse(c, 409, 'key_reused')
   const variant = await variantOf(c, sku, site)
   const inCart = cart
     ? ((await c.env.DB.prepare('SELECT quantity FROM cart_items WHERE cart_id = ? AND sku = ?').bind(cart.id, sku).first<number>('quantity')) ?? 0)
@@ -200,20 +192,21 @@ async function add(c: ApiContext, userId: number | null) {
     await c.env.DB.prepare('INSERT INTO carts (code, site) VALUES (?, ?)').bind(code, site).run()
     cart = (await anonymousCart(c, code, site)) as CartRow
   }
-  // One transaction: the key is taken first, and the line changes only when this request took it (a concurrent
-  // double click adds once).
+  // One transaction: the key is taken first, and the line changes only when this very request took it (`changes()`
+  // of the key's insert), so two requests with one key add once even when both reached this point.
   await c.env.DB.batch([
     c.env.DB.prepare('INSERT INTO cart_adds (key, cart_id) VALUES (?, ?) ON CONFLICT DO NOTHING').bind(key, cart.id),
     c.env.DB.prepare(
-      `INSERT INTO cart_items (cart_id, sku, quantity) SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM cart_adds WHERE key = ?4 AND cart_id = ?1)
+      `INSERT INTO cart_items (cart_id, sku, quantity) SELECT ?1, ?2, ?3 WHERE changes() = 1
        ON CONFLICT (cart_id, sku) DO UPDATE SET quantity = MIN(quantity + excluded.quantity, ${MAX_LINE_QUANTITY})`,
-    ).bind(cart.id, sku, quantity, key),
+    ).bind(cart.id, sku, quantity),
     c.env.DB.prepare("UPDATE carts SET updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?").bind(cart.id),
   ])
-  const owner = await c.env.DB.prepare('SELECT c.id, c.code, c.site, c.user_id FROM cart_adds a JOIN carts c ON c.id = a.cart_id WHERE a.key = ?').bind(key).first<CartRow>()
-  // Another request with the same key won the race: this one's new cart is dropped and the winner's answered.
-  if (owner && owner.id !== cart.id && created) await c.env.DB.prepare('DELETE FROM carts WHERE id = ?').bind(cart.id).run()
-  return answerCart(c, owner ?? cart, created ? 201 : 200)
+  const owner = await c.env.DB.prepare('SELECT cart_id FROM cart_adds WHERE key = ?').bind(key).first<number>('cart_id')
+  if (owner === cart.id) return answerCart(c, cart, created ? 201 : 200)
+  // Another request took the key for another cart first: that cart is never answered, and this one's new cart goes.
+  if (created) await c.env.DB.prepare('DELETE FROM carts WHERE id = ?').bind(cart.id).run()
+  return refuse(c, 409, 'key_reused')
 }
 
 /** Changes a line's quantity (checked against the stock) or removes it. */
