@@ -35,6 +35,8 @@ export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/unit/**/*.test.tsx', 'tests/integration/**/*.test.tsx'],
     setupFiles: ['./tests/apply-migrations.ts'],
+    // Two files at once on two cores: much of a file's time is its runtime starting and its storage being filled.
+    maxWorkers: 2,
     // No test measures speed: a busy machine (sealing 30 MB of attachments, say) gets the time it needs.
     testTimeout: 60_000,
     hookTimeout: 60_000,
