@@ -227,7 +227,8 @@ export async function submitNewsletter(c: Context<AppEnv>): Promise<Response> {
   }
   const fields = newsletterFields.safeParse({ email: body.email ?? '', consent: body.consent })
   if (!fields.success) return again({ errors: fieldErrors(fields.error) }, 422)
-  // The token's id is the sign-up's key upstream: the same form sent twice mails one link.
+  // The token's id is the sign-up's key upstream: the same form sent twice with the same address mails one link (a
+  // kept page's footer gives every visitor the same token, so the address is part of the key there).
   const request = { ...fields.data, link_template: `${origin}/${c.var.market.segment}/newsletter/confirm/{token}`, submission_key: token!.id }
   try {
     const answer = await unlessRefused(c.var.api.newsletter.subscribe(request), [422])

@@ -24,7 +24,7 @@ export const newsletterFields = z.object({
 
 /**
  * `POST api/newsletter/subscriptions`: the fields, the template of the confirmation link and the form's key (the form
- * token's id: the same form sent twice is one sign-up, one mail).
+ * token's id: the same form sent twice with the same address is one sign-up, one mail).
  */
 export const newsletterRequest = newsletterFields.extend({ link_template: newsletterLinkTemplate, submission_key: submissionKey })
 export type NewsletterRequest = z.infer<typeof newsletterRequest>

@@ -251,6 +251,15 @@ describe('the newsletter sign-up in the footer', () => {
     }
   })
 
+  it('mails each visitor of a kept page, whose footers share one token, their own link', async () => {
+    const form_token = await formToken('it-it', 'newsletter')
+    const [first, second] = [newAddress(), newAddress()]
+    await Promise.all([signUp('it-it', { email: first, consent: 'on', form_token }), signUp('it-it', { email: second, consent: 'on', form_token })])
+    await signUp('it-it', { email: first.toUpperCase(), consent: 'on', form_token })
+    expect(await mailsTo(first)).toHaveLength(1)
+    expect(await mailsTo(second)).toHaveLength(1)
+  })
+
   it('brings the form back with 422 and the field\'s message for a wrong address or no consent, the address kept', async () => {
     const wrong = await signUp('it-it', { email: 'giulia(at)example', consent: 'on' })
     expect(wrong.status).toBe(422)
