@@ -227,9 +227,11 @@ export async function submitNewsletter(c: Context<AppEnv>): Promise<Response> {
   }
   const fields = newsletterFields.safeParse({ email: body.email ?? '', consent: body.consent })
   if (!fields.success) return again({ errors: fieldErrors(fields.error) }, 422)
-  const linkTemplate = `${origin}/${c.var.market.segment}/newsletter/confirm/{token}`
+  // The token's id is the sign-up's key upstream: the same form sent twice with the same address mails one link (a
+  // kept page's footer gives every visitor the same token, so the address is part of the key there).
+  const request = { ...fields.data, link_template: `${origin}/${c.var.market.segment}/newsletter/confirm/{token}`, submission_key: token!.id }
   try {
-    const answer = await unlessRefused(c.var.api.newsletter.subscribe({ ...fields.data, link_template: linkTemplate }), [422])
+    const answer = await unlessRefused(c.var.api.newsletter.subscribe(request), [422])
     if (answer.refused) return again({ errors: answer.refused.rejection.errors ?? { form: ['invalid'] } }, 422)
     return sent
   } catch (error) {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { TOKEN_FORMAT } from '../crypto/digest'
 import { emailSchema, ticked } from './fields'
+import { submissionKey } from './form-schemas'
 import { envelope } from './schemas'
 
 /**
@@ -21,8 +22,11 @@ export const newsletterFields = z.object({
   consent: ticked('consent'),
 })
 
-/** `POST api/newsletter/subscriptions`: the fields and the template of the confirmation link. */
-export const newsletterRequest = newsletterFields.extend({ link_template: newsletterLinkTemplate })
+/**
+ * `POST api/newsletter/subscriptions`: the fields, the template of the confirmation link and the form's key (the form
+ * token's id: the same form sent twice with the same address is one sign-up, one mail).
+ */
+export const newsletterRequest = newsletterFields.extend({ link_template: newsletterLinkTemplate, submission_key: submissionKey })
 export type NewsletterRequest = z.infer<typeof newsletterRequest>
 
 /** `POST api/newsletter/confirm`. */

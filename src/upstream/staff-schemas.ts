@@ -90,11 +90,18 @@ export const caseFileAnswer = envelope(caseFileSchema)
 /** `GET api/staff/cases/{id}/attachments/{attachment}`: where its sealed bytes are (recorded as `file_downloaded`). */
 export const attachmentLocationAnswer = envelope(attachmentSchema.extend({ object_key: z.string() }))
 
+/** How a recipient sealed for the mail sender starts (docs/decisions/027); what follows is base64. */
+export const SEALED_RECIPIENT_PREFIX = 'sealed:v1:'
+
+/** A reporter's address sealed for the mail sender: the API stores it as the mail's recipient and cannot open it. */
+export const sealedRecipient = z.string().max(600, 'too_long').regex(/^sealed:v1:[A-Za-z0-9+/]+={0,2}$/, 'sealed')
+
 /**
- * A "there is news" mail to the reporter, when they left an address: the Worker opens the sealed address and names
- * the status page; the API queues the mail in the report's language (it says nothing else).
+ * A "there is news" mail to the reporter, when they left an address: the Worker opens the case's address, seals it
+ * again for the mail sender (`sealed_recipient`) and names the status page; the API queues the mail in the report's
+ * language (it says nothing else) with the sealed recipient.
  */
-export const notifyReporter = z.object({ email: emailSchema, status_url: z.string().url().max(500) }).nullable()
+export const notifyReporter = z.object({ sealed_recipient: sealedRecipient, status_url: z.string().url().max(500) }).nullable()
 
 const sealedMessage = sealed(Math.ceil(((MESSAGE_TEXT_MAX * 4 + 28) * 4) / 3) + 4)
 

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { CaseEvent, CaseFile, CaseSummary } from '../upstream/staff-schemas'
 import type { CaseMessage } from '../upstream/whistleblower-schemas'
 import { openBytes, openReportKey, openText, sealText } from './sealed'
+import { sealRecipient } from './sealed-recipient'
 
 /**
  * A case as the console shows it: the API answers it sealed (docs/decisions/014); the Worker opens it with
@@ -87,12 +88,14 @@ export const statusUrl = (origin: string, report: Pick<CaseSummary, 'site' | 'lo
   `${origin}/${report.site}-${report.locale}/whistleblower-form/status`
 
 /**
- * The `notify` of a change: the reporter's address (opened) and their status page, or null when they left none.
- * Throws when an address must be written to but the site has no public origin to link.
+ * The `notify` of a change: the reporter's address, opened with the case's key and sealed again for the mail sender
+ * (it never leaves the Worker in the clear), and their status page; null when they left none. Throws when an address
+ * must be written to but the site has no public origin to link.
  */
-export async function notifyOf(secret: string, origin: string | null, file: CaseFile): Promise<{ email: string; status_url: string } | null> {
+export async function notifyOf(secret: string, origin: string | null, file: CaseFile): Promise<{ sealed_recipient: string; status_url: string } | null> {
   if (!file.sealed_notify) return null
   if (!origin) throw new Error('PUBLIC_ORIGIN is not set')
   const sealed = file.sealed_notify
-  return { email: await withCaseKey(secret, file, (key) => openText(key, sealed)), status_url: statusUrl(origin, file) }
+  const address = await withCaseKey(secret, file, (key) => openText(key, sealed))
+  return { sealed_recipient: await sealRecipient(secret, address), status_url: statusUrl(origin, file) }
 }

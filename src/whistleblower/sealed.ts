@@ -10,27 +10,28 @@ import { fromBase64, toBase64 } from '../crypto/digest'
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 const IV_BYTES = 12
-const wrappingKeys = new Map<string, Promise<CryptoKey>>()
+const derivedKeys = new Map<string, Promise<CryptoKey>>()
 
-/** The key that wraps report keys: HKDF-SHA-256 of the secret, imported once per isolate. */
-function wrappingKeyOf(secret: string): Promise<CryptoKey> {
-  let key = wrappingKeys.get(secret)
+/**
+ * A key derived from the secret by HKDF-SHA-256 for one use (`info`), imported once per isolate: each use gets its
+ * own key, so holding one opens nothing of another's.
+ */
+export function derivedKey(secret: string, info: string, algorithm: AesKeyGenParams, usages: KeyUsage[]): Promise<CryptoKey> {
+  const cacheKey = `${info}\u0000${secret}`
+  let key = derivedKeys.get(cacheKey)
   if (!key) {
     key = crypto.subtle
       .importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey'])
       .then((material) =>
-        crypto.subtle.deriveKey(
-          { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: encoder.encode('whistleblower-report-keys') },
-          material,
-          { name: 'AES-KW', length: 256 },
-          false,
-          ['wrapKey', 'unwrapKey'],
-        ),
+        crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: encoder.encode(info) }, material, algorithm, false, usages),
       )
-    wrappingKeys.set(secret, key)
+    derivedKeys.set(cacheKey, key)
   }
   return key
 }
+
+/** The key that wraps report keys. */
+const wrappingKeyOf = (secret: string) => derivedKey(secret, 'whistleblower-report-keys', { name: 'AES-KW', length: 256 }, ['wrapKey', 'unwrapKey'])
 
 /** A report's key and its wrapped form (base64), to store beside the report. */
 export async function newReportKey(secret: string): Promise<{ key: CryptoKey; wrapped: string }> {

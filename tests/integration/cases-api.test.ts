@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../../src/api'
 import { openReportKey, openText, sealText } from '../../src/whistleblower/sealed'
+import { sealRecipient } from '../../src/whistleblower/sealed-recipient'
 import { mailsTo, sealedReport, staffMember, trailOf, WHISTLEBLOWER_SECRET } from '../fixtures/cases'
 
 type Member = Awaited<ReturnType<typeof staffMember>>
@@ -16,6 +17,9 @@ async function call(member: Member | null, path: string, body?: unknown) {
 }
 
 const sealedFor = async (report: { key: CryptoKey }, text: string) => sealText(report.key, text)
+
+/** A change's `notify` as the Worker sends it: the address sealed for the mail sender, and the status page. */
+const notifyOf = async (address: string, statusUrl: string) => ({ sealed_recipient: await sealRecipient(WHISTLEBLOWER_SECRET, address), status_url: statusUrl })
 
 let handler: Member
 let editor: Member
@@ -122,13 +126,17 @@ describe('the cases of the embedded API', () => {
 describe('changes to a case', () => {
   it('acknowledges a received case, records it and queues one "news" mail in the report\'s language, saying nothing of it', async () => {
     const report = await sealedReport({ site: 'it', locale: 'it', notify: 'segnala@example.com', what: 'CANARY-7731 the frames crack' })
-    const notify = { email: 'segnala@example.com', status_url: 'https://site.test/it-it/whistleblower-form/status' }
+    const notify = await notifyOf('segnala@example.com', 'https://site.test/it-it/whistleblower-form/status')
     const { status, json } = await call(handler, `staff/cases/${report.id}/acknowledge`, { notify })
     expect(status).toBe(200)
     expect(json.data).toMatchObject({ state: 'acknowledged', acknowledged_at: expect.any(String), feedback_at: null })
     expect(await trailOf(report.id)).toEqual([{ action: 'acknowledged', staff_id: handler.id, detail: '' }])
     const mails = await mailsTo('segnala@example.com')
     expect(mails).toHaveLength(1)
+    // Stored as the Worker sealed it: the address is in no column of the row.
+    const stored = await env.DB.prepare(`SELECT * FROM outbox WHERE kind = 'whistleblower_news' ORDER BY id DESC LIMIT 1`).first<Record<string, unknown>>()
+    expect(stored?.recipient).toBe(notify.sealed_recipient)
+    expect(JSON.stringify(stored)).not.toContain('segnala')
     expect(mails[0]).toMatchObject({ kind: 'whistleblower_news', subject: 'Aurora Cycles: ci sono novità per Lei' })
     expect(mails[0]?.body).toContain('https://site.test/it-it/whistleblower-form/status')
     expect(mails[0]?.body).toContain('ci sono novità')
@@ -146,7 +154,7 @@ describe('changes to a case', () => {
 
   it('answers 409 to a second acknowledgement and to one of a closed case, changing and mailing nothing', async () => {
     const report = await sealedReport({ notify: 'twice@example.com' })
-    const notify = { email: 'twice@example.com', status_url: 'https://site.test/it-it/whistleblower-form/status' }
+    const notify = await notifyOf('twice@example.com', 'https://site.test/it-it/whistleblower-form/status')
     expect((await call(handler, `staff/cases/${report.id}/acknowledge`, { notify })).status).toBe(200)
     const again = await call(handler, `staff/cases/${report.id}/acknowledge`, { notify })
     expect(again.status).toBe(409)
@@ -160,11 +168,13 @@ describe('changes to a case', () => {
     expect((await trailOf(closed.id)).map((each) => each.action)).toEqual(['acknowledged', 'closed'])
   })
 
-  it('refuses a malformed body with 422', async () => {
+  it('refuses a malformed body with 422, an address in the clear included', async () => {
     const report = await sealedReport()
     for (const [path, body] of [
       ['acknowledge', '{not json'],
-      ['acknowledge', { notify: { email: 'not an address', status_url: 'https://site.test/x' } }],
+      ['acknowledge', { notify: { email: 'reporter@example.com', status_url: 'https://site.test/x' } }],
+      ['acknowledge', { notify: { sealed_recipient: 'reporter@example.com', status_url: 'https://site.test/x' } }],
+      ['acknowledge', { notify: { sealed_recipient: 'sealed:v1:not base64!', status_url: 'https://site.test/x' } }],
       ['messages', { author: 'reporter', sealed_body: 'AAAA', notify: null }],
       ['messages', { author: 'handler', sealed_body: 'not base64!', notify: null }],
       ['close', { notify: null }],
@@ -176,7 +186,7 @@ describe('changes to a case', () => {
 
   it('sends a message to the reporter: acknowledges a received case, moves it in progress, counts as the first feedback', async () => {
     const report = await sealedReport({ notify: 'msg@example.com', locale: 'ar', site: 'ae' })
-    const notify = { email: 'msg@example.com', status_url: 'https://site.test/ae-ar/whistleblower-form/status' }
+    const notify = await notifyOf('msg@example.com', 'https://site.test/ae-ar/whistleblower-form/status')
     const first = await call(handler, `staff/cases/${report.id}/messages`, { author: 'handler', sealed_body: await sealedFor(report, 'Which batch?'), notify })
     expect(first.status).toBe(201)
     expect(first.json.data).toMatchObject({ state: 'in_progress' })
@@ -197,7 +207,7 @@ describe('changes to a case', () => {
 
   it('adds an internal note without changing the case or mailing the reporter, even when asked to', async () => {
     const report = await sealedReport({ notify: 'note@example.com' })
-    const notify = { email: 'note@example.com', status_url: 'https://site.test/it-it/whistleblower-form/status' }
+    const notify = await notifyOf('note@example.com', 'https://site.test/it-it/whistleblower-form/status')
     const { status, json } = await call(handler, `staff/cases/${report.id}/messages`, { author: 'note', sealed_body: await sealedFor(report, 'Internal only.'), notify })
     expect(status).toBe(201)
     expect(json.data).toMatchObject({ state: 'received', acknowledged_at: null, feedback_at: null })
@@ -207,7 +217,7 @@ describe('changes to a case', () => {
 
   it('closes a case with its sealed outcome, as feedback when none was given, and as its acknowledgement when it had none, once', async () => {
     const report = await sealedReport({ notify: 'close@example.com' })
-    const notify = { email: 'close@example.com', status_url: 'https://site.test/it-it/whistleblower-form/status' }
+    const notify = await notifyOf('close@example.com', 'https://site.test/it-it/whistleblower-form/status')
     const outcome = await sealedFor(report, 'The batch was recalled.')
     const { status, json } = await call(handler, `staff/cases/${report.id}/close`, { sealed_outcome: outcome, notify })
     expect(status).toBe(200)

@@ -29,7 +29,9 @@ const json = (body: unknown, headers: Record<string, string> = {}): RequestInit 
 const TEMPLATE = 'https://site.test/it-it/newsletter/confirm/{token}'
 let people = 0
 const newAddress = () => `newsletter-${++people}-${Date.now()}@example.com`
-const request = (fields: Record<string, unknown> = {}) => ({ email: newAddress(), consent: true, link_template: TEMPLATE, ...fields })
+/** A form's key, as the Worker sends its form token's id: each call another form. */
+const newFormKey = () => crypto.randomUUID().replace(/-/g, '')
+const request = (fields: Record<string, unknown> = {}) => ({ email: newAddress(), consent: true, link_template: TEMPLATE, submission_key: newFormKey(), ...fields })
 
 const subscribe = (body: unknown, headers: Record<string, string> = {}) => call('newsletter/subscriptions', json(body, headers))
 const mailsTo = (email: string) =>
@@ -70,18 +72,31 @@ describe('POST api/newsletter/subscriptions', () => {
     await call('newsletter/confirm', json({ token: tokenIn((await mailsTo(body.email))[0]!.body) }))
     expect(await subscriberOf(body.email)).not.toBeNull()
     const fresh = await subscribe(request())
-    const again = await subscribe({ ...body, email: body.email.toUpperCase() })
+    const again = await subscribe({ ...body, email: body.email.toUpperCase(), submission_key: newFormKey() })
     expect(again.status).toBe(fresh.status)
     expect(again.text).toBe(fresh.text)
     expect(await mailsTo(body.email)).toHaveLength(1)
   })
 
-  it(`mails one address at most ${NEWSLETTER_MAILS_PER_HOUR} links an hour, and answers the same after`, async () => {
+  it(`mails one address at most ${NEWSLETTER_MAILS_PER_HOUR} links an hour, one per form, and answers the same after`, async () => {
     const body = request()
     const answers = []
-    for (let i = 0; i <= NEWSLETTER_MAILS_PER_HOUR; i++) answers.push(await subscribe(body))
+    for (let i = 0; i <= NEWSLETTER_MAILS_PER_HOUR; i++) answers.push(await subscribe({ ...body, submission_key: newFormKey() }))
     expect(new Set(answers.map((a) => `${a.status} ${a.text}`)).size).toBe(1)
     expect(await mailsTo(body.email)).toHaveLength(NEWSLETTER_MAILS_PER_HOUR)
+  })
+
+  it('stores and mails a form sent twice once, one after the other or at once (its submission_key)', async () => {
+    const twice = request()
+    const [first, second] = [await subscribe(twice), await subscribe(twice)]
+    expect(second).toEqual(first)
+    const atOnce = request()
+    const answers = await Promise.all([subscribe(atOnce), subscribe(atOnce), subscribe(atOnce)])
+    expect(new Set(answers.map((a) => `${a.status} ${a.text}`)).size).toBe(1)
+    for (const body of [twice, atOnce]) {
+      expect(await mailsTo(body.email), body.email).toHaveLength(1)
+      expect(await pendingOf(body.email), body.email).toHaveLength(1)
+    }
   })
 
   it('answers 422 with the fields\' message keys to bad input, and 404 without a live market; never a 5xx', async () => {
@@ -90,6 +105,8 @@ describe('POST api/newsletter/subscriptions', () => {
       [request({ consent: false }), 'consent'],
       [request({ link_template: 'https://evil.example/phish/{token}' }), 'link_template'],
       [request({ link_template: 'https://site.test/it-it/confirm-email/{token}' }), 'link_template'],
+      [request({ submission_key: undefined }), 'submission_key'],
+      [request({ submission_key: 'short' }), 'submission_key'],
       ['{"email": ', 'form'],
       [[1, 2, 3], 'form'],
     ]
@@ -213,6 +230,34 @@ describe('the newsletter sign-up in the footer', () => {
     expect(known.status).toBe(fresh.status)
     expect(known.headers.get('Location')).toBe(fresh.headers.get('Location'))
     expect(await mailsTo(email)).toHaveLength(1)
+  })
+
+  it('mails one link for a form sent twice (the same token), one after the other and at once; a new form later mails another', async () => {
+    for (const together of [false, true]) {
+      const email = newAddress()
+      const fields = { email, consent: 'on', form_token: await formToken('it-it', 'newsletter') }
+      const answers = together
+        ? await Promise.all([signUp('it-it', fields), signUp('it-it', fields)])
+        : [await signUp('it-it', fields), await signUp('it-it', fields)]
+      for (const answer of answers) expect(answer.headers.get('Location'), `together: ${together}`).toBe('/it-it/newsletter/sent')
+      expect(await mailsTo(email), `together: ${together}`).toHaveLength(1)
+      expect(await pendingOf(email), `together: ${together}`).toHaveLength(1)
+      // Signing up again from a new form sends a new link (within the hourly limit); the first one still works.
+      await signUp('it-it', { email, consent: 'on' })
+      const mails = await mailsTo(email)
+      expect(mails).toHaveLength(2)
+      expect(tokenIn(mails[1]!.body)).not.toBe(tokenIn(mails[0]!.body))
+      expect((await visit(`/it-it/newsletter/confirm/${tokenIn(mails[0]!.body)}`)).status).toBe(200)
+    }
+  })
+
+  it('mails each visitor of a kept page, whose footers share one token, their own link', async () => {
+    const form_token = await formToken('it-it', 'newsletter')
+    const [first, second] = [newAddress(), newAddress()]
+    await Promise.all([signUp('it-it', { email: first, consent: 'on', form_token }), signUp('it-it', { email: second, consent: 'on', form_token })])
+    await signUp('it-it', { email: first.toUpperCase(), consent: 'on', form_token })
+    expect(await mailsTo(first)).toHaveLength(1)
+    expect(await mailsTo(second)).toHaveLength(1)
   })
 
   it('brings the form back with 422 and the field\'s message for a wrong address or no consent, the address kept', async () => {

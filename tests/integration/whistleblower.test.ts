@@ -7,8 +7,10 @@ import { receiptFor } from '../../src/whistleblower/receipt'
 import { configOf } from '../../src/config'
 import { contentSecurityPolicy } from '../../src/security/content-security-policy'
 import type { Bindings } from '../../src/env'
+import { type OutgoingMail, sendQueuedMails } from '../../src/mail/outbox-sender'
+import { consoleLogin } from '../fixtures/console'
 import { formToken } from '../fixtures/lead-forms'
-import { steadyRateLimiters } from '../fixtures/session'
+import { formPost, steadyRateLimiters } from '../fixtures/session'
 import {
   addHandlerMessage,
   ANONYMOUS_REPORT,
@@ -51,6 +53,9 @@ async function everyStoredText(): Promise<string[]> {
   }
   return texts
 }
+
+/** The whistleblowers' "there is news" mails in the outbox, sent or not. */
+const newsMailCount = () => env.DB.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE kind = 'whistleblower_news'`).first<number>('n')
 
 /** Every object in the bucket, read whole, as text (latin1: any byte sequence survives). */
 async function everyStoredObject(): Promise<Array<{ key: string; text: string; bytes: Uint8Array }>> {
@@ -235,7 +240,7 @@ describe('sending a report', () => {
     expectBareRequestLines()
   })
 
-  it('stores a named report with its notification address, all sealed: the name and the address are in no table', async () => {
+  it('stores a named report with its notification address, all sealed: the name and the address are in no table, before a "news" mail, while it is queued and once it is sent', async () => {
     const name = 'Giulia Canary-Rossi'
     const receipt = await sendReport('it-it', { ...NAMED, name, what: `${CANARY} (named)` })
     const row = (await reportRow(receipt.code))!
@@ -243,8 +248,30 @@ describe('sending a report', () => {
     const key = await reportKeyOf(receipt.code)
     expect(JSON.parse(await openText(key, row.sealed_report))).toMatchObject({ name, contact: NAMED.contact, involved: null })
     expect(await openText(key, row.sealed_notify!)).toBe(NAMED.notify_email)
-    const stored = await everyStoredText()
-    for (const secret of ['Canary-7f3a', name, NAMED.notify_email, NAMED.contact]) expect(stored.filter((value) => value.includes(secret)), secret).toEqual([])
+    const secrets = ['Canary-7f3a', name, NAMED.notify_email, NAMED.contact]
+    const expectNoneInTheClear = async (moment: string) => {
+      const stored = await everyStoredText()
+      for (const secret of secrets) expect(stored.filter((value) => value.includes(secret)), `${secret} ${moment}`).toEqual([])
+    }
+    await expectNoneInTheClear('once stored')
+
+    // A handler writes to the reporter: the "there is news" mail is queued, its recipient sealed for the mail sender.
+    const handler = await consoleLogin('case_handler')
+    const written = await visit(`/_console/cases/${row.id}/messages`, formPost({ text: 'Which batch was it?' }, { Cookie: handler }))
+    expect(written.status).toBe(303)
+    expect(await newsMailCount()).toBe(1)
+    await expectNoneInTheClear('with the mail queued')
+
+    // Sent: the sender opens the address only now, the mail names nothing but the status page, and its row is gone.
+    const sent: OutgoingMail[] = []
+    const transport = { send: async (mail: OutgoingMail) => void sent.push(mail) }
+    while ((await sendQueuedMails(env as unknown as Bindings, transport)).sent > 0);
+    const news = sent.filter((mail) => mail.kind === 'whistleblower_news')
+    expect(news.map((mail) => mail.to)).toEqual([NAMED.notify_email])
+    expect(news[0]?.body).toContain(`${ORIGIN}/it-it/whistleblower-form/status`)
+    for (const secret of [...secrets, 'giulia', 'Which batch']) expect(`${news[0]?.subject}\n${news[0]?.body}`).not.toContain(secret)
+    expect(await newsMailCount()).toBe(0)
+    await expectNoneInTheClear('once the mail is sent')
     expect(lines.join('\n')).not.toMatch(/Canary|giulia\.private/)
   })
 

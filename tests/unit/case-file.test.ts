@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { CaseFile } from '../../src/upstream/staff-schemas'
 import { notifyOf, openAttachment, openCaseFile, sealForCase, statusUrl, UnreadableCase } from '../../src/whistleblower/case-file'
 import { newReportKey, openText, sealBytes, sealText } from '../../src/whistleblower/sealed'
+import { openRecipient } from '../../src/whistleblower/sealed-recipient'
 
 const SECRET = 'unit-test-whistleblower-key'
 
@@ -67,10 +68,13 @@ describe('a case file at the edge', () => {
     expect(await openAttachment(SECRET, file, file.attachments[0] as { sealed_meta: string }, await sealBytes(key, bytes))).toEqual({ name: 'river.jpg', type: 'image/jpeg', bytes })
   })
 
-  it('links the status page of the market the report came from', async () => {
+  it('links the status page of the market the report came from, the address sealed again for the mail sender', async () => {
     expect(statusUrl('https://www.brand.example', { site: 'ae', locale: 'ar' })).toBe('https://www.brand.example/ae-ar/whistleblower-form/status')
     const { file } = await caseFile({ notify: 'sara@example.com' })
-    expect(await notifyOf(SECRET, 'https://site.test', file)).toEqual({ email: 'sara@example.com', status_url: 'https://site.test/ae-ar/whistleblower-form/status' })
+    const notify = await notifyOf(SECRET, 'https://site.test', file)
+    expect(notify).toEqual({ sealed_recipient: expect.stringMatching(/^sealed:v1:/), status_url: 'https://site.test/ae-ar/whistleblower-form/status' })
+    expect(atob(notify!.sealed_recipient.slice('sealed:v1:'.length))).not.toContain('sara')
+    expect(await openRecipient(SECRET, notify!.sealed_recipient)).toBe('sara@example.com')
   })
 
   it('asks for no mail when the reporter left no address, and needs the public origin when they did', async () => {

@@ -3,6 +3,7 @@ import { fromBase64 } from '../../src/crypto/digest'
 import { newPassphrase, newReceiptCode, readPassphrase, readReceiptCode, receiptFor } from '../../src/whistleblower/receipt'
 import { PASSPHRASE_FORMAT, RECEIPT_CODE_FORMAT } from '../../src/upstream/whistleblower-schemas'
 import { newReportKey, openBytes, openReportKey, openText, sealBytes, sealText } from '../../src/whistleblower/sealed'
+import { isSealedRecipient, openRecipient, sealRecipient } from '../../src/whistleblower/sealed-recipient'
 
 const SECRET = 'test-whistleblower-key-not-for-production'
 const CANARY = 'The canary sang about the invoices of warehouse 7'
@@ -39,6 +40,29 @@ describe('a report sealed with its own key', () => {
     const { key } = await newReportKey(SECRET)
     const file = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 31 + 7) % 256)
     expect(await openBytes(key, await sealBytes(key, file))).toEqual(file)
+  })
+})
+
+describe('a reporter\'s address sealed for the mail sender', () => {
+  const ADDRESS = 'canary.reporter@example.com'
+
+  it('opens with the same secret only, differs each time, and never holds the address in the clear', async () => {
+    const sealed = await sealRecipient(SECRET, ADDRESS)
+    expect(sealed).toMatch(/^sealed:v1:[A-Za-z0-9+/]+={0,2}$/)
+    expect(isSealedRecipient(sealed)).toBe(true)
+    expect(isSealedRecipient(ADDRESS)).toBe(false)
+    expect(atob(sealed.slice('sealed:v1:'.length))).not.toContain('canary')
+    expect(await sealRecipient(SECRET, ADDRESS)).not.toBe(sealed)
+    expect(await openRecipient(SECRET, sealed)).toBe(ADDRESS)
+    await expect(openRecipient('another-secret', sealed)).rejects.toThrow()
+    await expect(openRecipient(SECRET, `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`)).rejects.toThrow()
+    await expect(openRecipient(SECRET, ADDRESS)).rejects.toThrow('not a sealed recipient')
+  })
+
+  it('uses a key of its own: no report\'s key opens it', async () => {
+    const sealed = await sealRecipient(SECRET, ADDRESS)
+    const { key } = await newReportKey(SECRET)
+    await expect(openText(key, sealed.slice('sealed:v1:'.length))).rejects.toThrow()
   })
 })
 

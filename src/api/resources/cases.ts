@@ -45,7 +45,8 @@ const summaryOf = (row: SummaryRow) => ({ ...row, anonymous: row.anonymous === 1
  * token, 403 for an editor): `GET api/staff/cases`, `GET api/staff/cases/{id}`, `GET api/staff/cases/{id}/attachments/
  * {attachment}`, `POST api/staff/cases/{id}/acknowledge`, `…/messages` and `…/close`. Every read and write is recorded
  * in the case's audit trail (`case_events`: who, when, what, never the content), in the same batch as what it records;
- * a "there is news" mail to the reporter, when the Worker sends their address (`notify`), is queued in that batch too.
+ * a "there is news" mail to the reporter, when the Worker sends their address (`notify`, sealed), is queued in that
+ * batch too.
  */
 export const cases = new Hono<ApiEnv>()
   .use('/staff/cases', staffOnly('case_handler'))
@@ -225,13 +226,14 @@ function caseEvent(c: ApiContext, id: number, action: string, detail: string, at
 
 /**
  * The "there is news" mail to a reporter who left an address, in the report's language: it names the status page and
- * nothing of the case (a mailbox is not a safe place for it).
+ * nothing of the case (a mailbox is not a safe place for it). Its recipient is the address as the Worker sealed it for
+ * the mail sender, which opens it when it sends the mail and then deletes the row (docs/decisions/027).
  */
 async function newsMail(c: ApiContext, locale: string, notify: z.infer<typeof notifyReporter>, only: Condition): Promise<D1PreparedStatement[]> {
   if (!notify) return []
   const t = await mailTexts(c.env.DB, locale, ['mail.whistleblower_news_'])
   const mail = {
-    recipient: notify.email,
+    recipient: notify.sealed_recipient,
     subject: t('mail.whistleblower_news_subject'),
     body: t('mail.whistleblower_news_body', { link: notify.status_url }),
     kind: 'whistleblower_news',

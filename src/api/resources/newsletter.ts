@@ -74,8 +74,11 @@ async function liveMarket(c: ApiContext): Promise<boolean> {
 
 /**
  * A sign-up: an address already subscribed to the market's newsletter changes nothing and is mailed nothing; any other
- * gets a pending request with a link (at most NEWSLETTER_MAILS_PER_HOUR an hour), in the visitor's language. Spent and
- * expired requests of everyone are deleted on the way: a request is kept no longer than its link works.
+ * gets a pending request with a link (at most NEWSLETTER_MAILS_PER_HOUR an hour), in the visitor's language, once per
+ * form and address (`submission_key`: a form sent twice, one after the other or at once, stores one request and mails
+ * one link; a new form later is a new request, another link; a kept page's form, shared by its visitors, takes each
+ * one's address). Spent and expired requests of everyone are deleted on the way: a request is kept no longer than its
+ * link works.
  */
 async function subscribe(db: D1Database, site: string, locale: string, request: NewsletterRequest): Promise<void> {
   await db.prepare(`DELETE FROM newsletter_requests WHERE used_at IS NOT NULL OR expires_at <= ${NOW}`).run()
@@ -90,11 +93,12 @@ async function subscribe(db: D1Database, site: string, locale: string, request: 
   ])
   await db.batch([
     db.prepare(
-      `INSERT INTO newsletter_requests (token_hash, site, locale, email, expires_at)
-       SELECT ?1, ?2, ?3, ?4, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?5)
+      `INSERT INTO newsletter_requests (token_hash, site, locale, email, expires_at, submission_key)
+       SELECT ?1, ?2, ?3, ?4, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?5), ?7
         WHERE (SELECT COUNT(*) FROM newsletter_requests WHERE email = ?4
-                 AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')) < ?6`,
-    ).bind(hash, site, locale, request.email, `+${NEWSLETTER_LINK_HOURS} hours`, NEWSLETTER_MAILS_PER_HOUR),
+                 AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')) < ?6
+       ON CONFLICT (submission_key, email) DO NOTHING`,
+    ).bind(hash, site, locale, request.email, `+${NEWSLETTER_LINK_HOURS} hours`, NEWSLETTER_MAILS_PER_HOUR, request.submission_key),
     queueMail(db, { recipient: request.email, subject, body: text, kind: 'newsletter_confirmation' }, {
       when: 'EXISTS (SELECT 1 FROM newsletter_requests WHERE token_hash = ?)',
       params: [hash],

@@ -1,0 +1,25 @@
+import { SEALED_RECIPIENT_PREFIX } from '../upstream/staff-schemas'
+import { derivedKey, openText, sealText } from './sealed'
+
+/**
+ * A reporter's address as the outbox keeps it (docs/decisions/027): sealed with AES-GCM under a key derived from
+ * `WHISTLEBLOWER_KEY` for this use alone, so that the mail sender, which opens it at sending time, holds a key that
+ * opens no report; the API stores and passes on an opaque `sealed:v1:…` and never sees the address.
+ */
+
+const recipientKeyOf = (secret: string) =>
+  derivedKey(secret, 'whistleblower-mail-recipients', { name: 'AES-GCM', length: 256 }, ['encrypt', 'decrypt'])
+
+/** An address sealed for the mail sender: `sealed:v1:` and base64 (a fresh IV each time). */
+export async function sealRecipient(secret: string, address: string): Promise<string> {
+  return `${SEALED_RECIPIENT_PREFIX}${await sealText(await recipientKeyOf(secret), address)}`
+}
+
+/** Whether a mail's recipient is sealed (else it is an address in the clear). */
+export const isSealedRecipient = (recipient: string): boolean => recipient.startsWith(SEALED_RECIPIENT_PREFIX)
+
+/** A sealed recipient opened; throws when it is not one, was sealed with another secret or was altered. */
+export async function openRecipient(secret: string, recipient: string): Promise<string> {
+  if (!isSealedRecipient(recipient)) throw new TypeError('not a sealed recipient')
+  return openText(await recipientKeyOf(secret), recipient.slice(SEALED_RECIPIENT_PREFIX.length))
+}
