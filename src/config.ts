@@ -47,7 +47,10 @@ export type TrackingConfig = {
   tagManagerFallbacks: Partial<Record<Region, string>>
   /** The Mexico tag's script URL (`{id}` for the site's id) and its origin, or null: it never loads (`MEXICO_TAG_URL`). */
   mexicoTag: { url: string; origin: string } | null
-  /** The cookie policy's URL template (`{id}`) and the policy id of each language, or null (`CONSENT_POLICY_*`). */
+  /**
+   * The cookie policy's URL template (`{id}`) and the policy id of each language that has its own, or null
+   * (`CONSENT_POLICY_*`). sl and hr have none: they link English's (ENGLISH_POLICY_LANGUAGES).
+   */
   policies: { url: string; ids: Record<string, string> } | null
 }
 
@@ -168,14 +171,27 @@ function scriptTemplateOf(variable: string, value: string | undefined): { url: s
   return null
 }
 
-/** The policy URL template and a JSON object of language → policy id (letters, digits, dashes). */
+/**
+ * The languages whose banner links the English cookie policy, as the original did (seed §9: "for sl and hr the terms
+ * page uses English"; docs/decisions/024). An id given for one of them would never be read.
+ */
+export const ENGLISH_POLICY_LANGUAGES: readonly string[] = ['sl', 'hr']
+
+/**
+ * The policy URL template and a JSON object of language → policy id (letters, digits, dashes). Ids of the languages
+ * that link English's are left out, logged `config_unused`.
+ */
 function policiesOf(url: string | undefined, ids: string | undefined): TrackingConfig['policies'] {
   if (!url && !ids) return null
   const template = scriptTemplateOf('CONSENT_POLICY_URL', url)
   const parsed = jsonObject(ids ?? '')
   const valid = parsed && Object.entries(parsed).every(([locale, id]) => /^[a-z]{2}$/.test(locale) && typeof id === 'string' && /^[A-Za-z0-9-]{1,40}$/.test(id))
   if (!valid) logEvent('error', 'config_invalid', { variable: 'CONSENT_POLICY_IDS' })
-  return template && valid ? { url: template.url, ids: parsed as Record<string, string> } : null
+  if (!template || !valid) return null
+  const unused = Object.keys(parsed).filter((language) => ENGLISH_POLICY_LANGUAGES.includes(language))
+  if (unused.length) logEvent('warn', 'config_unused', { variable: 'CONSENT_POLICY_IDS', languages: unused })
+  const read = Object.entries(parsed as Record<string, string>).filter(([language]) => !unused.includes(language))
+  return { url: template.url, ids: Object.fromEntries(read) }
 }
 
 function jsonObject(value: string): Record<string, unknown> | null {

@@ -1,10 +1,11 @@
 import { env } from 'cloudflare:workers'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CONSENT_COOKIE } from '../../src/tracking/consent'
 import { cookieHeader, formPost, logIn } from '../fixtures/session'
 import { clearCaches, ORIGIN, visit } from '../fixtures/worker'
 
 beforeEach(clearCaches)
+afterEach(() => vi.restoreAllMocks())
 
 const ACCEPTED = `${CONSENT_COOKIE}=v1.a1.m1.f1`
 const REFUSED = `${CONSENT_COOKIE}=v1.a0.m0.f0`
@@ -203,6 +204,16 @@ describe('the cookie policy', () => {
   ])('is linked from the banner of %s with policy id %s', async (market, id) => {
     const { text } = await visit(`/${market}`)
     expect(text).toContain(`href="https://www.aurora-cycles.example/legal/${id}/cookie-policy"`)
+  })
+
+  it.each(['si-sl', 'hr-hr'])('is English\'s on %s even where the deployment names an id for the language (never read, logged)', async (market) => {
+    const warnings: string[] = []
+    vi.spyOn(console, 'warn').mockImplementation((line: unknown) => void warnings.push(String(line)))
+    const ids = '{"en":"70401001","it":"70401003","sl":"70401006","hr":"70401007"}'
+    const { text } = await visit(`/${market}`, {}, { CONSENT_POLICY_IDS: ids })
+    expect(text).toContain('href="https://www.aurora-cycles.example/legal/70401001/cookie-policy"')
+    expect(text).not.toMatch(/legal\/7040100[67]\//)
+    expect(warnings.map((line) => JSON.parse(line))).toContainEqual({ level: 'warn', event: 'config_unused', variable: 'CONSENT_POLICY_IDS', languages: ['sl', 'hr'] })
   })
 })
 
