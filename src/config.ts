@@ -45,7 +45,10 @@ export type Config = {
 export type TrackingConfig = {
   /** The tag manager's container per region, for sites without their own (`GTM_FALLBACKS`). */
   tagManagerFallbacks: Partial<Record<Region, string>>
-  /** The Mexico tag's script URL (`{id}` for the site's id) and its origin, or null: it never loads (`MEXICO_TAG_URL`). */
+  /**
+   * The Mexico-specific tag's script URL and its origin, or null: it never loads (`MEXICO_TAG_URL`). The original's site
+   * record has no setting for it, so the deployment names it, for the markets of Mexico (docs/decisions/024).
+   */
   mexicoTag: { url: string; origin: string } | null
   /**
    * The cookie policy's URL template (`{id}`) and the policy id of each language that has its own, or null
@@ -75,7 +78,7 @@ export function configOf(env: Bindings): Config {
       retentionDays: retentionDaysOf(env.SUBMISSION_RETENTION_DAYS),
       tracking: {
         tagManagerFallbacks: tagManagerFallbacksOf(env.GTM_FALLBACKS),
-        mexicoTag: scriptTemplateOf('MEXICO_TAG_URL', env.MEXICO_TAG_URL),
+        mexicoTag: scriptUrlOf('MEXICO_TAG_URL', env.MEXICO_TAG_URL),
         policies: policiesOf(env.CONSENT_POLICY_URL, env.CONSENT_POLICY_IDS),
       },
       paymentProvider: paymentProviderOf(env.PAYMENT_PROVIDER),
@@ -166,6 +169,17 @@ function scriptTemplateOf(variable: string, value: string | undefined): { url: s
   try {
     const url = new URL(value.replace('{id}', 'id'))
     if (url.protocol === 'https:' && value.includes('{id}') && !/[{}]/.test(url.host) && value.startsWith(url.origin)) return { url: value, origin: url.origin }
+  } catch {}
+  logEvent('error', 'config_invalid', { variable })
+  return null
+}
+
+/** An https script URL whose origin the CSP can name, with no placeholder in it (an old `{id}` template is refused). */
+function scriptUrlOf(variable: string, value: string | undefined): { url: string; origin: string } | null {
+  if (!value) return null
+  try {
+    const url = new URL(value)
+    if (url.protocol === 'https:' && !/[{}]/.test(value) && url.href === value) return { url: value, origin: url.origin }
   } catch {}
   logEvent('error', 'config_invalid', { variable })
   return null

@@ -118,6 +118,31 @@ describe('after a choice', () => {
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/)
   })
 
+  describe('the Mexico-specific tag (seed §9), which the site record has no setting for (docs/decisions/024)', () => {
+    const MARKETING = withConsent(`${CONSENT_COOKIE}=v1.a0.m1.f0`)
+    const tagsOf = (html: string) => trackersOf(html).filter((tracker) => tracker.name === 'mexico-tag')
+
+    it('loads on the market of Mexico from the deployment\'s MEXICO_TAG_URL, whatever its settings hold', async () => {
+      const row = await env.DB.prepare("SELECT settings FROM sites WHERE slug = 'mx'").first<{ settings: string }>()
+      expect(Object.keys(JSON.parse(row!.settings))).not.toContain('mexico_tag')
+      await updateSettings('mx', { mexico_tag: { integrate: false, id: 'OTHER' } })
+      const { text, headers } = await visit('/mx-es', MARKETING, { MEXICO_TAG_URL: 'https://tag.example.mx/t.js?id=MX-DEPLOY-1' })
+      expect(tagsOf(text)).toEqual([{ name: 'mexico-tag', delayMs: 6000, src: 'https://tag.example.mx/t.js?id=MX-DEPLOY-1' }])
+      expect(cspOf(headers)).toMatch(/script-src [^;]*https:\/\/tag\.example\.mx/)
+    })
+
+    it('never loads on another market, even one in Spanish in the Americas, nor when the deployment names no script', async () => {
+      for (const market of ['us-es', 'es-es', 'it-it']) {
+        const { text, headers } = await visit(`/${market}`, MARKETING)
+        expect(tagsOf(text), market).toEqual([])
+        expect(cspOf(headers), market).not.toContain('tag.mexico')
+      }
+      const { text, headers } = await visit('/mx-es', MARKETING, { MEXICO_TAG_URL: '' })
+      expect(tagsOf(text)).toEqual([])
+      expect(cspOf(headers)).not.toContain('tag.mexico')
+    })
+  })
+
   it('loads none after a refusal, and tells the tag manager everything stays denied', async () => {
     const { text, headers } = await visit('/it-it', withConsent(REFUSED))
     expect(trackersOf(text)).toEqual([])

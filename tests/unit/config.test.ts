@@ -79,12 +79,12 @@ describe('the tracking variables', () => {
     expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'GTM_FALLBACKS' }])
   })
 
-  it('reads the Mexico tag\'s script template and its origin; refuses plain http or an id in the host', () => {
-    expect(trackingWith({ MEXICO_TAG_URL: 'https://tag.example.mx/t.js?id={id}' }).tracking.mexicoTag).toEqual({
-      url: 'https://tag.example.mx/t.js?id={id}',
+  it('reads the Mexico tag\'s whole script URL and its origin (no site setting fills it in); refuses plain http, a placeholder or no URL', () => {
+    expect(trackingWith({ MEXICO_TAG_URL: 'https://tag.example.mx/t.js?id=MX-1' }).tracking.mexicoTag).toEqual({
+      url: 'https://tag.example.mx/t.js?id=MX-1',
       origin: 'https://tag.example.mx',
     })
-    for (const value of ['http://tag.example.mx/t.js?id={id}', 'https://{id}.example.mx/t.js', 'https://tag.example.mx/t.js']) {
+    for (const value of ['http://tag.example.mx/t.js', 'https://tag.example.mx/t.js?id={id}', 'https://{id}.example.mx/t.js', 'tag.example.mx/t.js']) {
       const { tracking, logged } = trackingWith({ MEXICO_TAG_URL: value })
       expect(tracking.mexicoTag, value).toBeNull()
       expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'MEXICO_TAG_URL' }])
