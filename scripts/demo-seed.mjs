@@ -40,7 +40,6 @@ const DEFAULT_SETTINGS = {
   google_tag_manager: null,
   intercom: { integrate: false, app_id: null },
   microsoft_clarity: { integrate: false, key: null },
-  mexico_tag: { integrate: false, id: null },
   // The whistleblower channel (docs/api.md "Whistleblower channel"): anonymous reports taken, no national authority named.
   whistleblower_anonymous: true,
   whistleblower_external_channel: null,

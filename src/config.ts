@@ -51,9 +51,15 @@ export type Config = {
 export type TrackingConfig = {
   /** The tag manager's container per region, for sites without their own (`GTM_FALLBACKS`). */
   tagManagerFallbacks: Partial<Record<Region, string>>
-  /** The Mexico tag's script URL (`{id}` for the site's id) and its origin, or null: it never loads (`MEXICO_TAG_URL`). */
+  /**
+   * The Mexico-specific tag's script URL and its origin, or null: it never loads (`MEXICO_TAG_URL`). The original's site
+   * record has no setting for it, so the deployment names it, for the markets of Mexico (docs/decisions/024).
+   */
   mexicoTag: { url: string; origin: string } | null
-  /** The cookie policy's URL template (`{id}`) and the policy id of each language, or null (`CONSENT_POLICY_*`). */
+  /**
+   * The cookie policy's URL template (`{id}`) and the policy id of each language that has its own, or null
+   * (`CONSENT_POLICY_*`). sl and hr have none: they link English's (ENGLISH_POLICY_LANGUAGES).
+   */
   policies: { url: string; ids: Record<string, string> } | null
 }
 
@@ -79,7 +85,7 @@ export function configOf(env: Bindings): Config {
       formMinFillSeconds: formMinFillSecondsOf(env.FORM_MIN_FILL_SECONDS),
       tracking: {
         tagManagerFallbacks: tagManagerFallbacksOf(env.GTM_FALLBACKS),
-        mexicoTag: scriptTemplateOf('MEXICO_TAG_URL', env.MEXICO_TAG_URL),
+        mexicoTag: scriptUrlOf('MEXICO_TAG_URL', env.MEXICO_TAG_URL),
         policies: policiesOf(env.CONSENT_POLICY_URL, env.CONSENT_POLICY_IDS),
       },
       paymentProvider: paymentProviderOf(env.PAYMENT_PROVIDER),
@@ -184,14 +190,38 @@ function scriptTemplateOf(variable: string, value: string | undefined): { url: s
   return null
 }
 
-/** The policy URL template and a JSON object of language → policy id (letters, digits, dashes). */
+/** An https script URL whose origin the CSP can name, with no placeholder in it (an old `{id}` template is refused). */
+function scriptUrlOf(variable: string, value: string | undefined): { url: string; origin: string } | null {
+  if (!value) return null
+  try {
+    const url = new URL(value)
+    if (url.protocol === 'https:' && !/[{}]/.test(value) && url.href === value) return { url: value, origin: url.origin }
+  } catch {}
+  logEvent('error', 'config_invalid', { variable })
+  return null
+}
+
+/**
+ * The languages whose banner links the English cookie policy, as the original did (seed §9: "for sl and hr the terms
+ * page uses English"; docs/decisions/024). An id given for one of them would never be read.
+ */
+export const ENGLISH_POLICY_LANGUAGES: readonly string[] = ['sl', 'hr']
+
+/**
+ * The policy URL template and a JSON object of language → policy id (letters, digits, dashes). Ids of the languages
+ * that link English's are left out, logged `config_unused`.
+ */
 function policiesOf(url: string | undefined, ids: string | undefined): TrackingConfig['policies'] {
   if (!url && !ids) return null
   const template = scriptTemplateOf('CONSENT_POLICY_URL', url)
   const parsed = jsonObject(ids ?? '')
   const valid = parsed && Object.entries(parsed).every(([locale, id]) => /^[a-z]{2}$/.test(locale) && typeof id === 'string' && /^[A-Za-z0-9-]{1,40}$/.test(id))
   if (!valid) logEvent('error', 'config_invalid', { variable: 'CONSENT_POLICY_IDS' })
-  return template && valid ? { url: template.url, ids: parsed as Record<string, string> } : null
+  if (!template || !valid) return null
+  const unused = Object.keys(parsed).filter((language) => ENGLISH_POLICY_LANGUAGES.includes(language))
+  if (unused.length) logEvent('warn', 'config_unused', { variable: 'CONSENT_POLICY_IDS', languages: unused })
+  const read = Object.entries(parsed as Record<string, string>).filter(([language]) => !unused.includes(language))
+  return { url: template.url, ids: Object.fromEntries(read) }
 }
 
 function jsonObject(value: string): Record<string, unknown> | null {

@@ -53,10 +53,13 @@ export class PageError extends Error {
 
   /**
    * The one mapping of errors to answers: page errors as they are, upstream failures as maintenance (an upstream
-   * refusal nobody expected as a bad request, or as 429 when it was one), refusals 4xx, the rest 500.
+   * refusal nobody expected as a bad request, or as 429 when it was one), refusals 4xx, the rest 500. A 401 reaching
+   * here had no session to end (the app ends a logged-in visitor's first): the API refused the site's own call, which
+   * is a fault of ours, not maintenance (only a failed site lookup is, seed §8), so the visitor keeps their market.
    */
   static from(error: unknown): PageError {
     if (error instanceof PageError) return error
+    if (isUpstreamError(error) && error.failure === 'unauthorized') return new PageError(500, ErrorMessages.serverError)
     if (isUpstreamError(error) && error.failure === 'rejected') {
       return error.status === 429 ? new PageError(429, ErrorMessages.tooManyAttempts) : new PageError(400, ErrorMessages.badRequest)
     }

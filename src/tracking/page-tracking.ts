@@ -30,13 +30,13 @@ export type PageTracking = {
 /** The answer's tracking, for the components of the page (null: this page loads none). */
 export const PageTrackingContext = createContext<PageTracking | null>(null)
 
-/** The languages whose terms are in English, as in the original (seed §9). */
-const ENGLISH_TERMS = new Set(['sl', 'hr'])
-
-/** The cookie policy of a language: its own policy id, English's for sl and hr, and for languages without one. */
+/**
+ * The cookie policy of a language: its own policy id, else English's (sl and hr, whose ids the configuration never
+ * holds: ENGLISH_POLICY_LANGUAGES in config.ts, and the languages without one).
+ */
 export function policyUrlOf(locale: string, policies: TrackingConfig['policies']): string | null {
   if (!policies) return null
-  const id = (!ENGLISH_TERMS.has(locale) && policies.ids[locale]) || policies.ids.en
+  const id = policies.ids[locale] ?? policies.ids.en
   return id ? policies.url.replace('{id}', encodeURIComponent(id)) : null
 }
 

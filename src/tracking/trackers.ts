@@ -11,7 +11,7 @@ export type Tracker = {
   category: ConsentCategory
   /** Milliseconds after the page has loaded (the original's delays). */
   delayMs: number
-  /** The id the site's settings give it. */
+  /** The id the site's settings give it (the Mexico tag: the country's code, MX). */
   id: string
   /** The script it loads. */
   src: string
@@ -48,8 +48,11 @@ const VALID_ID: Record<TrackerName, RegExp> = {
   intercom: SAFE_ID,
   clarity: SAFE_ID,
   'facebook-pixel': /^[0-9]{5,20}$/,
-  'mexico-tag': SAFE_ID,
+  'mexico-tag': /^MX$/,
 }
+
+/** The country whose markets load the Mexico-specific tag (its script: the deployment's `MEXICO_TAG_URL`). */
+const MEXICO = 'MX'
 
 const TAG_MANAGER = 'https://www.googletagmanager.com'
 
@@ -96,14 +99,17 @@ export function tagManagerOf(site: Site, config: TrackingConfig): string | null 
   return config.tagManagerFallbacks[site.country.region] ?? null
 }
 
-/** The trackers a site's settings switch on with a valid id, in the order they load. */
+/**
+ * The trackers a site's settings switch on with a valid id, in the order they load; the Mexico tag on the markets of
+ * Mexico when the deployment names its script (the original's site record has no setting for it: docs/decisions/024).
+ */
 export function trackersOf(site: Site, config: TrackingConfig): Tracker[] {
   const { settings } = site
   const wanted: Array<[TrackerName, string | null | undefined, (id: string) => string | null]> = [
     ['intercom', settings.intercom?.integrate ? settings.intercom.app_id : null, (id) => `https://widget.intercom.io/widget/${id}`],
     ['google-analytics', settings.google_analytics?.integrate ? settings.google_analytics.app_id : null, (id) => `${TAG_MANAGER}/gtag/js?id=${id}`],
     ['clarity', settings.microsoft_clarity?.integrate ? settings.microsoft_clarity.key : null, (id) => `https://www.clarity.ms/tag/${id}`],
-    ['mexico-tag', settings.mexico_tag?.integrate ? settings.mexico_tag.id : null, (id) => config.mexicoTag?.url.replace('{id}', encodeURIComponent(id)) ?? null],
+    ['mexico-tag', site.country.country_code === MEXICO ? MEXICO : null, () => config.mexicoTag?.url ?? null],
     ['facebook-pixel', settings.facebook_pixel_code, () => 'https://connect.facebook.net/en_US/fbevents.js'],
   ]
   return wanted.flatMap(([name, rawId, srcOf]) => {

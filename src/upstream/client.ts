@@ -19,6 +19,8 @@ export type UpstreamOptions = {
   /** Aborts every call of this client (the visitor went away). */
   signal?: AbortSignal
   onCall?: (call: UpstreamCall) => void
+  /** How a retry waits its delay (`sleep`, a timer); a test hands in its own to count the delays without waiting them. */
+  wait?: (ms: number) => Promise<void>
 }
 
 export type ReadOptions = {
@@ -127,7 +129,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         if (n >= attempts || (!background && options.signal?.aborted)) throw error
         const delay = retryDelay(n + 1)
         if (!retryable(upstreamError, background) || (!background && Date.now() + delay >= deadline)) throw error
-        await sleep(delay)
+        await (options.wait ?? sleep)(delay)
         return attempt(n + 1)
       }
     }

@@ -24,4 +24,5 @@ export function takeRetrySlot(): { release(): void } | null {
 /** The delay before attempt `n` (1-based, n >= 2). */
 export const retryDelay = (attempt: number): number => ReadRetry.firstDelayMs * 2 ** (attempt - 2)
 
+/** Waits `ms` milliseconds: the retry's delay between two attempts. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

@@ -78,7 +78,6 @@ export const siteSettingsSchema = z.object({
   google_tag_manager: z.string().nullish(),
   intercom: integration('app_id'),
   microsoft_clarity: integration('key'),
-  mexico_tag: integration('id'),
   /**
    * Who receives the market's lead forms: `sales` (test rides, besides the chosen dealer), `partner` (dealer and
    * distributor applications), `jobs`, `contact`. One that is missing falls back to the international site's.

@@ -1,22 +1,118 @@
 import { expect, test } from './fixtures/offline'
 
-test('a failed chunk load reloads the page, at most once in 10 seconds', async ({ page }) => {
-  let navigations = 0
-  page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) navigations++
+const T0 = Date.parse('2026-05-04T10:00:00Z')
+
+test('a failed chunk load reloads the page; not again within 10 s, again after 10 s', async ({ page }) => {
+  // Each reload the page asks for, counted as it asks (the Navigation API's event comes with location.reload()).
+  await page.addInitScript(() => {
+    ;(window as unknown as { navigation?: EventTarget }).navigation?.addEventListener('navigate', (event) => {
+      if ((event as Event & { navigationType: string }).navigationType === 'reload') {
+        sessionStorage.setItem('reloads-asked', String(Number(sessionStorage.getItem('reloads-asked') ?? 0) + 1))
+      }
+    })
   })
-  await page.route('**/assets/market-picker-*.js', (route) => route.abort())
+  let documents = 0
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) documents++
+  })
+  const refused: string[] = []
+  await page.route('**/assets/market-picker-*.js', (route) => {
+    refused.push(route.request().url())
+    return route.abort()
+  })
+
+  /**
+   * Once the page's own import of the refused chunk has failed (the same import, asked again here, fails after it),
+   * what the reload guard did: how many reloads were asked for, and when the last one was.
+   */
+  async function afterTheFailure(expectedDocuments: number) {
+    await expect.poll(() => documents).toBe(expectedDocuments)
+    await expect.poll(() => refused.length).toBeGreaterThanOrEqual(expectedDocuments)
+    await page.waitForLoadState('load')
+    const chunk = refused.at(-1)!
+    const read = () =>
+      page.evaluate(async (url) => {
+        await import(url).catch(() => null)
+        await new Promise((resolve) => {
+          const channel = new MessageChannel()
+          channel.port1.onmessage = resolve
+          channel.port2.postMessage(null)
+        })
+        return { asked: Number(sessionStorage.getItem('reloads-asked') ?? 0), at: Number(sessionStorage.getItem('chunk-reload-at')) }
+      }, chunk)
+    const state = await read()
+    expect(documents, 'no document but those counted').toBe(expectedDocuments)
+    return state
+  }
+
+  // The first failure reloads; the reloaded page fails too, at the same moment, and stays as it is.
+  await page.clock.setFixedTime(T0)
   await page.goto('/it-it')
-  await expect.poll(() => navigations).toBe(2)
-  await page.waitForLoadState('load')
-  await page.waitForTimeout(1500)
-  expect(navigations).toBe(2)
-  expect(await page.evaluate(() => sessionStorage.getItem('chunk-reload-at'))).not.toBeNull()
+  expect(await afterTheFailure(2)).toEqual({ asked: 1, at: T0 })
+
+  // 9.999 s later another page's chunk fails: within the guard's 10 s, no reload.
+  await page.clock.setFixedTime(T0 + 9_999)
+  await page.goto('/it-it')
+  expect(await afterTheFailure(3)).toEqual({ asked: 1, at: T0 })
+
+  // Past 10 s it reloads again, once.
+  await page.clock.setFixedTime(T0 + 10_001)
+  await page.goto('/it-it')
+  expect(await afterTheFailure(5)).toEqual({ asked: 2, at: T0 + 10_001 })
+
   // The page still works without the island: the picker is a plain form.
   await page.locator('details.market-picker summary').click()
   await page.getByRole('button', { name: 'Deutschland' }).click()
   await expect(page).toHaveURL(/\/de-de$/)
 })
+
+for (const [market, width] of [['it-it', 1366], ['il-he', 390]] as const) {
+  test(`a toast on ${market} at ${width} px: dark, at the bottom centre, gone after a second`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 })
+    await page.goto(`/${market}?notice=consent_saved`)
+    const toast = page.locator('.toast')
+    await expect(toast).toBeVisible()
+    const seen = Date.now()
+
+    const look = await toast.evaluate((element) => {
+      const style = getComputedStyle(element)
+      const box = element.getBoundingClientRect()
+      return { background: style.backgroundColor, colour: style.color, left: box.left, right: box.right, bottom: box.bottom }
+    })
+    // Dark: a background of low luminance under light text.
+    expect(luminance(look.background)).toBeLessThan(0.05)
+    expect(luminance(look.colour)).toBeGreaterThan(0.7)
+    // Bottom centre of the viewport, whatever the writing direction.
+    expect(Math.abs((look.left + look.right) / 2 - width / 2)).toBeLessThanOrEqual(1)
+    expect(800 - look.bottom).toBeGreaterThan(0)
+    expect(800 - look.bottom).toBeLessThanOrEqual(32)
+
+    // Gone by itself: hidden (not only transparent) within 2.5 s of being seen…
+    await expect(toast).toBeHidden({ timeout: 2_500 })
+    expect(Date.now() - seen).toBeLessThan(2_500)
+    // …and, on its own timeline, shown for the whole first second: visible at 0.99 s, hidden from 1.3 s.
+    await page.reload()
+    const at = (ms: number) =>
+      toast.evaluate((element, time) => {
+        const [animation] = element.getAnimations()
+        animation!.pause()
+        animation!.currentTime = time
+        const style = getComputedStyle(element)
+        return { visibility: style.visibility, opacity: Number(style.opacity), delay: animation!.effect!.getTiming().delay }
+      }, ms)
+    expect(await at(990)).toEqual({ visibility: 'visible', opacity: 1, delay: 1000 })
+    expect(await at(1_300)).toMatchObject({ visibility: 'hidden', opacity: 0 })
+  })
+}
+
+/** The relative luminance (WCAG) of a computed `rgb()` colour. */
+function luminance(colour: string): number {
+  const [r, g, b] = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map((part) => {
+    const channel = Number(part) / 255
+    return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4
+  })
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
+}
 
 test('the market picker hydrates from its own lazy chunk; first-load JavaScript stays small', async ({ page }) => {
   const scripts: string[] = []

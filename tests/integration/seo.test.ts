@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { cacheKeys } from '../../src/cache/keys'
 import { alternatesIn, canonicalIn, structuredDataIn } from '../fixtures/head'
+import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { clearCaches, ORIGIN, visit } from '../fixtures/worker'
 
 beforeEach(clearCaches)
@@ -222,5 +223,42 @@ describe('the page index behind hreflang and sitemaps', () => {
     const purged = await visit('/_purge?market=de-de', { method: 'POST', headers: { Authorization: `Bearer ${env.PURGE_SECRET}` } })
     expect(purged.status).toBe(200)
     expect(await env.CACHE.get(cacheKeys.pageIndex())).toBeNull()
+  })
+})
+
+describe('the SEO record (`api/front/seo/{model_id}/{model_type}`, seed §7)', () => {
+  afterEach(() => vi.unstubAllGlobals())
+  const http = { UPSTREAM_URL }
+  const seoCalls = (requests: Request[]) => requests.map((request) => new URL(request.url).pathname).filter((path) => path.startsWith('/api/front/seo/'))
+  const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1]
+
+  async function recordFor(modelType: string, modelId: number) {
+    await env.DB.prepare("INSERT OR REPLACE INTO seo_records (model_type, model_id, locale, page_title, meta_description) VALUES (?, ?, 'it', 'Titolo del record SEO', 'Descrizione del record SEO')")
+      .bind(modelType, modelId)
+      .run()
+  }
+
+  it('is never asked for a product (Product) or a news article (Post): they carry their own title and description, even where a record exists', async () => {
+    const product = await env.DB.prepare("SELECT id FROM products WHERE slug = 'aurora-strada-9'").first<number>('id')
+    const article = await env.DB.prepare("SELECT id FROM news WHERE slug = 'report-sostenibilita-2025'").first<number>('id')
+    await recordFor('Product', product!)
+    await recordFor('Post', article!)
+    const upstream = httpUpstream()
+    for (const path of ['/it-it/products/aurora-strada-9', '/it-it/news/details/report-sostenibilita-2025']) {
+      const { status, text } = await visit(path, {}, http)
+      expect(status, path).toBe(200)
+      expect(titleOf(text), path).not.toContain('Titolo del record SEO')
+      expect(text, path).not.toContain('Descrizione del record SEO')
+    }
+    expect(upstream.requests.length).toBeGreaterThan(0)
+    expect(seoCalls(upstream.requests)).toEqual([])
+  })
+
+  it('is asked for every other model: a content page (Page) and a listing (Listing)', async () => {
+    const upstream = httpUpstream()
+    expect((await visit('/it-it/chi-siamo', {}, http)).status).toBe(200)
+    expect((await visit('/it-it/news', {}, http)).status).toBe(200)
+    const page = await env.DB.prepare("SELECT id FROM pages WHERE key = 'about-us'").first<number>('id')
+    expect(seoCalls(upstream.requests)).toEqual([`/api/front/seo/${page}/Page`, '/api/front/seo/news/Listing'])
   })
 })

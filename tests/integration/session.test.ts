@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { SessionLifetime } from '../../src/auth/session-store'
 import { api } from '../../src/api'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
-import { textOf, visit } from '../fixtures/worker'
+import { clearCaches, textOf, visit } from '../fixtures/worker'
 import { formPost, logIn, sessionIdOf, sessions, storedSession, visitAs } from '../fixtures/session'
 
 /** The auth routes of PRODUCT.md §3 (checkout's pages arrive with checkout; the guard is already theirs). */
@@ -88,6 +88,53 @@ describe('logging out', () => {
     const laptop = await logIn()
     await visitAs(laptop, '/logout', formPost({ redirect: '/it-it' }))
     expect((await visitAs(phone, '/it-it/my-account')).status).toBe(200)
+  })
+})
+
+describe('a 401 on a call of an anonymous visitor (seed §8: "401 on any call: log out")', () => {
+  const http = { UPSTREAM_URL, UPSTREAM_TIMEOUT_MS: '300' }
+  /** The request log line of the last request, parsed. */
+  const requestLine = (lines: string[]) => JSON.parse(lines.filter((line) => line.includes('"event":"request"')).at(-1) ?? '{}') as Record<string, unknown>
+
+  it.each([
+    ['the SEO record', 'front/seo', '/it-it/chi-siamo'],
+    ['the product menu', 'front/menu', '/it-it'],
+    ['the latest news', 'front/news', '/it-it'],
+  ])('on %s: nobody to log out, so the page is answered without it, and the refusal is logged', async (_, prefix, path) => {
+    await clearCaches()
+    const upstream = httpUpstream()
+    upstream.fail(prefix, 401)
+    const lines: string[] = []
+    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+    const { status, headers } = await visit(path, { headers: { Cookie: 'CountryLocale=it-it' } }, http)
+    expect(status).toBe(200)
+    expect(headers.get('Location')).toBeNull()
+    expect(headers.getSetCookie()).toEqual([])
+    expect(requestLine(lines).upstreamFailures).toContainEqual(expect.objectContaining({ failure: 'unauthorized', status: 401 }))
+  })
+
+  it.each([
+    ['the site lookup', 'sites/it', '/it-it'],
+    ['the content page', 'front/pages/about-us', '/it-it/chi-siamo'],
+    ['the product', 'front/products/aurora-strada-9', '/it-it/products/aurora-strada-9'],
+  ])('on %s the page needs: our failure (500), neither maintenance nor a login, and the visitor keeps the market they picked', async (_, prefix, path) => {
+    await clearCaches()
+    const upstream = httpUpstream()
+    upstream.fail(prefix, 401)
+    const lines: string[] = []
+    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+    const { status, headers, text } = await visit(path, { headers: { Cookie: 'CountryLocale=it-it' } }, http)
+    expect(status).toBe(500)
+    expect(text).toContain('Something went wrong on our side. Please try again.')
+    expect(text).not.toContain('under maintenance')
+    expect(headers.get('Retry-After')).toBeNull()
+    expect(headers.get('Location')).toBeNull()
+    // Only maintenance (a site lookup's 500 or 503) forgets the remembered market: a 401 leaves every cookie alone.
+    expect(headers.getSetCookie()).toEqual([])
+    expect(headers.get('Cache-Control')).toBe('no-store')
+    expect(upstream.requests.filter((request) => request.url.includes(`/api/${prefix}`))).toHaveLength(1)
+    expect(requestLine(lines)).toMatchObject({ status: 500, error: expect.stringContaining('unauthorized') })
+    expect(lines.join('\n')).not.toContain('Stack')
   })
 })
 

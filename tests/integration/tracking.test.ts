@@ -1,10 +1,11 @@
 import { env } from 'cloudflare:workers'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CONSENT_COOKIE } from '../../src/tracking/consent'
 import { cookieHeader, formPost, logIn } from '../fixtures/session'
 import { clearCaches, ORIGIN, visit } from '../fixtures/worker'
 
 beforeEach(clearCaches)
+afterEach(() => vi.restoreAllMocks())
 
 const ACCEPTED = `${CONSENT_COOKIE}=v1.a1.m1.f1`
 const REFUSED = `${CONSENT_COOKIE}=v1.a0.m0.f0`
@@ -117,6 +118,31 @@ describe('after a choice', () => {
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/)
   })
 
+  describe('the Mexico-specific tag (seed §9), which the site record has no setting for (docs/decisions/024)', () => {
+    const MARKETING = withConsent(`${CONSENT_COOKIE}=v1.a0.m1.f0`)
+    const tagsOf = (html: string) => trackersOf(html).filter((tracker) => tracker.name === 'mexico-tag')
+
+    it('loads on the market of Mexico from the deployment\'s MEXICO_TAG_URL, whatever its settings hold', async () => {
+      const row = await env.DB.prepare("SELECT settings FROM sites WHERE slug = 'mx'").first<{ settings: string }>()
+      expect(Object.keys(JSON.parse(row!.settings))).not.toContain('mexico_tag')
+      await updateSettings('mx', { mexico_tag: { integrate: false, id: 'OTHER' } })
+      const { text, headers } = await visit('/mx-es', MARKETING, { MEXICO_TAG_URL: 'https://tag.example.mx/t.js?id=MX-DEPLOY-1' })
+      expect(tagsOf(text)).toEqual([{ name: 'mexico-tag', delayMs: 6000, src: 'https://tag.example.mx/t.js?id=MX-DEPLOY-1' }])
+      expect(cspOf(headers)).toMatch(/script-src [^;]*https:\/\/tag\.example\.mx/)
+    })
+
+    it('never loads on another market, even one in Spanish in the Americas, nor when the deployment names no script', async () => {
+      for (const market of ['us-es', 'es-es', 'it-it']) {
+        const { text, headers } = await visit(`/${market}`, MARKETING)
+        expect(tagsOf(text), market).toEqual([])
+        expect(cspOf(headers), market).not.toContain('tag.mexico')
+      }
+      const { text, headers } = await visit('/mx-es', MARKETING, { MEXICO_TAG_URL: '' })
+      expect(tagsOf(text)).toEqual([])
+      expect(cspOf(headers)).not.toContain('tag.mexico')
+    })
+  })
+
   it('loads none after a refusal, and tells the tag manager everything stays denied', async () => {
     const { text, headers } = await visit('/it-it', withConsent(REFUSED))
     expect(trackersOf(text)).toEqual([])
@@ -203,6 +229,16 @@ describe('the cookie policy', () => {
   ])('is linked from the banner of %s with policy id %s', async (market, id) => {
     const { text } = await visit(`/${market}`)
     expect(text).toContain(`href="https://www.aurora-cycles.example/legal/${id}/cookie-policy"`)
+  })
+
+  it.each(['si-sl', 'hr-hr'])('is English\'s on %s even where the deployment names an id for the language (never read, logged)', async (market) => {
+    const warnings: string[] = []
+    vi.spyOn(console, 'warn').mockImplementation((line: unknown) => void warnings.push(String(line)))
+    const ids = '{"en":"70401001","it":"70401003","sl":"70401006","hr":"70401007"}'
+    const { text } = await visit(`/${market}`, {}, { CONSENT_POLICY_IDS: ids })
+    expect(text).toContain('href="https://www.aurora-cycles.example/legal/70401001/cookie-policy"')
+    expect(text).not.toMatch(/legal\/7040100[67]\//)
+    expect(warnings.map((line) => JSON.parse(line))).toContainEqual({ level: 'warn', event: 'config_unused', variable: 'CONSENT_POLICY_IDS', languages: ['sl', 'hr'] })
   })
 })
 

@@ -54,10 +54,10 @@ describe('MAP_TILE_URL', () => {
   })
 })
 
-/** The tracking configuration of a fresh environment with some variables changed, and the error lines it logged. */
+/** The tracking configuration of a fresh environment with some variables changed, and the error and warning lines it logged. */
 function trackingWith(vars: Partial<Record<'GTM_FALLBACKS' | 'MEXICO_TAG_URL' | 'CONSENT_POLICY_URL' | 'CONSENT_POLICY_IDS', string>>) {
   const errors: string[] = []
-  vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
+  for (const level of ['error', 'warn'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void errors.push(String(line)))
   const config = configOf({ ...env, ...vars } as typeof env)
   return { tracking: config.tracking, logged: errors.map((line) => JSON.parse(line) as Record<string, unknown>) }
 }
@@ -79,12 +79,12 @@ describe('the tracking variables', () => {
     expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'GTM_FALLBACKS' }])
   })
 
-  it('reads the Mexico tag\'s script template and its origin; refuses plain http or an id in the host', () => {
-    expect(trackingWith({ MEXICO_TAG_URL: 'https://tag.example.mx/t.js?id={id}' }).tracking.mexicoTag).toEqual({
-      url: 'https://tag.example.mx/t.js?id={id}',
+  it('reads the Mexico tag\'s whole script URL and its origin (no site setting fills it in); refuses plain http, a placeholder or no URL', () => {
+    expect(trackingWith({ MEXICO_TAG_URL: 'https://tag.example.mx/t.js?id=MX-1' }).tracking.mexicoTag).toEqual({
+      url: 'https://tag.example.mx/t.js?id=MX-1',
       origin: 'https://tag.example.mx',
     })
-    for (const value of ['http://tag.example.mx/t.js?id={id}', 'https://{id}.example.mx/t.js', 'https://tag.example.mx/t.js']) {
+    for (const value of ['http://tag.example.mx/t.js', 'https://tag.example.mx/t.js?id={id}', 'https://{id}.example.mx/t.js', 'tag.example.mx/t.js']) {
       const { tracking, logged } = trackingWith({ MEXICO_TAG_URL: value })
       expect(tracking.mexicoTag, value).toBeNull()
       expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'MEXICO_TAG_URL' }])
@@ -100,6 +100,15 @@ describe('the tracking variables', () => {
     const { tracking, logged } = trackingWith({ CONSENT_POLICY_URL: 'https://p.example/{id}', CONSENT_POLICY_IDS: '{"en":"1\\"><script>"}' })
     expect(tracking.policies).toBeNull()
     expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'CONSENT_POLICY_IDS' }])
+  })
+
+  it('leaves out, and logs, a policy id for Slovenian or Croatian: those languages link the English terms, as the original did', () => {
+    const { tracking, logged } = trackingWith({
+      CONSENT_POLICY_URL: 'https://p.example/{id}',
+      CONSENT_POLICY_IDS: '{"en":"1","it":"2","sl":"6","hr":"7"}',
+    })
+    expect(tracking.policies).toEqual({ url: 'https://p.example/{id}', ids: { en: '1', it: '2' } })
+    expect(logged).toEqual([{ level: 'warn', event: 'config_unused', variable: 'CONSENT_POLICY_IDS', languages: ['sl', 'hr'] }])
   })
 })
 
