@@ -17,7 +17,7 @@ export const ErrorMessages = {
 } as const
 
 /** The statuses an error page answers with. */
-export type ErrorStatus = 400 | 403 | 404 | 405 | 413 | 429 | 500 | 503
+export type ErrorStatus = 400 | 403 | 404 | 405 | 413 | 429 | 500 | 502 | 503
 const CLIENT_ERRORS = [400, 403, 404, 405, 413, 429] as const
 
 /** How the error page introduces itself: not found, maintenance, or a failure of ours. */
@@ -32,7 +32,7 @@ export class PageError extends Error {
   constructor(
     readonly status: ErrorStatus,
     message: string,
-    readonly kind: ErrorKind = status === 503 ? 'maintenance' : status === 404 ? 'not-found' : status === 500 ? 'server-error' : 'bad-request',
+    readonly kind: ErrorKind = status === 503 ? 'maintenance' : status === 404 ? 'not-found' : status >= 500 ? 'server-error' : 'bad-request',
   ) {
     super(message)
   }
@@ -54,12 +54,13 @@ export class PageError extends Error {
   /**
    * The one mapping of errors to answers: page errors as they are, upstream failures as maintenance (an upstream
    * refusal nobody expected as a bad request, or as 429 when it was one), refusals 4xx, the rest 500. A 401 reaching
-   * here had no session to end (the app ends a logged-in visitor's first): the API refused the site's own call, which
-   * is a fault of ours, not maintenance (only a failed site lookup is, seed §8), so the visitor keeps their market.
+   * here had no session to end (the app ends a logged-in visitor's first): the API refused the site's own call, a bad
+   * answer from the gateway's side (502), not maintenance (only a failed site lookup is, seed §8), so the visitor keeps
+   * their market.
    */
   static from(error: unknown): PageError {
     if (error instanceof PageError) return error
-    if (isUpstreamError(error) && error.failure === 'unauthorized') return new PageError(500, ErrorMessages.serverError)
+    if (isUpstreamError(error) && error.failure === 'unauthorized') return new PageError(502, ErrorMessages.serverError)
     if (isUpstreamError(error) && error.failure === 'rejected') {
       return error.status === 429 ? new PageError(429, ErrorMessages.tooManyAttempts) : new PageError(400, ErrorMessages.badRequest)
     }

@@ -117,14 +117,14 @@ describe('a 401 on a call of an anonymous visitor (seed §8: "401 on any call: l
     ['the site lookup', 'sites/it', '/it-it'],
     ['the content page', 'front/pages/about-us', '/it-it/chi-siamo'],
     ['the product', 'front/products/aurora-strada-9', '/it-it/products/aurora-strada-9'],
-  ])('on %s the page needs: our failure (500), neither maintenance nor a login, and the visitor keeps the market they picked', async (_, prefix, path) => {
+  ])('on %s the page needs: a bad gateway (502, the error page), neither maintenance nor a login, and the visitor keeps the market they picked', async (_, prefix, path) => {
     await clearCaches()
     const upstream = httpUpstream()
     upstream.fail(prefix, 401)
     const lines: string[] = []
     for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
     const { status, headers, text } = await visit(path, { headers: { Cookie: 'CountryLocale=it-it' } }, http)
-    expect(status).toBe(500)
+    expect(status).toBe(502)
     expect(text).toContain('Something went wrong on our side. Please try again.')
     expect(text).not.toContain('under maintenance')
     expect(headers.get('Retry-After')).toBeNull()
@@ -133,7 +133,7 @@ describe('a 401 on a call of an anonymous visitor (seed §8: "401 on any call: l
     expect(headers.getSetCookie()).toEqual([])
     expect(headers.get('Cache-Control')).toBe('no-store')
     expect(upstream.requests.filter((request) => request.url.includes(`/api/${prefix}`))).toHaveLength(1)
-    expect(requestLine(lines)).toMatchObject({ status: 500, error: expect.stringContaining('unauthorized') })
+    expect(requestLine(lines)).toMatchObject({ status: 502, error: expect.stringContaining('unauthorized') })
     expect(lines.join('\n')).not.toContain('Stack')
   })
 })
