@@ -27,6 +27,22 @@ const consent = ticked('consent')
 /** A calendar day, `YYYY-MM-DD`. */
 const day = requiredText(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'date').refine(isCalendarDate, 'date')
 
+/** A lead form's recipient address, or none. */
+const recipient = z.string().email().max(254).nullish()
+
+/**
+ * Who receives a market's lead forms, as the backend keeps it with the market (the embedded API: `form_recipients` in
+ * `sites.settings`): `sales` (test rides, besides the chosen dealer), `partner` (dealer and distributor
+ * applications), `jobs`, `contact`. One that is missing falls back to the international site's. The backend's own:
+ * no site record carries it (docs/api.md "Recipients").
+ */
+export const formRecipientsSchema = z
+  .object({ sales: recipient, partner: recipient, jobs: recipient, contact: recipient })
+  .partial()
+  .nullish()
+  .catch(null)
+export type FormRecipients = NonNullable<z.infer<typeof formRecipientsSchema>>
+
 /** The parts of a day a test ride may be asked for. */
 export const PARTS_OF_DAY = ['morning', 'afternoon'] as const
 /** How many days ahead a test ride may be asked for (tomorrow is the first). */
