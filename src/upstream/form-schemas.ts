@@ -71,7 +71,7 @@ export const testRideRequest = z.object({
   last_name: personName(80),
   email: emailSchema,
   phone: requiredPhoneSchema,
-  message: optionalText(2000),
+  message: optionalText(2000, 'many'),
   consent,
 })
 
@@ -99,7 +99,7 @@ const company = {
   contact_name: personName(120),
   email: emailSchema,
   phone: requiredPhoneSchema,
-  message: optionalText(3000),
+  message: optionalText(3000, 'many'),
   consent,
 }
 
@@ -116,14 +116,14 @@ export const dealerApplication = z.object({
   ...company,
   kind: z.literal('dealer'),
   services: choices(SHOP_SERVICES, 'services'),
-  brands: requiredText(500),
+  brands: requiredText(500, 'many'),
 })
 
 /** `POST api/forms/partner` with `kind: distributor`: a company that wants to distribute the brand in a territory. */
 export const distributorApplication = z.object({
   ...company,
   kind: z.literal('distributor'),
-  territory: requiredText(300),
+  territory: requiredText(300, 'many'),
   yearly_volume: z.enum(YEARLY_VOLUMES, { error: 'volume' }),
 })
 
@@ -148,7 +148,7 @@ export const jobApplicationFields = z.object({
   name: personName(120),
   email: emailSchema,
   phone: requiredPhoneSchema,
-  cover_letter: optionalText(5000),
+  cover_letter: optionalText(5000, 'many'),
   consent,
 })
 
@@ -175,7 +175,7 @@ export const contactMessage = z.object({
     .union([text(40).regex(/^$|^[A-Za-z0-9-]{3,40}$/, 'order_code'), z.null()])
     .optional()
     .transform((value) => value || null),
-  message: requiredText(5000),
+  message: requiredText(5000, 'many'),
   consent,
 })
 

@@ -13,6 +13,7 @@ import {
   weekdayOf,
 } from '../../upstream/form-schemas'
 import { siteSettingsSchema } from '../../upstream/schemas'
+import { withoutDirectionControls } from '../../upstream/direction-controls'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { newReference } from '../../forms/reference'
 import { logEvent } from '../../ops/log'
@@ -300,7 +301,8 @@ function notifications(market: Market, submission: Submission, t: Texts, referen
   const fields = submission
     .lines(t)
     .filter(([, value]) => value)
-    .map(([label, value]) => `${t(`forms.field.${label}`)}: ${value}`)
+    // What the visitor wrote goes in without direction controls: a message may hold them (docs/decisions/028).
+    .map(([label, value]) => `${t(`forms.field.${label}`)}: ${withoutDirectionControls(value ?? '')}`)
     .join('\n')
   const subject = t('mail.lead_notice_subject', { form, reference })
   const body = t('mail.lead_notice_body', { form, reference, market: market.slug.toUpperCase(), fields })
