@@ -47,7 +47,8 @@ export const reportFields = z
     when_where: requiredText(2000, 'many'),
     involved: optionalText(2000, 'many'),
     anonymous: z.boolean(),
-    name: optionalText(120),
+    // Checked as a name (`personName`, direction controls refused) only in a named report: an anonymous one drops it.
+    name: optionalText(120, 'many'),
     /** How the reporter wants to be contacted (any words: a phone number, a postal address, a time of day). */
     contact: optionalText(500, 'many'),
     /** Where "there is news" mails go; the only use of it. */
