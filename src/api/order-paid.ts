@@ -1,6 +1,7 @@
 import { direction } from '../i18n/direction'
 import { formatMoney, languageTag } from '../i18n/formats'
 import type { PostalAddress } from '../upstream/account-schemas'
+import { withoutDirectionControls } from '../upstream/direction-controls'
 import { parseJson } from './context'
 import { mailTexts, queueMail } from './outbox'
 
@@ -133,7 +134,7 @@ async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], p
       : [t('order.delivery_home'), ...(address ? addressLines(address) : [])].join('\n')
   const link = `${publicOrigin ?? ''}/${order.market}/my-account/orders/${order.code}`
   const params = {
-    name: order.first_name,
+    name: withoutDirectionControls(order.first_name),
     code: order.code,
     lines,
     amounts,
@@ -158,5 +159,7 @@ function addressLines(address: PostalAddress): string[] {
     address.line2,
     `${address.postal_code} ${address.city}${address.region ? ` (${address.region})` : ''}`,
     address.country_code,
-  ].filter((line): line is string => Boolean(line))
+  ]
+    .filter((line): line is string => Boolean(line))
+    .map(withoutDirectionControls)
 }

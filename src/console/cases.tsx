@@ -14,7 +14,7 @@ import type { CaseEvent, CaseFile, CaseSummary } from '../upstream/staff-schemas
 import { ATTACHMENT_KEY_FORMAT, type CaseState, messageText, type ReportCategory } from '../upstream/whistleblower-schemas'
 import { byDeadline, type CaseDeadlines, caseDeadlines, type Deadline } from '../whistleblower/deadlines'
 import { notifyOf, type OpenedAttachment, type OpenedCase, openAttachment, openCaseFile, sealForCase, UnreadableCase } from '../whistleblower/case-file'
-import { DataTable, Day, DefinitionList, Flash, Time } from './components'
+import { DataTable, Day, DefinitionList, Flash, Time, Written } from './components'
 import { staffOnly } from './guard'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
@@ -382,7 +382,7 @@ function Attachments({ id, attachments, title }: { id: number; attachments: Open
         {attachments.map((attachment) => (
           <li key={attachment.id}>
             <a href={`${casePath(id)}/attachments/${attachment.id}`} download={attachment.name}>
-              <bdi>{attachment.name}</bdi>
+              <Written>{attachment.name}</Written>
             </a>{' '}
             <span className="hint">
               ({attachment.type || 'unknown type'}, {kilobytes(attachment.size)}; downloaded, never shown here)
@@ -449,7 +449,7 @@ const PURPOSES: Record<string, string> = {
 }
 
 /** One event of the trail in words (its detail: an id or a purpose, never content). */
-function eventText(event: CaseEvent, kase: OpenedCase): string {
+function eventText(event: CaseEvent, kase: OpenedCase): ReactNode {
   switch (event.action) {
     case 'received':
       return 'Sent the report'
@@ -464,7 +464,7 @@ function eventText(event: CaseEvent, kase: OpenedCase): string {
       return PURPOSES[event.detail] ? `Opened the case ${PURPOSES[event.detail]}` : 'Opened the case'
     case 'file_downloaded': {
       const file = kase.attachments.find((each) => String(each.id) === event.detail)
-      return `Downloaded attachment ${event.detail}${file ? ` (${file.name})` : ''}`
+      return file ? <>{`Downloaded attachment ${event.detail} (`}<Written>{file.name}</Written>)</> : `Downloaded attachment ${event.detail}`
     }
     case 'acknowledged':
       if (event.detail === 'with_message') return 'Acknowledged the case by writing to the reporter'

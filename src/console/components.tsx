@@ -7,6 +7,13 @@ import type { PageMeta } from '../upstream/schemas'
  * action is a form.
  */
 
+/**
+ * What a visitor wrote (a name, an e-mail address, a message, a file's name), isolated from what surrounds it: its own
+ * direction (a Hebrew name in an English table) and any direction control it carries go no further than itself, so
+ * one value cannot reorder its label or its neighbours (docs/decisions/028).
+ */
+export const Written = ({ children }: { children: string }) => <bdi>{children}</bdi>
+
 /** A time as staff read it, the same everywhere in the console: `2026-11-23 08:24 UTC`. */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—'

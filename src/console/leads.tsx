@@ -8,7 +8,7 @@ import { sendRedirect } from '../render/respond'
 import { type SubmissionFilters, staffCalls } from '../upstream/contract/staff'
 import { CV_KEY_FORMAT, SUBMISSION_KINDS, type SubmissionKind } from '../upstream/form-schemas'
 import type { MarketSwitches, Submission, SubmissionSummary } from '../upstream/staff-schemas'
-import { ButtonForm, DataTable, DateField, DefinitionList, FiltersForm, Flash, Pager, SelectField, Time, withQuery } from './components'
+import { ButtonForm, DataTable, DateField, DefinitionList, FiltersForm, Flash, Pager, SelectField, Time, withQuery, Written } from './components'
 import { staffOnly } from './guard'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
@@ -106,7 +106,7 @@ function leadCells(lead: SubmissionSummary, names: Map<string, string>): ReactNo
       <bdi>{names.get(lead.site) ?? lead.site.toUpperCase()}</bdi>
       {` (${lead.site}-${lead.locale})`}
     </>,
-    lead.email,
+    <Written>{lead.email}</Written>,
     lead.handled_at ? <span className="badge ok">Handled</span> : <span className="badge warn">Open</span>,
   ]
 }
@@ -185,7 +185,10 @@ const CHOICES: Record<string, Record<string, string>> = {
 /** A stored field's label: the form's own, else its name in words. */
 const labelOf = (name: string) => FIELD_LABELS[name] ?? name.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase())
 
-/** A stored field's value as text: choices by their English label, yes/no, lists joined, a CV by its name, type and size. */
+/**
+ * A stored field's value: choices by their English label, yes/no, lists joined, a CV by its file's name, type and
+ * size; what the visitor wrote (and a CV's file name) isolated.
+ */
 function valueOf(name: string, value: unknown): ReactNode {
   if (value === null || value === undefined || value === '') return null
   if (typeof value === 'boolean') return value ? 'Yes' : 'No'
@@ -193,10 +196,11 @@ function valueOf(name: string, value: unknown): ReactNode {
   if (name === 'cv' && typeof value === 'object') {
     const cv = value as { name?: unknown; type?: unknown; size?: unknown }
     const size = typeof cv.size === 'number' ? `${(cv.size / 1024).toFixed(0)} KB` : ''
-    return [cv.name, typeof cv.type === 'string' ? cv.type.toUpperCase() : null, size].filter(Boolean).join(' · ')
+    const facts = [typeof cv.type === 'string' ? cv.type.toUpperCase() : null, size].filter(Boolean).join(' · ')
+    return typeof cv.name === 'string' && cv.name ? <><Written>{cv.name}</Written>{facts && ` · ${facts}`}</> : facts
   }
-  if (typeof value === 'object') return JSON.stringify(value)
-  return CHOICES[name]?.[String(value)] ?? String(value)
+  if (typeof value === 'object') return <Written>{JSON.stringify(value)}</Written>
+  return CHOICES[name]?.[String(value)] ?? <Written>{String(value)}</Written>
 }
 
 function fieldItems(submission: Submission): Array<[string, ReactNode]> {

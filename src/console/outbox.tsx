@@ -2,7 +2,8 @@ import { type Context, Hono } from 'hono'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { staffCalls } from '../upstream/contract/staff'
-import { DataTable, DefinitionList, FiltersForm, Pager, SelectField, Time, withQuery } from './components'
+import { withoutDirectionControls } from '../upstream/direction-controls'
+import { DataTable, DefinitionList, FiltersForm, Pager, SelectField, Time, withQuery, Written } from './components'
 import { staffOnly } from './guard'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
@@ -55,8 +56,10 @@ export async function outboxPage(c: Context<AppEnv>): Promise<Response> {
             key: mail.id,
             cells: [
               <Time at={mail.created_at} />,
-              <a href={withQuery(`${OUTBOX_PATH}/${mail.id}`, { kind, page })}>{mail.subject}</a>,
-              mail.recipient,
+              <a href={withQuery(`${OUTBOX_PATH}/${mail.id}`, { kind, page })}>
+                <Written>{mail.subject}</Written>
+              </a>,
+              <Written>{mail.recipient}</Written>,
               kindLabel(mail.kind),
               mail.sent_at ? <Time at={mail.sent_at} /> : <span className="badge">Queued</span>,
             ],
@@ -77,7 +80,8 @@ export async function outboxMailPage(c: Context<AppEnv>): Promise<Response> {
   const mail = await staffCalls(c.var.staffApi).mail(Number(id))
   if (!mail) throw PageError.notFound('')
   return sendConsolePage(c, {
-    title: mail.subject,
+    // The page's title cannot isolate a part of itself: a mail stored with a visitor's direction control shows without it.
+    title: withoutDirectionControls(mail.subject),
     body: (
       <>
         <p>
@@ -85,7 +89,7 @@ export async function outboxMailPage(c: Context<AppEnv>): Promise<Response> {
         </p>
         <DefinitionList
           items={[
-            ['To', mail.recipient],
+            ['To', <Written>{mail.recipient}</Written>],
             ['Kind', kindLabel(mail.kind)],
             ['Queued', <Time at={mail.created_at} />],
             ['Sent', mail.sent_at ? <Time at={mail.sent_at} /> : 'Not yet (queued)'],

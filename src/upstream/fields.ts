@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { hasDirectionControls } from './direction-controls'
 
 /**
  * The building blocks of the contract's input schemas (account and lead forms), shared by the Worker's forms and the
@@ -6,9 +7,20 @@ import { z } from 'zod'
  * same answer.
  */
 
-export const text = (max: number) => z.string({ error: 'required' }).trim().max(max, 'too_long')
+/**
+ * How a text is written: on `one` line (a name, an address line, a company: its direction controls are refused with
+ * `direction_control`, since one of them reorders what staff and mails show, docs/decisions/028) or over `many` (a
+ * message, a cover letter: kept as written, controls included, for writers of right-to-left languages; staff pages
+ * isolate it and mails drop the controls).
+ */
+export type Lines = 'one' | 'many'
+
+export const text = (max: number, lines: Lines = 'one') => {
+  const written = z.string({ error: 'required' }).trim().max(max, 'too_long')
+  return lines === 'one' ? written.refine((value) => !hasDirectionControls(value), 'direction_control') : written
+}
 /** A text that must be given: empty is `required` alone, whatever else its schema checks. */
-export const requiredText = (max: number) => text(max).min(1, { error: 'required', abort: true })
+export const requiredText = (max: number, lines: Lines = 'one') => text(max, lines).min(1, { error: 'required', abort: true })
 /**
  * A person's name: no web or e-mail address in it, so that the acknowledgement the site mails to whatever address is
  * given cannot carry someone's link.
@@ -16,8 +28,8 @@ export const requiredText = (max: number) => text(max).min(1, { error: 'required
 export const personName = (max: number) => requiredText(max).refine((value) => !/:\/\/|www\.|@|\.(com|net|org|ru|io|xyz)\b/i.test(value), 'name_link')
 
 /** A form's empty field and JSON's null both mean "not given". */
-export const optionalText = (max: number) =>
-  z.union([text(max), z.null()]).optional().transform((value) => value || null)
+export const optionalText = (max: number, lines: Lines = 'one') =>
+  z.union([text(max, lines), z.null()]).optional().transform((value) => value || null)
 
 export const emailSchema = z.string({ error: 'required' }).trim().toLowerCase().min(1, { error: 'required', abort: true }).max(254, 'too_long').email('email')
 

@@ -27,6 +27,22 @@ const consent = ticked('consent')
 /** A calendar day, `YYYY-MM-DD`. */
 const day = requiredText(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'date').refine(isCalendarDate, 'date')
 
+/** A lead form's recipient address, or none. */
+const recipient = z.string().email().max(254).nullish()
+
+/**
+ * Who receives a market's lead forms, as the backend keeps it with the market (the embedded API: `form_recipients` in
+ * `sites.settings`): `sales` (test rides, besides the chosen dealer), `partner` (dealer and distributor
+ * applications), `jobs`, `contact`. One that is missing falls back to the international site's. The backend's own:
+ * no site record carries it (docs/api.md "Recipients").
+ */
+export const formRecipientsSchema = z
+  .object({ sales: recipient, partner: recipient, jobs: recipient, contact: recipient })
+  .partial()
+  .nullish()
+  .catch(null)
+export type FormRecipients = NonNullable<z.infer<typeof formRecipientsSchema>>
+
 /** The parts of a day a test ride may be asked for. */
 export const PARTS_OF_DAY = ['morning', 'afternoon'] as const
 /** How many days ahead a test ride may be asked for (tomorrow is the first). */
@@ -55,7 +71,7 @@ export const testRideRequest = z.object({
   last_name: personName(80),
   email: emailSchema,
   phone: requiredPhoneSchema,
-  message: optionalText(2000),
+  message: optionalText(2000, 'many'),
   consent,
 })
 
@@ -83,7 +99,7 @@ const company = {
   contact_name: personName(120),
   email: emailSchema,
   phone: requiredPhoneSchema,
-  message: optionalText(3000),
+  message: optionalText(3000, 'many'),
   consent,
 }
 
@@ -100,14 +116,14 @@ export const dealerApplication = z.object({
   ...company,
   kind: z.literal('dealer'),
   services: choices(SHOP_SERVICES, 'services'),
-  brands: requiredText(500),
+  brands: requiredText(500, 'many'),
 })
 
 /** `POST api/forms/partner` with `kind: distributor`: a company that wants to distribute the brand in a territory. */
 export const distributorApplication = z.object({
   ...company,
   kind: z.literal('distributor'),
-  territory: requiredText(300),
+  territory: requiredText(300, 'many'),
   yearly_volume: z.enum(YEARLY_VOLUMES, { error: 'volume' }),
 })
 
@@ -132,7 +148,7 @@ export const jobApplicationFields = z.object({
   name: personName(120),
   email: emailSchema,
   phone: requiredPhoneSchema,
-  cover_letter: optionalText(5000),
+  cover_letter: optionalText(5000, 'many'),
   consent,
 })
 
@@ -159,7 +175,7 @@ export const contactMessage = z.object({
     .union([text(40).regex(/^$|^[A-Za-z0-9-]{3,40}$/, 'order_code'), z.null()])
     .optional()
     .transform((value) => value || null),
-  message: requiredText(5000),
+  message: requiredText(5000, 'many'),
   consent,
 })
 

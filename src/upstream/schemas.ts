@@ -21,9 +21,6 @@ export const currencyCode = z.string().regex(/^[A-Z]{3}$/)
 
 export const regionSchema = z.enum(['africa', 'americas', 'asia', 'europe', 'oceania'])
 
-/** A lead form's recipient address, or none. */
-const recipient = z.string().email().max(254).nullish()
-
 /**
  * A market's VAT: rate in basis points (or null: worked out at checkout), whether prices include it, and, for a null
  * rate, the rate of each region (`by_region`: uppercase region code → basis points; US: the state's sales tax), taken
@@ -78,14 +75,8 @@ export const siteSettingsSchema = z.object({
   google_tag_manager: z.string().nullish(),
   intercom: integration('app_id'),
   microsoft_clarity: integration('key'),
-  /**
-   * Who receives the market's lead forms: `sales` (test rides, besides the chosen dealer), `partner` (dealer and
-   * distributor applications), `jobs`, `contact`. One that is missing falls back to the international site's.
-   */
-  form_recipients: z
-    .object({ sales: recipient, partner: recipient, jobs: recipient, contact: recipient })
-    .partial()
-    .nullish(),
+  // Who receives the market's lead forms is the backend's business (`formRecipientsSchema`): never in a site record,
+  // which the public `/api/sites` answers and the Worker caches.
   /**
    * Whether the market's whistleblower channel takes anonymous reports (EU Directive 2019/1937, art. 6(2), leaves it
    * to each country). Off: every report carries a name and a way to reach the reporter.

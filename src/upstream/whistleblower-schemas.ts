@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { emailSchema, optionalText, personName, requiredText } from './fields'
+import { emailSchema, optionalText, personName, requiredText, valueErrors } from './fields'
 import { submissionKey } from './form-schemas'
 import { envelope } from './schemas'
 
@@ -43,26 +43,28 @@ export const REPORT_TEXT_MAX = 20_000
 export const reportFields = z
   .object({
     category: z.enum(REPORT_CATEGORIES, { error: 'category' }),
-    what: requiredText(REPORT_TEXT_MAX),
-    when_where: requiredText(2000),
-    involved: optionalText(2000),
+    what: requiredText(REPORT_TEXT_MAX, 'many'),
+    when_where: requiredText(2000, 'many'),
+    involved: optionalText(2000, 'many'),
     anonymous: z.boolean(),
-    name: optionalText(120),
+    // Checked as a name (`personName`, direction controls refused) only in a named report: an anonymous one drops it.
+    name: optionalText(120, 'many'),
     /** How the reporter wants to be contacted (any words: a phone number, a postal address, a time of day). */
-    contact: optionalText(500),
+    contact: optionalText(500, 'many'),
     /** Where "there is news" mails go; the only use of it. */
     notify_email: z.union([emailSchema, z.literal(''), z.null()]).optional().transform((value) => value || null),
   })
   .superRefine((report, context) => {
     if (report.anonymous) return
-    if (!report.name || !personName(120).safeParse(report.name).success) context.addIssue({ code: 'custom', path: ['name'], message: report.name ? 'name_link' : 'required' })
+    const name = personName(120).safeParse(report.name ?? '')
+    for (const message of name.success ? [] : valueErrors(name.error)) context.addIssue({ code: 'custom', path: ['name'], message })
     if (!report.contact && !report.notify_email) context.addIssue({ code: 'custom', path: ['contact'], message: 'contact_required' })
   })
 export type ReportFields = z.infer<typeof reportFields>
 
 /** What a reporter or a handler writes later: an answer, a message, a note, an outcome. */
 export const MESSAGE_TEXT_MAX = 10_000
-export const messageText = requiredText(MESSAGE_TEXT_MAX)
+export const messageText = requiredText(MESSAGE_TEXT_MAX, 'many')
 
 /** An attachment as stored: its sealed bytes in R2 under `object_key`, its sealed `{ name, type }`, its sealed size. */
 export const attachmentRecord = z.object({

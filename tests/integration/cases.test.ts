@@ -395,7 +395,8 @@ describe('changes to a case', () => {
     const trail = textOf(page.text.slice(page.text.indexOf('id="trail"')))
     for (const line of [
       'Opened the case',
-      `Downloaded attachment ${report.attachments[0]?.id} (photo.jpg)`,
+      // The file's name is what the reporter wrote: isolated.
+      `Downloaded attachment ${report.attachments[0]?.id} ( photo.jpg )`,
       'Acknowledged the case',
       'Wrote to the reporter (message',
       'Added an internal note (note',
@@ -403,6 +404,7 @@ describe('changes to a case', () => {
     ]) {
       expect(trail, line).toContain(line)
     }
+    expect(page.text).toContain('(<bdi>photo.jpg</bdi>)')
     const actions = new Set((await trailOf(report.id)).map((each) => each.action))
     expect([...actions].sort()).toEqual(['acknowledged', 'closed', 'file_downloaded', 'message_sent', 'note_added', 'opened'])
   })

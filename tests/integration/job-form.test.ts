@@ -5,7 +5,7 @@ import { configOf } from '../../src/config'
 import { createTranslator } from '../../src/i18n/translator'
 import worker from '../../src/index'
 import { CV_KEY_FORMAT, CV_MAX_BYTES } from '../../src/upstream/form-schemas'
-import { docxOf, executable, odtOf, pdfOf, zipOf } from '../fixtures/cv-files'
+import { crowdedDocxOf, docxOf, executable, expandingDocxOf, odtOf, pdfOf, zipOf } from '../fixtures/cv-files'
 import { UPSTREAM_URL, httpUpstream } from '../fixtures/http-upstream'
 import { formToken, mailsOf, referenceOf, storedSubmission, submissionCount } from '../fixtures/lead-forms'
 import { nextClient } from '../fixtures/session'
@@ -210,6 +210,14 @@ describe('an application', () => {
     expect(object.httpMetadata?.contentType).toBe(contentType)
   })
 
+  it('accepts a DOCX whose parts are deflated, as word processors write them, that expands to megabytes', async () => {
+    const bytes = await expandingDocxOf(4 * MB)
+    const { status, headers } = await apply(PATH, GIULIA, { bytes, name: 'cv.docx' })
+    expect(status).toBe(303)
+    const stored = (await storedSubmission(referenceOf(headers.get('Location'))!))!
+    expect(stored.fields).toMatchObject({ cv: { type: 'docx', size: bytes.length } })
+  })
+
   it('takes a CV of exactly 5 MB with the longest cover letter', async () => {
     const { status } = await apply(PATH, { ...GIULIA, cover_letter: 'è'.repeat(5000) }, pdf(CV_MAX_BYTES))
     expect(status).toBe(303)
@@ -238,8 +246,12 @@ describe('a refused application', () => {
     ['an empty file', { bytes: new Uint8Array(), name: 'cv.pdf', type: 'application/pdf' }, 'cv_required'],
     ['no file', null, 'cv_required'],
     ['a PDF one byte over 5 MB', pdf(CV_MAX_BYTES + 1), 'cv_too_large'],
-  ])('refuses %s with the CV field\'s message, stores nothing, and keeps everything typed', async (_, file, message) => {
+    ['a DOCX of 200 KB that expands to 200 MiB', async () => ({ bytes: await expandingDocxOf(200 * MB), name: 'cv.docx' }), 'cv_expands'],
+    ['a DOCX that says 1 KB and expands to 30 MiB', async () => ({ bytes: await expandingDocxOf(30 * MB, 1024), name: 'cv.docx' }), 'cv_type'],
+    ['a DOCX of 5,000 entries', { bytes: crowdedDocxOf(5000), name: 'cv.docx' }, 'cv_expands'],
+  ])('refuses %s with the CV field\'s message, stores nothing, and keeps everything typed', async (_, upload, message) => {
     const [count, keys] = [await submissionCount(), await cvKeys()]
+    const file = typeof upload === 'function' ? await upload() : upload
     const { status, text } = await apply(PATH, GIULIA, file)
     expect(status).toBe(422)
     expect(fieldError(text, 'cv')).toBe(textsOf('it')(`validation.${message}`))

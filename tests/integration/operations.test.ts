@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
+import { mailsOf, referenceOf, sendForm } from '../fixtures/lead-forms'
 import { CACHE_VERSION } from '../../src/cache/keys'
 import { steadyRateLimiters } from '../fixtures/session'
 import { clearCaches, visit } from '../fixtures/worker'
@@ -92,6 +93,20 @@ describe('the Worker\'s own paths', () => {
     expect((await visit('/api/sites/it')).status).toBe(200)
     expect((await visit('/api/sites/it', {}, { UPSTREAM_URL: 'http://upstream.test' })).status).toBe(404)
     expect((await visit('/api/nowhere')).status).toBe(404)
+  })
+
+  it('keeps the markets\' lead mailboxes out of the public site records, while a lead form still reaches its market\'s', async () => {
+    for (const path of ['/api/sites', '/api/sites/it', '/api/sites/int']) {
+      const { status, text } = await visit(path)
+      expect(status, path).toBe(200)
+      expect(text, path).not.toContain('form_recipients')
+      expect(text, path).not.toMatch(/[\w.+-]+@[\w-]+(\.[\w-]+)+/)
+    }
+    const contact = { topic: 'other', name: 'Giulia Rossi', email: 'giulia@example.com', order_code: '', message: 'Una domanda.', consent: 'on' }
+    const { status, headers } = await sendForm('/it-it/contatti', 'contact', contact)
+    expect(status).toBe(303)
+    const mails = await mailsOf(referenceOf(headers.get('Location'))!)
+    expect(mails.find((mail) => mail.kind === 'contact_notice')?.recipient).toBe('hello.it@aurora-cycles.example')
   })
 
   it('sends hreflang alternates of the live markets and an x-default', async () => {

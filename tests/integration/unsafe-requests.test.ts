@@ -46,6 +46,9 @@ const CROSS_SITE_SENDS: Array<[string, Record<string, string>]> = [
   ['no content type', { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }],
   ['a browser without fetch metadata', { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example' }],
   ['a same-site subdomain', { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-site', Origin: 'https://shop.site.test' }],
+  // A body type a page cannot send without a preflight is judged the same: the rule is where it came from, not its type.
+  ['JSON', { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }],
+  ['JSON from a browser without fetch metadata', { 'Content-Type': 'application/json', Origin: 'https://evil.example' }],
 ]
 
 describe('cross-site requests', () => {
@@ -72,6 +75,30 @@ describe('cross-site requests', () => {
     expect(await addresses()).toBe(before)
     expect((await visitAs(session, '/logout', { method: 'POST', headers, body: '' })).status).toBe(403)
     expect(await sessions().read(session)).not.toBeNull()
+  })
+
+  it('ends no session for a cross-site logout sent as JSON', async () => {
+    const session = await logIn()
+    const json = { 'Content-Type': 'application/json', Origin: 'https://evil.example' }
+    const { status, text } = await visitAs(session, '/logout', { method: 'POST', headers: json, body: '{}' })
+    expect(status).toBe(403)
+    expect(text).toContain('This form was sent from another site.')
+    expect((await visitAs(session, '/logout', { method: 'POST', headers: { ...json, 'Sec-Fetch-Site': 'cross-site' }, body: '{}' })).status).toBe(403)
+    expect(await sessions().read(session)).not.toBeNull()
+  })
+
+  it('refuses an unsafe request that says nowhere where it came from (no fetch metadata, no Origin), whatever its body type', async () => {
+    for (const type of ['application/x-www-form-urlencoded', 'application/json']) {
+      const { status } = await visit('/_market', { method: 'POST', headers: { 'Content-Type': type }, body: 'market=it-it' })
+      expect(status, type).toBe(403)
+    }
+  })
+
+  it('refuses a foreign Origin even beside a same-origin Sec-Fetch-Site, and lets the channel\'s own `Origin: null` through by its fetch metadata', async () => {
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' }
+    expect((await visit('/_market', { method: 'POST', headers: { ...form, Origin: 'https://evil.example' }, body: 'market=it-it' })).status).toBe(403)
+    expect((await visit('/_market', { method: 'POST', headers: { ...form, Origin: 'null' }, body: 'market=it-it' })).status).toBe(303)
+    expect((await visit('/_market', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: ORIGIN }, body: '{}' })).status).not.toBe(403)
   })
 
   it('lets the same site\'s own forms through', async () => {

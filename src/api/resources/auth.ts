@@ -10,6 +10,7 @@ import {
   resetPasswordRequest,
   resetTokenAnswer,
 } from '../../upstream/account-schemas'
+import { withoutDirectionControls } from '../../upstream/direction-controls'
 import { loginAnswer, type User, userAnswer } from '../../upstream/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, refuse, respond } from '../context'
 import { mailText, queueMail } from '../outbox'
@@ -120,7 +121,7 @@ async function mailResetLink(db: D1Database, locale: string, request: ForgotPass
   if (!user) return
   const token = newToken()
   const hash = await tokenHash(token)
-  const params = { name: user.first_name, link: request.link_base + token, minutes: String(RESET_MINUTES) }
+  const params = { name: withoutDirectionControls(user.first_name), link: request.link_base + token, minutes: String(RESET_MINUTES) }
   const [subject, text] = await Promise.all([
     mailText(db, locale, 'mail.password_reset_subject', params),
     mailText(db, locale, 'mail.password_reset_body', params),

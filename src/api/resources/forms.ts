@@ -2,6 +2,8 @@ import { Hono } from 'hono'
 import type { z } from 'zod'
 import {
   contactMessage,
+  type FormRecipients,
+  formRecipientsSchema,
   jobApplication,
   jobsAnswer,
   partnerApplication,
@@ -11,14 +13,14 @@ import {
   weekdayOf,
 } from '../../upstream/form-schemas'
 import { siteSettingsSchema } from '../../upstream/schemas'
+import { withoutDirectionControls } from '../../upstream/direction-controls'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { newReference } from '../../forms/reference'
 import { logEvent } from '../../ops/log'
 import { type Mail, mailTexts, queueSubmissionMail } from '../outbox'
 
 type Texts = Awaited<ReturnType<typeof mailTexts>>
-type Recipients = NonNullable<z.infer<typeof siteSettingsSchema>['form_recipients']>
-type Market = { slug: string; settings: z.infer<typeof siteSettingsSchema>; recipients: Recipients; language: string }
+type Market = { slug: string; settings: z.infer<typeof siteSettingsSchema>; recipients: FormRecipients; language: string }
 
 /** A submission's input without its key (each member of a union on its own). */
 type WithoutKey<T> = T extends unknown ? Omit<T, 'submission_key'> : never
@@ -41,7 +43,7 @@ type Submission = {
 }
 
 /** The recipient of each kind of submission among the market's `form_recipients`. */
-const RECIPIENT: Record<SubmissionKind, keyof Recipients> = {
+const RECIPIENT: Record<SubmissionKind, keyof FormRecipients> = {
   test_ride: 'sales',
   dealer: 'partner',
   distributor: 'partner',
@@ -255,14 +257,15 @@ async function marketOf(c: ApiContext, kind: SubmissionKind): Promise<Market | n
     .all<{ slug: string; settings: string; language: string | null }>()
   const own = results.find((row) => row.slug === c.var.tenant)
   if (!own) return null
-  const settingsOf = (row?: { settings: string }) => siteSettingsSchema.safeParse(parseJson(row?.settings, {})).data ?? siteSettingsSchema.parse({})
-  const settings = settingsOf(own)
+  const settings = siteSettingsSchema.safeParse(parseJson(own.settings, {})).data ?? siteSettingsSchema.parse({})
   const toggle = SWITCH[kind]
   if (settings.under_maintenance || (toggle && !settings[toggle])) return null
-  const fallback = settingsOf(results.find((row) => row.slug === 'int')).form_recipients ?? {}
+  const recipientsOf = (row?: { settings: string }) =>
+    formRecipientsSchema.parse(parseJson<{ form_recipients?: unknown }>(row?.settings, {}).form_recipients) ?? {}
+  const [ownRecipients, fallback] = [recipientsOf(own), recipientsOf(results.find((row) => row.slug === 'int'))]
   const recipients = Object.fromEntries(
-    (['sales', 'partner', 'jobs', 'contact'] as const).map((role) => [role, settings.form_recipients?.[role] ?? fallback[role] ?? null]),
-  ) as Recipients
+    (['sales', 'partner', 'jobs', 'contact'] as const).map((role) => [role, ownRecipients[role] ?? fallback[role] ?? null]),
+  ) as FormRecipients
   return { slug: own.slug, settings, recipients, language: own.language ?? 'en' }
 }
 
@@ -298,7 +301,8 @@ function notifications(market: Market, submission: Submission, t: Texts, referen
   const fields = submission
     .lines(t)
     .filter(([, value]) => value)
-    .map(([label, value]) => `${t(`forms.field.${label}`)}: ${value}`)
+    // What the visitor wrote goes in without direction controls: a message may hold them (docs/decisions/028).
+    .map(([label, value]) => `${t(`forms.field.${label}`)}: ${withoutDirectionControls(value ?? '')}`)
     .join('\n')
   const subject = t('mail.lead_notice_subject', { form, reference })
   const body = t('mail.lead_notice_body', { form, reference, market: market.slug.toUpperCase(), fields })

@@ -9,6 +9,7 @@ import {
   registerRequest,
   resendConfirmationRequest,
 } from '../../upstream/account-schemas'
+import { withoutDirectionControls } from '../../upstream/direction-controls'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, refuse, respond } from '../context'
 import { mailText, queueMail } from '../outbox'
 import { hashPassword, newToken, tokenHash } from '../passwords'
@@ -102,7 +103,7 @@ async function register(db: D1Database, locale: string, request: RegisterRequest
   if (!owner) return
   // The owner's own name and language: nothing the registrant typed reaches someone else's mailbox.
   const ownLocale = owner.locale ?? locale
-  const params = { name: owner.first_name, login: `${new URL(request.link_template.replace('{token}', 'x')).origin}/login` }
+  const params = { name: withoutDirectionControls(owner.first_name), login: `${new URL(request.link_template.replace('{token}', 'x')).origin}/login` }
   const [subject, text] = await Promise.all([
     mailText(db, ownLocale, 'mail.account_exists_subject', params),
     mailText(db, ownLocale, 'mail.account_exists_body', params),
@@ -122,7 +123,7 @@ async function register(db: D1Database, locale: string, request: RegisterRequest
 async function mailConfirmation(db: D1Database, locale: string, user: { id: number; email: string; first_name: string }, template: string) {
   const token = newToken()
   const hash = await tokenHash(token)
-  const params = { name: user.first_name, link: template.replace('{token}', token), hours: String(CONFIRMATION_HOURS) }
+  const params = { name: withoutDirectionControls(user.first_name), link: template.replace('{token}', token), hours: String(CONFIRMATION_HOURS) }
   const [subject, text] = await Promise.all([
     mailText(db, locale, 'mail.confirm_email_subject', params),
     mailText(db, locale, 'mail.confirm_email_body', params),

@@ -13,7 +13,7 @@ import { randomToken } from '../../crypto/digest'
 import { logEvent } from '../../ops/log'
 import { clientKey, withinLimit } from '../../ops/rate-limit'
 import { isUpstreamError, unlessRefused } from '../../upstream/errors'
-import { fieldErrors, personName } from '../../upstream/fields'
+import { fieldErrors, personName, valueErrors } from '../../upstream/fields'
 import {
   REPORT_CATEGORIES,
   REPORT_TEXT_MAX,
@@ -136,7 +136,8 @@ function namedErrors(values: FormValues, anonymousAllowed: boolean): FieldErrors
   if (anonymousAllowed && valueOf(values, 'identity') !== 'named') return {}
   const errors: FieldErrors = {}
   const name = valueOf(values, 'name').trim()
-  if (!personName(120).safeParse(name).success) errors.name = [name ? 'name_link' : 'required']
+  const checkedName = personName(120).safeParse(name)
+  if (!checkedName.success) errors.name = valueErrors(checkedName.error)
   if (!valueOf(values, 'contact').trim() && !valueOf(values, 'notify_email').trim()) errors.contact = ['contact_required']
   return errors
 }
