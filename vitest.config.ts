@@ -22,6 +22,8 @@ export default defineConfig({
           TEST_RATE_LIMITS: rateLimits,
           TEST_WRANGLER_TOML: readFileSync('wrangler.toml', 'utf8'),
           TEST_DEMO_STAFF: DEMO_STAFF,
+          // `FULL_SITEMAP_WALK=1 npx vitest run tests/integration/sitemaps.test.ts`: every sitemap URL rendered, not one per kind.
+          TEST_FULL_SITEMAP_WALK: process.env.FULL_SITEMAP_WALK ?? '',
           PURGE_SECRET: 'test-purge-secret',
           SESSION_SECRET: 'test-only-session-secret',
           WHISTLEBLOWER_KEY: 'test-only-whistleblower-key',

@@ -10,6 +10,8 @@ declare namespace Cloudflare {
     TEST_WRANGLER_TOML: string
     /** The console's demo staff (scripts/demo-seed.mjs DEMO_STAFF): one per role, with password and TOTP secret. */
     TEST_DEMO_STAFF: Array<{ id: number; role: import('../src/upstream/staff-schemas').StaffRole; email: string; name: string; password: string; totp_secret: string }>
+    /** '1' when every sitemap URL is to be rendered (`FULL_SITEMAP_WALK=1`), else one per page kind and market. */
+    TEST_FULL_SITEMAP_WALK: string
     PURGE_SECRET: string
     SESSION_SECRET: string
     WHISTLEBLOWER_KEY: string

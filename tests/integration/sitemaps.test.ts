@@ -15,6 +15,31 @@ const W3C_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$/
 
 type Url = ReturnType<typeof sitemapUrls>[number]
 
+/**
+ * A URL's page kind in its market: the home, a listing, a product, the news, an article, a dealer, or a page (a
+ * content page, the locator): `it-it products/*`.
+ */
+function pageKindOf(loc: string): string {
+  const [market, ...segments] = new URL(loc).pathname.split('/').filter(Boolean)
+  const [first, second] = segments
+  const kind = !first ? 'home'
+    : first === 'products' || first === 'news' ? [first, second === 'type' || second === 'details' ? second : second && '*'].filter(Boolean).join('/')
+      : first === 'dealers' ? 'dealers/*'
+        : 'page'
+  return `${market} ${kind}`
+}
+
+/**
+ * The URLs whose pages are rendered: one per page kind and market (rendering is proven per kind; every URL's
+ * alternates are still checked in the sitemaps themselves), or every URL with `FULL_SITEMAP_WALK=1`.
+ */
+function pagesToRender(urls: Map<string, Url>): [string, Url][] {
+  if (env.TEST_FULL_SITEMAP_WALK === '1') return [...urls]
+  const byKind = new Map<string, [string, Url]>()
+  for (const entry of urls) if (!byKind.has(pageKindOf(entry[0]))) byKind.set(pageKindOf(entry[0]), entry)
+  return [...byKind.values()]
+}
+
 /** Every URL of every live market's sitemap parts, by loc, read through the index. */
 async function everyUrl(): Promise<Map<string, Url>> {
   const index = await visit('/sitemap.xml')
@@ -44,7 +69,7 @@ describe('the sitemap index', () => {
 })
 
 describe('the markets\' sitemaps', () => {
-  it('list only indexable pages of live markets, with lastmod and alternates that are reciprocal, and every URL answers 200 with the same alternates', async () => {
+  it('list only indexable pages of live markets, with lastmod and alternates that are reciprocal, and a URL of every page kind and market answers 200 with the same alternates', async () => {
     const urls = await everyUrl()
     expect(urls.size).toBeGreaterThan(500)
     for (const [loc, url] of urls) {
@@ -64,8 +89,11 @@ describe('the markets\' sitemaps', () => {
     for (const off of ['/de-de/probefahrt', '/pt-pt/trabalhe-connosco', '/fr-fr/devenir-revendeur', '/fr-fr/devenir-distributeur']) {
       expect(urls.has(`${ORIGIN}${off}`), off).toBe(false)
     }
-    // Each URL answers 200 and carries, in its head, the very alternates its sitemap gives it.
-    for (const [loc, url] of urls) {
+    // A URL of each page kind in each market (every URL with FULL_SITEMAP_WALK=1) answers 200 and carries, in its
+    // head, the very alternates its sitemap gives it.
+    const rendered = pagesToRender(urls)
+    expect(new Set(rendered.map(([loc]) => pageKindOf(loc).split(' ')[1]))).toEqual(new Set(['home', 'products', 'products/type', 'products/*', 'news', 'news/details', 'dealers/*', 'page']))
+    for (const [loc, url] of rendered) {
       const page = await visit(loc)
       expect(page.status, loc).toBe(200)
       expect(alternatesIn(page.text).links, loc).toEqual(url.alternates)
