@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { api } from '../../src/api'
-import { visit } from '../fixtures/worker'
+import { ORIGIN, visit } from '../fixtures/worker'
 
 /** Calls the embedded API in-process, as the Worker does. */
 async function call(path: string, init: RequestInit = {}) {
@@ -48,9 +48,10 @@ describe('the embedded API\'s login and user calls', () => {
   })
 
   it('keeps login in-process: the public /api/ serves reads only', async () => {
+    // Sent as the site's own page would (a post from elsewhere is refused before any route: 403).
     const { status, headers } = await visit('/api/auth/login', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', Origin: ORIGIN, 'Sec-Fetch-Site': 'same-origin' },
       body: JSON.stringify({ email: 'customer@example.com', password: 'Demo-Rider-2026!' }),
     })
     expect(status).toBe(405)
