@@ -22,10 +22,10 @@ import { join, relative } from 'node:path'
 import autocannon from 'autocannon'
 import { Miniflare } from 'miniflare'
 import { experimental_readRawConfig } from 'wrangler'
-import { readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { readD1Migrations } from '@cloudflare/vitest-plugin'
 import { ceilingWorker, delay, requestLog, slowProxy, timedGet } from './bench-tools.mjs'
 import { demoSeedStatements } from './demo-seed.mjs'
-import { root, run } from './local.mjs'
+import { root, runTool } from './local.mjs'
 
 const PAGES = [
   { name: 'home', path: '/it-it' },
@@ -71,7 +71,7 @@ function benchConfig() {
   return file
 }
 mkdirSync(BENCH, { recursive: true })
-run('npx', ['wrangler', 'deploy', '--dry-run', '--config', benchConfig(), '--outdir', outdir, '--minify'])
+runTool('wrangler', ['deploy', '--dry-run', '--config', benchConfig(), '--outdir', outdir, '--minify'])
 const modules = readdirSync(outdir)
   .filter((f) => f.endsWith('.js'))
   .map((f) => ({ type: 'ESModule', path: join(outdir, f), contents: readFileSync(join(outdir, f)) }))
