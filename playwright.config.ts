@@ -9,7 +9,7 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   workers: 1,
   // Once in CI, for what a shared 2-core machine may do; a retry is reported as "flaky" in the JSON report, never
-  // hidden. (Page loads that hung through `wrangler dev` were its ProxyWorker: docs/decisions/023-dev-server-retry.md.)
+  // hidden.
   retries: process.env.CI ? 1 : 0,
   // No test measures speed: a page walk with axe on a busy 2-core machine gets the time it needs.
   timeout: 90_000,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 import { DEMO_STAFF, demoMessages, demoSeedStatements } from './scripts/demo-seed.mjs'
 

@@ -1,9 +1,9 @@
-// Helpers of `npm run bench` (scripts/bench.mjs): the Worker's request log read from its stdout, the ceiling Worker,
+// Helpers of `npm run bench` (scripts/bench.mjs): the Worker's request log as Miniflare hands it over, the ceiling Worker,
 // the slow upstream's proxy and a raw first-byte timer. Nothing here talks to anything but 127.0.0.1.
 import { request as httpRequest, createServer } from 'node:http'
 
 /**
- * Reads the Worker's own request log (JSON lines with `event: "request"`, on stdout, or stderr for errors) and tallies
+ * Reads the Worker's own request log (JSON lines with `event: "request"`, as Miniflare hands each line over) and tallies
  * the lines that arrive while it is collecting: the page cache's outcomes, the KV reads among the cache lookups (every
  * outcome but `memo`: `hit`, `stale`, `miss`) and the upstream calls. Other lines are dropped unparsed; a line is only
  * parsed when it holds `"event":"request"`, so reading the log costs the load generator little.
@@ -33,27 +33,9 @@ export function requestLog() {
     tally.page[page] = (tally.page[page] ?? 0) + 1
     recording?.push(entry)
   }
-  const read = (stream) => {
-    let rest = ''
-    stream.setEncoding('utf8')
-    stream.on('data', (chunk) => {
-      if (!collecting) {
-        // Only the last partial line is kept, so that collection starts on a line boundary.
-        const end = chunk.lastIndexOf('\n')
-        rest = end === -1 ? rest + chunk : chunk.slice(end + 1)
-        return
-      }
-      const lines = (rest + chunk).split('\n')
-      rest = lines.pop() ?? ''
-      for (const line of lines) onLine(line)
-    })
-  }
   return {
-    /** Miniflare's `handleRuntimeStdio`. */
-    handle: (stdout, stderr) => {
-      read(stdout)
-      read(stderr)
-    },
+    /** Miniflare's `handleStructuredLogs`: one call per line the Worker logged. */
+    handle: ({ message }) => onLine(message),
     /** Starts a new tally (and, with `record`, keeps every request line too). */
     start({ record = false } = {}) {
       tally = emptyTally()

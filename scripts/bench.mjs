@@ -10,7 +10,7 @@
 // proxy on 127.0.0.1 that holds the news call, in front of the embedded API served over HTTP (`/api/*`) by a second
 // workerd; and whether a page is stored before it completed.
 // Reports requests/s, latency p50/p99, workerd CPU ms per request (from /proc), the page cache's outcomes, KV reads and
-// upstream calls per 1,000 requests (from the Worker's own request log on its stdout), and the ratios with their
+// upstream calls per 1,000 requests (from the Worker's own request log), and the ratios with their
 // targets (issue 14). It measures: it exits 0 whether or not a target is met.
 // It builds into dist/bench/ only (the client, the manifest the bundled Worker imports, the Worker), so a site that
 // `npm start` is serving meanwhile keeps its dist/client, its src/render/asset-manifest.json and its dist/worker.
@@ -20,12 +20,12 @@ import { createRequire } from 'node:module'
 import { cpus, loadavg } from 'node:os'
 import { join, relative } from 'node:path'
 import autocannon from 'autocannon'
-import { Miniflare } from 'miniflare'
+import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { experimental_readRawConfig } from 'wrangler'
-import { readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { readD1Migrations } from '@cloudflare/vitest-plugin'
 import { ceilingWorker, delay, requestLog, slowProxy, timedGet } from './bench-tools.mjs'
 import { demoSeedStatements } from './demo-seed.mjs'
-import { root, run } from './local.mjs'
+import { root, runTool } from './local.mjs'
 
 const PAGES = [
   { name: 'home', path: '/it-it' },
@@ -71,7 +71,7 @@ function benchConfig() {
   return file
 }
 mkdirSync(BENCH, { recursive: true })
-run('npx', ['wrangler', 'deploy', '--dry-run', '--config', benchConfig(), '--outdir', outdir, '--minify'])
+runTool('wrangler', ['deploy', '--dry-run', '--config', benchConfig(), '--outdir', outdir, '--minify'])
 const modules = readdirSync(outdir)
   .filter((f) => f.endsWith('.js'))
   .map((f) => ({ type: 'ESModule', path: join(outdir, f), contents: readFileSync(join(outdir, f)) }))
@@ -99,20 +99,20 @@ const runtime = (port) => ({
   port,
 })
 
+/**
+ * A workerd through Miniflare, from options in Miniflare 4's one-Worker shape (converted by Miniflare 5 itself), its
+ * local state kept under `persistTo` (Miniflare 5's one persistence root: the D1 database under `d1/`).
+ */
+const workerd = ({ persistTo, ...options }) => new Miniflare({ ...convertV4MiniflareOptions(options), resourcePersistencePath: persistTo })
+
 /** The site's bindings but its variables (and where its D1 database is kept). */
-const storage = (d1Persist) => ({
+const storage = (persistTo) => ({
   kvNamespaces: ['CACHE', 'SESSIONS'],
   d1Databases: ['DB'],
-  d1Persist,
+  persistTo,
   r2Buckets: ['FILES'],
-  // wrangler.toml's limiters (docs/decisions/006).
-  ratelimits: {
-    CLIENT_ATTEMPTS: { simple: { limit: 20, period: 60 } },
-    ACCOUNT_CLIENT_ATTEMPTS: { simple: { limit: 5, period: 60 } },
-    ACCOUNT_ATTEMPTS: { simple: { limit: 30, period: 60 } },
-    BIKE_REGISTRATION_ATTEMPTS: { simple: { limit: 5, period: 60 } },
-    PURGE_ATTEMPTS: { simple: { limit: 5, period: 60 } },
-  },
+  // wrangler.toml's limiters (docs/decisions/006), each with its namespace as Miniflare 5 requires.
+  ratelimits: Object.fromEntries((rawConfig.ratelimits ?? []).map(({ name, namespace_id, simple }) => [name, { namespace_id, simple }])),
   serviceBindings: { ASSETS: () => new Response('Not found', { status: 404 }) },
 })
 
@@ -124,7 +124,7 @@ const storage = (d1Persist) => ({
 const seededDb = join(BENCH, 'd1-seeded')
 for (let attempt = 1; ; attempt++) {
   rmSync(seededDb, { recursive: true, force: true })
-  const mf = new Miniflare({ ...runtime(PORT), modules, modulesRoot: outdir, ...storage(seededDb), bindings: {}, handleRuntimeStdio: (o, e) => (o.resume(), e.resume()) })
+  const mf = workerd({ ...runtime(PORT), modules, modulesRoot: outdir, ...storage(seededDb), bindings: {}, handleStructuredLogs: () => {} })
   try {
     const db = await mf.getD1Database('DB')
     for (const sql of [...schema, ...seed]) await db.prepare(sql).run()
@@ -141,14 +141,14 @@ let copies = 0
 /**
  * The site in workerd, with `vars` over the bench's variables, on a fresh copy of the demo database. Without
  * `assetsDirectory`, requests reach the Worker directly: in production the asset routing happens before the Worker and
- * is not its CPU. Its request log is read from its stdout (`log`).
+ * is not its CPU. Its request log is read as Miniflare hands it over (`log`).
  */
 async function site(vars = {}, port = PORT) {
   const log = requestLog()
   const d1 = join(BENCH, `d1-${++copies}`)
   rmSync(d1, { recursive: true, force: true })
   cpSync(seededDb, d1, { recursive: true })
-  const mf = new Miniflare({
+  const mf = workerd({
     ...runtime(port),
     modules,
     modulesRoot: outdir,
@@ -157,7 +157,7 @@ async function site(vars = {}, port = PORT) {
       UPSTREAM_URL: '', UPSTREAM_TIMEOUT_MS: '3000', RENDER_MODE: 'auto', PAGE_CACHE: 'on', MAP_TILE_URL: '',
       SESSION_SECRET: 'bench-session-secret', PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, ...vars,
     },
-    handleRuntimeStdio: log.handle,
+    handleStructuredLogs: log.handle,
   })
   await mf.ready
   return { mf, log }
@@ -166,10 +166,10 @@ async function site(vars = {}, port = PORT) {
 /** The ceiling: the site's answer (status, headers, bytes) from a tiny Worker's memory, in the same runtime. */
 async function ceiling(answer) {
   const log = requestLog()
-  const mf = new Miniflare({
+  const mf = workerd({
     ...runtime(PORT),
     modules: [{ type: 'ESModule', path: join(BENCH, 'ceiling.mjs'), contents: ceilingWorker(answer) }],
-    handleRuntimeStdio: log.handle,
+    handleStructuredLogs: log.handle,
   })
   await mf.ready
   return { mf, log }

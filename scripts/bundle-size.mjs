@@ -2,12 +2,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { root, run } from './local.mjs'
+import { root, runTool } from './local.mjs'
 
 const FREE_LIMIT = 3 * 1024 * 1024
 const outdir = join(root, 'dist/worker')
 
-run('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--minify'])
+runTool('wrangler', ['deploy', '--dry-run', '--outdir', outdir, '--minify'])
 const files = readdirSync(outdir).filter((f) => /\.(m?js|wasm)$/.test(f))
 const raw = files.reduce((sum, f) => sum + statSync(join(outdir, f)).size, 0)
 const gzip = files.reduce((sum, f) => sum + gzipSync(readFileSync(join(outdir, f)), { level: 9 }).length, 0)

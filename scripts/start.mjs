@@ -4,8 +4,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { DEMO_CUSTOMERS, DEMO_STAFF } from './demo-seed.mjs'
-import { ensureDependencies, persistArgs, prepareLocalDatabase, quietEnv, root } from './local.mjs'
-import { fixProxyWorker } from './proxy-worker-fix.mjs'
+import { ensureDependencies, persistArgs, prepareLocalDatabase, quietEnv, root, tool } from './local.mjs'
 
 const port = process.env.PORT || '8787'
 const site = `http://127.0.0.1:${port}`
@@ -13,19 +12,18 @@ const started = Date.now()
 const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
 
 ensureDependencies()
-console.log(fixProxyWorker())
 console.log('Preparing the local database (migrations, demo data)…')
 await prepareLocalDatabase()
 console.log(`Building the client and starting wrangler dev (${since()})…`)
 
-const wrangler = spawn('npx', [
-  'wrangler', 'dev', '--ip', '127.0.0.1', '--port', port, '--inspector-port', String(Number(port) + 1000), ...persistArgs(),
+const wrangler = spawn(...tool('wrangler', [
+  'dev', '--ip', '127.0.0.1', '--port', port, '--inspector-port', String(Number(port) + 1000), ...persistArgs(),
   '--var', 'PURGE_SECRET:local-purge-secret', '--var', 'SESSION_SECRET:local-session-secret-not-for-production',
   '--var', `PUBLIC_ORIGIN:${site}`, '--var', 'WHISTLEBLOWER_KEY:local-whistleblower-key-not-for-production',
   '--var', 'PAYMENT_WEBHOOK_SECRET:local-payment-webhook-secret-not-for-production',
   // The browser tests' site: their robots fill in forms faster than a person (the rule itself is proven in workerd).
   ...(process.env.FORM_MIN_FILL_SECONDS ? ['--var', `FORM_MIN_FILL_SECONDS:${process.env.FORM_MIN_FILL_SECONDS}`] : []),
-], { cwd: root, env: quietEnv(), stdio: ['inherit', 'pipe', 'pipe'] })
+]), { cwd: root, env: quietEnv(), stdio: ['inherit', 'pipe', 'pipe'] })
 
 let ready = false
 const startUp = []

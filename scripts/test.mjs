@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensureDependencies, quietEnv, root, run } from './local.mjs'
+import { ensureDependencies, quietEnv, root, run, runTool } from './local.mjs'
 import { SLOW_TEST_MS, playwrightTests, reportSlowTests, reportTimings, vitestTests } from './test-timings.mjs'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -46,7 +46,7 @@ function countRunner(name, status, passed, failed) {
 function vitest() {
   const file = join(reports, 'vitest.json')
   const started = Date.now()
-  const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { allowFailure: true })
+  const status = runTool('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { allowFailure: true })
   const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null
   if (!report) return count('workerd tests (vitest)', 0, 1)
   reportTimings('workerd tests (vitest)', Date.now() - started, vitestTests(report, root), SLOW_TEST_MS.workerd)
@@ -63,7 +63,7 @@ function playwright() {
   const file = join(reports, 'playwright.json')
   const env = { ...quietEnv(), PLAYWRIGHT_JSON_OUTPUT_NAME: file }
   const started = Date.now()
-  const status = run('npx', ['playwright', 'test', '--reporter=list,json'], { allowFailure: true, env })
+  const status = runTool('playwright', ['test', '--reporter=list,json'], { allowFailure: true, env })
   const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null
   if (!report) return count('browser tests (playwright)', 0, 1)
   reportTimings('browser tests (playwright)', Date.now() - started, playwrightTests(report), SLOW_TEST_MS.chromium)

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+import { tool } from '../../scripts/local.mjs'
 import { expect, problemsOf, recordProblems, test } from './fixtures/offline'
 
 /**
@@ -13,7 +14,7 @@ const PERSIST = ['--local', '--persist-to', '.wrangler/e2e-state']
 const SCREENSHOTS = 'test-results/screenshots'
 
 function d1(sql: string): Array<Record<string, unknown>> {
-  const out = execFileSync('npx', ['wrangler', 'd1', 'execute', 'DB', ...PERSIST, '--json', '--command', sql], {
+  const out = execFileSync(...tool('wrangler', ['d1', 'execute', 'DB', ...PERSIST, '--json', '--command', sql]), {
     encoding: 'utf8',
     env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -120,7 +120,8 @@ describe('site currencies', () => {
 // Last in this file: it rewrites the variant prices.
 describe('migration 0005 on a database that already holds sites and variants', () => {
   const statement = (start: string) => {
-    const found = env.TEST_MIGRATIONS.find((migration) => migration.name === '0005_money.sql')?.queries.find((query) => query.trim().startsWith(start))
+    // A statement as readD1Migrations splits the file: with the comment lines above it.
+    const found = env.TEST_MIGRATIONS.find((migration) => migration.name === '0005_money.sql')?.queries.find((query) => query.replace(/^(\s*--.*\n)*/, '').trim().startsWith(start))
     if (!found) throw new Error(`0005_money.sql has no ${start} statement`)
     return env.DB.prepare(found)
   }

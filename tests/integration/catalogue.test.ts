@@ -39,7 +39,7 @@ describe('product pages', () => {
     ['/de-de', '4.290,00\u00a0€'],
     ['/int-en', '€4,290.00'],
     ['/us-en', '$4,699.99'],
-    ['/ch-de', 'CHF\u00a04’390.00'],
+    ['/ch-de', "CHF\u00a04'390.00"],
     ['/ae-en', '17,999.00\u00a0AED'],
     ['/il-he', '₪18,390.00'],
   ])('price the product per market, in its currency, the token on its side (%s)', async (market, price) => {
