@@ -1,29 +1,17 @@
-import AxeBuilder from '@axe-core/playwright'
 import { chooseCookies, expect, test } from './fixtures/offline'
 
-const PAGES = ['/', '/it-it', '/il-he', '/ae-ar', '/de-de/ueber-uns', '/it-it/contatti', '/xx-yy', '/nl-nl']
-
-for (const path of PAGES) {
-  test(`${path} has no accessibility violations (axe)`, async ({ page }) => {
-    await page.goto(path)
-    const { violations } = await new AxeBuilder({ page }).analyze()
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-  })
-}
+/*
+ * Axe on every kind of page (the landing page, home, content pages, the forms, news, products, the error and
+ * maintenance pages…) at 390 and 1366 px, left to right and right to left, with the experimental
+ * label-content-name-mismatch, is page-kinds.spec.ts's: once per kind, width and direction. Here: what a page's
+ * markup alone does not tell, the pickers' names against what they show and the keyboard.
+ */
 
 const PHONE = { width: 390, height: 844 }
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 test.describe('at phone width (390 px)', () => {
   test.use({ viewport: PHONE })
-
-  for (const path of ['/', '/it-it', '/il-he', '/ae-ar', '/de-de/ueber-uns', '/int-en/news', '/it-it/products/aurora-strada-9', '/il-he/products/aurora-strada-9']) {
-    test(`${path} has no accessibility violations (axe, with the experimental label-content-name-mismatch)`, async ({ page }) => {
-      await page.goto(path)
-      const { violations } = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()
-      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-    })
-  }
 
   for (const [path, visible] of [['/it-it', 'Italia'], ['/il-he', 'ישראל'], ['/ch-fr', 'Schweiz / Suisse / Svizzera · Français']] as const) {
     test(`${path}: the market picker in the menu is named by the text it shows ("${visible}"), then what it does (WCAG 2.5.3)`, async ({ page }) => {

@@ -1,38 +1,20 @@
-import { createHmac } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
 import type { Browser, Page } from '@playwright/test'
-import { DEMO_STAFF } from '../../scripts/demo-seed.mjs'
 import { expect, test } from './fixtures/offline'
+import { keepScreenshot } from './fixtures/screenshots'
+import type { StaffSessions } from './fixtures/staff'
 
 /**
  * A whistleblower case from both sides: reporters send anonymous reports (it-it, and ae-ar right to left on a phone)
- * and write down their receipts; a case handler signs in with a TOTP code computed here, acknowledges a case and asks
- * a question; the reporter reads it on the status page and answers; the handler sees the answer. axe on the console's
- * case pages at 1280 and 390 px.
+ * and write down their receipts; a case handler (signed in with the case handler's session of fixtures/staff.ts: the
+ * sign-in form is console.spec.ts's) acknowledges a case and asks a question; the reporter reads it on the status page
+ * and answers; the handler sees the answer. axe on the console's case pages at 1280 and 390 px.
  */
 
-const HANDLER = DEMO_STAFF.find((member: { role: string }) => member.role === 'case_handler') as { email: string; password: string; totp_secret: string }
 const DESKTOP = { width: 1280, height: 900 }
 const PHONE = { width: 390, height: 844 }
 
-/** RFC 4648 base32 to bytes. */
-function base32(text: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-  let bits = ''
-  for (const char of text.replace(/=+$/, '').toUpperCase()) bits += alphabet.indexOf(char).toString(2).padStart(5, '0')
-  return Buffer.from(bits.match(/.{8}/g)?.map((byte) => Number.parseInt(byte, 2)) ?? [])
-}
-
-/** The TOTP code of a base32 secret now (RFC 6238: HMAC-SHA-1, 30 s, 6 digits), as an authenticator app shows it. */
-function totp(secret: string, at = Date.now()): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)))
-  const digest = createHmac('sha1', base32(secret)).update(counter).digest()
-  const offset = (digest[digest.length - 1] as number) & 0xf
-  return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0')
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/cases-${name}.png`, fullPage: true })
+const shot = (page: Page, name: string) => keepScreenshot(page, `test-results/screenshots/cases-${name}.png`, { fullPage: true })
 
 /** Sends an anonymous report through the market's form and answers the receipt the page shows once. */
 async function sendAnonymousReport(page: Page, market: string, what: string) {
@@ -50,15 +32,12 @@ async function sendAnonymousReport(page: Page, market: string, what: string) {
   return { code, passphrase }
 }
 
-/** A console page of a case handler signed in with e-mail, password and the TOTP code of this moment. */
-async function handlerPage(browser: Browser): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: DESKTOP })).newPage()
+/** A console page of a case handler, in a browser of its own with the case handler's session: the list of cases. */
+async function handlerPage(browser: Browser, staffSessions: StaffSessions): Promise<Page> {
+  const context = await browser.newContext({ viewport: DESKTOP })
+  await context.addCookies(await staffSessions.cookies('case_handler'))
+  const page = await context.newPage()
   await page.goto('/_console/cases')
-  await expect(page).toHaveURL(/\/_console\/login/)
-  await page.locator('#email').fill(HANDLER.email)
-  await page.locator('#password').fill(HANDLER.password)
-  await page.locator('#code').fill(totp(HANDLER.totp_secret))
-  await page.locator('form:has(#code) button[type="submit"]').click()
   await expect(page).toHaveURL(/\/_console\/cases$/)
   return page
 }
@@ -77,8 +56,7 @@ const axeViolations = async (page: Page) =>
 
 test.describe.configure({ mode: 'serial' })
 
-test('a reporter and a case handler follow a case to its answer (it-it and ae-ar)', async ({ page, browser }) => {
-  test.setTimeout(120_000)
+test('a reporter and a case handler follow a case to its answer (it-it and ae-ar)', async ({ page, browser, staffSessions }) => {
   await page.setViewportSize(DESKTOP)
   const italian = await sendAnonymousReport(page, 'it-it', 'I freni del lotto 42 si crepano sotto carico; i risultati dei test sono stati modificati.')
   await shot(page, 'receipt-it-it')
@@ -87,7 +65,7 @@ test('a reporter and a case handler follow a case to its answer (it-it and ae-ar
   await shot(reporterPhone, 'receipt-ae-ar-390')
 
   // The case handler signs in and finds both new cases in the list.
-  const console_ = await handlerPage(browser)
+  const console_ = await handlerPage(browser, staffSessions)
   const list = console_.locator('table')
   await expect(list).toContainText(italian.code)
   await expect(list).toContainText(arabic.code)
@@ -132,7 +110,7 @@ test('a reporter and a case handler follow a case to its answer (it-it and ae-ar
   expect(await axeViolations(console_)).toEqual([])
 
   // The same case and the list on a phone, and axe on both.
-  // (A TOTP code is good once: the same signed-in handler, on a phone's width.)
+  // (The same signed-in handler, on a phone's width.)
   const phone = console_
   await phone.setViewportSize(PHONE)
   await phone.goto('/_console/cases')

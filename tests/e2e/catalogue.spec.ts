@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures/offline'
 
@@ -77,19 +76,5 @@ test('the product menu works from the keyboard and on a phone', async ({ page })
   await expect(page).toHaveURL('/it-it/products/type/e-bikes')
 })
 
-test('the catalogue, news, search and dealer pages have no accessibility violations (axe)', async ({ page }) => {
-  for (const path of [
-    '/it-it/products/aurora-strada-9',
-    '/il-he/products/aurora-e-cargo',
-    '/it-it/products',
-    '/it-it/news',
-    '/it-it/news/details/nuova-gravel-aurora-sterrato-gr',
-    '/ae-ar/search/all?q=aurora',
-    '/it-it/rivenditori?near=Bergamo',
-    '/it-it/dealers/cicli-bergamasca',
-  ]) {
-    await page.goto(path)
-    const { violations } = await new AxeBuilder({ page }).analyze()
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), path).toEqual([])
-  }
-})
+// Axe on the product, listing, news, article, search, locator and dealer pages: page-kinds.spec.ts, once per kind at
+// 390 and 1366 px, left to right and right to left (the locator's searched states: dealer-locator.spec.ts).

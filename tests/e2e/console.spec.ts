@@ -1,28 +1,13 @@
-import { createHmac } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
-import { DEMO_STAFF } from '../../scripts/demo-seed.mjs'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { sendForm } from './fixtures/forms'
 import { expect, test } from './fixtures/offline'
+import { keepScreenshot } from './fixtures/screenshots'
+import { type Role, staffMember as member, totp, withAFreshCode } from './fixtures/staff'
 
 const SCREENSHOTS = 'test-results/screenshots'
 const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1280, height: 900 }
-
-type Role = 'editor' | 'case_handler'
-const member = (role: Role) => DEMO_STAFF.find((staff: { role: string }) => staff.role === role) as { email: string; password: string; totp_secret: string; name: string }
-
-/** RFC 6238 in Node, as an authenticator app computes it: HMAC-SHA-1 over the 30-second step, 6 digits. */
-function totp(secretBase32: string, at = Date.now()): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-  let bits = ''
-  for (const char of secretBase32.replace(/=+$/, '')) bits += alphabet.indexOf(char).toString(2).padStart(5, '0')
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => parseInt(byte, 2)))
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)))
-  const mac = createHmac('sha1', key).update(counter).digest()
-  const offset = (mac[mac.length - 1] as number) & 0x0f
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0')
-}
 
 /** The first day at least `from` days ahead that falls on `weekday` (Monday 0 … Sunday 6), `YYYY-MM-DD`. */
 function dayAhead(weekday: number, from = 3): string {
@@ -53,75 +38,71 @@ async function checkPage(page: Page, name: string) {
       .filter((box) => box.width > 0 && (box.left < -1 || box.right > document.documentElement.clientWidth + 1)).length,
   )
   expect(outside, `${name}: elements outside the page`).toBe(0)
-  await page.screenshot({ path: `${SCREENSHOTS}/console-${name}-${width}.png`, fullPage: true })
+  await keepScreenshot(page, `${SCREENSHOTS}/console-${name}-${width}.png`, { fullPage: true })
 }
 
 /**
- * Signs a demo member in on the sign-in page the browser is on, with the current code. A code is good once: when a
- * test before this one used this half-minute's code, the next half-minute's is typed (the sign-in accepts the step
- * after, for clocks that drift); only when both are used does it wait for the clock's next step.
+ * Signs a demo member in on the sign-in page the browser is on, with a code not used yet (fixtures/staff.ts: a code is
+ * good once, and the staff sessions of other tests use codes too).
  */
 async function signIn(page: Page, role: Role) {
   const staff = member(role)
-  const signedIn = async (at: number) => {
+  await withAFreshCode(staff.totp_secret, async (code) => {
     await page.locator('#email').fill(staff.email)
     await page.locator('#password').fill(staff.password)
-    await page.locator('#code').fill(totp(staff.totp_secret, at))
+    await page.locator('#code').fill(code)
     const [answer] = await Promise.all([
       page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/_console/login'),
       page.locator('form.sign-in button[type="submit"]').click(),
     ])
     return answer.status() === 303
-  }
-  const step = Math.floor(Date.now() / 30_000)
-  if (!(await signedIn(Date.now())) && !(await signedIn((step + 1) * 30_000))) {
-    await expect.poll(() => Math.floor(Date.now() / 30_000), { timeout: 31_000 }).toBeGreaterThan(step)
-    expect(await signedIn((step + 2) * 30_000)).toBe(true)
-  }
+  })
   await expect(page.locator('.console-who')).toContainText(staff.name)
 }
 
-/** Sends a test ride request through the real form in it-it; answers its reference. */
-async function requestTestRide(page: Page, email: string): Promise<string> {
-  await page.goto('/it-it/prova-su-strada?model=aurora-strada-9')
-  const form = page.locator('form.lead-form')
-  await form.locator('#field-dealer').selectOption('cicli-bergamasca')
-  await form.locator('#field-date').fill(dayAhead(1))
-  await form.locator('#field-part_of_day-1').check()
-  await form.locator('#field-first_name').fill('Giulia')
-  await form.locator('#field-last_name').fill('Rossi')
-  await form.locator('#field-email').fill(email)
-  await form.locator('#field-phone').fill('+39 035 555 0101')
-  await form.locator('#field-consent').check()
-  await form.locator('button[type="submit"]').click()
-  await expect(page).toHaveURL(/\/it-it\/prova-su-strada\/sent\?reference=TR-/)
-  return new URL(page.url()).searchParams.get('reference') as string
-}
-
-/** Sends a job application with a PDF through the real form in it-it; answers its reference. */
-async function applyForJob(page: Page, email: string): Promise<string> {
-  await page.goto('/it-it/lavora-con-noi')
-  const form = page.locator('form.lead-form')
-  await form.locator('#field-name').fill('Lukas Meyer')
-  await form.locator('#field-email').fill(email)
-  await form.locator('#field-phone').fill('+49 30 555 0102')
-  await form.locator('#field-cv').setInputFiles({
-    name: 'Lukas Meyer CV.pdf',
-    mimeType: 'application/pdf',
-    buffer: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
+/** A test ride request in it-it, sent by request as its form posts it (test-ride.spec.ts fills the form): answers its reference. */
+async function requestTestRide(request: APIRequestContext, baseURL: string, email: string): Promise<string> {
+  const answer = await sendForm(request, baseURL, '/it-it/prova-su-strada?model=aurora-strada-9', {
+    dealer: 'cicli-bergamasca',
+    date: dayAhead(1),
+    part_of_day: 'afternoon',
+    first_name: 'Giulia',
+    last_name: 'Rossi',
+    email,
+    phone: '+39 035 555 0101',
+    consent: 'on',
   })
-  await form.locator('#field-consent').check()
-  await form.locator('button[type="submit"]').click()
-  await expect(page).toHaveURL(/\/it-it\/lavora-con-noi\/sent\?reference=JB-/)
-  return new URL(page.url()).searchParams.get('reference') as string
+  return referenceOf(answer.headers()['location'], /^\/it-it\/prova-su-strada\/sent\?reference=(TR-[^&]+)$/)
 }
 
-test('an editor signs in (a wrong code, then the right one), reads a test-ride request, marks it handled, downloads a CV, switches a market into maintenance and back, purges', async ({ page }) => {
-  test.setTimeout(120_000)
+/** A job application with a PDF in it-it, sent by request as its form posts it (job-form.spec.ts fills the form): answers its reference. */
+async function applyForJob(request: APIRequestContext, baseURL: string, email: string): Promise<string> {
+  const answer = await sendForm(request, baseURL, '/it-it/lavora-con-noi', {
+    name: 'Lukas Meyer',
+    email,
+    phone: '+49 30 555 0102',
+    cv: {
+      name: 'Lukas Meyer CV.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
+    },
+    consent: 'on',
+  })
+  return referenceOf(answer.headers()['location'], /^\/it-it\/lavora-con-noi\/sent\?reference=(JB-[^&]+)$/)
+}
+
+/** The reference in the address a sent form leads to. */
+function referenceOf(location: string | undefined, pattern: RegExp): string {
+  const reference = pattern.exec(location ?? '')?.[1]
+  expect(reference, `the form was sent (${location})`).toBeTruthy()
+  return decodeURIComponent(reference!)
+}
+
+test('an editor signs in (a wrong code, then the right one), reads a test-ride request, marks it handled, downloads a CV, switches a market into maintenance and back, purges', async ({ page, baseURL }) => {
   await page.setViewportSize(DESKTOP)
   const run = Date.now().toString(36)
-  const ride = await requestTestRide(page, `ride-${run}@example.com`)
-  const job = await applyForJob(page, `job-${run}@example.com`)
+  const ride = await requestTestRide(page.request, baseURL!, `ride-${run}@example.com`)
+  const job = await applyForJob(page.request, baseURL!, `job-${run}@example.com`)
 
   // Signing in: the console is closed, then a wrong code is refused with the one message.
   await page.goto('/_console/leads')
@@ -211,14 +192,17 @@ test('an editor signs in (a wrong code, then the right one), reads a test-ride r
   await expect(page).toHaveURL(/\/_console\/login\?next=/)
 })
 
-test('every console page at 390 px, an editor\'s and a case handler\'s (its 403 included): axe, nothing outside the page, screenshots', async ({ page }) => {
-  test.setTimeout(120_000)
-  // A lead and its mails, through the real form, so that the lead page and a mail page are there to check.
-  const ride = await requestTestRide(page, `phone-${Date.now().toString(36)}@example.com`)
+test('every console page at 390 px, an editor\'s and a case handler\'s (its 403 included): axe, nothing outside the page', async ({ page, context, baseURL, signInAs }) => {
+  // A lead and its mails, so that the lead page and a mail page are there to check.
+  const ride = await requestTestRide(page.request, baseURL!, `phone-${Date.now().toString(36)}@example.com`)
   await page.setViewportSize(PHONE)
   await page.goto('/_console')
   await checkPage(page, 'sign-in')
-  await signIn(page, 'editor')
+  // Signed in with the editor's session (signing in through the form is the test above's); not signed out here, as
+  // the session is shared: the test above signs out.
+  await signInAs('editor')
+  await page.goto('/_console')
+  await expect(page.locator('.console-who')).toContainText(member('editor').name)
   await checkPage(page, 'home')
   for (const [name, path] of [['leads', '/_console/leads'], ['outbox', '/_console/outbox'], ['markets', '/_console/markets'], ['purge', '/_console/purge']]) {
     await page.goto(path as string)
@@ -236,9 +220,11 @@ test('every console page at 390 px, an editor\'s and a case handler\'s (its 403 
   await mail.first().click()
   await expect(page.locator('pre.mail')).toContainText(ride)
   await checkPage(page, 'outbox-mail')
-  await page.locator('button:text-is("Sign out")').click()
 
-  await signIn(page, 'case_handler')
+  await context.clearCookies()
+  await signInAs('case_handler')
+  await page.goto('/_console')
+  await expect(page.locator('.console-who')).toContainText(member('case_handler').name)
   await checkPage(page, 'home-case-handler')
   const refused = await page.goto('/_console/leads')
   expect(refused?.status()).toBe(403)

@@ -1,33 +1,21 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { rejectTracking } from './fixtures/consent'
+import { logIn } from './fixtures/customer'
 import { expect, test } from './fixtures/offline'
+import { keepScreenshot } from './fixtures/screenshots'
 
 // The header (issue 12 item 3): one row at 390, 1280 and 1366 px, logged out and logged in, in Italian, German (the
 // longest), Hebrew and Arabic (right to left); the search on demand with its placeholder whole; the product menu as a
 // panel of product types with their pictures that fits the viewport and closes on Escape; axe with the menu open.
 
 const SCREENSHOTS = 'test-results/screenshots'
-const DEMO = { email: 'customer@example.com', password: 'Demo-Rider-2026!' }
 const MARKETS = ['it-it', 'de-de', 'il-he', 'ae-ar'] as const
 const PHONE = { width: 390, height: 844 }
 const LAPTOP = { width: 1280, height: 800 }
 const DESKTOP = { width: 1366, height: 900 }
 /** The tallest the header may be: one row of 44 px buttons and its padding. */
 const MAX_HEIGHT = { phone: 64, wide: 80 }
-
-/** Logs the demo customer in from the login page, coming back to the market's home. */
-async function logIn(page: Page, market: string) {
-  await page.goto(`/login?redirect=${encodeURIComponent(`/${market}`)}`)
-  const form = page.locator('form:has(input[name="password"])')
-  await form.locator('input[name="email"]').fill(DEMO.email)
-  await form.locator('input[name="password"]').fill(DEMO.password)
-  await form.locator('button[type="submit"]').click()
-  await expect(page).toHaveURL(new RegExp(`/${market}$`))
-  // The page it lands on, styled and with its header's scripts running, before anything is measured.
-  await page.waitForLoadState('load')
-  await expect(page.locator('.site-header')).toHaveAttribute('data-hydrated', '')
-}
 
 /** The home page of a market, the consent banner answered, the header's scripts running. */
 async function openHome(page: Page, market: string) {
@@ -91,24 +79,26 @@ const WIDE_ITEMS = ['a.brand', 'product-menu', 'market-picker', 'header-search',
 const PHONE_ITEMS = ['a.brand', 'header-search', 'cart-link', 'mobile-menu-button']
 
 for (const market of MARKETS) {
-  test(`${market} at 1280 px: the header is one row, logged out and logged in`, async ({ page }) => {
+  test(`${market} at 1280 px: the header is one row, logged out and logged in`, async ({ page, baseURL }) => {
     await page.setViewportSize(LAPTOP)
     await openHome(page, market)
     await expectOneRow(page, MAX_HEIGHT.wide, [...WIDE_ITEMS, 'login-link'])
-    await logIn(page, market)
+    // Logged in by request (the login form's journey is account.spec.ts's), then the home page again.
+    await logIn(page.request, baseURL!, undefined, `/${market}`)
+    await openHome(page, market)
     await expectOneRow(page, MAX_HEIGHT.wide, [...WIDE_ITEMS, 'account-menu'])
   })
 
   for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
     const phone = label === 'phone'
-    test(`${market} at ${viewport.width} px: one row logged out and in, the search with its whole placeholder, the product menu fitting the screen, axe with it open`, async ({ page }) => {
+    test(`${market} at ${viewport.width} px: one row logged out and in, the search with its whole placeholder, the product menu fitting the screen, axe with it open`, async ({ page, baseURL }) => {
       await page.setViewportSize(viewport)
       await openHome(page, market)
       await expectOneRow(page, phone ? MAX_HEIGHT.phone : MAX_HEIGHT.wide, [...(phone ? PHONE_ITEMS : WIDE_ITEMS), 'login-link'])
-      await logIn(page, market)
+      await logIn(page.request, baseURL!, undefined, `/${market}`)
       await openHome(page, market)
       await expectOneRow(page, phone ? MAX_HEIGHT.phone : MAX_HEIGHT.wide, [...(phone ? PHONE_ITEMS : WIDE_ITEMS), 'account-menu'])
-      await page.screenshot({ path: `${SCREENSHOTS}/header-${market}-${viewport.width}-closed.png` })
+      await keepScreenshot(page, `${SCREENSHOTS}/header-${market}-${viewport.width}-closed.png`)
 
       // The search opens on demand, the focus in its field, which is whole on the screen with its placeholder.
       await page.locator('.header-search summary').click()
@@ -133,7 +123,7 @@ for (const market of MARKETS) {
       expect(fit.scrollWidth).toBeLessThanOrEqual(fit.clientWidth)
       expect(fit.left).toBeGreaterThanOrEqual(0)
       expect(fit.right).toBeLessThanOrEqual(viewport.width)
-      await page.screenshot({ path: `${SCREENSHOTS}/header-${market}-${viewport.width}-search.png` })
+      await keepScreenshot(page, `${SCREENSHOTS}/header-${market}-${viewport.width}-search.png`)
       await page.keyboard.press('Escape')
       await expect(page.locator('details.header-search')).not.toHaveAttribute('open', '')
       await expect(page.locator('.header-search summary')).toBeFocused()
@@ -169,7 +159,7 @@ for (const market of MARKETS) {
       expect(sheet.y + sheet.height).toBeLessThanOrEqual(viewport.height + 1)
       if (phone) expect(sheet.y + sheet.height, 'the sheet reaches the bottom of the screen').toBeGreaterThanOrEqual(viewport.height - 1)
       expect(await page.evaluate(() => document.documentElement.scrollWidth === document.documentElement.clientWidth)).toBe(true)
-      await page.screenshot({ path: `${SCREENSHOTS}/header-${market}-${viewport.width}-menu.png` })
+      await keepScreenshot(page, `${SCREENSHOTS}/header-${market}-${viewport.width}-menu.png`)
 
       const { violations } = await new AxeBuilder({ page }).analyze()
       expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
@@ -183,9 +173,9 @@ for (const market of MARKETS) {
   }
 }
 
-test('the account button of a logged-in visitor opens their account and the logout', async ({ page }) => {
+test('the account button of a logged-in visitor opens their account and the logout', async ({ page, baseURL }) => {
   await page.setViewportSize(DESKTOP)
-  await logIn(page, 'it-it')
+  await logIn(page.request, baseURL!, undefined, '/it-it')
   await openHome(page, 'it-it')
   const account = page.locator('details.account-menu')
   await account.locator('summary').click()

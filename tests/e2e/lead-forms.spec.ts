@@ -90,10 +90,10 @@ test.describe('the partner forms', () => {
   })
 
   for (const [path, viewport] of [['/ae-ar/kun-muwazzian', PHONE], ['/int-en/become-a-distributor', DESKTOP]] as const) {
+    // The form as it opens is axed by page-kinds.spec.ts (distributor-form) at this width and direction.
     test(`${path} at ${viewport.width} px has no accessibility violations, with its errors shown`, async ({ page }) => {
       await page.setViewportSize(viewport)
       await page.goto(path)
-      expect(await axeViolations(page)).toEqual([])
       await page.locator('form.lead-form button[type="submit"]').click()
       await expect(page.locator('.lead-form .form-error[role="alert"]')).toBeVisible()
       expect(await axeViolations(page)).toEqual([])

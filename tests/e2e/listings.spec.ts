@@ -4,6 +4,7 @@ import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
 import { rejectTracking } from './fixtures/consent'
 import { expect, test } from './fixtures/offline'
+import { keepScreenshot } from './fixtures/screenshots'
 
 const SCREENSHOTS = 'test-results/screenshots'
 const PHONE = { width: 390, height: 844 }
@@ -148,7 +149,7 @@ for (const market of MARKETS) {
       for (const price of await page.locator('#listing-results .card-price').allTextContents()) expect(price).toMatch(/\d/)
       await expectNoOverflow(page)
       await expectAxeClean(page)
-      await page.screenshot({ path: `${SCREENSHOTS}/listing-${market.segment}-${viewport.width}.png`, fullPage: false })
+      await keepScreenshot(page, `${SCREENSHOTS}/listing-${market.segment}-${viewport.width}.png`)
     })
   }
 }

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { rejectTracking } from './fixtures/consent'
 import { expect, problemsOf, recordProblems, test } from './fixtures/offline'
+import { keepScreenshot } from './fixtures/screenshots'
 import arabic from '../../demo/messages/ar.json' with { type: 'json' }
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 
@@ -66,9 +67,9 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts.auth.login_title)
       await expect(page.getByRole('link', { name: texts.auth.back_to_site })).toHaveAttribute('href', `/${market}`)
       await expect(page.locator('#field-email')).toHaveAttribute('dir', 'ltr')
-      expect(await violationsOf(page)).toEqual([])
+      // Axe on the login page as it opens, right to left at this width: page-kinds.spec.ts (login); here with its error.
       await noHorizontalScroll(page)
-      await page.screenshot({ path: `${SCREENSHOTS}/login-${market}-${viewport.width}.png`, fullPage: true })
+      await keepScreenshot(page, `${SCREENSHOTS}/login-${market}-${viewport.width}.png`, { fullPage: true })
 
       // A wrong password first: the answer keeps the language.
       await page.getByLabel(texts.auth.email).first().fill(DEMO.email)

@@ -1,4 +1,5 @@
 import { expect, test, problemsOf, recordProblems } from './fixtures/offline'
+import { keepScreenshot } from './fixtures/screenshots'
 
 const SCREENSHOTS = 'test-results/screenshots'
 
@@ -49,10 +50,10 @@ test('the mobile menu opens and closes the navigation on a phone', async ({ page
   await expect(nav).toBeHidden()
 })
 
-test('a right-to-left market renders mirrored; screenshots of home LTR and RTL', async ({ page }) => {
+test('a right-to-left market renders mirrored', async ({ page }) => {
   await page.goto('/it-it')
   await expect(page.locator('html')).toHaveAttribute('dir', 'ltr')
-  await page.screenshot({ path: `${SCREENSHOTS}/home-it-it-ltr.png`, fullPage: true })
+  await keepScreenshot(page, `${SCREENSHOTS}/home-it-it-ltr.png`, { fullPage: true })
   const ltrBrand = await page.locator('.brand').boundingBox()
 
   await page.goto('/il-he')
@@ -62,7 +63,7 @@ test('a right-to-left market renders mirrored; screenshots of home LTR and RTL',
   const width = page.viewportSize()?.width ?? 1280
   expect(ltrBrand!.x).toBeLessThan(width / 2)
   expect(rtlBrand!.x).toBeGreaterThan(width / 2)
-  await page.screenshot({ path: `${SCREENSHOTS}/home-il-he-rtl.png`, fullPage: true })
+  await keepScreenshot(page, `${SCREENSHOTS}/home-il-he-rtl.png`, { fullPage: true })
   expect(problemsOf(page)).toEqual([])
 })
 

@@ -1,43 +1,59 @@
-import { execFileSync } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
-import { tool } from '../../scripts/local.mjs'
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test'
+import { addToCart } from './fixtures/cart'
+import { createAccount, logIn, remember } from './fixtures/customer'
+import { sendForm } from './fixtures/forms'
 import { expect, problemsOf, recordProblems, test } from './fixtures/offline'
+import type { Outbox } from './fixtures/outbox'
+import { keepScreenshot } from './fixtures/screenshots'
+import italian from '../../demo/messages/it.json' with { type: 'json' }
 
 /**
- * The embedded test provider's page in Chromium. Checkout (which will create payments) comes later, so the order and
- * its payment are written into the e2e server's local D1 (`.wrangler/e2e-state`, playwright.config.ts) with
- * `wrangler d1 execute`, as placement and `createPayment` will write them; no test-only path exists in the Worker.
+ * The embedded test provider's page in Chromium. A new customer's order waiting for its payment is placed by request,
+ * as checkout posts it (checkout.spec.ts walks the same way in the browser); what the payment did to the order is read
+ * where the customer reads it, on the order's page in the account.
  */
-const PERSIST = ['--local', '--persist-to', '.wrangler/e2e-state']
 const SCREENSHOTS = 'test-results/screenshots'
 
-function d1(sql: string): Array<Record<string, unknown>> {
-  const out = execFileSync(...tool('wrangler', ['d1', 'execute', 'DB', ...PERSIST, '--json', '--command', sql]), {
-    encoding: 'utf8',
-    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const results = JSON.parse(out) as Array<{ results: Array<Record<string, unknown>> }>
-  return results.flatMap((result) => result.results)
+/**
+ * A new customer in it-it (created and logged in by request) who orders the Strada 9 (M, red: €4,290.00, picked up at
+ * a dealer) and places it: answers the test payment's page the order was sent to, and the checkout's result page.
+ */
+async function orderWaitingForPayment(page: Page, context: BrowserContext, baseURL: string, outbox: Outbox): Promise<{ payment: string; result: string }> {
+  const account = { email: `e2e-payment-${Date.now()}@example.com`, password: 'Gravel-Roads-2027', first_name: 'Chiara', last_name: 'Bianchi' }
+  await remember(context, 'it-it', baseURL)
+  await createAccount(page.request, baseURL, outbox, account)
+  await logIn(page.request, baseURL, account)
+  expect(await addToCart(page.request, baseURL, 'it-it', 'aurora-strada-9', 'STR9-M-RED')).toBe(true)
+  const checkout = /href="(\/it-it\/checkout\/[A-Za-z0-9_-]{32})"/.exec(await (await page.request.get('/it-it/cart')).text())?.[1]
+  expect(checkout, 'the cart leads to checkout').toBeTruthy()
+  const chosen = await sendForm(page.request, baseURL, checkout!, {
+    delivery: 'pickup',
+    dealer: 'cicli-bergamasca',
+    bill_choice: 'new',
+    bill_first_name: 'Chiara',
+    bill_last_name: 'Bianchi',
+    bill_line1: 'Via Tasso 8',
+    bill_postal_code: '24121',
+    bill_city: 'Bergamo',
+    bill_phone: '+39 035 555 0199',
+    payment_method: 'card',
+  }, checkout!)
+  expect(chosen.headers()['location'], 'the checkout form leads to the review').toBe(`${checkout}/review`)
+  const placed = await sendForm(page.request, baseURL, `${checkout}/review`, {}, `${checkout}/review`)
+  const payment = new URL(placed.headers()['location'] ?? '', baseURL).pathname
+  expect(payment, 'placing the order leads to the test payment').toMatch(/^\/_test-payments\/tp_[0-9a-f]{24}$/)
+  return { payment, result: `${checkout}/result` }
 }
 
-/** An order of the demo customer waiting for its payment, and the test provider's pending payment of it. */
-function orderWithPayment(baseURL: string, total = 174900): { code: string; paymentId: string } {
-  const code = `AUR-E2E-${randomBytes(3).toString('hex').toUpperCase()}`
-  const paymentId = `tp_${randomBytes(12).toString('hex')}`
-  d1(
-    `INSERT INTO orders (code, user_id, market, status, currency, subtotal, total, billing_address, delivery_method, payment_method, payment_state, placed_at)
-       VALUES ('${code}', 1, 'it-it', 'pending_payment', 'EUR', ${total}, ${total}, '{}', 'pickup', 'card', 'pending', '2026-11-23T09:00:00Z');
-     INSERT INTO payments (id, order_code, amount, currency, market, description, return_url, idempotency_key)
-       VALUES ('${paymentId}', '${code}', ${total}, 'EUR', 'it-it', 'Aurora Cycles order ${code}', '${baseURL}/it-it', '${randomBytes(24).toString('base64url')}');`,
-  )
-  return { code, paymentId }
+/** The order's status and its payment's state, as the customer's order page shows them (the account's only order). */
+async function expectOrderShows(page: Page, request: APIRequestContext, status: string, payment: keyof typeof italian.payment_state) {
+  const code = /\/it-it\/my-account\/orders\/(AUR-[0-9A-Z]+)/.exec(await (await request.get('/it-it/my-account/orders')).text())?.[1]
+  expect(code, 'the order in the account').toBeTruthy()
+  await page.goto(`/it-it/my-account/orders/${code}`)
+  await expect(page.locator('.meta .status')).toHaveClass(`status status-${status}`)
+  await expect(page.locator('section[aria-labelledby="payment-title"] p')).toHaveText(`${italian.payment_method.card} · ${italian.payment_state[payment]}`)
 }
-
-const orderOf = (code: string) => d1(`SELECT status, payment_state FROM orders WHERE code = '${code}'`)[0]
-const paymentOf = (id: string) => d1(`SELECT state FROM payments WHERE id = '${id}'`)[0]
 
 async function checkPage(page: Page, name: string) {
   const { violations } = await new AxeBuilder({ page }).analyze()
@@ -49,48 +65,44 @@ async function checkPage(page: Page, name: string) {
       .filter((box) => box.width > 0 && (box.left < -1 || box.right > document.documentElement.clientWidth + 1)).length,
   )
   expect(outside, `${name}: elements outside the page`).toBe(0)
-  await page.screenshot({ path: `${SCREENSHOTS}/test-payment-${name}-${page.viewportSize()?.width}.png`, fullPage: true })
+  await keepScreenshot(page, `${SCREENSHOTS}/test-payment-${name}-${page.viewportSize()?.width}.png`, { fullPage: true })
 }
 
-test.beforeEach(({ page }) => {
-  // Each `wrangler d1 execute` starts a local runtime of its own: a few seconds apiece on this machine.
-  test.setTimeout(120_000)
-  recordProblems(page)
-})
+test.beforeEach(({ page }) => recordProblems(page))
 
-test('the test payment page says no money moves, passes axe at 390 and 1280 px, and paying settles the order by its webhook', async ({ page, baseURL }) => {
-  const { code, paymentId } = orderWithPayment(baseURL as string)
+test('the test payment page says no money moves, passes axe at 390 and 1280 px, and paying settles the order by its webhook', async ({ page, context, baseURL, outbox }) => {
+  const { payment, result } = await orderWaitingForPayment(page, context, baseURL!, outbox)
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 })
-    const answer = await page.goto(`/_test-payments/${paymentId}`)
+    const answer = await page.goto(payment)
     expect(answer?.status()).toBe(200)
     await expect(page.getByText('TEST PAYMENT — no money moves.')).toBeVisible()
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pay €1,749.00 to Aurora Cycles')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pay €4,290.00 to Aurora Cycles')
     await checkPage(page, 'pending')
   }
-  await page.getByRole('button', { name: 'Succeed: pay €1,749.00' }).click()
-  await expect(page).toHaveURL(`${baseURL}/it-it`)
-  expect(paymentOf(paymentId)).toEqual({ state: 'paid' })
-  expect(orderOf(code)).toEqual({ status: 'paid', payment_state: 'paid' })
+  await page.getByRole('button', { name: 'Succeed: pay €4,290.00' }).click()
+  await expect(page).toHaveURL(`${baseURL}${result}`)
+  await expectOrderShows(page, page.request, 'paid', 'paid')
   // The page now says what happened, and offers only the way back.
-  await page.goto(`/_test-payments/${paymentId}`)
+  await page.goto(payment)
   await expect(page.getByText('paid', { exact: true })).toBeVisible()
   await expect(page.getByRole('button')).toHaveCount(0)
   await checkPage(page, 'paid')
   expect(problemsOf(page)).toEqual([])
 })
 
-test('a payment left pending is settled later from the same page (failed): the order waits for another payment', async ({ page, baseURL }) => {
-  const { code, paymentId } = orderWithPayment(baseURL as string, 249000)
-  await page.goto(`/_test-payments/${paymentId}`)
+test('a payment left pending is settled later from the same page (failed): the order waits for another payment', async ({ page, context, baseURL, outbox }) => {
+  const { payment, result } = await orderWaitingForPayment(page, context, baseURL!, outbox)
+  await page.goto(payment)
   await page.getByRole('button', { name: 'Leave it pending' }).click()
-  await expect(page).toHaveURL(`${baseURL}/it-it`)
-  expect(orderOf(code)).toEqual({ status: 'pending_payment', payment_state: 'pending' })
-  await page.goto(`/_test-payments/${paymentId}`)
+  await expect(page).toHaveURL(`${baseURL}${result}`)
+  await expectOrderShows(page, page.request, 'pending_payment', 'pending')
+  await page.goto(payment)
   await expect(page.getByText('This payment was left pending. Settle it now')).toBeVisible()
   await page.getByRole('button', { name: 'Fail the payment' }).click()
-  await expect(page).toHaveURL(`${baseURL}/it-it`)
-  expect(paymentOf(paymentId)).toEqual({ state: 'failed' })
-  expect(orderOf(code)).toEqual({ status: 'pending_payment', payment_state: 'failed' })
+  await expect(page).toHaveURL(`${baseURL}${result}`)
+  await page.goto(payment)
+  await expect(page.getByText('failed', { exact: true })).toBeVisible()
+  await expectOrderShows(page, page.request, 'pending_payment', 'failed')
   expect(problemsOf(page)).toEqual([])
 })

@@ -5,6 +5,7 @@ import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
 import { rejectTracking } from './fixtures/consent'
 import { expect, test } from './fixtures/offline'
+import { keepScreenshot } from './fixtures/screenshots'
 
 const SCREENSHOTS = 'test-results/screenshots'
 const PHONE = { width: 390, height: 844 }
@@ -70,9 +71,9 @@ for (const market of MARKETS) {
 
       expect(await axeViolations(page)).toEqual([])
       await guide.scrollIntoViewIfNeeded()
-      await page.screenshot({ path: `${SCREENSHOTS}/size-guide-${market.segment}-${viewport.width}.png` })
+      await keepScreenshot(page, `${SCREENSHOTS}/size-guide-${market.segment}-${viewport.width}.png`)
       await specs.scrollIntoViewIfNeeded()
-      await page.screenshot({ path: `${SCREENSHOTS}/specs-${market.segment}-${viewport.width}.png` })
+      await keepScreenshot(page, `${SCREENSHOTS}/specs-${market.segment}-${viewport.width}.png`)
     })
   }
 }

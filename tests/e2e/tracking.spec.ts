@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { chooseCookies, expect, test, type ThirdParties, problemsOf, recordProblems } from './fixtures/offline'
+import { keepScreenshot } from './fixtures/screenshots'
 
 const SCREENSHOTS = 'test-results/screenshots'
 const PHONE = { width: 390, height: 844 }
@@ -29,18 +30,25 @@ const consentCommands = (page: Page) =>
       .filter((entry): entry is unknown[] => Array.isArray(entry) && entry[0] === 'consent'),
   )
 
-/** Once the page has loaded (its scripts have set their timers), moves its clock on by `ms` and lets the requests start. */
-async function after(page: Page, ms: number) {
+/**
+ * Once the page has loaded (its scripts have set their timers), moves its clock on by `ms`, then waits until every
+ * outside script the page holds by then (the trackers' loaders add `<script>` elements) has been asked for: what a
+ * test reads next in `thirdParties` is all that the page has started.
+ */
+async function after(page: Page, thirdParties: ThirdParties, ms: number) {
   await page.waitForLoadState('load')
   await page.clock.runFor(ms)
-  await page.waitForTimeout(100)
+  const outside = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLScriptElement>('script[src]')].map((script) => script.src).filter((src) => new URL(src).origin !== location.origin),
+  )
+  await expect.poll(() => outside.filter((src) => !thirdParties.requests.includes(src)), { intervals: [10, 25, 50, 100] }).toEqual([])
 }
 
 test('before a choice only the tag manager is requested, in Consent Mode with everything denied', async ({ page, thirdParties }) => {
   await stillClock(page)
   await page.goto('/it-it')
   await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeVisible()
-  await after(page, 20_000)
+  await after(page, thirdParties, 20_000)
   expect(trackerRequests(thirdParties)).toEqual(['https://www.googletagmanager.com/gtm.js?id=GTM-IT00001'])
   expect(await consentCommands(page)).toEqual([
     ['consent', 'default', { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied', wait_for_update: 2000 }],
@@ -59,13 +67,13 @@ test('accept: the tag manager is told, then the market\'s trackers load after th
   const cookie = (await context.cookies()).find((c) => c.name === '__Host-Consent')
   expect(cookie).toMatchObject({ value: 'v1.a1.m1.f1', httpOnly: true, secure: true, sameSite: 'Lax' })
 
-  await after(page, 5_999)
+  await after(page, thirdParties, 5_999)
   expect(exceptTagManager(thirdParties)).toEqual([])
-  await after(page, 1)
+  await after(page, thirdParties, 1)
   expect(exceptTagManager(thirdParties)).toEqual(['https://www.googletagmanager.com/gtag/js?id=G-IT0000001'])
-  await after(page, 999)
+  await after(page, thirdParties, 999)
   expect(thirdParties.to(/facebook/)).toEqual([])
-  await after(page, 1)
+  await after(page, thirdParties, 1)
   expect(thirdParties.to(/facebook/)).toEqual(['https://connect.facebook.net/en_US/fbevents.js'])
 
   await page.goto('/it-it/news')
@@ -83,9 +91,9 @@ for (const [market, accept, tracker, delay] of [
     await page.goto(`/${market}`)
     await page.getByRole('button', { name: accept }).click()
     await expect(page).toHaveURL(/notice=consent_saved/)
-    await after(page, delay - 1)
+    await after(page, thirdParties, delay - 1)
     expect(exceptTagManager(thirdParties)).toEqual([])
-    await after(page, 1)
+    await after(page, thirdParties, 1)
     expect(exceptTagManager(thirdParties)).toEqual([tracker])
     expect(problemsOf(page)).toEqual([])
   })
@@ -96,9 +104,9 @@ test('reject: no tracker ever, only the tag manager in denied mode', async ({ pa
   await page.goto('/it-it')
   await page.getByRole('button', { name: 'Rifiuta tutto' }).click()
   await expect(page).toHaveURL(/notice=consent_saved/)
-  await after(page, 60_000)
+  await after(page, thirdParties, 60_000)
   await page.goto('/it-it/news')
-  await after(page, 60_000)
+  await after(page, thirdParties, 60_000)
   expect(exceptTagManager(thirdParties)).toEqual([])
   expect(await consentCommands(page)).toContainEqual(['consent', 'update', { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied' }])
   await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
@@ -113,7 +121,7 @@ test.describe('with Global Privacy Control', () => {
     await chooseCookies(page.request, baseURL!, 'accept')
     await page.goto('/us-en')
     await expect(page.getByRole('region', { name: 'Your privacy' })).toBeHidden()
-    await after(page, 60_000)
+    await after(page, thirdParties, 60_000)
     expect(exceptTagManager(thirdParties)).toEqual([])
     // Cookie settings say why there is nothing to choose.
     await page.getByRole('link', { name: 'Cookie settings' }).click()
@@ -130,7 +138,7 @@ test('customise: only the chosen categories load; cookie settings reopen the cho
   await page.getByRole('checkbox', { name: 'Statistiche' }).check()
   await page.getByRole('button', { name: 'Salva le mie scelte' }).click()
   await expect(page).toHaveURL(/notice=consent_saved/)
-  await after(page, 60_000)
+  await after(page, thirdParties, 60_000)
   expect(exceptTagManager(thirdParties)).toEqual(['https://www.googletagmanager.com/gtag/js?id=G-IT0000001'])
 
   await page.getByRole('link', { name: 'Impostazioni dei cookie' }).click()
@@ -142,7 +150,7 @@ test('customise: only the chosen categories load; cookie settings reopen the cho
   await settings.getByRole('button', { name: 'Rifiuta tutto' }).click()
   await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
   const before = exceptTagManager(thirdParties).length
-  await after(page, 60_000)
+  await after(page, thirdParties, 60_000)
   expect(exceptTagManager(thirdParties).length).toBe(before)
   expect(problemsOf(page)).toEqual([])
 })
@@ -174,19 +182,19 @@ for (const [market, viewport, name] of [
   ['il-he', PHONE, 'phone'],
   ['ae-ar', PHONE, 'phone'],
 ] as const) {
-  test(`${market} (${name}): the banner and the settings pass axe; screenshots`, async ({ page }) => {
+  test(`${market} (${name}): the banner and the settings pass axe`, async ({ page }) => {
     await page.setViewportSize(viewport)
     await page.goto(`/${market}`)
     const banner = page.locator('#cookie-settings')
     await expect(banner).toBeVisible()
     expect(await axe(page)).toEqual([])
     if (market !== 'it-it') expect(await banner.evaluate((element) => getComputedStyle(element).direction)).toBe('rtl')
-    await page.screenshot({ path: `${SCREENSHOTS}/consent-banner-${market}-${name}.png` })
+    await keepScreenshot(page, `${SCREENSHOTS}/consent-banner-${market}-${name}.png`)
     // The settings: customise open.
     await banner.locator('summary').click()
     await expect(banner.getByRole('checkbox').first()).toBeVisible()
     expect(await axe(page)).toEqual([])
-    await page.screenshot({ path: `${SCREENSHOTS}/consent-settings-${market}-${name}.png`, fullPage: name === 'phone' })
+    await keepScreenshot(page, `${SCREENSHOTS}/consent-settings-${market}-${name}.png`, { fullPage: name === 'phone' })
     // Reopened from the footer after a choice.
     await banner.getByRole('button').filter({ hasText: /./ }).last().click()
     await expect(page).toHaveURL(/notice=consent_saved/)

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { expect, problemsOf, recordProblems, test } from './fixtures/offline'
+import { keepScreenshot } from './fixtures/screenshots'
 
 const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1366, height: 900 }
@@ -10,7 +11,7 @@ async function expectNoAxeViolations(page: Page, what: string) {
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), what).toEqual([])
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/whistleblower-${name}.png`, fullPage: true })
+const shot = (page: Page, name: string) => keepScreenshot(page, `test-results/screenshots/whistleblower-${name}.png`, { fullPage: true })
 
 test.beforeEach(({ page }) => recordProblems(page))
 
