@@ -3,11 +3,25 @@ import { defineConfig } from '@playwright/test'
 /** The site's port for browser tests; `E2E_PORT` lets two checkouts run their browser tests side by side. */
 const PORT = Number(process.env.E2E_PORT) || 8799
 
-/** Browser tests: Debian's Chromium against the whole site in `wrangler dev`, with a local state of its own. */
+/**
+ * The specs that change what every visitor sees (console.spec.ts switches Italy into maintenance and back): they run
+ * after all the others, so that no page of another test meets the switch.
+ */
+const SITE_WIDE = /console\.spec\.ts$/
+
+/**
+ * Browser tests: Debian's Chromium against the whole site in `wrangler dev`, with a local state of its own. Two
+ * workers on two cores (a page's wait on the server is the other's time to render); each test visits from an address
+ * of its own (fixtures/offline.ts), makes its own accounts and carts, and reads only what it made.
+ */
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results/e2e',
-  workers: 1,
+  workers: 2,
+  projects: [
+    { name: 'site', testIgnore: SITE_WIDE },
+    { name: 'site-wide switches', testMatch: SITE_WIDE, dependencies: ['site'] },
+  ],
   // Once in CI, for what a shared 2-core machine may do; a retry is reported as "flaky" in the JSON report, never
   // hidden.
   retries: process.env.CI ? 1 : 0,

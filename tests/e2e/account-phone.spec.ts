@@ -84,7 +84,8 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
       await nav.getByRole('link', { name: m.orders.title }).click()
       await expect(page).toHaveURL(`/${market}/my-account/orders`)
       const orders = page.getByRole('table', { name: m.orders.title })
-      expect(await rowDisplay(orders)).toBe(phone ? 'grid' : 'table-row')
+      // Waited for: the page's stylesheet may still be on its way when the address changes.
+      await expect.poll(() => rowDisplay(orders)).toBe(phone ? 'grid' : 'table-row')
       expect(await orders.locator('thead').evaluate((thead) => getComputedStyle(thead).position)).toBe(phone ? 'absolute' : 'static')
       await expectInsideViewport(page, orders.locator('tbody td.number'), 'order totals')
       await expectInsideViewport(page, orders.locator('tbody th a'), 'order codes')
@@ -96,7 +97,7 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
       await expect(page.getByRole('heading', { name: m.bank.title })).toBeVisible()
       await expectInsideViewport(page, page.locator('.bank-details dd'), 'bank details')
       const items = page.getByRole('table', { name: m.order.items })
-      expect(await rowDisplay(items)).toBe(phone ? 'block' : 'table-row')
+      await expect.poll(() => rowDisplay(items)).toBe(phone ? 'block' : 'table-row')
       await expectInsideViewport(page, items.locator('td.number'), 'order amounts')
       if (phone) {
         // Each value beside its column's name.
