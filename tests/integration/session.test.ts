@@ -96,17 +96,22 @@ describe('a 401 on a call of an anonymous visitor (seed §8: "401 on any call: l
   /** The request log line of the last request, parsed. */
   const requestLine = (lines: string[]) => JSON.parse(lines.filter((line) => line.includes('"event":"request"')).at(-1) ?? '{}') as Record<string, unknown>
 
-  it.each([
-    ['the SEO record', 'front/seo', '/it-it/chi-siamo'],
-    ['the product menu', 'front/menu', '/it-it'],
-    ['the latest news', 'front/news', '/it-it'],
-  ])('on %s: nobody to log out, so the page is answered without it, and the refusal is logged', async (_, prefix, path) => {
+  /** An anonymous visit of `path` (a market remembered) over an API that answers 401 to `prefix`, with its log lines. */
+  async function visitRefused(prefix: string, path: string) {
     await clearCaches()
     const upstream = httpUpstream()
     upstream.fail(prefix, 401)
     const lines: string[] = []
     for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
-    const { status, headers } = await visit(path, { headers: { Cookie: 'CountryLocale=it-it' } }, http)
+    return { ...(await visit(path, { headers: { Cookie: 'CountryLocale=it-it' } }, http)), upstream, lines }
+  }
+
+  it.each([
+    ['the SEO record', 'front/seo', '/it-it/chi-siamo'],
+    ['the product menu', 'front/menu', '/it-it'],
+    ['the latest news', 'front/news', '/it-it'],
+  ])('on %s: nobody to log out, so the page is answered without it, and the refusal is logged', async (_, prefix, path) => {
+    const { status, headers, lines } = await visitRefused(prefix, path)
     expect(status).toBe(200)
     expect(headers.get('Location')).toBeNull()
     expect(headers.getSetCookie()).toEqual([])
@@ -118,12 +123,7 @@ describe('a 401 on a call of an anonymous visitor (seed §8: "401 on any call: l
     ['the content page', 'front/pages/about-us', '/it-it/chi-siamo'],
     ['the product', 'front/products/aurora-strada-9', '/it-it/products/aurora-strada-9'],
   ])('on %s the page needs: a bad gateway (502, the error page), neither maintenance nor a login, and the visitor keeps the market they picked', async (_, prefix, path) => {
-    await clearCaches()
-    const upstream = httpUpstream()
-    upstream.fail(prefix, 401)
-    const lines: string[] = []
-    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
-    const { status, headers, text } = await visit(path, { headers: { Cookie: 'CountryLocale=it-it' } }, http)
+    const { status, headers, text, upstream, lines } = await visitRefused(prefix, path)
     expect(status).toBe(502)
     expect(text).toContain('Something went wrong on our side. Please try again.')
     expect(text).not.toContain('under maintenance')
