@@ -44,7 +44,7 @@ export async function readCv(posted: unknown): Promise<{ cv: CvFile } | { refuse
   const type = cvTypeOf(bytes, entries)
   if (!type) return { refused: 'cv_type' }
   if (entries && type !== 'pdf') {
-    const expansion = await expansionOf(entries, { maxBytes: CV_MAX_EXPANDED_BYTES, maxEntries: CV_MAX_ENTRIES })
+    const expansion = expansionOf(entries, { maxBytes: CV_MAX_EXPANDED_BYTES, maxEntries: CV_MAX_ENTRIES })
     if (expansion !== 'within') return { refused: expansion === 'too_large' ? 'cv_expands' : 'cv_type' }
   }
   return { cv: { bytes, type, name: fileName(file.name, type) } }

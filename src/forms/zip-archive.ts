@@ -3,6 +3,7 @@
  * how far they expand, without keeping anything expanded. ZIP64 archives are not read: a CV of at most 5 MB never
  * needs one.
  */
+import { Inflate } from 'fflate'
 
 /** One entry of the central directory: its name, how it is stored, and where its bytes are. */
 export type ZipEntry = {
@@ -62,7 +63,8 @@ export function zipEntries(bytes: Uint8Array<ArrayBuffer>): ZipEntry[] | null {
     entries.push({ name, method: u16(bytes, at + 10), stored, size: u32(bytes, at + 24), header })
     at = next
   }
-  return entries
+  // The directory holds exactly the entries counted (a 16-bit count: more than 65,535 entries would read as fewer).
+  return at === offset + size ? entries : null
 }
 
 /** An entry's bytes after its local header (whose name and extra field may differ in length from the directory's). */
@@ -84,31 +86,36 @@ export function firstEntryIs(entries: ZipEntry[], name: string, content: string)
  * the directory declares — inflated only up to that size plus one byte, so a forged small size costs no more than the
  * honest one — or is stored in a way no word processor writes; else `within`.
  */
-export async function expansionOf(entries: ZipEntry[], { maxBytes, maxEntries }: { maxBytes: number; maxEntries: number }): Promise<Expansion> {
+export function expansionOf(entries: ZipEntry[], { maxBytes, maxEntries }: { maxBytes: number; maxEntries: number }): Expansion {
   if (entries.length > maxEntries) return 'too_large'
   if (entries.reduce((total, entry) => total + entry.size, 0) > maxBytes) return 'too_large'
   for (const entry of entries) {
     if (entry.method === STORED && entry.stored.length === entry.size) continue
-    if (entry.method !== DEFLATED || (await inflatedLength(entry.stored, entry.size + 1)) !== entry.size) return 'damaged'
+    if (entry.method !== DEFLATED || inflatedLength(entry.stored, entry.size + 1) !== entry.size) return 'damaged'
   }
   return 'within'
 }
 
-/** How many bytes deflated data expands to, counting no further than `atMost`; -1 when it is no valid deflate data. */
-async function inflatedLength(data: Uint8Array<ArrayBuffer>, atMost: number): Promise<number> {
-  const reader = new Blob([data]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader()
+/** The compressed bytes given to the inflater at once: at most ~1 MiB of output each (deflate expands ~1,032:1 at most). */
+const INFLATE_SLICE = 1024
+
+/**
+ * How many bytes deflated data expands to, counting no further than `atMost`; -1 when it is no valid deflate data.
+ * The data is inflated a kilobyte at a time and its output counted and dropped as it comes, so an entry that expands
+ * to gigabytes costs no more memory than a kilobyte's output and stops at `atMost` (workerd's DecompressionStream
+ * expands a whole chunk before its first read: a forged entry of 5 MB would have taken gigabytes).
+ */
+function inflatedLength(data: Uint8Array<ArrayBuffer>, atMost: number): number {
   let length = 0
+  const inflater = new Inflate((chunk) => {
+    length += chunk.length
+  })
   try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return length
-      length += value.length
-      if (length >= atMost) {
-        await reader.cancel()
-        return length
-      }
+    for (let at = 0; at < data.length && length < atMost; at += INFLATE_SLICE) {
+      inflater.push(data.subarray(at, at + INFLATE_SLICE), at + INFLATE_SLICE >= data.length)
     }
   } catch {
     return -1
   }
+  return length
 }
