@@ -3,8 +3,9 @@ import { derivedKey, openText, sealText } from './sealed'
 
 /**
  * A reporter's address as the outbox keeps it (docs/decisions/027): sealed with AES-GCM under a key derived from
- * `WHISTLEBLOWER_KEY` for this use alone, so that the mail sender, which opens it at sending time, holds a key that
- * opens no report; the API stores and passes on an opaque `sealed:v1:…` and never sees the address.
+ * `WHISTLEBLOWER_KEY` for this use alone (the sealed value opens nothing else, and no report's key opens it); the
+ * API stores and passes on an opaque `sealed:v1:…` and never sees the address. The mail sender derives the key from
+ * `WHISTLEBLOWER_KEY` at sending time: a sender running apart from the Worker would be given the derived key only.
  */
 
 const recipientKeyOf = (secret: string) =>
