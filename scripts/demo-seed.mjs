@@ -81,7 +81,7 @@ export const DEMO_CUSTOMERS = [
 
 /**
  * The demo staff of the console (`/_console`), one per role. For local use only: their passwords and TOTP secrets
- * (base32, what an authenticator app or `oathtool --totp -b SECRET` takes) are in the README.
+ * (base32, what an authenticator app or `oathtool --totp -b SECRET` takes) are in docs/console.md.
  */
 export const DEMO_STAFF = [
   { id: 1, role: 'case_handler', email: 'cases@aurora-cycles.example', name: 'Chiara Conti', password: 'Demo-Cases-2026!', totp_secret: 'AURORACASESDEMOKEY234567' },

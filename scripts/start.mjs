@@ -45,7 +45,7 @@ The site is ready after ${since()}: ${site}
   Demo customer:  ${customer.email} / ${customer.password} (log in at ${site}/login)
   Purge secret:   local-purge-secret (local use only)
   Staff console:  ${site}/_console — ${DEMO_STAFF.map((member) => `${member.role} ${member.email} / ${member.password}`).join(', ')}
-                  (TOTP secrets in scripts/demo-seed.mjs DEMO_STAFF)
+                  (their TOTP secrets: docs/console.md)
 `)
 }
 

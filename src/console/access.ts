@@ -5,7 +5,7 @@ import { PageError } from '../errors/page-error'
 import { errorName, logEvent } from '../ops/log'
 
 /**
- * Cloudflare Access in front of the console (optional, README "Staff console"). Access itself stops anyone it does not
+ * Cloudflare Access in front of the console (optional, docs/console.md). Access itself stops anyone it does not
  * let in before the Worker runs; this check makes sure a request really came through it: with `ACCESS_TEAM_DOMAIN`
  * (`https://{team}.cloudflareaccess.com`) and `ACCESS_AUD` (the Access application's audience tag) set, every
  * `/_console` request must carry a `Cf-Access-Jwt-Assertion` signed by the team's keys (RS256), for that audience,

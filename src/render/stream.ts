@@ -24,7 +24,7 @@ const DOCTYPE = '<!DOCTYPE html>'
 
 /**
  * Renders a page: as one string when its deferred data is already there (the common, warm case: less than half the
- * CPU of React's stream, see the README's benchmark), else through React's streaming renderer, whose shell leaves at
+ * CPU of React's stream, see docs/benchmark.md), else through React's streaming renderer, whose shell leaves at
  * once and whose slow sections follow as they resolve. Crawlers wait for everything and get the string. A keepable
  * string carries no nonce (its own inline scripts are allowed by their hashes, so the page cache can answer it again);
  * any other answer, a stream included, is this answer's own and carries its nonce.
