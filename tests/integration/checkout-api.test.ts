@@ -117,7 +117,7 @@ describe('reading a checkout', () => {
     expect((await read(giulia, '..%2F..%2Fcarts')).status).toBe(404)
   })
 
-  it('answers 404 in a market that stopped selling online, for every call', async () => {
+  it('answers 404 in a market that stopped selling online to reading, choosing and placing a checkout', async () => {
     const es = { tenant: 'es', locale: 'es' }
     const code = await freshCart(giulia, { 'POMP-OS-GRY': 1 }, es)
     const { review_key } = checkoutOf((await choose(giulia, code, homeIn('es'), es)).json)
