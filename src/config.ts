@@ -145,25 +145,24 @@ function imageResizingOf(value: string | undefined): boolean {
   return false
 }
 
-const DEFAULT_RETENTION_DAYS = 365
-
-/** A whole number of days from 1 to 3650; anything else keeps the default (a year), never "delete everything". */
-function retentionDaysOf(value: string | undefined): number {
-  if (value === undefined || value === '') return DEFAULT_RETENTION_DAYS
-  const days = Number(value)
-  if (Number.isInteger(days) && days >= 1 && days <= 3650) return days
-  logEvent('error', 'config_invalid', { variable: 'SUBMISSION_RETENTION_DAYS' })
-  return DEFAULT_RETENTION_DAYS
+/**
+ * A whole number within `[min, max]`; empty keeps `fallback` quietly, anything else keeps it logged `config_invalid`
+ * (a typo never means "delete everything" or "no check at all").
+ */
+function wholeNumberOf(variable: string, value: string | undefined, { min, max, fallback }: { min: number; max: number; fallback: number }): number {
+  if (value === undefined || value === '') return fallback
+  const number = Number(value)
+  if (Number.isInteger(number) && number >= min && number <= max) return number
+  logEvent('error', 'config_invalid', { variable })
+  return fallback
 }
 
-/** A whole number of seconds from 0 to 60; anything else keeps the default, logged. */
-function formMinFillSecondsOf(value: string | undefined): number {
-  if (value === undefined || value === '') return MIN_FILL_SECONDS
-  const seconds = Number(value)
-  if (Number.isInteger(seconds) && seconds >= 0 && seconds <= 60) return seconds
-  logEvent('error', 'config_invalid', { variable: 'FORM_MIN_FILL_SECONDS' })
-  return MIN_FILL_SECONDS
-}
+/** Days from 1 to 3650; a year when unset or wrong. */
+const retentionDaysOf = (value: string | undefined) => wholeNumberOf('SUBMISSION_RETENTION_DAYS', value, { min: 1, max: 3650, fallback: 365 })
+
+/** Seconds from 0 to 60; the default fill time when unset or wrong. */
+const formMinFillSecondsOf = (value: string | undefined) =>
+  wholeNumberOf('FORM_MIN_FILL_SECONDS', value, { min: 0, max: 60, fallback: MIN_FILL_SECONDS })
 
 const REGIONS: readonly Region[] = ['africa', 'americas', 'asia', 'europe', 'oceania']
 
