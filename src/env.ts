@@ -35,6 +35,12 @@ export type Bindings = Env & {
    * (Stripe's `whsec_…`; for the test provider, any long random text). Without it, payments answer 503.
    */
   PAYMENT_WEBHOOK_SECRET?: string
+  /**
+   * The Worker's own bearer token at the brand's backend (`UPSTREAM_URL`), sent on the calls only the edge may make:
+   * settling a payment (`POST api/payments/events`, docs/decisions/033). Without it, with an HTTP upstream, payment
+   * webhooks answer 503. Unused with the embedded API, which takes no such call from outside.
+   */
+  UPSTREAM_SERVICE_TOKEN?: string
 }
 
 /** Per-request values, set by middleware and read by handlers through `c.var`. */

@@ -11,6 +11,7 @@ import { cases } from './resources/cases'
 import { checkouts } from './resources/checkout'
 import { dealers } from './resources/dealers'
 import { pageIndex } from './resources/page-index'
+import { payments } from './resources/payments'
 import { products } from './resources/products'
 import { search } from './resources/search'
 import { content } from './resources/content'
@@ -43,6 +44,7 @@ api.route('/', registration)
 api.route('/', account)
 api.route('/', carts)
 api.route('/', checkouts)
+api.route('/', payments)
 api.route('/', sites)
 api.route('/', translations)
 api.route('/', features)

@@ -44,21 +44,22 @@ const CART = '(SELECT cart_id FROM orders WHERE id = ?1)'
 
 /**
  * What paying an order means (issue 11, docs/api.md "Checkout"), as statements for the batch of `settlePayment`
- * (src/payments/settle.ts) that makes the order paid, each running only when that batch made it paid by `eventId`:
+ * (src/api/settle-payment.ts) that makes the order paid, each running only when that batch made it paid by `eventId`:
  * the ordered quantities leave the stock (never below 0); the paid skus and quantities leave the cart it was placed
  * from (lines added since stay); the cart's checkout generation is raised (the same lines placed again are a new
  * order); the confirmation mail (`order_confirmation`) goes to the outbox in the order's language, with its code,
- * lines, amounts, delivery, payment and a link to the order in the account. Reads what the mail needs first, and the
- * skus ordered beyond their stock (`oversold`: the stock stops at 0, staff must know).
+ * lines, amounts, delivery, payment and a link to the order in the account (`linkTemplate`, its `{market}` and
+ * `{code}` filled in). Reads what the mail needs first, and the skus ordered beyond their stock (`oversold`: the stock
+ * stops at 0, staff must know).
  *
  * @example
- * const statements = await orderPaidStatements(db, order.id, event.id, 'https://www.brand.example')
+ * const statements = await orderPaidStatements(db, order.id, event.id, 'https://www.brand.example/{market}/my-account/orders/{code}')
  */
 export async function orderPaidStatements(
   db: D1Database,
   orderId: number,
   eventId: string,
-  publicOrigin: string | null,
+  linkTemplate: string,
 ): Promise<{ statements: D1PreparedStatement[]; oversold: Oversold[] }> {
   const [orders, items, short] = await db.batch<PaidOrder | Item | Oversold>([
     db.prepare(
@@ -93,13 +94,13 @@ export async function orderPaidStatements(
        ON CONFLICT (cart_id) DO UPDATE SET generation = generation + 1`,
     ).bind(orderId, eventId),
   ]
-  const mail = await confirmationOf(db, order, (items?.results ?? []) as Item[], publicOrigin)
+  const mail = await confirmationOf(db, order, (items?.results ?? []) as Item[], linkTemplate)
   statements.push(queueMail(db, mail, { when: PAID_NOW.replace('?1', '?5').replace('?2', '?6'), params: [orderId, eventId] }))
   return { statements, oversold: (short?.results ?? []) as Oversold[] }
 }
 
 /** The confirmation mail of a paid order, in its language (the customer's, else English where a text is missing). */
-async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], publicOrigin: string | null) {
+async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], linkTemplate: string) {
   const locale = order.locale ?? order.user_locale ?? 'en'
   const t = await mailTexts(db, locale, ['mail.order_', 'order.', 'payment_method.'])
   const country = order.market.split('-')[0] ?? ''
@@ -132,7 +133,7 @@ async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], p
     order.delivery_method === 'pickup'
       ? t('order.delivery_pickup', { dealer: order.delivery_dealer ?? '' })
       : [t('order.delivery_home'), ...(address ? addressLines(address) : [])].join('\n')
-  const link = `${publicOrigin ?? ''}/${order.market}/my-account/orders/${order.code}`
+  const link = linkTemplate.replace('{market}', order.market).replace('{code}', order.code)
   const params = {
     name: withoutDirectionControls(order.first_name),
     code: order.code,

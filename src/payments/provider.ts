@@ -1,10 +1,12 @@
 import { z } from 'zod'
+import type { PaymentEvent } from '../upstream/payment-schemas'
 import { type SignatureRefusal, verifyWebhookSignature } from './signature'
 
 /**
  * The payment provider as the Worker sees it (docs/api.md "Payments"): checkout creates a payment and sends the buyer
  * to `redirectUrl`; the provider sends the buyer back to `returnUrl` and tells the Worker the outcome by a signed
- * webhook (`POST /_webhooks/payments`, src/payments/webhook.ts), which settles the order (src/payments/settle.ts);
+ * webhook (`POST /_webhooks/payments`, src/payments/webhook.ts), whose event the brand's API settles (`POST
+ * api/payments/events`);
  * the result page may ask `paymentStatus` while the webhook has not come. The embedded test provider
  * (src/payments/test-provider.ts) implements it; a real provider (Stripe) is one more implementation chosen by
  * `PAYMENT_PROVIDER`.
@@ -20,8 +22,9 @@ export interface PaymentProvider {
   /** The payment's state now, or null for an unknown id. Stripe: `GET /v1/checkout/sessions/{id}` (its PaymentIntent). */
   paymentStatus(paymentId: string): Promise<PaymentState | null>
   /**
-   * Reads and checks a webhook delivery: its signature (constant time) and timestamp window, then its body. It never
-   * acts: remembering the event id (the same event twice is harmless) and settling are the webhook route's.
+   * Reads and checks a webhook delivery: its signature (constant time) and timestamp window, then its body as the
+   * contract's provider-neutral event (src/upstream/payment-schemas.ts). It never acts: settling, once per event id,
+   * is the brand's API's.
    * Stripe: the `Stripe-Signature` header (`t=…,v1=…`), the same scheme (src/payments/signature.ts).
    */
   verifyWebhook(request: Request): Promise<WebhookVerdict>
@@ -53,31 +56,6 @@ export const createPaymentInput = z.object({
 export type CreatePayment = z.infer<typeof createPaymentInput>
 
 export type CreatedPayment = { paymentId: string; redirectUrl: string; state: PaymentState }
-
-/**
- * What a webhook says, in the provider-neutral shape the Worker acts on. `type` is the event (`payment.succeeded`,
- * `payment.failed`, `payment.pending`, `payment.cancelled`); a Stripe adapter maps `checkout.session.completed`,
- * `…async_payment_succeeded`, `…async_payment_failed` and `checkout.session.expired` to these.
- */
-export const paymentEvent = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/),
-  type: z.enum(['payment.succeeded', 'payment.failed', 'payment.pending', 'payment.cancelled']),
-  created: z.number().int().nonnegative(),
-  data: z.object({
-    payment_id: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/),
-    order_code: z.string().regex(/^[A-Za-z0-9-]{3,40}$/),
-    amount: z.number().int().positive(),
-    currency: z.string().regex(/^[A-Z]{3}$/),
-    state: z.enum(['pending', 'paid', 'failed', 'cancelled']),
-    /**
-     * The idempotency key the payment was created with, when the provider reports it (Stripe: the session's
-     * `metadata.payment_key`): it names the order's attempt, so a failure before the payment id is recorded fails only
-     * its own attempt.
-     */
-    idempotency_key: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/).optional(),
-  }),
-})
-export type PaymentEvent = z.infer<typeof paymentEvent>
 
 /** The event type that reports each state. */
 export const EVENT_TYPES: Record<PaymentState, PaymentEvent['type']> = {

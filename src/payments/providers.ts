@@ -5,14 +5,21 @@ import type { PaymentProvider } from './provider'
 import { testProvider } from './test-provider'
 
 /**
- * The deployment's provider: `ready`, `off` (none configured — the test provider only exists with the embedded API,
- * so with an HTTP upstream it is off: its page and the webhook answer 404), or `unavailable` (configured, but the
- * webhook secret is missing: 503, logged `payment_secret_missing`).
+ * The deployment's provider: `ready`, `off` (none configured — the test provider takes payments only with the
+ * embedded API, so with an HTTP upstream its page and checkout's payments are off, 404), or `unavailable`
+ * (configured, but the webhook secret is missing: 503, logged `payment_secret_missing`).
  */
 export type ProviderChoice = { kind: 'ready'; provider: PaymentProvider } | { kind: 'off' } | { kind: 'unavailable' }
 
 /**
- * The provider `PAYMENT_PROVIDER` chose. A real provider is one more case here (`stripe`: its adapter over Stripe's
+ * What the provider is chosen for: taking the buyers' `payments` (checkout, the test provider's page) or checking
+ * `webhooks`. The test provider moves no money: with a brand's backend it would mark real orders paid for nothing, so
+ * it takes payments only with the embedded API; its webhooks are checked whatever the backend, which settles them.
+ */
+export type ProviderUse = 'payments' | 'webhooks'
+
+/**
+ * The provider `PAYMENT_PROVIDER` chose, for a use. A real provider is one more case here (`stripe`: its adapter over Stripe's
  * API with `STRIPE_SECRET_KEY`, the webhook secret as `PAYMENT_WEBHOOK_SECRET`), docs/api.md "Payments".
  *
  * @example
@@ -20,9 +27,10 @@ export type ProviderChoice = { kind: 'ready'; provider: PaymentProvider } | { ki
  * if (choice.kind !== 'ready') throw new PaymentError('unavailable')
  * const { redirectUrl } = await choice.provider.createPayment({ orderCode, amount, … })
  */
-export function paymentProviderOf(env: Bindings): ProviderChoice {
+export function paymentProviderOf(env: Bindings, use: ProviderUse = 'payments'): ProviderChoice {
   const config = configOf(env)
-  if (config.paymentProvider !== 'test' || !config.publicOrigin || config.upstream.kind !== 'embedded') return { kind: 'off' }
+  if (config.paymentProvider !== 'test' || !config.publicOrigin) return { kind: 'off' }
+  if (use === 'payments' && config.upstream.kind !== 'embedded') return { kind: 'off' }
   if (!env.PAYMENT_WEBHOOK_SECRET) {
     logEvent('error', 'payment_secret_missing')
     return { kind: 'unavailable' }

@@ -1,14 +1,13 @@
 import type { ExecutionContext } from 'hono'
 import type { Bindings } from '../env'
 import { logEvent } from '../ops/log'
+import { type PaymentEvent, paymentEvent } from '../upstream/payment-schemas'
 import {
   type CreatedPayment,
   type CreatePayment,
   createPaymentInput,
   EVENT_TYPES,
   PaymentError,
-  type PaymentEvent,
-  paymentEvent,
   type PaymentProvider,
   type PaymentState,
   verifySignedEvent,

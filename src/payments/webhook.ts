@@ -2,8 +2,9 @@ import type { Context } from 'hono'
 import { configOf } from '../config'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
+import { paymentCalls } from '../upstream/contract/payments'
+import { isRejection } from '../upstream/errors'
 import { paymentProviderOf } from './providers'
-import { forgetEvent, rememberEvent, settlePayment } from './settle'
 
 /** The largest webhook body read (a provider's event is a few KiB; Stripe's rarely pass 20). */
 export const WEBHOOK_BODY_BYTES = 64 * 1024
@@ -12,15 +13,23 @@ export const WEBHOOK_BODY_BYTES = 64 * 1024
  * `POST /_webhooks/payments`: a provider tells the outcome of a payment. The only POST other sites may send
  * (`allowCrossSite()`): it proves itself by its signature instead. In order, before anything changes: the signature
  * over the raw body (constant time) and its timestamp's window (400 malformed, 401 forged, altered or stale), the
- * body as an event (400), the event's id (a retry of the same event: 200, nothing more; another body under a known
- * id: 400). Then the order is settled and 200 answered. Log lines carry the event's id and type, never its amount,
- * order or payer. 404 when no provider is configured; 503 without the webhook secret, or when settling fails (the
- * event is forgotten, so the provider's retry settles it).
+ * body as an event (400). Then the event goes to the brand's API, which settles the order once per event id
+ * (`POST api/payments/events`, docs/api.md "Settling a payment"), with the Worker's service token when the API is
+ * reached over HTTP: its outcome answers 200 (a retry of the same event: 200 with `duplicate`; another body under a
+ * known id: 400 "replayed"). Log lines carry the event's id and type, never its amount, order or payer. 404 when no
+ * provider is configured; 503 without the webhook secret or, with an HTTP upstream, the service token, or when the
+ * API fails, times out or is still settling the event: the provider retries, and the API acts on the retry.
  */
 export async function receivePaymentWebhook(c: Context<AppEnv>): Promise<Response> {
-  const choice = paymentProviderOf(c.env)
+  const choice = paymentProviderOf(c.env, 'webhooks')
   if (choice.kind === 'off') return c.json({ error: 'not_found' }, 404)
   if (choice.kind === 'unavailable') return c.json({ error: 'unavailable' }, 503)
+  const config = configOf(c.env)
+  const serviceToken = c.env.UPSTREAM_SERVICE_TOKEN || undefined
+  if (config.upstream.kind === 'http' && !serviceToken) {
+    logEvent('error', 'upstream_service_token_missing')
+    return c.json({ error: 'unavailable' }, 503)
+  }
   const verdict = await choice.provider.verifyWebhook(c.req.raw)
   if (!verdict.ok) {
     logEvent('warn', 'payment_webhook_refused', { reason: verdict.reason })
@@ -28,21 +37,22 @@ export async function receivePaymentWebhook(c: Context<AppEnv>): Promise<Respons
   }
   const { event } = verdict
   const fields = { event_id: event.id, type: event.type }
-  const record = await rememberEvent(c.env.DB, event, verdict.body)
-  if (record === 'conflict') {
-    logEvent('warn', 'payment_webhook_refused', { reason: 'replayed', ...fields })
-    return c.json({ error: 'replayed' }, 400)
-  }
-  if (record === 'duplicate') {
-    logEvent('info', 'payment_webhook', { ...fields, outcome: 'duplicate' })
-    return c.json({ received: true, duplicate: true })
-  }
+  // The confirmation mail's link to the order; a provider is only ever chosen with a public origin.
+  const linkTemplate = `${config.publicOrigin}/{market}/my-account/orders/{code}`
   try {
-    const outcome = await settlePayment(c.env.DB, event, { publicOrigin: configOf(c.env).publicOrigin })
-    logEvent('info', 'payment_webhook', { ...fields, outcome })
+    const settled = await paymentCalls(c.var.upstream.withToken(serviceToken)).settle(event, linkTemplate)
+    if (!settled) throw new Error('POST api/payments/events answered 404')
+    if (settled.duplicate) {
+      logEvent('info', 'payment_webhook', { ...fields, outcome: 'duplicate' })
+      return c.json({ received: true, duplicate: true })
+    }
+    logEvent('info', 'payment_webhook', { ...fields, outcome: settled.outcome })
     return c.json({ received: true })
   } catch (error) {
-    await forgetEvent(c.env.DB, event.id).catch(() => {})
+    if (isRejection(error, 409) && error.rejection.code === 'event_conflict') {
+      logEvent('warn', 'payment_webhook_refused', { reason: 'replayed', ...fields })
+      return c.json({ error: 'replayed' }, 400)
+    }
     logEvent('error', 'payment_settle_failed', { ...fields, error: errorName(error) })
     return c.json({ error: 'unavailable' }, 503)
   }

@@ -1,10 +1,11 @@
 import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { PaymentError, type PaymentEvent } from '../../src/payments/provider'
+import { PaymentError } from '../../src/payments/provider'
 import { signWebhook } from '../../src/payments/signature'
 import { testProvider } from '../../src/payments/test-provider'
 import { CONSOLE_POLICY } from '../../src/security/content-security-policy'
+import type { PaymentEvent } from '../../src/upstream/payment-schemas'
 import { UPSTREAM_URL } from '../fixtures/http-upstream'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
 

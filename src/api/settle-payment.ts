@@ -1,43 +1,7 @@
-import { orderPaidStatements } from '../api/order-paid'
-import { paymentKeyOf } from '../upstream/contract/checkout'
-import { sha256Hex } from '../crypto/digest'
 import { logEvent } from '../ops/log'
-import type { PaymentEvent } from './provider'
-
-/** What a verified event's id says: new, the same event again (a retry), or another body under a known id. */
-export type EventRecord = 'new' | 'duplicate' | 'conflict'
-
-/**
- * Remembers a verified event by its id before anything is done with it (`webhook_events`, the id unique): the insert
- * is the lock, so of two deliveries at once only one acts. A known id with the same body is a retry (`duplicate`);
- * with another body, an event that is not the one first received (`conflict`, refused).
- */
-export async function rememberEvent(db: D1Database, event: PaymentEvent, body: string): Promise<EventRecord> {
-  const hash = await sha256Hex(body)
-  const inserted = await db
-    .prepare(
-      `INSERT INTO webhook_events (event_id, type, body_sha256, payment_id, order_code) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (event_id) DO NOTHING`,
-    )
-    .bind(event.id, event.type, hash, event.data.payment_id, event.data.order_code)
-    .run()
-  if (inserted.meta.changes === 1) return 'new'
-  const known = await db.prepare('SELECT body_sha256 FROM webhook_events WHERE event_id = ?').bind(event.id).first<{ body_sha256: string }>()
-  return known?.body_sha256 === hash ? 'duplicate' : 'conflict'
-}
-
-/** Forgets an event whose settling failed, so the provider's next delivery of it is acted on. */
-export async function forgetEvent(db: D1Database, eventId: string): Promise<void> {
-  await db.prepare('DELETE FROM webhook_events WHERE event_id = ?').bind(eventId).run()
-}
-
-/**
- * What settling did to the order: `paid` (it became paid now, once), `failed` (its payment failed: the buyer may
- * try again, the order waits), `unchanged` (nothing to change: already so, a pending report, or an event of an older
- * payment), `no_order` (no order has that code), `amount_mismatch` (the payment is not for the order's total and
- * currency: nothing changes, logged for staff).
- */
-export type Settlement = 'paid' | 'failed' | 'unchanged' | 'no_order' | 'amount_mismatch'
+import { paymentKeyOf } from '../upstream/contract/checkout'
+import type { PaymentEvent, Settlement } from '../upstream/payment-schemas'
+import { orderPaidStatements } from './order-paid'
 
 type OrderRow = {
   id: number
@@ -53,13 +17,14 @@ type OrderRow = {
 const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
 
 /**
- * The settle hook: a verified, new payment event applied to its order (`orders.payment_state`, `status`, the
- * timeline in `order_events`).
+ * Settles a verified payment event the API has not settled before (`POST api/payments/events`,
+ * src/api/resources/payments.ts): the event applied to its order (`orders.payment_state`, `status`, the timeline in
+ * `order_events`).
  *
  * - paid: `payment_state` paid, `status` pending_payment → paid, a `paid` row in the timeline; the payment becomes
  *   the order's. In the same batch, once per order whatever the deliveries, what paying means
  *   (src/api/order-paid.ts): the stock taken, the lines leaving the cart, the checkout's generation raised, the
- *   confirmation mail to the outbox (its link on `publicOrigin`); a sku ordered beyond its stock is logged `oversold`
+ *   confirmation mail to the outbox (its link from `linkTemplate`); a sku ordered beyond its stock is logged `oversold`
  *   (the event id, the sku and the quantities). Paid a second time by another payment: unchanged,
  *   logged `payment_paid_twice` (a refund for staff); paid while set aside (cancelled by a later placement): the
  *   order is reopened as paid and settled as above, logged `payment_reopened_order` (staff check the newer order).
@@ -69,9 +34,9 @@ const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
  * - pending: nothing changes (the order is pending from placement; a late report must not undo a failure).
  *
  * @example
- * const settlement = await settlePayment(env.DB, event, { publicOrigin: 'https://www.brand.example' })
+ * const settlement = await settlePayment(env.DB, event, 'https://www.brand.example/{market}/my-account/orders/{code}')
  */
-export async function settlePayment(db: D1Database, event: PaymentEvent, { publicOrigin }: { publicOrigin: string | null }): Promise<Settlement> {
+export async function settlePayment(db: D1Database, event: PaymentEvent, linkTemplate: string): Promise<Settlement> {
   const { order_code: code, payment_id: paymentId, amount, currency, state } = event.data
   const order = await db
     .prepare('SELECT id, code, status, payment_state, payment_id, payment_attempt, total, currency FROM orders WHERE code = ?')
@@ -86,7 +51,7 @@ export async function settlePayment(db: D1Database, event: PaymentEvent, { publi
     // What paying means is read and prepared only when this event may make the order paid; it runs only if it does.
     // A set-aside order (cancelled by a later placement while its payment was under way) is reopened as paid.
     const payable = order.status === 'pending_payment' || order.status === 'cancelled'
-    const paying = order.payment_state !== 'paid' && payable ? await orderPaidStatements(db, order.id, event.id, publicOrigin) : { statements: [], oversold: [] }
+    const paying = order.payment_state !== 'paid' && payable ? await orderPaidStatements(db, order.id, event.id, linkTemplate) : { statements: [], oversold: [] }
     const [updated] = await db.batch([
       db
         .prepare(
