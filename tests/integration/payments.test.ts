@@ -6,7 +6,7 @@ import { signWebhook } from '../../src/payments/signature'
 import { testProvider } from '../../src/payments/test-provider'
 import { CONSOLE_POLICY } from '../../src/security/content-security-policy'
 import type { PaymentEvent } from '../../src/upstream/payment-schemas'
-import { UPSTREAM_URL } from '../fixtures/http-upstream'
+import { type HttpUpstream, httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
 
 /** The webhook secret vitest.config.ts gives the Worker. */
@@ -72,6 +72,7 @@ async function deliver(body: string, { secret = SECRET, timestamp = now(), heade
 
 afterEach(() => {
   vi.restoreAllMocks()
+  vi.unstubAllGlobals()
 })
 
 describe('the test provider behind the PaymentProvider interface', () => {
@@ -214,13 +215,12 @@ describe('the test provider behind the PaymentProvider interface', () => {
     expect((await press('tp_000000000000000000000000', 'succeed')).status).toBe(404)
   })
 
-  it('does not exist when an HTTP upstream is configured: its page, its buttons and the webhook answer 404', async () => {
+  it('takes no payment with an HTTP upstream: its page and its buttons answer 404 (a brand\'s orders are never paid for nothing)', async () => {
     const code = await placeOrder()
     const { paymentId } = await createPayment(code)
     const http = { UPSTREAM_URL }
     expect((await visit(`/_test-payments/${paymentId}`, {}, http)).status).toBe(404)
     expect((await press(paymentId, 'succeed', http)).status).toBe(404)
-    expect((await deliver(JSON.stringify(eventFor(code, paymentId, 'paid')), {}, http)).status).toBe(404)
     expect(await paymentState(paymentId)).toBe('pending')
     expect(await order(code)).toMatchObject({ payment_state: 'pending' })
   })
@@ -414,5 +414,76 @@ describe('the payment webhook, POST /_webhooks/payments', () => {
       { numRuns: 80 },
     )
     expect(await order(code)).toMatchObject({ status: expect.any(String) })
+  })
+})
+
+describe('the payment webhook with the brand\'s backend over HTTP (UPSTREAM_URL)', () => {
+  const TOKEN = 'test-only-upstream-service-token'
+  const backend = { UPSTREAM_URL, UPSTREAM_SERVICE_TOKEN: TOKEN, UPSTREAM_TIMEOUT_MS: '300' } as unknown as Partial<Cloudflare.Env>
+  const settleCalls = (upstream: HttpUpstream) => upstream.requests.filter((request) => new URL(request.url).pathname === '/api/payments/events')
+
+  it('tells the backend a verified event in exactly one POST api/payments/events, with the service token, and answers 200', async () => {
+    const lines: string[] = []
+    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+    const upstream = httpUpstream()
+    const code = await placeOrder()
+    const event = eventFor(code, 'tp_666666666666666666666666', 'paid')
+    const { status, text } = await deliver(JSON.stringify(event), {}, backend)
+    expect(status).toBe(200)
+    expect(JSON.parse(text)).toEqual({ received: true })
+    expect(upstream.requests).toHaveLength(1)
+    const [call] = upstream.requests
+    expect(call?.method).toBe('POST')
+    expect(call?.url).toBe(`${UPSTREAM_URL}/api/payments/events`)
+    expect(call?.headers.get('Authorization')).toBe(`Bearer ${TOKEN}`)
+    expect(await call?.json()).toEqual({ event, link_template: `${ORIGIN}/{market}/my-account/orders/{code}` })
+    expect(await order(code)).toMatchObject({ status: 'paid', payment_state: 'paid' })
+    expect(lines.some((line) => line.includes('"outcome":"paid"'))).toBe(true)
+    for (const line of lines) expect(line).not.toContain(TOKEN)
+  })
+
+  it('answers the provider 503 when the call fails, times out, is refused or answers garbage (it retries), and the retry settles the order', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const upstream = httpUpstream()
+    const code = await placeOrder()
+    const body = JSON.stringify(eventFor(code, 'tp_777777777777777777777777', 'paid'))
+    const faults = [500, 503, 'slow', 'refused', 'garbage'] as const
+    for (const fault of faults) {
+      upstream.fail('payments/events', fault)
+      expect((await deliver(body, {}, backend)).status, String(fault)).toBe(503)
+    }
+    expect(await order(code)).toMatchObject({ payment_state: 'pending' })
+    expect(errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_settle_failed"'))).toHaveLength(faults.length)
+    upstream.heal()
+    expect((await deliver(body, {}, backend)).status).toBe(200)
+    expect(await order(code)).toMatchObject({ status: 'paid', payment_state: 'paid' })
+    expect(settleCalls(upstream)).toHaveLength(faults.length + 1)
+  })
+
+  it('answers 400 "replayed" to the backend\'s 409 event_conflict, and 503 to its 409 event_in_progress (the provider retries)', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const upstream = httpUpstream()
+    const code = await placeOrder()
+    const body = JSON.stringify(eventFor(code, 'tp_888888888888888888888888', 'paid'))
+    const refusal = (reason: string) => () => Response.json({ message: reason.replace(/_/g, ' '), code: reason }, { status: 409 })
+    upstream.fail('payments/events', refusal('event_conflict'))
+    const replayed = await deliver(body, {}, backend)
+    expect(replayed.status).toBe(400)
+    expect(JSON.parse(replayed.text)).toEqual({ error: 'replayed' })
+    upstream.fail('payments/events', refusal('event_in_progress'))
+    expect((await deliver(body, {}, backend)).status).toBe(503)
+    expect(await order(code)).toMatchObject({ payment_state: 'pending' })
+  })
+
+  it('answers 503 without UPSTREAM_SERVICE_TOKEN, logged upstream_service_token_missing, and calls nothing', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const upstream = httpUpstream()
+    const code = await placeOrder()
+    const body = JSON.stringify(eventFor(code, 'tp_999999999999999999999999', 'paid'))
+    expect((await deliver(body, {}, { ...backend, UPSTREAM_SERVICE_TOKEN: '' } as Partial<Cloudflare.Env>)).status).toBe(503)
+    expect(upstream.requests).toEqual([])
+    expect(errors.mock.calls.map(([line]) => String(line)).some((line) => line.includes('"upstream_service_token_missing"'))).toBe(true)
+    expect(await order(code)).toMatchObject({ payment_state: 'pending' })
   })
 })
