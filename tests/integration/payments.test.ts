@@ -381,6 +381,16 @@ describe('the payment webhook, POST /_webhooks/payments', () => {
     }
   })
 
+  it('leaves settling out of the public /api/: a POST of an event there is refused (403 from another site, 405 from this one)', async () => {
+    const code = await placeOrder()
+    const body = JSON.stringify({ event: eventFor(code, 'tp_121212121212121212121212', 'paid'), link_template: `${ORIGIN}/{market}/my-account/orders/{code}` })
+    const post = (headers: Record<string, string>) => visit('/api/payments/events', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body })
+    expect((await post(CROSS_SITE)).status).toBe(403)
+    expect((await post({ 'Sec-Fetch-Site': 'same-origin', Origin: ORIGIN })).status).toBe(405)
+    expect(await order(code)).toMatchObject({ status: 'pending_payment', payment_state: 'pending' })
+    expect(await eventsOf(code)).toEqual([])
+  })
+
   it('never answers 5xx to fuzzed bodies and signature headers, signed or not', async () => {
     const code = await placeOrder()
     const json = fc.oneof(
