@@ -19,8 +19,8 @@ export type ProviderChoice = { kind: 'ready'; provider: PaymentProvider } | { ki
 export type ProviderUse = 'payments' | 'webhooks'
 
 /**
- * The provider `PAYMENT_PROVIDER` chose, for a use. A real provider is one more case here (`stripe`: its adapter over Stripe's
- * API with `STRIPE_SECRET_KEY`, the webhook secret as `PAYMENT_WEBHOOK_SECRET`), docs/api.md "Payments".
+ * The provider `PAYMENT_PROVIDER` chose, for a use. A real provider is one more case here (`stripe`: its adapter over
+ * Stripe's API with `STRIPE_SECRET_KEY`, the webhook secret as `PAYMENT_WEBHOOK_SECRET`), docs/api.md "Payments".
  *
  * @example
  * const choice = paymentProviderOf(c.env)

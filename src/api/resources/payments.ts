@@ -1,6 +1,11 @@
 import { Hono } from 'hono'
 import { sha256Hex } from '../../crypto/digest'
-import { type PaymentEvent, paymentEventAnswer, paymentEventRequest, type Settlement } from '../../upstream/payment-schemas'
+import {
+  type PaymentEvent,
+  paymentEventAnswer,
+  paymentEventRequest,
+  type Settlement,
+} from '../../upstream/payment-schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, refuse, respond } from '../context'
 import { settlePayment } from '../settle-payment'
 
@@ -14,7 +19,11 @@ export const EVENT_CLAIM_SECONDS = 120
  * What an event's id says: `new` (this delivery settles it), `settled` (a retry: the first delivery's outcome),
  * `in_progress` (its first delivery is settling it now), `conflict` (another event under a known id).
  */
-type EventClaim = { kind: 'new' } | { kind: 'settled'; outcome: Settlement } | { kind: 'in_progress' } | { kind: 'conflict' }
+type EventClaim =
+  | { kind: 'new' }
+  | { kind: 'settled'; outcome: Settlement }
+  | { kind: 'in_progress' }
+  | { kind: 'conflict' }
 
 const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
 
