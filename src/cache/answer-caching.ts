@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { renderNoteOf } from '../page-cache/render-note'
+import type { PageCacheRender } from '../page-cache/render-request'
 
 /**
  * How an answer may be kept: by the visitor's browser, by shared caches (the edge's included), and for how long
@@ -75,13 +75,14 @@ export class CachingDecision {
  * app.use(answerCaching())
  * // in a route: c.var.caching.allow(Caching.shared)
  */
-export const answerCaching = (): MiddlewareHandler<{ Variables: { caching: CachingDecision } }> => async (c, next) => {
+export const answerCaching = (): MiddlewareHandler<{ Variables: { caching: CachingDecision; pageCacheRender: PageCacheRender | null } }> => async (c, next) => {
   const decision = new CachingDecision()
   c.set('caching', decision)
   await next()
   const final = decision.final(c.res.headers.has('Set-Cookie'))
-  const note = renderNoteOf(c.req.raw)
-  if (note) note.caching = final
+  // A page-cache render tells its page cache what it decided (set by `requestContext`, after this middleware).
+  const render = c.get('pageCacheRender')
+  if (render) render.caching = final
   c.res.headers.set('Cache-Control', cacheControl(final))
 }
 
