@@ -41,6 +41,8 @@ export type Bindings = Env & {
 /** Per-request values, set by middleware and read by handlers through `c.var`. */
 export type Variables = {
   log: RequestLog
+  /** The request is the whistleblower channel's: it leaves no trace of the reporter (src/whistleblower/no-trace.ts). */
+  noTrace: boolean
   /** The page cache's own render of this request (src/page-cache/render-request.ts), or null for a visitor's request. */
   pageCacheRender: PageCacheRender | null
   /** How the answer may be cached: what its route allows, lowered by anything personal. */

@@ -20,7 +20,7 @@ export const requestContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => 
   // The page cache's own render counts into its visitor's line and writes none.
   const render = pageCacheRenderOf(c.req.raw)
   c.set('pageCacheRender', render)
-  const log = render?.log ?? new RequestLog(c.req.method, c.req.path)
+  const log = render?.log ?? new RequestLog(c.req.method, c.req.path, { noTrace: c.var.noTrace })
   c.set('log', log)
   const config = configOf(c.env)
   const http = config.upstream.kind === 'http' ? config.upstream : null
