@@ -14,7 +14,7 @@ const sources: Record<string, string> = Object.fromEntries(
 /** A module's imports that exist when it runs: `import type` and `export type` are erased, every other one is kept. */
 const runtimeSpecifiers = (text: string): string[] => [
   ...[...text.matchAll(/\b(?:import|export)\s+([^;'"]*?)\s*from\s*['"]([^'"]+)['"]/g)].filter(([, clause]) => !/^type\s/.test(clause!)).map(([, , specifier]) => specifier!),
-  ...[...text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)].map(([, specifier]) => specifier!),
+  ...[...text.matchAll(/(?:^|;)\s*import\s*['"]([^'"]+)['"]/gm)].map(([, specifier]) => specifier!),
   ...[...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)].map(([, specifier]) => specifier!),
 ]
 
@@ -72,6 +72,19 @@ describe('the import graph of src/ and client/', () => {
 
   it('has no import circle', () => {
     expect(importCircles(importGraph(sources))).toEqual([])
+  })
+})
+
+describe('what the page cache needs from its render', () => {
+  it('is carried by the render\'s own request and read once, by requestContext, into c.var.pageCacheRender', () => {
+    const graph = importGraph(sources)
+    const readers = [...graph].filter(([, targets]) => targets.includes('src/page-cache/render-request.ts')).map(([file]) => file)
+    expect(readers.sort()).toEqual(['src/page-cache/page-cache.ts', 'src/request-context.ts'])
+  })
+
+  it('travels in no module-level map keyed by a request', () => {
+    const channels = Object.entries(sources).filter(([, text]) => /new WeakMap<\s*Request\b/.test(text)).map(([file]) => file)
+    expect(channels).toEqual([])
   })
 })
 
