@@ -67,6 +67,9 @@ export class CachingDecision {
   }
 }
 
+/** What `answerCaching` sets (the decision) and reads at the end (a page-cache render it reports to). */
+type CachingVariables = { caching: CachingDecision; pageCacheRender: PageCacheRender | null }
+
 /**
  * Gives every request its caching decision (`c.var.caching`) and writes the one `Cache-Control` of its answer at the
  * end, whatever made the answer (a page, a redirect, the error page): what nobody allowed is never kept.
@@ -75,7 +78,7 @@ export class CachingDecision {
  * app.use(answerCaching())
  * // in a route: c.var.caching.allow(Caching.shared)
  */
-export const answerCaching = (): MiddlewareHandler<{ Variables: { caching: CachingDecision; pageCacheRender: PageCacheRender | null } }> => async (c, next) => {
+export const answerCaching = (): MiddlewareHandler<{ Variables: CachingVariables }> => async (c, next) => {
   const decision = new CachingDecision()
   c.set('caching', decision)
   await next()

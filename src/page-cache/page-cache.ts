@@ -98,7 +98,8 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
 async function render(c: Context<AppEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache, refresh: boolean) {
   const render: PageCacheRender = { log: c.var.log, complete: refresh }
   const failures = c.var.log.failureCount
-  const response = await dispatch(anonymousRequest(c, candidate, refresh ? null : c.req.raw.signal, render), c.env, c.executionCtx)
+  const request = anonymousRequest(c, candidate, refresh ? null : c.req.raw.signal, render)
+  const response = await dispatch(request, c.env, c.executionCtx)
   const caching = render.caching ?? Caching.never
   const storable = render.page?.storable && c.var.log.failureCount === failures && !response.headers.has('Set-Cookie')
   if (!storable || (response.status !== 200 && response.status !== 404)) return { entry: null, response, caching }
@@ -126,7 +127,7 @@ async function etagOf(body: ArrayBuffer): Promise<string> {
  * The candidate's request as a visitor without cookies would send it: the consent choice is the only cookie kept
  * (the page depends on it, and its key holds it), the query only what the page reads; conditional headers dropped.
  */
-function anonymousRequest(c: Context<AppEnv>, candidate: Candidate, signal: AbortSignal | null, render: PageCacheRender): RenderRequest {
+function anonymousRequest(c: Context<AppEnv>, candidate: Candidate, signal: AbortSignal | null, render: PageCacheRender) {
   const url = new URL(c.req.url)
   url.pathname = candidate.path
   url.search = candidate.query

@@ -32,4 +32,5 @@ export class RenderRequest extends Request {
 }
 
 /** The page-cache render a request is, or null for a visitor's request. */
-export const pageCacheRenderOf = (request: Request): PageCacheRender | null => (request instanceof RenderRequest ? request.render : null)
+export const pageCacheRenderOf = (request: Request): PageCacheRender | null =>
+  request instanceof RenderRequest ? request.render : null

@@ -145,7 +145,8 @@ export async function submitNewsletter(c: Context<AppEnv>): Promise<Response> {
   const origin = configOf(c.env).publicOrigin
   if (!secret || !origin) return again({ message: 'forms.unavailable' }, 503, null)
   const scope = newsletterTokenScope(c.var.market.segment)
-  const token = await readFormToken(secret, scope, body[FORM_TOKEN_FIELD], { minFillSeconds: configOf(c.env).formMinFillSeconds })
+  const minFillSeconds = configOf(c.env).formMinFillSeconds
+  const token = await readFormToken(secret, scope, body[FORM_TOKEN_FIELD], { minFillSeconds })
   const sent = sendRedirect(c, `${newsletterPath(c.var.market.segment)}/sent`, 303)
   if (caughtBot(body, token)) {
     logEvent('info', 'form_bot_caught', { form: 'newsletter' })
@@ -153,7 +154,8 @@ export async function submitNewsletter(c: Context<AppEnv>): Promise<Response> {
   }
   if (token!.state === 'expired') {
     // The new token counts as already filled in: the visitor checks the kept values and sends at once.
-    return again({ message: 'forms.expired' }, 422, await issueFormToken(secret, scope, Date.now() - MIN_FILL_SECONDS * 1000))
+    const renewed = await issueFormToken(secret, scope, Date.now() - MIN_FILL_SECONDS * 1000)
+    return again({ message: 'forms.expired' }, 422, renewed)
   }
   if (!(await withinLimit(c.env.FORM_ATTEMPTS, `form:newsletter:${await clientKey(c)}`))) {
     c.header('Retry-After', String(ATTEMPT_WINDOW_SECONDS))

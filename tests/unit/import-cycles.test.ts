@@ -7,13 +7,19 @@ import { describe, expect, it } from 'vitest'
  */
 const sources: Record<string, string> = Object.fromEntries(
   Object.entries(
-    import.meta.glob<string>(['/src/**/*.{ts,tsx}', '/client/**/*.{ts,tsx}', '!**/*.d.ts'], { query: '?raw', import: 'default', eager: true }),
+    import.meta.glob<string>(['/src/**/*.{ts,tsx}', '/client/**/*.{ts,tsx}', '!**/*.d.ts'], {
+      query: '?raw',
+      import: 'default',
+      eager: true,
+    }),
   ).map(([path, text]) => [path.slice(1), text]),
 )
 
 /** A module's imports that exist when it runs: `import type` and `export type` are erased, every other one is kept. */
 const runtimeSpecifiers = (text: string): string[] => [
-  ...[...text.matchAll(/\b(?:import|export)\s+([^;'"]*?)\s*from\s*['"]([^'"]+)['"]/g)].filter(([, clause]) => !/^type\s/.test(clause!)).map(([, , specifier]) => specifier!),
+  ...[...text.matchAll(/\b(?:import|export)\s+([^;'"]*?)\s*from\s*['"]([^'"]+)['"]/g)]
+    .filter(([, clause]) => !/^type\s/.test(clause!))
+    .map(([, , specifier]) => specifier!),
   ...[...text.matchAll(/(?:^|;)\s*import\s*['"]([^'"]+)['"]/gm)].map(([, specifier]) => specifier!),
   ...[...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)].map(([, specifier]) => specifier!),
 ]
@@ -43,7 +49,10 @@ function importGraph(files: Record<string, string>): Map<string, string[]> {
   )
 }
 
-/** The import circles a depth-first walk meets (at least one in every group of files that reach each other), as `a → b → a`. */
+/**
+ * The import circles a depth-first walk meets (at least one in every group of files that reach each other), written
+ * `a → b → a`.
+ */
 function importCircles(graph: Map<string, string[]>): string[] {
   const circles: string[] = []
   const done = new Set<string>()
@@ -78,13 +87,13 @@ describe('the import graph of src/ and client/', () => {
 describe('what the page cache needs from its render', () => {
   it('is carried by the render\'s own request and read once, by requestContext, into c.var.pageCacheRender', () => {
     const graph = importGraph(sources)
-    const readers = [...graph].filter(([, targets]) => targets.includes('src/page-cache/render-request.ts')).map(([file]) => file)
-    expect(readers.sort()).toEqual(['src/page-cache/page-cache.ts', 'src/request-context.ts'])
+    const readers = [...graph].filter(([, targets]) => targets.includes('src/page-cache/render-request.ts'))
+    expect(readers.map(([file]) => file).sort()).toEqual(['src/page-cache/page-cache.ts', 'src/request-context.ts'])
   })
 
   it('travels in no module-level map keyed by a request', () => {
-    const channels = Object.entries(sources).filter(([, text]) => /new WeakMap<\s*Request\b/.test(text)).map(([file]) => file)
-    expect(channels).toEqual([])
+    const channels = Object.entries(sources).filter(([, text]) => /new WeakMap<\s*Request\b/.test(text))
+    expect(channels.map(([file]) => file)).toEqual([])
   })
 })
 

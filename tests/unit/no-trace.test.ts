@@ -16,7 +16,8 @@ app.get('*', (c) => {
 
 describe('whether a request is the whistleblower channel\'s', () => {
   it('is decided once, as c.var.noTrace, for the channel\'s paths in any market, known or not, and below them', async () => {
-    for (const path of ['/it-it/whistleblower-form', '/it-it/whistleblower-form/', '/it-it/whistleblower-form/status', '/xx-yy/whistleblower-form']) {
+    const channel = ['/it-it/whistleblower-form', '/it-it/whistleblower-form/', '/it-it/whistleblower-form/status', '/xx-yy/whistleblower-form']
+    for (const path of channel) {
       const answer = await app.request(path)
       expect(await answer.text(), path).toBe('noTrace=true')
       expect(answer.headers.getSetCookie(), path).toEqual([])
@@ -26,7 +27,8 @@ describe('whether a request is the whistleblower channel\'s', () => {
   })
 
   it('is false for every other path, however close, and leaves their answers as their routes made them', async () => {
-    for (const path of ['/it-it', '/it-it/whistleblower-formx', '/it-it/whistleblower', '/whistleblower-form', '/it-it/pages/whistleblower-form']) {
+    const others = ['/it-it', '/it-it/whistleblower-formx', '/it-it/whistleblower', '/whistleblower-form', '/it-it/pages/whistleblower-form']
+    for (const path of others) {
       const answer = await app.request(path)
       expect(await answer.text(), path).toBe('noTrace=false')
       expect(answer.headers.getSetCookie(), path).toEqual(['CountryLocale=it-it; Path=/'])
