@@ -6,6 +6,7 @@ import type { Translator } from './i18n/translator'
 import type { Availability } from './market/availability'
 import type { Market } from './market/market'
 import type { RequestLog } from './ops/request-log'
+import type { PageCacheRender } from './page-cache/render-request'
 import type { AccountCalls } from './upstream/contract/account'
 import type { Staff } from './upstream/staff-schemas'
 import type { Upstream } from './upstream/client'
@@ -46,6 +47,10 @@ export type Bindings = Env & {
 /** Per-request values, set by middleware and read by handlers through `c.var`. */
 export type Variables = {
   log: RequestLog
+  /** The request is the whistleblower channel's: it leaves no trace of the reporter (src/whistleblower/no-trace.ts). */
+  noTrace: boolean
+  /** The page cache's own render of this request (src/page-cache/render-request.ts), or null for a visitor's request. */
+  pageCacheRender: PageCacheRender | null
   /** How the answer may be cached: what its route allows, lowered by anything personal. */
   caching: CachingDecision
   upstream: Upstream

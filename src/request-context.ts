@@ -1,9 +1,9 @@
 import type { Hono, MiddlewareHandler } from 'hono'
-import { renderNoteOf } from './page-cache/render-note'
 import type { ApiEnv } from './api/context'
 import { createLookups } from './cache/lookups'
 import { configOf } from './config'
 import type { AppEnv } from './env'
+import { pageCacheRenderOf } from './page-cache/render-request'
 import { createUpstream } from './upstream/client'
 import { EMBEDDED_ORIGIN, embeddedTransport, httpTransport, misconfiguredTransport } from './upstream/transport'
 import { errorName, logEvent } from './ops/log'
@@ -18,8 +18,9 @@ import { RequestLog } from './ops/request-log'
  */
 export const requestContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => async (c, next) => {
   // The page cache's own render counts into its visitor's line and writes none.
-  const note = renderNoteOf(c.req.raw)
-  const log = note?.log ?? new RequestLog(c.req.method, c.req.path)
+  const render = pageCacheRenderOf(c.req.raw)
+  c.set('pageCacheRender', render)
+  const log = render?.log ?? new RequestLog(c.req.method, c.req.path, { noTrace: c.var.noTrace })
   c.set('log', log)
   const config = configOf(c.env)
   const http = config.upstream.kind === 'http' ? config.upstream : null
@@ -49,5 +50,5 @@ export const requestContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => 
     ),
   )
   await next()
-  if (!note) log.write(c.res.status)
+  if (!render) log.write(c.res.status)
 }

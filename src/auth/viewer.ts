@@ -7,7 +7,6 @@ import { authOf } from './auth-of'
 import { clearSessionCookie, readSessionId } from './session-cookie'
 import { nextCheckOf, type Session, SessionLifetime, type SessionStore, type SessionUser } from './session-store'
 import { sessionsOf, sessionUser } from './sessions'
-import { isWhistleblowerPath } from '../whistleblower/no-trace'
 
 /** The name the site greets a logged-in visitor by. */
 export const viewerName = (user: Pick<SessionUser, 'first_name' | 'name'>) => user.first_name || user.name
@@ -28,7 +27,7 @@ export type Viewer = { sessionId: string; user: SessionUser; token: string }
  */
 export const viewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   c.set('viewer', null)
-  if (isWhistleblowerPath(c.req.path)) return next()
+  if (c.var.noTrace) return next()
   const id = readSessionId(c)
   const sessions = id ? sessionsOf(c) : null
   if (id && sessions) {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { renderNoteOf } from '../page-cache/render-note'
+import type { PageCacheRender } from '../page-cache/render-request'
 
 /**
  * How an answer may be kept: by the visitor's browser, by shared caches (the edge's included), and for how long
@@ -67,6 +67,9 @@ export class CachingDecision {
   }
 }
 
+/** What `answerCaching` sets (the decision) and reads at the end (a page-cache render it reports to). */
+type CachingVariables = { caching: CachingDecision; pageCacheRender: PageCacheRender | null }
+
 /**
  * Gives every request its caching decision (`c.var.caching`) and writes the one `Cache-Control` of its answer at the
  * end, whatever made the answer (a page, a redirect, the error page): what nobody allowed is never kept.
@@ -75,13 +78,14 @@ export class CachingDecision {
  * app.use(answerCaching())
  * // in a route: c.var.caching.allow(Caching.shared)
  */
-export const answerCaching = (): MiddlewareHandler<{ Variables: { caching: CachingDecision } }> => async (c, next) => {
+export const answerCaching = (): MiddlewareHandler<{ Variables: CachingVariables }> => async (c, next) => {
   const decision = new CachingDecision()
   c.set('caching', decision)
   await next()
   const final = decision.final(c.res.headers.has('Set-Cookie'))
-  const note = renderNoteOf(c.req.raw)
-  if (note) note.caching = final
+  // A page-cache render tells its page cache what it decided (set by `requestContext`, after this middleware).
+  const render = c.get('pageCacheRender')
+  if (render) render.caching = final
   c.res.headers.set('Cache-Control', cacheControl(final))
 }
 

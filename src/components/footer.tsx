@@ -1,9 +1,9 @@
 import type { PageLink } from '../market/availability'
 import { useContext } from 'react'
 import { marketLabel } from '../market/picker'
-import { NewsletterForm } from '../pages/newsletter'
 import { PageTrackingContext } from '../tracking/page-tracking'
 import { CONSENT_SETTINGS_ID } from './consent-banner'
+import { NewsletterForm } from './newsletter-form'
 import { SocialLinks } from './social-links'
 import type { Chrome, View } from './view'
 

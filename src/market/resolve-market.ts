@@ -4,7 +4,6 @@ import { ErrorMessages, PageError } from '../errors/page-error'
 import { loadTranslator } from '../i18n/load-translator'
 import { isLive, parseMarketSegment, toMarket } from './market'
 import { availableFor } from './request-availability'
-import { isWhistleblowerPath } from '../whistleblower/no-trace'
 
 /**
  * Resolves `/{country}-{locale}` before anything renders (PRODUCT.md §3.4–5): 404 "(no-country)" and "(no-locale)",
@@ -28,7 +27,7 @@ export const resolveMarket = (): MiddlewareHandler<AppEnv> => async (c, next) =>
   c.var.log.market = market.segment
   // The whistleblower channel stays open while its market's pages are in maintenance (docs/decisions/015): the law
   // wants it reachable, and it needs nothing of the market's content.
-  if (!isLive(site) && !isWhistleblowerPath(c.req.path)) throw PageError.maintenance()
+  if (!isLive(site) && !c.var.noTrace) throw PageError.maintenance()
 
   const api = c.var.lookups.forMarket(market)
   c.set('api', api)

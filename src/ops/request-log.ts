@@ -1,7 +1,6 @@
 import type { CacheOutcome } from '../cache/swr'
 import type { UpstreamCall } from '../upstream/client'
 import { logEvent } from './log'
-import { isWhistleblowerPath } from '../whistleblower/no-trace'
 
 /**
  * Path segments after which the next segment is a secret (a password-reset or an address-confirmation token, a
@@ -37,12 +36,14 @@ export class RequestLog {
   private readonly path: string
   private readonly bare: boolean
 
+  /** `noTrace`: the request is the whistleblower channel's (`c.var.noTrace`): its line is bare. */
   constructor(
     private readonly method: string,
     path: string,
+    { noTrace }: { noTrace: boolean },
   ) {
     this.path = loggablePath(path)
-    this.bare = isWhistleblowerPath(path)
+    this.bare = noTrace
   }
 
   private readonly told = new Set<string>()

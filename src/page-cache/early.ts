@@ -73,7 +73,8 @@ export function answerEarly(request: Request, env: Bindings): Response | Promise
   const entry = fromMemory(pageKeyOf(config, version as string, variant, address.candidate))
   if (!entry || freshnessOf(entry) !== 'fresh') return null
 
-  const log = new RequestLog(request.method, url.pathname)
+  // A kept page is never the whistleblower channel's (cacheable.ts): its line is a full one.
+  const log = new RequestLog(request.method, url.pathname, { noTrace: false })
   log.market = address.segment
   log.page = 'memory'
   const sent = (answer: Response) => {

@@ -14,7 +14,7 @@ import { type Candidate, candidateOf } from './cacheable'
 import { rememberAddress } from './early'
 import { DEFAULT_VARIANT, pageKeyOf, variantOf } from './keys'
 import { type PersonalParts, personalEndOf, personalTemplates, stitch, stitchEntry } from './personal'
-import { noteRender, type RenderNote, renderNoteOf } from './render-note'
+import { type PageCacheRender, RenderRequest } from './render-request'
 import { answerOf, forgetPage, freshnessOf, fromCacheApi, fromMemory, matchesEtag, type PageEntry, toCacheApi, toMemory } from './store'
 import { pageVersion } from './versions'
 
@@ -39,7 +39,7 @@ const refreshing = new Map<string, number>()
  * market.use(pageCache((request, env, ctx) => app.fetch(request, env, ctx)))
  */
 export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => async (c, next) => {
-  if (renderNoteOf(c.req.raw) || !configOf(c.env).pageCache) return next()
+  if (c.var.pageCacheRender || !configOf(c.env).pageCache) return next()
   const candidate = candidateOf(c)
   if (!candidate) return next()
   const version = await pageVersion(c.env.CACHE, c.var.market.country, c.var.log.cacheOutcome)
@@ -96,13 +96,12 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
  * redirect, an error) with the caching it decided.
  */
 async function render(c: Context<AppEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache, refresh: boolean) {
-  const request = anonymousRequest(c, candidate, refresh ? null : c.req.raw.signal)
-  const note: RenderNote = { log: c.var.log, complete: refresh }
-  noteRender(request, note)
+  const render: PageCacheRender = { log: c.var.log, complete: refresh }
   const failures = c.var.log.failureCount
+  const request = anonymousRequest(c, candidate, refresh ? null : c.req.raw.signal, render)
   const response = await dispatch(request, c.env, c.executionCtx)
-  const caching = note.caching ?? Caching.never
-  const storable = note.page?.storable && c.var.log.failureCount === failures && !response.headers.has('Set-Cookie')
+  const caching = render.caching ?? Caching.never
+  const storable = render.page?.storable && c.var.log.failureCount === failures && !response.headers.has('Set-Cookie')
   if (!storable || (response.status !== 200 && response.status !== 404)) return { entry: null, response, caching }
   const body = await response.arrayBuffer()
   const entry: PageEntry = {
@@ -128,7 +127,7 @@ async function etagOf(body: ArrayBuffer): Promise<string> {
  * The candidate's request as a visitor without cookies would send it: the consent choice is the only cookie kept
  * (the page depends on it, and its key holds it), the query only what the page reads; conditional headers dropped.
  */
-function anonymousRequest(c: Context<AppEnv>, candidate: Candidate, signal: AbortSignal | null): Request {
+function anonymousRequest(c: Context<AppEnv>, candidate: Candidate, signal: AbortSignal | null, render: PageCacheRender) {
   const url = new URL(c.req.url)
   url.pathname = candidate.path
   url.search = candidate.query
@@ -136,7 +135,7 @@ function anonymousRequest(c: Context<AppEnv>, candidate: Candidate, signal: Abor
   for (const name of ['Cookie', 'Authorization', 'If-None-Match', 'If-Modified-Since']) headers.delete(name)
   const consent = getCookie(c, CONSENT_COOKIE)
   if (consent) headers.set('Cookie', `${CONSENT_COOKIE}=${consent}`)
-  return new Request(url, { method: 'GET', headers, signal })
+  return new RenderRequest(url, { method: 'GET', headers, signal }, render)
 }
 
 /** Answers that say a page is gone or elsewhere: a refresh that gets one drops the kept page. */

@@ -3,7 +3,7 @@ import type { Chrome } from '../components/view'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
 import { headerCartCount } from '../cart/visitor-cart'
-import { newsletterToken } from './newsletter'
+import { newsletterToken } from '../forms/newsletter-token'
 
 /**
  * Loads what the default layout shows around every market page: the sites (market picker), the product menu and

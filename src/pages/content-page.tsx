@@ -1,39 +1,13 @@
 import type { Context } from 'hono'
-import type { ReactNode } from 'react'
 import { Caching } from '../cache/answer-caching'
-import { ContentBlocks } from '../components/content-blocks'
-import { DefaultLayout } from '../components/layouts'
-import { type HeadProps, headFromSeo } from '../components/page-head'
-import type { Chrome, View } from '../components/view'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { movedPageRedirect } from '../market/moved-page'
-import { sendPage, viewOf } from '../render/respond'
-import { pageAlternates } from '../seo/alternates'
-import { canonicalUrl } from '../seo/canonical'
-import { modelSeo } from '../seo/page-seo'
-import type { ContentPage as Page } from '../upstream/schemas'
-import { loadChrome } from './chrome'
+import { sendPage } from '../render/respond'
+import { ContentPage, contentPageParts } from './content-page-parts'
 import { sendDealerLocator } from './dealer-locator'
 import { LEAD_FORMS } from './lead-forms'
 import { sendLeadFormPage } from './lead-form'
-
-/** What every rendering of a content page needs: the page itself, the header and footer, the view and the head. */
-export type ContentPageParts = { view: View; chrome: Chrome; head: HeadProps; page: Page }
-
-/** A content page of the site (about us, contact, test ride…): title, summary, its blocks, then its form if any. */
-export function ContentPage({ view, chrome, head, page, children }: ContentPageParts & { children?: ReactNode }) {
-  return (
-    <DefaultLayout view={view} head={head} chrome={chrome}>
-      <article className="content-page">
-        <h1>{page.title}</h1>
-        {page.summary && <p className="lead">{page.summary}</p>}
-        <ContentBlocks blocks={page.blocks} />
-      </article>
-      {children}
-    </DefaultLayout>
-  )
-}
 
 /**
  * `GET /{m}/{page}`: the slug is looked up in the market's pageLinks (slugs differ per market and locale); a slug the
@@ -52,19 +26,4 @@ export async function contentPage(c: Context<AppEnv>): Promise<Response> {
   const form = LEAD_FORMS[key]
   if (form) return sendLeadFormPage(c, parts, form)
   return sendPage(c, <ContentPage {...parts} />, { caching: Caching.shared })
-}
-
-/** A content page's parts by its key (an available one): "Page Not Found" when it has no content. */
-export async function contentPageParts(c: Context<AppEnv>, key: string): Promise<ContentPageParts> {
-  const { market, api, available, t } = c.var
-  const [page, chrome] = await Promise.all([api.content.page(key), loadChrome(c)])
-  if (!page) throw PageError.pageNotFound(c.req.url)
-  const view = viewOf(c, t, market)
-  const seo = await modelSeo(api, 'Page', page.id)
-  const head: HeadProps = {
-    ...headFromSeo(seo, { title: `${page.title} · ${t.t('brand.name')}`, description: page.summary }, view.origin),
-    canonical: canonicalUrl(view.origin, c.req.url),
-    alternates: pageAlternates(chrome.sites, available, key, view.origin),
-  }
-  return { view, chrome, head, page }
 }

@@ -21,7 +21,7 @@ import { DEFAULT_BODY_LIMIT } from '../security/unsafe-requests'
 import { isUpstreamError } from '../upstream/errors'
 import { REFERENCE_FORMAT } from '../upstream/form-schemas'
 import { loadChrome } from './chrome'
-import { ContentPage, type ContentPageParts, contentPageParts } from './content-page'
+import { ContentPage, type ContentPageParts, contentPageParts } from './content-page-parts'
 import { LEAD_FORMS } from './lead-forms'
 
 /** A form as it is shown again: what was posted, its messages, and the token it keeps (a new one when it expired). */

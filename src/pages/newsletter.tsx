@@ -1,16 +1,16 @@
 import type { Context } from 'hono'
 import { ATTEMPT_WINDOW_SECONDS } from '../auth/attempts'
 import { Caching } from '../cache/answer-caching'
-import { type FieldErrors, Field, FormErrors } from '../components/form-field'
 import { DefaultLayout } from '../components/layouts'
-import { ConsentField } from '../components/lead-form-frame'
+import { NewsletterForm, type NewsletterFormState, newsletterPath } from '../components/newsletter-form'
 import type { HeadProps } from '../components/page-head'
 import type { Chrome, View } from '../components/view'
 import { configOf } from '../config'
 import { TOKEN_FORMAT } from '../crypto/digest'
 import type { AppEnv } from '../env'
-import { caughtBot, HONEYPOT_FIELD } from '../forms/bot-checks'
+import { caughtBot } from '../forms/bot-checks'
 import { FORM_TOKEN_FIELD, issueFormToken, MIN_FILL_SECONDS, readFormToken } from '../forms/form-token'
+import { newsletterToken, newsletterTokenScope } from '../forms/newsletter-token'
 import { readForm } from '../forms/read-form'
 import { logEvent } from '../ops/log'
 import { clientKey, withinLimit } from '../ops/rate-limit'
@@ -20,76 +20,9 @@ import { fieldErrors } from '../upstream/fields'
 import { newsletterFields } from '../upstream/newsletter-schemas'
 import { loadChrome } from './chrome'
 
-/** What the newsletter form's token is signed for: the newsletter of one market (`it-it:newsletter`). */
-const tokenScope = (c: Context<AppEnv>) => `${c.var.market.segment}:newsletter`
-
-/** The sign-up page's path in a market; the footer's form posts there. */
-export const newsletterPath = (segment: string) => `/${segment}/newsletter`
-
-/** A newsletter form's token, given out now: null without `SESSION_SECRET` (the form is then not shown). */
-export async function newsletterToken(c: Context<AppEnv>): Promise<string | null> {
-  const secret = c.env.SESSION_SECRET
-  return secret && c.var.market ? issueFormToken(secret, tokenScope(c)) : null
-}
-
-type FormState = { email?: string; consent?: boolean; errors?: FieldErrors; message?: string }
-
-type NewsletterFormProps = {
-  view: View
-  token: string
-  /** The market's privacy page, linked beside the consent. */
-  privacyUrl: string | null
-  /** The form's heading (its accessible name). */
-  labelledBy: string
-  /** Prefix of the fields' ids, so the footer's form and the page's never share one. */
-  idPrefix: string
-  state?: FormState
-}
-
-/**
- * The newsletter sign-up: the address and the consent, the signed token and the honeypot (as the lead forms). A plain
- * POST to the market's `/newsletter` that works without JavaScript; the footer carries it on every market page.
- */
-export function NewsletterForm({ view, token, privacyUrl, labelledBy, idPrefix, state = {} }: NewsletterFormProps) {
-  const { t, market } = view
-  return (
-    <form method="post" action={newsletterPath(market!.segment)} className="stacked-form newsletter-form" aria-labelledby={labelledBy} noValidate>
-      <FormErrors view={view} errors={state.errors} message={state.message ? t(state.message) : null} />
-      <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
-      <div className="honeypot" aria-hidden="true">
-        <label htmlFor={`${idPrefix}-homepage`}>{t('forms.honeypot')}</label>
-        <input id={`${idPrefix}-homepage`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-      </div>
-      <Field
-        view={view}
-        id={`${idPrefix}-email`}
-        name="email"
-        label={t('auth.email')}
-        type="email"
-        autoComplete="email"
-        dir="ltr"
-        maxLength={254}
-        defaultValue={state.email}
-        errors={state.errors}
-      />
-      <ConsentField
-        view={view}
-        id={`${idPrefix}-consent`}
-        errors={state.errors}
-        checked={state.consent === true}
-        privacyUrl={privacyUrl}
-        label="newsletter.consent"
-      />
-      <button type="submit" className="button">
-        {t('newsletter.submit')}
-      </button>
-    </form>
-  )
-}
-
 /** The pages of the sign-up: the form (again, with its messages), "check your inbox", the confirmation and its end. */
 type PageState =
-  | { kind: 'form'; token: string | null; form: FormState }
+  | { kind: 'form'; token: string | null; form: NewsletterFormState }
   | { kind: 'sent' }
   | { kind: 'confirm'; email: string }
   | { kind: 'confirmed' }
@@ -204,14 +137,16 @@ export async function newsletterPage(c: Context<AppEnv>): Promise<Response> {
  */
 export async function submitNewsletter(c: Context<AppEnv>): Promise<Response> {
   const body = await readForm(c)
-  const typed: FormState = { email: body.email?.slice(0, 254), consent: body.consent === 'on' }
-  const again = (form: FormState, status: 422 | 429 | 503, token?: string | null) =>
+  const typed: NewsletterFormState = { email: body.email?.slice(0, 254), consent: body.consent === 'on' }
+  const again = (form: NewsletterFormState, status: 422 | 429 | 503, token?: string | null) =>
     sendNewsletterPage(c, { kind: 'form', token: token ?? body[FORM_TOKEN_FIELD] ?? null, form: { ...typed, ...form } }, status)
 
   const secret = c.env.SESSION_SECRET
   const origin = configOf(c.env).publicOrigin
   if (!secret || !origin) return again({ message: 'forms.unavailable' }, 503, null)
-  const token = await readFormToken(secret, tokenScope(c), body[FORM_TOKEN_FIELD], { minFillSeconds: configOf(c.env).formMinFillSeconds })
+  const scope = newsletterTokenScope(c.var.market.segment)
+  const minFillSeconds = configOf(c.env).formMinFillSeconds
+  const token = await readFormToken(secret, scope, body[FORM_TOKEN_FIELD], { minFillSeconds })
   const sent = sendRedirect(c, `${newsletterPath(c.var.market.segment)}/sent`, 303)
   if (caughtBot(body, token)) {
     logEvent('info', 'form_bot_caught', { form: 'newsletter' })
@@ -219,7 +154,8 @@ export async function submitNewsletter(c: Context<AppEnv>): Promise<Response> {
   }
   if (token!.state === 'expired') {
     // The new token counts as already filled in: the visitor checks the kept values and sends at once.
-    return again({ message: 'forms.expired' }, 422, await issueFormToken(secret, tokenScope(c), Date.now() - MIN_FILL_SECONDS * 1000))
+    const renewed = await issueFormToken(secret, scope, Date.now() - MIN_FILL_SECONDS * 1000)
+    return again({ message: 'forms.expired' }, 422, renewed)
   }
   if (!(await withinLimit(c.env.FORM_ATTEMPTS, `form:newsletter:${await clientKey(c)}`))) {
     c.header('Retry-After', String(ATTEMPT_WINDOW_SECONDS))

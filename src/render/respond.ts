@@ -15,7 +15,6 @@ import { loggablePath } from '../ops/request-log'
 import { contentSecurityPolicy, createNonce, type PageKind } from '../security/content-security-policy'
 import { pageTrackingOf, PageTrackingContext, trackingSources } from '../tracking/page-tracking'
 import type { Deferred } from './deferred'
-import { renderNoteOf } from '../page-cache/render-note'
 import { inlineScriptHashes, InlineScriptsContext } from './inline-scripts'
 import { renderPage } from './stream'
 
@@ -65,7 +64,6 @@ export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: 
   const kind = options.kind ?? 'page'
   const status = options.status ?? 200
   const keepable = isKeepable(kind, status, options.caching)
-  const note = renderNoteOf(c.req.raw)
   const tracking = options.tracking === false || kind === 'error' ? null : pageTrackingOf(c)
   // A visitor's choice (or GPC) changes the page (banner, scripts, CSP): shared caches outside may not keep it (the
   // page cache keeps one page per choice).
@@ -76,13 +74,14 @@ export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: 
     nonce,
     keepable,
     deferred: options.deferred ?? [],
-    complete: note?.complete === true || isbot(c.req.header('User-Agent') ?? ''),
+    complete: c.var.pageCacheRender?.complete === true || isbot(c.req.header('User-Agent') ?? ''),
     mode: config.renderMode,
     onError: (error) => logEvent('error', 'render_failed', { path: loggablePath(c.req.path), error: errorName(error) }),
   })
   c.var.caching.allow(options.caching)
   const hashed = keepable && typeof body === 'string'
-  if (note) note.page = { storable: hashed }
+  const render = c.var.pageCacheRender
+  if (render) render.page = { storable: hashed }
   const scripts = hashed ? { hashes: await inlineScriptHashes(inlineScripts) } : { nonce }
   return c.body(body, status, {
     'Content-Type': 'text/html; charset=utf-8',

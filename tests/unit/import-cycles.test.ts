@@ -1,0 +1,110 @@
+/// <reference types="vite/client" />
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The Worker's and the browser's sources as text, by path from the project's root (`src/app.ts`), read by Vite when
+ * the test is bundled: workerd has no file system of the project.
+ */
+const sources: Record<string, string> = Object.fromEntries(
+  Object.entries(
+    import.meta.glob<string>(['/src/**/*.{ts,tsx}', '/client/**/*.{ts,tsx}', '!**/*.d.ts'], {
+      query: '?raw',
+      import: 'default',
+      eager: true,
+    }),
+  ).map(([path, text]) => [path.slice(1), text]),
+)
+
+/** A module's imports that exist when it runs: `import type` and `export type` are erased, every other one is kept. */
+const runtimeSpecifiers = (text: string): string[] => [
+  ...[...text.matchAll(/\b(?:import|export)\s+([^;'"]*?)\s*from\s*['"]([^'"]+)['"]/g)]
+    .filter(([, clause]) => !/^type\s/.test(clause!))
+    .map(([, , specifier]) => specifier!),
+  ...[...text.matchAll(/(?:^|;)\s*import\s*['"]([^'"]+)['"]/gm)].map(([, specifier]) => specifier!),
+  ...[...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)].map(([, specifier]) => specifier!),
+]
+
+/** The file a relative specifier names, as the bundlers resolve it (`./x` → x.ts, x.tsx, x/index.ts, x/index.tsx). */
+function resolveSpecifier(from: string, specifier: string, files: Set<string>): string | undefined {
+  const parts = from.split('/').slice(0, -1)
+  for (const part of specifier.split('/')) {
+    if (part === '..') parts.pop()
+    else if (part !== '.') parts.push(part)
+  }
+  const base = parts.join('/')
+  return [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`].find((path) => files.has(path))
+}
+
+/** Each file's runtime imports of other files of the project. */
+function importGraph(files: Record<string, string>): Map<string, string[]> {
+  const paths = new Set(Object.keys(files))
+  return new Map(
+    Object.entries(files).map(([path, text]) => [
+      path,
+      runtimeSpecifiers(text)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => resolveSpecifier(path, specifier, paths))
+        .filter((target): target is string => target !== undefined),
+    ]),
+  )
+}
+
+/**
+ * The import circles a depth-first walk meets (at least one in every group of files that reach each other), written
+ * `a → b → a`.
+ */
+function importCircles(graph: Map<string, string[]>): string[] {
+  const circles: string[] = []
+  const done = new Set<string>()
+  const onPath: string[] = []
+  const visit = (file: string) => {
+    onPath.push(file)
+    for (const target of graph.get(file) ?? []) {
+      const at = onPath.indexOf(target)
+      if (at >= 0) circles.push([...onPath.slice(at), target].join(' → '))
+      else if (!done.has(target)) visit(target)
+    }
+    onPath.pop()
+    done.add(file)
+  }
+  for (const file of [...graph.keys()].sort()) if (!done.has(file)) visit(file)
+  return circles
+}
+
+describe('the import graph of src/ and client/', () => {
+  it('reads every module and its imports', () => {
+    const graph = importGraph(sources)
+    expect(graph.size).toBeGreaterThan(200)
+    expect(graph.get('src/index.ts')).toContain('src/app.ts')
+    expect(graph.get('client/entry.tsx')).toContain('client/islands/gallery-viewer.tsx')
+  })
+
+  it('has no import circle', () => {
+    expect(importCircles(importGraph(sources))).toEqual([])
+  })
+})
+
+describe('what the page cache needs from its render', () => {
+  it('is carried by the render\'s own request and read once, by requestContext, into c.var.pageCacheRender', () => {
+    const graph = importGraph(sources)
+    const readers = [...graph].filter(([, targets]) => targets.includes('src/page-cache/render-request.ts'))
+    expect(readers.map(([file]) => file).sort()).toEqual(['src/page-cache/page-cache.ts', 'src/request-context.ts'])
+  })
+
+  it('travels in no module-level map keyed by a request', () => {
+    const channels = Object.entries(sources).filter(([, text]) => /new WeakMap<\s*Request\b/.test(text))
+    expect(channels.map(([file]) => file)).toEqual([])
+  })
+})
+
+describe('the circle finder', () => {
+  it('names the files of a circle, whatever the kind of import that closes it, and not a type-only one', () => {
+    const graph = importGraph({
+      'src/a.tsx': "import { B } from './b'\nimport type { D } from './d'",
+      'src/b/index.ts': "export { C } from '../c'",
+      'src/c.ts': "export const C = () => import('./a')",
+      'src/d.ts': "import { B } from './b/index'\nexport type D = 1",
+    })
+    expect(importCircles(graph)).toEqual(['src/a.tsx → src/b/index.ts → src/c.ts → src/a.tsx'])
+  })
+})
