@@ -24,6 +24,9 @@ export type View = {
   imageResizing?: boolean
 }
 
+/** The view of a market's page (`viewOf` with its market): the market is always there. */
+export type MarketView = View & { market: Market }
+
 /** The data of the default layout's header and footer: the sites (picker), the product menu, what is available. */
 export type Chrome = {
   sites: Site[]

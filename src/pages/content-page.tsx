@@ -4,8 +4,8 @@ import { Caching } from '../cache/answer-caching'
 import { ContentBlocks } from '../components/content-blocks'
 import { DefaultLayout } from '../components/layouts'
 import { type HeadProps, headFromSeo } from '../components/page-head'
-import type { Chrome, View } from '../components/view'
-import type { AppEnv } from '../env'
+import type { Chrome, MarketView } from '../components/view'
+import type { MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { movedPageRedirect } from '../market/moved-page'
 import { sendPage, viewOf } from '../render/respond'
@@ -19,7 +19,7 @@ import { LEAD_FORMS } from './lead-forms'
 import { sendLeadFormPage } from './lead-form'
 
 /** What every rendering of a content page needs: the page itself, the header and footer, the view and the head. */
-export type ContentPageParts = { view: View; chrome: Chrome; head: HeadProps; page: Page }
+export type ContentPageParts = { view: MarketView; chrome: Chrome; head: HeadProps; page: Page }
 
 /** A content page of the site (about us, contact, test ride…): title, summary, its blocks, then its form if any. */
 export function ContentPage({ view, chrome, head, page, children }: ContentPageParts & { children?: ReactNode }) {
@@ -40,7 +40,7 @@ export function ContentPage({ view, chrome, head, page, children }: ContentPageP
  * page had before is moved there (301, market/moved-page.ts); an unknown slug or a page without content is "Page Not Found"; an upstream failure with nothing cached is the app's 503. The dealer
  * locator is one of these pages, with its dealers below its content.
  */
-export async function contentPage(c: Context<AppEnv>): Promise<Response> {
+export async function contentPage(c: Context<MarketEnv>): Promise<Response> {
   const key = c.var.available.pageOf(c.req.param('page') ?? '')?.key
   if (!key) {
     const moved = movedPageRedirect(c)
@@ -55,7 +55,7 @@ export async function contentPage(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** A content page's parts by its key (an available one): "Page Not Found" when it has no content. */
-export async function contentPageParts(c: Context<AppEnv>, key: string): Promise<ContentPageParts> {
+export async function contentPageParts(c: Context<MarketEnv>, key: string): Promise<ContentPageParts> {
   const { market, api, available, t } = c.var
   const [page, chrome] = await Promise.all([api.content.page(key), loadChrome(c)])
   if (!page) throw PageError.pageNotFound(c.req.url)
