@@ -177,7 +177,7 @@ export async function cartPage(c: Context<MarketEnv>): Promise<Response> {
   const { market, t } = c.var
   const [cart, chrome] = await Promise.all([visitorCart(c).calls.read(), loadChrome(c)])
   const view = viewOf(c, t, market)
-  const head: HeadProps = { title: `${t.t('cart.title')} · ${t.t('brand.name')}`, robots: 'noindex' }
+  const head: HeadProps = { title: `${t('cart.title')} · ${t('brand.name')}`, robots: 'noindex' }
   return sendPage(c, <CartPage view={view} chrome={chrome} head={head} cart={cart} />, { caching: Caching.private })
 }
 
@@ -204,7 +204,7 @@ export async function addToCart(c: Context<MarketEnv>): Promise<Response> {
   const answer = (notice: Notice, status: 200 | 409 | 422, count?: number) => {
     if (!wantsJson(c)) return sendRedirect(c, back(notice), 303)
     c.var.caching.allow(Caching.private)
-    return c.json({ ok: status === 200, count: count ?? null, message: t.t(noticeText(notice)) }, status)
+    return c.json({ ok: status === 200, count: count ?? null, message: t(noticeText(notice)) }, status)
   }
   // A product's form sent with a colour but no size: back to the product, asking for one.
   if (product && colour && picked === undefined && quantity && formKey) return answer('cart_choose_size', 422)

@@ -62,7 +62,7 @@ async function sendConfirmPage(c: Context<MarketEnv>, state: ConfirmState, statu
   const { market, t } = c.var
   const chrome = await loadChrome(c)
   const view = viewOf(c, t, market)
-  const head: HeadProps = { title: `${t.t('confirm.title')} · ${t.t('brand.name')}`, robots: 'noindex' }
+  const head: HeadProps = { title: `${t('confirm.title')} · ${t('brand.name')}`, robots: 'noindex' }
   // The token is in the URL: no other site may see it in a Referer, nor any tracker in the page's address.
   return sendPage(c, <ConfirmEmailPage view={view} chrome={chrome} head={head} state={state} />, {
     status,

@@ -62,7 +62,7 @@ export async function contentPageParts(c: Context<MarketEnv>, key: string): Prom
   const view = viewOf(c, t, market)
   const seo = await modelSeo(api, 'Page', page.id)
   const head: HeadProps = {
-    ...headFromSeo(seo, { title: `${page.title} · ${t.t('brand.name')}`, description: page.summary }, view.origin),
+    ...headFromSeo(seo, { title: `${page.title} · ${t('brand.name')}`, description: page.summary }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: pageAlternates(chrome.sites, available, key, view.origin),
   }

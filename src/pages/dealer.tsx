@@ -124,11 +124,11 @@ export async function dealerPage(c: Context<MarketEnv>): Promise<Response> {
   const { api, t, market } = c.var
   const { found: dealer, chrome, view } = await findBySlug(c, async (slug) => (await api.dealers.all()).find((dealer) => dealer.slug === slug) ?? null)
   const head: HeadProps = {
-    title: `${dealer.name} · ${dealer.city} · ${t.t('brand.name')}`,
+    title: `${dealer.name} · ${dealer.city} · ${t('brand.name')}`,
     description: `${dealer.address}, ${dealer.postal_code ?? ''} ${dealer.city}`,
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: await indexedAlternates(c, chrome.sites, (places, index) => pageGroups.dealer(places, index, dealer.slug)),
-    structuredData: view.origin ? [dealerData(view.origin, market, dealer), dealerTrail(view.origin, market.segment, dealer, t.t, chrome)] : [],
+    structuredData: view.origin ? [dealerData(view.origin, market, dealer), dealerTrail(view.origin, market.segment, dealer, t, chrome)] : [],
   }
   return sendPage(c, <DealerPage view={view} chrome={chrome} head={head} dealer={dealer} />, { caching: Caching.shared })
 }

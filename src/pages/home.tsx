@@ -111,10 +111,10 @@ export async function home(c: Context<MarketEnv>): Promise<Response> {
   const [chrome, seo] = await Promise.all([loadChrome(c), pageSeo(api, 'home')])
   const view = viewOf(c, t, market)
   const head: HeadProps = {
-    ...headFromSeo(seo ?? market.site.seo, { title: `${t.t('brand.name')} · ${t.t('brand.tagline')}`, description: t.t('home.hero_text') }, view.origin),
+    ...headFromSeo(seo ?? market.site.seo, { title: `${t('brand.name')} · ${t('brand.tagline')}`, description: t('home.hero_text') }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: homeAlternates(chrome.sites, view.origin),
-    structuredData: view.origin ? homeData(view.origin, market, t.t('brand.name'), chrome.available.has('search')) : [],
+    structuredData: view.origin ? homeData(view.origin, market, t('brand.name'), chrome.available.has('search')) : [],
   }
   const featured = chrome.productMenu.slice(0, FEATURED_COUNT)
   return sendPage(c, <HomePage view={view} chrome={chrome} head={head} featured={featured} latestNews={latestNews} />, {

@@ -82,7 +82,7 @@ export async function newsIndex(c: Context<MarketEnv>): Promise<Response> {
   const view = viewOf(c, t, market)
   const seo = await modelSeo(api, 'Listing', 'news')
   const head: HeadProps = {
-    ...headFromSeo(seo, { title: `${t.t('news.title')} · ${t.t('brand.name')}`, description: t.t('home.latest_news') }, view.origin),
+    ...headFromSeo(seo, { title: `${t('news.title')} · ${t('brand.name')}`, description: t('home.latest_news') }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url, ['page']),
     // The index's first page exists in every live market; its later pages differ everywhere and have no alternates.
     alternates: page === 1 ? alternatesOf(pageGroups.newsIndex(placesOf(chrome.sites, c.var.available), null), view.origin) : [],
@@ -97,17 +97,17 @@ export async function articlePage(c: Context<MarketEnv>): Promise<Response> {
   const { api, t, market } = c.var
   const { found: article, chrome, view } = await findBySlug(c, (slug) => api.news.article(slug))
   const head: HeadProps = {
-    title: `${article.title} · ${t.t('brand.name')}`,
+    title: `${article.title} · ${t('brand.name')}`,
     description: article.excerpt,
     canonical: canonicalUrl(view.origin, c.req.url),
     ogImage: absoluteUrl(view.origin, article.image),
     alternates: await indexedAlternates(c, chrome.sites, (places, index, here) => pageGroups.article(places, index, article.slug, here)),
     structuredData: view.origin
       ? [
-          articleData(view.origin, market, article, t.t('brand.name')),
+          articleData(view.origin, market, article, t('brand.name')),
           breadcrumbs(view.origin, [
-            { name: t.t('header.home'), path: `/${market.segment}` },
-            { name: t.t('news.title'), path: `/${market.segment}/news` },
+            { name: t('header.home'), path: `/${market.segment}` },
+            { name: t('news.title'), path: `/${market.segment}/news` },
             { name: article.title, path: articlePath(market.segment, article.slug) },
           ]),
         ]

@@ -181,7 +181,7 @@ async function sendNewsletterPage(c: Context<MarketEnv>, state: PageState, statu
   const { market, t, available } = c.var
   const chrome: Chrome = { ...(await loadChrome(c)), newsletterToken: null }
   const view = viewOf(c, t, market, false)
-  const head: HeadProps = { title: `${t.t(TITLES[state.kind])} · ${t.t('brand.name')}`, robots: 'noindex' }
+  const head: HeadProps = { title: `${t(TITLES[state.kind])} · ${t('brand.name')}`, robots: 'noindex' }
   const aboutLink = state.kind === 'confirm' || state.kind === 'invalid'
   return sendPage(c, <NewsletterPage view={view} chrome={chrome} head={head} state={state} privacyUrl={available.pageUrl('privacy-policy')} />, {
     status,

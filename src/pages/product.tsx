@@ -244,7 +244,7 @@ export async function productPage(c: Context<MarketEnv>): Promise<Response> {
   const { found: product, chrome, view } = await findBySlug(c, (slug) => api.catalogue.product(slug))
   const base = `/${market.segment}`
   const head: HeadProps = {
-    title: `${product.name} · ${t.t('brand.name')}`,
+    title: `${product.name} · ${t('brand.name')}`,
     description: product.tagline || product.description,
     canonical: canonicalUrl(view.origin, c.req.url),
     ogImage: absoluteUrl(view.origin, product.gallery[0]),
@@ -252,9 +252,9 @@ export async function productPage(c: Context<MarketEnv>): Promise<Response> {
     alternates: await indexedAlternates(c, chrome.sites, (places, index) => pageGroups.product(places, index, product.slug)),
     structuredData: view.origin
       ? [
-          productData(view.origin, market, product, t.t('brand.name')),
+          productData(view.origin, market, product, t('brand.name')),
           breadcrumbs(view.origin, [
-            { name: t.t('header.home'), path: base },
+            { name: t('header.home'), path: base },
             { name: product.type.name, path: `${base}/products/type/${product.type.slug}` },
             { name: product.name, path: `${base}/products/${product.slug}` },
           ]),

@@ -213,11 +213,11 @@ export async function productsPage(c: Context<MarketEnv>): Promise<Response> {
   const lists = await Promise.all(shown.map((type) => api.catalogue.products(type.slug)))
   const products = lists.flat()
   const query = parseListingQuery(new URL(c.req.url).searchParams, market.site.currency)
-  const title = typeSlug === undefined ? t.t('product.all_products') : (shown[0] as ProductType).name
+  const title = typeSlug === undefined ? t('product.all_products') : (shown[0] as ProductType).name
   const view = viewOf(c, t, market)
   const seo = await (typeSlug === undefined ? modelSeo(api, 'Listing', 'products') : modelSeo(api, 'ProductType', (shown[0] as ProductType).id))
   const head: HeadProps = {
-    ...headFromSeo(seo, { title: `${title} · ${t.t('brand.name')}`, description: t.t('brand.tagline') }, view.origin),
+    ...headFromSeo(seo, { title: `${title} · ${t('brand.name')}`, description: t('brand.tagline') }, view.origin),
     // Filters and orders are not pages of their own: every one's canonical is the listing without them.
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
@@ -226,8 +226,8 @@ export async function productsPage(c: Context<MarketEnv>): Promise<Response> {
     structuredData: view.origin && typeSlug !== undefined
       ? [
           breadcrumbs(view.origin, [
-            { name: t.t('header.home'), path: `/${market.segment}` },
-            { name: t.t('product.all_products'), path: `/${market.segment}/products` },
+            { name: t('header.home'), path: `/${market.segment}` },
+            { name: t('product.all_products'), path: `/${market.segment}/products` },
             { name: title, path: `/${market.segment}/products/type/${typeSlug}` },
           ]),
         ]

@@ -118,7 +118,7 @@ export async function searchPage(c: Context<MarketEnv>): Promise<Response> {
   const view = viewOf(c, t, market)
   const seo = await modelSeo(api, 'Listing', 'search')
   const head: HeadProps = {
-    ...headFromSeo(seo, { title: `${t.t('search.title')} · ${t.t('brand.name')}` }, view.origin),
+    ...headFromSeo(seo, { title: `${t('search.title')} · ${t('brand.name')}` }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url, ['page', 'q']),
     robots: 'noindex, follow',
   }

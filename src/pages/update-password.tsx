@@ -77,7 +77,7 @@ async function sendResetPage(c: Context<MarketEnv>, state: ResetState, status: 2
   const { market, t } = c.var
   const chrome = await loadChrome(c)
   const view = viewOf(c, t, market)
-  const head: HeadProps = { title: `${t.t('password.update_title')} · ${t.t('brand.name')}`, robots: 'noindex' }
+  const head: HeadProps = { title: `${t('password.update_title')} · ${t('brand.name')}`, robots: 'noindex' }
   // The token is in the URL: no other site may see it in a Referer, nor any tracker in the page's address.
   return sendPage(c, <UpdatePasswordPage view={view} chrome={chrome} head={head} state={state} />, {
     status,

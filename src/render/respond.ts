@@ -40,7 +40,7 @@ export function viewOf<E extends AppEnv, M extends Market | null>(c: Context<E>,
   const url = new URL(c.req.url)
   const viewer = c.var.viewer ?? null
   return {
-    t: t.t,
+    t,
     locale: t.locale,
     dir: t.dir,
     market,

@@ -23,6 +23,6 @@ export async function sendAccountPage(
   const { market, t } = c.var
   const chrome = await loadChrome(c)
   const view = viewOf(c, t, market)
-  const head: HeadProps = { title: `${t.t(title.key, title.params)} · ${t.t('brand.name')}`, robots: 'noindex' }
+  const head: HeadProps = { title: `${t(title.key, title.params)} · ${t('brand.name')}`, robots: 'noindex' }
   return sendPage(c, page({ view, chrome, head }), { status, caching: Caching.private, tracking: false })
 }

@@ -211,7 +211,7 @@ export async function sendCheckoutPage(
   const { market, t } = c.var
   const chrome = await loadChrome(c)
   const view = viewOf(c, t, market, false)
-  const head: HeadProps = { title: `${t.t(title.key, title.params)} · ${t.t('brand.name')}`, robots: 'noindex', refreshSeconds }
+  const head: HeadProps = { title: `${t(title.key, title.params)} · ${t('brand.name')}`, robots: 'noindex', refreshSeconds }
   return sendPage(
     c,
     <DefaultLayout view={view} head={head} chrome={chrome}>
