@@ -6,7 +6,7 @@ import { logOut } from './auth/log-out'
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH, REGISTER_PATH, REGISTER_SENT_PATH } from './auth/paths'
 import { viewer } from './auth/viewer'
 import { answerCaching } from './cache/answer-caching'
-import type { AppEnv } from './env'
+import type { AppEnv, MarketEnv } from './env'
 import { PageError } from './errors/page-error'
 import { PICK_MARKET_PATH, pickMarket } from './market/pick-market'
 import { requirePage } from './market/request-availability'
@@ -59,7 +59,7 @@ import { statusPage, submitStatus } from './pages/whistleblower/status'
  * generic content-page route (`/:page`, a pageLinks slug) comes last, so every route above it answers first: a new
  * page is one line above it.
  */
-const market = new Hono<AppEnv>()
+const market = new Hono<MarketEnv>()
 market.use(resolveMarket())
 // Public pages from the page cache (src/page-cache/): its own renders are a second dispatch of this app.
 market.use(pageCache((request, env, ctx) => app.fetch(request, env, ctx)))

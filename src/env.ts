@@ -44,7 +44,12 @@ export type Bindings = Env & {
   UPSTREAM_SERVICE_TOKEN?: string
 }
 
-/** Per-request values, set by middleware and read by handlers through `c.var`. */
+/**
+ * Per-request values, set by middleware and read by handlers through `c.var`: what every route of the Worker may read.
+ * The market's own values are optional here: they exist only once the `/:market` sub-app resolved one, so the
+ * Worker's own paths and those without a market have none, and what runs around every route (the error page, the
+ * guards, tracking) finds them only on a market's request. The sub-app's routes read `MarketVariables` instead.
+ */
 export type Variables = {
   log: RequestLog
   /** The request is the whistleblower channel's: it leaves no trace of the reporter (src/whistleblower/no-trace.ts). */
@@ -56,12 +61,15 @@ export type Variables = {
   upstream: Upstream
   /** The brand-wide cached reads (sites, features) and `forMarket`. */
   lookups: Lookups
-  market: Market
-  /** The market's reads, area by area (`api.catalogue.product(slug)`): set once the market is resolved. */
-  api: MarketApi
-  /** Which pages of the market (or, without one, of the brand) are available: decided once per request. */
-  available: Availability
-  t: Translator
+  /** The request's market: set by `resolveMarket`, on the `/:market` sub-app only. */
+  market?: Market
+  /** The market's texts: set by `resolveMarket` once its market is live (a 503 for maintenance comes before). */
+  t?: Translator
+  /**
+   * Which pages of the market (or, without one, of the brand) are available: decided once per request, by
+   * `resolveMarket` or by the first route that asks (`availableFor`).
+   */
+  available?: Availability
   /** The logged-in visitor, or null. */
   viewer: Viewer | null
   /** The logged-in visitor's account, in the page's market and with their token: set on `auth` routes only. */
@@ -74,4 +82,20 @@ export type Variables = {
   staffApi: Upstream
 }
 
+/** The Worker's routes: its own paths (`/_…`, `/api/*`, the console) and those without a market (`/`, `/login`…). */
 export type AppEnv = { Bindings: Bindings; Variables: Variables }
+
+/** What the routes of the `/:market` sub-app read besides: `resolveMarket` set it before any of them runs. */
+export type MarketVariables = Variables & {
+  market: Market
+  /** The market's reads, area by area (`api.catalogue.product(slug)`). */
+  api: MarketApi
+  t: Translator
+  available: Availability
+}
+
+/**
+ * The routes of one market, `/{country}-{locale}/…`: a market is always there. Code that runs on both kinds of route
+ * takes `Context<E>` for any `E extends AppEnv`.
+ */
+export type MarketEnv = { Bindings: Bindings; Variables: MarketVariables }

@@ -36,7 +36,7 @@ export type AttemptKeys = {
 const MAILING_ATTEMPTS: readonly Attempt[] = ['forgot', 'register', 'confirm']
 
 /** An attempt's keys, worked out once for the checks before and after it. */
-export async function attemptKeys(c: Context<AppEnv>, attempt: Attempt, email: string): Promise<AttemptKeys> {
+export async function attemptKeys<E extends AppEnv>(c: Context<E>, attempt: Attempt, email: string): Promise<AttemptKeys> {
   const client = c.req.header('CF-Connecting-IP') ?? 'local'
   // Hashes of the address, the IP and the device: the locks in KV hold none of them.
   const [account, clientHash] = await Promise.all([sha256Hex(email.trim().toLowerCase()), sha256Hex(client)])
@@ -59,7 +59,7 @@ export async function attemptKeys(c: Context<AppEnv>, attempt: Attempt, email: s
  * many clients); for a trusted device, for that device or for all the account's devices. A limiter or a store that
  * fails lets the attempt through, logged: the upstream's own limits remain.
  */
-export async function attemptRefused(c: Context<AppEnv>, keys: AttemptKeys): Promise<boolean> {
+export async function attemptRefused<E extends AppEnv>(c: Context<E>, keys: AttemptKeys): Promise<boolean> {
   const { attempt } = keys
   const [byClient, locked] = await Promise.all([withinLimit(c.env.CLIENT_ATTEMPTS, keys.client), isLocked(c.env.SESSIONS, accountKeys(keys))])
   const refused = !byClient || locked
@@ -72,7 +72,7 @@ export async function attemptRefused(c: Context<AppEnv>, keys: AttemptKeys): Pro
  * client and from everywhere, and locks the account for the window where a limit is passed. Answers whether this
  * attempt passed one. A customer's successful logins never count.
  */
-export async function countAgainstAccount(c: Context<AppEnv>, keys: AttemptKeys): Promise<boolean> {
+export async function countAgainstAccount<E extends AppEnv>(c: Context<E>, keys: AttemptKeys): Promise<boolean> {
   const { attempt } = keys
   const [fromSource, fromEverywhere] = await Promise.all([
     withinLimit(c.env.ACCOUNT_CLIENT_ATTEMPTS, keys.source),

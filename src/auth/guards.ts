@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../env'
+import type { AppEnv, MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { availableFor } from '../market/request-availability'
 import { sendRedirect } from '../render/respond'
@@ -17,7 +17,7 @@ import { sessionsOf } from './sessions'
  * @example
  * app.use('/:market/my-account/*', requireViewer())
  */
-export const requireViewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+export const requireViewer = (): MiddlewareHandler<MarketEnv> => async (c, next) => {
   await requireCustomerLogin(c)
   const { viewer, market } = c.var
   // A form cannot be sent again after login: its page is where the visitor comes back to.
@@ -50,17 +50,17 @@ export async function endSessionOnUnauthorized(c: Context<AppEnv>, error: unknow
 }
 
 /** Login and the account exist only while they are available (the brand's `customer_login` feature). */
-async function requireCustomerLogin(c: Context<AppEnv>): Promise<void> {
+async function requireCustomerLogin<E extends AppEnv>(c: Context<E>): Promise<void> {
   if (!(await availableFor(c)).has('account')) throw PageError.pageNotFound(c.req.url)
 }
 
 /** Whether the request sent a form (anything but GET and HEAD). */
-const isForm = (c: Context<AppEnv>) => c.req.method !== 'GET' && c.req.method !== 'HEAD'
+const isForm = <E extends AppEnv>(c: Context<E>) => c.req.method !== 'GET' && c.req.method !== 'HEAD'
 
 /** A redirect answering a form is a 303 (the browser follows it with a GET); any other a 302. */
-const afterForm = (c: Context<AppEnv>) => (isForm(c) ? 303 : 302)
+const afterForm = <E extends AppEnv>(c: Context<E>) => (isForm(c) ? 303 : 302)
 
-const pathOf = (c: Context<AppEnv>) => {
+const pathOf = <E extends AppEnv>(c: Context<E>) => {
   const { pathname, search } = new URL(c.req.url)
   return pathname + search
 }

@@ -78,6 +78,6 @@ export function backToSite(market: LoginMarket, redirect: string | null): string
 
 /** The home of the request's market, or of the login market (`/login` has none in its path). */
 export async function homeOf(c: Context<AppEnv>): Promise<string> {
-  const market = c.var.market as AppEnv['Variables']['market'] | undefined
+  const market = c.var.market
   return market ? siteUrl(market.site, market.locale) : (await loginMarket(c)).home
 }

@@ -3,7 +3,7 @@ import type { AppEnv } from '../env'
 import { type SessionStore, type SessionUser, sessionStore } from './session-store'
 
 /** The session store of the request's environment, or null when `SESSION_SECRET` is not set (login is then unavailable). */
-export function sessionsOf(c: Context<AppEnv>): SessionStore | null {
+export function sessionsOf<E extends AppEnv>(c: Context<E>): SessionStore | null {
   return c.env.SESSION_SECRET ? sessionStore(c.env.SESSIONS, c.env.SESSION_SECRET) : null
 }
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 
 /**
  * The header's cart count as the visitor's browser keeps it (`__Host-CartCount-it`): written whenever the Worker
@@ -24,7 +24,7 @@ function tagOf(holder: string): string {
 }
 
 /** The count the browser keeps for this holder's cart in a market's site, or null (none, another holder's, malformed). */
-export const keptCartCount = (c: Context<AppEnv>, country: string, holder: string) =>
+export const keptCartCount = (c: Context<MarketEnv>, country: string, holder: string) =>
   keptCount(getCookie(c, cartCountCookieName(country)), holder)
 
 /** The same from the copy's cookie value (the page cache's early answer, before there is a request context). */
@@ -34,7 +34,7 @@ export function keptCount(value: string | undefined, holder: string): number | n
 }
 
 /** Gives the browser the count of this holder's cart, unless it already keeps that very count. */
-export function keepCartCount(c: Context<AppEnv>, country: string, holder: string, count: number): void {
+export function keepCartCount(c: Context<MarketEnv>, country: string, holder: string, count: number): void {
   if (keptCartCount(c, country, holder) === count) return
   setCookie(c, cartCountCookieName(country), `${Math.min(count, 9999)}.${tagOf(holder)}`, {
     path: '/', secure: true, httpOnly: true, sameSite: 'Lax', maxAge: COUNT_SECONDS,
@@ -42,7 +42,7 @@ export function keepCartCount(c: Context<AppEnv>, country: string, holder: strin
 }
 
 /** Takes the browser's copy back (a payment may have taken lines out of the cart): the next kept page reads the API. */
-export function forgetCartCount(c: Context<AppEnv>, country: string): void {
+export function forgetCartCount(c: Context<MarketEnv>, country: string): void {
   const name = cartCountCookieName(country)
   if (getCookie(c, name) !== undefined) deleteCookie(c, name, { path: '/', secure: true, httpOnly: true, sameSite: 'Lax' })
 }

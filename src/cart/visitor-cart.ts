@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { Caching } from '../cache/answer-caching'
 import { randomToken, sha256Hex } from '../crypto/digest'
-import type { AppEnv } from '../env'
+import type { AppEnv, MarketEnv } from '../env'
 import { keepCartCount, keptCartCount } from './cart-count'
 import { errorName, logEvent } from '../ops/log'
 import { cartCode } from '../upstream/cart-schemas'
@@ -18,25 +18,25 @@ export const CART_COOKIE_DAYS = 30
 export const cartCookieName = (country: string) => `__Host-Cart-${country}`
 
 /** The cart code the browser holds for a site, when it is well-formed. */
-export function readCartCode(c: Context<AppEnv>, country: string): string | null {
+export function readCartCode<E extends AppEnv>(c: Context<E>, country: string): string | null {
   const parsed = cartCode.safeParse(getCookie(c, cartCookieName(country)))
   return parsed.success ? parsed.data : null
 }
 
 /** Gives the browser its cart code: only adding to the cart does (HttpOnly, Secure, SameSite=Lax, Path=/). */
-export function setCartCookie(c: Context<AppEnv>, country: string, code: string): void {
+export function setCartCookie<E extends AppEnv>(c: Context<E>, country: string, code: string): void {
   setCookie(c, cartCookieName(country), code, {
     path: '/', secure: true, httpOnly: true, sameSite: 'Lax', maxAge: CART_COOKIE_DAYS * 24 * 3600,
   })
 }
 
 /** Takes a site's cart cookie back (its cart was merged at login, or is gone). */
-export function clearCartCookie(c: Context<AppEnv>, country: string): void {
+export function clearCartCookie<E extends AppEnv>(c: Context<E>, country: string): void {
   deleteCookie(c, cartCookieName(country), { path: '/', secure: true, httpOnly: true, sameSite: 'Lax' })
 }
 
 /** The request's cart calls in its market: the customer's own cart when logged in, else the cookie's code's. */
-export function visitorCart(c: Context<AppEnv>): { calls: CartCalls; code: string | null; customer: boolean } {
+export function visitorCart(c: Context<MarketEnv>): { calls: CartCalls; code: string | null; customer: boolean } {
   const { market, viewer } = c.var
   const client = c.var.upstream.forMarket(market)
   if (viewer) return { calls: cartCalls(client.withToken(viewer.token), { customer: true }), code: null, customer: true }
@@ -51,9 +51,9 @@ export function visitorCart(c: Context<AppEnv>): { calls: CartCalls; code: strin
  * else from the API and the copy given to the browser (`cart-count.ts`). A cart that cannot be read shows no count
  * (logged); it never fails the page.
  */
-export async function headerCartCount(c: Context<AppEnv>, { kept = false } = {}): Promise<number | null> {
+export async function headerCartCount(c: Context<MarketEnv>, { kept = false } = {}): Promise<number | null> {
   const { market, available } = c.var
-  if (!market || !available?.has('cart')) return null
+  if (!available.has('cart')) return null
   const holder = cartHolderOf(c)
   if (!holder) return null
   c.var.caching.lower(Caching.personal)
@@ -70,7 +70,7 @@ export async function headerCartCount(c: Context<AppEnv>, { kept = false } = {})
 }
 
 /** Keeps the count of a cart the visitor just changed (its answer's `item_count`) in their browser. */
-export function keepChangedCartCount(c: Context<AppEnv>, cart: { code: string; item_count: number }): void {
+export function keepChangedCartCount(c: Context<MarketEnv>, cart: { code: string; item_count: number }): void {
   const { market, viewer } = c.var
   keepCartCount(c, market.country, viewer?.sessionId ?? cart.code, cart.item_count)
 }
@@ -79,7 +79,7 @@ export function keepChangedCartCount(c: Context<AppEnv>, cart: { code: string; i
  * What ties this browser to its cart in the market: the session id when logged in, else its cart code; null when it
  * holds neither (its first add makes a cart).
  */
-export function cartHolderOf(c: Context<AppEnv>): string | null {
+export function cartHolderOf(c: Context<MarketEnv>): string | null {
   const { market, viewer } = c.var
   return viewer?.sessionId ?? readCartCode(c, market.country)
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { DefaultLayout } from './layouts'
 import type { HeadProps } from './page-head'
-import type { Chrome, View } from './view'
+import type { Chrome, MarketView } from './view'
 
 /** The account's sections, in the navigation's order: their path below `/{m}/my-account` and their title's key. */
 export const ACCOUNT_SECTIONS = [
@@ -12,10 +12,10 @@ export const ACCOUNT_SECTIONS = [
 ] as const
 
 /** `/{m}/my-account` of the view's market. */
-export const accountBase = (view: View) => `/${view.market!.segment}/my-account`
+export const accountBase = (view: MarketView) => `/${view.market.segment}/my-account`
 
 /** The default layout with the account's navigation beside the page. */
-export function AccountLayout({ view, chrome, head, children }: { view: View; chrome: Chrome; head: HeadProps; children: ReactNode }) {
+export function AccountLayout({ view, chrome, head, children }: { view: MarketView; chrome: Chrome; head: HeadProps; children: ReactNode }) {
   const base = accountBase(view)
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>

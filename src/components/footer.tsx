@@ -5,7 +5,7 @@ import { PageTrackingContext } from '../tracking/page-tracking'
 import { CONSENT_SETTINGS_ID } from './consent-banner'
 import { NewsletterForm } from './newsletter-form'
 import { SocialLinks } from './social-links'
-import type { Chrome, View } from './view'
+import type { Chrome, MarketView } from './view'
 
 /**
  * The content pages the footer lists under "Legal" rather than "Explore" (pageLinks keys), in this order: who runs the
@@ -17,10 +17,10 @@ const LEGAL_PAGES: readonly string[] = ['legal-notice', 'terms-of-sale', 'delive
  * The page footer: the newsletter sign-up and the brand's social links, the site's content pages, the legal pages and
  * the whistleblower channel, cookie settings (where the page tracks) and the market.
  */
-export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
+export function Footer({ view, chrome }: { view: MarketView; chrome: Chrome }) {
   const { t, market } = view
   const tracking = useContext(PageTrackingContext)
-  const base = market ? `/${market.segment}` : ''
+  const base = `/${market.segment}`
   const pages = chrome.available.pageLinks()
   const link = ({ key, slug }: PageLink) => (
     <li key={key}>
@@ -30,7 +30,7 @@ export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
   const legal = LEGAL_PAGES.flatMap((key) => pages.filter((page) => page.key === key))
   return (
     <footer className="site-footer">
-      {market && (chrome.newsletterToken || chrome.socialLinks !== false) && (
+      {(chrome.newsletterToken || chrome.socialLinks !== false) && (
         <div className={chrome.newsletterToken ? 'footer-top' : 'footer-top social-only'}>
           {chrome.newsletterToken && (
             <section className="footer-newsletter" aria-labelledby="footer-newsletter-title">
@@ -48,30 +48,28 @@ export function Footer({ view, chrome }: { view: View; chrome: Chrome }) {
           {chrome.socialLinks !== false && <SocialLinks view={view} />}
         </div>
       )}
-      {market && (
-        <nav aria-label={t('footer.explore')} className="footer-columns">
-          <div>
-            <h2>{t('footer.explore')}</h2>
-            <ul>{pages.filter(({ key }) => !LEGAL_PAGES.includes(key)).map(link)}</ul>
-          </div>
-          <div>
-            <h2>{t('footer.legal')}</h2>
-            <ul>
-              {legal.map(link)}
+      <nav aria-label={t('footer.explore')} className="footer-columns">
+        <div>
+          <h2>{t('footer.explore')}</h2>
+          <ul>{pages.filter(({ key }) => !LEGAL_PAGES.includes(key)).map(link)}</ul>
+        </div>
+        <div>
+          <h2>{t('footer.legal')}</h2>
+          <ul>
+            {legal.map(link)}
+            <li>
+              <a href={`${base}/whistleblower-form`}>{t('footer.whistleblower')}</a>
+            </li>
+            {tracking && (
               <li>
-                <a href={`${base}/whistleblower-form`}>{t('footer.whistleblower')}</a>
+                <a href={`#${CONSENT_SETTINGS_ID}`}>{t('footer.cookie_settings')}</a>
               </li>
-              {tracking && (
-                <li>
-                  <a href={`#${CONSENT_SETTINGS_ID}`}>{t('footer.cookie_settings')}</a>
-                </li>
-              )}
-            </ul>
-          </div>
-        </nav>
-      )}
+            )}
+          </ul>
+        </div>
+      </nav>
       <div className="footer-bottom">
-        {market && <p>{t('footer.market', { market: marketLabel(market.site, market.locale) })}</p>}
+        <p>{t('footer.market', { market: marketLabel(market.site, market.locale) })}</p>
         <p>{t('footer.copyright', { year: new Date().getUTCFullYear() })}</p>
       </div>
     </footer>

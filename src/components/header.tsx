@@ -7,7 +7,7 @@ import { LOGOUT_PATH } from '../auth/paths'
 import { loginUrl } from '../auth/redirect-target'
 import { Island } from './island'
 import { Logo } from './logo'
-import type { Chrome, View } from './view'
+import type { Chrome, MarketView, View } from './view'
 
 const NAV_ID = 'site-nav'
 
@@ -24,10 +24,10 @@ function navLabel(t: View['t'], key: string): string {
  * (`<details>`, the menu button's `#site-nav` target); with it, client/header.ts closes them on Escape (focus back on
  * their button), on an outside click or when the focus leaves them, and keeps one open at a time.
  */
-export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
+export function Header({ view, chrome }: { view: MarketView; chrome: Chrome }) {
   const { t, market } = view
-  const home = market ? siteUrl(market.site, market.locale) : '/'
-  const base = market ? `/${market.segment}` : ''
+  const home = siteUrl(market.site, market.locale)
+  const base = `/${market.segment}`
   return (
     <header className="site-header" data-header="">
       <a className="skip-link" href="#main">
@@ -39,28 +39,27 @@ export function Header({ view, chrome }: { view: View; chrome: Chrome }) {
         </a>
         <nav id={NAV_ID} className="site-nav" aria-label={t('header.main_navigation')}>
           <ul className="nav-links">
-            {market && chrome.productMenu.length + chrome.productTypes.length > 0 && (
+            {chrome.productMenu.length + chrome.productTypes.length > 0 && (
               <li className="nav-products">
                 <ProductMenu view={view} chrome={chrome} base={base} />
               </li>
             )}
-            {market &&
-              chrome.available.headerLinks().map(({ key, slug }) => (
-                <li key={key}>
-                  <a href={`${base}/${slug}`} aria-current={view.path === `${base}/${slug}` ? 'page' : undefined}>
-                    {navLabel(t, key)}
-                  </a>
-                </li>
-              ))}
+            {chrome.available.headerLinks().map(({ key, slug }) => (
+              <li key={key}>
+                <a href={`${base}/${slug}`} aria-current={view.path === `${base}/${slug}` ? 'page' : undefined}>
+                  {navLabel(t, key)}
+                </a>
+              </li>
+            ))}
           </ul>
           <div className="nav-picker">
             <Island name={IslandNames.marketPicker} component={MarketPicker} props={pickerProps(chrome.sites, market, t, view.path)} />
           </div>
         </nav>
         <div className="header-tools">
-          {market && chrome.available.has('search') && <HeaderSearch view={view} base={base} />}
+          {chrome.available.has('search') && <HeaderSearch view={view} base={base} />}
           {chrome.available.has('account') && <AccountMenu view={view} home={home} />}
-          {market && chrome.available.has('cart') && <CartLink view={view} base={base} count={chrome.cartCount ?? null} />}
+          {chrome.available.has('cart') && <CartLink view={view} base={base} count={chrome.cartCount ?? null} />}
           <Island
             name={IslandNames.mobileMenu}
             component={MobileMenu}
@@ -183,7 +182,7 @@ function CartLink({ view, base, count }: { view: View; base: string; count: numb
  * cache, which puts the logged-in menu there for a visitor with a session (src/page-cache/personal.ts). Logged in: a
  * disclosure with the visitor's name, their account and the logout button (a POST).
  */
-export function AccountMenu({ view, home }: { view: View; home: string }) {
+export function AccountMenu({ view, home }: { view: MarketView; home: string }) {
   const { t, market, viewer } = view
   if (!viewer) {
     return (
@@ -202,11 +201,9 @@ export function AccountMenu({ view, home }: { view: View; home: string }) {
       </summary>
       <div className="header-panel account-panel">
         <p className="account-panel-name">{t('header.logged_in_as', { name: `\u2068${viewer.name}\u2069` })}</p>
-        {market && (
-          <a className="account-panel-link" href={`/${market.segment}/my-account`}>
-            {t('header.my_account')}
-          </a>
-        )}
+        <a className="account-panel-link" href={`/${market.segment}/my-account`}>
+          {t('header.my_account')}
+        </a>
         <form method="post" action={LOGOUT_PATH} className="logout-form">
           <input type="hidden" name="redirect" value={home} />
           <button type="submit" className="link-button">

@@ -5,12 +5,12 @@ import { Header } from './header'
 import { Logo } from './logo'
 import { Toast } from './toast'
 import type { HeadProps } from './page-head'
-import type { Chrome, View } from './view'
+import type { Chrome, MarketView, View } from './view'
 
 type LayoutProps = { view: View; head: HeadProps; children: ReactNode }
 
-/** The default layout: header, the page, footer. */
-export function DefaultLayout({ view, head, chrome, children }: LayoutProps & { chrome: Chrome }) {
+/** The default layout of a market's pages: header, the page, footer. */
+export function DefaultLayout({ view, head, chrome, children }: LayoutProps & { view: MarketView; chrome: Chrome }) {
   return (
     <Document view={view} head={head}>
       <Header view={view} chrome={chrome} />

@@ -1,7 +1,7 @@
 import { formatDate } from '../i18n/formats'
 import type { NewsSummary } from '../upstream/schemas'
 import { CardImage, type CardImageLoading } from './card-image'
-import type { View } from './view'
+import type { MarketView } from './view'
 
 /** The canonical URL path of an article. */
 export const articlePath = (segment: string, slug: string) => `/${segment}/news/details/${slug}`
@@ -10,8 +10,8 @@ export const articlePath = (segment: string, slug: string) => `/${segment}/news/
  * News cards: picture, title (a heading at `level`), date and excerpt, each a link to the article. Pictures load
  * lazily, except the first one's where the cards are the page's main content (`first`: the news index).
  */
-export function NewsCards({ view, articles, level, first = 'lazy' }: { view: View; articles: NewsSummary[]; level: 2 | 3; first?: CardImageLoading }) {
-  const market = view.market!
+export function NewsCards({ view, articles, level, first = 'lazy' }: { view: MarketView; articles: NewsSummary[]; level: 2 | 3; first?: CardImageLoading }) {
+  const market = view.market
   const Heading = level === 2 ? 'h2' : 'h3'
   return (
     <ul className="card-grid news-grid">

@@ -2,7 +2,7 @@ import { HONEYPOT_FIELD } from '../forms/bot-checks'
 import { FORM_TOKEN_FIELD } from '../forms/form-token'
 import { type FieldErrors, Field, FormErrors } from './form-field'
 import { ConsentField } from './lead-form-frame'
-import type { View } from './view'
+import type { MarketView } from './view'
 
 /** The sign-up page's path in a market; the footer's form posts there. */
 export const newsletterPath = (segment: string) => `/${segment}/newsletter`
@@ -11,7 +11,7 @@ export const newsletterPath = (segment: string) => `/${segment}/newsletter`
 export type NewsletterFormState = { email?: string; consent?: boolean; errors?: FieldErrors; message?: string }
 
 type NewsletterFormProps = {
-  view: View
+  view: MarketView
   token: string
   /** The market's privacy page, linked beside the consent. */
   privacyUrl: string | null
@@ -29,7 +29,7 @@ type NewsletterFormProps = {
 export function NewsletterForm({ view, token, privacyUrl, labelledBy, idPrefix, state = {} }: NewsletterFormProps) {
   const { t, market } = view
   return (
-    <form method="post" action={newsletterPath(market!.segment)} className="stacked-form newsletter-form" aria-labelledby={labelledBy} noValidate>
+    <form method="post" action={newsletterPath(market.segment)} className="stacked-form newsletter-form" aria-labelledby={labelledBy} noValidate>
       <FormErrors view={view} errors={state.errors} message={state.message ? t(state.message) : null} />
       <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
       <div className="honeypot" aria-hidden="true">

@@ -1,7 +1,7 @@
 import { formatMoney } from '../i18n/formats'
 import type { MenuProduct } from '../upstream/schemas'
 import { CardImage, type CardImageLoading } from './card-image'
-import type { View } from './view'
+import type { MarketView } from './view'
 
 /**
  * Product cards: picture, name, tagline and the price in the market's currency, written by the market's rules
@@ -9,8 +9,8 @@ import type { View } from './view'
  * where the cards are the page's main content (`first`): it is the largest paint, so it loads at once with high
  * priority.
  */
-export function ProductCards({ view, products, price, first = 'lazy' }: { view: View; products: Array<MenuProduct & { price?: number }>; price?: (minor: number) => string; first?: CardImageLoading }) {
-  const market = view.market!
+export function ProductCards({ view, products, price, first = 'lazy' }: { view: MarketView; products: Array<MenuProduct & { price?: number }>; price?: (minor: number) => string; first?: CardImageLoading }) {
+  const market = view.market
   const base = `/${market.segment}`
   const written = price ?? ((minor: number) => formatMoney(minor, market.site.currency, market))
   return (

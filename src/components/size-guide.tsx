@@ -2,7 +2,7 @@ import { GEOMETRY_MEASURES, formatMeasure, formatRiderHeight, measureUnit } from
 import type { Product } from '../upstream/catalogue-schemas'
 import { LtrValue } from './spec-value'
 import { TableScroll } from './table-scroll'
-import type { View } from './view'
+import type { MarketView } from './view'
 
 /**
  * A bicycle's size guide: which frame size fits which rider height, and the frame's geometry per size. A native
@@ -10,12 +10,12 @@ import type { View } from './view'
  * geometry table scrolls sideways inside its own named box on a phone, never the page. Products without a size guide
  * (accessories, one-size bikes) show nothing.
  */
-export function SizeGuide({ view, product }: { view: View; product: Product }) {
+export function SizeGuide({ view, product }: { view: MarketView; product: Product }) {
   const rows = product.size_guide
   if (!rows) return null
   const { t, dir } = view
-  const tag = view.market?.tag ?? view.locale
-  const country = view.market?.country ?? ''
+  const tag = view.market.tag
+  const country = view.market.country
   return (
     <details className="size-guide" id="size-guide">
       <summary>{t('size_guide.open')}</summary>

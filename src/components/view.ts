@@ -1,4 +1,4 @@
-import type { Translator } from '../i18n/translator'
+import type { Translate, Translator } from '../i18n/translator'
 import type { Market } from '../market/market'
 import type { Notice } from './toast'
 import type { ListedProductType } from '../upstream/catalogue-schemas'
@@ -7,7 +7,7 @@ import type { Availability } from '../market/availability'
 
 /** What every page's layout needs to know about the request: its texts, market and URL. */
 export type View = {
-  t: Translator['t']
+  t: Translate
   locale: string
   dir: Translator['dir']
   market: Market | null
@@ -23,6 +23,9 @@ export type View = {
   /** Whether pictures are served resized at the widths they are shown (`IMAGE_RESIZING`; absent: off). */
   imageResizing?: boolean
 }
+
+/** The view of a market's page (`viewOf` with its market): the market is always there. */
+export type MarketView = View & { market: Market }
 
 /** The data of the default layout's header and footer: the sites (picker), the product menu, what is available. */
 export type Chrome = {

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import type { z } from 'zod'
 import type { FieldErrors } from '../components/form-field'
 import type { View } from '../components/view'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { fieldErrors } from '../upstream/fields'
 import type { SubmissionKind } from '../upstream/form-schemas'
 import { unlessRefused } from '../upstream/errors'
@@ -38,9 +38,9 @@ export type LeadForm<Data = unknown> = {
   /** Its checkbox groups: names posted more than once. */
   lists?: readonly string[]
   /** What its fields need, read for each form shown. */
-  load(c: Context<AppEnv>): Promise<Data>
+  load(c: Context<MarketEnv>): Promise<Data>
   /** The values a new form starts with (`?model=`); unknown values are ignored. */
-  prefill?(c: Context<AppEnv>, data: Data): FormValues
+  prefill?(c: Context<MarketEnv>, data: Data): FormValues
   Fields(props: FieldsProps<Data>): ReactNode
   /** What the page shows between its text and the form's panel, if anything (the open positions). */
   Above?(props: { view: View; data: Data }): ReactNode
@@ -50,7 +50,7 @@ export type LeadForm<Data = unknown> = {
    * Checks the posted values (with the submission's key) and sends them; `body` is the whole parsed body (files).
    * Null when the API has no such form (404).
    */
-  send(c: Context<AppEnv>, values: FormValues, submissionKey: string, body: Record<string, unknown>): Promise<Sent | null>
+  send(c: Context<MarketEnv>, values: FormValues, submissionKey: string, body: Record<string, unknown>): Promise<Sent | null>
 }
 
 /** Declares a lead form (its type follows from `load`). */

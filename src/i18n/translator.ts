@@ -6,12 +6,14 @@ import { direction, type Direction } from './direction'
 
 export type TranslateParams = Record<string, string | number>
 
-/** One visitor's texts: a locale, its direction and `t(key, params)`. Built per request, never shared. */
-export type Translator = {
-  readonly locale: string
-  readonly dir: Direction
-  t(key: string, params?: TranslateParams): string
-}
+/** The text of a key in one visitor's language, its `{{params}}` filled in. */
+export type Translate = (key: string, params?: TranslateParams) => string
+
+/**
+ * One visitor's texts: called as `t(key, params)`, and knowing its locale and direction (`t.locale`, `t.dir`). Built
+ * per request, never shared.
+ */
+export type Translator = Translate & { readonly locale: string; readonly dir: Direction }
 
 const MISSING_LIMIT = 1000
 const missingReported = new Set<string>()
@@ -21,22 +23,19 @@ const missingReported = new Set<string>()
  * logged once per isolate; a key nobody has answers itself, so a gap is visible and never blank.
  *
  * @example
- * const { t } = createTranslator('it', messages)
+ * const t = createTranslator('it', messages)
  * t('picker.suggested', { market: 'Italia' })
  */
 export function createTranslator(locale: string, messages: Messages | null): Translator {
   const dictionary = rosetta<Messages>({ market: messages ?? {}, fallback: english })
-  return {
-    locale,
-    dir: direction(locale),
-    t(key, params) {
-      const text: unknown = dictionary.t(key, params, 'market')
-      if (typeof text === 'string' && text) return text
-      reportMissing(locale, key, messages !== null)
-      const fallback: unknown = dictionary.t(key, params, 'fallback')
-      return typeof fallback === 'string' && fallback ? fallback : key
-    },
+  const translate: Translate = (key, params) => {
+    const text: unknown = dictionary.t(key, params, 'market')
+    if (typeof text === 'string' && text) return text
+    reportMissing(locale, key, messages !== null)
+    const fallback: unknown = dictionary.t(key, params, 'fallback')
+    return typeof fallback === 'string' && fallback ? fallback : key
   }
+  return Object.assign(translate, { locale, dir: direction(locale) })
 }
 
 function reportMissing(locale: string, key: string, hadMessages: boolean): void {

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { Caching } from '../cache/answer-caching'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 
 /**
  * A content page asked for by the slug it had before the market's slugs were in its language (`/it-it/work-with-us`,
@@ -9,7 +9,7 @@ import type { AppEnv } from '../env'
  * keep; a form posted from a page rendered before the change is sent on with its body: `308`. Null when the slug
  * was never a page of the market, or its page is not available (switched off: "Page Not Found" as before).
  */
-export function movedPageRedirect(c: Context<AppEnv>): Response | null {
+export function movedPageRedirect(c: Context<MarketEnv>): Response | null {
   const { market, available } = c.var
   const slug = c.req.param('page') ?? ''
   const page = available.movedPage(slug)

@@ -1,6 +1,6 @@
 import type { MarketPickerProps } from '../../client/islands/market-picker'
 import type { PickerRegion } from '../../client/islands/market-regions'
-import type { Translator } from '../i18n/translator'
+import type { Translate } from '../i18n/translator'
 import type { Region, Site } from '../upstream/schemas'
 import { isLive, type Market } from './market'
 import { PICK_FROM_FIELD, PICK_MARKET_PATH } from './pick-market'
@@ -25,7 +25,7 @@ export function marketLabel(site: Site, locale: string): string {
 }
 
 /** The live markets, grouped by region with translated region names: what the picker lists. */
-export function pickerRegions(sites: Site[], t: Translator['t']): PickerRegion[] {
+export function pickerRegions(sites: Site[], t: Translate): PickerRegion[] {
   return REGION_ORDER.map((region) => ({
     name: t(`picker.regions.${region}`),
     markets: sites
@@ -35,7 +35,7 @@ export function pickerRegions(sites: Site[], t: Translator['t']): PickerRegion[]
 }
 
 /** The picker island's props for a page; `from`, the page's path, lets the pick land on the same page elsewhere. */
-export function pickerProps(sites: Site[], market: Market | null, t: Translator['t'], from?: string): MarketPickerProps {
+export function pickerProps(sites: Site[], market: Market | null, t: Translate, from?: string): MarketPickerProps {
   return {
     from: market && from ? { name: PICK_FROM_FIELD, value: from } : null,
     current: market?.segment ?? null,

@@ -9,7 +9,7 @@ import { type Availability, availabilityOf } from './availability'
  * The request's availability, decided once: the market's when the path has one (after `resolveMarket`), else the
  * brand's features alone (`/login`, `/logout`).
  */
-export async function availableFor(c: Context<AppEnv>): Promise<Availability> {
+export async function availableFor<E extends AppEnv>(c: Context<E>): Promise<Availability> {
   const decided = c.get('available')
   if (decided) return decided
   const available = availabilityOf(c.get('market') ?? null, await brandFeatures(c))
@@ -18,7 +18,7 @@ export async function availableFor(c: Context<AppEnv>): Promise<Availability> {
 }
 
 /** The brand's features; when they cannot be read at all, every feature counts as on (logged). */
-async function brandFeatures(c: Context<AppEnv>): Promise<Feature[]> {
+async function brandFeatures<E extends AppEnv>(c: Context<E>): Promise<Feature[]> {
   return c.var.lookups.features().catch((error: unknown) => {
     logEvent('warn', 'features_unavailable', { error: errorName(error) })
     return []

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { ErrorMessages, PageError } from '../errors/page-error'
 import { loadTranslator } from '../i18n/load-translator'
 import { isLive, parseMarketSegment, toMarket } from './market'
@@ -14,7 +14,7 @@ import { availableFor } from './request-availability'
  * @example
  * market.use(resolveMarket()) // the /:market sub-app's first middleware
  */
-export const resolveMarket = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+export const resolveMarket = (): MiddlewareHandler<MarketEnv> => async (c, next) => {
   const parsed = parseMarketSegment(c.req.path.split('/')[1])
   if (!parsed) throw PageError.notFound(ErrorMessages.noCountry)
 

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { pageNumber } from '../components/pagination'
 import { LEAD_FORMS } from '../pages/lead-forms'
 import { listingSearch, parseListingQuery } from '../pages/listing-query'
@@ -9,7 +9,7 @@ import { MAX_PAGES } from '../pages/news'
  * The query a page reads, written one way (its key's tail): '' for none, null when the page is not kept for it (a
  * malformed page number is "Page Not Found" for that very URL).
  */
-type ReadQuery = (params: URLSearchParams, c: Context<AppEnv>) => string | null
+type ReadQuery = (params: URLSearchParams, c: Context<MarketEnv>) => string | null
 
 const NONE: ReadQuery = () => ''
 /** A listing's filters and sort as the listing reads them: values it ignores make no key of their own. */
@@ -49,7 +49,7 @@ export type Candidate = { path: string; query: string }
  * @example
  * candidateOf(c) // /it-it/products?sort=price-asc&min=abc&utm_source=x → { path: '/it-it/products', query: 'sort=price-asc' }
  */
-export function candidateOf(c: Context<AppEnv>): Candidate | null {
+export function candidateOf(c: Context<MarketEnv>): Candidate | null {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null
   const url = new URL(c.req.url)
   if (url.searchParams.has('notice')) return null
@@ -60,7 +60,7 @@ export function candidateOf(c: Context<AppEnv>): Candidate | null {
   return query === null ? null : { path: url.pathname, query }
 }
 
-function readsOf(c: Context<AppEnv>, rest: string): ReadQuery | null {
+function readsOf(c: Context<MarketEnv>, rest: string): ReadQuery | null {
   const route = CACHEABLE.find((candidate) => candidate.path.test(rest))
   if (route) return route.reads
   const slug = /^\/([a-z0-9-]+)$/.exec(rest)?.[1]

@@ -4,7 +4,7 @@ import { type AnswerCaching, Caching } from '../cache/answer-caching'
 import { viewerName } from '../auth/viewer'
 import { headerCartCount } from '../cart/visitor-cart'
 import { configOf } from '../config'
-import type { AppEnv, Bindings } from '../env'
+import type { Bindings, MarketEnv } from '../env'
 import { siteUrl } from '../market/market'
 import { errorName, logEvent } from '../ops/log'
 import type { PageCacheOutcome } from '../ops/request-log'
@@ -19,7 +19,7 @@ import { answerOf, forgetPage, freshnessOf, fromCacheApi, fromMemory, matchesEta
 import { pageVersion } from './versions'
 
 /** The app itself, for the page cache's own renders (a second dispatch of the candidate's anonymous request). */
-export type Dispatch = (request: Request, env: Bindings, ctx: Context<AppEnv>['executionCtx']) => Response | Promise<Response>
+export type Dispatch = (request: Request, env: Bindings, ctx: Context<MarketEnv>['executionCtx']) => Response | Promise<Response>
 
 /** Headers of a rendered page that are not kept with it: each answer gets its own. */
 const NOT_KEPT = new Set(['cache-control', 'set-cookie', 'date', 'content-length', 'etag'])
@@ -38,7 +38,7 @@ const refreshing = new Map<string, number>()
  * market.use(resolveMarket())
  * market.use(pageCache((request, env, ctx) => app.fetch(request, env, ctx)))
  */
-export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => async (c, next) => {
+export const pageCache = (dispatch: Dispatch): MiddlewareHandler<MarketEnv> => async (c, next) => {
   if (c.var.pageCacheRender || !configOf(c.env).pageCache) return next()
   const candidate = candidateOf(c)
   if (!candidate) return next()
@@ -95,7 +95,7 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<AppEnv> => asyn
  * (a section left out for a failure is not kept). Answers the entry, or the render's own answer (a stream, a
  * redirect, an error) with the caching it decided.
  */
-async function render(c: Context<AppEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache, refresh: boolean) {
+async function render(c: Context<MarketEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache, refresh: boolean) {
   const render: PageCacheRender = { log: c.var.log, complete: refresh }
   const failures = c.var.log.failureCount
   const request = anonymousRequest(c, candidate, refresh ? null : c.req.raw.signal, render)
@@ -127,7 +127,7 @@ async function etagOf(body: ArrayBuffer): Promise<string> {
  * The candidate's request as a visitor without cookies would send it: the consent choice is the only cookie kept
  * (the page depends on it, and its key holds it), the query only what the page reads; conditional headers dropped.
  */
-function anonymousRequest(c: Context<AppEnv>, candidate: Candidate, signal: AbortSignal | null, render: PageCacheRender) {
+function anonymousRequest(c: Context<MarketEnv>, candidate: Candidate, signal: AbortSignal | null, render: PageCacheRender) {
   const url = new URL(c.req.url)
   url.pathname = candidate.path
   url.search = candidate.query
@@ -146,7 +146,7 @@ const GONE = new Set([301, 302, 303, 307, 308, 410])
  * isolate. A page that is gone or moved is dropped (a "Page Not Found" replaces it); a failed refresh (an upstream
  * error, a section that failed) keeps the stale page, to be tried again by a later visitor.
  */
-function refreshInBackground(c: Context<AppEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache): void {
+function refreshInBackground(c: Context<MarketEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache): void {
   const started = refreshing.get(key)
   if (started !== undefined && Date.now() - started < REFRESH_LIMIT_MS) return
   refreshing.set(key, Date.now())
@@ -163,12 +163,12 @@ function refreshInBackground(c: Context<AppEnv>, dispatch: Dispatch, candidate: 
 }
 
 /** The visitor's own parts of a page: their name when logged in, their cart's count when they have one. */
-async function personalPartsOf(c: Context<AppEnv>): Promise<PersonalParts | null> {
+async function personalPartsOf(c: Context<MarketEnv>): Promise<PersonalParts | null> {
   const name = c.var.viewer ? viewerName(c.var.viewer.user) : null
   const count = await headerCartCount(c, { kept: true })
   return name === null && count === null ? null : { name, count }
 }
 
 /** What the early answer needs to know of a kept page's market besides the page. */
-const addressOf = ({ var: { market, available } }: Context<AppEnv>) =>
+const addressOf = ({ var: { market, available } }: Context<MarketEnv>) =>
   ({ country: market.country, segment: market.segment, sellsOnline: available.has('cart') })

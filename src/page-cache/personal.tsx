@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { AccountMenu } from '../components/header'
-import type { View } from '../components/view'
+import type { MarketView } from '../components/view'
 import { answerOf, type PageEntry } from './store'
 
 /** A visitor's own parts of a cached page: the account menu (logged in) and the cart count (with a cart). */
@@ -23,8 +23,8 @@ const TEMPLATES_LIMIT = 200
 const templatesKey = (segment: string, version: string) => `${segment}|${version}`
 
 /** The personal templates of a view's market, rendered the first time they are asked for (the app's page cache). */
-export function personalTemplates(view: View, home: string, version: string): PersonalTemplates {
-  const key = templatesKey(view.market?.segment ?? '', version)
+export function personalTemplates(view: MarketView, home: string, version: string): PersonalTemplates {
+  const key = templatesKey(view.market.segment, version)
   let known = templates.get(key)
   if (known === undefined) {
     if (templates.size >= TEMPLATES_LIMIT) templates.clear()

@@ -4,8 +4,8 @@ import { addKeyOf, cartHolderOf, keepChangedCartCount, setCartCookie, visitorCar
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import { type Notice, noticeText, withNotice } from '../components/toast'
-import type { Chrome, View } from '../components/view'
-import type { AppEnv } from '../env'
+import type { Chrome, MarketView } from '../components/view'
+import type { MarketEnv } from '../env'
 import { ErrorMessages, PageError } from '../errors/page-error'
 import { readForm } from '../forms/read-form'
 import { formatMoney } from '../i18n/formats'
@@ -36,9 +36,9 @@ const refusalNotice = (error: unknown): Notice | null => {
 const percent = (rate: number, market: Market) => new Intl.NumberFormat(market.tag, { style: 'percent', maximumFractionDigits: 2 }).format(rate / 10_000)
 
 /** The cart page: its lines (change, remove), the summary with delivery and VAT as the market says, and checkout. */
-export function CartPage({ view, chrome, head, cart }: { view: View; chrome: Chrome; head: HeadProps; cart: Cart | null }) {
+export function CartPage({ view, chrome, head, cart }: { view: MarketView; chrome: Chrome; head: HeadProps; cart: Cart | null }) {
   const { t } = view
-  const market = view.market!
+  const market = view.market
   const base = `/${market.segment}`
   const money = (minor: number) => formatMoney(minor, market.site.currency, market)
   const lines = cart?.lines ?? []
@@ -173,16 +173,16 @@ export function CartPage({ view, chrome, head, cart }: { view: View; chrome: Chr
  * `GET /{m}/cart`: the visitor's cart in the market (a customer's own, else the cookie's code's; none: the empty
  * state). Private and `no-store`, never indexed; opening it never sets a cookie.
  */
-export async function cartPage(c: Context<AppEnv>): Promise<Response> {
+export async function cartPage(c: Context<MarketEnv>): Promise<Response> {
   const { market, t } = c.var
   const [cart, chrome] = await Promise.all([visitorCart(c).calls.read(), loadChrome(c)])
   const view = viewOf(c, t, market)
-  const head: HeadProps = { title: `${t.t('cart.title')} · ${t.t('brand.name')}`, robots: 'noindex' }
+  const head: HeadProps = { title: `${t('cart.title')} · ${t('brand.name')}`, robots: 'noindex' }
   return sendPage(c, <CartPage view={view} chrome={chrome} head={head} cart={cart} />, { caching: Caching.private })
 }
 
 /** Whether the posting page asked for JSON (the "add to cart" island) rather than a page. */
-const wantsJson = (c: Context<AppEnv>) => (c.req.header('Accept') ?? '').includes('application/json')
+const wantsJson = (c: Context<MarketEnv>) => (c.req.header('Accept') ?? '').includes('application/json')
 
 /**
  * `POST /{m}/cart/items` (`sku`, `quantity`, `key`, `product`): adds a variant the market sells to the visitor's cart
@@ -190,7 +190,7 @@ const wantsJson = (c: Context<AppEnv>) => (c.req.header('Accept') ?? '').include
  * only way it is ever set), then `303` back to the product with a notice. The island asks for JSON instead:
  * `{ count, message }`. Amounts are never read from the form: the API prices the line.
  */
-export async function addToCart(c: Context<AppEnv>): Promise<Response> {
+export async function addToCart(c: Context<MarketEnv>): Promise<Response> {
   const { market, t } = c.var
   const form = await readForm(c)
   // The variant: `sku`, or the product page's size chosen in the colour chosen (`colour=red`, `sku-red=…`).
@@ -204,7 +204,7 @@ export async function addToCart(c: Context<AppEnv>): Promise<Response> {
   const answer = (notice: Notice, status: 200 | 409 | 422, count?: number) => {
     if (!wantsJson(c)) return sendRedirect(c, back(notice), 303)
     c.var.caching.allow(Caching.private)
-    return c.json({ ok: status === 200, count: count ?? null, message: t.t(noticeText(notice)) }, status)
+    return c.json({ ok: status === 200, count: count ?? null, message: t(noticeText(notice)) }, status)
   }
   // A product's form sent with a colour but no size: back to the product, asking for one.
   if (product && colour && picked === undefined && quantity && formKey) return answer('cart_choose_size', 422)
@@ -243,7 +243,7 @@ async function addOnce(calls: CartCalls, line: { sku: string; quantity: number; 
 }
 
 /** The line a change or removal names: its SKU from the path, or 404. */
-function skuOf(c: Context<AppEnv>): string {
+function skuOf(c: Context<MarketEnv>): string {
   const sku = c.req.param('sku') ?? ''
   if (!SKU.test(sku)) throw PageError.pageNotFound(c.req.url)
   return sku
@@ -253,7 +253,7 @@ function skuOf(c: Context<AppEnv>): string {
  * `POST /{m}/cart/items/{sku}` (`quantity`): changes a line's quantity, checked against the stock; `303` back to the
  * cart with a notice. A line (or cart) that is not the visitor's is 404.
  */
-export async function changeCartLine(c: Context<AppEnv>): Promise<Response> {
+export async function changeCartLine(c: Context<MarketEnv>): Promise<Response> {
   const sku = skuOf(c)
   const quantity = quantityOf((await readForm(c)).quantity)
   if (!quantity) throw new PageError(400, ErrorMessages.badRequest)
@@ -271,7 +271,7 @@ export async function changeCartLine(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** `POST /{m}/cart/items/{sku}/remove`: removes a line; `303` back to the cart. Another's line is 404. */
-export async function removeCartLine(c: Context<AppEnv>): Promise<Response> {
+export async function removeCartLine(c: Context<MarketEnv>): Promise<Response> {
   const sku = skuOf(c)
   const removed = await visitorCart(c).calls.remove(sku)
   if (!removed) throw PageError.pageNotFound(c.req.url)

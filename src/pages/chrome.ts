@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { Chrome } from '../components/view'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
 import { headerCartCount } from '../cart/visitor-cart'
 import { newsletterToken } from '../forms/newsletter-token'
@@ -10,7 +10,7 @@ import { newsletterToken } from '../forms/newsletter-token'
  * types, the request's availability, the visitor's cart count (src/cart/visitor-cart.ts) and the footer's newsletter
  * form token. None may fail a page: without them the header shows less, and says so in the log.
  */
-export async function loadChrome(c: Context<AppEnv>): Promise<Chrome> {
+export async function loadChrome(c: Context<MarketEnv>): Promise<Chrome> {
   const { lookups, api, available } = c.var
   const orNothing = <T>(part: string, read: Promise<T[]>) =>
     read.catch((error: unknown) => {

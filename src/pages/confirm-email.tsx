@@ -6,10 +6,10 @@ import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import { withNotice } from '../components/toast'
-import type { Chrome, View } from '../components/view'
+import type { Chrome, MarketView } from '../components/view'
 import { configOf } from '../config'
 import { TOKEN_FORMAT } from '../crypto/digest'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { ErrorMessages, PageError } from '../errors/page-error'
 import { rememberMarket } from '../market/remembered-market'
 import { sendPage, sendRedirect, viewOf } from '../render/respond'
@@ -24,7 +24,7 @@ type ConfirmState = { kind: 'form'; email: string; redirect: string | null } | {
  * The confirmation page: opening the link never confirms by itself (mail scanners follow links), the visitor presses
  * the button, which posts to the same address.
  */
-export function ConfirmEmailPage({ view, chrome, head, state }: { view: View; chrome: Chrome; head: HeadProps; state: ConfirmState }) {
+export function ConfirmEmailPage({ view, chrome, head, state }: { view: MarketView; chrome: Chrome; head: HeadProps; state: ConfirmState }) {
   const { t } = view
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
@@ -34,7 +34,7 @@ export function ConfirmEmailPage({ view, chrome, head, state }: { view: View; ch
             <h1>{t('confirm.invalid_title')}</h1>
             <p>{t('confirm.invalid_text')}</p>
             <p>
-              <a className="button" href={`/${view.market?.segment ?? ''}/my-account`}>
+              <a className="button" href={`/${view.market.segment}/my-account`}>
                 {t('confirm.to_account')}
               </a>
             </p>
@@ -58,11 +58,11 @@ export function ConfirmEmailPage({ view, chrome, head, state }: { view: View; ch
   )
 }
 
-async function sendConfirmPage(c: Context<AppEnv>, state: ConfirmState, status: 200 | 404 | 410 = 200) {
+async function sendConfirmPage(c: Context<MarketEnv>, state: ConfirmState, status: 200 | 404 | 410 = 200) {
   const { market, t } = c.var
   const chrome = await loadChrome(c)
   const view = viewOf(c, t, market)
-  const head: HeadProps = { title: `${t.t('confirm.title')} · ${t.t('brand.name')}`, robots: 'noindex' }
+  const head: HeadProps = { title: `${t('confirm.title')} · ${t('brand.name')}`, robots: 'noindex' }
   // The token is in the URL: no other site may see it in a Referer, nor any tracker in the page's address.
   return sendPage(c, <ConfirmEmailPage view={view} chrome={chrome} head={head} state={state} />, {
     status,
@@ -73,10 +73,10 @@ async function sendConfirmPage(c: Context<AppEnv>, state: ConfirmState, status: 
 }
 
 /** Unknown links answer 404, used or expired ones 410, both with the same message. */
-const spent = (c: Context<AppEnv>, status: 404 | 410) => sendConfirmPage(c, { kind: 'invalid' }, status)
+const spent = (c: Context<MarketEnv>, status: 404 | 410) => sendConfirmPage(c, { kind: 'invalid' }, status)
 
 /** `GET /{m}/confirm-email/{token}?redirect=`: checks the link and shows the button; confirms nothing. */
-export async function confirmEmailPage(c: Context<AppEnv>): Promise<Response> {
+export async function confirmEmailPage(c: Context<MarketEnv>): Promise<Response> {
   const token = c.req.param('token') ?? ''
   if (!TOKEN_FORMAT.test(token)) return spent(c, 404)
   const link = await unlessRefused(authOf(c).confirmationLink(token), [410])
@@ -89,7 +89,7 @@ export async function confirmEmailPage(c: Context<AppEnv>): Promise<Response> {
  * `POST /{m}/confirm-email/{token}`: confirms the address once. A logged-in visitor goes on to the `redirect` (or
  * their account) with a notice; anyone else logs in, in this market, and comes back to the `redirect` afterwards.
  */
-export async function submitConfirmEmail(c: Context<AppEnv>): Promise<Response> {
+export async function submitConfirmEmail(c: Context<MarketEnv>): Promise<Response> {
   const token = c.req.param('token') ?? ''
   if (!TOKEN_FORMAT.test(token)) return spent(c, 404)
   const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)
@@ -109,7 +109,7 @@ export async function submitConfirmEmail(c: Context<AppEnv>): Promise<Response> 
  * banner's "send the link again". Counted per client and per
  * account (each sends a mail; the API also bounds the links an account is sent); back to the account with a notice.
  */
-export async function resendConfirmation(c: Context<AppEnv>): Promise<Response> {
+export async function resendConfirmation(c: Context<MarketEnv>): Promise<Response> {
   const { viewer, market } = c.var
   if (!viewer) throw PageError.notFound('')
   const keys = await attemptKeys(c, 'confirm', `user:${viewer.user.id}`)

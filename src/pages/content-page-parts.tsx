@@ -3,8 +3,8 @@ import type { ReactNode } from 'react'
 import { ContentBlocks } from '../components/content-blocks'
 import { DefaultLayout } from '../components/layouts'
 import { type HeadProps, headFromSeo } from '../components/page-head'
-import type { Chrome, View } from '../components/view'
-import type { AppEnv } from '../env'
+import type { Chrome, MarketView } from '../components/view'
+import type { MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { viewOf } from '../render/respond'
 import { pageAlternates } from '../seo/alternates'
@@ -14,7 +14,7 @@ import type { ContentPage as Page } from '../upstream/schemas'
 import { loadChrome } from './chrome'
 
 /** What every rendering of a content page needs: the page itself, the header and footer, the view and the head. */
-export type ContentPageParts = { view: View; chrome: Chrome; head: HeadProps; page: Page }
+export type ContentPageParts = { view: MarketView; chrome: Chrome; head: HeadProps; page: Page }
 
 /** A content page of the site (about us, contact, test ride…): title, summary, its blocks, then its form if any. */
 export function ContentPage({ view, chrome, head, page, children }: ContentPageParts & { children?: ReactNode }) {
@@ -31,14 +31,14 @@ export function ContentPage({ view, chrome, head, page, children }: ContentPageP
 }
 
 /** A content page's parts by its key (an available one): "Page Not Found" when it has no content. */
-export async function contentPageParts(c: Context<AppEnv>, key: string): Promise<ContentPageParts> {
+export async function contentPageParts(c: Context<MarketEnv>, key: string): Promise<ContentPageParts> {
   const { market, api, available, t } = c.var
   const [page, chrome] = await Promise.all([api.content.page(key), loadChrome(c)])
   if (!page) throw PageError.pageNotFound(c.req.url)
   const view = viewOf(c, t, market)
   const seo = await modelSeo(api, 'Page', page.id)
   const head: HeadProps = {
-    ...headFromSeo(seo, { title: `${page.title} · ${t.t('brand.name')}`, description: page.summary }, view.origin),
+    ...headFromSeo(seo, { title: `${page.title} · ${t('brand.name')}`, description: page.summary }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: pageAlternates(chrome.sites, available, key, view.origin),
   }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { Caching } from '../cache/answer-caching'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { movedPageRedirect } from '../market/moved-page'
 import { sendPage } from '../render/respond'
@@ -14,7 +14,7 @@ import { sendLeadFormPage } from './lead-form'
  * page had before is moved there (301, market/moved-page.ts); an unknown slug or a page without content is "Page Not Found"; an upstream failure with nothing cached is the app's 503. The dealer
  * locator is one of these pages, with its dealers below its content.
  */
-export async function contentPage(c: Context<AppEnv>): Promise<Response> {
+export async function contentPage(c: Context<MarketEnv>): Promise<Response> {
   const key = c.var.available.pageOf(c.req.param('page') ?? '')?.key
   if (!key) {
     const moved = movedPageRedirect(c)

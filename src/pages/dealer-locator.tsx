@@ -6,9 +6,9 @@ import { ContentBlocks } from '../components/content-blocks'
 import { Island } from '../components/island'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
-import type { Chrome, View } from '../components/view'
+import type { Chrome, MarketView } from '../components/view'
 import { configOf } from '../config'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { byDistance } from '../geo/distance'
 import { assets } from '../render/assets'
 import { Caching } from '../cache/answer-caching'
@@ -26,7 +26,7 @@ export const formatKm = (km: number, tag: string): string =>
 
 
 type LocatorProps = {
-  view: View
+  view: MarketView
   chrome: Chrome
   head: HeadProps
   page: ContentPage
@@ -42,8 +42,8 @@ type LocatorProps = {
 /** The dealer locator: the page's content, the search form, the nearest dealers (a list that needs no JavaScript) and the map. */
 export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, near, filters, tileUrl, positionInvalid = false }: LocatorProps) {
   const { t } = view
-  const segment = view.market!.segment
-  const tag = view.market!.tag
+  const segment = view.market.segment
+  const tag = view.market.tag
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <div className="band dealer-locator">
@@ -146,7 +146,7 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
  * "Book a test ride at this dealer" on a card, for a dealer that offers them where the test ride page is available;
  * the dealer's name completes it for assistive technology, which may list the page's links out of their cards.
  */
-function TestRideLink({ view, chrome, dealer }: { view: View; chrome: Chrome; dealer: Dealer }) {
+function TestRideLink({ view, chrome, dealer }: { view: MarketView; chrome: Chrome; dealer: Dealer }) {
   const href = dealer.services.test_rides ? chrome.available.pageUrl('test-drive', `?dealer=${encodeURIComponent(dealer.slug)}`) : null
   if (!href) return null
   return (
@@ -165,7 +165,7 @@ function TestRideLink({ view, chrome, dealer }: { view: View; chrome: Chrome; de
  * visitor's browser gave ("use my position": `?lat=&lng=`), else the visitor's position at the edge, else the market's
  * centre. Coordinates that cannot be used answer 400 with the page measured without them and a message.
  */
-export async function sendDealerLocator(c: Context<AppEnv>, page: ContentPage, chrome: Chrome, head: HeadProps): Promise<Response> {
+export async function sendDealerLocator(c: Context<MarketEnv>, page: ContentPage, chrome: Chrome, head: HeadProps): Promise<Response> {
   const { market, api, t } = c.var
   const near = nearOf(c)
   const position = positionOf(c)

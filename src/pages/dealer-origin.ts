@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import type { Point } from '../geo/distance'
 import type { Place } from '../upstream/catalogue-schemas'
 
@@ -20,7 +20,7 @@ const DEGREES = /^-?\d{1,3}(\.\d{1,8})?$/
  * The position the visitor's browser gave (`?lat=&lng=`, "use my position"): null when the URL has neither,
  * 'invalid' when either is missing, malformed or out of range.
  */
-export function positionOf(c: Context<AppEnv>): Point | 'invalid' | null {
+export function positionOf(c: Context<MarketEnv>): Point | 'invalid' | null {
   const lat = c.req.query('lat')
   const lng = c.req.query('lng')
   if (lat === undefined && lng === undefined) return null
@@ -30,10 +30,10 @@ export function positionOf(c: Context<AppEnv>): Point | 'invalid' | null {
 }
 
 /** The town or postcode the visitor typed (`?near=`), trimmed; '' when none. */
-export const nearOf = (c: Context<AppEnv>): string => (c.req.query('near') ?? '').trim().slice(0, 80)
+export const nearOf = (c: Context<MarketEnv>): string => (c.req.query('near') ?? '').trim().slice(0, 80)
 
 /** The place a typed town or postcode names (`api.dealers.place`, the visitor's own words: never cached), or null. */
-export const placeOf = (c: Context<AppEnv>, near: string): Promise<Place | null> =>
+export const placeOf = (c: Context<MarketEnv>, near: string): Promise<Place | null> =>
   near.length >= 2 ? c.var.api.dealers.place(near) : Promise.resolve(null)
 
 /**
@@ -41,7 +41,7 @@ export const placeOf = (c: Context<AppEnv>, near: string): Promise<Place | null>
  * at the edge when they are in the market's country (or on the international site), else the market's centre (or,
  * without one, the middle of its dealers). The dealer locator and the test ride's dealer list share it.
  */
-export function originOf(c: Context<AppEnv>, place: Place | null, near: string, dealers: Point[], position: Point | null = null): Origin {
+export function originOf(c: Context<MarketEnv>, place: Place | null, near: string, dealers: Point[], position: Point | null = null): Origin {
   if (place) return { point: place, from: 'place', place: place.name }
   if (position) return { point: position, from: 'position' }
   const { site } = c.var.market

@@ -68,11 +68,11 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
     <ErrorPage
       view={viewOf(c, t, market, false)}
       status={error.status}
-      title={t.t(WORDING[error.kind].title)}
+      title={t(WORDING[error.kind].title)}
       message={error.message}
-      text={t.t(WORDING[error.kind].text)}
+      text={t(WORDING[error.kind].text)}
       home={home}
-      homeLabel={maintenance ? t.t('picker.change') : undefined}
+      homeLabel={maintenance ? t('picker.change') : undefined}
     />,
     {
       status: error.status,

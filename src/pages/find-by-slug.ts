@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
-import type { Chrome, View } from '../components/view'
-import type { AppEnv } from '../env'
+import type { Chrome, MarketView } from '../components/view'
+import type { MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { viewOf } from '../render/respond'
 import { loadChrome } from './chrome'
@@ -13,9 +13,9 @@ const SLUG = /^[a-z0-9-]{1,120}$/
  * chrome, loaded together, and the page's view. A malformed or unknown slug is "Page Not Found".
  */
 export async function findBySlug<T>(
-  c: Context<AppEnv>,
+  c: Context<MarketEnv>,
   find: (slug: string) => Promise<T | null>,
-): Promise<{ found: T; chrome: Chrome; view: View }> {
+): Promise<{ found: T; chrome: Chrome; view: MarketView }> {
   const { market, t } = c.var
   const slug = c.req.param('slug') ?? ''
   const [found, chrome] = await Promise.all([SLUG.test(slug) ? find(slug) : null, loadChrome(c)])

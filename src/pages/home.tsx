@@ -6,8 +6,8 @@ import { ResponsiveImage } from '../components/responsive-image'
 import { ProductCards } from '../components/product-cards'
 import { NewsCards } from '../components/news-cards'
 import { type HeadProps, headFromSeo } from '../components/page-head'
-import type { Chrome, View } from '../components/view'
-import type { AppEnv } from '../env'
+import type { Chrome, MarketView } from '../components/view'
+import type { MarketEnv } from '../env'
 import { type Deferred, defer, orNull } from '../render/deferred'
 import { sendPage, viewOf } from '../render/respond'
 import { homeAlternates } from '../seo/alternates'
@@ -23,7 +23,7 @@ const FEATURED_COUNT = 4
 const LATEST_NEWS_COUNT = 3
 
 type HomeProps = {
-  view: View
+  view: MarketView
   chrome: Chrome
   head: HeadProps
   featured: MenuProduct[]
@@ -32,8 +32,7 @@ type HomeProps = {
 
 /** The market home: hero, featured bikes, latest news (streamed), the dealer finder and, where on, the test ride. */
 export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps) {
-  const { t, market } = view
-  const base = `/${market!.segment}`
+  const { t } = view
   const dealerLocator = chrome.available.pageUrl('dealer-locator')
   const testRide = chrome.available.pageUrl('test-drive')
   return (
@@ -87,7 +86,7 @@ export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps
 }
 
 /** The latest-news block: it waits for its data inside Suspense, so the shell never waits for it. */
-function LatestNews({ view, news }: { view: View; news: Promise<NewsSummary[] | null> }) {
+function LatestNews({ view, news }: { view: MarketView; news: Promise<NewsSummary[] | null> }) {
   const { t, market } = view
   const articles = use(news)
   if (articles === null) return <p>{t('home.news_unavailable')}</p>
@@ -96,14 +95,14 @@ function LatestNews({ view, news }: { view: View; news: Promise<NewsSummary[] | 
     <>
       <NewsCards view={view} articles={articles.slice(0, LATEST_NEWS_COUNT)} level={3} />
       <p>
-        <a href={`/${market!.segment}/news`}>{t('home.all_news')}</a>
+        <a href={`/${market.segment}/news`}>{t('home.all_news')}</a>
       </p>
     </>
   )
 }
 
 /** `GET /{m}`: critical data (chrome, featured bikes) awaited; the latest news deferred. */
-export async function home(c: Context<AppEnv>): Promise<Response> {
+export async function home(c: Context<MarketEnv>): Promise<Response> {
   const { market, api, t } = c.var
   const latestNews = defer(
     orNull(api.news.latest(LATEST_NEWS_COUNT), (error) =>
@@ -112,10 +111,10 @@ export async function home(c: Context<AppEnv>): Promise<Response> {
   const [chrome, seo] = await Promise.all([loadChrome(c), pageSeo(api, 'home')])
   const view = viewOf(c, t, market)
   const head: HeadProps = {
-    ...headFromSeo(seo ?? market.site.seo, { title: `${t.t('brand.name')} · ${t.t('brand.tagline')}`, description: t.t('home.hero_text') }, view.origin),
+    ...headFromSeo(seo ?? market.site.seo, { title: `${t('brand.name')} · ${t('brand.tagline')}`, description: t('home.hero_text') }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: homeAlternates(chrome.sites, view.origin),
-    structuredData: view.origin ? homeData(view.origin, market, t.t('brand.name'), chrome.available.has('search')) : [],
+    structuredData: view.origin ? homeData(view.origin, market, t('brand.name'), chrome.available.has('search')) : [],
   }
   const featured = chrome.productMenu.slice(0, FEATURED_COUNT)
   return sendPage(c, <HomePage view={view} chrome={chrome} head={head} featured={featured} latestNews={latestNews} />, {

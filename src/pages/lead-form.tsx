@@ -3,9 +3,9 @@ import { Caching } from '../cache/answer-caching'
 import type { FieldErrors } from '../components/form-field'
 import { DefaultLayout } from '../components/layouts'
 import { LeadFormFrame } from '../components/lead-form-frame'
-import type { View } from '../components/view'
+import type { MarketView } from '../components/view'
 import { configOf } from '../config'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { movedPageRedirect } from '../market/moved-page'
 import { caughtBot, HONEYPOT_FIELD } from '../forms/bot-checks'
@@ -34,23 +34,23 @@ const BOT_PREFIX = { test_ride: 'TR', dealer: 'DL', distributor: 'DS', job: 'JB'
 const MACHINE_FIELDS = [FORM_TOKEN_FIELD, HONEYPOT_FIELD, TURNSTILE_FIELD]
 
 /** The lead form of the request's page (`/{m}/{slug}`) when it is available there; else null. */
-export function leadFormOf(c: Context<AppEnv>): LeadForm | null {
-  const key = c.var.available?.pageOf(c.req.param('page') ?? '')?.key
+export function leadFormOf(c: Context<MarketEnv>): LeadForm | null {
+  const key = c.var.available.pageOf(c.req.param('page') ?? '')?.key
   return (key && LEAD_FORMS[key]) || null
 }
 
 /** The largest body the request's page reads: its form's, else the default. */
-export const leadFormBodyLimit = (c: Context<AppEnv>) => leadFormOf(c)?.maxBytes ?? DEFAULT_BODY_LIMIT
+export const leadFormBodyLimit = (c: Context<MarketEnv>) => leadFormOf(c)?.maxBytes ?? DEFAULT_BODY_LIMIT
 
 /** What a token is signed for: one form of one market. */
-const tokenScope = (c: Context<AppEnv>, form: LeadForm) => `${c.var.market.segment}:${form.kind}`
+const tokenScope = (c: Context<MarketEnv>, form: LeadForm) => `${c.var.market.segment}:${form.kind}`
 
 /**
  * A content page with its lead form: a new form (prefilled from the query where the form says so), or the posted one
  * again with its messages. Each form carries its own token, so the page is never kept by a cache.
  */
 export async function sendLeadFormPage(
-  c: Context<AppEnv>,
+  c: Context<MarketEnv>,
   parts: ContentPageParts,
   form: LeadForm,
   state?: FormState,
@@ -101,7 +101,7 @@ export async function sendLeadFormPage(
  * that fails, bring the form back with everything typed (files excepted) — and the visitor is sent to the
  * confirmation (303). Nothing of the content reaches a log.
  */
-export async function submitLeadForm(c: Context<AppEnv>): Promise<Response> {
+export async function submitLeadForm(c: Context<MarketEnv>): Promise<Response> {
   const form = leadFormOf(c)
   if (!form) {
     const moved = movedPageRedirect(c)
@@ -147,7 +147,7 @@ export async function submitLeadForm(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** `GET /{m}/{slug}/sent?reference=`: the confirmation, with the reference and what happens next. */
-export async function leadFormSent(c: Context<AppEnv>): Promise<Response> {
+export async function leadFormSent(c: Context<MarketEnv>): Promise<Response> {
   const form = leadFormOf(c)
   const reference = c.req.query('reference') ?? ''
   if (!form) {
@@ -165,7 +165,7 @@ export async function leadFormSent(c: Context<AppEnv>): Promise<Response> {
   )
 }
 
-function Confirmation({ view, chrome, kind, reference }: { view: View; chrome: Awaited<ReturnType<typeof loadChrome>>; kind: LeadForm['kind']; reference: string }) {
+function Confirmation({ view, chrome, kind, reference }: { view: MarketView; chrome: Awaited<ReturnType<typeof loadChrome>>; kind: LeadForm['kind']; reference: string }) {
   const { t } = view
   return (
     <DefaultLayout view={view} chrome={chrome} head={{ title: `${t('forms.sent_title')} · ${t('brand.name')}`, robots: 'noindex' }}>
@@ -178,7 +178,7 @@ function Confirmation({ view, chrome, kind, reference }: { view: View; chrome: A
         <h2>{t('forms.next_title')}</h2>
         <p>{t(`forms.${kind}.next`)}</p>
         <p>
-          <a className="button" href={`/${view.market!.segment}`}>
+          <a className="button" href={`/${view.market.segment}`}>
             {t('common.return_to_home')}
           </a>
         </p>
@@ -187,7 +187,7 @@ function Confirmation({ view, chrome, kind, reference }: { view: View; chrome: A
   )
 }
 
-const confirmationPath = (c: Context<AppEnv>, reference: string) =>
+const confirmationPath = (c: Context<MarketEnv>, reference: string) =>
   `/${c.var.market.segment}/${c.req.param('page')}/sent?reference=${encodeURIComponent(reference)}`
 
 /** A parsed body as form values: texts, and lists for the form's checkbox groups; files are left out. */

@@ -95,7 +95,7 @@ export function LoginPage({ view, head, market, state }: LoginPageProps) {
 async function sendLoginPage(c: Context<AppEnv>, market: LoginMarket, state: LoginState, status: 200 | 422 | 429 = 200) {
   const t = await loadTranslator(c.var.lookups.forMarket(market))
   const view = viewOf(c, t, null, false)
-  const head: HeadProps = { title: `${t.t('auth.login_title')} · ${t.t('brand.name')}`, description: t.t('auth.login_intro'), robots: 'noindex' }
+  const head: HeadProps = { title: `${t('auth.login_title')} · ${t('brand.name')}`, description: t('auth.login_intro'), robots: 'noindex' }
   const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) } : {}
   return sendPage(c, <LoginPage view={view} head={head} market={market} state={state} />, { status, headers, caching: Caching.private })
 }

@@ -6,8 +6,8 @@ import { DefaultLayout } from '../components/layouts'
 import { articlePath, NewsCards } from '../components/news-cards'
 import { absoluteUrl, type HeadProps, headFromSeo } from '../components/page-head'
 import { Pagination, pageNumber } from '../components/pagination'
-import type { Chrome, View } from '../components/view'
-import type { AppEnv } from '../env'
+import type { Chrome, MarketView } from '../components/view'
+import type { MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { formatDate } from '../i18n/formats'
 import { sanitizeRichText } from '../render/rich-text'
@@ -26,10 +26,10 @@ import { findBySlug } from './find-by-slug'
 export const MAX_PAGES = 100
 
 /** The news index, newest first, a page at a time. */
-export function NewsIndexPage(props: { view: View; chrome: Chrome; head: HeadProps; articles: NewsSummary[]; page: number; pages: number }) {
+export function NewsIndexPage(props: { view: MarketView; chrome: Chrome; head: HeadProps; articles: NewsSummary[]; page: number; pages: number }) {
   const { view, chrome, head, articles, page, pages } = props
   const { t } = view
-  const base = `/${view.market!.segment}/news`
+  const base = `/${view.market.segment}/news`
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <div className="band">
@@ -48,9 +48,9 @@ export function NewsIndexPage(props: { view: View; chrome: Chrome; head: HeadPro
 }
 
 /** One article: title, date, picture and its sanitised rich text. */
-export function ArticlePage({ view, chrome, head, article, body }: { view: View; chrome: Chrome; head: HeadProps; article: NewsArticle; body: string }) {
+export function ArticlePage({ view, chrome, head, article, body }: { view: MarketView; chrome: Chrome; head: HeadProps; article: NewsArticle; body: string }) {
   const { t } = view
-  const market = view.market!
+  const market = view.market
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <article className="article">
@@ -71,7 +71,7 @@ export function ArticlePage({ view, chrome, head, article, body }: { view: View;
 }
 
 /** `GET /{m}/news?page=N`: a page past the last or a malformed number is "Page Not Found". */
-export async function newsIndex(c: Context<AppEnv>): Promise<Response> {
+export async function newsIndex(c: Context<MarketEnv>): Promise<Response> {
   const { market, api, t } = c.var
   const page = pageNumber(c.req.query('page'), MAX_PAGES)
   if (!page) throw PageError.pageNotFound(c.req.url)
@@ -82,7 +82,7 @@ export async function newsIndex(c: Context<AppEnv>): Promise<Response> {
   const view = viewOf(c, t, market)
   const seo = await modelSeo(api, 'Listing', 'news')
   const head: HeadProps = {
-    ...headFromSeo(seo, { title: `${t.t('news.title')} · ${t.t('brand.name')}`, description: t.t('home.latest_news') }, view.origin),
+    ...headFromSeo(seo, { title: `${t('news.title')} · ${t('brand.name')}`, description: t('home.latest_news') }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url, ['page']),
     // The index's first page exists in every live market; its later pages differ everywhere and have no alternates.
     alternates: page === 1 ? alternatesOf(pageGroups.newsIndex(placesOf(chrome.sites, c.var.available), null), view.origin) : [],
@@ -93,21 +93,21 @@ export async function newsIndex(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** `GET /{m}/news/details/{slug}`: the canonical article page; articles carry their own SEO fields. */
-export async function articlePage(c: Context<AppEnv>): Promise<Response> {
+export async function articlePage(c: Context<MarketEnv>): Promise<Response> {
   const { api, t, market } = c.var
   const { found: article, chrome, view } = await findBySlug(c, (slug) => api.news.article(slug))
   const head: HeadProps = {
-    title: `${article.title} · ${t.t('brand.name')}`,
+    title: `${article.title} · ${t('brand.name')}`,
     description: article.excerpt,
     canonical: canonicalUrl(view.origin, c.req.url),
     ogImage: absoluteUrl(view.origin, article.image),
     alternates: await indexedAlternates(c, chrome.sites, (places, index, here) => pageGroups.article(places, index, article.slug, here)),
     structuredData: view.origin
       ? [
-          articleData(view.origin, market, article, t.t('brand.name')),
+          articleData(view.origin, market, article, t('brand.name')),
           breadcrumbs(view.origin, [
-            { name: t.t('header.home'), path: `/${market.segment}` },
-            { name: t.t('news.title'), path: `/${market.segment}/news` },
+            { name: t('header.home'), path: `/${market.segment}` },
+            { name: t('news.title'), path: `/${market.segment}/news` },
             { name: article.title, path: articlePath(market.segment, article.slug) },
           ]),
         ]
@@ -118,7 +118,7 @@ export async function articlePage(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** `GET /{m}/news/{slug}-{id}`: the permalink of an article answers 301 with its canonical page. */
-export async function articlePermalink(c: Context<AppEnv>): Promise<Response> {
+export async function articlePermalink(c: Context<MarketEnv>): Promise<Response> {
   const { market, api } = c.var
   const id = /^[a-z0-9-]*-([1-9][0-9]{0,8})$/.exec(c.req.param('slugId') ?? '')?.[1]
   const article = id ? await api.news.articleById(Number(id)) : null

@@ -4,10 +4,10 @@ import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import { NewsletterForm, type NewsletterFormState, newsletterPath } from '../components/newsletter-form'
 import type { HeadProps } from '../components/page-head'
-import type { Chrome, View } from '../components/view'
+import type { Chrome, MarketView } from '../components/view'
 import { configOf } from '../config'
 import { TOKEN_FORMAT } from '../crypto/digest'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { caughtBot } from '../forms/bot-checks'
 import { FORM_TOKEN_FIELD, issueFormToken, MIN_FILL_SECONDS, readFormToken } from '../forms/form-token'
 import { newsletterToken, newsletterTokenScope } from '../forms/newsletter-token'
@@ -28,9 +28,9 @@ type PageState =
   | { kind: 'confirmed' }
   | { kind: 'invalid' }
 
-function NewsletterPage({ view, chrome, head, state, privacyUrl }: { view: View; chrome: Chrome; head: HeadProps; state: PageState; privacyUrl: string | null }) {
+function NewsletterPage({ view, chrome, head, state, privacyUrl }: { view: MarketView; chrome: Chrome; head: HeadProps; state: PageState; privacyUrl: string | null }) {
   const { t } = view
-  const segment = view.market!.segment
+  const segment = view.market.segment
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <div className="auth-panel narrow newsletter-page">
@@ -110,11 +110,11 @@ const TITLES: Record<PageState['kind'], string> = {
  * One of the sign-up's pages. The footer carries no second form here. A form (it has its own token) and a page about
  * a link (the token is in its URL: no Referer, no tracker) are never kept by a cache.
  */
-async function sendNewsletterPage(c: Context<AppEnv>, state: PageState, status: 200 | 404 | 410 | 422 | 429 | 503 = 200) {
+async function sendNewsletterPage(c: Context<MarketEnv>, state: PageState, status: 200 | 404 | 410 | 422 | 429 | 503 = 200) {
   const { market, t, available } = c.var
   const chrome: Chrome = { ...(await loadChrome(c)), newsletterToken: null }
   const view = viewOf(c, t, market, false)
-  const head: HeadProps = { title: `${t.t(TITLES[state.kind])} · ${t.t('brand.name')}`, robots: 'noindex' }
+  const head: HeadProps = { title: `${t(TITLES[state.kind])} · ${t('brand.name')}`, robots: 'noindex' }
   const aboutLink = state.kind === 'confirm' || state.kind === 'invalid'
   return sendPage(c, <NewsletterPage view={view} chrome={chrome} head={head} state={state} privacyUrl={available.pageUrl('privacy-policy')} />, {
     status,
@@ -125,7 +125,7 @@ async function sendNewsletterPage(c: Context<AppEnv>, state: PageState, status: 
 }
 
 /** `GET /{m}/newsletter`: the sign-up form on a page of its own (where the footer's form comes back with its messages). */
-export async function newsletterPage(c: Context<AppEnv>): Promise<Response> {
+export async function newsletterPage(c: Context<MarketEnv>): Promise<Response> {
   return sendNewsletterPage(c, { kind: 'form', token: await newsletterToken(c), form: {} })
 }
 
@@ -135,7 +135,7 @@ export async function newsletterPage(c: Context<AppEnv>): Promise<Response> {
  * client, 429; then the address and the consent are checked and sent. The answer is the same whether or not the
  * address is subscribed: the mailed link says the rest. Nothing typed reaches a log.
  */
-export async function submitNewsletter(c: Context<AppEnv>): Promise<Response> {
+export async function submitNewsletter(c: Context<MarketEnv>): Promise<Response> {
   const body = await readForm(c)
   const typed: NewsletterFormState = { email: body.email?.slice(0, 254), consent: body.consent === 'on' }
   const again = (form: NewsletterFormState, status: 422 | 429 | 503, token?: string | null) =>
@@ -178,20 +178,20 @@ export async function submitNewsletter(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** `GET /{m}/newsletter/sent`: "check your inbox". */
-export async function newsletterSent(c: Context<AppEnv>): Promise<Response> {
+export async function newsletterSent(c: Context<MarketEnv>): Promise<Response> {
   return sendNewsletterPage(c, { kind: 'sent' })
 }
 
 /** `GET /{m}/newsletter/confirmed`: the subscription is confirmed. */
-export async function newsletterConfirmed(c: Context<AppEnv>): Promise<Response> {
+export async function newsletterConfirmed(c: Context<MarketEnv>): Promise<Response> {
   return sendNewsletterPage(c, { kind: 'confirmed' })
 }
 
 /** Unknown links answer 404, used or expired ones 410, both with the same message. */
-const spent = (c: Context<AppEnv>, status: 404 | 410) => sendNewsletterPage(c, { kind: 'invalid' }, status)
+const spent = (c: Context<MarketEnv>, status: 404 | 410) => sendNewsletterPage(c, { kind: 'invalid' }, status)
 
 /** `GET /{m}/newsletter/confirm/{token}`: checks the link and shows the button; subscribes nobody (mail scanners follow links). */
-export async function newsletterConfirmPage(c: Context<AppEnv>): Promise<Response> {
+export async function newsletterConfirmPage(c: Context<MarketEnv>): Promise<Response> {
   const token = c.req.param('token') ?? ''
   if (!TOKEN_FORMAT.test(token)) return spent(c, 404)
   const link = await unlessRefused(c.var.api.newsletter.link(token), [410])
@@ -201,7 +201,7 @@ export async function newsletterConfirmPage(c: Context<AppEnv>): Promise<Respons
 }
 
 /** `POST /{m}/newsletter/confirm/{token}`: subscribes the link's address, once; then "you are subscribed" (303). */
-export async function submitNewsletterConfirm(c: Context<AppEnv>): Promise<Response> {
+export async function submitNewsletterConfirm(c: Context<MarketEnv>): Promise<Response> {
   const token = c.req.param('token') ?? ''
   if (!TOKEN_FORMAT.test(token)) return spent(c, 404)
   const confirmed = await unlessRefused(c.var.api.newsletter.confirm(token), [410, 422])

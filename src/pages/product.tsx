@@ -2,12 +2,12 @@ import type { Context } from 'hono'
 import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import { absoluteUrl, type HeadProps } from '../components/page-head'
-import type { Chrome, View } from '../components/view'
+import type { Chrome, MarketView } from '../components/view'
 import { ProductCards } from '../components/product-cards'
 import { ResponsiveImage } from '../components/responsive-image'
 import { ProductSpecs } from '../components/product-specs'
 import { SizeGuide } from '../components/size-guide'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { formatMoney } from '../i18n/formats'
 import { sendPage } from '../render/respond'
 import { indexedAlternates } from '../seo/alternates'
@@ -22,9 +22,9 @@ import { Island } from '../components/island'
 import { randomToken } from '../crypto/digest'
 
 /** The product page: breadcrumbs, gallery, the buy column (name, price, colours, sizes, actions), size guide, specifications, related products. */
-export function ProductPage({ view, chrome, head, product, formKey, related }: { view: View; chrome: Chrome; head: HeadProps; product: Product; formKey: string; related: ProductSummary[] }) {
+export function ProductPage({ view, chrome, head, product, formKey, related }: { view: MarketView; chrome: Chrome; head: HeadProps; product: Product; formKey: string; related: ProductSummary[] }) {
   const { t } = view
-  const market = view.market!
+  const market = view.market
   const base = `/${market.segment}`
   const testRide = chrome.available.pageUrl('test-drive', `?model=${encodeURIComponent(product.slug)}`)
   const dealerLocator = chrome.available.pageUrl('dealer-locator')
@@ -109,7 +109,7 @@ export function ProductPage({ view, chrome, head, product, formKey, related }: {
  * colours marked with theirs. The page's styles show the chosen colour's pictures and the shared ones; with
  * JavaScript a click opens the full-screen viewer (a chunk loaded on that click), with the texts given here.
  */
-function Gallery({ view, product }: { view: View; product: Product }) {
+function Gallery({ view, product }: { view: MarketView; product: Product }) {
   const { t } = view
   const colourOf = new Map<string, string>()
   for (const [colour, paths] of Object.entries(product.colour_gallery)) for (const path of paths) colourOf.set(path, colour)
@@ -162,14 +162,14 @@ function Gallery({ view, product }: { view: View; product: Product }) {
 }
 
 /** The colours and sizes as the picker shows them (in the buy box, or alone where the market does not sell online). */
-function pickerProps(view: View, product: Product, price: (minor: number) => string, priceText: string): Omit<AddToCartProps, 'action'> {
+function pickerProps(view: MarketView, product: Product, price: (minor: number) => string, priceText: string): Omit<AddToCartProps, 'action'> {
   const { t } = view
   const colours = new Set(Object.keys(product.colour_gallery))
   return {
     product: product.slug,
     formKey: '',
     maxQuantity: 5,
-    cartUrl: `/${view.market!.segment}/cart`,
+    cartUrl: `/${view.market.segment}/cart`,
     price: priceText,
     // The size guide (components/size-guide.tsx) is offered beside the sizes when the product has one.
     sizeGuide: product.size_guide ? { href: '#size-guide', text: t('size_guide.open') } : undefined,
@@ -204,9 +204,9 @@ function pickerProps(view: View, product: Product, price: (minor: number) => str
  * "Add to cart" (a plain form, hydrated as an island, with its bar kept in view on phones), then what the price
  * includes and the delivery estimate.
  */
-function BuyBox({ view, product, formKey, price, picker }: { view: View; product: Product; formKey: string; price: (minor: number) => string; picker: Omit<AddToCartProps, 'action'> }) {
+function BuyBox({ view, product, formKey, price, picker }: { view: MarketView; product: Product; formKey: string; price: (minor: number) => string; picker: Omit<AddToCartProps, 'action'> }) {
   const { t } = view
-  const market = view.market!
+  const market = view.market
   const { vat, shipping } = market.site.settings
   const props: AddToCartProps = { ...picker, action: `/${market.segment}/cart/items`, formKey }
   return (
@@ -226,7 +226,7 @@ function BuyBox({ view, product, formKey, price, picker }: { view: View; product
 }
 
 /** Up to four other products of the same type the market sells, for "more like this"; none when the list fails. */
-async function relatedTo(c: Context<AppEnv>, product: Product): Promise<ProductSummary[]> {
+async function relatedTo(c: Context<MarketEnv>, product: Product): Promise<ProductSummary[]> {
   try {
     const products = await c.var.api.catalogue.products(product.type.slug)
     return products.filter((other) => other.slug !== product.slug).slice(0, 4)
@@ -239,12 +239,12 @@ async function relatedTo(c: Context<AppEnv>, product: Product): Promise<ProductS
  * `GET /{m}/products/{slug}`: a product sold in the market, in its language and currency. An unknown slug, or a
  * product the market does not sell, is "Page Not Found". Products carry their own SEO fields.
  */
-export async function productPage(c: Context<AppEnv>): Promise<Response> {
+export async function productPage(c: Context<MarketEnv>): Promise<Response> {
   const { api, t, market } = c.var
   const { found: product, chrome, view } = await findBySlug(c, (slug) => api.catalogue.product(slug))
   const base = `/${market.segment}`
   const head: HeadProps = {
-    title: `${product.name} · ${t.t('brand.name')}`,
+    title: `${product.name} · ${t('brand.name')}`,
     description: product.tagline || product.description,
     canonical: canonicalUrl(view.origin, c.req.url),
     ogImage: absoluteUrl(view.origin, product.gallery[0]),
@@ -252,9 +252,9 @@ export async function productPage(c: Context<AppEnv>): Promise<Response> {
     alternates: await indexedAlternates(c, chrome.sites, (places, index) => pageGroups.product(places, index, product.slug)),
     structuredData: view.origin
       ? [
-          productData(view.origin, market, product, t.t('brand.name')),
+          productData(view.origin, market, product, t('brand.name')),
           breadcrumbs(view.origin, [
-            { name: t.t('header.home'), path: base },
+            { name: t('header.home'), path: base },
             { name: product.type.name, path: `${base}/products/type/${product.type.slug}` },
             { name: product.name, path: `${base}/products/${product.slug}` },
           ]),

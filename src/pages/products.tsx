@@ -6,8 +6,8 @@ import { Island } from '../components/island'
 import { DefaultLayout } from '../components/layouts'
 import { type HeadProps, headFromSeo } from '../components/page-head'
 import { ProductCards } from '../components/product-cards'
-import type { Chrome, View } from '../components/view'
-import type { AppEnv } from '../env'
+import type { Chrome, MarketView } from '../components/view'
+import type { MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { formatMoney } from '../i18n/formats'
 import { sendPage, viewOf } from '../render/respond'
@@ -33,7 +33,7 @@ import {
 export const LISTING_IDS = { form: 'listing-form', results: 'listing-results', count: 'listing-count' } as const
 
 type ListingProps = {
-  view: View
+  view: MarketView
   chrome: Chrome
   head: HeadProps
   title: string
@@ -51,7 +51,7 @@ type ListingProps = {
  */
 export function ProductsPage({ view, chrome, head, title, types, products, query }: ListingProps) {
   const { t } = view
-  const market = view.market!
+  const market = view.market
   const base = `/${market.segment}/products`
   const shown = applyListingQuery(products, query)
   const facets = listingFacets(products, query)
@@ -175,7 +175,7 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
 }
 
 /** The filters a query applies, each with its label and the query string without it. */
-function appliedFilters(view: View, query: ListingQuery, price: (minor: number) => string): Array<{ label: string; href: string }> {
+function appliedFilters(view: MarketView, query: ListingQuery, price: (minor: number) => string): Array<{ label: string; href: string }> {
   const { t } = view
   const without = (change: Partial<ListingQuery>) => listingSearch({ ...query, ...change })
   const filters = [
@@ -204,7 +204,7 @@ function appliedFilters(view: View, query: ListingQuery, price: (minor: number) 
  * lists come from the cache of every type's products (one entry per type, whatever the filters); a filtered URL's
  * canonical is the unfiltered listing, which is the one search engines index.
  */
-export async function productsPage(c: Context<AppEnv>): Promise<Response> {
+export async function productsPage(c: Context<MarketEnv>): Promise<Response> {
   const { market, api, t } = c.var
   const typeSlug = c.req.param('type')
   const [types, chrome] = await Promise.all([api.catalogue.types(), loadChrome(c)])
@@ -213,11 +213,11 @@ export async function productsPage(c: Context<AppEnv>): Promise<Response> {
   const lists = await Promise.all(shown.map((type) => api.catalogue.products(type.slug)))
   const products = lists.flat()
   const query = parseListingQuery(new URL(c.req.url).searchParams, market.site.currency)
-  const title = typeSlug === undefined ? t.t('product.all_products') : (shown[0] as ProductType).name
+  const title = typeSlug === undefined ? t('product.all_products') : (shown[0] as ProductType).name
   const view = viewOf(c, t, market)
   const seo = await (typeSlug === undefined ? modelSeo(api, 'Listing', 'products') : modelSeo(api, 'ProductType', (shown[0] as ProductType).id))
   const head: HeadProps = {
-    ...headFromSeo(seo, { title: `${title} · ${t.t('brand.name')}`, description: t.t('brand.tagline') }, view.origin),
+    ...headFromSeo(seo, { title: `${title} · ${t('brand.name')}`, description: t('brand.tagline') }, view.origin),
     // Filters and orders are not pages of their own: every one's canonical is the listing without them.
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
@@ -226,8 +226,8 @@ export async function productsPage(c: Context<AppEnv>): Promise<Response> {
     structuredData: view.origin && typeSlug !== undefined
       ? [
           breadcrumbs(view.origin, [
-            { name: t.t('header.home'), path: `/${market.segment}` },
-            { name: t.t('product.all_products'), path: `/${market.segment}/products` },
+            { name: t('header.home'), path: `/${market.segment}` },
+            { name: t('product.all_products'), path: `/${market.segment}/products` },
             { name: title, path: `/${market.segment}/products/type/${typeSlug}` },
           ]),
         ]
@@ -239,7 +239,7 @@ export async function productsPage(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** A filter of several values (disciplines, frame materials) as checkboxes, left out when the listing offers none. */
-function FacetChoices({ view, name, legend, labels, values, chosen }: { view: View; name: string; legend: string; labels: string; values: readonly string[]; chosen: readonly string[] }) {
+function FacetChoices({ view, name, legend, labels, values, chosen }: { view: MarketView; name: string; legend: string; labels: string; values: readonly string[]; chosen: readonly string[] }) {
   if (values.length === 0) return null
   return (
     <fieldset>

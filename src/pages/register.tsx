@@ -108,7 +108,7 @@ async function privacyUrlOf(c: Context<AppEnv>, market: LoginMarket): Promise<st
 async function sendRegisterPage(c: Context<AppEnv>, market: LoginMarket, state: RegisterState, status: 200 | 422 | 429 | 503 = 200) {
   const [t, privacyUrl] = await Promise.all([loadTranslator(c.var.lookups.forMarket(market)), privacyUrlOf(c, market)])
   const view = viewOf(c, t, null, false)
-  const head: HeadProps = { title: `${t.t('register.title')} · ${t.t('brand.name')}`, description: t.t('register.intro'), robots: 'noindex' }
+  const head: HeadProps = { title: `${t('register.title')} · ${t('brand.name')}`, description: t('register.intro'), robots: 'noindex' }
   const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) } : {}
   // Each form carries its own token: never kept by a cache.
   return sendPage(c, <RegisterPage view={view} head={head} market={market} privacyUrl={privacyUrl} state={state} />, {
@@ -175,17 +175,17 @@ export async function registerSent(c: Context<AppEnv>): Promise<Response> {
   const market = await loginMarket(c)
   const t = await loadTranslator(c.var.lookups.forMarket(market))
   const view = viewOf(c, t, null, false)
-  const head: HeadProps = { title: `${t.t('register.sent_title')} · ${t.t('brand.name')}`, robots: 'noindex' }
+  const head: HeadProps = { title: `${t('register.sent_title')} · ${t('brand.name')}`, robots: 'noindex' }
   return sendPage(
     c,
     <BlankLayout view={view} head={head}>
       <div className="auth-panel">
-        <h1>{t.t('register.sent_title')}</h1>
-        <p className="lead">{t.t('register.sent_text')}</p>
-        <p>{t.t('register.sent_hint')}</p>
+        <h1>{t('register.sent_title')}</h1>
+        <p className="lead">{t('register.sent_text')}</p>
+        <p>{t('register.sent_hint')}</p>
         <p>
           <a className="button secondary" href={loginLink(LOGIN_PATH, market, null)}>
-            {t.t('register.back_to_login')}
+            {t('register.back_to_login')}
           </a>
         </p>
       </div>

@@ -4,8 +4,8 @@ import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
 import { type HeadProps, headFromSeo } from '../components/page-head'
 import { Pagination, pageNumber } from '../components/pagination'
-import type { Chrome, View } from '../components/view'
-import type { AppEnv } from '../env'
+import type { Chrome, MarketView } from '../components/view'
+import type { MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { sendPage, viewOf } from '../render/respond'
 import { canonicalUrl } from '../seo/canonical'
@@ -33,12 +33,12 @@ function resultUrl(segment: string, result: SearchResult): string {
   return `/${segment}/dealers/${result.slug}`
 }
 
-type SearchProps = { view: View; chrome: Chrome; head: HeadProps; type: SearchType; q: string; results: SearchResult[]; meta: PageMeta }
+type SearchProps = { view: MarketView; chrome: Chrome; head: HeadProps; type: SearchType; q: string; results: SearchResult[]; meta: PageMeta }
 
 /** The search page: the box (the query kept), a tab per kind, the ranked results or an empty state, paging. */
 export function SearchPage({ view, chrome, head, type, q, results, meta }: SearchProps) {
   const { t } = view
-  const segment = view.market!.segment
+  const segment = view.market.segment
   const pages = Math.min(MAX_PAGES, Math.max(1, Math.ceil(meta.total / meta.per_page)))
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
@@ -105,7 +105,7 @@ export function SearchPage({ view, chrome, head, type, q, results, meta }: Searc
  * `GET /{m}/search/{type}?q=&page=`: full-text search of the market in its language (the API ranks). Any other
  * `type`, or a page past the results, is "Page Not Found"; results are never cached (queries are the visitors').
  */
-export async function searchPage(c: Context<AppEnv>): Promise<Response> {
+export async function searchPage(c: Context<MarketEnv>): Promise<Response> {
   const { market, api, t } = c.var
   const type = SEARCH_TYPES.find((known) => known === c.req.param('type'))
   const page = pageNumber(c.req.query('page'), MAX_PAGES)
@@ -118,7 +118,7 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
   const view = viewOf(c, t, market)
   const seo = await modelSeo(api, 'Listing', 'search')
   const head: HeadProps = {
-    ...headFromSeo(seo, { title: `${t.t('search.title')} · ${t.t('brand.name')}` }, view.origin),
+    ...headFromSeo(seo, { title: `${t('search.title')} · ${t('brand.name')}` }, view.origin),
     canonical: canonicalUrl(view.origin, c.req.url, ['page', 'q']),
     robots: 'noindex, follow',
   }

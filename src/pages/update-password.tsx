@@ -1,14 +1,13 @@
 import type { Context } from 'hono'
 import { loginPageOf } from '../auth/login-market'
-import { LOGIN_PATH } from '../auth/paths'
 import { sessionsOf } from '../auth/sessions'
 import { type FieldErrors, Field, FormErrors } from '../components/form-field'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import { withNotice } from '../components/toast'
-import type { Chrome, View } from '../components/view'
+import type { Chrome, MarketView } from '../components/view'
 import { TOKEN_FORMAT } from '../crypto/digest'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
 import { readForm } from '../forms/read-form'
 import { Caching } from '../cache/answer-caching'
@@ -23,7 +22,7 @@ import { loadChrome } from './chrome'
 type ResetState = { kind: 'form'; email: string; errors?: FieldErrors } | { kind: 'invalid' }
 
 /** The update-password page: the rules, the new password twice; or a clear message when the link is spent. */
-export function UpdatePasswordPage({ view, chrome, head, state }: { view: View; chrome: Chrome; head: HeadProps; state: ResetState }) {
+export function UpdatePasswordPage({ view, chrome, head, state }: { view: MarketView; chrome: Chrome; head: HeadProps; state: ResetState }) {
   const { t } = view
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
@@ -33,7 +32,7 @@ export function UpdatePasswordPage({ view, chrome, head, state }: { view: View; 
             <h1>{t('password.link_invalid_title')}</h1>
             <p>{t('password.link_invalid_text')}</p>
             <p>
-              <a className="button" href={view.market ? loginPageOf(view.market.segment) : LOGIN_PATH}>
+              <a className="button" href={loginPageOf(view.market.segment)}>
                 {t('password.request_new')}
               </a>
             </p>
@@ -74,11 +73,11 @@ export function UpdatePasswordPage({ view, chrome, head, state }: { view: View; 
   )
 }
 
-async function sendResetPage(c: Context<AppEnv>, state: ResetState, status: 200 | 404 | 410 | 422 = 200) {
+async function sendResetPage(c: Context<MarketEnv>, state: ResetState, status: 200 | 404 | 410 | 422 = 200) {
   const { market, t } = c.var
   const chrome = await loadChrome(c)
   const view = viewOf(c, t, market)
-  const head: HeadProps = { title: `${t.t('password.update_title')} · ${t.t('brand.name')}`, robots: 'noindex' }
+  const head: HeadProps = { title: `${t('password.update_title')} · ${t('brand.name')}`, robots: 'noindex' }
   // The token is in the URL: no other site may see it in a Referer, nor any tracker in the page's address.
   return sendPage(c, <UpdatePasswordPage view={view} chrome={chrome} head={head} state={state} />, {
     status,
@@ -89,11 +88,11 @@ async function sendResetPage(c: Context<AppEnv>, state: ResetState, status: 200 
 }
 
 /** Unknown links answer 404, expired or used ones 410, both with the same message and a way to ask again. */
-const spent = (c: Context<AppEnv>, status: 404 | 410) => sendResetPage(c, { kind: 'invalid' }, status)
+const spent = (c: Context<MarketEnv>, status: 404 | 410) => sendResetPage(c, { kind: 'invalid' }, status)
 
 
 /** `GET /{m}/update-password/{token}` (guest only): checks the link before asking for anything. */
-export async function updatePasswordPage(c: Context<AppEnv>): Promise<Response> {
+export async function updatePasswordPage(c: Context<MarketEnv>): Promise<Response> {
   const token = c.req.param('token') ?? ''
   if (!TOKEN_FORMAT.test(token)) return spent(c, 404)
   const reset = await unlessRefused(authOf(c).resetLink(token), [410])
@@ -105,7 +104,7 @@ export async function updatePasswordPage(c: Context<AppEnv>): Promise<Response> 
  * `POST /{m}/update-password/{token}`: the rules and the repetition checked here and by the API; the new password
  * ends every session of the account (upstream tokens and the sessions stored here), then the visitor logs in.
  */
-export async function submitUpdatePassword(c: Context<AppEnv>): Promise<Response> {
+export async function submitUpdatePassword(c: Context<MarketEnv>): Promise<Response> {
   const token = c.req.param('token') ?? ''
   if (!TOKEN_FORMAT.test(token)) return spent(c, 404)
   const form = await readForm(c)

@@ -34,12 +34,12 @@ export type SendOptions = {
   tracking?: false
 }
 
-/** The view of a page: its translator, market and request details. */
-export function viewOf(c: Context<AppEnv>, t: Translator, market: Market | null, hydrate = true): View {
+/** The view of a page: its translator, market and request details (a `MarketView` when given a market). */
+export function viewOf<E extends AppEnv, M extends Market | null>(c: Context<E>, t: Translator, market: M, hydrate = true): View & { market: M } {
   const url = new URL(c.req.url)
   const viewer = c.var.viewer ?? null
   return {
-    t: t.t,
+    t,
     locale: t.locale,
     dir: t.dir,
     market,
@@ -58,7 +58,7 @@ export function viewOf(c: Context<AppEnv>, t: Translator, market: Market | null,
  * other answer, a stream included, carries this answer's nonce. Its caching is what the page allows, lowered by
  * anything personal. Errors after the shell has left are only logged.
  */
-export async function sendPage(c: Context<AppEnv>, page: ReactElement, options: SendOptions): Promise<Response> {
+export async function sendPage<E extends AppEnv>(c: Context<E>, page: ReactElement, options: SendOptions): Promise<Response> {
   const config = configOf(c.env)
   const nonce = createNonce()
   const kind = options.kind ?? 'page'
@@ -95,7 +95,7 @@ const isKeepable = (kind: PageKind, status: number, caching: AnswerCaching) =>
   (kind === 'page' && status === 200 && caching === Caching.shared) || (kind === 'error' && status === 404)
 
 /** A redirect for one visitor (after a form, around login): no cache keeps it. */
-export function sendRedirect(c: Context<AppEnv>, location: string, status: 302 | 303 = 302): Response {
+export function sendRedirect<E extends AppEnv>(c: Context<E>, location: string, status: 302 | 303 = 302): Response {
   c.var.caching.allow(Caching.private)
   return c.redirect(location, status)
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { configOf } from '../config'
-import type { AppEnv } from '../env'
+import type { MarketEnv } from '../env'
 import { languageTag } from '../i18n/formats'
 import { errorName, logEvent } from '../ops/log'
 import type { PageIndex } from '../upstream/page-index-schemas'
@@ -50,7 +50,7 @@ export type GroupOf = (places: Place[], index: PageIndex, here: Place) => PageGr
  * @example
  * alternates: await indexedAlternates(c, chrome.sites, (places, index) => pageGroups.product(places, index, slug))
  */
-export async function indexedAlternates(c: Context<AppEnv>, sites: Site[], groupOf: GroupOf): Promise<Alternate[]> {
+export async function indexedAlternates(c: Context<MarketEnv>, sites: Site[], groupOf: GroupOf): Promise<Alternate[]> {
   const origin = configOf(c.env).publicOrigin
   if (!origin) return []
   const index = await c.var.lookups.pageIndex().catch((error: unknown) => {

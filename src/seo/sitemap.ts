@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { Caching } from '../cache/answer-caching'
 import { configOf } from '../config'
-import type { AppEnv } from '../env'
+import type { AppEnv, MarketEnv } from '../env'
 import { ErrorMessages, PageError } from '../errors/page-error'
 import { availabilityOf } from '../market/availability'
 import { availableFor } from '../market/request-availability'
@@ -30,7 +30,7 @@ const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
 
 /** Every indexable page of the brand, per market (the live ones), each with its group, from the cached lookups. */
-async function indexablePages(c: Context<AppEnv>) {
+async function indexablePages<E extends AppEnv>(c: Context<E>) {
   const { lookups } = c.var
   const [sites, features, index] = await Promise.all([lookups.sites(), lookups.features(), lookups.pageIndex()])
   const available = c.get('available') ?? availabilityOf(null, features)
@@ -51,7 +51,7 @@ const newestOf = (pages: Array<{ version: PageVersion }>) =>
   pages.reduce<string | null>((max, { version }) => (version.lastmod && (!max || version.lastmod > max) ? version.lastmod : max), null)
 
 /** Sitemaps need absolute URLs: without a public origin there are none to give. */
-function originOf(c: Context<AppEnv>): string {
+function originOf<E extends AppEnv>(c: Context<E>): string {
   const origin = configOf(c.env).publicOrigin
   if (!origin) throw new PageError(503, ErrorMessages.serverError, 'server-error')
   return origin
@@ -81,7 +81,7 @@ export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
  * `GET /{m}/sitemap.xml` and `/{m}/sitemap-{n}.xml`: a part of the market's indexable pages (URLS_PER_SITEMAP each),
  * each with its lastmod and its hreflang alternates, the same as the page's own `<link rel="alternate">`s.
  */
-export async function marketSitemap(c: Context<AppEnv>): Promise<Response> {
+export async function marketSitemap(c: Context<MarketEnv>): Promise<Response> {
   const part = partOf(c.req.path.split('/').at(-1) ?? '')
   if (!part) throw PageError.pageNotFound(c.req.url)
   const origin = originOf(c)

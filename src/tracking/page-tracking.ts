@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { createContext } from 'react'
 import { configOf, type TrackingConfig } from '../config'
 import type { AppEnv } from '../env'
-import { isLive, type Market } from '../market/market'
+import { isLive } from '../market/market'
 import { type Consent, consentOf } from './consent'
 import { type CspSources, sourcesOf, type Tracker, tagManagerOf, trackersOf } from './trackers'
 
@@ -44,8 +44,8 @@ export function policyUrlOf(locale: string, policies: TrackingConfig['policies']
  * The tracking of a page of a live market (null elsewhere: the landing page, login): the tag manager always (in
  * Consent Mode, denied until allowed), and the trackers of the categories the visitor allowed.
  */
-export function pageTrackingOf(c: Context<AppEnv>): PageTracking | null {
-  const market: Market | undefined = c.get('market')
+export function pageTrackingOf<E extends AppEnv>(c: Context<E>): PageTracking | null {
+  const { market } = c.var
   if (!market || !isLive(market.site)) return null
   const { tracking } = configOf(c.env)
   const { consent, gpc } = consentOf(c)
@@ -63,6 +63,6 @@ export function pageTrackingOf(c: Context<AppEnv>): PageTracking | null {
 }
 
 /** The CSP sources an answer's tracking needs: the tag manager's, and the allowed trackers' only. */
-export function trackingSources(c: Context<AppEnv>, tracking: PageTracking | null): CspSources {
+export function trackingSources<E extends AppEnv>(c: Context<E>, tracking: PageTracking | null): CspSources {
   return tracking ? sourcesOf(tracking.tagManager, tracking.trackers, configOf(c.env).tracking) : {}
 }

@@ -45,7 +45,7 @@ const digestOf = async (bytes: ArrayBuffer | Uint8Array<ArrayBuffer>) => btoa(St
 const cvKeys = async () => (await env.FILES.list({ prefix: 'cv/' })).objects.map((object) => object.key).sort()
 
 /** A locale's texts as the demo gives them (English where it has none), to name the expected message. */
-const textsOf = (locale: string) => createTranslator(locale, env.TEST_DEMO_MESSAGES[locale] ?? null).t
+const textsOf = (locale: string) => createTranslator(locale, env.TEST_DEMO_MESSAGES[locale] ?? null)
 
 /** The message shown under a field (`field-email-error`), as text. */
 const fieldError = (html: string, name: string) => textOf(html.match(new RegExp(`id="field-${name}-error">([\\s\\S]*?)</p>`))?.[1] ?? '').trim()

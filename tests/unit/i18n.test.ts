@@ -18,28 +18,28 @@ const SCRIPT: Record<string, RegExp> = { el: /[\u0370-\u03FF]/, he: /[\u0590-\u0
 
 describe('the translator', () => {
   it('translates with parameters in the market\'s language', () => {
-    const { t } = createTranslator('it', { picker: { suggested: 'Sembra che tu sia in {{market}}.' } })
+    const t = createTranslator('it', { picker: { suggested: 'Sembra che tu sia in {{market}}.' } })
     expect(t('picker.suggested', { market: 'Italia' })).toBe('Sembra che tu sia in Italia.')
   })
 
   it('falls back to English for a missing key, and to the key itself when nobody has it', () => {
-    const { t } = createTranslator('it', {})
+    const t = createTranslator('it', {})
     expect(t('common.return_to_home')).toBe('Return to home')
     expect(t('no.such.key')).toBe('no.such.key')
   })
 
   it('never answers a group of texts as a text', () => {
-    const { t } = createTranslator('it', { common: { return_to_home: { oops: 'x' } } } as never)
+    const t = createTranslator('it', { common: { return_to_home: { oops: 'x' } } } as never)
     expect(t('common.return_to_home')).toBe('Return to home')
     expect(t('common')).toBe('common')
   })
 
   it('logs a missing key once per isolate', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const { t } = createTranslator('sl', {})
+    const t = createTranslator('sl', {})
     t('home.hero_title')
     t('home.hero_title')
-    createTranslator('sl', {}).t('home.hero_title')
+    createTranslator('sl', {})('home.hero_title')
     const lines = warn.mock.calls.map(([line]) => JSON.parse(String(line)))
     expect(lines).toEqual([{ level: 'warn', event: 'missing_translation', locale: 'sl', key: 'home.hero_title' }])
     warn.mockRestore()
@@ -48,9 +48,9 @@ describe('the translator', () => {
   it('keeps each request\'s language to itself', () => {
     const italian = createTranslator('it', { common: { return_to_home: 'Torna alla home' } })
     const german = createTranslator('de', { common: { return_to_home: 'Zur Startseite' } })
-    expect(italian.t('common.return_to_home')).toBe('Torna alla home')
-    expect(german.t('common.return_to_home')).toBe('Zur Startseite')
-    expect(italian.t('common.return_to_home')).toBe('Torna alla home')
+    expect(italian('common.return_to_home')).toBe('Torna alla home')
+    expect(german('common.return_to_home')).toBe('Zur Startseite')
+    expect(italian('common.return_to_home')).toBe('Torna alla home')
   })
 
   it('sets right to left for he, ar and fa only', () => {

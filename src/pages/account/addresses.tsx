@@ -3,9 +3,9 @@ import { AccountLayout, accountBase } from '../../components/account-layout'
 import { AddressLines } from '../../components/address-lines'
 import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
 import { type Notice, withNotice } from '../../components/toast'
-import type { View } from '../../components/view'
+import type { MarketView } from '../../components/view'
 import { configOf } from '../../config'
-import type { AppEnv } from '../../env'
+import type { MarketEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { FORM_TOKEN_FIELD, issueFormToken, readFormToken } from '../../forms/form-token'
 import { readForm } from '../../forms/read-form'
@@ -34,7 +34,7 @@ export const TEXT_FIELDS = [
 ] as const
 
 /** The form of a new or an edited address; every field's message comes back beside it. */
-function AddressFields({ view, form, countries }: { view: View; form: AddressForm; countries: Country[] }) {
+function AddressFields({ view, form, countries }: { view: MarketView; form: AddressForm; countries: Country[] }) {
   const { t } = view
   const { values, errors } = form
   return (
@@ -88,7 +88,7 @@ export function AddressesPage({ view, chrome, head, addresses, form, countries }
             <li key={address.id} className="account-card address-card">
               <h2>{address.label || `${address.first_name} ${address.last_name}`}</h2>
               {address.is_default && <p className="badge">{t('address.default')}</p>}
-              <AddressLines address={address} tag={view.market!.tag} />
+              <AddressLines address={address} tag={view.market.tag} />
               <div className="actions">
                 <a className="button secondary" href={`${base}/${address.id}/edit`} aria-label={`${t('address.edit')}: ${address.label ?? address.line1}`}>
                   {t('address.edit')}
@@ -155,7 +155,7 @@ export function DeleteAddressPage({ view, chrome, head, address, token }: Accoun
       <section className="account-card delete-confirm" aria-labelledby="delete-address-name">
         <h2 id="delete-address-name">{name}</h2>
         {address.is_default && <p className="badge">{t('address.default')}</p>}
-        <AddressLines address={address} tag={view.market!.tag} />
+        <AddressLines address={address} tag={view.market.tag} />
         <p className="delete-warning">{t('address.delete_text')}</p>
         <form method="post" action={`${base}/${address.id}/delete`} className="actions">
           <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
@@ -177,7 +177,7 @@ export function countriesOf(sites: Site[], tag: string): Country[] {
   return [...codes].map((code) => ({ code, name: countryName(code, tag) })).sort((a, b) => a.name.localeCompare(b.name, tag))
 }
 
-const emptyForm = (c: Context<AppEnv>): AddressForm => ({ values: { country_code: c.var.market.country.toUpperCase() } })
+const emptyForm = (c: Context<MarketEnv>): AddressForm => ({ values: { country_code: c.var.market.country.toUpperCase() } })
 
 const formOf = (address: Address): AddressForm => ({
   values: Object.fromEntries(
@@ -185,33 +185,33 @@ const formOf = (address: Address): AddressForm => ({
   ),
 })
 
-async function sendAddressesPage(c: Context<AppEnv>, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
+async function sendAddressesPage(c: Context<MarketEnv>, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
   const addresses = await c.var.account.addresses()
   return sendAccountPage(c, { key: 'address.title' }, (props) => (
-    <AddressesPage {...props} addresses={addresses} form={form} countries={countriesOf(props.chrome.sites, props.view.market!.tag)} />
+    <AddressesPage {...props} addresses={addresses} form={form} countries={countriesOf(props.chrome.sites, props.view.market.tag)} />
   ), status)
 }
 
-function sendEditPage(c: Context<AppEnv>, id: string, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
+function sendEditPage(c: Context<MarketEnv>, id: string, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
   return sendAccountPage(c, { key: 'address.edit_title' }, (props) => (
-    <EditAddressPage {...props} id={id} form={form} countries={countriesOf(props.chrome.sites, props.view.market!.tag)} />
+    <EditAddressPage {...props} id={id} form={form} countries={countriesOf(props.chrome.sites, props.view.market.tag)} />
   ), status)
 }
 
 /** The address id in the path; a malformed one is "Page Not Found" like someone else's. */
-function addressId(c: Context<AppEnv>): string {
+function addressId(c: Context<MarketEnv>): string {
   const id = c.req.param('id') ?? ''
   if (!/^[1-9][0-9]{0,8}$/.test(id)) throw PageError.pageNotFound(c.req.url)
   return id
 }
 
-const backToList = (c: Context<AppEnv>, notice: Notice) => sendRedirect(c, withNotice(`/${c.var.market.segment}/my-account/addresses`, notice), 303)
+const backToList = (c: Context<MarketEnv>, notice: Notice) => sendRedirect(c, withNotice(`/${c.var.market.segment}/my-account/addresses`, notice), 303)
 
 /** `GET /{m}/my-account/addresses`. */
-export const addressesPage = (c: Context<AppEnv>) => sendAddressesPage(c, emptyForm(c))
+export const addressesPage = (c: Context<MarketEnv>) => sendAddressesPage(c, emptyForm(c))
 
 /** `GET /{m}/my-account/addresses/{id}/edit`: the viewer's own address only; any other id is a 404. */
-export async function editAddressPage(c: Context<AppEnv>): Promise<Response> {
+export async function editAddressPage(c: Context<MarketEnv>): Promise<Response> {
   const id = addressId(c)
   const address = await c.var.account.address(id)
   if (!address) throw PageError.pageNotFound(c.req.url)
@@ -219,7 +219,7 @@ export async function editAddressPage(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** `POST /{m}/my-account/addresses`: adds an address (checked here with the shared schema, and by the API). */
-export async function createAddress(c: Context<AppEnv>): Promise<Response> {
+export async function createAddress(c: Context<MarketEnv>): Promise<Response> {
   const values = await readForm(c)
   const input = addressInput.safeParse(values)
   if (!input.success) return sendAddressesPage(c, { values, errors: fieldErrors(input.error) }, 422)
@@ -229,7 +229,7 @@ export async function createAddress(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** `POST /{m}/my-account/addresses/{id}`: saves an edited address. */
-export async function updateAddress(c: Context<AppEnv>): Promise<Response> {
+export async function updateAddress(c: Context<MarketEnv>): Promise<Response> {
   const id = addressId(c)
   const values = await readForm(c)
   const input = addressInput.safeParse(values)
@@ -241,15 +241,15 @@ export async function updateAddress(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** What the delete confirmation's token is signed for: this customer and this address, so no other form's token fits. */
-const deleteScope = (c: Context<AppEnv>, id: string) => `address-delete:${c.var.viewer?.user.id ?? 0}:${id}`
+const deleteScope = (c: Context<MarketEnv>, id: string) => `address-delete:${c.var.viewer?.user.id ?? 0}:${id}`
 
-function sessionSecret(c: Context<AppEnv>): string {
+function sessionSecret(c: Context<MarketEnv>): string {
   const secret = c.env.SESSION_SECRET
   if (!secret) throw PageError.maintenance()
   return secret
 }
 
-async function sendDeletePage(c: Context<AppEnv>, id: string, status: 200 | 400 = 200): Promise<Response> {
+async function sendDeletePage(c: Context<MarketEnv>, id: string, status: 200 | 400 = 200): Promise<Response> {
   const address = await c.var.account.address(id)
   if (!address) throw PageError.pageNotFound(c.req.url)
   const token = await issueFormToken(sessionSecret(c), deleteScope(c, id))
@@ -257,14 +257,14 @@ async function sendDeletePage(c: Context<AppEnv>, id: string, status: 200 | 400 
 }
 
 /** `GET /{m}/my-account/addresses/{id}/delete`: "Delete this address?" (the list's delete link leads here). */
-export const deleteAddressPage = (c: Context<AppEnv>) => sendDeletePage(c, addressId(c))
+export const deleteAddressPage = (c: Context<MarketEnv>) => sendDeletePage(c, addressId(c))
 
 /**
  * `POST /{m}/my-account/addresses/{id}/delete`: deletes only with the confirmation page's token for this address.
  * Without it (a post from anywhere else, a forged or another address's token) or with one older than a day, nothing is
  * deleted: 400 and the question again, with a fresh token. A quick click counts: the token shows intent, not a person.
  */
-export async function deleteAddress(c: Context<AppEnv>): Promise<Response> {
+export async function deleteAddress(c: Context<MarketEnv>): Promise<Response> {
   const id = addressId(c)
   const form = await readForm(c)
   const token = await readFormToken(sessionSecret(c), deleteScope(c, id), form[FORM_TOKEN_FIELD], { minFillSeconds: configOf(c.env).formMinFillSeconds })
@@ -275,7 +275,7 @@ export async function deleteAddress(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** `POST /{m}/my-account/addresses/{id}/default`. */
-export async function makeDefaultAddress(c: Context<AppEnv>): Promise<Response> {
+export async function makeDefaultAddress(c: Context<MarketEnv>): Promise<Response> {
   const address = await c.var.account.makeDefaultAddress(addressId(c))
   if (!address) throw PageError.pageNotFound(c.req.url)
   return backToList(c, 'default_address_set')

@@ -1,4 +1,4 @@
-import type { View } from '../../components/view'
+import type { MarketView } from '../../components/view'
 import type { Order } from '../../upstream/account-schemas'
 import type { BankAccount, Site } from '../../upstream/schemas'
 import { Ltr } from './ltr'
@@ -22,7 +22,7 @@ export const groupedIban = (iban: string) => iban.replace(/(.{4})(?=.)/g, '$1 ')
  * names the section (the order page and the checkout's result each have one).
  */
 export function BankTransferDetails({ view, account, amount, code, headingId, level = 2 }: {
-  view: View
+  view: MarketView
   account: BankAccount | null
   amount: string
   code: string

@@ -2,9 +2,9 @@ import type { Context } from 'hono'
 import { AccountLayout } from '../../components/account-layout'
 import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
 import { withNotice } from '../../components/toast'
-import type { View } from '../../components/view'
+import type { MarketView } from '../../components/view'
 import { ATTEMPT_WINDOW_SECONDS } from '../../auth/attempts'
-import type { AppEnv } from '../../env'
+import type { MarketEnv } from '../../env'
 import { readForm } from '../../forms/read-form'
 import { formatDate } from '../../i18n/formats'
 import { withinLimit } from '../../ops/rate-limit'
@@ -19,9 +19,9 @@ type BikeForm = { values: Record<string, string>; errors?: FieldErrors }
 type BikesProps = AccountPageProps & { bikes: Bike[]; models: BikeModel[]; form: BikeForm }
 
 /** The registered bikes: model, frame number, purchase and warranty end; their names are headings at `level`. */
-export function BikeList({ view, bikes, level }: { view: View; bikes: Bike[]; level: 2 | 3 }) {
+export function BikeList({ view, bikes, level }: { view: MarketView; bikes: Bike[]; level: 2 | 3 }) {
   const { t, market } = view
-  const tag = market!.tag
+  const tag = market.tag
   const Heading = level === 2 ? 'h2' : 'h3'
   return (
     <ul className="bike-list">
@@ -95,21 +95,21 @@ export function BikesPage({ view, chrome, head, bikes, models, form }: BikesProp
   )
 }
 
-async function sendBikesPage(c: Context<AppEnv>, form: BikeForm, status: 200 | 422 | 429 = 200): Promise<Response> {
+async function sendBikesPage(c: Context<MarketEnv>, form: BikeForm, status: 200 | 422 | 429 = 200): Promise<Response> {
   const { account } = c.var
   const [bikes, models] = await Promise.all([account.bikes(), account.bikeModels()])
   return sendAccountPage(c, { key: 'bike.title' }, (props) => <BikesPage {...props} bikes={bikes} models={models} form={form} />, status)
 }
 
 /** `GET /{m}/my-account/bikes`. */
-export const bikesPage = (c: Context<AppEnv>) => sendBikesPage(c, { values: {} })
+export const bikesPage = (c: Context<MarketEnv>) => sendBikesPage(c, { values: {} })
 
 /**
  * `POST /{m}/my-account/bikes`: checked with the shared schema, counted against the account
  * (`BIKE_REGISTRATION_ATTEMPTS`: past it, 429), then registered; a frame number that cannot be registered
  * (409 `serial_unavailable`) or is already this account's comes back as the field's message.
  */
-export async function registerBike(c: Context<AppEnv>): Promise<Response> {
+export async function registerBike(c: Context<MarketEnv>): Promise<Response> {
   const values = await readForm(c)
   const input = bikeRegistration.safeParse(values)
   if (!input.success) return sendBikesPage(c, { values, errors: fieldErrors(input.error) }, 422)

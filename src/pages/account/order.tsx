@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
-import type { AppEnv } from '../../env'
+import type { MarketEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { formatDate, formatMoney } from '../../i18n/formats'
 import type { Order } from '../../upstream/account-schemas'
@@ -12,8 +12,8 @@ import { type AccountPageProps, sendAccountPage } from './send-account-page'
 /** One order: how to pay it when it waits for a bank transfer, items, totals, addresses, delivery, payment and its history. */
 export function OrderPage({ view, chrome, head, order }: AccountPageProps & { order: Order }) {
   const { t, market } = view
-  const tag = market!.tag
-  const money = (minor: number) => formatMoney(minor, order.currency, market!)
+  const tag = market.tag
+  const money = (minor: number) => formatMoney(minor, order.currency, market)
   const columns = { quantity: t('order.quantity'), unit: t('order.unit_price'), total: t('order.line_total') }
   const amount = (minor: number) => <bdi>{money(minor)}</bdi>
   return (
@@ -131,7 +131,7 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
 }
 
 /** `GET /{m}/my-account/orders/{code}`: the viewer's own order; any other code, someone else's included, is a 404. */
-export async function orderPage(c: Context<AppEnv>): Promise<Response> {
+export async function orderPage(c: Context<MarketEnv>): Promise<Response> {
   const code = c.req.param('code') ?? ''
   const order = /^[A-Za-z0-9-]{3,40}$/.test(code) ? await c.var.account.order(code) : null
   if (!order) throw PageError.pageNotFound(c.req.url)

@@ -1,4 +1,4 @@
-import type { View } from '../../components/view'
+import type { MarketView } from '../../components/view'
 import { accountBase } from '../../components/account-layout'
 import { formatDate, formatMoney } from '../../i18n/formats'
 import type { OrderSummary } from '../../upstream/account-schemas'
@@ -10,9 +10,9 @@ import { Ltr } from './ltr'
  * column's name (`data-label`), so every amount is in view without scrolling sideways. The explicit roles keep it a
  * table for assistive technology when CSS changes how its parts are displayed.
  */
-export function OrdersTable({ view, orders, labelledBy }: { view: View; orders: OrderSummary[]; labelledBy: string }) {
+export function OrdersTable({ view, orders, labelledBy }: { view: MarketView; orders: OrderSummary[]; labelledBy: string }) {
   const { t, market } = view
-  const tag = market!.tag
+  const tag = market.tag
   const columns = { date: t('orders.date'), status: t('orders.status'), total: t('orders.total') }
   return (
     <table className="orders-table stack-table" role="table" aria-labelledby={labelledBy}>
@@ -41,7 +41,7 @@ export function OrdersTable({ view, orders, labelledBy }: { view: View; orders: 
               <span className={`status status-${order.status}`}>{t(`order_status.${order.status}`)}</span>
             </td>
             <td role="cell" data-label={columns.total} className="number">
-              <bdi>{formatMoney(order.total, order.currency, market!)}</bdi>
+              <bdi>{formatMoney(order.total, order.currency, market)}</bdi>
             </td>
           </tr>
         ))}

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
 import { Pagination, pageNumber } from '../../components/pagination'
-import type { AppEnv } from '../../env'
+import type { MarketEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import type { OrderSummary } from '../../upstream/account-schemas'
 import type { PageMeta } from '../../upstream/schemas'
@@ -31,7 +31,7 @@ export function OrdersPage({ view, chrome, head, orders, meta }: AccountPageProp
 }
 
 /** `GET /{m}/my-account/orders?page=N`: a page past the last, or a malformed number, is "Page Not Found". */
-export async function ordersPage(c: Context<AppEnv>): Promise<Response> {
+export async function ordersPage(c: Context<MarketEnv>): Promise<Response> {
   const page = pageNumber(c.req.query('page'))
   if (!page) throw PageError.pageNotFound(c.req.url)
   const orders = await c.var.account.orders(page, ORDERS_PER_PAGE)

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
-import type { AppEnv } from '../../env'
+import type { MarketEnv } from '../../env'
 import type { Bike, OrderSummary } from '../../upstream/account-schemas'
 import { UpstreamError } from '../../upstream/errors'
 import type { User } from '../../upstream/schemas'
@@ -76,7 +76,7 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes }: Ove
 }
 
 /** `GET /{m}/my-account`: profile, latest orders and bikes, fetched together with the viewer's token. */
-export async function accountOverview(c: Context<AppEnv>): Promise<Response> {
+export async function accountOverview(c: Context<MarketEnv>): Promise<Response> {
   const { account } = c.var
   const [profile, orders, bikes] = await Promise.all([account.profile(), account.orders(1, RECENT_ORDERS), account.bikes()])
   if (!profile) throw new UpstreamError('invalid', 'account/profile')

@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import { SelectField } from '../../components/choice-fields'
 import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
-import type { View } from '../../components/view'
-import type { AppEnv } from '../../env'
+import type { MarketView } from '../../components/view'
+import type { MarketEnv } from '../../env'
 import { ErrorMessages, PageError } from '../../errors/page-error'
 import { FORM_TOKEN_FIELD } from '../../forms/form-token'
 import { readForm } from '../../forms/read-form'
@@ -52,10 +52,10 @@ type FormMessage = 'dealer_unavailable' | null
 
 /** Messages of the form's own choices (`checkout.error.*`); any other key is a `validation.*` text. */
 const OWN_ERRORS = new Set(['delivery', 'dealer', 'payment_method', 'saved_address'])
-const errorText = (view: View, key: string) => (OWN_ERRORS.has(key) ? view.t(`checkout.error.${key}`) : view.t(`validation.${key}`))
+const errorText = (view: MarketView, key: string) => (OWN_ERRORS.has(key) ? view.t(`checkout.error.${key}`) : view.t(`validation.${key}`))
 
 /** A radio group's message under its legend, tied to it for assistive technology. */
-function GroupError({ view, id, errors }: { view: View; id: string; errors?: string[] }) {
+function GroupError({ view, id, errors }: { view: MarketView; id: string; errors?: string[] }) {
   if (!errors?.length) return null
   return (
     <p className="field-error" id={`${id}-error`}>
@@ -91,7 +91,7 @@ function AddressChoiceFields({
   values,
   errors,
 }: {
-  view: View
+  view: MarketView
   prefix: Prefix
   legend: string
   addresses: Address[]
@@ -177,7 +177,7 @@ export function CheckoutFormPage({
   token,
   code,
 }: {
-  view: View
+  view: MarketView
   data: FormData
   values: FormValues
   errors?: FieldErrors
@@ -186,7 +186,7 @@ export function CheckoutFormPage({
   code: string
 }) {
   const { t } = view
-  const market = view.market!
+  const market = view.market
   const paths = checkoutPaths(market, code)
   const { checkout, dealers, origin } = data
   const money = moneyOf(view, checkout.cart.currency)
@@ -345,9 +345,9 @@ export function CheckoutFormPage({
 }
 
 /** The page for an account whose address is not confirmed yet: it says so, with "send the link again" (no form). */
-function UnconfirmedPage({ view, user, code }: { view: View; user: User; code: string }) {
+function UnconfirmedPage({ view, user, code }: { view: MarketView; user: User; code: string }) {
   const { t } = view
-  const market = view.market!
+  const market = view.market
   const paths = checkoutPaths(market, code)
   return (
     <div className="checkout-page checkout-message">
@@ -402,7 +402,7 @@ function initialValues(checkout: Checkout, addresses: Address[], country: string
 }
 
 /** Where the pick-up list measures from: the town of the address given (postcode first), else the edge's rule. */
-async function placeOfAddress(c: Context<AppEnv>, address: Pick<PostalAddress, 'postal_code' | 'city'> | null) {
+async function placeOfAddress(c: Context<MarketEnv>, address: Pick<PostalAddress, 'postal_code' | 'city'> | null) {
   if (!address) return null
   const place = (words: string) => (words.trim().length >= 2 ? c.var.api.dealers.place(words.trim().slice(0, 80)).catch(() => null) : Promise.resolve(null))
   return (await place(address.postal_code)) ?? (await place(address.city))
@@ -423,7 +423,7 @@ function addressForPlace(values: FormValues, addresses: Address[]): Pick<PostalA
 }
 
 /** The market's dealers that sell, nearest first to the customer's address, or the visitor, or the market's centre. */
-async function pickupDealers(c: Context<AppEnv>, values: FormValues, addresses: Address[]): Promise<{ dealers: PickupDealer[]; origin: Origin }> {
+async function pickupDealers(c: Context<MarketEnv>, values: FormValues, addresses: Address[]): Promise<{ dealers: PickupDealer[]; origin: Origin }> {
   const [all, place] = await Promise.all([c.var.api.dealers.all(), placeOfAddress(c, addressForPlace(values, addresses))])
   const selling = (all ?? []).filter((dealer) => dealer.services.sales)
   const origin = originOf(c, place, '', all ?? [])
@@ -439,14 +439,14 @@ async function pickupDealers(c: Context<AppEnv>, values: FormValues, addresses: 
   return { dealers, origin }
 }
 
-async function loadForm(c: Context<AppEnv>, checkout: Checkout, addresses: Address[], values: FormValues): Promise<FormData> {
+async function loadForm(c: Context<MarketEnv>, checkout: Checkout, addresses: Address[], values: FormValues): Promise<FormData> {
   const [{ dealers, origin }, chromeSites] = await Promise.all([pickupDealers(c, values, addresses), c.var.lookups.sites().catch(() => [])])
   const countries = countriesOf(chromeSites, c.var.market.tag)
   return { checkout, addresses, dealers, origin, countries }
 }
 
 async function sendForm(
-  c: Context<AppEnv>,
+  c: Context<MarketEnv>,
   code: string,
   data: FormData,
   values: FormValues,
@@ -463,7 +463,7 @@ async function sendForm(
  * anonymous cart's or a malformed one: 404. An unconfirmed address: the page says so, with "send the link again". An
  * empty cart: back to the cart (303). `?changed=dealer`: the pick-up dealer chosen stopped selling.
  */
-export async function checkoutPage(c: Context<AppEnv>): Promise<Response> {
+export async function checkoutPage(c: Context<MarketEnv>): Promise<Response> {
   const code = cartCodeOf(c)
   const [checkout, user, addresses] = await Promise.all([readCheckout(c, code), c.var.account.profile(), c.var.account.addresses()])
   if (!user) throw PageError.pageNotFound(c.req.url)
@@ -540,7 +540,7 @@ export function formErrorsOf(apiErrors: Record<string, string[]> | undefined): F
  * then `303` to the review. A wrong form comes back (422) with every value kept and each message beside its field.
  * The form's token must be this customer's for this cart (400 otherwise).
  */
-export async function submitCheckout(c: Context<AppEnv>): Promise<Response> {
+export async function submitCheckout(c: Context<MarketEnv>): Promise<Response> {
   const code = cartCodeOf(c)
   const form = await readForm(c)
   if (!(await postedToken(c, code, 'choices', form[FORM_TOKEN_FIELD]))) throw new PageError(400, ErrorMessages.badRequest)

@@ -3,9 +3,9 @@ import type { ReactNode } from 'react'
 import { Caching } from '../../cache/answer-caching'
 import { DefaultLayout } from '../../components/layouts'
 import type { HeadProps } from '../../components/page-head'
-import type { Chrome, View } from '../../components/view'
+import type { Chrome, MarketView } from '../../components/view'
 import { configOf } from '../../config'
-import type { AppEnv } from '../../env'
+import type { MarketEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { issueFormToken, MIN_FILL_SECONDS, readFormToken, type FormToken } from '../../forms/form-token'
 import { countryName, formatMoney } from '../../i18n/formats'
@@ -21,21 +21,21 @@ import { loadChrome } from '../chrome'
 const CART_CODE = /^[A-Za-z0-9_-]{32}$/
 
 /** The cart code of a checkout path, or 404 "Page Not Found". */
-export function cartCodeOf(c: Context<AppEnv>): string {
+export function cartCodeOf(c: Context<MarketEnv>): string {
   const code = c.req.param('code') ?? ''
   if (!CART_CODE.test(code)) throw PageError.pageNotFound(c.req.url)
   return code
 }
 
 /** The checkout calls of the logged-in customer (the route's guard made sure there is one), in the page's market. */
-export function checkoutOf(c: Context<AppEnv>): CheckoutCalls {
+export function checkoutOf(c: Context<MarketEnv>): CheckoutCalls {
   const viewer = c.var.viewer
   if (!viewer) throw PageError.pageNotFound(c.req.url)
   return checkoutCalls(c.var.upstream.forMarket(c.var.market).withToken(viewer.token))
 }
 
 /** The customer's checkout of a cart code: another customer's, an anonymous one's or an unknown code is a 404. */
-export async function readCheckout(c: Context<AppEnv>, code: string): Promise<Checkout> {
+export async function readCheckout(c: Context<MarketEnv>, code: string): Promise<Checkout> {
   const checkout = await checkoutOf(c).read(code)
   if (!checkout) throw PageError.pageNotFound(c.req.url)
   return checkout
@@ -48,30 +48,30 @@ export function checkoutPaths(market: Pick<Market, 'segment'>, code: string) {
 }
 
 /** What each checkout form's token is signed for: the customer, the cart and the step, so no other form's token fits. */
-const tokenScope = (c: Context<AppEnv>, code: string, step: 'choices' | 'place' | 'retry') => `checkout:${c.var.viewer?.user.id ?? 0}:${code}:${step}`
+const tokenScope = (c: Context<MarketEnv>, code: string, step: 'choices' | 'place' | 'retry') => `checkout:${c.var.viewer?.user.id ?? 0}:${code}:${step}`
 
 /** A new token for a checkout form; `ready` makes it count as already filled in (a form given back to send again). */
-export async function checkoutToken(c: Context<AppEnv>, code: string, step: 'choices' | 'place' | 'retry', ready = false): Promise<string> {
+export async function checkoutToken(c: Context<MarketEnv>, code: string, step: 'choices' | 'place' | 'retry', ready = false): Promise<string> {
   const secret = c.env.SESSION_SECRET
   if (!secret) throw PageError.maintenance()
   return issueFormToken(secret, tokenScope(c, code, step), ready ? Date.now() - MIN_FILL_SECONDS * 1000 : Date.now())
 }
 
 /** The posted token of a checkout form: null when missing, forged, or another form's (the request is then a 400). */
-export async function postedToken(c: Context<AppEnv>, code: string, step: 'choices' | 'place' | 'retry', value: string | undefined): Promise<FormToken | null> {
+export async function postedToken(c: Context<MarketEnv>, code: string, step: 'choices' | 'place' | 'retry', value: string | undefined): Promise<FormToken | null> {
   const secret = c.env.SESSION_SECRET
   if (!secret) throw PageError.maintenance()
   return readFormToken(secret, tokenScope(c, code, step), value, { minFillSeconds: configOf(c.env).formMinFillSeconds })
 }
 
 /** The money of the market, as the cart page writes it (`4290,00 €`, `$4,699.99`, `CHF 4390.00`). */
-export const moneyOf = (view: View, currency: Cart['currency']) => (minor: number) => formatMoney(minor, currency, view.market!)
+export const moneyOf = (view: MarketView, currency: Cart['currency']) => (minor: number) => formatMoney(minor, currency, view.market)
 
 /** A VAT rate in basis points as the market writes a percentage (`22 %`, `8,1 %`). */
 export const percentOf = (rate: number, market: Market) => new Intl.NumberFormat(market.tag, { style: 'percent', maximumFractionDigits: 2 }).format(rate / 10_000)
 
 /** Where the customer is in the checkout: the three steps, the current one marked. */
-export function CheckoutSteps({ view, current, paths }: { view: View; current: 1 | 2 | 3; paths: ReturnType<typeof checkoutPaths> }) {
+export function CheckoutSteps({ view, current, paths }: { view: MarketView; current: 1 | 2 | 3; paths: ReturnType<typeof checkoutPaths> }) {
   const { t } = view
   const steps = [
     { n: 1, label: t('checkout.step_details'), href: paths.form },
@@ -95,9 +95,9 @@ export function CheckoutSteps({ view, current, paths }: { view: View; current: 1
 }
 
 /** The amounts of a checkout as the summary lists them: items, delivery, VAT (added or included), total. */
-export function CheckoutAmounts({ view, checkout }: { view: View; checkout: Checkout }) {
+export function CheckoutAmounts({ view, checkout }: { view: MarketView; checkout: Checkout }) {
   const { t } = view
-  const market = view.market!
+  const market = view.market
   const money = moneyOf(view, checkout.cart.currency)
   const { amounts } = checkout
   const pickup = checkout.choices.delivery?.method === 'pickup'
@@ -132,13 +132,13 @@ export function CheckoutAmounts({ view, checkout }: { view: View; checkout: Chec
 }
 
 /** A line's variant in the customer's language (`M · Rosso`), its size isolated so it keeps its place in RTL text. */
-export const variantText = (view: View, line: Cart['lines'][number]) =>
+export const variantText = (view: MarketView, line: Cart['lines'][number]) =>
   view.t('cart.variant', { size: `\u2068${line.variant.size}\u2069`, colour: line.variant.colour_name })
 
 /**
  * The order summary beside the form (sticky on desktop, under it on phones): each line small, then the amounts.
  */
-export function CheckoutSummary({ view, checkout, children }: { view: View; checkout: Checkout; children?: ReactNode }) {
+export function CheckoutSummary({ view, checkout, children }: { view: MarketView; checkout: Checkout; children?: ReactNode }) {
   const { t } = view
   const money = moneyOf(view, checkout.cart.currency)
   return (
@@ -168,7 +168,7 @@ export function CheckoutSummary({ view, checkout, children }: { view: View; chec
  * An address as the review and the result show it (the account's AddressLines, each part isolated): every line keeps
  * the page's side, the postcode and the phone number stay left-to-right runs inside a right-to-left page.
  */
-export function AddressBlock({ view, address }: { view: View; address: PostalAddress }) {
+export function AddressBlock({ view, address }: { view: MarketView; address: PostalAddress }) {
   const lines = [`${address.first_name} ${address.last_name}`, address.company, address.line1, address.line2].filter(Boolean)
   return (
     <address>
@@ -186,7 +186,7 @@ export function AddressBlock({ view, address }: { view: View; address: PostalAdd
           </>
         ) : null}
       </span>
-      <span className="address-line">{countryName(address.country_code, view.market!.tag)}</span>
+      <span className="address-line">{countryName(address.country_code, view.market.tag)}</span>
       {address.phone && (
         <span className="address-line">
           <bdi dir="ltr">{address.phone}</bdi>
@@ -196,14 +196,14 @@ export function AddressBlock({ view, address }: { view: View; address: PostalAdd
   )
 }
 
-type CheckoutPageProps = { view: View; chrome: Chrome; head: HeadProps }
+type CheckoutPageProps = { view: MarketView; chrome: Chrome; head: HeadProps }
 
 /**
  * Sends a checkout page: private and `no-store` (the customer's cart, addresses and order), never indexed, no
  * tracking at all and no script (everything works as plain forms), titled `{title} · {brand}`.
  */
 export async function sendCheckoutPage(
-  c: Context<AppEnv>,
+  c: Context<MarketEnv>,
   title: { key: string; params?: Record<string, string> },
   page: (props: CheckoutPageProps) => ReactNode,
   { status = 200, headers, refreshSeconds }: { status?: 200 | 409 | 422 | 503; headers?: Record<string, string>; refreshSeconds?: number } = {},
@@ -211,7 +211,7 @@ export async function sendCheckoutPage(
   const { market, t } = c.var
   const chrome = await loadChrome(c)
   const view = viewOf(c, t, market, false)
-  const head: HeadProps = { title: `${t.t(title.key, title.params)} · ${t.t('brand.name')}`, robots: 'noindex', refreshSeconds }
+  const head: HeadProps = { title: `${t(title.key, title.params)} · ${t('brand.name')}`, robots: 'noindex', refreshSeconds }
   return sendPage(
     c,
     <DefaultLayout view={view} head={head} chrome={chrome}>

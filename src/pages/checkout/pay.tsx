@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { configOf } from '../../config'
-import type { AppEnv } from '../../env'
+import type { MarketEnv } from '../../env'
 import { errorName, logEvent } from '../../ops/log'
 import { PaymentError } from '../../payments/provider'
 import { paymentProviderOf } from '../../payments/providers'
@@ -18,7 +18,7 @@ import { checkoutOf, checkoutPaths, sendCheckoutPage } from './checkout-page'
  * provider (303); a bank-transfer order goes straight to its result, which shows how to pay. A provider that cannot be reached answers 503 with the way back: the order stays pending, the
  * result page offers to pay.
  */
-export async function payOrder(c: Context<AppEnv>, code: string, placed: PlacedOrder): Promise<Response> {
+export async function payOrder(c: Context<MarketEnv>, code: string, placed: PlacedOrder): Promise<Response> {
   const { market } = c.var
   const paths = checkoutPaths(market, code)
   if (placed.payment_state === 'paid' || placed.status !== 'pending_payment') return sendRedirect(c, paths.result, 303)
@@ -66,7 +66,7 @@ export async function payOrder(c: Context<AppEnv>, code: string, placed: PlacedO
 }
 
 /** 503: the payment could not start. Nothing is lost: the order waits, and its result page offers to pay. */
-function paymentUnavailable(c: Context<AppEnv>, code: string): Promise<Response> {
+function paymentUnavailable(c: Context<MarketEnv>, code: string): Promise<Response> {
   const paths = checkoutPaths(c.var.market, code)
   return sendCheckoutPage(
     c,

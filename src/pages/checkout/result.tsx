@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { forgetCartCount } from '../../cart/cart-count'
-import type { View } from '../../components/view'
-import type { AppEnv } from '../../env'
+import type { MarketView } from '../../components/view'
+import type { MarketEnv } from '../../env'
 import { ErrorMessages, PageError } from '../../errors/page-error'
 import { FORM_TOKEN_FIELD } from '../../forms/form-token'
 import { readForm } from '../../forms/read-form'
@@ -38,9 +38,9 @@ function stateOf(order: PlacedOrder): ResultState {
 }
 
 /** The order's items and amounts, as the result and the account show them. */
-function OrderSummaryTable({ view, order }: { view: View; order: Order }) {
+function OrderSummaryTable({ view, order }: { view: MarketView; order: Order }) {
   const { t } = view
-  const money = (minor: number) => formatMoney(minor, order.currency, view.market!)
+  const money = (minor: number) => formatMoney(minor, order.currency, view.market)
   // VAT inside the prices when the total is items and delivery; added on top (US sales tax) otherwise.
   const taxAdded = order.tax > 0 && order.total > order.subtotal + order.shipping
   return (
@@ -109,7 +109,7 @@ export function ResultPage({
   token,
   refreshing,
 }: {
-  view: View
+  view: MarketView
   state: ResultState
   refreshing: boolean
   order: Order
@@ -119,7 +119,7 @@ export function ResultPage({
   token: string
 }) {
   const { t } = view
-  const market = view.market!
+  const market = view.market
   const paths = checkoutPaths(market, code)
   const orderCode = <bdi dir="ltr">{order.code}</bdi>
   const payForm = (label: string) => (
@@ -224,7 +224,7 @@ export function ResultPage({
  * `Refresh` header and `<meta http-equiv="refresh">`: no script needed) for the first minutes after placing, then
  * offers "look again".
  */
-export async function resultPage(c: Context<AppEnv>): Promise<Response> {
+export async function resultPage(c: Context<MarketEnv>): Promise<Response> {
   const code = cartCodeOf(c)
   const checkout = await readCheckout(c, code)
   const paths = checkoutPaths(c.var.market, code)
@@ -251,7 +251,7 @@ export async function resultPage(c: Context<AppEnv>): Promise<Response> {
  * payment) or "pay" while it waits (the same attempt: the same payment), then to the provider; a paid order, or none,
  * back to the result or the checkout.
  */
-export async function submitResult(c: Context<AppEnv>): Promise<Response> {
+export async function submitResult(c: Context<MarketEnv>): Promise<Response> {
   const code = cartCodeOf(c)
   const form = await readForm(c)
   const token = await postedToken(c, code, 'retry', form[FORM_TOKEN_FIELD])

@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import type { ReactNode } from 'react'
 import { withNotice } from '../../components/toast'
-import type { View } from '../../components/view'
-import type { AppEnv } from '../../env'
+import type { MarketView } from '../../components/view'
+import type { MarketEnv } from '../../env'
 import { ErrorMessages, PageError } from '../../errors/page-error'
 import { FORM_TOKEN_FIELD } from '../../forms/form-token'
 import { readForm } from '../../forms/read-form'
@@ -30,7 +30,7 @@ type ReviewChange = 'prices' | 'checkout' | null
 const changeOf = (value: string | undefined): ReviewChange => (value === 'prices' || value === 'checkout' ? value : null)
 
 /** One reviewed part with its "change" link back to the form. */
-function ReviewPart({ view, title, id, href, children }: { view: View; title: string; id: string; href: string; children: ReactNode }) {
+function ReviewPart({ view, title, id, href, children }: { view: MarketView; title: string; id: string; href: string; children: ReactNode }) {
   return (
     <section className="review-part" aria-labelledby={id}>
       <div className="review-part-head">
@@ -46,9 +46,9 @@ function ReviewPart({ view, title, id, href, children }: { view: View; title: st
 }
 
 /** The review: every line and amount, the delivery, the addresses, the payment method, then "place order and pay". */
-export function ReviewPage({ view, checkout, code, token, change }: { view: View; checkout: Checkout; code: string; token: string; change: ReviewChange }) {
+export function ReviewPage({ view, checkout, code, token, change }: { view: MarketView; checkout: Checkout; code: string; token: string; change: ReviewChange }) {
   const { t } = view
-  const paths = checkoutPaths(view.market!, code)
+  const paths = checkoutPaths(view.market, code)
   const money = moneyOf(view, checkout.cart.currency)
   const { choices, cart } = checkout
   const dealer = choices.delivery?.dealer ?? null
@@ -136,7 +136,7 @@ export function ReviewPage({ view, checkout, code, token, change }: { view: View
  * `GET /{m}/checkout/{code}/review` (`?changed=prices|checkout` after a refused placement): what placing will buy.
  * An empty cart, or a line that cannot be bought as it stands, goes back to the cart, choices missing to the form (303).
  */
-export async function reviewPage(c: Context<AppEnv>): Promise<Response> {
+export async function reviewPage(c: Context<MarketEnv>): Promise<Response> {
   const code = cartCodeOf(c)
   const checkout = await readCheckout(c, code)
   const paths = checkoutPaths(c.var.market, code)
@@ -155,7 +155,7 @@ export async function reviewPage(c: Context<AppEnv>): Promise<Response> {
  * to the review saying so, a line that cannot be bought to the cart, a dealer gone to the form, an unconfirmed
  * address or a missing choice to the form (303 each). The same checkout placed twice is one order and one payment.
  */
-export async function submitReview(c: Context<AppEnv>): Promise<Response> {
+export async function submitReview(c: Context<MarketEnv>): Promise<Response> {
   const code = cartCodeOf(c)
   const form = await readForm(c)
   const reviewKey = checkoutSchema.shape.review_key.safeParse(form.review_key)

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { ReactNode } from 'react'
-import type { AppEnv } from '../../env'
+import type { MarketEnv } from '../../env'
 import { ChoiceGroup, SelectField, TextAreaField } from '../../components/choice-fields'
 import { countriesIn } from '../../i18n/countries'
 import { checkAndSend, type FieldsProps, type FormValues, leadForm, listOf, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
@@ -46,12 +46,12 @@ function CompanyFields({ view, data, values, errors }: FieldsProps<PartnerData>)
   )
 }
 
-const loadCountries = async (c: Context<AppEnv>): Promise<PartnerData> => ({
+const loadCountries = async (c: Context<MarketEnv>): Promise<PartnerData> => ({
   countries: countriesIn(c.var.market.tag),
 })
 
 /** A new application starts in the market's country. */
-const marketCountry = (c: Context<AppEnv>): FormValues => ({ country_code: c.var.market.country.toUpperCase() })
+const marketCountry = (c: Context<MarketEnv>): FormValues => ({ country_code: c.var.market.country.toUpperCase() })
 
 /**
  * A partner application's form: the company's details, then its own group (`legend`), then the optional message;

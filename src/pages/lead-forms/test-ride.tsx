@@ -5,7 +5,7 @@ import { ChoiceGroup, TextAreaField } from '../../components/choice-fields'
 import { Field } from '../../components/form-field'
 import { Island } from '../../components/island'
 import type { View } from '../../components/view'
-import type { AppEnv } from '../../env'
+import type { MarketEnv } from '../../env'
 import { checkAndSend, type FieldsProps, type FormValues, leadForm, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
 import { byDistance } from '../../geo/distance'
 import type { Dealer } from '../../upstream/catalogue-schemas'
@@ -40,7 +40,7 @@ const isolate = (text: string) => `\u2068${text}\u2069`
  * that offer test rides and open on some day — nearest first from the town typed (`?near=`) or the visitor's position
  * at the edge, as the dealer locator measures, else by town. Every read is the market's cached one, but the place.
  */
-async function loadRide(c: Context<AppEnv>): Promise<RideData> {
+async function loadRide(c: Context<MarketEnv>): Promise<RideData> {
   const { api, market } = c.var
   const near = nearOf(c)
   const [types, all, place] = await Promise.all([api.catalogue.types(), api.dealers.all(), placeOf(c, near)])

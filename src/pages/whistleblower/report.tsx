@@ -2,9 +2,9 @@ import type { Context } from 'hono'
 import { ChoiceGroup, TextAreaField } from '../../components/choice-fields'
 import { Field, type FieldErrors, FormErrors } from '../../components/form-field'
 import { Island } from '../../components/island'
-import type { View } from '../../components/view'
+import type { MarketView } from '../../components/view'
 import { configOf } from '../../config'
-import type { AppEnv } from '../../env'
+import type { MarketEnv } from '../../env'
 import { ATTEMPT_WINDOW_SECONDS } from '../../auth/attempts'
 import { caughtBot, HONEYPOT_FIELD } from '../../forms/bot-checks'
 import { FORM_TOKEN_FIELD, issueFormToken, MIN_FILL_SECONDS, readFormToken } from '../../forms/form-token'
@@ -34,7 +34,7 @@ import { AttachmentsField, Code, reportPath, sendWhistleblowerPage, statusPath, 
 export const REPORT_BODY_BYTES = 31 * 1024 * 1024
 
 /** What the form's token is signed for: the report form of one market. */
-const tokenScope = (c: Context<AppEnv>) => `${c.var.market.segment}:whistleblower`
+const tokenScope = (c: Context<MarketEnv>) => `${c.var.market.segment}:whistleblower`
 
 /** The report form as it is shown again: what was typed (never the files), its messages, the token it keeps. */
 type ReportState = { values: FormValues; errors?: FieldErrors; message?: string; token?: string }
@@ -44,7 +44,7 @@ const TEXT_FIELDS = ['category', 'what', 'when_where', 'involved', 'identity', '
 
 
 /** `GET /{m}/whistleblower-form`: what the channel is for, who reads it, the reporter's protection, then the form. */
-export async function reportPage(c: Context<AppEnv>): Promise<Response> {
+export async function reportPage(c: Context<MarketEnv>): Promise<Response> {
   return sendReportForm(c, { values: {} })
 }
 
@@ -56,7 +56,7 @@ export async function reportPage(c: Context<AppEnv>): Promise<Response> {
  * the files put in R2, and the report sent. The receipt is shown once, in this answer (200: nothing in a URL). An API
  * that fails brings the form back (503) with the same token, so sending again stores one report.
  */
-export async function submitReport(c: Context<AppEnv>): Promise<Response> {
+export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
   const secret = c.env.WHISTLEBLOWER_KEY
   const signing = c.env.SESSION_SECRET
   const body = (await c.req.parseBody({ all: true }).catch(() => ({}))) as Record<string, unknown>
@@ -154,7 +154,7 @@ function reportText(report: ReportFields) {
   }
 }
 
-async function sendReportForm(c: Context<AppEnv>, state: ReportState, status: 200 | 422 | 429 | 503 = 200): Promise<Response> {
+async function sendReportForm(c: Context<MarketEnv>, state: ReportState, status: 200 | 422 | 429 | 503 = 200): Promise<Response> {
   const parts = await whistleblowerParts(c)
   const signing = c.env.SESSION_SECRET
   const available = Boolean(c.env.WHISTLEBLOWER_KEY && signing)
@@ -183,7 +183,7 @@ type ReportPageProps = WhistleblowerParts & {
 /** The report page: the channel explained, then the form (or why it cannot take a report now). */
 export function ReportPage({ view, chrome, state, token, anonymousAllowed, externalChannel }: ReportPageProps) {
   const { t } = view
-  const segment = view.market!.segment
+  const segment = view.market.segment
   const brand = t('brand.name')
   return (
     <WhistleblowerLayout view={view} chrome={chrome} title={t('whistleblower.title')}>
@@ -239,7 +239,7 @@ export function ReportPage({ view, chrome, state, token, anonymousAllowed, exter
   )
 }
 
-function ReportForm({ view, state, token, anonymousAllowed }: { view: View; state: ReportState; token: string; anonymousAllowed: boolean }) {
+function ReportForm({ view, state, token, anonymousAllowed }: { view: MarketView; state: ReportState; token: string; anonymousAllowed: boolean }) {
   const { t } = view
   const { values, errors } = state
   const named = !anonymousAllowed || valueOf(values, 'identity') === 'named'
@@ -359,13 +359,13 @@ function ReportForm({ view, state, token, anonymousAllowed }: { view: View; stat
 }
 
 /** The receipt, shown once: the code and the passphrase, large, with the instruction to keep them and a way to print. */
-function sendReceipt(c: Context<AppEnv>, receipt: { code: string; passphrase: string }) {
+function sendReceipt(c: Context<MarketEnv>, receipt: { code: string; passphrase: string }) {
   return whistleblowerParts(c).then((parts) => sendWhistleblowerPage(c, <ReceiptPage {...parts} receipt={receipt} />))
 }
 
 export function ReceiptPage({ view, chrome, receipt }: WhistleblowerParts & { receipt: { code: string; passphrase: string } }) {
   const { t } = view
-  const segment = view.market!.segment
+  const segment = view.market.segment
   return (
     <WhistleblowerLayout view={view} chrome={chrome} title={t('whistleblower.receipt_title')}>
       <section className="wb-panel wb-receipt" aria-labelledby="wb-receipt-title">

@@ -1,9 +1,9 @@
 import type { Context } from 'hono'
 import { TextAreaField } from '../../components/choice-fields'
 import { Field, type FieldErrors, FormErrors } from '../../components/form-field'
-import type { View } from '../../components/view'
+import type { MarketView } from '../../components/view'
 import { configOf } from '../../config'
-import type { AppEnv } from '../../env'
+import type { MarketEnv } from '../../env'
 import { ATTEMPT_WINDOW_SECONDS } from '../../auth/attempts'
 import { FORM_TOKEN_FIELD, issueFormToken, readFormToken } from '../../forms/form-token'
 import { errorName, logEvent } from '../../ops/log'
@@ -25,7 +25,7 @@ import { AttachmentsField, caseDate, Code, fileSize, reportPath, sendWhistleblow
 import { textOf } from './report'
 
 /** What the token of a reply form is signed for: answers on one market's status page. */
-const replyScope = (c: Context<AppEnv>) => `${c.var.market.segment}:whistleblower-reply`
+const replyScope = (c: Context<MarketEnv>) => `${c.var.market.segment}:whistleblower-reply`
 
 /** The hidden field that tells an answer (with the case's key) from a receipt code and passphrase typed to open it. */
 const INTENT_FIELD = 'intent'
@@ -51,7 +51,7 @@ export type OpenedCase = {
 type ReplyState = { message?: string; errors?: FieldErrors; notice?: 'sent' | 'closed' | 'expired' | 'not_sent'; token?: string }
 
 /** `GET /{m}/whistleblower-form/status`: the receipt code and the passphrase, typed each time. */
-export async function statusPage(c: Context<AppEnv>): Promise<Response> {
+export async function statusPage(c: Context<MarketEnv>): Promise<Response> {
   return sendStatusForm(c, {}, c.env.WHISTLEBLOWER_KEY ? 200 : 503)
 }
 
@@ -61,7 +61,7 @@ export async function statusPage(c: Context<AppEnv>): Promise<Response> {
  * `WHISTLEBLOWER_ATTEMPTS` per client (429 past it). A pair that opens no case — a wrong passphrase, an unknown or a
  * malformed code — gets one answer, the same page with the same status (404).
  */
-export async function submitStatus(c: Context<AppEnv>): Promise<Response> {
+export async function submitStatus(c: Context<MarketEnv>): Promise<Response> {
   const secret = c.env.WHISTLEBLOWER_KEY
   if (!secret) return sendStatusForm(c, {}, 503)
   if (!(await withinLimit(c.env.WHISTLEBLOWER_ATTEMPTS, `whistleblower:${await clientKey(c)}`))) {
@@ -89,7 +89,7 @@ export async function submitStatus(c: Context<AppEnv>): Promise<Response> {
  * sealed and sent, and the case is shown again with a confirmation. The same form sent twice stores one answer; a
  * closed case takes none (409).
  */
-async function reply(c: Context<AppEnv>, secret: string, key: CaseKey, body: Record<string, unknown>): Promise<Response> {
+async function reply(c: Context<MarketEnv>, secret: string, key: CaseKey, body: Record<string, unknown>): Promise<Response> {
   const opened = await openCase(c, secret, key)
   if (!opened) return noCase(c)
   if (opened.state === 'closed') return sendCase(c, opened, { notice: 'closed' }, 409)
@@ -137,7 +137,7 @@ async function reply(c: Context<AppEnv>, secret: string, key: CaseKey, body: Rec
 }
 
 /** The case of a key, opened with the report's own key; null for any pair that opens none. */
-async function openCase(c: Context<AppEnv>, secret: string, key: CaseKey): Promise<(OpenedCase & { wrappedKey: string }) | null> {
+async function openCase(c: Context<MarketEnv>, secret: string, key: CaseKey): Promise<(OpenedCase & { wrappedKey: string }) | null> {
   const found = await c.var.api.whistleblower.status(key)
   if (!found) return null
   try {
@@ -178,15 +178,15 @@ async function opened(secret: string, key: CaseKey, found: ReporterCase): Promis
 }
 
 /** The one answer for a pair that opens no case, whatever was wrong with it. */
-const noCase = (c: Context<AppEnv>) => sendStatusForm(c, { message: 'whistleblower.no_case' }, 404)
+const noCase = (c: Context<MarketEnv>) => sendStatusForm(c, { message: 'whistleblower.no_case' }, 404)
 
-async function sendStatusForm(c: Context<AppEnv>, state: { message?: string; errors?: FieldErrors }, status: 200 | 404 | 429 | 503 = 200) {
+async function sendStatusForm(c: Context<MarketEnv>, state: { message?: string; errors?: FieldErrors }, status: 200 | 404 | 429 | 503 = 200) {
   const parts = await whistleblowerParts(c)
   const message = status === 503 ? 'whistleblower.unavailable' : state.message
   return sendWhistleblowerPage(c, <StatusFormPage {...parts} message={message} errors={state.errors} />, status)
 }
 
-async function sendCase(c: Context<AppEnv>, opened: OpenedCase, state: ReplyState, status: 200 | 409 | 422 | 503 = 200) {
+async function sendCase(c: Context<MarketEnv>, opened: OpenedCase, state: ReplyState, status: 200 | 409 | 422 | 503 = 200) {
   const parts = await whistleblowerParts(c)
   const signing = c.env.SESSION_SECRET
   const token = opened.state === 'closed' || !signing ? null : (state.token ?? (await issueFormToken(signing, replyScope(c))))
@@ -196,7 +196,7 @@ async function sendCase(c: Context<AppEnv>, opened: OpenedCase, state: ReplyStat
 /** The follow-up form: receipt code and passphrase, nothing remembered. */
 export function StatusFormPage({ view, chrome, message, errors }: WhistleblowerParts & { message?: string; errors?: FieldErrors }) {
   const { t } = view
-  const segment = view.market!.segment
+  const segment = view.market.segment
   return (
     <WhistleblowerLayout view={view} chrome={chrome} title={t('whistleblower.status_title')}>
       <section className="wb-panel wb-narrow" aria-labelledby="wb-status-title">
@@ -243,7 +243,7 @@ export function StatusFormPage({ view, chrome, message, errors }: WhistleblowerP
 /** A case: its state and dates, the messages, the report as sent, its files, and the reply form (unless closed). */
 export function CasePage({ view, chrome, opened, state, token }: WhistleblowerParts & { opened: OpenedCase; state: ReplyState; token: string | null }) {
   const { t } = view
-  const segment = view.market!.segment
+  const segment = view.market.segment
   const filesOf = (messageId: number | null) => opened.files.filter((file) => file.messageId === messageId)
   const notice = state.notice === 'sent' ? 'whistleblower.reply_sent' : state.notice === 'closed' ? 'whistleblower.case_closed' : null
   return (
@@ -318,7 +318,7 @@ export function CasePage({ view, chrome, opened, state, token }: WhistleblowerPa
 }
 
 /** Where the case stands: its four states in order, the current one marked, each reached one with its date. */
-function CaseStates({ view, opened }: { view: View; opened: OpenedCase }) {
+function CaseStates({ view, opened }: { view: MarketView; opened: OpenedCase }) {
   const { t } = view
   const current = CASE_STATES.indexOf(opened.state)
   const dates: Record<CaseState, string | null> = {
@@ -350,7 +350,7 @@ function CaseStates({ view, opened }: { view: View; opened: OpenedCase }) {
   )
 }
 
-function FileList({ view, files }: { view: View; files: OpenedFile[] }) {
+function FileList({ view, files }: { view: MarketView; files: OpenedFile[] }) {
   if (files.length === 0) return null
   return (
     <ul className="wb-files-list" aria-label={view.t('whistleblower.field.attachments')}>
@@ -364,7 +364,7 @@ function FileList({ view, files }: { view: View; files: OpenedFile[] }) {
 }
 
 /** The reporter's answer, carrying the case's key in hidden fields so that it is not typed again during this visit. */
-function ReplyForm({ view, opened, state, token }: { view: View; opened: OpenedCase; state: ReplyState; token: string }) {
+function ReplyForm({ view, opened, state, token }: { view: MarketView; opened: OpenedCase; state: ReplyState; token: string }) {
   const { t } = view
   const errors = state.errors
   const message = state.notice === 'expired' ? t('forms.expired') : state.notice === 'not_sent' ? t('whistleblower.not_sent') : null
