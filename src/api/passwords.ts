@@ -1,4 +1,4 @@
-import { fromBase64, randomToken, sha256Hex, toBase64 } from '../crypto/digest'
+import { fromBase64, randomToken, sha256Hex, toBase64 } from './bytes'
 
 /**
  * Passwords and tokens of the embedded API, on WebCrypto. A password is stored as

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { TOKEN_FORMAT } from '../crypto/digest'
+import { TOKEN_FORMAT } from './tokens'
 import { emailSchema, ticked } from './fields'
 import { submissionKey } from './form-schemas'
 import { envelope } from './schemas'

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { toBase64Url } from '../../crypto/digest'
+import { toBase64Url } from '../bytes'
 import {
   addToCartInput,
   type Cart,

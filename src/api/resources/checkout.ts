@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import type { z } from 'zod'
-import { toBase64Url } from '../../crypto/digest'
+import { toBase64Url } from '../bytes'
 import type { PostalAddress } from '../../upstream/account-schemas'
 import { type Cart, cartCode } from '../../upstream/cart-schemas'
 import {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { DEALER_SERVICES, type Dealer, type DealerService, dealerAnswer, dealersAnswer, placeAnswer } from '../../upstream/catalogue-schemas'
 import { byDistance } from '../../geo/distance'
-import { matchPlace, placeName } from '../../geo/places'
+import { matchPlace, placeName } from '../places'
 import { type ApiContext, type ApiEnv, badPaging, badParameter, notFound, pageParams, parseJson, respond } from '../context'
 
 type DealerRow = Omit<Dealer, 'services' | 'hours' | 'distance_km'> & {

@@ -15,8 +15,8 @@ import {
 import { siteSettingsSchema } from '../../upstream/schemas'
 import { withoutDirectionControls } from '../../upstream/direction-controls'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
-import { newReference } from '../../forms/reference'
-import { logEvent } from '../../ops/log'
+import { newReference } from '../references'
+import { logEvent } from '../log'
 import { type Mail, mailTexts, queueSubmissionMail } from '../outbox'
 
 type Texts = Awaited<ReturnType<typeof mailTexts>>

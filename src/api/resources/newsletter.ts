@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import { TOKEN_FORMAT } from '../../crypto/digest'
-import { errorName, logEvent } from '../../ops/log'
+import { TOKEN_FORMAT } from '../../upstream/tokens'
+import { errorName, logEvent } from '../log'
 import { acknowledgedAnswer } from '../../upstream/account-schemas'
 import { newsletterConfirmRequest, newsletterLinkAnswer, type NewsletterRequest, newsletterRequest } from '../../upstream/newsletter-schemas'
 import { siteSettingsSchema } from '../../upstream/schemas'

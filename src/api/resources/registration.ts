@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import { TOKEN_FORMAT } from '../../crypto/digest'
-import { errorName, logEvent } from '../../ops/log'
+import { TOKEN_FORMAT } from '../../upstream/tokens'
+import { errorName, logEvent } from '../log'
 import {
   acknowledgedAnswer,
   confirmationAnswer,

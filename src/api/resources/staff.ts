@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { fromBase32, totpAt, verifyTotp } from '../../crypto/totp'
+import { fromBase32, totpAt, verifyTotp } from '../totp'
 import { acknowledgedAnswer } from '../../upstream/account-schemas'
 import { SUBMISSION_KINDS } from '../../upstream/form-schemas'
 import {
