@@ -13,6 +13,7 @@ import {
 import { siteSettingsSchema } from '../../upstream/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { bearerUser, requireBearer } from './auth'
+import { amountsOf, homeDeliveryPrice } from '../pricing'
 
 export type CartRow = { id: number; code: string; site: string; user_id: number | null }
 type LineRow = {
@@ -85,15 +86,6 @@ function refusalOf(variant: { stock: number; price: number | null } | null, quan
 }
 
 /**
- * The VAT of `taxed` (items and delivery) at a market's rate: included, the part inside the prices; added, the amount
- * on top (rounded to the minor unit); null when the rate is not known (US sales tax).
- */
-export function vatAmountOf(taxed: number, vat: { rate: number | null; included: boolean }): number | null {
-  if (vat.rate === null) return null
-  return vat.included ? Math.round((taxed * vat.rate) / (10_000 + vat.rate)) : Math.round((taxed * vat.rate) / 10_000)
-}
-
-/**
  * The cart as the contract answers it (`cartSchema`): lines priced now, in the caller's language, with VAT and home
  * delivery; null for a cart of an unknown market. Checkout prices its review from this too.
  */
@@ -133,9 +125,8 @@ export async function pricedCart(c: ApiContext, cart: CartRow): Promise<Cart | n
   })
   const subtotal = lines.reduce((sum, line) => sum + (line.available ? line.line_total : 0), 0)
   const { vat, shipping: delivery } = market.settings
-  const shippingPrice = !delivery || subtotal === 0 || (delivery.free_from !== null && subtotal >= delivery.free_from) ? 0 : delivery.price
-  const taxed = subtotal + shippingPrice
-  const vatAmount = vatAmountOf(taxed, vat)
+  const shippingPrice = homeDeliveryPrice(subtotal, delivery)
+  const amounts = amountsOf(subtotal, shippingPrice, vat)
   return {
     code: cart.code,
     currency: market.currency,
@@ -143,8 +134,8 @@ export async function pricedCart(c: ApiContext, cart: CartRow): Promise<Cart | n
     item_count: lines.reduce((sum, line) => sum + line.quantity, 0),
     subtotal,
     shipping: delivery ? { price: shippingPrice, free_from: delivery.free_from, days: delivery.days } : null,
-    vat: { rate: vat.rate, included: vat.included, amount: vatAmount },
-    total: taxed + (!vat.included && vatAmount !== null ? vatAmount : 0),
+    vat: amounts.vat,
+    total: amounts.total,
   }
 }
 

@@ -17,7 +17,8 @@ import {
 import { type ApiContext, type ApiEnv, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { MAX_ADDRESSES } from './addresses'
 import { requireBearer } from './auth'
-import { type CartRow, marketOf, pricedCart, vatAmountOf } from './cart'
+import { type CartRow, marketOf, pricedCart } from './cart'
+import { amountsOf, regionRate, vatRuleIn } from '../pricing'
 import { paymentMethodsOf } from '../../upstream/schemas'
 
 /** A postal address's fields, in the one order they are stored, compared and digested in. */
@@ -34,10 +35,6 @@ type CheckoutRow = {
 }
 
 type DealerRow = { slug: string; name: string; address: string; city: string; region: string | null }
-
-/** The VAT rate of a market whose rate depends on the region (`vat.by_region`): the region's, or null when unknown. */
-const regionRate = (vat: { rate: number | null; by_region?: Record<string, number> | undefined }, region: string | null | undefined) =>
-  vat.rate === null && vat.by_region && region ? (vat.by_region[region.trim().toUpperCase()] ?? null) : null
 
 /** The columns of an order as placing and paying answer it (`placedOrderSchema`). */
 const PLACED_COLUMNS = 'id, code, status, payment_state, payment_attempt, payment_id, payment_method, currency, total, market, placed_at'
@@ -155,18 +152,9 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
   const methods = paymentMethodsOf(market.settings)
   const payment = methods.find((allowed) => allowed === row?.payment_method) ?? null
 
-  const items = priced.subtotal
   const delivery = method === 'pickup' ? 0 : (priced.shipping?.price ?? 0)
   // A market taxed by region (US sales tax): the delivery address's region, or the pick-up dealer's.
-  const byRegion = regionRate(market.settings.vat, method === 'pickup' ? dealer?.region : shipping?.region)
-  const vat = { rate: market.settings.vat.rate ?? byRegion, included: market.settings.vat.included }
-  const vatAmount = vatAmountOf(items + delivery, vat)
-  const amounts = {
-    items,
-    delivery,
-    vat: { rate: vat.rate, included: vat.included, amount: vatAmount },
-    total: items + delivery + (!vat.included && vatAmount !== null ? vatAmount : 0),
-  }
+  const amounts = amountsOf(priced.subtotal, delivery, vatRuleIn(market.settings.vat, method === 'pickup' ? dealer?.region : shipping?.region))
 
   const complete = method !== null && (method === 'home' ? shipping !== null : dealerSlug !== null) && billing !== null && payment !== null
   const buyable = priced.lines.length > 0 && priced.lines.every((line) => line.available) && amounts.total > 0
