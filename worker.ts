@@ -1,4 +1,4 @@
-import { api } from './src/api'
+import { api } from './reference-api'
 import type { Bindings } from './src/env'
 import site from './src/index'
 import { embedReferenceApi } from './src/upstream/reference-api'

@@ -1,4 +1,4 @@
-import { orderPaidStatements } from '../api/order-paid'
+import { orderPaidStatements } from '../../reference-api/order-paid'
 import { paymentKeyOf } from '../upstream/contract/checkout'
 import { sha256Hex } from '../crypto/digest'
 import { logEvent } from '../ops/log'

@@ -4,7 +4,7 @@ import {
   checkoutAnswer,
   type PlacedOrder,
   placedOrderAnswer,
-} from '../checkout-schemas'
+} from '../../../contract/checkout-schemas'
 import type { Upstream } from '../client'
 import { dataOf, segment } from './answers'
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { fromBase32, totpAt, verifyTotp } from '../totp'
-import { acknowledgedAnswer } from '../../upstream/account-schemas'
-import { SUBMISSION_KINDS } from '../../upstream/form-schemas'
+import { acknowledgedAnswer } from '../../contract/account-schemas'
+import { SUBMISSION_KINDS } from '../../contract/form-schemas'
 import {
   MARKET_SWITCHES,
   type MarketSwitch,
@@ -18,7 +18,7 @@ import {
   staffLoginRequest,
   submissionAnswer,
   submissionListAnswer,
-} from '../../upstream/staff-schemas'
+} from '../../contract/staff-schemas'
 import {
   type ApiContext,
   type ApiEnv,

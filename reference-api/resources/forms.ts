@@ -11,9 +11,9 @@ import {
   submissionAnswer,
   testRideRequest,
   weekdayOf,
-} from '../../upstream/form-schemas'
-import { siteSettingsSchema } from '../../upstream/schemas'
-import { withoutDirectionControls } from '../../upstream/direction-controls'
+} from '../../contract/form-schemas'
+import { siteSettingsSchema } from '../../contract/schemas'
+import { withoutDirectionControls } from '../../contract/direction-controls'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { newReference } from '../references'
 import { logEvent } from '../log'

@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
 import type { z } from 'zod'
 import { toBase64Url } from '../bytes'
-import type { PostalAddress } from '../../upstream/account-schemas'
-import { type Cart, cartCode } from '../../upstream/cart-schemas'
+import type { PostalAddress } from '../../contract/account-schemas'
+import { type Cart, cartCode } from '../../contract/cart-schemas'
 import {
   type AddressChoice,
   type Checkout,
@@ -13,13 +13,13 @@ import {
   placedOrderAnswer,
   placeOrderInput,
   recordPaymentInput,
-} from '../../upstream/checkout-schemas'
+} from '../../contract/checkout-schemas'
 import { type ApiContext, type ApiEnv, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { MAX_ADDRESSES } from './addresses'
 import { requireBearer } from './auth'
 import { type CartRow, marketOf, pricedCart } from './cart'
 import { amountsOf, regionRate, vatRuleIn } from '../pricing'
-import { paymentMethodsOf } from '../../upstream/schemas'
+import { paymentMethodsOf } from '../../contract/schemas'
 
 /** A postal address's fields, in the one order they are stored, compared and digested in. */
 const ADDRESS_FIELDS = ['first_name', 'last_name', 'company', 'line1', 'line2', 'postal_code', 'city', 'region', 'country_code', 'phone'] as const

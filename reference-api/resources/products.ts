@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import { type Discipline, type FrameMaterial, productAnswer, productListAnswer, productTypesAnswer } from '../../upstream/catalogue-schemas'
-import { menuAnswer } from '../../upstream/schemas'
+import { type Discipline, type FrameMaterial, productAnswer, productListAnswer, productTypesAnswer } from '../../contract/catalogue-schemas'
+import { menuAnswer } from '../../contract/schemas'
 import { type ApiContext, type ApiEnv, badPaging, badParameter, notFound, pageParams, parseJson, positiveInt, respond } from '../context'
 
 type ProductRow = {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import type { z } from 'zod'
-import { type Site, siteAnswer, type siteSchema, sitesAnswer } from '../../upstream/schemas'
+import { type Site, siteAnswer, type siteSchema, sitesAnswer } from '../../contract/schemas'
 import { type ApiEnv, notFound, parseJson, respond } from '../context'
 import { seoRow, type SeoRow } from './seo'
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import type { Messages } from '../../upstream/schemas'
-import { messagesAnswer } from '../../upstream/schemas'
+import type { Messages } from '../../contract/schemas'
+import { messagesAnswer } from '../../contract/schemas'
 import { type ApiEnv, notFound, respond } from '../context'
 
 /**

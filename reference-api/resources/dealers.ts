@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import { DEALER_SERVICES, type Dealer, type DealerService, dealerAnswer, dealersAnswer, placeAnswer } from '../../upstream/catalogue-schemas'
-import { byDistance } from '../../geo/distance'
+import { DEALER_SERVICES, type Dealer, type DealerService, dealerAnswer, dealersAnswer, placeAnswer } from '../../contract/catalogue-schemas'
+import { byDistance } from '../../contract/distance'
 import { matchPlace, placeName } from '../places'
 import { type ApiContext, type ApiEnv, badPaging, badParameter, notFound, pageParams, parseJson, respond } from '../context'
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
-import type { ContentBlock, NewsSummary } from '../../upstream/schemas'
-import { contentPageAnswer, newsListAnswer } from '../../upstream/schemas'
-import { type NewsArticle, newsArticleAnswer } from '../../upstream/catalogue-schemas'
+import type { ContentBlock, NewsSummary } from '../../contract/schemas'
+import { contentPageAnswer, newsListAnswer } from '../../contract/schemas'
+import { type NewsArticle, newsArticleAnswer } from '../../contract/catalogue-schemas'
 import { type ApiContext, type ApiEnv, badPaging, notFound, pageParams, parseJson, positiveInt, respond } from '../context'
 
 /**

@@ -9,7 +9,7 @@ import {
   caseMessageRequest,
   closeCaseRequest,
   notifyReporter,
-} from '../../upstream/staff-schemas'
+} from '../../contract/staff-schemas'
 import { type ApiContext, type ApiEnv, badParameter, invalid, jsonBody, notFound, positiveInt, refuse, respond } from '../context'
 import { mailTexts, queueMail } from '../outbox'
 import { staffOnly } from '../staff-auth'

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { bikeAnswer, bikeModelsAnswer, bikeRegistration, bikesAnswer } from '../../upstream/account-schemas'
+import { bikeAnswer, bikeModelsAnswer, bikeRegistration, bikesAnswer } from '../../contract/account-schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, refuse, respond } from '../context'
 
 type BikeRow = {

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { type SearchKind, searchAnswer, searchKindSchema } from '../../upstream/catalogue-schemas'
+import { type SearchKind, searchAnswer, searchKindSchema } from '../../contract/catalogue-schemas'
 import { type ApiEnv, badPaging, badParameter, pageParams, respond } from '../context'
 
 /** What `type` asks for: one kind of result, or all of them. */

@@ -1,5 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import { TOKEN_FORMAT } from '../../upstream/tokens'
+import { TOKEN_FORMAT } from '../../contract/tokens'
 import { errorName, logEvent } from '../log'
 import {
   acknowledgedAnswer,
@@ -9,9 +9,9 @@ import {
   resetPasswordAnswer,
   resetPasswordRequest,
   resetTokenAnswer,
-} from '../../upstream/account-schemas'
-import { withoutDirectionControls } from '../../upstream/direction-controls'
-import { loginAnswer, type User, userAnswer } from '../../upstream/schemas'
+} from '../../contract/account-schemas'
+import { withoutDirectionControls } from '../../contract/direction-controls'
+import { loginAnswer, type User, userAnswer } from '../../contract/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, refuse, respond } from '../context'
 import { mailText, queueMail } from '../outbox'
 import { hashPassword, newToken, tokenHash, verifyPassword } from '../passwords'

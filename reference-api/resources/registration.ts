@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { TOKEN_FORMAT } from '../../upstream/tokens'
+import { TOKEN_FORMAT } from '../../contract/tokens'
 import { errorName, logEvent } from '../log'
 import {
   acknowledgedAnswer,
@@ -8,8 +8,8 @@ import {
   type RegisterRequest,
   registerRequest,
   resendConfirmationRequest,
-} from '../../upstream/account-schemas'
-import { withoutDirectionControls } from '../../upstream/direction-controls'
+} from '../../contract/account-schemas'
+import { withoutDirectionControls } from '../../contract/direction-controls'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, refuse, respond } from '../context'
 import { mailText, queueMail } from '../outbox'
 import { hashPassword, newToken, tokenHash } from '../passwords'

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { pageIndexAnswer } from '../../upstream/page-index-schemas'
+import { pageIndexAnswer } from '../../contract/page-index-schemas'
 import { type ApiEnv, respond } from '../context'
 
 /**

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { profileAnswer } from '../../upstream/account-schemas'
+import { profileAnswer } from '../../contract/account-schemas'
 import { type ApiEnv, respond } from '../context'
 import { addresses } from './addresses'
 import { requireBearer } from './auth'

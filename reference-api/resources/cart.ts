@@ -9,8 +9,8 @@ import {
   changeQuantityInput,
   MAX_LINE_QUANTITY,
   mergeCartInput,
-} from '../../upstream/cart-schemas'
-import { siteSettingsSchema } from '../../upstream/schemas'
+} from '../../contract/cart-schemas'
+import { siteSettingsSchema } from '../../contract/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { bearerUser, requireBearer } from './auth'
 import { amountsOf, homeDeliveryPrice } from '../pricing'

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { siteSettingsSchema } from '../../upstream/schemas'
+import { siteSettingsSchema } from '../../contract/schemas'
 import {
   type CaseKey,
   caseKeyRequest,
@@ -8,7 +8,7 @@ import {
   replyAnswer,
   replyRequest,
   reporterCaseAnswer,
-} from '../../upstream/whistleblower-schemas'
+} from '../../contract/whistleblower-schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { hashPassword, verifyPassword } from '../passwords'
 

@@ -1,7 +1,7 @@
-import { direction } from '../i18n/direction'
-import { formatMoney, languageTag } from '../i18n/formats'
-import type { PostalAddress } from '../upstream/account-schemas'
-import { withoutDirectionControls } from '../upstream/direction-controls'
+import { direction } from '../src/i18n/direction'
+import { formatMoney, languageTag } from '../src/i18n/formats'
+import type { PostalAddress } from '../contract/account-schemas'
+import { withoutDirectionControls } from '../contract/direction-controls'
 import { parseJson } from './context'
 import { mailTexts, queueMail } from './outbox'
 

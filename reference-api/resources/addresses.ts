@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { acknowledgedAnswer, addressAnswer, addressesAnswer, addressInput, type AddressInput } from '../../upstream/account-schemas'
+import { acknowledgedAnswer, addressAnswer, addressesAnswer, addressInput, type AddressInput } from '../../contract/account-schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, positiveInt, refuse, respond } from '../context'
 
 /** How many addresses one account may keep. */

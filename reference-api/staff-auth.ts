@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import type { Staff, StaffRole } from '../upstream/staff-schemas'
+import type { Staff, StaffRole } from '../contract/staff-schemas'
 import type { ApiContext, ApiEnv } from './context'
 import { tokenHash } from './passwords'
 import { bearerToken, unauthorized } from './resources/auth'

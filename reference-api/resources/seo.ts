@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import type { SeoRecord } from '../../upstream/schemas'
-import { seoAnswer } from '../../upstream/schemas'
+import type { SeoRecord } from '../../contract/schemas'
+import { seoAnswer } from '../../contract/schemas'
 import { type ApiEnv, notFound, positiveInt, respond } from '../context'
 
 export type SeoRow = Omit<SeoRecord, 'model_id'> & { model_id: number; locale: string }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { featuresAnswer } from '../../upstream/schemas'
+import { featuresAnswer } from '../../contract/schemas'
 import { type ApiEnv, respond } from '../context'
 
 /** `GET api/get-features`: the brand's features and whether each is on. */

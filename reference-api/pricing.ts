@@ -1,4 +1,4 @@
-import type { SiteSettings } from '../upstream/schemas'
+import type { SiteSettings } from '../contract/schemas'
 
 /**
  * The reference API's money arithmetic, apart from its SQL: home delivery's price, VAT included or added (by region

@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import { fieldErrors } from '../upstream/fields'
-import type { User } from '../upstream/schemas'
-import type { Staff } from '../upstream/staff-schemas'
+import { fieldErrors } from '../contract/fields'
+import type { User } from '../contract/schemas'
+import type { Staff } from '../contract/staff-schemas'
 
 /**
  * The embedded API's environment: its D1 database, the market the caller speaks for and, on account calls, its user
