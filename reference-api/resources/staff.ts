@@ -61,7 +61,7 @@ type MarketRow = { id: number; slug: string; name: string; settings: string; loc
 /**
  * The staff calls of the embedded API (docs/api.md "Staff console"): sign-in with a password and a TOTP code, the
  * token's staff member, sign-out; for editors only, the lead-form submissions (handled or not), the outbox, the
- * markets' switches and the staff events (what was changed, by whom, when). The cases are src/api/resources/cases.ts.
+ * markets' switches and the staff events (what was changed, by whom, when). The cases are reference-api/resources/cases.ts.
  */
 export const staff = new Hono<ApiEnv>()
 

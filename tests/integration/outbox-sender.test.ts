@@ -5,6 +5,8 @@ import type { Bindings } from '../../src/env'
 import { type MailTransport, type OutgoingMail, sendQueuedMails } from '../../src/mail/outbox-sender'
 import { sealRecipient } from '../../src/whistleblower/sealed-recipient'
 import { WHISTLEBLOWER_SECRET } from '../fixtures/cases'
+// The Worker as composed (worker.ts): the reference API, whose outbox this sends, handed to the site.
+import '../../worker'
 
 afterEach(() => vi.restoreAllMocks())
 
