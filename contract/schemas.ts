@@ -104,7 +104,7 @@ export const siteSettingsSchema = z.object({
    */
   shipping: shippingSchema.nullish().catch(null),
   /**
-   * The ways to pay checkout offers in the market (the contract's `PAYMENT_METHODS`, src/upstream/checkout-schemas.ts),
+   * The ways to pay checkout offers in the market (the contract's `PAYMENT_METHODS`, contract/checkout-schemas.ts),
    * in the order shown. Missing or malformed: card and PayPal. `bank_transfer` counts only with `bank_transfer` below
    * (`paymentMethodsOf`).
    */
