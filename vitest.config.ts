@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 import { DEMO_STAFF, demoMessages, demoSeedStatements } from './scripts/demo-seed.mjs'
-import { sourceImports } from './scripts/source-imports.mjs'
 
 process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV ??= 'false'
 
@@ -25,7 +24,6 @@ export default defineConfig({
           TEST_DEMO_STAFF: DEMO_STAFF,
           // `FULL_SITEMAP_WALK=1 npx vitest run tests/integration/sitemaps.test.ts`: every sitemap URL rendered, not one per kind.
           TEST_FULL_SITEMAP_WALK: process.env.FULL_SITEMAP_WALK ?? '',
-          TEST_SOURCE_IMPORTS: sourceImports(),
           PURGE_SECRET: 'test-purge-secret',
           SESSION_SECRET: 'test-only-session-secret',
           WHISTLEBLOWER_KEY: 'test-only-whistleblower-key',

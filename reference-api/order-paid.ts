@@ -1,7 +1,6 @@
-import { direction } from '../src/i18n/direction'
-import { formatMoney, languageTag } from '../src/i18n/formats'
 import type { PostalAddress } from '../contract/account-schemas'
 import { withoutDirectionControls } from '../contract/direction-controls'
+import { mailMoney } from './money'
 import { parseJson } from './context'
 import { mailTexts, queueMail } from './outbox'
 
@@ -108,7 +107,7 @@ async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], p
     default_currency_token: order.currency_token ?? order.currency,
     default_currency_place: order.currency_place ?? 'left',
   }
-  const money = (minor: number) => formatMoney(minor, order.currency, { tag: languageTag(country, locale), dir: direction(locale), site })
+  const money = (minor: number) => mailMoney(minor, order.currency, { country, locale, site })
   const lines = items
     .map((item) =>
       t('mail.order_line', {

@@ -6,7 +6,7 @@ repository's root; a second run moves and rewrites nothing."""
 import os, re, subprocess
 
 CONTRACT = ['schemas', 'account-schemas', 'cart-schemas', 'catalogue-schemas', 'checkout-schemas', 'form-schemas',
-            'newsletter-schemas', 'page-index-schemas', 'staff-schemas', 'whistleblower-schemas', 'fields',
+            'payment-schemas', 'newsletter-schemas', 'page-index-schemas', 'staff-schemas', 'whistleblower-schemas', 'fields',
             'direction-controls', 'tokens']
 CONTRACT_MOVES = {f'src/upstream/{name}.ts': f'contract/{name}.ts' for name in CONTRACT}
 CONTRACT_MOVES['src/geo/distance.ts'] = 'contract/distance.ts'

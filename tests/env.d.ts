@@ -12,8 +12,6 @@ declare namespace Cloudflare {
     TEST_DEMO_STAFF: Array<{ id: number; role: import('../contract/staff-schemas').StaffRole; email: string; name: string; password: string; totp_secret: string }>
     /** '1' when every sitemap URL is to be rendered (`FULL_SITEMAP_WALK=1`), else one per page kind and market. */
     TEST_FULL_SITEMAP_WALK: string
-    /** Every import of src/, client/, contract/ and reference-api/, by file (scripts/source-imports.mjs). */
-    TEST_SOURCE_IMPORTS: Record<string, string[]>
     PURGE_SECRET: string
     SESSION_SECRET: string
     WHISTLEBLOWER_KEY: string

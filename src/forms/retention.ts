@@ -19,9 +19,9 @@ export type RetentionReport = { cutOff: string; submissions: number | null; repo
 /**
  * Deletes what lead forms left behind once the deployment's retention period (`SUBMISSION_RETENTION_DAYS`) is over, as
  * of `now` (the Cron Trigger's time): the embedded reference API's submissions created before the cut-off, with their
- * mails (deleted by the reference API itself) — only when it is the site's upstream (a brand's own backend keeps its own data and deletes it itself) —
- * and every CV uploaded to R2 before the cut-off, whatever the upstream (the Worker stored them); and the
- * whistleblowers' "there is news" mails once sent (REPORTER_MAIL_DAYS). The log line carries
+ * mails, and the whistleblowers' "there is news" mails once sent (REPORTER_MAIL_DAYS), deleted by the reference API
+ * itself — only when it is the site's upstream (a brand's own backend keeps its own data and deletes it itself) — and
+ * every CV uploaded to R2 before the cut-off, whatever the upstream (the Worker stored them). The log line carries
  * counts only. A part that fails does not stop the other; the run then fails, so the failure is seen.
  */
 export async function deleteExpiredSubmissions(env: Bindings, now: Date): Promise<RetentionReport> {

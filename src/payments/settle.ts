@@ -1,5 +1,5 @@
 import { orderPaidStatements } from '../../reference-api/order-paid'
-import { paymentKeyOf } from '../upstream/contract/checkout'
+import { paymentKeyOf } from '../../contract/payment-key'
 import { sha256Hex } from '../crypto/digest'
 import { logEvent } from '../ops/log'
 import type { PaymentEvent } from './provider'

@@ -6,7 +6,7 @@ import { PaymentError } from '../../payments/provider'
 import { paymentProviderOf } from '../../payments/providers'
 import { sendRedirect } from '../../render/respond'
 import type { PlacedOrder } from '../../../contract/checkout-schemas'
-import { paymentKeyOf } from '../../upstream/contract/checkout'
+import { paymentKeyOf } from '../../../contract/payment-key'
 import { isRejection } from '../../upstream/errors'
 import { checkoutOf, checkoutPaths, sendCheckoutPage } from './checkout-page'
 
