@@ -88,7 +88,7 @@ export const DEMO_STAFF = [
   { id: 2, role: 'editor', email: 'editor@aurora-cycles.example', name: 'Erik Lund', password: 'Demo-Editor-2026!', totp_secret: 'AURORAEDITORDEMOKEY23456' },
 ]
 
-/** The embedded API's password format (src/api/passwords.ts): PBKDF2-SHA256, 100 000 iterations, random salt. */
+/** The embedded API's password format (reference-api/passwords.ts): PBKDF2-SHA256, 100 000 iterations, random salt. */
 function passwordHash(password) {
   const salt = randomBytes(16)
   const hash = pbkdf2Sync(password, salt, 100_000, 32, 'sha256')

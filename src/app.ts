@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import { api, publicApi } from './api'
 import { consoleApp, consoleError, isConsolePath } from './console/app'
 import { endSessionOnUnauthorized, guestOnly, requireViewer } from './auth/guards'
 import { logOut } from './auth/log-out'
@@ -41,6 +40,7 @@ import { searchPage } from './pages/search'
 import { submitUpdatePassword, updatePasswordPage } from './pages/update-password'
 import { pageCache } from './page-cache/page-cache'
 import { requestContext } from './request-context'
+import { publicApi } from './upstream/public-api'
 import { securityHeaders } from './security/headers'
 import { acceptBodiesUpTo, allowCrossSite, unsafeRequests } from './security/unsafe-requests'
 import { robots } from './seo/robots'
@@ -138,7 +138,7 @@ export const app = new Hono<AppEnv>()
 app.use(securityHeaders())
 app.use(answerCaching())
 app.use(noTrace())
-app.use(requestContext(api))
+app.use(requestContext())
 app.use(unsafeRequests())
 app.use(viewer())
 

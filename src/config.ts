@@ -1,7 +1,7 @@
 import type { Bindings } from './env'
 import { MIN_FILL_SECONDS } from './forms/form-token'
 import { logEvent } from './ops/log'
-import type { Region } from './upstream/schemas'
+import type { Region } from '../contract/schemas'
 
 /** Where the site's data comes from: the embedded API, the brand's API over HTTP, or a `UPSTREAM_URL` that is no URL. */
 export type UpstreamConfig = { kind: 'embedded' } | { kind: 'http'; url: string; origin: string } | { kind: 'invalid' }

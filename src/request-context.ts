@@ -1,22 +1,22 @@
-import type { Hono, MiddlewareHandler } from 'hono'
-import type { ApiEnv } from './api/context'
+import type { MiddlewareHandler } from 'hono'
 import { createLookups } from './cache/lookups'
 import { configOf } from './config'
 import type { AppEnv } from './env'
 import { pageCacheRenderOf } from './page-cache/render-request'
 import { createUpstream } from './upstream/client'
+import { referenceApiOf } from './upstream/reference-api'
 import { EMBEDDED_ORIGIN, embeddedTransport, httpTransport, misconfiguredTransport } from './upstream/transport'
 import { errorName, logEvent } from './ops/log'
 import { RequestLog } from './ops/request-log'
 
 /**
- * Builds what every request needs before anything else runs: its log line, the upstream client (embedded API
- * in-process, or `UPSTREAM_URL` over HTTP) and the cached lookups; writes the log line when the answer is ready.
+ * Builds what every request needs before anything else runs: its log line, the upstream client (the embedded
+ * reference API in-process, or `UPSTREAM_URL` over HTTP) and the cached lookups; writes the log line when the answer is ready.
  *
  * @example
- * app.use(requestContext(api))
+ * app.use(requestContext())
  */
-export const requestContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => async (c, next) => {
+export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   // The page cache's own render counts into its visitor's line and writes none.
   const render = pageCacheRenderOf(c.req.raw)
   c.set('pageCacheRender', render)
@@ -24,13 +24,9 @@ export const requestContext = (api: Hono<ApiEnv>): MiddlewareHandler<AppEnv> => 
   c.set('log', log)
   const config = configOf(c.env)
   const http = config.upstream.kind === 'http' ? config.upstream : null
+  const embedded = config.upstream.kind === 'embedded' ? referenceApiOf(c) : null
   const upstream = createUpstream({
-    transport:
-      config.upstream.kind === 'invalid'
-        ? misconfiguredTransport
-        : http
-          ? httpTransport
-          : embeddedTransport((request) => api.fetch(request, c.env, c.executionCtx)),
+    transport: http ? httpTransport : embedded ? embeddedTransport(embedded) : misconfiguredTransport,
     baseUrl: http?.url ?? EMBEDDED_ORIGIN,
     timeoutMs: config.upstreamTimeoutMs,
     signal: c.req.raw.signal,

@@ -21,7 +21,7 @@ const DATE_FIELD = 'field-date'
 const NOTE_ID = 'field-date-days'
 const CLOSED_ID = 'field-date-closed'
 
-/** The weekday of `YYYY-MM-DD`, Monday 0 … Sunday 6 (as `weekdayOf` in src/upstream/form-schemas.ts). */
+/** The weekday of `YYYY-MM-DD`, Monday 0 … Sunday 6 (as `weekdayOf` in contract/form-schemas.ts). */
 const weekdayOf = (date: string) => (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7
 
 /**

@@ -29,7 +29,7 @@ const BLOCK_RANGE = {
 const COMPANY = ['Aurora Cycles S.p.A.', 'Via delle Officine 12', '24126']
 /** A script each of these locales' texts must use, so they are not left in English. */
 const SCRIPT = { el: /[\u0370-\u03FF]/, he: /[\u0590-\u05FF]/, ar: /[\u0600-\u06FF]/ }
-/** The listings' filter values (migrations/0015_listing_facets.sql, src/upstream/catalogue-schemas.ts). */
+/** The listings' filter values (migrations/0015_listing_facets.sql, contract/catalogue-schemas.ts). */
 const DISCIPLINES = ['road', 'gravel', 'city', 'mtb', 'touring', 'kids', 'cargo', 'folding']
 const FRAME_MATERIALS = ['carbon', 'aluminium', 'steel', 'titanium']
 const NEWS_FROM = '2025-06-01'

@@ -12,7 +12,7 @@ import { whistleblowerCalls } from '../upstream/contract/whistleblower'
 import { cacheKeys } from './keys'
 import { type CachePolicy, CacheItem, CacheLong, CacheShort } from './policies'
 import { cached, type CacheContext, type Load, remembered } from './swr'
-import type { Site } from '../upstream/schemas'
+import type { Site } from '../../contract/schemas'
 
 /** The market a read speaks for (X-Tenant / X-Locale). */
 export type MarketRef = { country: string; locale: string }

@@ -5,7 +5,7 @@ import { randomToken, sha256Hex } from '../crypto/digest'
 import type { AppEnv, MarketEnv } from '../env'
 import { keepCartCount, keptCartCount } from './cart-count'
 import { errorName, logEvent } from '../ops/log'
-import { cartCode } from '../upstream/cart-schemas'
+import { cartCode } from '../../contract/cart-schemas'
 import { type CartCalls, cartCalls } from '../upstream/contract/cart'
 
 /** How long an anonymous visitor's cart code is kept by their browser. */

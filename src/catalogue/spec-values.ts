@@ -1,4 +1,4 @@
-import type { SizeGuideRow, SpecPart } from '../upstream/catalogue-schemas'
+import type { SizeGuideRow, SpecPart } from '../../contract/catalogue-schemas'
 
 /**
  * Specification values and frame measurements written for a market: numbers the market's way (`7,4 kg` in it-IT,

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { countryName } from '../i18n/formats'
-import type { PostalAddress } from '../upstream/account-schemas'
+import type { PostalAddress } from '../../contract/account-schemas'
 
 /**
  * A postal address as lines, the country named in the market's language (an order's, or one of the address book).

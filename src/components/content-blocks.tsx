@@ -1,4 +1,4 @@
-import type { ContentBlock } from '../upstream/schemas'
+import type { ContentBlock } from '../../contract/schemas'
 
 /** Rich text from the content API as elements: blocks are text, never HTML, so nothing needs sanitising. */
 export function ContentBlocks({ blocks }: { blocks: ContentBlock[] }) {

@@ -1,5 +1,5 @@
 import { formatDate } from '../i18n/formats'
-import type { NewsSummary } from '../upstream/schemas'
+import type { NewsSummary } from '../../contract/schemas'
 import { CardImage, type CardImageLoading } from './card-image'
 import type { MarketView } from './view'
 

@@ -1,7 +1,7 @@
 import { useContext } from 'react'
 import { ScriptNonce } from '../render/nonce'
 import { jsonLd, type Thing } from '../seo/structured-data'
-import type { SeoRecord } from '../upstream/schemas'
+import type { SeoRecord } from '../../contract/schemas'
 
 export type HeadProps = {
   title: string

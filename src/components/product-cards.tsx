@@ -1,5 +1,5 @@
 import { formatMoney } from '../i18n/formats'
-import type { MenuProduct } from '../upstream/schemas'
+import type { MenuProduct } from '../../contract/schemas'
 import { CardImage, type CardImageLoading } from './card-image'
 import type { MarketView } from './view'
 

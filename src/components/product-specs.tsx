@@ -1,5 +1,5 @@
 import { specRuns } from '../catalogue/spec-values'
-import type { Product } from '../upstream/catalogue-schemas'
+import type { Product } from '../../contract/catalogue-schemas'
 import { Runs } from './spec-value'
 import type { MarketView } from './view'
 

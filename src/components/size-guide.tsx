@@ -1,5 +1,5 @@
 import { GEOMETRY_MEASURES, formatMeasure, formatRiderHeight, measureUnit } from '../catalogue/spec-values'
-import type { Product } from '../upstream/catalogue-schemas'
+import type { Product } from '../../contract/catalogue-schemas'
 import { LtrValue } from './spec-value'
 import { TableScroll } from './table-scroll'
 import type { MarketView } from './view'

@@ -1,8 +1,8 @@
 import type { Translate, Translator } from '../i18n/translator'
 import type { Market } from '../market/market'
 import type { Notice } from './toast'
-import type { ListedProductType } from '../upstream/catalogue-schemas'
-import type { MenuProduct, Site } from '../upstream/schemas'
+import type { ListedProductType } from '../../contract/catalogue-schemas'
+import type { MenuProduct, Site } from '../../contract/schemas'
 import type { Availability } from '../market/availability'
 
 /** What every page's layout needs to know about the request: its texts, market and URL. */

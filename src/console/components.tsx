@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { PageMeta } from '../upstream/schemas'
+import type { PageMeta } from '../../contract/schemas'
 
 /**
  * The console's small shared pieces (leads, outbox, markets, cases): a scrolling table, a definition list, a filters

@@ -1,4 +1,4 @@
-import type { Staff } from '../upstream/staff-schemas'
+import type { Staff } from '../../contract/staff-schemas'
 import { ROLE_LABELS, sectionPath, sectionsOf } from './sections'
 
 /** The console's home: who is signed in, and what their role may do here. */

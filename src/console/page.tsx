@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import { Caching } from '../cache/answer-caching'
 import type { AppEnv } from '../env'
 import { type SendOptions, sendPage } from '../render/respond'
-import type { Staff } from '../upstream/staff-schemas'
+import type { Staff } from '../../contract/staff-schemas'
 import { CONSOLE_LOGOUT_PATH, CONSOLE_PATH, ROLE_LABELS, sectionPath, sectionsOf } from './sections'
 
 /** The console's stylesheet (public/console.css): its own, the site's is not loaded. */

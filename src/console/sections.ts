@@ -1,4 +1,4 @@
-import type { StaffRole } from '../upstream/staff-schemas'
+import type { StaffRole } from '../../contract/staff-schemas'
 
 /** Where the console lives. */
 export const CONSOLE_PATH = '/_console'

@@ -3,7 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { open, seal } from '../auth/seal'
 import { randomToken, sha256Hex } from '../crypto/digest'
 import type { AppEnv } from '../env'
-import type { Staff } from '../upstream/staff-schemas'
+import type { Staff } from '../../contract/staff-schemas'
 
 /**
  * The staff console's own session, independent of the visitors' (`__Host-AuthTkn`): its own cookie, its own records

@@ -1,4 +1,4 @@
-/** Small WebCrypto helpers shared by the sessions, the rate limits and the embedded API's tokens. */
+/** Small WebCrypto helpers shared by the sessions, the rate limits and the forms' tokens. */
 
 const encoder = new TextEncoder()
 
@@ -24,6 +24,3 @@ export const fromBase64Url = (text: string) => fromBase64(text.replace(/-/g, '+'
 export function randomToken(): string {
   return toBase64Url(crypto.getRandomValues(new Uint8Array(32)))
 }
-
-/** What a token of ours, or the upstream's, looks like: 20 to 100 base64url characters. */
-export const TOKEN_FORMAT = /^[A-Za-z0-9_-]{20,100}$/

@@ -1,4 +1,4 @@
-import { CV_MAX_BYTES, type CvType } from '../upstream/form-schemas'
+import { CV_MAX_BYTES, type CvType } from '../../contract/form-schemas'
 import { expansionOf, firstEntryIs, type ZipEntry, zipEntries } from './zip-archive'
 
 /**

@@ -4,8 +4,8 @@ import type { z } from 'zod'
 import type { FieldErrors } from '../components/form-field'
 import type { View } from '../components/view'
 import type { MarketEnv } from '../env'
-import { fieldErrors } from '../upstream/fields'
-import type { SubmissionKind } from '../upstream/form-schemas'
+import { fieldErrors } from '../../contract/fields'
+import type { SubmissionKind } from '../../contract/form-schemas'
 import { unlessRefused } from '../upstream/errors'
 
 /**

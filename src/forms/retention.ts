@@ -1,11 +1,10 @@
 import { configOf } from '../config'
 import type { Bindings } from '../env'
 import { errorName, logEvent } from '../ops/log'
+import { embeddedReferenceApi } from '../upstream/reference-api'
 import { CV_PREFIX } from './cv'
 
 const DAY_MS = 24 * 60 * 60 * 1000
-/** Rows deleted per statement: each stays short, however much has piled up. */
-const ROWS_PER_DELETE = 500
 /** R2 lists and deletes at most 1000 keys at a time. */
 const KEYS_PER_PAGE = 1000
 
@@ -19,19 +18,19 @@ export type RetentionReport = { cutOff: string; submissions: number | null; repo
 
 /**
  * Deletes what lead forms left behind once the deployment's retention period (`SUBMISSION_RETENTION_DAYS`) is over, as
- * of `now` (the Cron Trigger's time): the embedded API's submissions created before the cut-off, with their mails —
- * only when the embedded API is the site's upstream (a brand's own backend keeps its own data and deletes it itself) —
- * and every CV uploaded to R2 before the cut-off, whatever the upstream (the Worker stored them); and the
- * whistleblowers' "there is news" mails once sent (REPORTER_MAIL_DAYS). The log line carries
+ * of `now` (the Cron Trigger's time): the embedded reference API's submissions created before the cut-off, with their
+ * mails, and the whistleblowers' "there is news" mails once sent (REPORTER_MAIL_DAYS), deleted by the reference API
+ * itself — only when it is the site's upstream (a brand's own backend keeps its own data and deletes it itself) — and
+ * every CV uploaded to R2 before the cut-off, whatever the upstream (the Worker stored them). The log line carries
  * counts only. A part that fails does not stop the other; the run then fails, so the failure is seen.
  */
 export async function deleteExpiredSubmissions(env: Bindings, now: Date): Promise<RetentionReport> {
   const config = configOf(env)
   const cutOff = new Date(now.getTime() - config.retentionDays * DAY_MS)
-  const embedded = config.upstream.kind === 'embedded'
+  const embedded = config.upstream.kind === 'embedded' ? embeddedReferenceApi() : null
   const [submissions, reporterMails, files] = await Promise.allSettled([
-    embedded ? deleteSubmissions(env.DB, cutOff) : Promise.resolve(null),
-    embedded ? deleteReporterMails(env.DB, new Date(now.getTime() - REPORTER_MAIL_DAYS * DAY_MS)) : Promise.resolve(null),
+    embedded ? embedded.deleteSubmissions(env.DB, cutOff) : Promise.resolve(null),
+    embedded ? embedded.deleteReporterMails(env.DB, new Date(now.getTime() - REPORTER_MAIL_DAYS * DAY_MS)) : Promise.resolve(null),
     deleteFiles(env.FILES, cutOff),
   ])
   const report: RetentionReport = {
@@ -50,32 +49,6 @@ export async function deleteExpiredSubmissions(env: Bindings, now: Date): Promis
   })
   if (failed.length) throw new Error('retention incomplete')
   return report
-}
-
-/**
- * Deletes the submissions created before the cut-off, a few hundred at a time. Their mails go with them: the outbox
- * rows' foreign key says `ON DELETE CASCADE`, and D1 enforces foreign keys (`PRAGMA foreign_keys` is on, tested).
- */
-async function deleteSubmissions(db: D1Database, cutOff: Date): Promise<number> {
-  // Counted by what the statement returns: D1's `changes` counts the cascaded mails too.
-  const statement = db
-    .prepare(`DELETE FROM form_submissions WHERE id IN (SELECT id FROM form_submissions WHERE created_at < ? ORDER BY id LIMIT ${ROWS_PER_DELETE}) RETURNING id`)
-    .bind(cutOff.toISOString())
-  let deleted = 0
-  for (;;) {
-    const { results } = await statement.all()
-    deleted += results.length
-    if (results.length < ROWS_PER_DELETE) return deleted
-  }
-}
-
-/** Deletes the whistleblowers' "there is news" mails once sent, or once older than the cut-off unsent. */
-async function deleteReporterMails(db: D1Database, cutOff: Date): Promise<number> {
-  const { meta } = await db
-    .prepare(`DELETE FROM outbox WHERE kind = 'whistleblower_news' AND (sent_at IS NOT NULL OR created_at < ?)`)
-    .bind(cutOff.toISOString())
-    .run()
-  return meta.changes
 }
 
 /** Deletes the CVs uploaded before the cut-off, a listing page at a time (R2 lists in key order, not by date). */

@@ -1,4 +1,4 @@
-import type { CurrencyCode, Site } from '../upstream/schemas'
+import type { CurrencyCode, Site } from '../../contract/schemas'
 import type { Direction } from './direction'
 
 type Formatter = Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames

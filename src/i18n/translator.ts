@@ -1,5 +1,5 @@
 import rosetta from 'rosetta'
-import type { Messages } from '../upstream/schemas'
+import type { Messages } from '../../contract/schemas'
 import { logEvent } from '../ops/log'
 import english from './en.json'
 import { direction, type Direction } from './direction'

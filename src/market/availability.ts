@@ -1,4 +1,4 @@
-import type { Feature, Site } from '../upstream/schemas'
+import type { Feature, Site } from '../../contract/schemas'
 import { isLive } from './market'
 
 /**

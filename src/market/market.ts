@@ -1,6 +1,6 @@
 import { direction, type Direction } from '../i18n/direction'
 import { languageTag } from '../i18n/formats'
-import type { Site } from '../upstream/schemas'
+import type { Site } from '../../contract/schemas'
 
 /** The market a page is served for: `/{country}-{locale}` and its site record. */
 export type Market = {

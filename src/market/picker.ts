@@ -1,7 +1,7 @@
 import type { MarketPickerProps } from '../../client/islands/market-picker'
 import type { PickerRegion } from '../../client/islands/market-regions'
 import type { Translate } from '../i18n/translator'
-import type { Region, Site } from '../upstream/schemas'
+import type { Region, Site } from '../../contract/schemas'
 import { isLive, type Market } from './market'
 import { PICK_FROM_FIELD, PICK_MARKET_PATH } from './pick-market'
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import type { Site } from '../upstream/schemas'
+import type { Site } from '../../contract/schemas'
 import { isLive, parseMarketSegment } from './market'
 
 /** The cookie of the market a visitor picked; set only by an explicit pick, so public pages stay cacheable. */

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { errorName, logEvent } from '../ops/log'
-import type { Feature } from '../upstream/schemas'
+import type { Feature } from '../../contract/schemas'
 import { type Availability, availabilityOf } from './availability'
 
 /**

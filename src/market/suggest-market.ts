@@ -1,4 +1,4 @@
-import type { Site } from '../upstream/schemas'
+import type { Site } from '../../contract/schemas'
 import { isLive } from './market'
 
 type Accepted = { language: string; region: string | null }

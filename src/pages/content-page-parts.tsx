@@ -10,7 +10,7 @@ import { viewOf } from '../render/respond'
 import { pageAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { modelSeo } from '../seo/page-seo'
-import type { ContentPage as Page } from '../upstream/schemas'
+import type { ContentPage as Page } from '../../contract/schemas'
 import { loadChrome } from './chrome'
 
 /** What every rendering of a content page needs: the page itself, the header and footer, the view and the head. */

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import type { MarketEnv } from '../env'
-import type { Point } from '../geo/distance'
-import type { Place } from '../upstream/catalogue-schemas'
+import type { Point } from '../../contract/distance'
+import type { Place } from '../../contract/catalogue-schemas'
 
 /**
  * Where a list of dealers measures from: a place the visitor typed, the position their browser gave ("use my

@@ -11,7 +11,7 @@ import { indexedAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageGroups } from '../seo/page-groups'
 import { breadcrumbs, dealerData } from '../seo/structured-data'
-import { DEALER_SERVICES, type Dealer } from '../upstream/catalogue-schemas'
+import { DEALER_SERVICES, type Dealer } from '../../contract/catalogue-schemas'
 import { findBySlug } from './find-by-slug'
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const

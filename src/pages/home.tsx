@@ -14,7 +14,7 @@ import { homeAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageSeo } from '../seo/page-seo'
 import { homeData } from '../seo/structured-data'
-import type { MenuProduct, NewsSummary } from '../upstream/schemas'
+import type { MenuProduct, NewsSummary } from '../../contract/schemas'
 import { errorName, logEvent } from '../ops/log'
 import { loadChrome } from './chrome'
 

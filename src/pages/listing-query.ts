@@ -1,6 +1,6 @@
 import { minorUnitDigits } from '../i18n/formats'
-import type { CurrencyCode } from '../upstream/schemas'
-import { DISCIPLINES, type Discipline, FRAME_MATERIALS, type FrameMaterial, type ProductSummary } from '../upstream/catalogue-schemas'
+import type { CurrencyCode } from '../../contract/schemas'
+import { DISCIPLINES, type Discipline, FRAME_MATERIALS, type FrameMaterial, type ProductSummary } from '../../contract/catalogue-schemas'
 
 /** A listing's orders: the brand's own (featured first), by price either way, the newest first. */
 export const LISTING_SORTS = ['featured', 'price-asc', 'price-desc', 'newest'] as const

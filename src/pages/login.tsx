@@ -18,8 +18,8 @@ import { Caching } from '../cache/answer-caching'
 import { configOf } from '../config'
 import { sendPage, sendRedirect, viewOf } from '../render/respond'
 import { authOf } from '../auth/auth-of'
-import { loginRequestSchema } from '../upstream/account-schemas'
-import { emailSchema, fieldErrors, valueErrors } from '../upstream/fields'
+import { loginRequestSchema } from '../../contract/account-schemas'
+import { emailSchema, fieldErrors, valueErrors } from '../../contract/fields'
 import { unlessRefused } from '../upstream/errors'
 
 type LoginState = {

@@ -16,7 +16,7 @@ import { canonicalUrl } from '../seo/canonical'
 import { pageGroups } from '../seo/page-groups'
 import { breadcrumbs } from '../seo/structured-data'
 import { modelSeo } from '../seo/page-seo'
-import type { ProductSummary, ProductType } from '../upstream/catalogue-schemas'
+import type { ProductSummary, ProductType } from '../../contract/catalogue-schemas'
 import { loadChrome } from './chrome'
 import {
   LISTING_PARAMS,

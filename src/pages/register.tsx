@@ -21,9 +21,9 @@ import { availabilityOf } from '../market/availability'
 import { toMarket } from '../market/market'
 import { logEvent } from '../ops/log'
 import { sendPage, sendRedirect, viewOf } from '../render/respond'
-import { PASSWORD_MIN, registrationFields } from '../upstream/account-schemas'
+import { PASSWORD_MIN, registrationFields } from '../../contract/account-schemas'
 import { unlessRefused } from '../upstream/errors'
-import { fieldErrors } from '../upstream/fields'
+import { fieldErrors } from '../../contract/fields'
 
 /** What the form's token is signed for: the sign-up form (it has no market in its path). */
 const TOKEN_SCOPE = 'register'

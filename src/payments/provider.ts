@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { PaymentEvent } from '../upstream/payment-schemas'
+import type { PaymentEvent } from '../../contract/payment-schemas'
 import { type SignatureRefusal, verifyWebhookSignature } from './signature'
 
 /**

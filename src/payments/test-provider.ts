@@ -1,7 +1,7 @@
 import type { ExecutionContext } from 'hono'
 import type { Bindings } from '../env'
 import { logEvent } from '../ops/log'
-import { type PaymentEvent, paymentEvent } from '../upstream/payment-schemas'
+import { type PaymentEvent, paymentEvent } from '../../contract/payment-schemas'
 import {
   type CreatedPayment,
   type CreatePayment,

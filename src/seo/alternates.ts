@@ -3,9 +3,9 @@ import { configOf } from '../config'
 import type { MarketEnv } from '../env'
 import { languageTag } from '../i18n/formats'
 import { errorName, logEvent } from '../ops/log'
-import type { PageIndex } from '../upstream/page-index-schemas'
+import type { PageIndex } from '../../contract/page-index-schemas'
 import { type Availability, availabilityOf } from '../market/availability'
-import type { Site } from '../upstream/schemas'
+import type { Site } from '../../contract/schemas'
 import { type PageGroup, type Place, pageGroups, placesOf } from './page-groups'
 
 export type Alternate = { hreflang: string; href: string }

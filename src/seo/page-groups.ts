@@ -1,7 +1,7 @@
 import { type Availability, localePageLinks } from '../market/availability'
 import { isLive, siteUrl } from '../market/market'
-import type { PageIndex } from '../upstream/page-index-schemas'
-import type { Site } from '../upstream/schemas'
+import type { PageIndex } from '../../contract/page-index-schemas'
+import type { Site } from '../../contract/schemas'
 
 /** A live market of the brand, with the one availability rule made for it. */
 export type Place = { site: Site; locale: string; segment: string; available: Availability }

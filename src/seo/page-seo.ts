@@ -1,5 +1,5 @@
 import type { MarketApi } from '../cache/lookups'
-import type { SeoRecord } from '../upstream/schemas'
+import type { SeoRecord } from '../../contract/schemas'
 
 /** Model types that carry their own SEO fields: never looked up through the SEO call. */
 const OWN_SEO = new Set(['Product', 'Post'])

@@ -1,6 +1,6 @@
 import { minorUnitDigits } from '../i18n/formats'
 import type { Market } from '../market/market'
-import type { Dealer, NewsArticle, Product } from '../upstream/catalogue-schemas'
+import type { Dealer, NewsArticle, Product } from '../../contract/catalogue-schemas'
 
 /**
  * schema.org objects for a page's JSON-LD (PRODUCT.md §5 SEO), absolute URLs on the public origin. Pages put them in

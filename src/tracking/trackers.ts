@@ -1,5 +1,5 @@
 import { CONTAINER_ID, type TrackingConfig } from '../config'
-import type { Site } from '../upstream/schemas'
+import type { Site } from '../../contract/schemas'
 import type { ConsentCategory } from './consent'
 
 /** The trackers a site's settings may switch on, besides the tag manager. */

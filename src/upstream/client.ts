@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { type Rejection, rejectionSchema } from './account-schemas'
+import { type Rejection, rejectionSchema } from '../../contract/account-schemas'
 import { UpstreamError, type UpstreamFailure } from './errors'
 import { ReadRetry, retryDelay, sleep, takeRetrySlot } from './retry'
 import type { Transport } from './transport'

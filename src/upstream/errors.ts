@@ -1,4 +1,4 @@
-import type { Rejection } from './account-schemas'
+import type { Rejection } from '../../contract/account-schemas'
 
 /**
  * Why an upstream call failed. `unauthorized` is a 401 (the session ends); `rejected` is the API refusing the request

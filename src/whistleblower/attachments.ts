@@ -1,6 +1,6 @@
 import { errorName, logEvent } from '../ops/log'
 import { UpstreamError } from '../upstream/errors'
-import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_MAX, type AttachmentRecord } from '../upstream/whistleblower-schemas'
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_MAX, type AttachmentRecord } from '../../contract/whistleblower-schemas'
 import { sealBytes, sealText } from './sealed'
 
 /**

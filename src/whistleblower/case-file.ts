@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { CaseEvent, CaseFile, CaseSummary } from '../upstream/staff-schemas'
-import type { CaseMessage } from '../upstream/whistleblower-schemas'
+import type { CaseEvent, CaseFile, CaseSummary } from '../../contract/staff-schemas'
+import type { CaseMessage } from '../../contract/whistleblower-schemas'
 import { openBytes, openReportKey, openText, sealText } from './sealed'
 import { sealRecipient } from './sealed-recipient'
 

@@ -1,4 +1,4 @@
-import type { CaseState } from '../upstream/whistleblower-schemas'
+import type { CaseState } from '../../contract/whistleblower-schemas'
 
 /**
  * The deadlines of EU Directive 2019/1937 for an internal reporting channel (art. 9(1)(b) and (f)): the reporter is

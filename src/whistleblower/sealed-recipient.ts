@@ -1,4 +1,4 @@
-import { SEALED_RECIPIENT_PREFIX } from '../upstream/staff-schemas'
+import { SEALED_RECIPIENT_PREFIX } from '../../contract/staff-schemas'
 import { derivedKey, openText, sealText } from './sealed'
 
 /**

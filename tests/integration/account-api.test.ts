@@ -1,9 +1,9 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { api } from '../../src/api'
-import { MAX_ADDRESSES } from '../../src/api/resources/addresses'
-import { addressesAnswer, bikesAnswer, orderAnswer, ordersAnswer } from '../../src/upstream/account-schemas'
+import { api } from '../../reference-api'
+import { MAX_ADDRESSES } from '../../reference-api/resources/addresses'
+import { addressesAnswer, bikesAnswer, orderAnswer, ordersAnswer } from '../../contract/account-schemas'
 
 /** Calls the embedded API in-process, as the Worker does, and waits for the work it left in the background. */
 async function call(path: string, { token, method = 'GET', body }: { token?: string; method?: string; body?: unknown } = {}) {

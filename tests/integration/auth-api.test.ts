@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { api } from '../../src/api'
+import { api } from '../../reference-api'
 import { ORIGIN, visit } from '../fixtures/worker'
 
 /** Calls the embedded API in-process, as the Worker does. */

@@ -2,8 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { api } from '../../src/api'
-import { cartAnswer, type Cart } from '../../src/upstream/cart-schemas'
+import { api } from '../../reference-api'
+import { cartAnswer, type Cart } from '../../contract/cart-schemas'
 
 type Call = { token?: string; method?: string; body?: unknown; tenant?: string; locale?: string; raw?: string }
 

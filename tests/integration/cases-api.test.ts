@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { api } from '../../src/api'
+import { api } from '../../reference-api'
 import { openReportKey, openText, sealText } from '../../src/whistleblower/sealed'
 import { sealRecipient } from '../../src/whistleblower/sealed-recipient'
 import { mailsTo, sealedReport, staffMember, trailOf, WHISTLEBLOWER_SECRET } from '../fixtures/cases'

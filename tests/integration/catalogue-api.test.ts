@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { api } from '../../src/api'
-import { type Product, type ProductSummary } from '../../src/upstream/catalogue-schemas'
-import type { Site } from '../../src/upstream/schemas'
+import { api } from '../../reference-api'
+import { type Product, type ProductSummary } from '../../contract/catalogue-schemas'
+import type { Site } from '../../contract/schemas'
 import { visit } from '../fixtures/worker'
 
 type Listing = { data: ProductSummary[]; meta: { page: number; per_page: number; total: number } }

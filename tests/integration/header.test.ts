@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { api } from '../../src/api'
-import { productTypesAnswer } from '../../src/upstream/catalogue-schemas'
+import { api } from '../../reference-api'
+import { productTypesAnswer } from '../../contract/catalogue-schemas'
 import { logIn, visitAs } from '../fixtures/session'
 import { clearCaches, visit } from '../fixtures/worker'
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import hebrew from '../../demo/messages/he.json'
 import italian from '../../demo/messages/it.json'
 import german from '../../demo/messages/de.json'
-import { api } from '../../src/api'
-import type { ProductSummary } from '../../src/upstream/catalogue-schemas'
+import { api } from '../../reference-api'
+import type { ProductSummary } from '../../contract/catalogue-schemas'
 import { textOf, visit } from '../fixtures/worker'
 
 /** The product slugs of a listing page's cards, in their order. */

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
-import { api } from '../../src/api'
-import { hashPassword } from '../../src/api/passwords'
+import { api } from '../../reference-api'
+import { hashPassword } from '../../reference-api/passwords'
 import { DEMO, SECOND, cookieHeader, formPost, logIn, nextClient, sessionIdOf, sessions, steadyRateLimiters, storedSession, visitAs } from '../fixtures/session'
 
 afterEach(() => vi.restoreAllMocks())

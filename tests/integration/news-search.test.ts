@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import italian from '../../demo/messages/it.json'
-import { api } from '../../src/api'
-import { ftsQuery } from '../../src/api/resources/search'
+import { api } from '../../reference-api'
+import { ftsQuery } from '../../reference-api/resources/search'
 import { expectFirstCardImageEager } from '../fixtures/card-images'
 import { clearCaches, textOf, visit } from '../fixtures/worker'
 

@@ -1,10 +1,12 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { queueMail } from '../../src/api/outbox'
+import { queueMail } from '../../reference-api/outbox'
 import type { Bindings } from '../../src/env'
 import { type MailTransport, type OutgoingMail, sendQueuedMails } from '../../src/mail/outbox-sender'
 import { sealRecipient } from '../../src/whistleblower/sealed-recipient'
 import { WHISTLEBLOWER_SECRET } from '../fixtures/cases'
+// The Worker as composed (worker.ts): the reference API, whose outbox this sends, handed to the site.
+import '../../worker'
 
 afterEach(() => vi.restoreAllMocks())
 

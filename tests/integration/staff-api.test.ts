@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { api } from '../../src/api'
+import { api } from '../../reference-api'
 import { demoStaff, forgetUsedCode, totpCode } from '../fixtures/console'
 import { visit } from '../fixtures/worker'
 

@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { api } from '../../src/api'
+import { api } from '../../reference-api'
 import { app } from '../../src/app'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { requestLinesOf } from '../fixtures/request-lines'

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { ATTACHMENT_MAX_BYTES } from '../../src/upstream/whistleblower-schemas'
+import { ATTACHMENT_MAX_BYTES } from '../../contract/whistleblower-schemas'
 import { REPORT_BODY_BYTES } from '../../src/pages/whistleblower/report'
 import { openBytes, openText } from '../../src/whistleblower/sealed'
 import { receiptFor } from '../../src/whistleblower/receipt'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CaseFile } from '../../src/upstream/staff-schemas'
+import type { CaseFile } from '../../contract/staff-schemas'
 import { notifyOf, openAttachment, openCaseFile, sealForCase, statusUrl, UnreadableCase } from '../../src/whistleblower/case-file'
 import { newReportKey, openText, sealBytes, sealText } from '../../src/whistleblower/sealed'
 import { openRecipient } from '../../src/whistleblower/sealed-recipient'

@@ -4,7 +4,7 @@ import { availabilityOf } from '../../src/market/availability'
 import { parseMarketSegment } from '../../src/market/market'
 import { parseAcceptLanguage, suggestMarket } from '../../src/market/suggest-market'
 import { canonicalUrl } from '../../src/seo/canonical'
-import { siteSchema, type Site } from '../../src/upstream/schemas'
+import { siteSchema, type Site } from '../../contract/schemas'
 
 const site = (slug: string, locales: string[], settings: Record<string, unknown> = {}, region = 'europe'): Site =>
   siteSchema.parse({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { feetAndInches, formatMeasure, formatQuantity, formatRiderHeight, specRuns, specText } from '../../src/catalogue/spec-values'
-import type { SpecPart } from '../../src/upstream/catalogue-schemas'
+import type { SpecPart } from '../../contract/catalogue-schemas'
 
 const NBSP = '\u00a0'
 /** "Carbon, T800 fibre, 1,050 g" as the API serves it (the text already in the caller's locale). */

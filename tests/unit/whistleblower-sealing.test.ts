@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fromBase64 } from '../../src/crypto/digest'
 import { newPassphrase, newReceiptCode, readPassphrase, readReceiptCode, receiptFor } from '../../src/whistleblower/receipt'
-import { PASSPHRASE_FORMAT, RECEIPT_CODE_FORMAT } from '../../src/upstream/whistleblower-schemas'
+import { PASSPHRASE_FORMAT, RECEIPT_CODE_FORMAT } from '../../contract/whistleblower-schemas'
 import { newReportKey, openBytes, openReportKey, openText, sealBytes, sealText } from '../../src/whistleblower/sealed'
 import { isSealedRecipient, openRecipient, sealRecipient } from '../../src/whistleblower/sealed-recipient'
 

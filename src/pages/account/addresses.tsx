@@ -12,10 +12,10 @@ import { readForm } from '../../forms/read-form'
 import { SelectField } from '../../components/choice-fields'
 import { countryName } from '../../i18n/formats'
 import { sendRedirect } from '../../render/respond'
-import { type Address, addressInput } from '../../upstream/account-schemas'
-import { fieldErrors } from '../../upstream/fields'
+import { type Address, addressInput } from '../../../contract/account-schemas'
+import { fieldErrors } from '../../../contract/fields'
 import { unlessRefused } from '../../upstream/errors'
-import type { Site } from '../../upstream/schemas'
+import type { Site } from '../../../contract/schemas'
 import { type AccountPageProps, sendAccountPage } from './send-account-page'
 
 type AddressForm = { values: Record<string, string>; errors?: FieldErrors }

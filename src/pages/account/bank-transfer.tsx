@@ -1,6 +1,6 @@
 import type { MarketView } from '../../components/view'
-import type { Order } from '../../upstream/account-schemas'
-import type { BankAccount, Site } from '../../upstream/schemas'
+import type { Order } from '../../../contract/account-schemas'
+import type { BankAccount, Site } from '../../../contract/schemas'
 import { Ltr } from './ltr'
 
 /** The account a market's bank transfers are paid into (`bank_transfer` of its site's settings), or null. */

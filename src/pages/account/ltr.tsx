@@ -1,6 +1,6 @@
 import { Fragment, type ReactNode } from 'react'
 import type { View } from '../../components/view'
-import type { Order } from '../../upstream/account-schemas'
+import type { Order } from '../../../contract/account-schemas'
 
 /**
  * A left-to-right run (an order code, a SKU, a phone number, a postcode, an e-mail address, an IBAN) isolated from

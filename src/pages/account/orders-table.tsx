@@ -1,7 +1,7 @@
 import type { MarketView } from '../../components/view'
 import { accountBase } from '../../components/account-layout'
 import { formatDate, formatMoney } from '../../i18n/formats'
-import type { OrderSummary } from '../../upstream/account-schemas'
+import type { OrderSummary } from '../../../contract/account-schemas'
 import { Ltr } from './ltr'
 
 /**

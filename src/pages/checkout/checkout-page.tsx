@@ -11,9 +11,9 @@ import { issueFormToken, MIN_FILL_SECONDS, readFormToken, type FormToken } from 
 import { countryName, formatMoney } from '../../i18n/formats'
 import type { Market } from '../../market/market'
 import { sendPage, viewOf } from '../../render/respond'
-import type { PostalAddress } from '../../upstream/account-schemas'
-import type { Cart } from '../../upstream/cart-schemas'
-import type { Checkout } from '../../upstream/checkout-schemas'
+import type { PostalAddress } from '../../../contract/account-schemas'
+import type { Cart } from '../../../contract/cart-schemas'
+import type { Checkout } from '../../../contract/checkout-schemas'
 import { type CheckoutCalls, checkoutCalls } from '../../upstream/contract/checkout'
 import { loadChrome } from '../chrome'
 

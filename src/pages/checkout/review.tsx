@@ -7,7 +7,7 @@ import { ErrorMessages, PageError } from '../../errors/page-error'
 import { FORM_TOKEN_FIELD } from '../../forms/form-token'
 import { readForm } from '../../forms/read-form'
 import { sendRedirect } from '../../render/respond'
-import { type Checkout, checkoutSchema } from '../../upstream/checkout-schemas'
+import { type Checkout, checkoutSchema } from '../../../contract/checkout-schemas'
 import { unlessRefused } from '../../upstream/errors'
 import {
   AddressBlock,

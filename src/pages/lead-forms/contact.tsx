@@ -1,7 +1,7 @@
 import { ChoiceGroup, TextAreaField } from '../../components/choice-fields'
 import { Field } from '../../components/form-field'
 import { checkAndSend, type FormValues, leadForm, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
-import { CONTACT_TOPICS, contactMessage } from '../../upstream/form-schemas'
+import { CONTACT_TOPICS, contactMessage } from '../../../contract/form-schemas'
 
 /** Contact: a topic, name, e-mail, an optional order code and the message; sent to the market's contact recipient. */
 export const contactForm = leadForm({

@@ -5,8 +5,8 @@ import { type CvFile, readCv, storeCv } from '../../forms/cv'
 import { type FieldsProps, type FormValues, leadForm, valueOf } from '../../forms/lead-form'
 import { errorName, logEvent } from '../../ops/log'
 import { isUpstreamError, UpstreamError, unlessRefused } from '../../upstream/errors'
-import { fieldErrors } from '../../upstream/fields'
-import { CV_MAX_BYTES, type Job, jobApplicationFields } from '../../upstream/form-schemas'
+import { fieldErrors } from '../../../contract/fields'
+import { CV_MAX_BYTES, type Job, jobApplicationFields } from '../../../contract/form-schemas'
 import { textFields } from '../../components/lead-form-fields'
 
 /**

@@ -4,7 +4,7 @@ import type { MarketEnv } from '../../env'
 import { ChoiceGroup, SelectField, TextAreaField } from '../../components/choice-fields'
 import { countriesIn } from '../../i18n/countries'
 import { checkAndSend, type FieldsProps, type FormValues, leadForm, listOf, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
-import { partnerApplication, SHOP_SERVICES, YEARLY_VOLUMES } from '../../upstream/form-schemas'
+import { partnerApplication, SHOP_SERVICES, YEARLY_VOLUMES } from '../../../contract/form-schemas'
 import { textFields } from '../../components/lead-form-fields'
 
 /** The country list of the request's language, and the market's country first chosen. */

@@ -13,13 +13,13 @@ import { randomToken } from '../../crypto/digest'
 import { logEvent } from '../../ops/log'
 import { clientKey, withinLimit } from '../../ops/rate-limit'
 import { isUpstreamError, unlessRefused } from '../../upstream/errors'
-import { fieldErrors, personName, valueErrors } from '../../upstream/fields'
+import { fieldErrors, personName, valueErrors } from '../../../contract/fields'
 import {
   REPORT_CATEGORIES,
   REPORT_TEXT_MAX,
   type ReportFields,
   reportFields,
-} from '../../upstream/whistleblower-schemas'
+} from '../../../contract/whistleblower-schemas'
 import { deleteAttachments, postedFiles, refusedFiles, storeAttachments } from '../../whistleblower/attachments'
 import { receiptFor, storedSubmissionKey } from '../../whistleblower/receipt'
 import { newReportKey, sealText } from '../../whistleblower/sealed'

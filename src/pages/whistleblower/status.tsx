@@ -9,7 +9,7 @@ import { FORM_TOKEN_FIELD, issueFormToken, readFormToken } from '../../forms/for
 import { errorName, logEvent } from '../../ops/log'
 import { clientKey, withinLimit } from '../../ops/rate-limit'
 import { isRejection, isUpstreamError } from '../../upstream/errors'
-import { valueErrors } from '../../upstream/fields'
+import { valueErrors } from '../../../contract/fields'
 import {
   type CaseKey,
   type CaseState,
@@ -17,7 +17,7 @@ import {
   MESSAGE_TEXT_MAX,
   messageText,
   type ReporterCase,
-} from '../../upstream/whistleblower-schemas'
+} from '../../../contract/whistleblower-schemas'
 import { deleteAttachments, postedFiles, refusedFiles, SEALING_OVERHEAD, storeAttachments } from '../../whistleblower/attachments'
 import { readPassphrase, readReceiptCode } from '../../whistleblower/receipt'
 import { openReportKey, openText, sealText } from '../../whistleblower/sealed'

@@ -11,7 +11,7 @@ import {
   orderAnswer,
   ordersAnswer,
   profileAnswer,
-} from '../account-schemas'
+} from '../../../contract/account-schemas'
 import { dataOf, listOf, pagedOf, query, segment } from './answers'
 
 /**

@@ -1,4 +1,4 @@
-import type { PageMeta } from '../schemas'
+import type { PageMeta } from '../../../contract/schemas'
 
 /** One page of a paged list, as the contract's functions answer it. */
 export type Paged<T> = { items: T[]; meta: PageMeta }

@@ -6,8 +6,8 @@ import {
   type RegisterRequest,
   resetPasswordAnswer,
   resetTokenAnswer,
-} from '../account-schemas'
-import { loginAnswer, userAnswer } from '../schemas'
+} from '../../../contract/account-schemas'
+import { loginAnswer, userAnswer } from '../../../contract/schemas'
 import { dataOf, segment } from './answers'
 
 /**

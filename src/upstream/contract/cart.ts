@@ -1,5 +1,5 @@
 import type { Upstream } from '../client'
-import { type AddToCart, cartAnswer } from '../cart-schemas'
+import { type AddToCart, cartAnswer } from '../../../contract/cart-schemas'
 import { dataOf, segment } from './answers'
 
 /**

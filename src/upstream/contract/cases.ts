@@ -7,7 +7,7 @@ import {
   caseListAnswer,
   type caseMessageRequest,
   type closeCaseRequest,
-} from '../staff-schemas'
+} from '../../../contract/staff-schemas'
 import type { z } from 'zod'
 import { dataOf, listOf, query, segment } from './answers'
 

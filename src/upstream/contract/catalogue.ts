@@ -1,6 +1,6 @@
 import type { ReadOptions, Upstream } from '../client'
-import { productAnswer, productListAnswer, productTypesAnswer } from '../catalogue-schemas'
-import { menuAnswer } from '../schemas'
+import { productAnswer, productListAnswer, productTypesAnswer } from '../../../contract/catalogue-schemas'
+import { menuAnswer } from '../../../contract/schemas'
 import { dataOf, listOf, query, segment } from './answers'
 
 /** Every product of a type fits one answer: a type has far fewer products than this. */

@@ -1,10 +1,4 @@
-import { toBase64Url } from '../../crypto/digest'
-import {
-  type CheckoutChoices,
-  checkoutAnswer,
-  type PlacedOrder,
-  placedOrderAnswer,
-} from '../checkout-schemas'
+import { type CheckoutChoices, checkoutAnswer, placedOrderAnswer } from '../../../contract/checkout-schemas'
 import type { Upstream } from '../client'
 import { dataOf, segment } from './answers'
 
@@ -40,12 +34,3 @@ export const checkoutCalls = (client: Upstream) => ({
 })
 
 export type CheckoutCalls = ReturnType<typeof checkoutCalls>
-
-/**
- * The provider's idempotency key of an order's payment attempt: the same attempt always creates the same payment
- * (a double click, a retry after a timeout), a new attempt a new one. 43 characters of base64url.
- */
-export async function paymentKeyOf(order: Pick<PlacedOrder, 'code' | 'payment_attempt'>): Promise<string> {
-  const text = new TextEncoder().encode(`payment|${order.code}|${order.payment_attempt}`)
-  return toBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', text)))
-}

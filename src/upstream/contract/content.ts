@@ -1,5 +1,5 @@
 import type { ReadOptions, Upstream } from '../client'
-import { contentPageAnswer, messagesAnswer, seoAnswer } from '../schemas'
+import { contentPageAnswer, messagesAnswer, seoAnswer } from '../../../contract/schemas'
 import { dataOf, segment } from './answers'
 
 /**

@@ -1,6 +1,6 @@
 import { logEvent } from '../../ops/log'
 import type { ReadOptions, Upstream } from '../client'
-import { type Dealer, dealersAnswer, placeAnswer } from '../catalogue-schemas'
+import { type Dealer, dealersAnswer, placeAnswer } from '../../../contract/catalogue-schemas'
 import { dataOf, query } from './answers'
 
 /** Dealers are read this many at a time (the contract's largest page)… */

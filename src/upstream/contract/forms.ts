@@ -6,7 +6,7 @@ import {
   type PartnerApplication,
   submissionAnswer,
   type TestRideRequest,
-} from '../form-schemas'
+} from '../../../contract/form-schemas'
 import { listOf } from './answers'
 
 /** A stored submission's reference, or null when the API does not know the call (404). */

@@ -1,6 +1,6 @@
 import type { ReadOptions, Upstream } from '../client'
-import { newsArticleAnswer } from '../catalogue-schemas'
-import { newsListAnswer } from '../schemas'
+import { newsArticleAnswer } from '../../../contract/catalogue-schemas'
+import { newsListAnswer } from '../../../contract/schemas'
 import { dataOf, listOf, pagedOf, query, segment } from './answers'
 
 /**

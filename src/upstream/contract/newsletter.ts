@@ -1,6 +1,6 @@
-import { acknowledgedAnswer } from '../account-schemas'
+import { acknowledgedAnswer } from '../../../contract/account-schemas'
 import type { Upstream } from '../client'
-import { newsletterLinkAnswer, type NewsletterRequest } from '../newsletter-schemas'
+import { newsletterLinkAnswer, type NewsletterRequest } from '../../../contract/newsletter-schemas'
 import { dataOf, segment } from './answers'
 
 /**

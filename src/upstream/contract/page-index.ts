@@ -1,5 +1,5 @@
 import type { ReadOptions, Upstream } from '../client'
-import { pageIndexAnswer } from '../page-index-schemas'
+import { pageIndexAnswer } from '../../../contract/page-index-schemas'
 import { dataOf } from './answers'
 
 /**

@@ -1,5 +1,5 @@
 import type { Upstream } from '../client'
-import { type PaymentEvent, paymentEventAnswer } from '../payment-schemas'
+import { type PaymentEvent, paymentEventAnswer } from '../../../contract/payment-schemas'
 import { dataOf } from './answers'
 
 /**

@@ -1,5 +1,5 @@
 import type { Upstream } from '../client'
-import { searchAnswer } from '../catalogue-schemas'
+import { searchAnswer } from '../../../contract/catalogue-schemas'
 import { pagedOf, query } from './answers'
 
 /** What a search page asks for: which kinds, the visitor's words, and which page of how many results. */

@@ -1,5 +1,5 @@
 import type { ReadOptions, Upstream } from '../client'
-import { featuresAnswer, siteAnswer, sitesAnswer } from '../schemas'
+import { featuresAnswer, siteAnswer, sitesAnswer } from '../../../contract/schemas'
 import { dataOf, listOf, segment } from './answers'
 
 /**

@@ -1,6 +1,6 @@
-import { acknowledgedAnswer } from '../account-schemas'
+import { acknowledgedAnswer } from '../../../contract/account-schemas'
 import type { Upstream } from '../client'
-import type { SubmissionKind } from '../form-schemas'
+import type { SubmissionKind } from '../../../contract/form-schemas'
 import {
   type MarketSwitch,
   marketAnswer,
@@ -14,7 +14,7 @@ import {
   staffLoginAnswer,
   submissionAnswer,
   submissionListAnswer,
-} from '../staff-schemas'
+} from '../../../contract/staff-schemas'
 import type { z } from 'zod'
 import { dataOf, listOf, pagedOf, query, segment } from './answers'
 

@@ -6,7 +6,7 @@ import {
   type ReplyRequest,
   replyAnswer,
   reporterCaseAnswer,
-} from '../whistleblower-schemas'
+} from '../../../contract/whistleblower-schemas'
 
 /**
  * The reporter's side of the whistleblower channel, for one market (docs/api.md "Whistleblower channel"). Every text

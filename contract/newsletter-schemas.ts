@@ -1,0 +1,36 @@
+import { z } from 'zod'
+import { TOKEN_FORMAT } from './tokens'
+import { emailSchema, ticked } from './fields'
+import { submissionKey } from './form-schemas'
+import { envelope } from './schemas'
+
+/**
+ * The newsletter's half of the upstream contract (docs/api.md "Newsletter"): a sign-up with double opt-in. The schemas
+ * are shared by the Worker's form and the embedded API; their messages are keys of the translated `validation.*` texts.
+ */
+
+/**
+ * Where the mailed confirmation link points: `{token}` stands for the token. HTTPS (plain HTTP only on this machine),
+ * into a market's `newsletter/confirm/` page.
+ */
+export const newsletterLinkTemplate = z.string().max(300)
+  .regex(/^(https:\/\/[^/?#]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)\/[a-z]{2,3}-[a-z]{2}\/newsletter\/confirm\/\{token\}$/)
+
+/** What the sign-up form sends: the address and the consent. */
+export const newsletterFields = z.object({
+  email: emailSchema,
+  consent: ticked('consent'),
+})
+
+/**
+ * `POST api/newsletter/subscriptions`: the fields, the template of the confirmation link and the form's key (the form
+ * token's id: the same form sent twice with the same address is one sign-up, one mail).
+ */
+export const newsletterRequest = newsletterFields.extend({ link_template: newsletterLinkTemplate, submission_key: submissionKey })
+export type NewsletterRequest = z.infer<typeof newsletterRequest>
+
+/** `POST api/newsletter/confirm`. */
+export const newsletterConfirmRequest = z.object({ token: z.string().regex(TOKEN_FORMAT) })
+
+/** A usable confirmation link's address (`GET api/newsletter/confirm/{token}`), and the answer of a confirmation. */
+export const newsletterLinkAnswer = envelope(z.object({ email: z.string(), expires_at: z.string().min(10) }))

@@ -1,0 +1,65 @@
+import { Hono } from 'hono'
+import type { ApiEnv } from './context'
+import { errorName, loggablePath, logEvent } from './log'
+import { account } from './resources/account'
+import { auth } from './resources/auth'
+import { carts } from './resources/cart'
+import { cases } from './resources/cases'
+import { checkouts } from './resources/checkout'
+import { dealers } from './resources/dealers'
+import { pageIndex } from './resources/page-index'
+import { payments } from './resources/payments'
+import { products } from './resources/products'
+import { search } from './resources/search'
+import { content } from './resources/content'
+import { features } from './resources/features'
+import { forms } from './resources/forms'
+import { newsletter } from './resources/newsletter'
+import { seo } from './resources/seo'
+import { sites } from './resources/sites'
+import { staff } from './resources/staff'
+import { registration } from './resources/registration'
+import { translations } from './resources/translations'
+import { whistleblower } from './resources/whistleblower'
+
+/**
+ * The embedded reference API: the upstream contract of docs/api.md over D1. Called in-process by the upstream client
+ * when `UPSTREAM_URL` is empty, and served under `/api/` to anyone.
+ */
+export const api = new Hono<ApiEnv>().basePath('/api')
+
+api.use(async (c, next) => {
+  const tenant = c.req.header('X-Tenant')?.toLowerCase() ?? ''
+  const locale = c.req.header('X-Locale')?.toLowerCase() ?? ''
+  c.set('tenant', /^[a-z]{2,3}$/.test(tenant) ? tenant : null)
+  c.set('locale', /^[a-z]{2}$/.test(locale) ? locale : 'en')
+  await next()
+})
+
+api.route('/', auth)
+api.route('/', registration)
+api.route('/', account)
+api.route('/', carts)
+api.route('/', checkouts)
+api.route('/', payments)
+api.route('/', sites)
+api.route('/', translations)
+api.route('/', features)
+api.route('/', products)
+api.route('/', dealers)
+api.route('/', search)
+api.route('/', seo)
+api.route('/', content)
+api.route('/', forms)
+api.route('/', newsletter)
+api.route('/', pageIndex)
+api.route('/', whistleblower)
+api.route('/', staff)
+api.route('/', cases)
+
+api.notFound((c) => c.json({ message: 'Not Found' }, 404))
+api.onError((error, c) => {
+  logEvent('error', 'api_failed', { path: loggablePath(c.req.path), error: errorName(error) })
+  return c.json({ message: 'Server Error' }, 500)
+})
+

@@ -1,0 +1,165 @@
+import type { PostalAddress } from '../contract/account-schemas'
+import { withoutDirectionControls } from '../contract/direction-controls'
+import { mailMoney } from './money'
+import { parseJson } from './context'
+import { mailTexts, queueMail } from './outbox'
+
+type PaidOrder = {
+  id: number
+  code: string
+  market: string
+  locale: string | null
+  currency: string
+  subtotal: number
+  shipping: number
+  tax: number
+  total: number
+  shipping_address: string | null
+  delivery_method: 'home' | 'pickup'
+  delivery_dealer: string | null
+  payment_method: string
+  email: string
+  first_name: string
+  user_locale: string | null
+  currency_token: string | null
+  currency_place: 'left' | 'right' | null
+  site_currency: string | null
+}
+
+type Item = { name: string; variant: string | null; quantity: number; unit_price: number }
+
+/** A sku the order holds more of than the stock has now (sold twice, or stock corrected since placing). */
+export type Oversold = { sku: string; ordered: number; stock: number }
+
+/**
+ * The condition every statement of paying runs under, in the batch that makes the order paid: the order is paid now,
+ * by this event (`orders.paid_event`), so a second paid event of the order, a retry or a closed order does nothing.
+ */
+const PAID_NOW = `EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND paid_event = ?2 AND status = 'paid')`
+
+/** The ordered quantity of a sku in the order (the order's lines are one per sku). */
+const ORDERED = (sku: string) => `(SELECT SUM(quantity) FROM order_items WHERE order_id = ?1 AND sku = ${sku})`
+const CART = '(SELECT cart_id FROM orders WHERE id = ?1)'
+
+/**
+ * What paying an order means (issue 11, docs/api.md "Checkout"), as statements for the batch of `settlePayment`
+ * (src/api/settle-payment.ts) that makes the order paid, each running only when that batch made it paid by `eventId`:
+ * the ordered quantities leave the stock (never below 0); the paid skus and quantities leave the cart it was placed
+ * from (lines added since stay); the cart's checkout generation is raised (the same lines placed again are a new
+ * order); the confirmation mail (`order_confirmation`) goes to the outbox in the order's language, with its code,
+ * lines, amounts, delivery, payment and a link to the order in the account (`linkTemplate`, its `{market}` and
+ * `{code}` filled in). Reads what the mail needs first, and the skus ordered beyond their stock (`oversold`: the stock
+ * stops at 0, staff must know).
+ *
+ * @example
+ * const statements = await orderPaidStatements(db, order.id, event.id, 'https://www.brand.example/{market}/my-account/orders/{code}')
+ */
+export async function orderPaidStatements(
+  db: D1Database,
+  orderId: number,
+  eventId: string,
+  linkTemplate: string,
+): Promise<{ statements: D1PreparedStatement[]; oversold: Oversold[] }> {
+  const [orders, items, short] = await db.batch<PaidOrder | Item | Oversold>([
+    db.prepare(
+      `SELECT o.id, o.code, o.market, o.locale, o.currency, o.subtotal, o.shipping, o.tax, o.total, o.shipping_address, o.delivery_method,
+              o.delivery_dealer, o.payment_method, u.email, u.first_name, u.locale AS user_locale,
+              s.currency_token, s.currency_place, s.currency AS site_currency
+         FROM orders o JOIN users u ON u.id = o.user_id
+         LEFT JOIN sites s ON s.slug = substr(o.market, 1, instr(o.market, '-') - 1)
+        WHERE o.id = ?`,
+    ).bind(orderId),
+    db.prepare('SELECT name, variant, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY position').bind(orderId),
+    db.prepare(
+      `SELECT i.sku, SUM(i.quantity) AS ordered, v.stock FROM order_items i JOIN product_variants v ON v.sku = i.sku
+        WHERE i.order_id = ? GROUP BY i.sku, v.stock HAVING SUM(i.quantity) > v.stock ORDER BY i.sku`,
+    ).bind(orderId),
+  ])
+  const order = orders?.results[0] as PaidOrder | undefined
+  if (!order) return { statements: [], oversold: [] }
+  const statements = [
+    db.prepare(
+      `UPDATE product_variants SET stock = MAX(0, stock - ${ORDERED('product_variants.sku')})
+        WHERE sku IN (SELECT sku FROM order_items WHERE order_id = ?1) AND ${PAID_NOW}`,
+    ).bind(orderId, eventId),
+    // Lines bought whole leave the cart; a line whose quantity was raised after placing keeps the rest.
+    db.prepare(`DELETE FROM cart_items WHERE cart_id = ${CART} AND quantity <= ${ORDERED('cart_items.sku')} AND ${PAID_NOW}`).bind(orderId, eventId),
+    db.prepare(
+      `UPDATE cart_items SET quantity = quantity - ${ORDERED('cart_items.sku')}
+        WHERE cart_id = ${CART} AND sku IN (SELECT sku FROM order_items WHERE order_id = ?1) AND ${PAID_NOW}`,
+    ).bind(orderId, eventId),
+    db.prepare(
+      `INSERT INTO checkouts (cart_id, generation) SELECT cart_id, 1 FROM orders WHERE id = ?1 AND cart_id IS NOT NULL AND ${PAID_NOW}
+       ON CONFLICT (cart_id) DO UPDATE SET generation = generation + 1`,
+    ).bind(orderId, eventId),
+  ]
+  const mail = await confirmationOf(db, order, (items?.results ?? []) as Item[], linkTemplate)
+  statements.push(queueMail(db, mail, { when: PAID_NOW.replace('?1', '?5').replace('?2', '?6'), params: [orderId, eventId] }))
+  return { statements, oversold: (short?.results ?? []) as Oversold[] }
+}
+
+/** The confirmation mail of a paid order, in its language (the customer's, else English where a text is missing). */
+async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], linkTemplate: string) {
+  const locale = order.locale ?? order.user_locale ?? 'en'
+  const t = await mailTexts(db, locale, ['mail.order_', 'order.', 'payment_method.'])
+  const country = order.market.split('-')[0] ?? ''
+  const site = {
+    currency: order.site_currency ?? order.currency,
+    default_currency_token: order.currency_token ?? order.currency,
+    default_currency_place: order.currency_place ?? 'left',
+  }
+  const money = (minor: number) => mailMoney(minor, order.currency, { country, locale, site })
+  const lines = items
+    .map((item) =>
+      t('mail.order_line', {
+        quantity: String(item.quantity),
+        name: item.variant ? `${item.name}, ${item.variant}` : item.name,
+        total: money(item.quantity * item.unit_price),
+      }),
+    )
+    .join('\n')
+  // VAT included in the prices when the total is items and delivery; added on top (US sales tax) otherwise.
+  const included = order.total === order.subtotal + order.shipping
+  const amount = (label: string, minor: number) => t('mail.order_amount', { label, amount: money(minor) })
+  const amounts = [
+    amount(t('order.subtotal'), order.subtotal),
+    amount(t('order.shipping'), order.shipping),
+    ...(order.tax > 0 ? [amount(included ? t('order.tax') : t('mail.order_tax_added'), order.tax)] : []),
+    amount(t('order.total'), order.total),
+  ].join('\n')
+  const address = parseJson<PostalAddress | null>(order.shipping_address, null)
+  const delivery =
+    order.delivery_method === 'pickup'
+      ? t('order.delivery_pickup', { dealer: order.delivery_dealer ?? '' })
+      : [t('order.delivery_home'), ...(address ? addressLines(address) : [])].join('\n')
+  const link = linkTemplate.replace('{market}', order.market).replace('{code}', order.code)
+  const params = {
+    name: withoutDirectionControls(order.first_name),
+    code: order.code,
+    lines,
+    amounts,
+    delivery,
+    payment: t(`payment_method.${order.payment_method}`),
+    link,
+  }
+  return {
+    recipient: order.email,
+    subject: t('mail.order_confirmation_subject', params),
+    body: t('mail.order_confirmation_body', params),
+    kind: 'order_confirmation',
+  }
+}
+
+/** A postal address as the lines of a letter. */
+function addressLines(address: PostalAddress): string[] {
+  return [
+    `${address.first_name} ${address.last_name}`,
+    address.company,
+    address.line1,
+    address.line2,
+    `${address.postal_code} ${address.city}${address.region ? ` (${address.region})` : ''}`,
+    address.country_code,
+  ]
+    .filter((line): line is string => Boolean(line))
+    .map(withoutDirectionControls)
+}

@@ -1,0 +1,15 @@
+import { Hono } from 'hono'
+import { profileAnswer } from '../../contract/account-schemas'
+import { type ApiEnv, respond } from '../context'
+import { addresses } from './addresses'
+import { requireBearer } from './auth'
+import { bikes } from './bikes'
+import { orders } from './orders'
+
+/** `api/account/*`: the bearer's own profile, addresses, bikes and orders; every call needs the token (else 401). */
+export const account = new Hono<ApiEnv>()
+  .use('/account/*', requireBearer)
+  .get('/account/profile', (c) => respond(c, profileAnswer, { data: c.var.user }))
+  .route('/', addresses)
+  .route('/', bikes)
+  .route('/', orders)

@@ -1,0 +1,89 @@
+import { Hono } from 'hono'
+import { DEALER_SERVICES, type Dealer, type DealerService, dealerAnswer, dealersAnswer, placeAnswer } from '../../contract/catalogue-schemas'
+import { byDistance } from '../../contract/distance'
+import { matchPlace, placeName } from '../places'
+import { type ApiContext, type ApiEnv, badPaging, badParameter, notFound, pageParams, parseJson, respond } from '../context'
+
+type DealerRow = Omit<Dealer, 'services' | 'hours' | 'distance_km'> & {
+  sales: number
+  service: number
+  test_rides: number
+  hours: string
+  translations: string
+}
+
+/** What a dealer's row may say in another language: its address, town and region. */
+type DealerWords = Partial<Record<'address' | 'city' | 'region', string>>
+
+/** A dealer as the contract answers it, its address, town and region in the caller's language where it has them. */
+const toDealer = ({ sales, service, test_rides, hours, translations, ...row }: DealerRow, locale: string): Dealer => {
+  const words = parseJson<Record<string, DealerWords>>(translations, {})[locale] ?? {}
+  return {
+    ...row,
+    address: words.address || row.address,
+    city: words.city || row.city,
+    region: words.region || row.region,
+    services: { sales: sales === 1, service: service === 1, test_rides: test_rides === 1 },
+    hours: parseJson<string[][]>(hours, [[], [], [], [], [], [], []]),
+  }
+}
+
+/** The market whose dealers are listed: the caller's `X-Tenant`, else the international site. */
+const siteOf = (c: ApiContext) => c.var.tenant ?? 'int'
+
+/**
+ * The dealers of the caller's market: `GET api/front/dealers?lat=&lng=&services=&page=&per_page=` (nearest first
+ * when a point is given, else by name; `services` a comma list of `sales`, `service`, `test_rides` a dealer must
+ * all offer), `GET api/front/dealers/{slug}`, and `GET api/front/places?q=` (a town or postcode of the market typed
+ * by a visitor, resolved to a point).
+ */
+export const dealers = new Hono<ApiEnv>()
+  .get('/front/dealers', async (c) => {
+    const paging = pageParams(c, 50)
+    const point = pointOf(c.req.query('lat'), c.req.query('lng'))
+    const services = servicesOf(c.req.query('services'))
+    if (!paging) return badPaging(c)
+    if (point === undefined) return badParameter(c, 'lat and lng', 'given together, in degrees')
+    if (!services) return badParameter(c, 'services', `a comma list of ${DEALER_SERVICES.join(', ')}`)
+    const { results } = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? ORDER BY name').bind(siteOf(c)).all<DealerRow>()
+    const offering = results.filter((row) => services.every((service) => row[service] === 1)).map((row) => toDealer(row, c.var.locale))
+    const matching = point ? byDistance(offering, point).map((dealer) => ({ ...dealer, distance_km: Math.round(dealer.distance_km * 10) / 10 })) : offering
+    return respond(c, dealersAnswer, {
+      data: matching.slice(paging.offset, paging.offset + paging.perPage),
+      meta: { page: paging.page, per_page: paging.perPage, total: matching.length },
+    })
+  })
+  .get('/front/dealers/:slug', async (c) => {
+    const slug = c.req.param('slug')
+    if (!/^[a-z0-9-]{1,80}$/.test(slug)) return notFound(c)
+    const row = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? AND slug = ?').bind(siteOf(c), slug).first<DealerRow>()
+    return row ? respond(c, dealerAnswer, { data: toDealer(row, c.var.locale) }) : notFound(c)
+  })
+  .get('/front/places', async (c) => {
+    const words = (c.req.query('q') ?? '').trim()
+    if (words.length < 2 || words.length > 80) return notFound(c)
+    const { results } = await c.env.DB.prepare('SELECT name, names, aliases, postal_code, lat, lng FROM places WHERE site = ? ORDER BY id')
+      .bind(siteOf(c))
+      .all<{ name: string; names: string; aliases: string; postal_code: string | null; lat: number; lng: number }>()
+    const place = matchPlace(
+      results.map((row) => ({ ...row, names: parseJson<Record<string, string>>(row.names, {}), aliases: parseJson<string[]>(row.aliases, []) })),
+      words,
+    )
+    if (!place) return notFound(c)
+    const { postal_code, lat, lng } = place
+    return respond(c, placeAnswer, { data: { name: placeName(place, c.var.locale), postal_code, lat, lng } })
+  })
+
+/** `lat`/`lng` as a point; undefined when malformed or only one is given; null when neither is. */
+function pointOf(lat: string | undefined, lng: string | undefined): { lat: number; lng: number } | null | undefined {
+  if (lat === undefined && lng === undefined) return null
+  const point = { lat: Number(lat), lng: Number(lng) }
+  const valid = /^-?\d{1,3}(\.\d{1,8})?$/.test(lat ?? '') && /^-?\d{1,3}(\.\d{1,8})?$/.test(lng ?? '')
+  return valid && Math.abs(point.lat) <= 90 && Math.abs(point.lng) <= 180 ? point : undefined
+}
+
+function servicesOf(value: string | undefined): DealerService[] | null {
+  if (!value) return []
+  const asked = value.split(',')
+  return asked.every((s): s is DealerService => (DEALER_SERVICES as readonly string[]).includes(s)) ? (asked as DealerService[]) : null
+}

@@ -1,0 +1,90 @@
+import { Hono } from 'hono'
+import { type Order, orderAnswer, ordersAnswer, type OrderStatus, type PostalAddress } from '../../contract/account-schemas'
+import { type ApiEnv, badPaging, notFound, pageParams, parseJson, respond } from '../context'
+
+/** Orders per page unless the caller asks for another size (at most 50). */
+const DEFAULT_PER_PAGE = 10
+
+type OrderRow = {
+  id: number
+  code: string
+  market: string
+  status: OrderStatus
+  currency: string
+  subtotal: number
+  shipping: number
+  tax: number
+  total: number
+  billing_address: string
+  shipping_address: string | null
+  delivery_method: Order['delivery']['method']
+  delivery_dealer: string | null
+  tracking_code: string | null
+  payment_method: string
+  payment_state: Order['payment']['state']
+  placed_at: string
+  item_count: number
+}
+
+const ITEM_COUNT = '(SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS item_count'
+
+/**
+ * The bearer's orders: `GET api/account/orders?page=&per_page=` (newest first, paged) and
+ * `GET api/account/orders/{code}` (items, totals, addresses, delivery, payment, timeline). Another account's order
+ * is a 404, by code as by anything else.
+ */
+export const orders = new Hono<ApiEnv>()
+  .get('/account/orders', async (c) => {
+    const paging = pageParams(c, DEFAULT_PER_PAGE)
+    if (!paging) return badPaging(c)
+    const { page, perPage, offset } = paging
+    const userId = c.var.user.id
+    const [list, total] = await c.env.DB.batch<OrderRow | { n: number }>([
+      c.env.DB.prepare(
+        `SELECT o.code, o.placed_at, o.status, o.currency, o.total, ${ITEM_COUNT}
+           FROM orders o WHERE o.user_id = ? ORDER BY o.placed_at DESC, o.id DESC LIMIT ? OFFSET ?`,
+      ).bind(userId, perPage, offset),
+      c.env.DB.prepare('SELECT COUNT(*) AS n FROM orders WHERE user_id = ?').bind(userId),
+    ])
+    return respond(c, ordersAnswer, {
+      data: (list?.results ?? []) as OrderRow[],
+      meta: { page, per_page: perPage, total: (total?.results[0] as { n: number } | undefined)?.n ?? 0 },
+    })
+  })
+  .get('/account/orders/:code', async (c) => {
+    const code = c.req.param('code')
+    if (!/^[A-Za-z0-9-]{3,40}$/.test(code)) return notFound(c)
+    const order = await c.env.DB.prepare(`SELECT o.*, ${ITEM_COUNT} FROM orders o WHERE o.code = ? AND o.user_id = ?`)
+      .bind(code, c.var.user.id)
+      .first<OrderRow>()
+    if (!order) return notFound(c)
+    const [items, events] = await c.env.DB.batch<Order['items'][number] & Order['timeline'][number]>([
+      // The variant's size and colour key come from the catalogue by the line's SKU (lines without one keep their text).
+      c.env.DB.prepare(
+        `SELECT i.product_id, i.name, i.variant, i.quantity, i.unit_price, i.sku, v.size, v.colour
+           FROM order_items i LEFT JOIN product_variants v ON v.sku = i.sku WHERE i.order_id = ? ORDER BY i.position`,
+      ).bind(order.id),
+      c.env.DB.prepare('SELECT status, at FROM order_events WHERE order_id = ? ORDER BY at, rowid').bind(order.id),
+    ])
+    const address = (text: string | null) => parseJson<PostalAddress | null>(text, null)
+    return respond(c, orderAnswer, {
+      data: {
+        code: order.code,
+        market: order.market,
+        placed_at: order.placed_at,
+        status: order.status,
+        currency: order.currency,
+        subtotal: order.subtotal,
+        shipping: order.shipping,
+        tax: order.tax,
+        total: order.total,
+        item_count: order.item_count,
+        items: (items?.results ?? []).map((item) => ({ ...item, total: item.quantity * item.unit_price })),
+        billing_address: address(order.billing_address) as PostalAddress,
+        shipping_address: address(order.shipping_address),
+        delivery: { method: order.delivery_method, dealer: order.delivery_dealer, tracking_code: order.tracking_code },
+        payment: { method: order.payment_method, state: order.payment_state },
+        timeline: (events?.results ?? []).map(({ status, at }) => ({ status, at })),
+      },
+    })
+  })

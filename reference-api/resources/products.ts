@@ -1,0 +1,170 @@
+import { Hono } from 'hono'
+import { type Discipline, type FrameMaterial, productAnswer, productListAnswer, productTypesAnswer } from '../../contract/catalogue-schemas'
+import { menuAnswer } from '../../contract/schemas'
+import { type ApiContext, type ApiEnv, badPaging, badParameter, notFound, pageParams, parseJson, positiveInt, respond } from '../context'
+
+type ProductRow = {
+  id: number
+  slug: string
+  image: string | null
+  name: string
+  tagline: string
+  description: string
+  gallery: string
+  specs: string
+  size_guide: string | null
+  type_id: number
+  type_slug: string
+  type_name: string
+  price: number
+  discipline: Discipline | null
+  frame_material: FrameMaterial | null
+  electric: number
+  released_on: string | null
+  in_stock: number
+}
+
+/**
+ * Products in the caller's locale (else English: names, descriptions and specifications) with their type and their price in the caller's market: only
+ * products priced there are sold there, and their price is the "from" price, the lowest of their variants' prices
+ * there (the product's own when no variant has one). In stock: some variant sold there is in stock or low on stock
+ * (a product without variants there is). `?1` is the locale, `?2` the market.
+ */
+const PRODUCTS = `
+  SELECT p.id, p.slug, p.image, p.gallery, COALESCE(n.specs, en.specs, '[]') AS specs, p.size_guide, t.id AS type_id, t.slug AS type_slug,
+         COALESCE((SELECT MIN(vp.amount) FROM product_variants v
+                     JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
+                    WHERE v.product_id = p.id), pr.amount) AS price,
+         p.discipline, p.frame_material, p.electric, p.released_on,
+         CASE WHEN NOT EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
+                                WHERE v.product_id = p.id) THEN 1
+              ELSE EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
+                            WHERE v.product_id = p.id AND v.availability IN ('in_stock', 'low_stock')) END AS in_stock,
+         COALESCE(n.name, en.name) AS name, COALESCE(n.tagline, en.tagline, '') AS tagline,
+         COALESCE(NULLIF(n.description, ''), en.description, '') AS description,
+         COALESCE(tn.name, ten.name, t.slug) AS type_name
+    FROM products p
+    JOIN product_types t ON t.id = p.type_id
+    JOIN product_prices pr ON pr.product_id = p.id AND pr.site = ?2
+    LEFT JOIN product_names n ON n.product_id = p.id AND n.locale = ?1
+    LEFT JOIN product_names en ON en.product_id = p.id AND en.locale = 'en'
+    LEFT JOIN product_type_names tn ON tn.type_id = t.id AND tn.locale = ?1
+    LEFT JOIN product_type_names ten ON ten.type_id = t.id AND ten.locale = 'en'`
+
+const ORDER = 'ORDER BY t.position, p.featured DESC, p.position, p.id'
+
+/** A product as the menu lists it, with the market's price (cards show it). */
+const menuItem = (row: ProductRow) => ({
+  id: row.id,
+  slug: row.slug,
+  name: row.name,
+  tagline: row.tagline,
+  image: row.image,
+  type: { id: row.type_id, slug: row.type_slug, name: row.type_name },
+  price: row.price,
+})
+
+/** A product as lists show it: the menu's fields and what listings filter and sort by. */
+const summary = (row: ProductRow) => ({
+  ...menuItem(row),
+  discipline: row.discipline,
+  frame_material: row.frame_material,
+  e_bike: row.electric === 1,
+  in_stock: row.in_stock === 1,
+  released_on: row.released_on,
+})
+
+/**
+ * The gallery column's JSON: a list whose entries are a picture's path, or `{ src, colour }` for a picture of the
+ * product in one of its colours. Answers every path in order, and the colours' own pictures by colour.
+ */
+function galleryOf(json: string): { gallery: string[]; colour_gallery: Record<string, string[]> } {
+  const entries = parseJson<Array<string | { src: string; colour: string }>>(json, [])
+  const gallery: string[] = []
+  const byColour: Record<string, string[]> = {}
+  for (const entry of entries) {
+    if (typeof entry === 'string') gallery.push(entry)
+    else {
+      gallery.push(entry.src)
+      ;(byColour[entry.colour] ??= []).push(entry.src)
+    }
+  }
+  return { gallery, colour_gallery: byColour }
+}
+
+/** The market whose prices apply: the caller's `X-Tenant`, else the international site. */
+const marketOf = (c: ApiContext) => c.var.tenant ?? 'int'
+
+/**
+ * The catalogue of the caller's market: `GET api/front/menu/products?type_id=N` (the header's product menu),
+ * `GET api/front/product-types`, `GET api/front/products?type={slug}&page=&per_page=` and
+ * `GET api/front/products/{slug}` (a product not sold in the market is a 404).
+ */
+export const products = new Hono<ApiEnv>()
+  .get('/front/menu/products', async (c) => {
+    const typeId = positiveInt(c.req.query('type_id'))
+    if (!typeId) return c.json({ message: 'type_id must be a positive whole number' }, 422)
+    const { results } = await c.env.DB.prepare(`${PRODUCTS} WHERE p.type_id = ?3 ORDER BY p.featured DESC, p.position, p.id`)
+      .bind(c.var.locale, marketOf(c), typeId)
+      .all<ProductRow>()
+    return respond(c, menuAnswer, { data: results.map(menuItem) })
+  })
+  .get('/front/product-types', async (c) => {
+    const { results } = await c.env.DB.prepare(
+      `SELECT t.id, t.slug, COALESCE(tn.name, ten.name, t.slug) AS name, t.registrable,
+              (SELECT p.image FROM products p JOIN product_prices pr ON pr.product_id = p.id AND pr.site = ?2
+                WHERE p.type_id = t.id AND p.image IS NOT NULL ORDER BY p.featured DESC, p.position, p.id LIMIT 1) AS image
+         FROM product_types t
+         LEFT JOIN product_type_names tn ON tn.type_id = t.id AND tn.locale = ?1
+         LEFT JOIN product_type_names ten ON ten.type_id = t.id AND ten.locale = 'en'
+        WHERE EXISTS (SELECT 1 FROM products p JOIN product_prices pr ON pr.product_id = p.id AND pr.site = ?2 WHERE p.type_id = t.id)
+        ORDER BY t.position, t.id`,
+    )
+      .bind(c.var.locale, marketOf(c))
+      .all<{ id: number; slug: string; name: string; registrable: number; image: string | null }>()
+    return respond(c, productTypesAnswer, { data: results.map((type) => ({ ...type, registrable: type.registrable === 1 })) })
+  })
+  .get('/front/products', async (c) => {
+    const paging = pageParams(c, 24)
+    const type = c.req.query('type')
+    if (!paging) return badPaging(c)
+    if (type !== undefined && !/^[a-z0-9-]{1,80}$/.test(type)) return badParameter(c, 'type', 'a product type slug')
+    // One statement for both cases (every type when `?3` is null): D1 refuses a binding its SQL does not use.
+    const where = 'WHERE (?3 IS NULL OR t.slug = ?3)'
+    const [rows, count] = await c.env.DB.batch<ProductRow & { n: number }>([
+      c.env.DB.prepare(`${PRODUCTS} ${where} ${ORDER} LIMIT ?4 OFFSET ?5`).bind(c.var.locale, marketOf(c), type ?? null, paging.perPage, paging.offset),
+      c.env.DB.prepare(`SELECT COUNT(*) AS n FROM (${PRODUCTS} ${where})`).bind(c.var.locale, marketOf(c), type ?? null),
+    ])
+    return respond(c, productListAnswer, {
+      data: (rows?.results ?? []).map(summary),
+      meta: { page: paging.page, per_page: paging.perPage, total: count?.results[0]?.n ?? 0 },
+    })
+  })
+  .get('/front/products/:slug', async (c) => {
+    const slug = c.req.param('slug')
+    if (!/^[a-z0-9-]{1,80}$/.test(slug)) return notFound(c)
+    const [rows, variants] = await c.env.DB.batch<Record<string, unknown>>([
+      c.env.DB.prepare(`${PRODUCTS} WHERE p.slug = ?3`).bind(c.var.locale, marketOf(c), slug),
+      // Only the variants sold in the market: those with a price there.
+      c.env.DB.prepare(
+        `SELECT v.sku, v.size, v.colour, v.availability, vp.amount AS price FROM product_variants v
+           JOIN products p ON p.id = v.product_id
+           JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
+          WHERE p.slug = ?1 ORDER BY v.position, v.sku`,
+      ).bind(slug, marketOf(c)),
+    ])
+    const row = rows?.results[0] as ProductRow | undefined
+    if (!row) return notFound(c)
+    return respond(c, productAnswer, {
+      data: {
+        ...summary(row),
+        description: row.description,
+        ...galleryOf(row.gallery),
+        // The specifications in the caller's locale (else English): text parts translated, codes and quantities as
+        // they are, for the Worker to write the market's way.
+        specs: parseJson<unknown[]>(row.specs, []) as never,
+        size_guide: parseJson<unknown[] | null>(row.size_guide, null) as never,
+        variants: (variants?.results ?? []) as never,
+      },
+    })
+  })

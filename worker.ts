@@ -1,0 +1,18 @@
+import { api } from './reference-api'
+import { sendOutbox } from './reference-api/outbox-sender'
+import { deleteReporterMails, deleteSubmissions } from './reference-api/retention'
+import type { Bindings } from './src/env'
+import site from './src/index'
+import { embedReferenceApi } from './src/upstream/reference-api'
+
+/**
+ * The Worker as deployed, composed of two programs that never import each other (docs/decisions/032): the site
+ * (src/) and the embedded reference API (reference-api/), whose fetch the site's upstream client calls in-process while
+ * `UPSTREAM_URL` is empty, and whose retention and outbox the site's Cron Trigger and mail sender run.
+ */
+embedReferenceApi({ fetch: (request, env, ctx) => api.fetch(request, env, ctx), sendOutbox, deleteSubmissions, deleteReporterMails })
+
+export default {
+  fetch: site.fetch,
+  scheduled: site.scheduled,
+} satisfies ExportedHandler<Bindings>
