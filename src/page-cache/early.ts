@@ -1,6 +1,6 @@
 import { parse } from 'hono/utils/cookie'
 import { SESSION_COOKIE } from '../auth/session-cookie'
-import { rememberedSession } from '../auth/session-store'
+import { rememberedSession } from '../auth/sessions'
 import { viewerName } from '../auth/viewer'
 import { Caching, cacheControl } from '../cache/answer-caching'
 import { rememberedSite } from '../cache/lookups'
