@@ -3,7 +3,7 @@ import type { AccessIdentity } from './console/access'
 import type { CachingDecision } from './cache/answer-caching'
 import type { Lookups, MarketApi } from './cache/lookups'
 import type { Translator } from './i18n/translator'
-import type { Availability } from './market/availability'
+import type { PageAvailability } from './market/availability'
 import type { Market } from './market/market'
 import type { RequestLog } from './ops/request-log'
 import type { AccountCalls } from './upstream/contract/account'
@@ -49,7 +49,7 @@ export type Variables = {
   /** The market's reads, area by area (`api.catalogue.product(slug)`): set once the market is resolved. */
   api: MarketApi
   /** Which pages of the market (or, without one, of the brand) are available: decided once per request. */
-  available: Availability
+  available: PageAvailability
   t: Translator
   /** The logged-in visitor, or null. */
   viewer: Viewer | null

@@ -15,7 +15,7 @@ import { ATTACHMENT_KEY_FORMAT, type CaseState, messageText, type ReportCategory
 import { byDeadline, type CaseDeadlines, caseDeadlines, type Deadline } from '../whistleblower/deadlines'
 import { notifyOf, type OpenedAttachment, type OpenedCase, openAttachment, openCaseFile, sealForCase, UnreadableCase } from '../whistleblower/case-file'
 import { DataTable, Day, DefinitionList, Flash, Time, Written } from './components'
-import { staffOnly } from './guard'
+import { consoleGate } from './guard'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
 
@@ -61,7 +61,7 @@ const REFUSED: Record<string, string> = {
 }
 
 /** Case handlers only: anyone else is sent to sign in, or shown the 403 page (src/console/guard.ts). */
-const handlersOnly = staffOnly('case_handler')
+const handlersOnly = consoleGate('case_handler')
 
 /** The cases section, mounted at `/_console/cases`. A form's body limit comes before the guard: too large is a 413 for anyone. */
 export const cases = new Hono<AppEnv>()

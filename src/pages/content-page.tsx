@@ -22,7 +22,7 @@ import { sendLeadFormPage } from './lead-form'
 export type ContentPageParts = { view: View; chrome: Chrome; head: HeadProps; page: Page }
 
 /** A content page of the site (about us, contact, test ride…): title, summary, its blocks, then its form if any. */
-export function ContentPage({ view, chrome, head, page, children }: ContentPageParts & { children?: ReactNode }) {
+export function ContentPageLayout({ view, chrome, head, page, children }: ContentPageParts & { children?: ReactNode }) {
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <article className="content-page">
@@ -51,7 +51,7 @@ export async function contentPage(c: Context<AppEnv>): Promise<Response> {
   if (key === 'dealer-locator') return sendDealerLocator(c, parts.page, parts.chrome, parts.head)
   const form = LEAD_FORMS[key]
   if (form) return sendLeadFormPage(c, parts, form)
-  return sendPage(c, <ContentPage {...parts} />, { caching: Caching.shared })
+  return sendPage(c, <ContentPageLayout {...parts} />, { caching: Caching.shared })
 }
 
 /** A content page's parts by its key (an available one): "Page Not Found" when it has no content. */
