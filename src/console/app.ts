@@ -21,8 +21,8 @@
  *
  * @example
  * // a new section, guarded by role:
- * export const cases = new Hono<AppEnv>().use(consoleGate('case_handler')).get('/', casesPage)
- * consoleApp.route('/cases', cases)
+ * export const casesSection = new Hono<AppEnv>().use(consoleGate('case_handler')).get('/', casesPage)
+ * consoleApp.route('/cases', casesSection)
  */
 import { type Context, Hono } from 'hono'
 import { createElement } from 'react'
@@ -33,7 +33,7 @@ import { loggablePath } from '../ops/request-log'
 import { sendRedirect } from '../render/respond'
 import { isUpstreamError } from '../upstream/errors'
 import { cloudflareAccess } from './access'
-import { cases } from './cases'
+import { casesSection } from './cases'
 import { consoleLoginUrl, consoleSignIn, ROLE_REFUSED, consoleGate } from './guard'
 import { ConsoleHome } from './home'
 import { leads } from './leads'
@@ -56,7 +56,7 @@ consoleApp.post('/logout', consoleLogout)
 consoleApp.get('/', consoleGate(), consoleHome)
 
 // The sections (CONSOLE_SECTIONS), one line each: consoleApp.route('/{slug}', section).
-consoleApp.route('/cases', cases)
+consoleApp.route('/cases', casesSection)
 consoleApp.route('/leads', leads)
 consoleApp.route('/outbox', outbox)
 consoleApp.route('/markets', markets)
