@@ -183,7 +183,7 @@ export const contactMessage = z.object({
  * The answer to every form: the submission's reference, and whether this call stored it (201, `created: true`) or the
  * key was already sent (200, `created: false`: the first one's reference).
  */
-export const submissionAnswer = envelope(z.object({ reference: z.string().regex(REFERENCE_FORMAT), created: z.boolean().optional() }))
+export const referenceAnswer = envelope(z.object({ reference: z.string().regex(REFERENCE_FORMAT), created: z.boolean().optional() }))
 
 /** An open position of a market (`GET api/jobs`), in the caller's language. */
 export const jobSchema = z.object({

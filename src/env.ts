@@ -3,7 +3,7 @@ import type { AccessIdentity } from './console/access'
 import type { CachingDecision } from './cache/answer-caching'
 import type { Lookups, MarketApi } from './cache/lookups'
 import type { Translator } from './i18n/translator'
-import type { Availability } from './market/availability'
+import type { PageAvailability } from './market/availability'
 import type { Market } from './market/market'
 import type { RequestLog } from './ops/request-log'
 import type { PageCacheRender } from './page-cache/render-request'
@@ -69,7 +69,7 @@ export type Variables = {
    * Which pages of the market (or, without one, of the brand) are available: decided once per request, by
    * `resolveMarket` or by the first route that asks (`availableFor`).
    */
-  available?: Availability
+  available?: PageAvailability
   /** The logged-in visitor, or null. */
   viewer: Viewer | null
   /** The logged-in visitor's account, in the page's market and with their token: set on `auth` routes only. */
@@ -91,7 +91,7 @@ export type MarketVariables = Variables & {
   /** The market's reads, area by area (`api.catalogue.product(slug)`). */
   api: MarketApi
   t: Translator
-  available: Availability
+  available: PageAvailability
 }
 
 /**

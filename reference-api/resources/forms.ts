@@ -8,7 +8,7 @@ import {
   jobsAnswer,
   partnerApplication,
   type SubmissionKind,
-  submissionAnswer,
+  referenceAnswer,
   testRideRequest,
   weekdayOf,
 } from '../../contract/form-schemas'
@@ -291,7 +291,7 @@ async function store(c: ApiContext, market: Market, submission: Submission): Pro
   const stored = await db.prepare('SELECT reference FROM form_submissions WHERE submission_key = ?').bind(submission.key).first<string>('reference')
   const created = stored === reference
   if (created && mails.length === 1) logEvent('warn', 'form_recipient_missing', { form: submission.kind, market: market.slug })
-  return respond(c, submissionAnswer, { data: { reference: stored ?? reference, created } }, created ? 201 : 200)
+  return respond(c, referenceAnswer, { data: { reference: stored ?? reference, created } }, created ? 201 : 200)
 }
 
 /** The notification to the market's recipient for the form (and the dealer of a test ride), in the market's language. */

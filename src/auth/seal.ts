@@ -1,3 +1,4 @@
+import { isolateMemo } from '../cache/memo'
 import { fromBase64, toBase64 } from '../crypto/digest'
 
 /**
@@ -6,20 +7,15 @@ import { fromBase64, toBase64 } from '../crypto/digest'
  */
 
 const encoder = new TextEncoder()
-const keys = new Map<string, Promise<CryptoKey>>()
+const keys = isolateMemo<Promise<CryptoKey>>({ limit: 16 })
 
 /** The AES key of a secret: its SHA-256, imported once per isolate. */
-function keyOf(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret)
-  if (!key) {
-    key = crypto.subtle
+const keyOf = (secret: string): Promise<CryptoKey> =>
+  keys.remember(secret, () =>
+    crypto.subtle
       .digest('SHA-256', encoder.encode(`session-store:${secret}`))
-      .then((bytes) => crypto.subtle.importKey('raw', bytes, 'AES-GCM', false, ['encrypt', 'decrypt']))
-    keys.set(secret, key)
-  }
-  return key
-}
-
+      .then((bytes) => crypto.subtle.importKey('raw', bytes, 'AES-GCM', false, ['encrypt', 'decrypt'])),
+  )
 
 /** Seals a value as `iv.ciphertext` (base64). */
 export async function seal(secret: string, value: unknown): Promise<string> {

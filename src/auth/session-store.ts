@@ -1,34 +1,39 @@
-import { MEMO_SECONDS } from '../cache/policies'
+import type { IsolateMemo } from '../cache/memo'
 import { randomToken, sha256Hex } from '../crypto/digest'
 import { open, seal } from './seal'
 
-/** What the site knows of a logged-in visitor: enough for the header and the account pages' greeting. */
-export type SessionUser = { id: number; name: string; first_name: string; email: string }
-
-/** A session as the store keeps it. Times are epoch milliseconds. */
-export type Session = {
-  user: SessionUser
+/** What every session holds, a visitor's or a staff member's. Times are epoch milliseconds. */
+export type StoredSession = {
   /** The upstream bearer token: it never leaves the edge. */
   token: string
-  /** When the token expires (the cookie expires then too). */
+  /** When the token expires. */
   expiresAt: number
   createdAt: number
-  /** The last request that used the session; it ends after `idle` without one. */
+  /** The last request that used the session; it ends after its kind's idle time without one. */
   seenAt: number
-  /** When the token is next checked against the API (`GET api/auth/user`). */
-  checkAt?: number
 }
 
+/** How long a kind of session lives: idle without a request, and at most from its start. */
+export type SessionLifetimes = { idleMs: number; absoluteMs: number }
+
 /**
- * Session lifetimes (docs/decisions/006): idle, absolute, how often a visit checks the token and refreshes `seenAt`
- * and the user, and how long after a check the API could not answer it is asked again.
+ * What sets one kind of session apart in the store (each keeps its own cookie elsewhere): its records' prefix in KV,
+ * its lifetimes, an index of its sessions by owner, how long an ended session's record is kept, and a memo.
  */
-export const SessionLifetime = {
-  idleMs: 2 * 3600_000,
-  absoluteMs: 24 * 3600_000,
-  refreshMs: 5 * 60_000,
-  retryMs: 60_000,
-} as const
+export type SessionKind<S extends StoredSession> = {
+  /** The KV prefix of its records: `{prefix}:{SHA-256 of the id}`. */
+  prefix: string
+  lifetime: SessionLifetimes
+  /** The user a session is indexed under (`user:{id}:{SHA-256 of the id}`), so that all of a user's sessions can end. */
+  ownerOf?: (session: S) => number
+  /** A record is kept until its token expires, not only until the session ends: a session found ended still holds its token, to revoke. */
+  keepsEndedSessions?: boolean
+  /**
+   * The sessions this isolate read or wrote, for the page cache's early answer only (every other request reads the
+   * store): ending a session here forgets it at once; ended in another isolate, it is forgotten here within the memo's age.
+   */
+  memo?: IsolateMemo<S>
+}
 
 /** A session id: 256 random bits, base64url. Nothing else in the cookie. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/
@@ -36,118 +41,102 @@ const SESSION_ID = /^[A-Za-z0-9_-]{43}$/
 /** KV needs an expiration at least 60 s ahead. */
 const KV_MIN_TTL_MS = 61_000
 
-export type SessionStore = ReturnType<typeof sessionStore>
+/** When a session ends at the latest: its token's expiry or its absolute lifetime, whichever comes first. */
+export const sessionEndOf = (session: Pick<StoredSession, 'expiresAt' | 'createdAt'>, lifetime: SessionLifetimes) =>
+  Math.min(session.expiresAt, session.createdAt + lifetime.absoluteMs)
+
+/** Whether a session is still alive at `now`: not past its end, not idle too long. */
+export const sessionLive = (session: StoredSession, lifetime: SessionLifetimes, now: number) =>
+  now < sessionEndOf(session, lifetime) && now - session.seenAt <= lifetime.idleMs
+
+const memoKey = (secret: string, id: string) => `${secret}\u0000${id}`
+
+export type SessionStore<S extends StoredSession> = ReturnType<typeof sessionStore<S>>
 
 /**
- * The sessions of the site, in the `SESSIONS` KV namespace: under the SHA-256 of their id (the store never holds a
- * usable cookie), sealed with `SESSION_SECRET`, expiring with the session; an index per user lets a password change
- * end all of that user's sessions.
+ * The sessions of one kind in a KV namespace (`SESSIONS`): under the SHA-256 of their id (the store never holds a
+ * usable cookie), sealed with `SESSION_SECRET` (src/auth/seal.ts), expiring with the session (or, for a kind that
+ * keeps ended sessions, with its token); a new id at every start.
  *
  * @example
- * const sessions = sessionStore(env.SESSIONS, env.SESSION_SECRET)
- * const id = await sessions.create({ user, token, expiresAt })
+ * const sessions = sessionStore(env.SESSIONS, env.SESSION_SECRET, VISITOR_SESSIONS)
+ * const started = await sessions.create({ user, token, expiresAt })
  */
-export function sessionStore(kv: KVNamespace, secret: string) {
-  const end = async (id: string, userId?: number) => {
-    forgetSession(secret, id)
+export function sessionStore<S extends StoredSession>(kv: KVNamespace, secret: string, kind: SessionKind<S>) {
+  const { prefix, lifetime, ownerOf, memo } = kind
+  const end = async (id: string, owner?: number) => {
+    if (!SESSION_ID.test(id)) return
+    memo?.delete(memoKey(secret, id))
     const hash = await sha256Hex(id)
-    await Promise.all([kv.delete(`session:${hash}`), userId === undefined ? null : kv.delete(`user:${userId}:${hash}`)])
+    await Promise.all([kv.delete(`${prefix}:${hash}`), owner === undefined ? null : kv.delete(`user:${owner}:${hash}`)])
   }
-  const write = async (id: string, session: Session) => {
-    // A session about to end is not worth keeping (and KV refuses so short a life).
-    if (endOf(session) - Date.now() < KV_MIN_TTL_MS) return end(id, session.user.id)
-    rememberSession(secret, id, session)
+  const write = async (id: string, session: S) => {
+    const until = kind.keepsEndedSessions ? session.expiresAt : sessionEndOf(session, lifetime)
+    // A record about to end is not worth keeping (and KV refuses so short a life).
+    if (until - Date.now() < KV_MIN_TTL_MS) return end(id, ownerOf?.(session))
+    memo?.set(memoKey(secret, id), session)
     const hash = await sha256Hex(id)
-    const expiration = Math.floor(endOf(session) / 1000)
+    const expiration = Math.floor(until / 1000)
+    const owner = ownerOf?.(session)
     await Promise.all([
-      kv.put(`session:${hash}`, await seal(secret, session), { expiration }),
-      kv.put(`user:${session.user.id}:${hash}`, '', { expiration }),
+      kv.put(`${prefix}:${hash}`, await seal(secret, session), { expiration }),
+      owner === undefined ? null : kv.put(`user:${owner}:${hash}`, '', { expiration }),
     ])
+  }
+  const lookup = async (id: string, now = Date.now()): Promise<{ session: S; live: boolean } | null> => {
+    if (!SESSION_ID.test(id)) return null
+    const sealed = await kv.get(`${prefix}:${await sha256Hex(id)}`)
+    const session = sealed === null ? null : await open<S>(secret, sealed)
+    if (!session) return null
+    const live = sessionLive(session, lifetime, now)
+    if (live) memo?.set(memoKey(secret, id), session)
+    else await end(id, ownerOf?.(session))
+    return { session, live }
   }
 
   return {
     /** Starts a session: its new id and when it ends; `null` when the token expires too soon to keep. */
-    async create(start: Pick<Session, 'user' | 'token' | 'expiresAt'>, now = Date.now()): Promise<{ id: string; end: number } | null> {
-      const session: Session = { ...start, createdAt: now, seenAt: now }
-      if (endOf(session) - now < KV_MIN_TTL_MS) return null
+    async create(start: Omit<S, 'createdAt' | 'seenAt'>, now = Date.now()): Promise<{ id: string; end: number } | null> {
+      const session = { ...start, createdAt: now, seenAt: now } as S
+      if (sessionEndOf(session, lifetime) - now < KV_MIN_TTL_MS) return null
       const id = randomToken()
       await write(id, session)
-      return { id, end: endOf(session) }
+      return { id, end: sessionEndOf(session, lifetime) }
     },
 
-    /** The live session of an id, or null (unknown, altered, idle too long, or past its end). */
-    async read(id: string, now = Date.now()): Promise<Session | null> {
-      if (!SESSION_ID.test(id)) return null
-      const sealed = await kv.get(`session:${await sha256Hex(id)}`)
-      const session = sealed === null ? null : await open<Session>(secret, sealed)
-      if (!session) return null
-      if (now >= endOf(session) || now - session.seenAt > SessionLifetime.idleMs) {
-        await end(id, session.user.id)
-        return null
-      }
-      rememberSession(secret, id, session)
-      return session
+    /**
+     * The session of an id as stored, and whether it is still live; an ended one (idle too long, past its end) is
+     * deleted, and answered so that its token can be revoked. Null: unknown, altered.
+     */
+    lookup,
+
+    /** The live session of an id, or null (unknown, altered, idle too long, past its end: then deleted). */
+    async read(id: string, now = Date.now()): Promise<S | null> {
+      const found = await lookup(id, now)
+      return found?.live ? found.session : null
     },
 
     /** Stores a session again (a refreshed `seenAt` or user). */
     save: write,
 
-    /** Ends one session. */
+    /** Ends one session (its index entry too, given its owner). */
     end,
 
     /** Ends every session of a user (after a password change). */
-    async endAllOf(userId: number): Promise<void> {
-      for (const [key, { session }] of remembered) if (session.user.id === userId) remembered.delete(key)
+    async endAllOf(owner: number): Promise<void> {
+      memo?.clear((_, session) => ownerOf?.(session) === owner)
       let cursor: string | undefined
       do {
-        const page = await kv.list({ prefix: `user:${userId}:`, cursor })
-        await Promise.all(page.keys.flatMap(({ name }) => [kv.delete(`session:${name.split(':')[2]}`), kv.delete(name)]))
+        const page = await kv.list({ prefix: `user:${owner}:`, cursor })
+        await Promise.all(page.keys.flatMap(({ name }) => [kv.delete(`${prefix}:${name.split(':')[2]}`), kv.delete(name)]))
         cursor = page.list_complete ? undefined : page.cursor
       } while (cursor)
     },
   }
 }
 
-/**
- * Sessions this isolate read or wrote within `MEMO_SECONDS`, for the page cache's early answer only (every other
- * request reads the store): ending a session here forgets it at once; ended in another isolate, it is forgotten here
- * within `MEMO_SECONDS` (KV itself takes up to a minute to show a deletion everywhere). Keyed by the secret and the id.
- */
-const remembered = new Map<string, { session: Session; readAt: number }>()
-const REMEMBERED_LIMIT = 5000
-const rememberedKey = (secret: string, id: string) => `${secret}\u0000${id}`
-
-function rememberSession(secret: string, id: string, session: Session): void {
-  const key = rememberedKey(secret, id)
-  remembered.delete(key)
-  if (remembered.size >= REMEMBERED_LIMIT) remembered.delete(remembered.keys().next().value as string)
-  remembered.set(key, { session, readAt: Date.now() })
+/** The live session of an id as a kind's memo holds it (read or written within the memo's age), else null. */
+export function rememberedOf<S extends StoredSession>(kind: SessionKind<S>, secret: string, id: string, now = Date.now()): S | null {
+  const session = kind.memo?.get(memoKey(secret, id), now)
+  return session && sessionLive(session, kind.lifetime, now) ? session : null
 }
-
-function forgetSession(secret: string, id: string): void {
-  remembered.delete(rememberedKey(secret, id))
-}
-
-/**
- * The live session of an id as this isolate remembers it (read or written within `MEMO_SECONDS`), and only while it
- * needs no check against the API and no refresh; else null (the app reads the store).
- */
-export function rememberedSession(secret: string, id: string, now = Date.now()): Session | null {
-  const memo = remembered.get(rememberedKey(secret, id))
-  if (!memo || now - memo.readAt >= MEMO_SECONDS * 1000) return null
-  const { session } = memo
-  const live = now < endOf(session) && now - session.seenAt <= SessionLifetime.idleMs
-  return live && now < nextCheckOf(session) ? session : null
-}
-
-/** Forgets every remembered session (between tests). */
-export function forgetRememberedSessions(): void {
-  remembered.clear()
-}
-
-/** When a session ends at the latest: the token's expiry or the absolute lifetime, whichever comes first. */
-export const endOf = (session: Pick<Session, 'expiresAt' | 'createdAt'>) =>
-  Math.min(session.expiresAt, session.createdAt + SessionLifetime.absoluteMs)
-
-/** When a session is checked next: as it was told, or (a session from before) `refreshMs` after it was last seen. */
-export const nextCheckOf = (session: Pick<Session, 'checkAt' | 'seenAt'>) => session.checkAt ?? session.seenAt + SessionLifetime.refreshMs

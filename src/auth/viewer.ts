@@ -5,8 +5,8 @@ import { errorName, logEvent } from '../ops/log'
 import { isUpstreamError } from '../upstream/errors'
 import { authOf } from './auth-of'
 import { clearSessionCookie, readSessionId } from './session-cookie'
-import { nextCheckOf, type Session, SessionLifetime, type SessionStore, type SessionUser } from './session-store'
-import { sessionsOf, sessionUser } from './sessions'
+import type { SessionStore } from './session-store'
+import { nextCheckOf, type Session, SessionLifetime, type SessionUser, sessionsOf, sessionUser } from './sessions'
 
 /** The name the site greets a logged-in visitor by. */
 export const viewerName = (user: Pick<SessionUser, 'first_name' | 'name'>) => user.first_name || user.name
@@ -52,7 +52,7 @@ export const viewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
  * `seenAt`, next check in `refreshMs`) when the API still knows the token; null (and ended) when the API answers 401;
  * kept, with its next check in `retryMs`, when the API cannot answer. Saved in the background either way.
  */
-async function checkSession(c: Context<AppEnv>, sessions: SessionStore, id: string, session: Session): Promise<Session | null> {
+async function checkSession(c: Context<AppEnv>, sessions: SessionStore<Session>, id: string, session: Session): Promise<Session | null> {
   const now = Date.now()
   if (now < nextCheckOf(session)) return session
   const save = (next: Session) =>

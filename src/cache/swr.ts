@@ -1,3 +1,4 @@
+import { isolateMemo } from './memo'
 import { CacheAbsent, type CachePolicy, MEMO_SECONDS } from './policies'
 import { rereadGate } from './rereads'
 
@@ -20,7 +21,7 @@ type Entry<T> = { value: T | null; storedAt: number }
 const MEMO_LIMIT = 2000
 /** A refresh older than this is taken for lost (workerd cancels `waitUntil` work after 30 s). */
 const REFRESH_LIMIT_MS = 30_000
-const memo = new Map<string, { entry: Entry<unknown>; readAt: number }>()
+const memo = isolateMemo<Entry<unknown>>({ limit: MEMO_LIMIT, maxAgeMs: MEMO_SECONDS * 1000 })
 const refreshing = new Map<string, number>()
 const rereads = rereadGate()
 
@@ -36,16 +37,16 @@ const rereads = rereadGate()
  */
 export async function cached<T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T>): Promise<T | null> {
   const now = Date.now()
-  const remembered = memo.get(key)
-  const memoCurrent = remembered && (now - remembered.readAt < MEMO_SECONDS * 1000 || rereads.busy(key, now))
-  if (memoCurrent && isFresh(remembered.entry, policy, now)) {
+  const remembered = memo.entry(key)
+  const memoCurrent = remembered && (memo.get(key, now) !== undefined || rereads.busy(key, now))
+  if (memoCurrent && isFresh(remembered.value, policy, now)) {
     cache.report?.(key, 'memo')
-    return remembered.entry.value as T | null
+    return remembered.value.value as T | null
   }
 
   const stored = await rereads.around(key, now, () => readEntry<T>(cache.kv, key))
   // Read again after the wait: a refresh may have stored a newer entry meanwhile.
-  const memoEntry = memo.get(key)?.entry as Entry<T> | undefined
+  const memoEntry = memo.entry(key)?.value as Entry<T> | undefined
   // KV is the truth between isolates: only when it cannot be read does the memo stand in for it.
   const entry = stored === undefined ? (memoEntry ?? null) : newest(stored, memoEntry)
   if (entry && isFresh(entry, policy, now)) {
@@ -71,14 +72,14 @@ export async function cached<T>(cache: CacheContext, key: string, policy: CacheP
  * when the thing does not exist), else undefined: no KV read, no upstream call, nothing refreshed.
  */
 export function remembered<T>(key: string, policy: CachePolicy, now = Date.now()): { value: T | null } | undefined {
-  const memoEntry = memo.get(key)
-  if (!memoEntry || now - memoEntry.readAt >= MEMO_SECONDS * 1000 || !isFresh(memoEntry.entry, policy, now)) return undefined
-  return { value: memoEntry.entry.value as T | null }
+  const memoEntry = memo.get(key, now)
+  if (!memoEntry || !isFresh(memoEntry, policy, now)) return undefined
+  return { value: memoEntry.value as T | null }
 }
 
 /** Forgets this isolate's memo (after a purge, and between tests). */
 export function forgetMemo(prefix = ''): void {
-  for (const key of memo.keys()) if (key.startsWith(prefix)) memo.delete(key)
+  memo.clear((key) => key.startsWith(prefix))
 }
 
 function policyOf(entry: Entry<unknown>, policy: CachePolicy): CachePolicy {
@@ -111,9 +112,7 @@ async function readEntry<T>(kv: KVNamespace, key: string): Promise<Entry<T> | nu
 }
 
 function remember(key: string, entry: Entry<unknown>, now: number): void {
-  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string)
-  memo.delete(key)
-  memo.set(key, { entry, readAt: now })
+  memo.set(key, entry, now)
 }
 
 /** Refreshes a stale entry after the answer, once per key per isolate: other visitors meanwhile get the stale entry. */

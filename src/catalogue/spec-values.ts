@@ -1,3 +1,4 @@
+import { isolateMemo } from '../cache/memo'
 import type { SizeGuideRow, SpecPart } from '../../contract/catalogue-schemas'
 
 /**
@@ -11,16 +12,13 @@ import type { SizeGuideRow, SpecPart } from '../../contract/catalogue-schemas'
 export type Run = { text: string; ltr: boolean }
 
 const NBSP = '\u00a0'
-const numberFormats = new Map<string, Intl.NumberFormat>()
+const numberFormats = isolateMemo<Intl.NumberFormat>({ limit: 256 })
 
 /** A number in the market's digits and separators, with `fixed` decimals or up to two when they matter. */
 export function formatNumber(value: number, tag: string, fixed?: number): string {
-  const key = `${tag}:${fixed ?? ''}`
-  let format = numberFormats.get(key)
-  if (!format) {
-    format = new Intl.NumberFormat(tag, fixed === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: fixed, maximumFractionDigits: fixed })
-    numberFormats.set(key, format)
-  }
+  const format = numberFormats.remember(`${tag}:${fixed ?? ''}`, () =>
+    new Intl.NumberFormat(tag, fixed === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: fixed, maximumFractionDigits: fixed }),
+  )
   return format.format(value)
 }
 

@@ -3,7 +3,7 @@ import type { Market } from '../market/market'
 import type { Notice } from './toast'
 import type { ListedProductType } from '../../contract/catalogue-schemas'
 import type { MenuProduct, Site } from '../../contract/schemas'
-import type { Availability } from '../market/availability'
+import type { PageAvailability } from '../market/availability'
 
 /** What every page's layout needs to know about the request: its texts, market and URL. */
 export type View = {
@@ -34,7 +34,7 @@ export type Chrome = {
   /** The product types the market sells, with their pictures: the product menu's panel. */
   productTypes: ListedProductType[]
   /** The request's availability: which pages the menus may link to. */
-  available: Availability
+  available: PageAvailability
   /**
    * The visitor's cart count in the header: null for a visitor without a cart (no count; the page stays shared), or
    * in a market that does not sell online. Optional: pages made without it show none.

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { isolateMemo } from '../cache/memo'
 import { fromBase64Url } from '../crypto/digest'
 import type { Bindings, AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
@@ -38,13 +39,12 @@ const LEEWAY_SECONDS = 60
 const KEYS_TTL_MS = 3600_000
 
 type Jwk = JsonWebKey & { kid?: string }
-const keyCache = new Map<string, { at: number; keys: Promise<Map<string, CryptoKey>> }>()
+const keyCache = isolateMemo<Promise<Map<string, CryptoKey>>>({ limit: 4, maxAgeMs: KEYS_TTL_MS })
 
 /** The team's public keys by `kid` (`/cdn-cgi/access/certs`), kept an hour; `fresh` fetches them again (a new kid). */
 function teamKeys(teamDomain: string, fresh = false): Promise<Map<string, CryptoKey>> {
-  const cached = keyCache.get(teamDomain)
-  if (cached && !fresh && Date.now() - cached.at < KEYS_TTL_MS) return cached.keys
-  const keys = (async () => {
+  if (fresh) keyCache.delete(teamDomain)
+  return keyCache.remember(teamDomain, async () => {
     const response = await fetch(`${teamDomain}/cdn-cgi/access/certs`)
     if (!response.ok) throw new Error(`access certs answered ${response.status}`)
     const { keys: jwks = [] } = (await response.json()) as { keys?: Jwk[] }
@@ -54,10 +54,7 @@ function teamKeys(teamDomain: string, fresh = false): Promise<Map<string, Crypto
         .map(async (jwk) => [jwk.kid as string, await crypto.subtle.importKey('jwk', jwk, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify'])] as const),
     )
     return new Map(imported)
-  })()
-  keyCache.set(teamDomain, { at: Date.now(), keys })
-  keys.catch(() => keyCache.delete(teamDomain))
-  return keys
+  })
 }
 
 const decodeJson = (part: string) => JSON.parse(new TextDecoder().decode(fromBase64Url(part))) as Record<string, unknown>

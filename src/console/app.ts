@@ -5,12 +5,12 @@
  * - `consoleApp` (this file): the Hono sub-app, mounted at `/_console` in src/app.ts among the Worker's own paths. A
  *   section is a sub-app mounted below with one line, `consoleApp.route('/{slug}', section)`, plus its one line in
  *   `CONSOLE_SECTIONS` (src/console/sections.ts: slug, role, nav label, home-page summary).
- * - `staffOnly(role?)` (guard.ts): the gate. No console session → 303 `/_console/login?next=…`; another role → the 403
+ * - `consoleGate(role?)` (guard.ts): the gate. No console session → 303 `/_console/login?next=…`; another role → the 403
  *   console page. Sets `c.var.staff` (Staff) and `c.var.staffApi` (the unbound upstream client with the staff token:
  *   `staffCalls(c.var.staffApi)` of src/upstream/contract/staff.ts) and refreshes the session's idle time.
  * - `sendConsolePage(c, { title, body, status?, headers? })` (page.tsx): the layout (header with the staff member's
  *   name and role, the role's nav, the sign-out button), `kind: 'console'` CSP, Caching.never, noindex.
- * - components.tsx: DataTable, DefinitionList, FiltersForm + SelectField/DateField, Flash, ButtonForm, Pager,
+ * - components.tsx: DataTable, DefinitionList, FiltersForm + ConsoleSelect/DateField, Flash, ButtonForm, Pager,
  *   Time/formatTime, withQuery.
  * - access.ts: Cloudflare Access's signed assertion checked first, when ACCESS_TEAM_DOMAIN and ACCESS_AUD are set.
  * - session.ts: the `__Host-Console` session (idle 30 min, absolute 8 h); sign-in.tsx: sign-in and sign-out.
@@ -21,8 +21,8 @@
  *
  * @example
  * // a new section, guarded by role:
- * export const cases = new Hono<AppEnv>().use(staffOnly('case_handler')).get('/', casesPage)
- * consoleApp.route('/cases', cases)
+ * export const casesSection = new Hono<AppEnv>().use(consoleGate('case_handler')).get('/', casesPage)
+ * consoleApp.route('/cases', casesSection)
  */
 import { type Context, Hono } from 'hono'
 import { createElement } from 'react'
@@ -33,8 +33,8 @@ import { loggablePath } from '../ops/request-log'
 import { sendRedirect } from '../render/respond'
 import { isUpstreamError } from '../upstream/errors'
 import { cloudflareAccess } from './access'
-import { cases } from './cases'
-import { consoleLoginUrl, consoleSignIn, ROLE_REFUSED, staffOnly } from './guard'
+import { casesSection } from './cases'
+import { consoleLoginUrl, consoleSignIn, ROLE_REFUSED, consoleGate } from './guard'
 import { ConsoleHome } from './home'
 import { leads } from './leads'
 import { markets } from './markets'
@@ -53,10 +53,10 @@ consoleApp.use(cloudflareAccess())
 consoleApp.get('/login', consoleLoginPage)
 consoleApp.post('/login', submitConsoleLogin)
 consoleApp.post('/logout', consoleLogout)
-consoleApp.get('/', staffOnly(), consoleHome)
+consoleApp.get('/', consoleGate(), consoleHome)
 
 // The sections (CONSOLE_SECTIONS), one line each: consoleApp.route('/{slug}', section).
-consoleApp.route('/cases', cases)
+consoleApp.route('/cases', casesSection)
 consoleApp.route('/leads', leads)
 consoleApp.route('/outbox', outbox)
 consoleApp.route('/markets', markets)

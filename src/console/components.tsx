@@ -22,9 +22,6 @@ export function formatTime(iso: string | null | undefined): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
 
-/** A date (`YYYY-MM-DD`) of a time. */
-export const formatDate = (iso: string) => iso.slice(0, 10)
-
 /** A `<time>` showing formatTime. */
 export const Time = ({ at }: { at: string | null | undefined }) => (at ? <time dateTime={at}>{formatTime(at)}</time> : <>—</>)
 
@@ -114,7 +111,7 @@ export function FiltersForm({ action, label = 'Filters', children, clearHref }: 
 export type Option = { value: string; label: string }
 
 /** A select of a filters form (or any form), its first option "Any" (empty). */
-export function SelectField({ label, name, options, value, any = 'Any' }: { label: string; name: string; options: Option[]; value?: string; any?: string | null }) {
+export function ConsoleSelect({ label, name, options, value, any = 'Any' }: { label: string; name: string; options: Option[]; value?: string; any?: string | null }) {
   const id = `field-${name}`
   return (
     <div className="field">

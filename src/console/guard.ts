@@ -77,9 +77,9 @@ export const consoleLoginUrl = (path: string) => `${CONSOLE_LOGIN_PATH}?next=${e
  * `c.var.staffApi` (the unbound upstream client with the staff token) and refreshes the session's idle time.
  *
  * @example
- * leads.use(staffOnly('editor'))
+ * leads.use(consoleGate('editor'))
  */
-export const staffOnly = (role?: StaffRole): MiddlewareHandler<AppEnv> => async (c, next) => {
+export const consoleGate = (role?: StaffRole): MiddlewareHandler<AppEnv> => async (c, next) => {
   const signIn = await consoleSignIn(c)
   if (!signIn) {
     const url = new URL(c.req.url)

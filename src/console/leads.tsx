@@ -8,8 +8,8 @@ import { sendRedirect } from '../render/respond'
 import { type SubmissionFilters, staffCalls } from '../upstream/contract/staff'
 import { CV_KEY_FORMAT, SUBMISSION_KINDS, type SubmissionKind } from '../../contract/form-schemas'
 import type { MarketSwitches, Submission, SubmissionSummary } from '../../contract/staff-schemas'
-import { ButtonForm, DataTable, DateField, DefinitionList, FiltersForm, Flash, Pager, SelectField, Time, withQuery, Written } from './components'
-import { staffOnly } from './guard'
+import { ButtonForm, DataTable, DateField, DefinitionList, FiltersForm, Flash, Pager, ConsoleSelect, Time, withQuery, Written } from './components'
+import { consoleGate } from './guard'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
 
@@ -18,7 +18,7 @@ import { sectionPath } from './sections'
  * handled. The CV is streamed from R2 as a download, never shown inline.
  */
 export const leads = new Hono<AppEnv>()
-leads.use(staffOnly('editor'))
+leads.use(consoleGate('editor'))
 leads.get('/', leadsPage)
 leads.get('/:id', leadPage)
 leads.get('/:id/cv', leadCv)
@@ -71,11 +71,11 @@ export async function leadsPage(c: Context<AppEnv>): Promise<Response> {
     body: (
       <>
         <FiltersForm action={LEADS_PATH} label="Filter the leads" clearHref={LEADS_PATH}>
-          <SelectField label="Market" name="market" value={filters.site} options={marketOptions(markets)} />
-          <SelectField label="Kind" name="kind" value={filters.kind} options={SUBMISSION_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] }))} />
+          <ConsoleSelect label="Market" name="market" value={filters.site} options={marketOptions(markets)} />
+          <ConsoleSelect label="Kind" name="kind" value={filters.kind} options={SUBMISSION_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] }))} />
           <DateField label="Received from" name="from" value={filters.from} />
           <DateField label="Received until" name="to" value={filters.to} />
-          <SelectField
+          <ConsoleSelect
             label="Handled"
             name="handled"
             value={query.handled}

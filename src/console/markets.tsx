@@ -7,7 +7,7 @@ import { sendRedirect } from '../render/respond'
 import { staffCalls } from '../upstream/contract/staff'
 import { MARKET_SWITCHES, type MarketSwitch, type MarketSwitches } from '../../contract/staff-schemas'
 import { Flash, formatTime } from './components'
-import { staffOnly } from './guard'
+import { consoleGate } from './guard'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
 
@@ -17,7 +17,7 @@ import { sectionPath } from './sections'
  * already answers as switched (503 for maintenance).
  */
 export const markets = new Hono<AppEnv>()
-markets.use(staffOnly('editor'))
+markets.use(consoleGate('editor'))
 markets.get('/', marketsPage)
 markets.post('/:country', changeMarket)
 

@@ -3,14 +3,14 @@ import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { staffCalls } from '../upstream/contract/staff'
 import { withoutDirectionControls } from '../../contract/direction-controls'
-import { DataTable, DefinitionList, FiltersForm, Pager, SelectField, Time, withQuery, Written } from './components'
-import { staffOnly } from './guard'
+import { DataTable, DefinitionList, FiltersForm, Pager, ConsoleSelect, Time, withQuery, Written } from './components'
+import { consoleGate } from './guard'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
 
 /** Outbox (editors): the mails the site sent or queued, newest first; one mail in full. */
 export const outbox = new Hono<AppEnv>()
-outbox.use(staffOnly('editor'))
+outbox.use(consoleGate('editor'))
 outbox.get('/', outboxPage)
 outbox.get('/:id', outboxMailPage)
 
@@ -46,7 +46,7 @@ export async function outboxPage(c: Context<AppEnv>): Promise<Response> {
     body: (
       <>
         <FiltersForm action={OUTBOX_PATH} label="Filter the mails" clearHref={OUTBOX_PATH}>
-          <SelectField label="Kind" name="kind" value={kind} options={MAIL_KINDS.map((value) => ({ value, label: kindLabel(value) }))} />
+          <ConsoleSelect label="Kind" name="kind" value={kind} options={MAIL_KINDS.map((value) => ({ value, label: kindLabel(value) }))} />
         </FiltersForm>
         <DataTable
           caption={`Mails${list ? ` (${list.meta.total})` : ''}, newest first`}

@@ -4,8 +4,8 @@ import { readForm } from '../forms/read-form'
 import { purgeEverything, purgeMarket } from '../ops/purge'
 import { sendRedirect } from '../render/respond'
 import { staffCalls } from '../upstream/contract/staff'
-import { DataTable, Flash, SelectField, Time, withQuery } from './components'
-import { staffOnly } from './guard'
+import { DataTable, Flash, ConsoleSelect, Time, withQuery } from './components'
+import { consoleGate } from './guard'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
 
@@ -14,7 +14,7 @@ import { sectionPath } from './sections'
  * upstream as a staff event (`cache_purged` on `market:{country}` or `cache:everything`).
  */
 export const purgePages = new Hono<AppEnv>()
-purgePages.use(staffOnly('editor'))
+purgePages.use(consoleGate('editor'))
 purgePages.get('/', purgePage)
 purgePages.post('/', submitPurge)
 
@@ -45,7 +45,7 @@ export async function purgePage(c: Context<AppEnv>): Promise<Response> {
           by itself.
         </p>
         <form className="filters" method="post" action={PURGE_PATH}>
-          <SelectField
+          <ConsoleSelect
             label="What to purge"
             name="scope"
             any={null}

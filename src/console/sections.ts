@@ -11,7 +11,7 @@ export type ConsoleSection = { slug: string; role: StaffRole; label: string; sum
 /**
  * The console's sections, in the nav's order. A new section is one line here (its nav entry and home-page line) and
  * one `consoleApp.route('/{slug}', …)` in src/console/app.ts; the section's sub-app guards itself with
- * `staffOnly(role)` (src/console/guard.ts).
+ * `consoleGate(role)` (src/console/guard.ts).
  */
 export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   { slug: 'cases', role: 'case_handler', label: 'Cases', summary: 'Whistleblower reports: read them, acknowledge, write to the reporter, close.' },

@@ -1,3 +1,4 @@
+import { isolateMemo } from '../cache/memo'
 import { fromBase64Url, toBase64Url } from './digest'
 
 /**
@@ -6,19 +7,16 @@ import { fromBase64Url, toBase64Url } from './digest'
  */
 
 const encoder = new TextEncoder()
-const keys = new Map<string, Promise<CryptoKey>>()
+const keys = isolateMemo<Promise<CryptoKey>>({ limit: 32 })
 
 /** The HMAC key of a secret for one use: the SHA-256 of the label and the secret, imported once per isolate. */
 function keyOf(secret: string, label: string): Promise<CryptoKey> {
   const name = `${label}:${secret}`
-  let key = keys.get(name)
-  if (!key) {
-    key = crypto.subtle
+  return keys.remember(name, () =>
+    crypto.subtle
       .digest('SHA-256', encoder.encode(name))
-      .then((bytes) => crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']))
-    keys.set(name, key)
-  }
-  return key
+      .then((bytes) => crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])),
+  )
 }
 
 /** A text's signature for one use, base64url (43 characters). */

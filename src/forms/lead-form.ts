@@ -63,7 +63,7 @@ export const valueOf = (values: FormValues, name: string): string => {
 }
 
 /** A checkbox group's values. */
-export const listOf = (values: FormValues, name: string): string[] => {
+export const checkedValuesOf = (values: FormValues, name: string): string[] => {
   const value = values[name]
   return Array.isArray(value) ? value : value ? [value] : []
 }

@@ -1,18 +1,12 @@
+import { isolateMemo } from '../cache/memo'
 import type { CurrencyCode, Site } from '../../contract/schemas'
 import type { Direction } from './direction'
 
 type Formatter = Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames
-const formatters = new Map<string, Formatter>()
+const formatters = isolateMemo<Formatter>({ limit: 512 })
 
 /** Intl formatters are costly to build and safe to share: one per kind and language tag per isolate. */
-function formatter<F extends Formatter>(key: string, build: () => F): F {
-  let cached = formatters.get(key) as F | undefined
-  if (!cached) {
-    cached = build()
-    formatters.set(key, cached)
-  }
-  return cached
-}
+const formatter = <F extends Formatter>(key: string, build: () => F): F => formatters.remember(key, build) as F
 
 /** The BCP 47 tag of a market, e.g. `it-IT`, `de-CH`; `int` markets use the locale alone. */
 export function languageTag(country: string, locale: string): string {

@@ -30,7 +30,7 @@ const HEADER_PAGES = ['dealer-locator', 'test-drive', 'about-us', 'contact-us']
 export type PageLink = { key: string; slug: string }
 
 /** Which pages of a market a visitor may reach, decided once per request (`c.var.available`) and read everywhere. */
-export type Availability = {
+export type PageAvailability = {
   /** Whether the market is live (not under maintenance): nothing of it is available otherwise. */
   readonly live: boolean
   /** Whether a page (a pageLinks key, or `search`, `account`, `dealer-pages`, `cart`, `checkout`) is available. */
@@ -55,7 +55,7 @@ export type Availability = {
   /** The URL of an available content page (`/it-it/rivenditori`), `query` appended as it is; else null. */
   pageUrl(key: string, query?: string): string | null
   /** The same rule for another market, with the same brand features (hreflang, sitemaps). */
-  elsewhere(market: MarketOf): Availability
+  elsewhere(market: MarketOf): PageAvailability
 }
 
 /** The market a rule is made for: its site and its path segment (`ch-fr`). */
@@ -70,7 +70,7 @@ type MarketOf = { site: Site; segment: string }
  * const available = availabilityOf(market, features)
  * if (!available.has('search')) throw PageError.pageNotFound(url)
  */
-export function availabilityOf(market: MarketOf | null, features: readonly Feature[]): Availability {
+export function availabilityOf(market: MarketOf | null, features: readonly Feature[]): PageAvailability {
   const site = market?.site ?? null
   const live = site ? isLive(site) : true
   const off = new Set<string>()

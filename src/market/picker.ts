@@ -1,22 +1,20 @@
 import type { MarketPickerProps } from '../../client/islands/market-picker'
 import type { PickerRegion } from '../../client/islands/market-regions'
+import { isolateMemo } from '../cache/memo'
 import type { Translate } from '../i18n/translator'
 import type { Region, Site } from '../../contract/schemas'
 import { isLive, type Market } from './market'
 import { PICK_FROM_FIELD, PICK_MARKET_PATH } from './pick-market'
 
 const REGION_ORDER: Region[] = ['europe', 'americas', 'asia', 'oceania', 'africa']
-const languageNames = new Map<string, string>()
+const languageNames = isolateMemo<string>({ limit: 64 })
 
 /** A language's name in that language, capitalised ("Deutsch", "Français"). */
 export function languageName(locale: string): string {
-  let name = languageNames.get(locale)
-  if (!name) {
+  return languageNames.remember(locale, () => {
     const native = new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale
-    name = native.charAt(0).toLocaleUpperCase(locale) + native.slice(1)
-    languageNames.set(locale, name)
-  }
-  return name
+    return native.charAt(0).toLocaleUpperCase(locale) + native.slice(1)
+  })
 }
 
 /** A market's label in its own words: "Schweiz / Suisse / Svizzera · Français". */

@@ -3,13 +3,13 @@ import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { errorName, logEvent } from '../ops/log'
 import type { Feature } from '../../contract/schemas'
-import { type Availability, availabilityOf } from './availability'
+import { type PageAvailability, availabilityOf } from './availability'
 
 /**
  * The request's availability, decided once: the market's when the path has one (after `resolveMarket`), else the
  * brand's features alone (`/login`, `/logout`).
  */
-export async function availableFor<E extends AppEnv>(c: Context<E>): Promise<Availability> {
+export async function availableFor<E extends AppEnv>(c: Context<E>): Promise<PageAvailability> {
   const decided = c.get('available')
   if (decided) return decided
   const available = availabilityOf(c.get('market') ?? null, await brandFeatures(c))

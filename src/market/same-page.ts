@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { redirectTarget } from '../auth/redirect-target'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
-import { type PageGroup, type Place, pageGroups, placesOf } from '../seo/page-groups'
+import { type PageGroup, type PagePlace, pageGroups, placesOf } from '../seo/page-groups'
 import type { PageIndex } from '../../contract/page-index-schemas'
 import type { Site } from '../../contract/schemas'
 import { availabilityOf } from './availability'
@@ -30,7 +30,7 @@ export async function samePageIn(c: Context<AppEnv>, sites: Site[], from: string
 }
 
 /** The page a market's path (without its segment) stands for, as its group; null for pages without one. */
-async function groupOfPath(c: Context<AppEnv>, places: Place[], here: Place, parts: string[]): Promise<PageGroup | null> {
+async function groupOfPath(c: Context<AppEnv>, places: PagePlace[], here: PagePlace, parts: string[]): Promise<PageGroup | null> {
   const index = () =>
     c.var.lookups.pageIndex().catch((error: unknown) => {
       logEvent('warn', 'page_index_unavailable', { error: errorName(error) })

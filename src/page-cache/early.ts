@@ -1,9 +1,10 @@
 import { parse } from 'hono/utils/cookie'
 import { SESSION_COOKIE } from '../auth/session-cookie'
-import { rememberedSession } from '../auth/session-store'
+import { rememberedSession } from '../auth/sessions'
 import { viewerName } from '../auth/viewer'
 import { Caching, cacheControl } from '../cache/answer-caching'
 import { rememberedSite } from '../cache/lookups'
+import { isolateMemo } from '../cache/memo'
 import { cartCountCookieName, keptCount } from '../cart/cart-count'
 import { cartCookieName } from '../cart/visitor-cart'
 import { configOf } from '../config'
@@ -22,8 +23,7 @@ import { rememberedPageVersion } from './versions'
 type Address = { candidate: Candidate; country: string; segment: string; sellsOnline: boolean }
 
 /** Addresses (variant, path and query as sent) of kept pages, least recently answered first out. */
-const addresses = new Map<string, Address>()
-const ADDRESSES_LIMIT = 4096
+const addresses = isolateMemo<Address>({ limit: 4096 })
 const addressKey = (variant: string, url: URL) => `${variant} ${url.pathname}${url.search}`
 
 /**
@@ -31,10 +31,7 @@ const addressKey = (variant: string, url: URL) => `${variant} ${url.pathname}${u
  * visitor of it may get it before the app runs (`answerEarly`). Called by the page cache when it answers a kept page.
  */
 export function rememberAddress(variant: string, url: URL, address: Address): void {
-  const key = addressKey(variant, url)
-  addresses.delete(key)
-  if (addresses.size >= ADDRESSES_LIMIT) addresses.delete(addresses.keys().next().value as string)
-  addresses.set(key, address)
+  addresses.set(addressKey(variant, url), address)
 }
 
 /** Forgets the addresses (between tests). */

@@ -1,4 +1,5 @@
 import { renderToStaticMarkup } from 'react-dom/server'
+import { isolateMemo } from '../cache/memo'
 import { AccountMenu } from '../components/header'
 import type { MarketView } from '../components/view'
 import { answerOf, type PageEntry } from './store'
@@ -18,23 +19,16 @@ export type PersonalParts = {
 export type PersonalTemplates = { readonly menu: string; readonly cartText: string }
 
 const SLOT = '\u0000page-cache-slot\u0000'
-const templates = new Map<string, PersonalTemplates>()
-const TEMPLATES_LIMIT = 200
+const templates = isolateMemo<PersonalTemplates>({ limit: 200 })
 const templatesKey = (segment: string, version: string) => `${segment}|${version}`
 
 /** The personal templates of a view's market, rendered the first time they are asked for (the app's page cache). */
 export function personalTemplates(view: MarketView, home: string, version: string): PersonalTemplates {
   const key = templatesKey(view.market.segment, version)
-  let known = templates.get(key)
-  if (known === undefined) {
-    if (templates.size >= TEMPLATES_LIMIT) templates.clear()
-    known = {
-      menu: renderToStaticMarkup(<AccountMenu view={{ ...view, viewer: { name: SLOT } }} home={home} />),
-      cartText: view.t('cart.header_count', { count: SLOT }),
-    }
-    templates.set(key, known)
-  }
-  return known
+  return templates.remember(key, () => ({
+    menu: renderToStaticMarkup(<AccountMenu view={{ ...view, viewer: { name: SLOT } }} home={home} />),
+    cartText: view.t('cart.header_count', { count: SLOT }),
+  }))
 }
 
 /** The personal templates of a market as this isolate already has them (the early answer), else undefined. */

@@ -78,9 +78,6 @@ export function forgetPagesInMemory(): void {
   memoryBytes = 0
 }
 
-/** What the memory tier holds now (for tests and the benchmark's sanity). */
-export const memoryUse = () => ({ entries: memory.size, bytes: memoryBytes })
-
 /** The data centre's copy: the entry as one body, its metadata (JSON, length first) before the page's bytes. */
 export async function fromCacheApi(cache: Cache, key: string): Promise<PageEntry | undefined> {
   const stored = await cache.match(key).catch(() => undefined)

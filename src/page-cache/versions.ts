@@ -1,4 +1,5 @@
 import { marketKeys } from '../cache/keys'
+import { isolateMemo } from '../cache/memo'
 import { MEMO_SECONDS } from '../cache/policies'
 import { rereadGate } from '../cache/rereads'
 import { type CacheOutcome, forgetMemo } from '../cache/swr'
@@ -15,15 +16,15 @@ export type VersionReport = (key: string, outcome: CacheOutcome) => void
 const BRAND = '*'
 const keyOf = (scope: string) => `page-version:${scope}`
 const FIRST = '0'
-const memo = new Map<string, { version: string; readAt: number }>()
+const memo = isolateMemo<string>({ limit: 256, maxAgeMs: MEMO_SECONDS * 1000 })
 const rereads = rereadGate()
 
 async function versionOf(kv: KVNamespace, scope: string, report?: VersionReport): Promise<string | null> {
   const now = Date.now()
-  const remembered = memo.get(scope)
-  if (remembered && (now - remembered.readAt < MEMO_SECONDS * 1000 || rereads.busy(scope, now))) {
+  const remembered = memo.entry(scope)
+  if (remembered && (memo.get(scope, now) !== undefined || rereads.busy(scope, now))) {
     report?.(keyOf(scope), 'memo')
-    return remembered.version
+    return remembered.value
   }
   report?.(keyOf(scope), 'hit')
   const stored = await rereads.around(scope, now, () =>
@@ -33,10 +34,10 @@ async function versionOf(kv: KVNamespace, scope: string, report?: VersionReport)
     ),
   )
   // KV that cannot be read: what this isolate knew, else no version (the page is rendered, not looked up).
-  if (stored === undefined) return remembered?.version ?? null
+  if (stored === undefined) return remembered?.value ?? null
   // A version raised elsewhere: this isolate's lookups of that scope are from before the purge.
-  if (remembered && remembered.version !== stored) forgetLookups(scope)
-  memo.set(scope, { version: stored, readAt: now })
+  if (remembered && remembered.value !== stored) forgetLookups(scope)
+  memo.set(scope, stored, now)
   return stored
 }
 
@@ -58,10 +59,7 @@ export async function pageVersion(kv: KVNamespace, country: string, report?: Ver
  * null: no KV read (the page cache's early answer, `early.ts`).
  */
 export function rememberedPageVersion(country: string, now = Date.now()): string | null {
-  const fresh = (scope: string) => {
-    const remembered = memo.get(scope)
-    return remembered && now - remembered.readAt < MEMO_SECONDS * 1000 ? remembered.version : null
-  }
+  const fresh = (scope: string) => memo.get(scope, now) ?? null
   const market = fresh(country)
   const brand = market === null ? null : fresh(BRAND)
   return market === null || brand === null ? null : `${market}.${brand}`
@@ -74,7 +72,7 @@ export function rememberedPageVersion(country: string, now = Date.now()): string
 export async function raisePageVersion(kv: KVNamespace, country?: string): Promise<void> {
   const scope = country ?? BRAND
   const version = `${Date.now().toString(36)}${crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36)}`
-  memo.set(scope, { version, readAt: Date.now() })
+  memo.set(scope, version)
   await kv.put(keyOf(scope), version)
 }
 

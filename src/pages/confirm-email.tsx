@@ -15,7 +15,7 @@ import { rememberMarket } from '../market/remembered-market'
 import { sendPage, sendRedirect, viewOf } from '../render/respond'
 import { unlessRefused } from '../upstream/errors'
 import { loadChrome } from './chrome'
-import { confirmLinkTemplate } from './register'
+import { confirmLinkTemplateOf } from './register'
 
 /** What the page shows: the button that confirms a link's address, or why the link no longer works. */
 type ConfirmState = { kind: 'form'; email: string; redirect: string | null } | { kind: 'invalid' }
@@ -122,6 +122,6 @@ export async function resendConfirmation(c: Context<MarketEnv>): Promise<Respons
   // From checkout's "confirm your address first": the link, and this answer, lead back to the checkout.
   const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)
   const back = redirectTarget(typeof form.redirect === 'string' ? form.redirect : undefined)
-  await c.var.account.resendConfirmation(confirmLinkTemplate(origin, market.segment, back))
+  await c.var.account.resendConfirmation(confirmLinkTemplateOf(origin, market.segment, back))
   return sendRedirect(c, withNotice(back ?? `/${market.segment}/my-account`, 'confirmation_sent'), 303)
 }

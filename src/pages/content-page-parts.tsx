@@ -17,7 +17,7 @@ import { loadChrome } from './chrome'
 export type ContentPageParts = { view: MarketView; chrome: Chrome; head: HeadProps; page: Page }
 
 /** A content page of the site (about us, contact, test ride…): title, summary, its blocks, then its form if any. */
-export function ContentPage({ view, chrome, head, page, children }: ContentPageParts & { children?: ReactNode }) {
+export function ContentPageLayout({ view, chrome, head, page, children }: ContentPageParts & { children?: ReactNode }) {
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <article className="content-page">

@@ -4,7 +4,7 @@ import type { MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { movedPageRedirect } from '../market/moved-page'
 import { sendPage } from '../render/respond'
-import { ContentPage, contentPageParts } from './content-page-parts'
+import { ContentPageLayout, contentPageParts } from './content-page-parts'
 import { sendDealerLocator } from './dealer-locator'
 import { LEAD_FORMS } from './lead-forms'
 import { sendLeadFormPage } from './lead-form'
@@ -25,5 +25,5 @@ export async function contentPage(c: Context<MarketEnv>): Promise<Response> {
   if (key === 'dealer-locator') return sendDealerLocator(c, parts.page, parts.chrome, parts.head)
   const form = LEAD_FORMS[key]
   if (form) return sendLeadFormPage(c, parts, form)
-  return sendPage(c, <ContentPage {...parts} />, { caching: Caching.shared })
+  return sendPage(c, <ContentPageLayout {...parts} />, { caching: Caching.shared })
 }

@@ -21,7 +21,7 @@ import { DEFAULT_BODY_LIMIT } from '../security/unsafe-requests'
 import { isUpstreamError } from '../upstream/errors'
 import { REFERENCE_FORMAT } from '../../contract/form-schemas'
 import { loadChrome } from './chrome'
-import { ContentPage, type ContentPageParts, contentPageParts } from './content-page-parts'
+import { ContentPageLayout, type ContentPageParts, contentPageParts } from './content-page-parts'
 import { LEAD_FORMS } from './lead-forms'
 
 /** A form as it is shown again: what was posted, its messages, and the token it keeps (a new one when it expired). */
@@ -64,7 +64,7 @@ export async function sendLeadFormPage(
   const titleId = 'lead-form-title'
   return sendPage(
     c,
-    <ContentPage {...parts}>
+    <ContentPageLayout {...parts}>
       {form.Above && <form.Above view={view} data={data} />}
       <section className="lead-form-section" aria-labelledby={titleId}>
         <h2 id={titleId}>{view.t(`forms.${form.kind}.title`)}</h2>
@@ -89,7 +89,7 @@ export async function sendLeadFormPage(
           </p>
         )}
       </section>
-    </ContentPage>,
+    </ContentPageLayout>,
     { caching: Caching.never, kind: 'form', status },
   )
 }

@@ -71,10 +71,6 @@ export function parseListingQuery(params: URLSearchParams, currency: CurrencyCod
   }
 }
 
-/** Whether the query narrows the listing at all (the sort order alone does not). */
-export const isFiltered = (query: ListingQuery): boolean =>
-  query.disciplines.length > 0 || query.materials.length > 0 || query.eBike !== null || query.minPrice !== null || query.maxPrice !== null || query.inStock
-
 /** The products the query keeps, in its order. Featured is the API's own order (types, featured first, position). */
 export function applyListingQuery(products: ProductSummary[], query: ListingQuery): ProductSummary[] {
   const kept = products.filter(

@@ -162,7 +162,7 @@ export async function submitRegister(c: Context<AppEnv>): Promise<Response> {
   const origin = configOf(c.env).publicOrigin
   if (!origin) throw PageError.maintenance()
   const { refused } = await unlessRefused(
-    authOf(c, market).register({ ...fields.data, submission_key: token.id, link_template: confirmLinkTemplate(origin, market.segment, redirect) }),
+    authOf(c, market).register({ ...fields.data, submission_key: token.id, link_template: confirmLinkTemplateOf(origin, market.segment, redirect) }),
     [422, 429],
   )
   if (refused?.status === 429) return tooMany()
@@ -198,7 +198,7 @@ export async function registerSent(c: Context<AppEnv>): Promise<Response> {
  * The confirmation link's template the API fills in: `{origin}/{market}/confirm-email/{token}`, with the visitor's
  * `redirect` (percent-encoded) so that confirming brings them back where they were going.
  */
-export function confirmLinkTemplate(origin: string, segment: string, redirect: string | null): string {
+export function confirmLinkTemplateOf(origin: string, segment: string, redirect: string | null): string {
   const base = `${origin}/${segment}/confirm-email/{token}`
   if (!redirect) return base
   const encoded = encodeURIComponent(redirect).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)

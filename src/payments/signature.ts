@@ -1,3 +1,5 @@
+import { isolateMemo } from '../cache/memo'
+
 /**
  * Webhook signatures, the scheme Stripe uses (`Stripe-Signature: t=1763890000,v1=5257a8…`): HMAC-SHA-256, under the
  * webhook secret, of `{t}.{raw body}`, as hex. The timestamp is inside what is signed, so an old delivery cannot be
@@ -5,7 +7,7 @@
  */
 
 const encoder = new TextEncoder()
-const keys = new Map<string, Promise<CryptoKey>>()
+const keys = isolateMemo<Promise<CryptoKey>>({ limit: 16 })
 
 /** How far a webhook's timestamp may be from now, either way, in seconds (Stripe's libraries use the same 5 minutes). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300
@@ -15,14 +17,8 @@ export type SignatureRefusal = 'malformed' | 'signature' | 'stale'
 
 export type SignatureCheck = { ok: true; timestamp: number } | { ok: false; reason: SignatureRefusal }
 
-function keyOf(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret)
-  if (!key) {
-    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
-    keys.set(secret, key)
-  }
-  return key
-}
+const keyOf = (secret: string): Promise<CryptoKey> =>
+  keys.remember(secret, () => crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']))
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
 

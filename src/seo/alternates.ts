@@ -4,9 +4,9 @@ import type { MarketEnv } from '../env'
 import { languageTag } from '../i18n/formats'
 import { errorName, logEvent } from '../ops/log'
 import type { PageIndex } from '../../contract/page-index-schemas'
-import { type Availability, availabilityOf } from '../market/availability'
+import { type PageAvailability, availabilityOf } from '../market/availability'
 import type { Site } from '../../contract/schemas'
-import { type PageGroup, type Place, pageGroups, placesOf } from './page-groups'
+import { type PageGroup, type PagePlace, pageGroups, placesOf } from './page-groups'
 
 export type Alternate = { hreflang: string; href: string }
 
@@ -35,12 +35,12 @@ export function homeAlternates(sites: Site[], origin: string | null): Alternate[
  * hreflang alternates of a content page (a pageLinks key) across the live markets where it is available, by the one
  * availability rule, plus `x-default` → `/`; none without a public origin.
  */
-export function pageAlternates(sites: Site[], available: Availability, key: string, origin: string | null): Alternate[] {
+export function pageAlternates(sites: Site[], available: PageAvailability, key: string, origin: string | null): Alternate[] {
   return alternatesOf(pageGroups.contentPage(placesOf(sites, available), null, key), origin)
 }
 
 /** Where a page exists, from the live markets, the brand's page index and the request's own market. */
-export type GroupOf = (places: Place[], index: PageIndex, here: Place) => PageGroup
+export type GroupOf = (places: PagePlace[], index: PageIndex, here: PagePlace) => PageGroup
 
 /**
  * The hreflang alternates of a page of the request's market whose versions the brand's page index knows (products,

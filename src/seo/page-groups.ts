@@ -1,13 +1,13 @@
-import { type Availability, localePageLinks } from '../market/availability'
+import { type PageAvailability, localePageLinks } from '../market/availability'
 import { isLive, siteUrl } from '../market/market'
 import type { PageIndex } from '../../contract/page-index-schemas'
 import type { Site } from '../../contract/schemas'
 
 /** A live market of the brand, with the one availability rule made for it. */
-export type Place = { site: Site; locale: string; segment: string; available: Availability }
+export type PagePlace = { site: Site; locale: string; segment: string; available: PageAvailability }
 
 /** One page in one market: its path and when it last changed (ISO time), when known. */
-export type PageVersion = { place: Place; path: string; lastmod: string | null }
+export type PageVersion = { place: PagePlace; path: string; lastmod: string | null }
 
 /** The same page in every market where it exists: each version is the others' hreflang alternate. */
 export type PageGroup = PageVersion[]
@@ -19,7 +19,7 @@ const UNINDEXED_PAGES = new Set(['whistleblower-form'])
  * Every live market's locales, each with its availability made by the request's rule (`available.elsewhere`): the
  * markets under maintenance are not among them.
  */
-export function placesOf(sites: readonly Site[], available: Availability): Place[] {
+export function placesOf(sites: readonly Site[], available: PageAvailability): PagePlace[] {
   return sites.filter(isLive).flatMap((site) =>
     site.locales.map((locale) => {
       const segment = `${site.slug}-${locale}`
@@ -51,12 +51,12 @@ function articleLookup(index: PageIndex) {
 }
 
 /** Whether a market shows an article: one of its locale, for every market or for its site. */
-const showsArticle = (place: Place, article: Article) => article.locale === place.locale && (article.scope === '*' || article.scope === place.site.slug)
+const showsArticle = (place: PagePlace, article: Article) => article.locale === place.locale && (article.scope === '*' || article.scope === place.site.slug)
 
 /** The articles a market shows. */
-const articlesIn = (index: PageIndex, place: Place) => index.news.filter((article) => showsArticle(place, article))
+const articlesIn = (index: PageIndex, place: PagePlace) => index.news.filter((article) => showsArticle(place, article))
 
-const productsIn = (index: PageIndex, place: Place) => index.products.filter((product) => product.sites.includes(place.site.slug))
+const productsIn = (index: PageIndex, place: PagePlace) => index.products.filter((product) => product.sites.includes(place.site.slug))
 
 /**
  * Where each kind of public page exists (PRODUCT.md §5 SEO), as groups of versions: one rule for a page's hreflang
@@ -64,7 +64,7 @@ const productsIn = (index: PageIndex, place: Place) => index.products.filter((pr
  */
 export const pageGroups = {
   /** Market homes: every live market, at its site's URL. */
-  home: (places: Place[], index: PageIndex | null): PageGroup =>
+  home: (places: PagePlace[], index: PageIndex | null): PageGroup =>
     places.map((place) => ({
       place,
       path: siteUrl(place.site, place.locale),
@@ -72,7 +72,7 @@ export const pageGroups = {
     })),
 
   /** A content page (a pageLinks key) wherever the availability rule lets it be seen. */
-  contentPage: (places: Place[], index: PageIndex | null, key: string): PageGroup =>
+  contentPage: (places: PagePlace[], index: PageIndex | null, key: string): PageGroup =>
     UNINDEXED_PAGES.has(key)
       ? []
       : places.flatMap((place) => {
@@ -85,31 +85,31 @@ export const pageGroups = {
         }),
 
   /** The listing of every product, in the markets that sell any. */
-  products: (places: Place[], index: PageIndex): PageGroup =>
+  products: (places: PagePlace[], index: PageIndex): PageGroup =>
     places.flatMap((place) => {
       const sold = productsIn(index, place)
       return sold.length ? [{ place, path: `/${place.segment}/products`, lastmod: newest(sold.map((p) => p.updated_at)) }] : []
     }),
 
   /** The listing of one product type, in the markets that sell one of its products. */
-  productType: (places: Place[], index: PageIndex, type: string): PageGroup =>
+  productType: (places: PagePlace[], index: PageIndex, type: string): PageGroup =>
     places.flatMap((place) => {
       const sold = productsIn(index, place).filter((product) => product.type === type)
       return sold.length ? [{ place, path: `/${place.segment}/products/type/${type}`, lastmod: newest(sold.map((p) => p.updated_at)) }] : []
     }),
 
   /** A product, in the markets that sell it. */
-  product: (places: Place[], index: PageIndex, slug: string): PageGroup => productGroup(places, index.products.find((p) => p.slug === slug)),
+  product: (places: PagePlace[], index: PageIndex, slug: string): PageGroup => productGroup(places, index.products.find((p) => p.slug === slug)),
 
   /** The news index: every live market has one. */
-  newsIndex: (places: Place[], index: PageIndex | null): PageGroup =>
+  newsIndex: (places: PagePlace[], index: PageIndex | null): PageGroup =>
     places.map((place) => ({ place, path: `/${place.segment}/news`, lastmod: index && newest(articlesIn(index, place).map((a) => a.updated_at)) })),
 
   /**
    * An article, found by its slug in a market, and its translations (the articles of its story) in every market that
    * shows them. Where a market shows two articles of the story in its locale, its own (scoped) one counts.
    */
-  article: (places: Place[], index: PageIndex, slug: string, where: Place): PageGroup => {
+  article: (places: PagePlace[], index: PageIndex, slug: string, where: PagePlace): PageGroup => {
     const { bySlug, byStory } = articleLookup(index)
     const shown = (bySlug.get(slug) ?? []).filter((article) => showsArticle(where, article))
     const article = shown.find((a) => a.scope !== '*') ?? shown[0]
@@ -123,17 +123,17 @@ export const pageGroups = {
   },
 
   /** A dealer's page, in each locale of its market, where dealer pages are on. */
-  dealer: (places: Place[], index: PageIndex, slug: string): PageGroup => dealerGroup(places, index.dealers.find((d) => d.slug === slug)),
+  dealer: (places: PagePlace[], index: PageIndex, slug: string): PageGroup => dealerGroup(places, index.dealers.find((d) => d.slug === slug)),
 }
 
-function productGroup(places: Place[], product: PageIndex['products'][number] | undefined): PageGroup {
+function productGroup(places: PagePlace[], product: PageIndex['products'][number] | undefined): PageGroup {
   if (!product) return []
   return places
     .filter((place) => product.sites.includes(place.site.slug))
     .map((place) => ({ place, path: `/${place.segment}/products/${product.slug}`, lastmod: product.updated_at ?? null }))
 }
 
-function dealerGroup(places: Place[], dealer: PageIndex['dealers'][number] | undefined): PageGroup {
+function dealerGroup(places: PagePlace[], dealer: PageIndex['dealers'][number] | undefined): PageGroup {
   if (!dealer) return []
   return places
     .filter((place) => place.site.slug === dealer.site && place.available.has('dealer-pages'))
@@ -144,7 +144,7 @@ function dealerGroup(places: Place[], dealer: PageIndex['dealers'][number] | und
  * Every indexable page of the brand, as groups: homes, content pages, listings, products, the news index, articles
  * and dealer pages (never search, account, checkout, login or the whistleblower channel). What the sitemaps list.
  */
-export function allPageGroups(places: Place[], index: PageIndex | null): PageGroup[] {
+export function allPageGroups(places: PagePlace[], index: PageIndex | null): PageGroup[] {
   const groups: PageGroup[] = [pageGroups.home(places, index), pageGroups.newsIndex(places, index)]
   const keys = new Set(places.flatMap((place) => localePageLinks(place.site, place.locale).map((link) => link.key)))
   for (const key of keys) groups.push(pageGroups.contentPage(places, index, key))

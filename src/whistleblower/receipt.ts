@@ -1,3 +1,4 @@
+import { isolateMemo } from '../cache/memo'
 import { sha256Hex } from '../crypto/digest'
 import { CROCKFORD_ALPHABET, grouped, randomCrockford, readCrockford } from '../crypto/crockford'
 
@@ -18,13 +19,12 @@ export const newReceiptCode = () => `WB-${grouped(randomCrockford(CODE_CHARS))}`
 export const newPassphrase = () => grouped(randomCrockford(PASSPHRASE_CHARS))
 
 const encoder = new TextEncoder()
-const hmacKeys = new Map<string, Promise<CryptoKey>>()
+const hmacKeys = isolateMemo<Promise<CryptoKey>>({ limit: 16 })
 
 /** The HMAC key receipts are derived with: a key of its own, derived by HKDF from the secret, imported once per isolate. */
-function receiptKeyOf(secret: string): Promise<CryptoKey> {
-  let key = hmacKeys.get(secret)
-  if (!key) {
-    key = crypto.subtle
+const receiptKeyOf = (secret: string): Promise<CryptoKey> =>
+  hmacKeys.remember(secret, () =>
+    crypto.subtle
       .importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey'])
       .then((material) =>
         crypto.subtle.deriveKey(
@@ -34,11 +34,8 @@ function receiptKeyOf(secret: string): Promise<CryptoKey> {
           false,
           ['sign'],
         ),
-      )
-    hmacKeys.set(secret, key)
-  }
-  return key
-}
+      ),
+  )
 
 /** `count` Crockford characters (5 bits each) of the HMAC of `label:submissionKey`. */
 async function derived(key: CryptoKey, label: string, submissionKey: string, count: number): Promise<string> {

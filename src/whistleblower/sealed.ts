@@ -1,3 +1,4 @@
+import { isolateMemo } from '../cache/memo'
 import { fromBase64, toBase64 } from '../crypto/digest'
 
 /**
@@ -10,24 +11,20 @@ import { fromBase64, toBase64 } from '../crypto/digest'
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 const IV_BYTES = 12
-const derivedKeys = new Map<string, Promise<CryptoKey>>()
+const derivedKeys = isolateMemo<Promise<CryptoKey>>({ limit: 16 })
 
 /**
  * A key derived from the secret by HKDF-SHA-256 for one use (`info`), imported once per isolate: each use gets its
  * own key, so holding one opens nothing of another's.
  */
 export function derivedKey(secret: string, info: string, algorithm: AesKeyGenParams, usages: KeyUsage[]): Promise<CryptoKey> {
-  const cacheKey = `${info}\u0000${secret}`
-  let key = derivedKeys.get(cacheKey)
-  if (!key) {
-    key = crypto.subtle
+  return derivedKeys.remember(`${info}\u0000${secret}`, () =>
+    crypto.subtle
       .importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey'])
       .then((material) =>
         crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: encoder.encode(info) }, material, algorithm, false, usages),
-      )
-    derivedKeys.set(cacheKey, key)
-  }
-  return key
+      ),
+  )
 }
 
 /** The key that wraps report keys. */

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { openText } from '../../src/whistleblower/sealed'
-import { contentDisposition } from '../../src/console/cases'
+import { contentDisposition } from '../../src/console/cases/attachment-download'
 import { consoleLogin, demoStaff } from '../fixtures/console'
 import { mailsTo, reporterReply, sealedReport, trailOf } from '../fixtures/cases'
 import { formPost, nextClient } from '../fixtures/session'

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it, vi } from 'vitest'
-import { SessionLifetime } from '../../src/auth/session-store'
+import { SessionLifetime } from '../../src/auth/sessions'
 import { api } from '../../reference-api'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { clearCaches, textOf, visit } from '../fixtures/worker'

@@ -9,10 +9,9 @@ import { readForm } from '../../forms/read-form'
 import { byDistance } from '../../../contract/distance'
 import { countryName } from '../../i18n/formats'
 import { sendRedirect } from '../../render/respond'
-import { type Address, type PostalAddress, postalAddressInput } from '../../../contract/account-schemas'
+import type { Address, PostalAddress } from '../../../contract/account-schemas'
 import type { Dealer } from '../../../contract/catalogue-schemas'
-import { type AddressChoice, type Checkout, type CheckoutChoices, PAYMENT_METHODS, type PaymentMethod } from '../../../contract/checkout-schemas'
-import { fieldErrors } from '../../../contract/fields'
+import type { Checkout } from '../../../contract/checkout-schemas'
 import { unlessRefused } from '../../upstream/errors'
 import type { User } from '../../../contract/schemas'
 import { TEXT_FIELDS, countriesOf } from '../account/addresses'
@@ -29,15 +28,10 @@ import {
   readCheckout,
   sendCheckoutPage,
 } from './checkout-page'
-
-/** The two address parts of the form; each field is named `{prefix}_{field}` (`ship_postal_code`). */
-type Prefix = 'ship' | 'bill'
-const PREFIXES: Record<Prefix, 'shipping_address' | 'billing_address'> = { ship: 'shipping_address', bill: 'billing_address' }
+import { type AddressPrefix, addressForPlace, type CheckoutValues, choicesOf, formErrorsOf, initialValues } from './checkout-values'
 
 /** A dealer the order can be picked up at, with its distance when it was measured from a known place. */
 type PickupDealer = Pick<Dealer, 'slug' | 'name' | 'address' | 'postal_code' | 'city'> & { distanceKm: number | null }
-
-type FormValues = Record<string, string>
 
 type FormData = {
   checkout: Checkout
@@ -92,11 +86,11 @@ function AddressChoiceFields({
   errors,
 }: {
   view: MarketView
-  prefix: Prefix
+  prefix: AddressPrefix
   legend: string
   addresses: Address[]
   countries: Array<{ code: string; name: string }>
-  values: FormValues
+  values: CheckoutValues
   errors?: FieldErrors
 }) {
   const { t } = view
@@ -179,7 +173,7 @@ export function CheckoutFormPage({
 }: {
   view: MarketView
   data: FormData
-  values: FormValues
+  values: CheckoutValues
   errors?: FieldErrors
   message: FormMessage
   token: string
@@ -369,38 +363,6 @@ function UnconfirmedPage({ view, user, code }: { view: MarketView; user: User; c
   )
 }
 
-/** Whether two postal addresses are the same (a choice's copy and a saved address). */
-const sameAddress = (a: PostalAddress, b: PostalAddress) =>
-  (['first_name', 'last_name', 'company', 'line1', 'line2', 'postal_code', 'city', 'region', 'country_code', 'phone'] as const).every(
-    (field) => (a[field] ?? '') === (b[field] ?? ''),
-  )
-
-/** The form's values for one address part: the saved address it is, or its fields as a new one. */
-function addressValues(prefix: Prefix, address: PostalAddress | null, saved: Address[], fallback: Address | undefined, country: string): FormValues {
-  const match = address ? saved.find((candidate) => sameAddress(candidate, address)) : fallback
-  if (match) return { [`${prefix}_choice`]: String(match.id), [`${prefix}_country_code`]: country }
-  const values: FormValues = { [`${prefix}_choice`]: 'new', [`${prefix}_country_code`]: country }
-  if (address) for (const [key, value] of Object.entries(address)) values[`${prefix}_${key}`] = value == null ? '' : String(value)
-  return values
-}
-
-/** The values the form starts with: the choices made so far, else the default address, home delivery and card. */
-function initialValues(checkout: Checkout, addresses: Address[], country: string): FormValues {
-  const { choices } = checkout
-  const inCountry = addresses.filter((address) => address.country_code.toUpperCase() === country)
-  const preferred = inCountry.find((address) => address.is_default) ?? inCountry[0]
-  const anyDefault = addresses.find((address) => address.is_default) ?? addresses[0]
-  const made = choices.delivery !== null
-  return {
-    delivery: choices.delivery?.method ?? 'home',
-    dealer: choices.delivery?.dealer?.slug ?? '',
-    ...addressValues('ship', choices.shipping_address, inCountry, made ? undefined : preferred, country),
-    billing_same: !made || choices.billing_same ? 'on' : '',
-    ...addressValues('bill', choices.billing_same ? null : choices.billing_address, addresses, made && !choices.billing_same ? undefined : anyDefault, country),
-    payment_method: choices.payment_method ?? checkout.payment_methods[0] ?? 'card',
-  }
-}
-
 /** Where the pick-up list measures from: the town of the address given (postcode first), else the edge's rule. */
 async function placeOfAddress(c: Context<MarketEnv>, address: Pick<PostalAddress, 'postal_code' | 'city'> | null) {
   if (!address) return null
@@ -408,22 +370,8 @@ async function placeOfAddress(c: Context<MarketEnv>, address: Pick<PostalAddress
   return (await place(address.postal_code)) ?? (await place(address.city))
 }
 
-/** The address the dealers are sorted by: the one the form names (delivery, else billing), a saved one or new. */
-function addressForPlace(values: FormValues, addresses: Address[]): Pick<PostalAddress, 'postal_code' | 'city'> | null {
-  for (const prefix of ['ship', 'bill'] as const) {
-    const choice = values[`${prefix}_choice`]
-    if (choice && choice !== 'new') {
-      const saved = addresses.find((address) => String(address.id) === choice)
-      if (saved) return saved
-    } else if (values[`${prefix}_postal_code`] || values[`${prefix}_city`]) {
-      return { postal_code: values[`${prefix}_postal_code`] ?? '', city: values[`${prefix}_city`] ?? '' }
-    }
-  }
-  return null
-}
-
 /** The market's dealers that sell, nearest first to the customer's address, or the visitor, or the market's centre. */
-async function pickupDealers(c: Context<MarketEnv>, values: FormValues, addresses: Address[]): Promise<{ dealers: PickupDealer[]; origin: Origin }> {
+async function pickupDealers(c: Context<MarketEnv>, values: CheckoutValues, addresses: Address[]): Promise<{ dealers: PickupDealer[]; origin: Origin }> {
   const [all, place] = await Promise.all([c.var.api.dealers.all(), placeOfAddress(c, addressForPlace(values, addresses))])
   const selling = (all ?? []).filter((dealer) => dealer.services.sales)
   const origin = originOf(c, place, '', all ?? [])
@@ -439,7 +387,7 @@ async function pickupDealers(c: Context<MarketEnv>, values: FormValues, addresse
   return { dealers, origin }
 }
 
-async function loadForm(c: Context<MarketEnv>, checkout: Checkout, addresses: Address[], values: FormValues): Promise<FormData> {
+async function loadForm(c: Context<MarketEnv>, checkout: Checkout, addresses: Address[], values: CheckoutValues): Promise<FormData> {
   const [{ dealers, origin }, chromeSites] = await Promise.all([pickupDealers(c, values, addresses), c.var.lookups.sites().catch(() => [])])
   const countries = countriesOf(chromeSites, c.var.market.tag)
   return { checkout, addresses, dealers, origin, countries }
@@ -449,7 +397,7 @@ async function sendForm(
   c: Context<MarketEnv>,
   code: string,
   data: FormData,
-  values: FormValues,
+  values: CheckoutValues,
   { errors, message = null, status = 200 }: { errors?: FieldErrors; message?: FormMessage; status?: 200 | 422 } = {},
 ) {
   const token = await checkoutToken(c, code, 'choices', status !== 200)
@@ -476,65 +424,6 @@ export async function checkoutPage(c: Context<MarketEnv>): Promise<Response> {
   return sendForm(c, code, await loadForm(c, checkout, addresses, values), values, { message })
 }
 
-/** The address part's choice as the API takes it, or its messages keyed by the form's field names. */
-function addressChoiceOf(prefix: Prefix, form: FormValues): { choice?: AddressChoice; errors?: FieldErrors } {
-  const chosen = form[`${prefix}_choice`] ?? 'new'
-  if (chosen !== 'new') {
-    return /^[1-9][0-9]{0,8}$/.test(chosen) ? { choice: { saved: Number(chosen) } } : { errors: { [`${prefix}_choice`]: ['saved_address'] } }
-  }
-  const fields = Object.fromEntries(
-    ['first_name', 'last_name', 'company', 'line1', 'line2', 'postal_code', 'city', 'region', 'country_code', 'phone'].map((field) => [field, form[`${prefix}_${field}`] ?? '']),
-  )
-  const parsed = postalAddressInput.safeParse(fields)
-  if (!parsed.success) {
-    return { errors: Object.fromEntries(Object.entries(fieldErrors(parsed.error)).map(([field, keys]) => [`${prefix}_${field}`, keys])) }
-  }
-  return { choice: { address: parsed.data, save: form[`${prefix}_save`] === 'on' } }
-}
-
-/** The form as the API's choices, or every message beside its field. */
-export function choicesOf(form: FormValues): { choices?: CheckoutChoices; errors?: FieldErrors } {
-  const errors: FieldErrors = {}
-  const method = form.delivery
-  if (method !== 'home' && method !== 'pickup') errors.delivery = ['delivery']
-  const dealer = form.dealer ?? ''
-  if (method === 'pickup' && !/^[a-z0-9][a-z0-9-]{0,99}$/.test(dealer)) errors.dealer = ['dealer']
-  const payment = form.payment_method
-  if (!(PAYMENT_METHODS as readonly string[]).includes(payment ?? '')) errors.payment_method = ['payment_method']
-  const shipping = method === 'home' ? addressChoiceOf('ship', form) : {}
-  const billing = method === 'pickup' || (method === 'home' && form.billing_same !== 'on') ? addressChoiceOf('bill', form) : {}
-  Object.assign(errors, shipping.errors, billing.errors)
-  if (Object.keys(errors).length > 0) return { errors }
-  return {
-    choices: {
-      delivery: method === 'pickup' ? { method, dealer } : { method: 'home' },
-      shipping_address: shipping.choice ?? null,
-      billing_address: billing.choice ?? null,
-      payment_method: payment as PaymentMethod,
-    },
-  }
-}
-
-/**
- * The API's messages (keyed by the choices' paths: `shipping_address.address.postal_code`, `dealer`) as the form's
- * field names (`ship_postal_code`, `dealer`).
- */
-export function formErrorsOf(apiErrors: Record<string, string[]> | undefined): FieldErrors {
-  const errors: FieldErrors = {}
-  const add = (field: string, keys: string[]) => (errors[field] = [...new Set([...(errors[field] ?? []), ...keys.map((key) => (/^[a-z_]+$/.test(key) ? key : 'invalid'))])])
-  for (const [path, keys] of Object.entries(apiErrors ?? {})) {
-    const [head, second, third] = path.split('.')
-    const prefix = (Object.keys(PREFIXES) as Prefix[]).find((candidate) => PREFIXES[candidate] === head)
-    // A delivery address abroad: the market delivers only in its own country.
-    const own = prefix === 'ship' ? keys.map((key) => (key === 'country' ? 'delivery_country' : key)) : keys
-    if (prefix) add(second === 'address' && third ? `${prefix}_${third}` : `${prefix}_choice`, second === 'saved' || !second ? ['saved_address'] : own)
-    else if (head === 'dealer' || head === 'delivery') add(head === 'dealer' || second === 'dealer' ? 'dealer' : 'delivery', [head === 'delivery' && second !== 'dealer' ? 'delivery' : 'dealer'])
-    else if (head === 'payment_method') add('payment_method', ['payment_method'])
-    else add('form', keys)
-  }
-  return errors
-}
-
 /**
  * `POST /{m}/checkout/{code}`: the choices, checked here with the shared rules and by the API, stored all at once,
  * then `303` to the review. A wrong form comes back (422) with every value kept and each message beside its field.
@@ -544,7 +433,7 @@ export async function submitCheckout(c: Context<MarketEnv>): Promise<Response> {
   const code = cartCodeOf(c)
   const form = await readForm(c)
   if (!(await postedToken(c, code, 'choices', form[FORM_TOKEN_FIELD]))) throw new PageError(400, ErrorMessages.badRequest)
-  const values: FormValues = Object.fromEntries(Object.entries(form).filter(([key]) => key !== FORM_TOKEN_FIELD).map(([key, value]) => [key, String(value).slice(0, 200)]))
+  const values: CheckoutValues = Object.fromEntries(Object.entries(form).filter(([key]) => key !== FORM_TOKEN_FIELD).map(([key, value]) => [key, String(value).slice(0, 200)]))
   const paths = checkoutPaths(c.var.market, code)
   const again = async (errors: FieldErrors) => {
     const [checkout, addresses] = await Promise.all([readCheckout(c, code), c.var.account.addresses()])

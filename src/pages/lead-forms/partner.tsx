@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import type { MarketEnv } from '../../env'
 import { ChoiceGroup, SelectField, TextAreaField } from '../../components/choice-fields'
 import { countriesIn } from '../../i18n/countries'
-import { checkAndSend, type FieldsProps, type FormValues, leadForm, listOf, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
+import { checkAndSend, type FieldsProps, type FormValues, leadForm, checkedValuesOf, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
 import { partnerApplication, SHOP_SERVICES, YEARLY_VOLUMES } from '../../../contract/form-schemas'
 import { textFields } from '../../components/lead-form-fields'
 
@@ -83,7 +83,7 @@ function partnerForm(form: {
       </>
     ),
     send: (c, values, key) => {
-      const lists = Object.fromEntries((form.lists ?? []).map((name) => [name, listOf(values, name)]))
+      const lists = Object.fromEntries((form.lists ?? []).map((name) => [name, checkedValuesOf(values, name)]))
       return checkAndSend(partnerApplication, { ...values, ...lists, kind: form.kind }, key, (application) => c.var.api.forms.partner(application))
     },
   })
@@ -103,7 +103,7 @@ export const dealerForm = partnerForm({
         name="services"
         legend={view.t('forms.field.services')}
         options={SHOP_SERVICES.map((service) => ({ value: service, label: view.t(`forms.service.${service}`) }))}
-        checked={listOf(values, 'services')}
+        checked={checkedValuesOf(values, 'services')}
         errors={errors}
       />
       <TextAreaField view={view} name="brands" label={view.t('forms.field.brands')} hint={view.t('forms.partner.brands_hint')} rows={3} maxLength={500} value={valueOf(values, 'brands')} errors={errors} />

@@ -33,7 +33,7 @@ const INTENT_FIELD = 'intent'
 /** A file of a case, opened: its name and type, its size before sealing. */
 type OpenedFile = { id: number; messageId: number | null; name: string; size: number }
 /** A case as the reporter reads it, opened at the edge. */
-export type OpenedCase = {
+export type ReporterOpenedCase = {
   code: string
   passphrase: string
   category: string
@@ -137,7 +137,7 @@ async function reply(c: Context<MarketEnv>, secret: string, key: CaseKey, body: 
 }
 
 /** The case of a key, opened with the report's own key; null for any pair that opens none. */
-async function openCase(c: Context<MarketEnv>, secret: string, key: CaseKey): Promise<(OpenedCase & { wrappedKey: string }) | null> {
+async function openCase(c: Context<MarketEnv>, secret: string, key: CaseKey): Promise<(ReporterOpenedCase & { wrappedKey: string }) | null> {
   const found = await c.var.api.whistleblower.status(key)
   if (!found) return null
   try {
@@ -149,10 +149,10 @@ async function openCase(c: Context<MarketEnv>, secret: string, key: CaseKey): Pr
   }
 }
 
-async function opened(secret: string, key: CaseKey, found: ReporterCase): Promise<OpenedCase> {
+async function opened(secret: string, key: CaseKey, found: ReporterCase): Promise<ReporterOpenedCase> {
   const reportKey = await openReportKey(secret, found.wrapped_key)
   const open = (sealed: string) => openText(reportKey, sealed)
-  const report = JSON.parse(await open(found.sealed_report)) as OpenedCase['report']
+  const report = JSON.parse(await open(found.sealed_report)) as ReporterOpenedCase['report']
   return {
     code: found.receipt_code,
     passphrase: key.passphrase,
@@ -186,7 +186,7 @@ async function sendStatusForm(c: Context<MarketEnv>, state: { message?: string; 
   return sendWhistleblowerPage(c, <StatusFormPage {...parts} message={message} errors={state.errors} />, status)
 }
 
-async function sendCase(c: Context<MarketEnv>, opened: OpenedCase, state: ReplyState, status: 200 | 409 | 422 | 503 = 200) {
+async function sendCase(c: Context<MarketEnv>, opened: ReporterOpenedCase, state: ReplyState, status: 200 | 409 | 422 | 503 = 200) {
   const parts = await whistleblowerParts(c)
   const signing = c.env.SESSION_SECRET
   const token = opened.state === 'closed' || !signing ? null : (state.token ?? (await issueFormToken(signing, replyScope(c))))
@@ -241,7 +241,7 @@ export function StatusFormPage({ view, chrome, message, errors }: WhistleblowerP
 }
 
 /** A case: its state and dates, the messages, the report as sent, its files, and the reply form (unless closed). */
-export function CasePage({ view, chrome, opened, state, token }: WhistleblowerParts & { opened: OpenedCase; state: ReplyState; token: string | null }) {
+export function CasePage({ view, chrome, opened, state, token }: WhistleblowerParts & { opened: ReporterOpenedCase; state: ReplyState; token: string | null }) {
   const { t } = view
   const segment = view.market.segment
   const filesOf = (messageId: number | null) => opened.files.filter((file) => file.messageId === messageId)
@@ -318,7 +318,7 @@ export function CasePage({ view, chrome, opened, state, token }: WhistleblowerPa
 }
 
 /** Where the case stands: its four states in order, the current one marked, each reached one with its date. */
-function CaseStates({ view, opened }: { view: MarketView; opened: OpenedCase }) {
+function CaseStates({ view, opened }: { view: MarketView; opened: ReporterOpenedCase }) {
   const { t } = view
   const current = CASE_STATES.indexOf(opened.state)
   const dates: Record<CaseState, string | null> = {
@@ -364,7 +364,7 @@ function FileList({ view, files }: { view: MarketView; files: OpenedFile[] }) {
 }
 
 /** The reporter's answer, carrying the case's key in hidden fields so that it is not typed again during this visit. */
-function ReplyForm({ view, opened, state, token }: { view: MarketView; opened: OpenedCase; state: ReplyState; token: string }) {
+function ReplyForm({ view, opened, state, token }: { view: MarketView; opened: ReporterOpenedCase; state: ReplyState; token: string }) {
   const { t } = view
   const errors = state.errors
   const message = state.notice === 'expired' ? t('forms.expired') : state.notice === 'not_sent' ? t('whistleblower.not_sent') : null

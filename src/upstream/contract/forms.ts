@@ -4,7 +4,7 @@ import {
   type JobApplication,
   jobsAnswer,
   type PartnerApplication,
-  submissionAnswer,
+  referenceAnswer,
   type TestRideRequest,
 } from '../../../contract/form-schemas'
 import { listOf } from './answers'
@@ -24,14 +24,14 @@ export const formCalls = (client: Upstream) => ({
   /** `GET api/jobs`: the market's open positions. */
   jobs: (options?: ReadOptions) => listOf(client.get('jobs', jobsAnswer, options)),
   /** `POST api/forms/test-ride`. */
-  testRide: (request: TestRideRequest) => referenceOf(client.send('POST', 'forms/test-ride', request, submissionAnswer)),
+  testRide: (request: TestRideRequest) => referenceOf(client.send('POST', 'forms/test-ride', request, referenceAnswer)),
   /** `POST api/forms/partner`: a dealer's or a distributor's application. */
-  partner: (application: PartnerApplication) => referenceOf(client.send('POST', 'forms/partner', application, submissionAnswer)),
+  partner: (application: PartnerApplication) => referenceOf(client.send('POST', 'forms/partner', application, referenceAnswer)),
   /**
    * `POST api/forms/job`: the CV is already in R2; the call carries its key. Answers whether this call stored the
    * application (`created`), so that the CV of a repeated one is not kept.
    */
-  job: async (application: JobApplication) => (await client.send('POST', 'forms/job', application, submissionAnswer))?.data ?? null,
+  job: async (application: JobApplication) => (await client.send('POST', 'forms/job', application, referenceAnswer))?.data ?? null,
   /** `POST api/forms/contact`. */
-  contact: (message: ContactMessage) => referenceOf(client.send('POST', 'forms/contact', message, submissionAnswer)),
+  contact: (message: ContactMessage) => referenceOf(client.send('POST', 'forms/contact', message, referenceAnswer)),
 })

@@ -19,5 +19,3 @@ export const paymentCalls = (client: Upstream) => ({
   settle: (event: PaymentEvent, linkTemplate: string) =>
     dataOf(client.send('POST', 'payments/events', { event, link_template: linkTemplate }, paymentEventAnswer)),
 })
-
-export type PaymentCalls = ReturnType<typeof paymentCalls>

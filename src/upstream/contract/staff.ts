@@ -77,5 +77,3 @@ export const staffCalls = (client: Upstream) => ({
   /** `GET api/staff/events?target=`: what was done to a target (`market:it`, `cache:everything`), newest first. */
   events: (target: string) => listOf(client.get(`staff/events${query({ target })}`, staffEventsAnswer)),
 })
-
-export type StaffCalls = ReturnType<typeof staffCalls>

@@ -30,5 +30,3 @@ export const whistleblowerCalls = (client: Upstream) => ({
    */
   reply: async (request: ReplyRequest) => (await client.send('POST', 'whistleblower/replies', request, replyAnswer))?.data ?? null,
 })
-
-export type WhistleblowerCalls = ReturnType<typeof whistleblowerCalls>

@@ -1,0 +1,54 @@
+import type { Context } from 'hono'
+import type { AppEnv } from '../../env'
+import { PageError } from '../../errors/page-error'
+import { logEvent } from '../../ops/log'
+import { type CaseCalls, type CaseReadPurpose, caseCalls } from '../../upstream/contract/cases'
+import type { CaseFile } from '../../../contract/staff-schemas'
+import { UnreadableCase } from '../../whistleblower/case-file'
+import { sectionPath } from '../sections'
+
+/**
+ * What every page and change of the console's cases reads first: the case's id in the path, its file from the API
+ * (over the staff member's token), and the secret that opens it; a case that cannot be opened is a 503, never a 500.
+ */
+
+export const CASES_PATH = sectionPath('cases')
+export const casePath = (id: number) => `${CASES_PATH}/${id}`
+
+/** The case calls of the request, with the staff member's token. */
+export const callsOf = (c: Context<AppEnv>): CaseCalls => caseCalls(c.var.staffApi)
+
+/** A case id of the path, or a 404. */
+export function caseId(c: Context<AppEnv>, name = 'id'): number {
+  const value = c.req.param(name) ?? ''
+  if (!/^[1-9][0-9]{0,8}$/.test(value)) throw PageError.notFound('')
+  return Number(value)
+}
+
+/** The secret that opens cases; without it the console cannot open one (503, logged). */
+export function secretOf(c: Context<AppEnv>): string {
+  const secret = c.env.WHISTLEBLOWER_KEY
+  if (!secret) {
+    logEvent('error', 'whistleblower_key_missing')
+    throw PageError.maintenance()
+  }
+  return secret
+}
+
+/** A case file read for a purpose (404 when there is none). */
+export async function fileOf(c: Context<AppEnv>, id: number, purpose?: CaseReadPurpose): Promise<CaseFile> {
+  const file = await callsOf(c).file(id, purpose)
+  if (!file) throw PageError.notFound('')
+  return file
+}
+
+/** A case that cannot be opened (another WHISTLEBLOWER_KEY, altered data) answers 503 and is logged, never a 500. */
+export async function opened<T>(work: Promise<T>, id: number): Promise<T> {
+  try {
+    return await work
+  } catch (error) {
+    if (!(error instanceof UnreadableCase)) throw error
+    logEvent('error', 'case_unreadable', { case: id })
+    throw PageError.maintenance()
+  }
+}
