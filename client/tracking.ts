@@ -28,7 +28,8 @@ function inject(src: string): void {
 /** A function that queues its calls until the vendor's script takes over (each vendor's own snippet does this). */
 function queue(): Queue {
   const calls: Queue = (...args: unknown[]) => {
-    ;(calls.q ??= []).push(args)
+    calls.q ??= []
+    calls.q.push(args)
   }
   return calls
 }

@@ -105,6 +105,9 @@ const runtime = (port) => ({
  */
 const workerd = ({ persistTo, ...options }) => new Miniflare({ ...convertV4MiniflareOptions(options), resourcePersistencePath: persistTo })
 
+/** The benchmark serves no static files: the pages' own cost is measured. */
+const noAssets = () => new Response('Not found', { status: 404 })
+
 /** The site's bindings but its variables (and where its D1 database is kept). */
 const storage = (persistTo) => ({
   kvNamespaces: ['CACHE', 'SESSIONS'],
@@ -113,7 +116,7 @@ const storage = (persistTo) => ({
   r2Buckets: ['FILES'],
   // wrangler.toml's limiters (docs/decisions/006), each with its namespace as Miniflare 5 requires.
   ratelimits: Object.fromEntries((rawConfig.ratelimits ?? []).map(({ name, namespace_id, simple }) => [name, { namespace_id, simple }])),
-  serviceBindings: { ASSETS: () => new Response('Not found', { status: 404 }) },
+  serviceBindings: { ASSETS: noAssets },
 })
 
 /**

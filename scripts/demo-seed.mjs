@@ -193,8 +193,8 @@ function demoSeedRows() {
       centre_lng: market.centre[1],
       position: id,
     }))
-    market.locales.forEach((locale, position) =>
-      statements.push(insert('site_locales', {
+    statements.push(...market.locales.map((locale, position) =>
+      insert('site_locales', {
         site_id: id,
         locale,
         url: `/${market.slug}-${locale}`,
@@ -272,8 +272,8 @@ function demoSeedRows() {
       }))
     }
     const variants = detail.variants ?? []
-    variants.forEach(({ prices, not_sold_in, ...variant }, index) =>
-      statements.push(insert('product_variants', {
+    statements.push(...variants.map(({ prices, not_sold_in, ...variant }, index) =>
+      insert('product_variants', {
         ...variant, stock: variant.stock ?? STOCK_BY_AVAILABILITY[variant.availability] ?? 0, product_id: product.id, position: index,
       })))
     for (const [site, amount] of Object.entries(detail.prices ?? {})) {
@@ -302,12 +302,12 @@ function demoSeedRows() {
   })
 
   const { dealers, places } = readJson('demo/content/dealers.json')
-  dealers.forEach(({ services, hours, translations, ...dealer }, index) =>
-    statements.push(insert('dealers', {
+  statements.push(...dealers.map(({ services, hours, translations, ...dealer }, index) =>
+    insert('dealers', {
       id: index + 1, ...dealer, ...boolFlags(services), hours: JSON.stringify(hours), translations: JSON.stringify(translations ?? {}), updated_at: DEMO_UPDATED_AT,
     })))
-  places.forEach(({ names, aliases, ...place }, index) =>
-    statements.push(insert('places', { id: index + 1, ...place, names: JSON.stringify(names ?? {}), aliases: JSON.stringify(aliases ?? []) })))
+  statements.push(...places.map(({ names, aliases, ...place }, index) =>
+    insert('places', { id: index + 1, ...place, names: JSON.stringify(names ?? {}), aliases: JSON.stringify(aliases ?? []) })))
   // Places of an earlier, longer list of the demo go.
   statements.push(`DELETE FROM places WHERE id > ${places.length};`)
 
@@ -369,7 +369,7 @@ function customerStatements() {
         billing_address: JSON.stringify(billing_address),
         shipping_address: shipping_address && JSON.stringify(shipping_address),
       }))
-      items.forEach((item, position) => statements.push(insertOnce('order_items', { ...item, order_id: order.id, position })))
+      statements.push(...items.map((item, position) => insertOnce('order_items', { ...item, order_id: order.id, position })))
       for (const event of events) statements.push(insertOnce('order_events', { ...event, order_id: order.id }))
     }
   }

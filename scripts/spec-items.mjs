@@ -29,17 +29,19 @@ export function specParts(items, phrases, locale) {
     if (typeof translated !== 'string' || !translated.trim()) throw new Error(`phrase ${key} has no ${locale} text`)
     return translated
   }
-  items.forEach((item, index) => {
+  for (const [index, item] of items.entries()) {
     if (index > 0) text(SEPARATOR[locale] ?? ', ')
-    if (typeof item === 'string') return text(template(item))
-    if (typeof item?.phrase !== 'string') return value(item)
-    const args = item.args ?? []
-    for (const [i, piece] of template(item.phrase).split(/\{(\d)\}/).entries()) {
-      if (i % 2 === 0) text(piece)
-      else if (args[Number(piece)] === undefined) throw new Error(`phrase ${item.phrase} needs argument ${piece}`)
-      else value(args[Number(piece)])
+    if (typeof item === 'string') text(template(item))
+    else if (typeof item?.phrase !== 'string') value(item)
+    else {
+      const args = item.args ?? []
+      for (const [i, piece] of template(item.phrase).split(/\{(\d)\}/).entries()) {
+        if (i % 2 === 0) text(piece)
+        else if (args[Number(piece)] === undefined) throw new Error(`phrase ${item.phrase} needs argument ${piece}`)
+        else value(args[Number(piece)])
+      }
     }
-  })
+  }
   const first = parts[0]
   if (first?.kind === 'text') first.text = first.text.charAt(0).toLocaleUpperCase(locale) + first.text.slice(1)
   return parts

@@ -1,6 +1,6 @@
 // `npm test`: every test on a fresh clone — installs what is missing (npm packages, Debian's Chromium), builds the
-// client, then runs the typecheck, the workerd suite (unit + integration), the bundle check and the browser suite,
-// and ends with one line: `N passed, N failed`, the totals of every runner.
+// client, then runs the formatter and linter's check (Biome), the typecheck, the workerd suite (unit + integration),
+// the bundle check and the browser suite, and ends with one line: `N passed, N failed`, the totals of every runner.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -81,6 +81,7 @@ ensureChromium()
 rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
 check('demo content', 'node', ['demo/content/check.mjs'])
+check('format and lint (biome ci)', 'npx', ['biome', 'ci', '--max-diagnostics=50', '.'])
 check('client build (first-load budget)', 'node', ['scripts/build-client.mjs'])
 check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])
 check('typecheck (node side)', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.node.json'])

@@ -62,8 +62,8 @@ export default function AddToCart({ action, product, formKey, colours, options, 
   const [chosen, setChosen] = useState<Record<string, string>>(() =>
     Object.fromEntries(
       colours.map((c) => {
-        const sizes = options.filter((option) => option.colour === c.key)
-        return [c.key, sizes.length === 1 && !sizes[0]!.disabled ? sizes[0]!.sku : '']
+        const [only, ...others] = options.filter((option) => option.colour === c.key)
+        return [c.key, only && others.length === 0 && !only.disabled ? only.sku : '']
       }),
     ),
   )
@@ -87,7 +87,7 @@ export default function AddToCart({ action, product, formKey, colours, options, 
   }, [])
   const option = options.find((candidate) => candidate.sku === chosen[colour])
   // Where colours cost differently, each colour's sizes say its price (or each size its own, where sizes differ).
-  const pricesVary = options.some((candidate) => candidate.price !== options[0]!.price)
+  const pricesVary = options.some((candidate) => candidate.price !== options[0]?.price)
   const sells = action !== null
 
   function chooseColour(key: string) {
@@ -157,7 +157,7 @@ export default function AddToCart({ action, product, formKey, colours, options, 
       <div className="pick-sizes" id="sizes">
         {colours.map((c) => {
           const group = options.filter((candidate) => candidate.colour === c.key)
-          const samePrice = group.every((candidate) => candidate.price === group[0]!.price)
+          const samePrice = group.every((candidate) => candidate.price === group[0]?.price)
           return (
             <fieldset key={c.key} className="size-group" data-colour={c.key} id={`sizes-${c.key}`}>
               <legend className="pick-title">
@@ -203,7 +203,7 @@ export default function AddToCart({ action, product, formKey, colours, options, 
                   )
                 })}
               </div>
-              {samePrice && pricesVary && <p className="size-group-price">{group[0]!.price}</p>}
+              {samePrice && pricesVary && <p className="size-group-price">{group[0]?.price}</p>}
             </fieldset>
           )
         })}
@@ -262,6 +262,7 @@ export default function AddToCart({ action, product, formKey, colours, options, 
             {state.busy ? texts.adding : texts.add}
           </button>
         ) : (
+          // biome-ignore lint/a11y/useValidAnchor: a link to the sizes that works without JavaScript; with it, it also opens them
           <a className="button buy-bar-action" href="#sizes" onClick={showSizes}>
             {texts.chooseSize}
           </a>

@@ -25,6 +25,6 @@ export type DealerMapProps = {
  * tells the map's state in data attributes (`data-centre`, `data-zoom`, `data-bounds` south,west,north,east,
  * `data-origin`), which the browser tests read.
  */
-export function DealerMapFrame({ label, ref }: Pick<DealerMapProps, 'label'> & { ref?: Ref<HTMLDivElement> }) {
-  return <div ref={ref} className="dealer-map" role="region" aria-label={label} />
+export function DealerMapFrame({ label, ref }: Pick<DealerMapProps, 'label'> & { ref?: Ref<HTMLElement> }) {
+  return <section ref={ref} className="dealer-map" aria-label={label} />
 }

@@ -11,7 +11,7 @@ const fixed = (n: number) => n.toFixed(5)
  * else it frames them all. Tiles come from the configured URL; without one, markers only.
  */
 export default function DealerMap({ tileUrl, attribution, label, centre, origin, focus, dealers }: DealerMapProps) {
-  const frame = useRef<HTMLDivElement>(null)
+  const frame = useRef<HTMLElement>(null)
 
   useEffect(() => {
     const element = frame.current

@@ -148,6 +148,7 @@ function GalleryViewer({ pictures, start, texts, onClose, rtl }: { pictures: Pic
         onPointerCancel={onPointerUp}
       >
         {picture && (
+          // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the picture is the pointer's shortcut of the zoom buttons above
           <img
             key={picture.src}
             src={picture.src}

@@ -50,7 +50,7 @@ function readJson(name) {
   let value
   try { value = JSON.parse(text) } catch (error) { fail(name, `invalid JSON: ${error.message}`); return null }
   if (text.charCodeAt(0) === 0xfeff) fail(name, 'has a byte-order mark')
-  if (text !== JSON.stringify(value, null, 2) + '\n') fail(name, 'is not formatted with 2-space indentation (JSON.stringify(v, null, 2) + newline)')
+  if (text !== `${JSON.stringify(value, null, 2)}\n`) fail(name, 'is not formatted with 2-space indentation (JSON.stringify(v, null, 2) + newline)')
   return value
 }
 
@@ -94,7 +94,7 @@ function checkBlocks(where, blocks) {
     } else if (block?.type === 'list') {
       if (keys !== 'items,type') fail(at, `unexpected fields ${keys}`)
       if (!Array.isArray(block.items) || block.items.length < 2) fail(at, 'a list needs at least two items')
-      else block.items.forEach((item, j) => text(`${at}.items[${j}]`, item))
+      else for (const [j, item] of block.items.entries()) text(`${at}.items[${j}]`, item)
     } else {
       fail(at, `unknown block type ${JSON.stringify(block?.type)}`)
     }
@@ -102,8 +102,9 @@ function checkBlocks(where, blocks) {
 }
 
 function imageExists(where, url, folder) {
-  if (typeof url !== 'string' || !url.startsWith(`/images/${folder ? folder + '/' : ''}`) || !url.endsWith('.svg')) {
-    fail(where, `image ${JSON.stringify(url)} must be /images/${folder ? folder + '/' : ''}….svg`)
+  const prefix = folder ? `/images/${folder}/` : '/images/'
+  if (typeof url !== 'string' || !url.startsWith(prefix) || !url.endsWith('.svg')) {
+    fail(where, `image ${JSON.stringify(url)} must be ${prefix}….svg`)
     return
   }
   if (!existsSync(join(publicDir, url))) fail(where, `image file public${url} does not exist`)
@@ -343,16 +344,18 @@ function checkSpecValue(where, value) {
 }
 function checkSpecItems(where, items) {
   if (!Array.isArray(items) || items.length === 0) { fail(where, 'needs items'); return }
-  items.forEach((item, i) => {
+  for (const [i, item] of items.entries()) {
     const key = typeof item === 'string' ? item : item?.phrase
-    if (key === undefined) return checkSpecValue(`${where}[${i}]`, item)
-    usedPhrases.add(key)
-    if (!specPhrases[key]) return fail(`${where}[${i}]`, `unknown phrase ${key}`)
-    const args = typeof item === 'string' ? [] : item.args ?? []
-    const wanted = placeholdersOf(specPhrases[key].en ?? '')
-    if (args.map((_, n) => String(n)).join(',') !== wanted) fail(`${where}[${i}]`, `phrase ${key} takes ${wanted || 'no'} arguments, ${args.length} given`)
-    args.forEach((arg, n) => checkSpecValue(`${where}[${i}].args[${n}]`, arg))
-  })
+    if (key === undefined) checkSpecValue(`${where}[${i}]`, item)
+    else if (!specPhrases[key]) fail(`${where}[${i}]`, `unknown phrase ${key}`)
+    else {
+      const args = typeof item === 'string' ? [] : item.args ?? []
+      const wanted = placeholdersOf(specPhrases[key].en ?? '')
+      if (args.map((_, n) => String(n)).join(',') !== wanted) fail(`${where}[${i}]`, `phrase ${key} takes ${wanted || 'no'} arguments, ${args.length} given`)
+      for (const [n, arg] of args.entries()) checkSpecValue(`${where}[${i}].args[${n}]`, arg)
+    }
+    if (key !== undefined) usedPhrases.add(key)
+  }
 }
 
 /** The frame families' size guides: sizes with rider heights (cm) and geometry (mm and degrees). */
@@ -600,11 +603,12 @@ function wellFormed(source) {
   const stack = []
   const body = source.replace(/<\?xml[^>]*\?>/, '').replace(/<!--[\s\S]*?-->/g, '')
   const tag = /<(\/?)([a-zA-Z][\w:.-]*)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g
-  let match, last = 0, roots = 0
-  while ((match = tag.exec(body))) {
+  let last = 0
+  let roots = 0
+  for (const match of body.matchAll(tag)) {
     const between = body.slice(last, match.index)
     if (between.includes('<')) return `unparseable markup near ${JSON.stringify(between.slice(between.indexOf('<'), between.indexOf('<') + 40))}`
-    last = tag.lastIndex
+    last = match.index + match[0].length
     const [, closing, name, , selfClosing] = match
     if (closing) {
       if (stack.pop() !== name) return `unbalanced </${name}>`
