@@ -57,7 +57,9 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? 'form')
     const key = messageKey(issue.message)
-    if (!errors[field]?.includes(key)) (errors[field] ??= []).push(key)
+    const keys = errors[field] ?? []
+    errors[field] = keys
+    if (!keys.includes(key)) keys.push(key)
   }
   return errors
 }

@@ -12,7 +12,10 @@ const formatters = new Map<string, Intl.NumberFormat>()
 /** Intl formatters are costly to build and safe to share: one per kind and language tag per isolate. */
 function formatter(key: string, build: () => Intl.NumberFormat): Intl.NumberFormat {
   let cached = formatters.get(key)
-  if (!cached) formatters.set(key, (cached = build()))
+  if (!cached) {
+    cached = build()
+    formatters.set(key, cached)
+  }
   return cached
 }
 

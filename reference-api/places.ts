@@ -53,8 +53,8 @@ export function matchPlace<P extends PlaceEntry>(places: P[], words: string): P 
   const name = foldName(words)
   const code = foldPostcode(words)
   if (name.length < 2 && code.length < 2) return null
-  const withCode = places.filter((p) => p.postal_code)
-  const exactCode = code.length >= 2 ? withCode.find((p) => foldPostcode(p.postal_code!) === code) : undefined
+  const withCode = places.flatMap((p) => (p.postal_code ? [{ ...p, postal_code: p.postal_code }] : []))
+  const exactCode = code.length >= 2 ? withCode.find((p) => foldPostcode(p.postal_code) === code) : undefined
   if (exactCode) return exactCode
   const named = places.map((place) => ({ place, names: namesOf(place) }))
   const exactName = named.find(({ names }) => names.includes(name))
@@ -68,7 +68,7 @@ export function matchPlace<P extends PlaceEntry>(places: P[], words: string): P 
   if (!/\p{N}/u.test(code)) return null
   let best: { place: P; shared: number; gap: number } | null = null
   for (const place of withCode) {
-    const theirs = foldPostcode(place.postal_code!)
+    const theirs = foldPostcode(place.postal_code)
     const shared = sharedPrefix(code, theirs)
     // A short postcode (three characters or fewer) is an area: all of it must start the place's.
     if (shared < MIN_SHARED_PREFIX || (code.length <= 3 && shared < code.length)) continue

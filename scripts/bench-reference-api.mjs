@@ -29,6 +29,9 @@ const PAGES = [
   { name: 'orders, logged in', path: '/it-it/my-account/orders', loggedIn: true },
 ]
 
+/** The benchmark serves no static files: the pages' own cost is measured. */
+const noAssets = () => new Response('Not found', { status: 404 })
+
 const BENCH = join(root, 'dist/bench-reference-api')
 const clientDir = join(BENCH, 'client')
 const manifestFile = join(BENCH, 'asset-manifest.json')
@@ -96,9 +99,9 @@ async function start(variant, d1) {
   const log = requestLog()
   const workers =
     variant === 'in-process'
-      ? [workerOf('in-process', { ...siteBindings, serviceBindings: { ASSETS: () => new Response('Not found', { status: 404 }) } })]
+      ? [workerOf('in-process', { ...siteBindings, serviceBindings: { ASSETS: noAssets } })]
       : [
-          workerOf('site-over-binding', { ...siteBindings, serviceBindings: { ASSETS: () => new Response('Not found', { status: 404 }), REFERENCE_API: 'reference-api' } }),
+          workerOf('site-over-binding', { ...siteBindings, serviceBindings: { ASSETS: noAssets, REFERENCE_API: 'reference-api' } }),
           workerOf('reference-api', { d1Databases: ['DB'] }),
         ]
   const mf = new Miniflare({ ...convertV4MiniflareOptions({ host: '127.0.0.1', port: PORT, workers, handleStructuredLogs: log.handle }), resourcePersistencePath: d1 })
@@ -156,7 +159,8 @@ for (let round = 1; round <= ROUNDS; round++) {
         calls: tally.requests ? tally.upstreamCalls / tally.requests : 0,
         bad: run.errors + run.timeouts + run.non2xx,
       }
-      ;(results[`${page.name} | ${variant}`] ??= []).push(row)
+      const key = `${page.name} | ${variant}`
+      results[key] = [...(results[key] ?? []), row]
       console.log(`round ${round} ${`${page.name}, ${variant}`.padEnd(40)} ${String(Math.round(row.rps)).padStart(5)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  CPU ${row.cpu.toFixed(3)} ms/req  ${row.calls.toFixed(1)} calls/req  ${row.bad} bad`)
     }
     await mf.dispose()

@@ -49,7 +49,6 @@ export default function MobileMenu({ controls, openLabel, closeLabel }: MobileMe
   }, [open, controls])
 
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a link to the menu without JavaScript, a button that opens it with
     <a
       ref={button}
       href={`#${controls}`}

@@ -67,7 +67,9 @@ function invalidAt(c: ApiContext, error: z.ZodError) {
   for (const { path, message } of issuesOf(error.issues, [])) {
     const field = path.length > 0 ? path.join('.') : 'form'
     const key = /^[a-z_]+$/.test(message) ? message : 'invalid'
-    if (!errors[field]?.includes(key)) (errors[field] ??= []).push(key)
+    const keys = errors[field] ?? []
+    errors[field] = keys
+    if (!keys.includes(key)) keys.push(key)
   }
   return c.json({ message: 'The given data was invalid.', errors }, 422)
 }

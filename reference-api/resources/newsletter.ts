@@ -23,13 +23,14 @@ const ACCEPTED = 'If the address can be subscribed, a confirmation link is on it
  */
 export const newsletter = new Hono<ApiEnv>()
   .post('/newsletter/subscriptions', async (c) => {
-    if (!(await liveMarket(c))) return notFound(c)
+    const tenant = await liveMarket(c)
+    if (!tenant) return notFound(c)
     const body = newsletterRequest.safeParse(await jsonBody(c))
     if (!body.success) return invalid(c, body.error)
     // The same answer, after the same work, whether or not the address is subscribed: what depends on it runs after
     // the answer has left.
     c.executionCtx.waitUntil(
-      subscribe(c.env.DB, c.var.tenant!, c.var.locale, body.data).catch((error: unknown) =>
+      subscribe(c.env.DB, tenant, c.var.locale, body.data).catch((error: unknown) =>
         logEvent('error', 'newsletter_request_failed', { error: errorName(error) }),
       ),
     )
@@ -63,13 +64,14 @@ export const newsletter = new Hono<ApiEnv>()
     return respond(c, newsletterLinkAnswer, { data: { email: link.email, expires_at: link.expires_at } })
   })
 
-/** Whether the caller's market (`X-Tenant`) exists and is not under maintenance. */
-async function liveMarket(c: ApiContext): Promise<boolean> {
-  if (!c.var.tenant) return false
-  const row = await c.env.DB.prepare('SELECT settings FROM sites WHERE slug = ?').bind(c.var.tenant).first<{ settings: string }>()
-  if (!row) return false
+/** The caller's market (`X-Tenant`) when it exists and is not under maintenance, else null. */
+async function liveMarket(c: ApiContext): Promise<string | null> {
+  const { tenant } = c.var
+  if (!tenant) return null
+  const row = await c.env.DB.prepare('SELECT settings FROM sites WHERE slug = ?').bind(tenant).first<{ settings: string }>()
+  if (!row) return null
   const settings = siteSettingsSchema.safeParse(parseJson(row.settings, {})).data
-  return !settings?.under_maintenance
+  return settings?.under_maintenance ? null : tenant
 }
 
 /**

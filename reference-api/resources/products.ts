@@ -86,7 +86,7 @@ function galleryOf(json: string): { gallery: string[]; colour_gallery: Record<st
     if (typeof entry === 'string') gallery.push(entry)
     else {
       gallery.push(entry.src)
-      ;(byColour[entry.colour] ??= []).push(entry.src)
+      byColour[entry.colour] = [...(byColour[entry.colour] ?? []), entry.src]
     }
   }
   return { gallery, colour_gallery: byColour }

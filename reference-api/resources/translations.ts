@@ -30,7 +30,12 @@ function nest(rows: Array<{ key: string; value: string }>): Messages {
     let node = root
     for (const part of parts) {
       const next = node[part]
-      node = typeof next === 'object' ? next : (node[part] = {})
+      if (typeof next === 'object') node = next
+      else {
+        const child = {}
+        node[part] = child
+        node = child
+      }
     }
     if (typeof node[last] !== 'object') node[last] = value
   }

@@ -17,7 +17,7 @@ export function redirectTarget(value: string | null | undefined): string | null 
   }
 }
 
-const isSitePath = (path: string) => path.startsWith('/') && !/^\/[/\\]|[\\\u0000-\u001f\u007f]/.test(path)
+const isSitePath = (path: string) => path.startsWith('/') && !/^\/[/\\]|[\\\p{Cc}]/u.test(path)
 
 /** The login page's URL, coming back to `path` afterwards. */
 export const loginUrl = (path: string) => `${LOGIN_PATH}?redirect=${encodeURIComponent(path)}`

@@ -48,7 +48,10 @@ export function isolateMemo<V>({ limit, maxAgeMs = Number.POSITIVE_INFINITY }: I
 
     /** Forgets every entry, or the entries `which` picks. */
     clear(which?: (key: string, value: V) => boolean): void {
-      if (!which) return entries.clear()
+      if (!which) {
+        entries.clear()
+        return
+      }
       for (const [key, { value }] of entries) if (which(key, value)) entries.delete(key)
     },
   }

@@ -18,6 +18,8 @@ export function ContentBlocks({ blocks }: { blocks: ContentBlock[] }) {
                 ))}
               </ul>
             )
+          default:
+            return null
         }
       })}
     </>

@@ -41,6 +41,7 @@ export function Document({ view, head, bodyClass, children }: { view: View; head
         <link rel="stylesheet" href={assets.css} />
         {head.stylesheets?.map((href) => <link key={href} rel="stylesheet" href={href} />)}
         {modules.map((href) => <link key={href} rel="modulepreload" href={href} />)}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: JSON data for the tracker loader, escaped by trackersJson (no `<` left) */}
         {trackers && <script type="application/json" id="trackers" nonce={nonce} dangerouslySetInnerHTML={{ __html: trackersJson(tracking.trackers) }} />}
       </head>
       <body className={bodyClass}>

@@ -1,5 +1,5 @@
 import type { FormValues } from '../forms/lead-form'
-import { valueOf } from '../forms/lead-form'
+import { fieldValue } from '../forms/lead-form'
 import { type FieldErrors, Field } from './form-field'
 import type { View } from './view'
 
@@ -20,7 +20,7 @@ export function textFields(view: View, values: FormValues, errors: FieldErrors |
       label={view.t(`forms.field.${name}`)}
       autoComplete={autoComplete}
       maxLength={maxLength}
-      defaultValue={valueOf(values, name)}
+      defaultValue={fieldValue(values, name)}
       errors={errors}
       {...options}
     />

@@ -45,6 +45,7 @@ export function PageHead({ title, description, keywords, canonical, ogImage, ogI
       {ogImageAlt && <meta property="og:image:alt" content={ogImageAlt} />}
       {/* A data block, never run; it carries the nonce like every script element, and jsonLd escapes what could end it. */}
       {indexed && structuredData.length > 0 && (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON-LD escaped by jsonLd (no `<` left)
         <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLd(structuredData) }} />
       )}
     </>

@@ -45,7 +45,7 @@ export const IMAGE_QUALITY = 80
 export type ImagePlace = keyof typeof IMAGE_SIZES
 
 /** Whether a source is a vector (never resized) or a raster that image resizing can serve at other widths. */
-const isVector = (src: string) => /\.svgz?$/i.test(src.split(/[?#]/)[0]!)
+const isVector = (src: string) => /\.svgz?$/i.test(src.split(/[?#]/)[0] ?? '')
 
 /**
  * The resizing URL of `src` at `width` pixels: `/cdn-cgi/image/width=640,quality=80,format=auto/images/x.jpg` for a
@@ -66,8 +66,8 @@ export function imageSources(src: string, place: ImagePlace, resizing: boolean, 
   const widths = IMAGE_WIDTHS[place]
   const candidates = widths.map((w) => `${resizedUrl(src, w)} ${w}w`).join(', ')
   // The fallback for a browser without srcset: the candidate nearest the picture's own layout width.
-  const fallback = widths.find((w) => w >= width) ?? widths[widths.length - 1]!
-  return { src: resizedUrl(src, fallback)!, srcSet: candidates, sizes: IMAGE_SIZES[place] }
+  const fallback = widths.find((w) => w >= width) ?? widths.at(-1) ?? width
+  return { src: resizedUrl(src, fallback) ?? src, srcSet: candidates, sizes: IMAGE_SIZES[place] }
 }
 
 type ResponsiveImageProps = {

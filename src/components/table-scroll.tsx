@@ -11,6 +11,7 @@ type Name = { labelledBy: string; label?: never } | { label: string; labelledBy?
  */
 export function TableScroll({ labelledBy, label, children }: Name & { children: ReactNode }) {
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll from the keyboard (axe scrollable-region-focusable)
     <div className="table-scroll" role="group" tabIndex={0} aria-labelledby={labelledBy} aria-label={label}>
       {children}
     </div>

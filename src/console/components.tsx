@@ -47,6 +47,7 @@ export function Day({ at }: { at: string | null | undefined }) {
 export function DataTable({ caption, head, rows, empty = 'Nothing here.' }: { caption: string; head: ReactNode[]; rows: Array<{ key: string | number; cells: ReactNode[] }>; empty?: string }) {
   if (rows.length === 0) return <p className="empty">{empty}</p>
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll from the keyboard (axe scrollable-region-focusable)
     <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
       <table>
         <caption>{caption}</caption>

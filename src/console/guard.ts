@@ -105,7 +105,7 @@ function consoleReferer(c: Context): string | null {
 
 /** A console path to go back to after sign-in (`next`), or null: only `/_console…` paths of this site. */
 export function consoleNext(value: string | null | undefined): string | null {
-  if (!value || value.length > 500 || !/^\/_console(?:[/?]|$)/.test(value) || /[\\\u0000-\u001f\u007f]/.test(value)) return null
+  if (!value || value.length > 500 || !/^\/_console(?:[/?]|$)/.test(value) || /[\\\p{Cc}]/u.test(value)) return null
   try {
     const url = new URL(value, 'https://site.invalid')
     const path = url.pathname + url.search

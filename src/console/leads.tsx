@@ -189,7 +189,7 @@ const labelOf = (name: string) => FIELD_LABELS[name] ?? name.replace(/_/g, ' ').
  * A stored field's value: choices by their English label, yes/no, lists joined, a CV by its file's name, type and
  * size; what the visitor wrote (and a CV's file name) isolated.
  */
-function valueOf(name: string, value: unknown): ReactNode {
+function answerCell(name: string, value: unknown): ReactNode {
   if (value === null || value === undefined || value === '') return null
   if (typeof value === 'boolean') return value ? 'Yes' : 'No'
   if (Array.isArray(value)) return value.map((item) => CHOICES[name]?.[String(item)] ?? String(item)).join(', ')
@@ -208,7 +208,7 @@ function fieldItems(submission: Submission): Array<[string, ReactNode]> {
     .filter(([name]) => name !== 'submission_key')
     .map(([name, value]): [string, ReactNode] => [
       labelOf(name),
-      submission.kind === 'job' && name === 'position' ? (value === null ? 'Open application' : `Open position no. ${String(value)}`) : valueOf(name, value),
+      submission.kind === 'job' && name === 'position' ? (value === null ? 'Open application' : `Open position no. ${String(value)}`) : answerCell(name, value),
     ])
 }
 

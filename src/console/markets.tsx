@@ -91,7 +91,7 @@ function MarketForm({ market, history }: { market: MarketSwitches; history: Hist
         <ul className="history" aria-label={`Recent changes of ${market.name}`}>
           {history.map((event, index) => (
             <li key={index}>
-              {`${formatTime(event.at)}, ${event.staff_name}: ${describe(event)}`}
+              {`${formatTime(event.at)}, ${event.staff_name}: ${changeText(event)}`}
             </li>
           ))}
         </ul>
@@ -101,7 +101,7 @@ function MarketForm({ market, history }: { market: MarketSwitches; history: Hist
 }
 
 /** An event in words: "maintenance on, test-ride form off", "cache purged". */
-function describe(event: { action: string; detail: string }): string {
+function changeText(event: { action: string; detail: string }): string {
   if (event.action === 'cache_purged') return 'cache purged'
   try {
     const change = JSON.parse(event.detail) as Record<string, { to: boolean }>

@@ -8,11 +8,12 @@ import type { FormValues } from './lead-form'
 export const HONEYPOT_FIELD = 'homepage'
 
 /**
- * Whether a posted form comes from a simple bot: the honeypot is filled, the form carries no token this site signed
- * for it, or it came back faster than a person fills it in. Such a form gets the usual confirmation and nothing is
- * stored, so the bot learns nothing.
+ * A posted form's token when nothing marks it as a simple bot's, else null (caught): the honeypot is filled, the form
+ * carries no token this site signed for it, or it came back faster than a person fills it in. A caught form gets the
+ * usual confirmation and nothing is stored, so the bot learns nothing.
  */
-export function caughtBot(values: FormValues, token: FormToken | null): boolean {
+export function personsToken(values: FormValues, token: FormToken | null): FormToken | null {
   const honeypot = values[HONEYPOT_FIELD]
-  return Boolean(honeypot && honeypot.length > 0) || token === null || token.state === 'too_fast'
+  if (honeypot && honeypot.length > 0) return null
+  return token && token.state !== 'too_fast' ? token : null
 }

@@ -57,7 +57,7 @@ export type LeadForm<Data = unknown> = {
 export const leadForm = <Data>(form: LeadForm<Data>): LeadForm<Data> => form
 
 /** A field's single value ('' when absent or a list). */
-export const valueOf = (values: FormValues, name: string): string => {
+export const fieldValue = (values: FormValues, name: string): string => {
   const value = values[name]
   return typeof value === 'string' ? value : ''
 }

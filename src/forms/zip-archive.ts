@@ -21,7 +21,7 @@ export type ZipEntry = {
 /** How far an archive expands: within the bounds, beyond them, or not as its directory declares (a forged archive). */
 export type Expansion = 'within' | 'too_large' | 'damaged'
 
-const u16 = (bytes: Uint8Array, at: number) => bytes[at]! | (bytes[at + 1]! << 8)
+const u16 = (bytes: Uint8Array, at: number) => (bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8)
 const u32 = (bytes: Uint8Array, at: number) => (u16(bytes, at) | (u16(bytes, at + 2) << 16)) >>> 0
 const LOCAL_HEADER = 0x04034b50
 const CENTRAL_HEADER = 0x02014b50

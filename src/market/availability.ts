@@ -76,7 +76,7 @@ export function availabilityOf(market: MarketOf | null, features: readonly Featu
   const off = new Set<string>()
   const switchedOff = new Set<string>()
   for (const { feature, pages } of BRAND_FEATURES) {
-    if (features.find((f) => f.key === feature)?.enabled === false) pages.forEach((page) => off.add(page))
+    if (features.find((f) => f.key === feature)?.enabled === false) for (const page of pages) off.add(page)
   }
   for (const { setting, pages } of MARKET_SWITCHES) {
     if (!site || site.settings[setting]) continue
@@ -86,7 +86,7 @@ export function availabilityOf(market: MarketOf | null, features: readonly Featu
     }
   }
   // Not a switch of the original: its paths are not matched by word (allowsPath), only its routes answer 404.
-  if (site && !site.settings.sells_online) SELLING_PAGES.forEach((page) => off.add(page))
+  if (site && !site.settings.sells_online) for (const page of SELLING_PAGES) off.add(page)
   const has = (page: string) => live && !off.has(page)
   const locale = market?.segment.split('-')[1] ?? ''
   const links = site ? localePageLinks(site, locale) : []
@@ -131,7 +131,9 @@ export function localePageLinks(site: Site, locale: string): PageLink[] {
 /** The slugs that stood for a market's pages before: each key itself, the site-wide slugs, the other locales' slugs. */
 function formerSlugs(site: Site, locale: string): Map<string, string> {
   const former = new Map<string, string>()
-  const add = (links: Record<string, string>) => Object.entries(links).forEach(([key, slug]) => former.has(slug) || former.set(slug, key))
+  const add = (links: Record<string, string>) => {
+    for (const [key, slug] of Object.entries(links)) if (!former.has(slug)) former.set(slug, key)
+  }
   add(Object.fromEntries(Object.keys({ ...site.pageLinks, ...(site.pageLinksByLocale[locale] ?? {}) }).map((key) => [key, key])))
   add(site.pageLinks)
   for (const [other, links] of Object.entries(site.pageLinksByLocale)) if (other !== locale) add(links)

@@ -42,9 +42,12 @@ async function versionOf(kv: KVNamespace, scope: string, report?: VersionReport)
 }
 
 function forgetLookups(scope: string): void {
-  if (scope === BRAND) return forgetMemo()
+  if (scope === BRAND) {
+    forgetMemo()
+    return
+  }
   const { keys, prefix } = marketKeys(scope)
-  keys.forEach((key) => forgetMemo(key))
+  for (const key of keys) forgetMemo(key)
   forgetMemo(prefix)
 }
 
@@ -71,7 +74,7 @@ export function rememberedPageVersion(country: string, now = Date.now()): string
  */
 export async function raisePageVersion(kv: KVNamespace, country?: string): Promise<void> {
   const scope = country ?? BRAND
-  const version = `${Date.now().toString(36)}${crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36)}`
+  const version = `${Date.now().toString(36)}${(crypto.getRandomValues(new Uint32Array(1))[0] ?? 0).toString(36)}`
   memo.set(scope, version)
   await kv.put(keyOf(scope), version)
 }

@@ -184,6 +184,9 @@ export async function cartPage(c: Context<MarketEnv>): Promise<Response> {
 /** Whether the posting page asked for JSON (the "add to cart" island) rather than a page. */
 const wantsJson = (c: Context<MarketEnv>) => (c.req.header('Accept') ?? '').includes('application/json')
 
+/** A posted value when it has the expected form, else null. */
+const matching = (pattern: RegExp, value: string | undefined): string | null => (value !== undefined && pattern.test(value) ? value : null)
+
 /**
  * `POST /{m}/cart/items` (`sku`, `quantity`, `key`, `product`): adds a variant the market sells to the visitor's cart
  * once per form key, line and browser (`addKeyOf`), creating an anonymous visitor's cart and setting its cookie (the
@@ -194,12 +197,12 @@ export async function addToCart(c: Context<MarketEnv>): Promise<Response> {
   const { market, t } = c.var
   const form = await readForm(c)
   // The variant: `sku`, or the product page's size chosen in the colour chosen (`colour=red`, `sku-red=…`).
-  const colour = COLOUR.test(form.colour ?? '') ? form.colour! : null
+  const colour = matching(COLOUR, form.colour)
   const picked = form.sku ?? (colour ? form[`sku-${colour}`] : undefined)
-  const sku = SKU.test(picked ?? '') ? picked! : null
+  const sku = matching(SKU, picked)
   const quantity = quantityOf(form.quantity)
-  const formKey = FORM_KEY.test(form.key ?? '') ? form.key! : null
-  const product = SLUG.test(form.product ?? '') ? form.product! : null
+  const formKey = matching(FORM_KEY, form.key)
+  const product = matching(SLUG, form.product)
   const back = (notice: Notice) => withNotice(product ? `/${market.segment}/products/${product}` : `/${market.segment}/cart`, notice)
   const answer = (notice: Notice, status: 200 | 409 | 422, count?: number) => {
     if (!wantsJson(c)) return sendRedirect(c, back(notice), 303)

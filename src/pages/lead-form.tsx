@@ -8,10 +8,10 @@ import { configOf } from '../config'
 import type { MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { movedPageRedirect } from '../market/moved-page'
-import { caughtBot, HONEYPOT_FIELD } from '../forms/bot-checks'
+import { personsToken, HONEYPOT_FIELD } from '../forms/bot-checks'
 import { FORM_TOKEN_FIELD, issueFormToken, MIN_FILL_SECONDS, readFormToken } from '../forms/form-token'
 import { humanCheckOf, TURNSTILE_FIELD } from '../forms/human-check'
-import { type FormValues, type LeadForm, valueOf } from '../forms/lead-form'
+import { type FormValues, type LeadForm, fieldValue } from '../forms/lead-form'
 import { newReference } from '../forms/reference'
 import { ATTEMPT_WINDOW_SECONDS } from '../auth/attempts'
 import { logEvent } from '../ops/log'
@@ -78,7 +78,7 @@ export async function sendLeadFormPage(
             message={state?.message}
             multipart={form.multipart}
             privacyUrl={chrome.available.pageUrl('privacy-policy')}
-            consentGiven={valueOf(values, 'consent') === 'on'}
+            consentGiven={fieldValue(values, 'consent') === 'on'}
             turnstileSiteKey={configOf(c.env).turnstileSiteKey}
           >
             <form.Fields view={view} data={data} values={values} errors={state?.errors} />
@@ -115,13 +115,13 @@ export async function submitLeadForm(c: Context<MarketEnv>): Promise<Response> {
 
   const secret = c.env.SESSION_SECRET
   if (!secret) return again({ message: 'forms.unavailable' }, 503)
-  const posted = valueOf(values, FORM_TOKEN_FIELD)
-  const token = await readFormToken(secret, tokenScope(c, form), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds })
-  if (caughtBot(values, token)) {
+  const posted = fieldValue(values, FORM_TOKEN_FIELD)
+  const token = personsToken(values, await readFormToken(secret, tokenScope(c, form), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds }))
+  if (!token) {
     logEvent('info', 'form_bot_caught', { form: form.kind })
     return sendRedirect(c, confirmationPath(c, newReference(BOT_PREFIX[form.kind])), 303)
   }
-  if (token!.state === 'expired') {
+  if (token.state === 'expired') {
     // The new token counts as already filled in: the visitor checks the kept values and sends at once.
     const renewed = await issueFormToken(secret, tokenScope(c, form), Date.now() - MIN_FILL_SECONDS * 1000)
     return again({ message: 'forms.expired', token: renewed }, 422)
@@ -130,12 +130,12 @@ export async function submitLeadForm(c: Context<MarketEnv>): Promise<Response> {
     c.header('Retry-After', String(ATTEMPT_WINDOW_SECONDS))
     return again({ errors: { form: ['too_many_attempts'] }, token: posted }, 429)
   }
-  const verdict = await humanCheckOf(c.env).verify(valueOf(values, TURNSTILE_FIELD), c.req.header('CF-Connecting-IP') ?? null)
+  const verdict = await humanCheckOf(c.env).verify(fieldValue(values, TURNSTILE_FIELD), c.req.header('CF-Connecting-IP') ?? null)
   if (verdict === 'refused') return again({ errors: { form: ['human_check'] }, token: posted }, 422)
   if (verdict === 'unavailable') return again({ message: 'forms.unavailable', token: posted }, 503)
 
   try {
-    const sent = await form.send(c, visible(values), token!.id, body)
+    const sent = await form.send(c, visible(values), token.id, body)
     if (!sent) throw PageError.pageNotFound(c.req.url)
     if ('errors' in sent) return again({ errors: sent.errors, token: posted }, 422)
     return sendRedirect(c, confirmationPath(c, sent.reference), 303)
@@ -196,7 +196,7 @@ function formValues(body: Record<string, unknown>, lists: readonly string[]): Fo
   for (const [name, value] of Object.entries(body)) {
     const texts = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string')
     if (lists.includes(name)) values[name] = texts.slice(0, 20)
-    else if (texts.length > 0) values[name] = texts[texts.length - 1]!
+    else if (texts.length > 0) values[name] = texts.at(-1) ?? ''
   }
   return values
 }

@@ -64,6 +64,7 @@ export function ArticlePage({ view, chrome, head, article, body }: { view: Marke
         {article.image && <ResponsiveImage className="article-image" src={article.image} alt="" width={960} height={640} place="column" resizing={view.imageResizing ?? false} loading="eager" />}
         {article.excerpt && <p className="lead">{article.excerpt}</p>}
         {/* Sanitised by the allowlist of render/rich-text.ts just before: only text-level markup and safe links. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the article's rich text, sanitised by src/render/rich-text.ts */}
         <div className="rich-text" dangerouslySetInnerHTML={{ __html: body }} />
       </article>
     </DefaultLayout>

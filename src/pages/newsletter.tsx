@@ -8,7 +8,7 @@ import type { Chrome, MarketView } from '../components/view'
 import { configOf } from '../config'
 import { TOKEN_FORMAT } from '../../contract/tokens'
 import type { MarketEnv } from '../env'
-import { caughtBot } from '../forms/bot-checks'
+import { personsToken } from '../forms/bot-checks'
 import { FORM_TOKEN_FIELD, issueFormToken, MIN_FILL_SECONDS, readFormToken } from '../forms/form-token'
 import { newsletterToken, newsletterTokenScope } from '../forms/newsletter-token'
 import { readForm } from '../forms/read-form'
@@ -146,13 +146,13 @@ export async function submitNewsletter(c: Context<MarketEnv>): Promise<Response>
   if (!secret || !origin) return again({ message: 'forms.unavailable' }, 503, null)
   const scope = newsletterTokenScope(c.var.market.segment)
   const minFillSeconds = configOf(c.env).formMinFillSeconds
-  const token = await readFormToken(secret, scope, body[FORM_TOKEN_FIELD], { minFillSeconds })
+  const token = personsToken(body, await readFormToken(secret, scope, body[FORM_TOKEN_FIELD], { minFillSeconds }))
   const sent = sendRedirect(c, `${newsletterPath(c.var.market.segment)}/sent`, 303)
-  if (caughtBot(body, token)) {
+  if (!token) {
     logEvent('info', 'form_bot_caught', { form: 'newsletter' })
     return sent
   }
-  if (token!.state === 'expired') {
+  if (token.state === 'expired') {
     // The new token counts as already filled in: the visitor checks the kept values and sends at once.
     const renewed = await issueFormToken(secret, scope, Date.now() - MIN_FILL_SECONDS * 1000)
     return again({ message: 'forms.expired' }, 422, renewed)
@@ -165,7 +165,7 @@ export async function submitNewsletter(c: Context<MarketEnv>): Promise<Response>
   if (!fields.success) return again({ errors: fieldErrors(fields.error) }, 422)
   // The token's id is the sign-up's key upstream: the same form sent twice with the same address mails one link (a
   // kept page's footer gives every visitor the same token, so the address is part of the key there).
-  const request = { ...fields.data, link_template: `${origin}/${c.var.market.segment}/newsletter/confirm/{token}`, submission_key: token!.id }
+  const request = { ...fields.data, link_template: `${origin}/${c.var.market.segment}/newsletter/confirm/{token}`, submission_key: token.id }
   try {
     const answer = await unlessRefused(c.var.api.newsletter.subscribe(request), [422])
     if (answer.refused) return again({ errors: answer.refused.rejection.errors ?? { form: ['invalid'] } }, 422)

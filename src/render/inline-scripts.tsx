@@ -18,6 +18,7 @@ export const InlineScriptsContext = createContext<Set<string> | null>(null)
 export function InlineScript({ code }: { code: string }) {
   const nonce = useContext(ScriptNonce)
   useContext(InlineScriptsContext)?.add(code)
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: the site's own inline scripts, constants hashed for the CSP
   return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: code }} />
 }
 

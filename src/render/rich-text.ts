@@ -11,7 +11,7 @@ const DROPPED_WITH_CONTENT = new Set([
   'title', 'head', 'link', 'meta', 'base', 'frame', 'frameset', 'applet', 'xmp', 'plaintext', 'noembed', 'noframes',
   'listing', 'option', 'button', 'input',
 ])
-const SAFE_HREF = /^(https?:\/\/|mailto:|\/(?![/\\]))[^\s\u0000-\u001f\u007f"'<>`\\]*$/i
+const SAFE_HREF = /^(https?:\/\/|mailto:|\/(?![/\\]))[^\s\p{Cc}"'<>`\\]*$/iu
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", sol: '/', bsol: '\\', colon: ':', tab: '\t', newline: '\n' } as Record<string, string>
 
 /** An attribute value as the browser reads it: numeric and common named character references decoded. */

@@ -35,7 +35,10 @@ export function acceptBodiesUpTo(bytes: number | ((c: Context) => number)): Midd
   const limits = new Map<number, MiddlewareHandler>()
   const limitOf = (maxSize: number) => {
     let limit = limits.get(maxSize)
-    if (!limit) limits.set(maxSize, (limit = bodyLimit({ maxSize, onError: tooLarge })))
+    if (!limit) {
+      limit = bodyLimit({ maxSize, onError: tooLarge })
+      limits.set(maxSize, limit)
+    }
     return limit
   }
   const mark: MiddlewareHandler = (c, next) => limitOf(typeof bytes === 'number' ? bytes : bytes(c))(c, next)

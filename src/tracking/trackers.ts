@@ -123,7 +123,11 @@ export function trackersOf(site: Site, config: TrackingConfig): Tracker[] {
 export function sourcesOf(tagManager: string | null, trackers: readonly Tracker[], config: TrackingConfig): CspSources {
   const merged: Record<string, Set<string>> = {}
   const add = (sources: CspSources) => {
-    for (const [directive, list] of Object.entries(sources)) for (const source of list ?? []) (merged[directive] ??= new Set()).add(source)
+    for (const [directive, list] of Object.entries(sources)) {
+      const merging = merged[directive] ?? new Set()
+      merged[directive] = merging
+      for (const source of list ?? []) merging.add(source)
+    }
   }
   if (tagManager) add(TRACKER_SOURCES['tag-manager'])
   for (const tracker of trackers) {

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { rejectTracking } from './fixtures/consent'
 import { logIn } from './fixtures/customer'
 import { expect, test } from './fixtures/offline'
@@ -131,7 +131,7 @@ for (const market of MARKETS) {
       // The product menu: on a phone the menu button's full-height sheet, beginning with the product types; on a
       // wide screen a panel under the header. Either fits the viewport and shows every type with its picture.
       const menu = page.locator('details.product-menu')
-      let panel
+      let panel: Locator
       if (phone) {
         const button = page.locator('.mobile-menu-button')
         await button.click()

@@ -133,7 +133,7 @@ describe('orders', () => {
       const cells = [...body.matchAll(/<td[^>]*>/g)].map((match) => match[0])
       expect(cells.length, path).toBeGreaterThanOrEqual(3)
       // Every value cell carries its column's name, in the column order.
-      cells.forEach((cell, index) => expect(cell, path).toContain(`data-label="${columns[index % 3]}"`))
+      for (const [index, cell] of cells.entries()) expect(cell, path).toContain(`data-label="${columns[index % 3]}"`)
     }
   })
 

@@ -348,7 +348,9 @@ describe('a refused application', () => {
     upstream.fail('forms/job', 'slow')
     const keys = await cvKeys()
     let status = 0
-    const lines = await logLinesOf(async () => void ({ status } = await apply(PATH, GIULIA, pdf(), { UPSTREAM_URL, UPSTREAM_TIMEOUT_MS: '200' })))
+    const lines = await logLinesOf(async () => {
+      status = (await apply(PATH, GIULIA, pdf(), { UPSTREAM_URL, UPSTREAM_TIMEOUT_MS: '200' })).status
+    })
     expect(status).toBe(503)
     expect(await cvKeys()).toHaveLength(keys.length + 1)
     expect(lines.filter((line) => line.includes('"event":"cv_kept_outcome_unknown"'))).toHaveLength(1)

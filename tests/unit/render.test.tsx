@@ -25,6 +25,24 @@ const page = (section: React.ReactNode) => (
 
 const options = { nonce: 'n0nce', complete: false, keepable: true, onError: () => {} }
 
+/** A kept page's scripts: the entry, a registered inline script, and what content could smuggle in (never allowed). */
+function KeptPageScripts() {
+  const nonce = useContext(ScriptNonce)
+  return (
+    <>
+      <script type="module" src="/assets/entry.js" nonce={nonce} />
+      <InlineScript code="window.dataLayer=[]" />
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the test injects a script on purpose */}
+      <div dangerouslySetInnerHTML={{ __html: '<script>alert(1)</script>' }} />
+    </>
+  )
+}
+
+/** The client's entry script, with the answer's nonce. */
+function EntryScript() {
+  return <script type="module" src="/assets/entry.js" nonce={useContext(ScriptNonce)} />
+}
+
 describe('renderPage', () => {
   it('renders one string, doctype first, when the deferred data is already there', async () => {
     const data = defer(Promise.resolve('latest news'))
@@ -54,18 +72,7 @@ describe('renderPage', () => {
 
   it('renders a keepable page without a nonce, allowing only the inline scripts its own components registered', async () => {
     const registered = new Set<string>()
-    function Scripts() {
-      const nonce = useContext(ScriptNonce)
-      return (
-        <>
-          <script type="module" src="/assets/entry.js" nonce={nonce} />
-          <InlineScript code="window.dataLayer=[]" />
-          {/* What content could smuggle in: never registered, so never allowed. */}
-          <div dangerouslySetInnerHTML={{ __html: '<script>alert(1)</script>' }} />
-        </>
-      )
-    }
-    const body = (await renderPage(<InlineScriptsContext.Provider value={registered}>{page(<Scripts />)}</InlineScriptsContext.Provider>, { ...options, deferred: [] })) as string
+    const body = (await renderPage(<InlineScriptsContext.Provider value={registered}>{page(<KeptPageScripts />)}</InlineScriptsContext.Provider>, { ...options, deferred: [] })) as string
     expect(body).not.toContain('nonce')
     expect([...registered]).toEqual(['window.dataLayer=[]'])
     const expected = `'sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode('window.dataLayer=[]')))))}'`
@@ -78,11 +85,8 @@ describe('renderPage', () => {
   })
 
   it('gives a stream, which is this answer\'s own, the answer\'s nonce on every script', async () => {
-    function Script() {
-      return <script type="module" src="/assets/entry.js" nonce={useContext(ScriptNonce)} />
-    }
     const pending = defer(new Promise<string>(() => {}))
-    const body = (await renderPage(page(<Script />), { ...options, deferred: [pending] })) as ReadableStream<Uint8Array>
+    const body = (await renderPage(page(<EntryScript />), { ...options, deferred: [pending] })) as ReadableStream<Uint8Array>
     const first = new TextDecoder().decode((await body.getReader().read()).value)
     expect(first).toContain('nonce="n0nce"')
   })

@@ -50,7 +50,7 @@ export function contentDisposition(name: string): string {
   const clean =
     [...name]
       .slice(0, NAME_CODE_POINTS)
-      .map((point) => (/^[\u0000-\u001f\u007f-\u009f/\\\ud800-\udfff]$/.test(point) ? '_' : point))
+      .map((point) => (/^[\p{Cc}\p{Cs}/\\]$/u.test(point) ? '_' : point))
       .join('') || 'attachment'
   const ascii = clean.replace(/[^\x20-\x7e]/g, '_').replace(/["%;]/g, '_')
   const encoded = encodeURIComponent(clean).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)

@@ -8,6 +8,7 @@ import type { Order } from '../../../contract/account-schemas'
  */
 export const Ltr = ({ children }: { children: ReactNode }) => <bdi dir="ltr">{children}</bdi>
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0001 marks a slot in a translated text, never typed by anyone
 const SLOT = /\u0001([a-z_]+)\u0001/
 
 /** A translated text whose `{{params}}` are elements (an isolated code, a link) rather than plain strings. */

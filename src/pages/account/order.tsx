@@ -1,3 +1,4 @@
+// biome-ignore-all lint/a11y/noRedundantRoles: a stacked table (`display: block` on phones) loses its table semantics in Safari and Chrome unless its roles are explicit
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
 import type { MarketEnv } from '../../env'

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/a11y/noRedundantRoles: a stacked table (`display: block` on phones) loses its table semantics in Safari and Chrome unless its roles are explicit
 import type { MarketView } from '../../components/view'
 import { accountBase } from '../../components/account-layout'
 import { formatDate, formatMoney } from '../../i18n/formats'

@@ -1,6 +1,6 @@
 import { ChoiceGroup, TextAreaField } from '../../components/choice-fields'
 import { Field } from '../../components/form-field'
-import { checkAndSend, type FormValues, leadForm, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
+import { checkAndSend, type FormValues, leadForm, fieldValue, TEXT_FORM_BYTES } from '../../forms/lead-form'
 import { CONTACT_TOPICS, contactMessage } from '../../../contract/form-schemas'
 
 /** Contact: a topic, name, e-mail, an optional order code and the message; sent to the market's contact recipient. */
@@ -23,11 +23,11 @@ export const contactForm = leadForm({
           name="topic"
           legend={t('forms.field.topic')}
           options={CONTACT_TOPICS.map((topic) => ({ value: topic, label: t(`forms.topic.${topic}`) }))}
-          checked={valueOf(values, 'topic')}
+          checked={fieldValue(values, 'topic')}
           errors={errors}
         />
-        <Field view={view} name="name" label={t('forms.field.name')} autoComplete="name" maxLength={120} defaultValue={valueOf(values, 'name')} errors={errors} />
-        <Field view={view} name="email" label={t('forms.field.email')} type="email" autoComplete="email" maxLength={254} dir="ltr" defaultValue={valueOf(values, 'email')} errors={errors} />
+        <Field view={view} name="name" label={t('forms.field.name')} autoComplete="name" maxLength={120} defaultValue={fieldValue(values, 'name')} errors={errors} />
+        <Field view={view} name="email" label={t('forms.field.email')} type="email" autoComplete="email" maxLength={254} dir="ltr" defaultValue={fieldValue(values, 'email')} errors={errors} />
         <Field
           view={view}
           name="order_code"
@@ -38,10 +38,10 @@ export const contactForm = leadForm({
           spellCheck={false}
           maxLength={40}
           dir="ltr"
-          defaultValue={valueOf(values, 'order_code')}
+          defaultValue={fieldValue(values, 'order_code')}
           errors={errors}
         />
-        <TextAreaField view={view} name="message" label={t('forms.field.message')} maxLength={5000} value={valueOf(values, 'message')} errors={errors} />
+        <TextAreaField view={view} name="message" label={t('forms.field.message')} maxLength={5000} value={fieldValue(values, 'message')} errors={errors} />
       </>
     )
   },

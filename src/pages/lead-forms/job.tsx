@@ -2,7 +2,7 @@ import { Field, type FieldErrors } from '../../components/form-field'
 import { TextAreaField } from '../../components/choice-fields'
 import type { View } from '../../components/view'
 import { type CvFile, readCv, storeCv } from '../../forms/cv'
-import { type FieldsProps, type FormValues, leadForm, valueOf } from '../../forms/lead-form'
+import { type FieldsProps, type FormValues, leadForm, fieldValue } from '../../forms/lead-form'
 import { errorName, logEvent } from '../../ops/log'
 import { isUpstreamError, UpstreamError, unlessRefused } from '../../upstream/errors'
 import { fieldErrors } from '../../../contract/fields'
@@ -143,7 +143,7 @@ function JobFields({ view, data, values, errors }: FieldsProps<JobData>) {
       {(data.jobs.length > 0 || errors?.position) && (
         <Field view={view} name="position" label={t('forms.field.position')} hint={t('jobs.position_hint')} errors={errors}>
           {({ id, invalid, describedBy }) => (
-            <select id={id} name="position" aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={valueOf(values, 'position')}>
+            <select id={id} name="position" aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={fieldValue(values, 'position')}>
               <option value="">{t('forms.job.open_application')}</option>
               {data.jobs.map((job) => (
                 <option key={job.id} value={String(job.id)}>
@@ -167,7 +167,7 @@ function JobFields({ view, data, values, errors }: FieldsProps<JobData>) {
         optional
         rows={8}
         maxLength={5000}
-        value={valueOf(values, 'cover_letter')}
+        value={fieldValue(values, 'cover_letter')}
         errors={errors}
       />
       <Field view={view} name="cv" label={t('forms.field.cv')} hint={t('jobs.cv_hint', { size: CV_LIMIT })} errors={errors}>

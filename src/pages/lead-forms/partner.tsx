@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import type { MarketEnv } from '../../env'
 import { ChoiceGroup, SelectField, TextAreaField } from '../../components/choice-fields'
 import { countriesIn } from '../../i18n/countries'
-import { checkAndSend, type FieldsProps, type FormValues, leadForm, checkedValuesOf, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
+import { checkAndSend, type FieldsProps, type FormValues, leadForm, checkedValuesOf, fieldValue, TEXT_FORM_BYTES } from '../../forms/lead-form'
 import { partnerApplication, SHOP_SERVICES, YEARLY_VOLUMES } from '../../../contract/form-schemas'
 import { textFields } from '../../components/lead-form-fields'
 
@@ -30,7 +30,7 @@ function CompanyFields({ view, data, values, errors }: FieldsProps<PartnerData>)
           name="country_code"
           label={t('forms.field.country')}
           options={data.countries.map((country) => ({ value: country.code, label: country.name }))}
-          value={valueOf(values, 'country_code')}
+          value={fieldValue(values, 'country_code')}
           placeholder={t('forms.partner.choose_country')}
           errors={errors}
         />
@@ -72,13 +72,14 @@ function partnerForm(form: {
     lists: form.lists,
     load: loadCountries,
     prefill: marketCountry,
+    // biome-ignore lint/correctness/noComponentHookFactories: partnerForm runs once per form as the module loads, never in a render
     Fields: (props) => (
       <>
         <CompanyFields {...props} />
         <fieldset className="form-group">
           <legend>{props.view.t(form.legend)}</legend>
           <Specific {...props} />
-          <TextAreaField view={props.view} name="message" label={props.view.t('forms.field.message')} optional maxLength={3000} value={valueOf(props.values, 'message')} errors={props.errors} />
+          <TextAreaField view={props.view} name="message" label={props.view.t('forms.field.message')} optional maxLength={3000} value={fieldValue(props.values, 'message')} errors={props.errors} />
         </fieldset>
       </>
     ),
@@ -106,7 +107,7 @@ export const dealerForm = partnerForm({
         checked={checkedValuesOf(values, 'services')}
         errors={errors}
       />
-      <TextAreaField view={view} name="brands" label={view.t('forms.field.brands')} hint={view.t('forms.partner.brands_hint')} rows={3} maxLength={500} value={valueOf(values, 'brands')} errors={errors} />
+      <TextAreaField view={view} name="brands" label={view.t('forms.field.brands')} hint={view.t('forms.partner.brands_hint')} rows={3} maxLength={500} value={fieldValue(values, 'brands')} errors={errors} />
     </>
   ),
 })
@@ -118,13 +119,13 @@ export const distributorForm = partnerForm({
   legend: 'forms.partner.distribution',
   Specific: ({ view, values, errors }) => (
     <>
-      <TextAreaField view={view} name="territory" label={view.t('forms.field.territory')} hint={view.t('forms.partner.territory_hint')} rows={3} maxLength={300} value={valueOf(values, 'territory')} errors={errors} />
+      <TextAreaField view={view} name="territory" label={view.t('forms.field.territory')} hint={view.t('forms.partner.territory_hint')} rows={3} maxLength={300} value={fieldValue(values, 'territory')} errors={errors} />
       <SelectField
         view={view}
         name="yearly_volume"
         label={view.t('forms.field.yearly_volume')}
         options={YEARLY_VOLUMES.map((volume) => ({ value: volume, label: view.t(`forms.volume.${volume}`) }))}
-        value={valueOf(values, 'yearly_volume')}
+        value={fieldValue(values, 'yearly_volume')}
         placeholder={view.t('forms.partner.choose_volume')}
         errors={errors}
       />

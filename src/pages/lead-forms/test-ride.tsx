@@ -6,7 +6,7 @@ import { Field } from '../../components/form-field'
 import { Island } from '../../components/island'
 import type { View } from '../../components/view'
 import type { MarketEnv } from '../../env'
-import { checkAndSend, type FieldsProps, type FormValues, leadForm, valueOf, TEXT_FORM_BYTES } from '../../forms/lead-form'
+import { checkAndSend, type FieldsProps, type FormValues, leadForm, fieldValue, TEXT_FORM_BYTES } from '../../forms/lead-form'
 import { byDistance } from '../../../contract/distance'
 import type { Dealer } from '../../../contract/catalogue-schemas'
 import { PARTS_OF_DAY, TEST_RIDE_DAYS_AHEAD, testRideRequest, testRideWindow } from '../../../contract/form-schemas'
@@ -91,12 +91,15 @@ export function openDaysText(view: View, open: string): string {
   for (let step = 0; step < 7; step++) {
     const day = (start + step) % 7
     const isOpen = open[day] === '1'
-    if (isOpen && previousOpen) runs[runs.length - 1]!.push(day)
+    const run = runs.at(-1)
+    if (isOpen && previousOpen && run) run.push(day)
     else if (isOpen) runs.push([day])
     previousOpen = isOpen
   }
   const parts = runs.flatMap((run) =>
-    run.length >= 3 ? [t('test_ride.day_range', { first: names[run[0]!]!, last: names[run[run.length - 1]!]! })] : run.map((day) => names[day]!),
+    run.length >= 3
+      ? [t('test_ride.day_range', { first: names[run[0] ?? 0] ?? '', last: names[run.at(-1) ?? 0] ?? '' })]
+      : run.map((day) => names[day] ?? ''),
   )
   return new Intl.ListFormat(view.locale, { type: 'conjunction' }).format(parts)
 }
@@ -118,7 +121,7 @@ function orderNote(view: View, data: RideData): string {
 /** The search above the form: a town or postcode reloads the page with the nearest dealers first, the model kept. */
 function NearSearch({ view, data, values }: FieldsProps<RideData>) {
   const { t } = view
-  const model = valueOf(values, 'product')
+  const model = fieldValue(values, 'product')
   return (
     <form method="get" className="ride-near" role="search" aria-label={t('test_ride.near_title')}>
       {model && <input type="hidden" name="model" value={model} />}
@@ -140,8 +143,8 @@ function NearSearch({ view, data, values }: FieldsProps<RideData>) {
 function RideFields({ view, data, values, errors }: FieldsProps<RideData>) {
   const { t } = view
   const text = textFields(view, values, errors)
-  const dealer = valueOf(values, 'dealer')
-  const date = valueOf(values, 'date')
+  const dealer = fieldValue(values, 'dealer')
+  const date = fieldValue(values, 'date')
   const days: Record<string, RideDealerDays> = Object.fromEntries(
     data.dealers.map((d) => [d.slug, { open: d.open, note: t('test_ride.open_days', { dealer: isolate(d.name), days: openDaysText(view, d.open) }) }]),
   )
@@ -151,7 +154,7 @@ function RideFields({ view, data, values, errors }: FieldsProps<RideData>) {
         <legend>{t('test_ride.ride_legend')}</legend>
         <Field view={view} name="product" label={t('forms.field.model')} errors={errors}>
           {({ id, invalid, describedBy }) => (
-            <select id={id} name="product" required aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={valueOf(values, 'product')}>
+            <select id={id} name="product" required aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={fieldValue(values, 'product')}>
               <option value="">{t('test_ride.choose_model')}</option>
               {data.groups.map((group) => (
                 <optgroup key={group.type} label={group.type}>
@@ -214,7 +217,7 @@ function RideFields({ view, data, values, errors }: FieldsProps<RideData>) {
             name="part_of_day"
             legend={t('forms.field.part_of_day')}
             options={PARTS_OF_DAY.map((part) => ({ value: part, label: t(`forms.part_of_day.${part}`) }))}
-            checked={valueOf(values, 'part_of_day')}
+            checked={fieldValue(values, 'part_of_day')}
             errors={errors}
           />
         </div>
@@ -237,7 +240,7 @@ function RideFields({ view, data, values, errors }: FieldsProps<RideData>) {
           optional
           rows={4}
           maxLength={2000}
-          value={valueOf(values, 'message')}
+          value={fieldValue(values, 'message')}
           errors={errors}
         />
       </fieldset>

@@ -6,9 +6,9 @@ import type { MarketView } from '../../components/view'
 import { configOf } from '../../config'
 import type { MarketEnv } from '../../env'
 import { ATTEMPT_WINDOW_SECONDS } from '../../auth/attempts'
-import { caughtBot, HONEYPOT_FIELD } from '../../forms/bot-checks'
+import { personsToken, HONEYPOT_FIELD } from '../../forms/bot-checks'
 import { FORM_TOKEN_FIELD, issueFormToken, MIN_FILL_SECONDS, readFormToken } from '../../forms/form-token'
-import { type FormValues, valueOf } from '../../forms/lead-form'
+import { type FormValues, fieldValue } from '../../forms/lead-form'
 import { randomToken } from '../../crypto/digest'
 import { logEvent } from '../../ops/log'
 import { clientKey, withinLimit } from '../../ops/rate-limit'
@@ -64,13 +64,14 @@ export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
   if (!secret || !signing) return sendReportForm(c, { values: values, message: 'whistleblower.unavailable' }, 503)
 
   const posted = typeof body[FORM_TOKEN_FIELD] === 'string' ? (body[FORM_TOKEN_FIELD] as string) : undefined
-  const token = await readFormToken(signing, tokenScope(c), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds })
-  if (caughtBot({ [HONEYPOT_FIELD]: textOf(body[HONEYPOT_FIELD]) }, token)) {
+  const read = await readFormToken(signing, tokenScope(c), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds })
+  const token = personsToken({ [HONEYPOT_FIELD]: textOf(body[HONEYPOT_FIELD]) }, read)
+  if (!token) {
     logEvent('info', 'form_bot_caught', { form: 'whistleblower' })
     // A receipt that opens nothing: never the one a re-posted real token would derive.
     return sendReceipt(c, await receiptFor(secret, randomToken()))
   }
-  if (token!.state === 'expired') {
+  if (token.state === 'expired') {
     const renewed = await issueFormToken(signing, tokenScope(c), Date.now() - MIN_FILL_SECONDS * 1000)
     return sendReportForm(c, { values: values, message: 'forms.expired', token: renewed }, 422)
   }
@@ -82,8 +83,8 @@ export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
   const anonymousAllowed = c.var.market.site.settings.whistleblower_anonymous
   const fields = reportFields.safeParse({
     ...values,
-    anonymous: anonymousAllowed && valueOf(values, 'identity') !== 'named',
-    notify_email: valueOf(values, 'notify_email'),
+    anonymous: anonymousAllowed && fieldValue(values, 'identity') !== 'named',
+    notify_email: fieldValue(values, 'notify_email'),
   })
   const files = postedFiles(body.attachments)
   const errors: FieldErrors = fields.success ? {} : { ...namedErrors(values, anonymousAllowed), ...fieldErrors(fields.error) }
@@ -92,7 +93,7 @@ export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
   if (!fields.success || Object.keys(errors).length > 0) return sendReportForm(c, { values: values, errors, token: posted }, 422)
 
   const report = fields.data
-  const receipt = await receiptFor(secret, token!.id)
+  const receipt = await receiptFor(secret, token.id)
   const { key, wrapped } = await newReportKey(secret)
   let attachments: Awaited<ReturnType<typeof storeAttachments>> = []
   let keep = false
@@ -100,7 +101,7 @@ export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
     attachments = await storeAttachments(c.env.FILES, key, files)
     const { answer, refused: refusal } = await unlessRefused(
       c.var.api.whistleblower.report({
-        submission_key: await storedSubmissionKey(token!.id),
+        submission_key: await storedSubmissionKey(token.id),
         receipt_code: receipt.code,
         passphrase: receipt.passphrase,
         category: report.category,
@@ -133,12 +134,12 @@ export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
  * them only once everything else is valid.
  */
 function namedErrors(values: FormValues, anonymousAllowed: boolean): FieldErrors {
-  if (anonymousAllowed && valueOf(values, 'identity') !== 'named') return {}
+  if (anonymousAllowed && fieldValue(values, 'identity') !== 'named') return {}
   const errors: FieldErrors = {}
-  const name = valueOf(values, 'name').trim()
+  const name = fieldValue(values, 'name').trim()
   const checkedName = personName(120).safeParse(name)
   if (!checkedName.success) errors.name = valueErrors(checkedName.error)
-  if (!valueOf(values, 'contact').trim() && !valueOf(values, 'notify_email').trim()) errors.contact = ['contact_required']
+  if (!fieldValue(values, 'contact').trim() && !fieldValue(values, 'notify_email').trim()) errors.contact = ['contact_required']
   return errors
 }
 
@@ -158,7 +159,7 @@ async function sendReportForm(c: Context<MarketEnv>, state: ReportState, status:
   const parts = await whistleblowerParts(c)
   const signing = c.env.SESSION_SECRET
   const available = Boolean(c.env.WHISTLEBLOWER_KEY && signing)
-  const token = available ? (state.token ?? (await issueFormToken(signing!, tokenScope(c)))) : null
+  const token = c.env.WHISTLEBLOWER_KEY && signing ? (state.token ?? (await issueFormToken(signing, tokenScope(c)))) : null
   const settings = c.var.market.site.settings
   return sendWhistleblowerPage(
     c,
@@ -242,7 +243,7 @@ export function ReportPage({ view, chrome, state, token, anonymousAllowed, exter
 function ReportForm({ view, state, token, anonymousAllowed }: { view: MarketView; state: ReportState; token: string; anonymousAllowed: boolean }) {
   const { t } = view
   const { values, errors } = state
-  const named = !anonymousAllowed || valueOf(values, 'identity') === 'named'
+  const named = !anonymousAllowed || fieldValue(values, 'identity') === 'named'
   const filesAgain = Boolean(errors && Object.keys(errors).length > 0) || Boolean(state.message)
   return (
     <form method="post" className="stacked-form wb-form" aria-labelledby="wb-form-title" encType="multipart/form-data" noValidate>
@@ -259,7 +260,7 @@ function ReportForm({ view, state, token, anonymousAllowed }: { view: MarketView
         type="radio"
         legend={t('whistleblower.field.category')}
         options={REPORT_CATEGORIES.map((value) => ({ value, label: t(`whistleblower.category.${value}`) }))}
-        checked={valueOf(values, 'category')}
+        checked={fieldValue(values, 'category')}
         errors={errors}
       />
       <TextAreaField
@@ -269,7 +270,7 @@ function ReportForm({ view, state, token, anonymousAllowed }: { view: MarketView
         hint={t('whistleblower.hint.what')}
         rows={8}
         maxLength={REPORT_TEXT_MAX}
-        value={valueOf(values, 'what')}
+        value={fieldValue(values, 'what')}
         errors={errors}
       />
       <TextAreaField
@@ -279,7 +280,7 @@ function ReportForm({ view, state, token, anonymousAllowed }: { view: MarketView
         hint={t('whistleblower.hint.when_where')}
         rows={3}
         maxLength={2000}
-        value={valueOf(values, 'when_where')}
+        value={fieldValue(values, 'when_where')}
         errors={errors}
       />
       <TextAreaField
@@ -290,7 +291,7 @@ function ReportForm({ view, state, token, anonymousAllowed }: { view: MarketView
         optional
         rows={3}
         maxLength={2000}
-        value={valueOf(values, 'involved')}
+        value={fieldValue(values, 'involved')}
         errors={errors}
       />
       <fieldset className="form-group">
@@ -321,7 +322,7 @@ function ReportForm({ view, state, token, anonymousAllowed }: { view: MarketView
             autoComplete="name"
             maxLength={120}
             required={false}
-            defaultValue={valueOf(values, 'name')}
+            defaultValue={fieldValue(values, 'name')}
             errors={errors}
           />
           <TextAreaField
@@ -332,7 +333,7 @@ function ReportForm({ view, state, token, anonymousAllowed }: { view: MarketView
             required={false}
             rows={2}
             maxLength={500}
-            value={valueOf(values, 'contact')}
+            value={fieldValue(values, 'contact')}
             errors={errors}
           />
         </div>
@@ -346,7 +347,7 @@ function ReportForm({ view, state, token, anonymousAllowed }: { view: MarketView
           dir="ltr"
           autoComplete="off"
           maxLength={254}
-          defaultValue={valueOf(values, 'notify_email')}
+          defaultValue={fieldValue(values, 'notify_email')}
           errors={errors}
         />
       </fieldset>
