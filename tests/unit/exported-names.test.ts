@@ -1,33 +1,14 @@
-/// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest'
+import { importsOf, inside, sources as everySource } from '../fixtures/sources'
 
 /**
- * Names that mean one thing, and no export nobody reads. The sources are read as text (Vite's `import.meta.glob`):
+ * Names that mean one thing, and no export nobody reads. The sources are read as text (tests/fixtures/sources.ts):
  * each module's exported names, and every named import, re-export or namespace import of src/, client/, tests/,
  * scripts/ and the configuration files, resolved to the module it names.
  */
 
-/** A path relative to this folder (as Vite names a globbed file) from the project's root. */
-function fromRoot(from: string, relative: string): string {
-  const parts = from.split('/').slice(0, -1)
-  for (const part of relative.split('/')) {
-    if (part === '..') parts.pop()
-    else if (part !== '.') parts.push(part)
-  }
-  return parts.join('/')
-}
-
-const read = (files: Record<string, unknown>) => new Map(Object.entries(files).map(([path, text]) => [fromRoot('tests/unit/this', path), text as string]))
-
-/** Every module that may export or import: the Worker, the client, the tests, the scripts, the configurations. */
-const sources = read({
-  ...import.meta.glob(['../../src/**/*.{ts,tsx}', '../../client/**/*.{ts,tsx}', '../../contract/**/*.ts'], { query: '?raw', import: 'default', eager: true }),
-  ...import.meta.glob(['../../tests/**/*.{ts,tsx}', '../../scripts/**/*.{ts,mjs}', '../../*.ts'], {
-    query: '?raw',
-    import: 'default',
-    eager: true,
-  }),
-})
+/** Every module that may export or import, the reference API aside (a program of its own: docs/decisions/032). */
+const sources = new Map([...everySource].filter(([path]) => !inside(path, 'reference-api')))
 
 /** The site and the contract it reads (the reference API is a program of its own: docs/decisions/032). */
 const isSiteModule = (path: string) => (path.startsWith('src/') || path.startsWith('contract/')) && !path.endsWith('.d.ts')
@@ -50,33 +31,12 @@ function exportedNames(text: string): string[] {
   return names
 }
 
-/** The module a specifier names from a file, when it is one of ours (`./x`, `../y/z`, with or without extension). */
-function resolve(from: string, specifier: string): string | null {
-  if (!specifier.startsWith('.')) return null
-  const base = fromRoot(from, specifier).replace(/\.(m?js|tsx?)$/, '')
-  for (const candidate of [`${base}.ts`, `${base}.tsx`, `${base}.mjs`, `${base}/index.ts`, `${base}/index.tsx`])
-    if (sources.has(candidate)) return candidate
-  return null
-}
-
 /** What each module is asked for: the names imported or re-exported from it, or `*` (a namespace or dynamic import). */
 function importedNames(): Map<string, Set<string>> {
   const wanted = new Map<string, Set<string>>()
-  const want = (module: string | null, name: string) => {
-    if (!module) return
-    if (!wanted.has(module)) wanted.set(module, new Set())
-    wanted.get(module)?.add(name)
-  }
-  for (const [path, text] of sources) {
-    for (const [, list, specifier] of text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g))
-      for (const item of (list as string).split(',')) {
-        const name = item.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]
-        if (name) want(resolve(path, specifier as string), name)
-      }
-    for (const [, specifier] of text.matchAll(/(?:import|export)\s+(?:type\s+)?\*\s*(?:as\s+[\w$]+\s*)?from\s*['"]([^'"]+)['"]/g))
-      want(resolve(path, specifier as string), '*')
-    for (const [, specifier] of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) want(resolve(path, specifier as string), '*')
-  }
+  for (const [path, text] of sources)
+    for (const { file, names } of importsOf(path, text, sources))
+      if (file !== undefined) for (const name of names) wanted.set(file, (wanted.get(file) ?? new Set()).add(name))
   return wanted
 }
 

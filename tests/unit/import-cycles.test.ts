@@ -1,50 +1,23 @@
-/// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest'
+import { importsOf, inside, sources as everySource } from '../fixtures/sources'
 
-/**
- * The Worker's and the browser's sources as text, by path from the project's root (`src/app.ts`), read by Vite when
- * the test is bundled: workerd has no file system of the project.
- */
+/** The Worker's and the browser's sources as text, by path from the project's root (`src/app.ts`). */
 const sources: Record<string, string> = Object.fromEntries(
-  Object.entries(
-    import.meta.glob<string>(['/src/**/*.{ts,tsx}', '/client/**/*.{ts,tsx}', '!**/*.d.ts'], {
-      query: '?raw',
-      import: 'default',
-      eager: true,
-    }),
-  ).map(([path, text]) => [path.slice(1), text]),
+  [...everySource].filter(([path]) => inside(path, 'src', 'client') && !path.endsWith('.d.ts')),
 )
 
-/** A module's imports that exist when it runs: `import type` and `export type` are erased, every other one is kept. */
-const runtimeSpecifiers = (text: string): string[] => [
-  ...[...text.matchAll(/\b(?:import|export)\s+([^;'"]*?)\s*from\s*['"]([^'"]+)['"]/g)]
-    .filter(([, clause]) => !/^type\s/.test(clause!))
-    .map(([, , specifier]) => specifier!),
-  ...[...text.matchAll(/(?:^|;)\s*import\s*['"]([^'"]+)['"]/gm)].map(([, specifier]) => specifier!),
-  ...[...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)].map(([, specifier]) => specifier!),
-]
-
-/** The file a relative specifier names, as the bundlers resolve it (`./x` → x.ts, x.tsx, x/index.ts, x/index.tsx). */
-function resolveSpecifier(from: string, specifier: string, files: Set<string>): string | undefined {
-  const parts = from.split('/').slice(0, -1)
-  for (const part of specifier.split('/')) {
-    if (part === '..') parts.pop()
-    else if (part !== '.') parts.push(part)
-  }
-  const base = parts.join('/')
-  return [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`].find((path) => files.has(path))
-}
-
-/** Each file's runtime imports of other files of the project. */
+/**
+ * Each file's imports of other files among `files` that exist when it runs: `import type` and `export type` are
+ * erased, every other one is kept.
+ */
 function importGraph(files: Record<string, string>): Map<string, string[]> {
   const paths = new Set(Object.keys(files))
   return new Map(
     Object.entries(files).map(([path, text]) => [
       path,
-      runtimeSpecifiers(text)
-        .filter((specifier) => specifier.startsWith('.'))
-        .map((specifier) => resolveSpecifier(path, specifier, paths))
-        .filter((target): target is string => target !== undefined),
+      importsOf(path, text, paths)
+        .filter((found) => !found.typeOnly)
+        .flatMap((found) => (found.file === undefined ? [] : [found.file])),
     ]),
   )
 }

@@ -1,34 +1,21 @@
-/// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest'
+import { fromRoot, type Import, importsOf, inside, sources } from '../fixtures/sources'
 
 /**
  * The reference API apart (docs/decisions/032): the site (src/, client/) reaches it only through the upstream client,
  * never by an import; it imports only the shared contract (contract/) and packages; the contract imports neither.
- * worker.ts, the composition root, is the one file that sees both. The sources are read by Vite as the test is
- * bundled (workerd has no file system of the project).
+ * worker.ts, the composition root, is the one file that sees both.
  */
-const sources = Object.entries(
-  import.meta.glob<string>(['/src/**/*.{ts,tsx}', '/client/**/*.{ts,tsx}', '/contract/**/*.ts', '/reference-api/**/*.ts', '!**/*.d.ts'], {
-    query: '?raw',
-    import: 'default',
-    eager: true,
-  }),
-).map(([path, text]) => [path.slice(1), text] as const)
 
-/** Every import and re-export of a file, type-only ones too: a path from the root for a relative one, else the package. */
-const importsOf = (file: string, text: string): string[] =>
-  [...text.matchAll(/(?:\bfrom\s*|^\s*import\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/gm)].map(([, specifier]) => {
-    if (!specifier!.startsWith('.')) return specifier!
-    const parts = file.split('/').slice(0, -1)
-    for (const part of specifier!.split('/')) {
-      if (part === '..') parts.pop()
-      else if (part !== '.') parts.push(part)
-    }
-    return parts.join('/')
-  })
+/** Where an import leads: the file for one of ours (the path it names when no file answers), else the package. */
+const target = (file: string, { specifier, file: found }: Import) =>
+  found ?? (specifier.startsWith('.') ? fromRoot(file, specifier) : specifier)
 
-const imports = sources.map(([file, text]) => [file, importsOf(file, text)] as const)
-const inside = (name: string, ...folders: string[]) => folders.some((folder) => name === folder || name.startsWith(`${folder}/`))
+/** Every import and re-export of each program's files, type-only ones too. */
+const imports = [...sources]
+  .filter(([file]) => inside(file, 'src', 'client', 'contract', 'reference-api') && !file.endsWith('.d.ts'))
+  .map(([file, text]) => [file, importsOf(file, text).map((found) => target(file, found))] as const)
+
 /** A path of this repository, as against a package's name. */
 const isPath = (name: string) => inside(name, 'src', 'client', 'contract', 'reference-api', 'tests', 'scripts', 'worker', 'worker.ts')
 
@@ -41,7 +28,7 @@ const crossings = (folder: string, allowed: (name: string) => boolean) =>
 describe('the reference API apart from the site', () => {
   it('reads the imports of every program', () => {
     for (const folder of ['src', 'client', 'contract', 'reference-api']) expect(imports.some(([file]) => inside(file, folder)), folder).toBe(true)
-    expect(imports.find(([file]) => file === 'reference-api/index.ts')?.[1]).toContain('reference-api/resources/account')
+    expect(imports.find(([file]) => file === 'reference-api/index.ts')?.[1]).toContain('reference-api/resources/account.ts')
   })
 
   it('the site (src/, client/) imports nothing of reference-api/', () => {
