@@ -192,7 +192,7 @@ test('an editor signs in (a wrong code, then the right one), reads a test-ride r
   await expect(page).toHaveURL(/\/_console\/login\?next=/)
 })
 
-test('every console page at 390 px, an editor\'s and a case handler\'s (its 403 included): axe, nothing outside the page', async ({ page, context, baseURL, signInAs }) => {
+test('every console page at 390 px, an editor\'s and a case handler\'s (the cases list and its 403 included; a case\'s own page in cases.spec.ts): axe, nothing outside the page', async ({ page, context, baseURL, signInAs }) => {
   // A lead and its mails, so that the lead page and a mail page are there to check.
   const ride = await requestTestRide(page.request, baseURL!, `phone-${Date.now().toString(36)}@example.com`)
   await page.setViewportSize(PHONE)
@@ -226,6 +226,9 @@ test('every console page at 390 px, an editor\'s and a case handler\'s (its 403 
   await page.goto('/_console')
   await expect(page.locator('.console-who')).toContainText(member('case_handler').name)
   await checkPage(page, 'home-case-handler')
+  await page.goto('/_console/cases')
+  await expect(page.locator('h1')).toBeVisible()
+  await checkPage(page, 'cases')
   const refused = await page.goto('/_console/leads')
   expect(refused?.status()).toBe(403)
   await expect(page.locator('h1')).toHaveText('Not for your role')

@@ -38,7 +38,10 @@ describe('the account API', () => {
       ['GET', 'account/profile'], ['GET', 'account/addresses'], ['POST', 'account/addresses'], ['GET', 'account/addresses/1'],
       ['PUT', 'account/addresses/1'], ['DELETE', 'account/addresses/1'], ['POST', 'account/addresses/1/default'],
       ['GET', 'account/bikes'], ['POST', 'account/bikes'], ['GET', 'account/bike-models'], ['GET', 'account/orders'],
-      ['GET', 'account/orders/AUR-10001'], ['POST', 'auth/logout'],
+      ['GET', 'account/orders/AUR-10001'], ['GET', 'account/cart'], ['POST', 'account/cart/items'], ['PUT', 'account/cart/items/x'],
+      ['DELETE', 'account/cart/items/x'], ['POST', 'account/cart/merge'], ['GET', 'account/checkout/x'], ['PUT', 'account/checkout/x'],
+      ['POST', 'account/checkout/x/orders'], ['POST', 'account/orders/AUR-10001/payment-attempts'],
+      ['PUT', 'account/orders/AUR-10001/payment'], ['POST', 'auth/logout'],
     ] as const) {
       expect((await call(path, { method, body: method === 'GET' ? undefined : {} })).status, `${method} ${path}`).toBe(401)
       expect((await call(path, { method, token: 'x'.repeat(43), body: method === 'GET' ? undefined : {} })).status).toBe(401)

@@ -65,7 +65,11 @@ describe('the account overview', () => {
 
   it('never puts the bearer token in any account page', async () => {
     const { token } = await storedSession(giulia)
-    for (const path of ['/it-it/my-account', '/it-it/my-account/orders', '/it-it/my-account/orders/AUR-10001', '/it-it/my-account/bikes', '/it-it/my-account/addresses', '/it-it/my-account/addresses/1/edit', '/it-it']) {
+    const pages = [
+      '/it-it/my-account', '/it-it/my-account/orders', '/it-it/my-account/orders/AUR-10001', '/it-it/my-account/bikes',
+      '/it-it/my-account/addresses', '/it-it/my-account/addresses/1/edit', '/it-it/my-account/addresses/1/delete', '/it-it',
+    ]
+    for (const path of pages) {
       const { status, text, headers } = await page(path)
       expect(status, path).toBe(200)
       expect(text, path).not.toContain(token)

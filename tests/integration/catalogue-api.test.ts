@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { api } from '../../reference-api'
 import { type Product, type ProductSummary } from '../../contract/catalogue-schemas'
 import type { Site } from '../../contract/schemas'
+import { DEMO_MARKETS } from '../fixtures/demo-markets'
 import { visit } from '../fixtures/worker'
 
 type Listing = { data: ProductSummary[]; meta: { page: number; per_page: number; total: number } }
@@ -108,6 +109,8 @@ describe('site currencies', () => {
       int: ['EUR', '€', 'left'], it: ['EUR', '€', 'right'], ch: ['CHF', 'CHF', 'left'], us: ['USD', '$', 'left'], mx: ['MXN', '$', 'left'],
       il: ['ILS', '₪', 'left'], ae: ['AED', 'AED', 'right'], au: ['AUD', 'A$', 'left'], za: ['ZAR', 'R', 'left'],
     })
+    // Every market, each as the demo data declares it.
+    expect(money).toEqual(Object.fromEntries(DEMO_MARKETS.map(({ slug, currency }) => [slug, [currency.code, currency.token, currency.place]])))
     const swiss = await call<{ data: Site }>('sites/ch')
     expect(swiss.json.data.currency).toBe('CHF')
   })

@@ -4,6 +4,7 @@ import { api } from '../../reference-api'
 import { cacheKeys } from '../../src/cache/keys'
 import { ACCESS_OTHER_PERSON } from '../../src/console/guard'
 import { SIGN_IN_LIMITED, SIGN_IN_NOT_ACCESS, SIGN_IN_REFUSED } from '../../src/console/sign-in'
+import { CONSOLE_SECTIONS } from '../../src/console/sections'
 import { ConsoleLifetime } from '../../src/console/session'
 import { CONSOLE_POLICY } from '../../src/security/content-security-policy'
 import { storeCv } from '../../src/forms/cv'
@@ -559,11 +560,21 @@ describe('Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN, ACCESS_
         await sign(team, { ...good, exp: now - 3600 }),
         await sign(stranger, good),
       ]
+      // Every page of the console (its home, sign-in and each section) and its posts, the sign-in's and sign-out's.
+      const requests: Array<[string, (headers: Record<string, string>) => RequestInit]> = [
+        ...['', '/login', ...CONSOLE_SECTIONS.map(({ slug }) => `/${slug}`)].map(
+          (path): [string, (headers: Record<string, string>) => RequestInit] => [`/_console${path}`, (headers) => ({ headers })],
+        ),
+        ['/_console/login', (headers) => formPost({ email: 'editor@aurora-cycles.example', password: 'x', code: '000000' }, headers)],
+        ['/_console/logout', (headers) => formPost({}, headers)],
+      ]
       for (const assertion of refused) {
-        const headers: Record<string, string> = assertion ? { 'Cf-Access-Jwt-Assertion': assertion } : {}
-        const { status, text } = await visit('/_console/login', { headers }, access)
-        expect(status, assertion).toBe(403)
-        expect(textOf(text)).toContain('The console is reached through Cloudflare Access only.')
+        for (const [path, init] of requests) {
+          const headers: Record<string, string> = assertion ? { 'Cf-Access-Jwt-Assertion': assertion } : {}
+          const { status, text } = await visit(path, init(headers), access)
+          expect(status, `${path} ${assertion}`).toBe(403)
+          expect(textOf(text), path).toContain('The console is reached through Cloudflare Access only.')
+        }
       }
       const through = await visit('/_console/login', { headers: { 'Cf-Access-Jwt-Assertion': await sign(team, good) } }, access)
       expect(through.status).toBe(200)

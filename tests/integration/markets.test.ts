@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it } from 'vitest'
 import italian from '../../demo/messages/it.json'
+import { LIVE_SEGMENTS } from '../fixtures/demo-markets'
 import { clearCaches, textOf, visit } from '../fixtures/worker'
 
 const MAINTENANCE = 'This page its under maintenance, please check again later.'
@@ -15,6 +16,7 @@ describe('market resolution (PRODUCT.md §3)', () => {
     expect(text).toContain('action="/_market"')
     expect(text).toContain('<a href="/it-it" hrefLang="it-IT" lang="it" data-market="it-it">Italia</a>')
     expect(text).toContain('<a href="/ch-fr" hrefLang="fr-CH" lang="fr" data-market="ch-fr">')
+    for (const segment of LIVE_SEGMENTS) expect(text, segment).toMatch(new RegExp(`<a href="/${segment}" [^>]*data-market="${segment}">`))
   })
 
   it('hides sites under maintenance from the picker', async () => {
@@ -26,7 +28,7 @@ describe('market resolution (PRODUCT.md §3)', () => {
   })
 
   it('serves a market home for every live market of the demo data', async () => {
-    for (const market of ['int-en', 'it-it', 'es-es', 'gr-el', 'pt-pt', 'de-de', 'fr-fr', 'ch-de', 'ch-fr', 'ch-it', 'si-sl', 'hr-hr', 'us-en', 'us-es', 'mx-es', 'il-he', 'ae-ar', 'ae-en', 'au-en', 'za-en']) {
+    for (const market of LIVE_SEGMENTS) {
       const { status, text } = await visit(`/${market}`)
       expect(status, market).toBe(200)
       expect(text, market).toContain(`<html lang="${market.split('-')[1]}"`)
@@ -55,8 +57,14 @@ describe('market resolution (PRODUCT.md §3)', () => {
     }
   })
 
-  it('answers 503 maintenance for every page of a site under maintenance, clearing the remembered market', async () => {
-    for (const path of ['/nl-nl', '/nl-nl/over-ons', '/nl-nl/no/such/page']) {
+  it('answers 503 maintenance for a page of every kind of a site under maintenance, clearing the remembered market (its whistleblower channel stays open: whistleblower.test.ts)', async () => {
+    const pages = [
+      '/nl-nl', '/nl-nl/over-ons', '/nl-nl/products', '/nl-nl/products/type/e-bikes', '/nl-nl/products/aurora-strada-9',
+      '/nl-nl/news', '/nl-nl/news/details/report-sostenibilita-2025', '/nl-nl/search/all?q=strada', '/nl-nl/dealer-locator',
+      '/nl-nl/dealers/cicli-bergamasca', '/nl-nl/cart', '/nl-nl/checkout/abc', '/nl-nl/my-account', '/nl-nl/newsletter',
+      '/nl-nl/cookiebeleid', '/nl-nl/no/such/page',
+    ]
+    for (const path of pages) {
       const { status, text, headers } = await visit(path, { headers: { Cookie: 'CountryLocale=nl-nl' } })
       expect(status, path).toBe(503)
       expect(text).toContain(MAINTENANCE)
@@ -192,7 +200,14 @@ describe('direction and language', () => {
   })
 
   it('renders each market in its own language', async () => {
+    const messages = env.TEST_DEMO_MESSAGES as unknown as Record<string, { footer: { legal: string; explore: string } }>
+    for (const segment of LIVE_SEGMENTS) {
+      const locale = segment.split('-')[1]!
+      const { text } = await visit(`/${segment}`)
+      expect(text, segment).toMatch(new RegExp(`<html lang="${locale}"`))
+      expect(text, segment).toContain(`<h2>${messages[locale]!.footer.explore}</h2>`)
+      expect(text, segment).toContain(`<h2>${messages[locale]!.footer.legal}</h2>`)
+    }
     expect(textOf((await visit('/de-de')).text)).toContain('Händler')
-    expect((await visit('/ch-fr')).text).toMatch(/<html lang="fr"/)
   })
 })

@@ -4,6 +4,7 @@ import italian from '../../demo/messages/it.json'
 import { api } from '../../reference-api'
 import { ftsQuery } from '../../reference-api/resources/search'
 import { expectFirstCardImageEager } from '../fixtures/card-images'
+import { LIVE_SEGMENTS } from '../fixtures/demo-markets'
 import { clearCaches, textOf, visit } from '../fixtures/worker'
 
 const page = async (path: string) => {
@@ -199,9 +200,17 @@ describe('search', () => {
     }
   })
 
-  it('has a search box in the header of every market page', async () => {
-    const { text } = await visit('/il-he')
-    expect(text).toMatch(/<form[^>]*action="\/il-he\/search\/all"[^>]*method="get"|<form method="get" action="\/il-he\/search\/all"/)
+  it('has a search box in the header of every market page (each live market\'s home, a page of each kind in it-it)', async () => {
+    const kinds = [
+      '/products', '/products/type/e-bikes', '/products/aurora-strada-9', '/news', '/news/details/report-sostenibilita-2025',
+      '/search/all?q=strada', '/rivenditori', '/dealers/cicli-bergamasca', '/chi-siamo', '/contatti', '/cart', '/newsletter',
+      '/whistleblower-form', '/informativa-privacy',
+    ]
+    for (const path of [...LIVE_SEGMENTS.map((market) => `/${market}`), ...kinds.map((kind) => `/it-it${kind}`)]) {
+      const market = path.split('/')[1]!
+      const header = /<header[\s\S]*?<\/header>/.exec((await visit(path)).text)?.[0] ?? ''
+      expect(header, path).toMatch(new RegExp(`<form[^>]*action="/${market}/search/all"[^>]*method="get"|<form method="get" action="/${market}/search/all"`))
+    }
   })
 
   it('keeps only whitelisted query parameters in canonical URLs', async () => {

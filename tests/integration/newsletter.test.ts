@@ -4,9 +4,9 @@ import { describe, expect, it, vi } from 'vitest'
 import { api } from '../../reference-api'
 import { NEWSLETTER_MAILS_PER_HOUR } from '../../reference-api/resources/newsletter'
 import { tokenHash } from '../../reference-api/passwords'
-import arabic from '../../demo/messages/ar.json'
 import italian from '../../demo/messages/it.json'
 import { formToken, sendForm } from '../fixtures/lead-forms'
+import { LIVE_SEGMENTS } from '../fixtures/demo-markets'
 import { slugOf } from '../fixtures/page-slugs'
 import { formPost, nextClient, steadyRateLimiters } from '../fixtures/session'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
@@ -164,21 +164,31 @@ const signUp = (market: string, fields: Record<string, string>, headers: Record<
   sendForm(`/${market}/newsletter`, 'newsletter', fields, headers, bindings)
 
 describe('the newsletter sign-up in the footer', () => {
-  it('is a plain same-origin POST form on every market page, in the market\'s language, with its token, honeypot and consent', async () => {
-    for (const [market, messages] of [['it-it', italian], ['ae-ar', arabic]] as const) {
-      const { text } = await visit(`/${market}`)
+  it('is a plain same-origin POST form on every live market\'s pages (each home, a page of each kind in it-it) but the whistleblower channel\'s and its own, in the market\'s language, with its token, honeypot and consent', async () => {
+    const languages = env.TEST_DEMO_MESSAGES as unknown as Record<string, typeof italian>
+    const kinds = [
+      '/products', '/products/type/e-bikes', '/products/aurora-strada-9', '/news', '/news/details/report-sostenibilita-2025',
+      '/search/all?q=strada', '/rivenditori', '/dealers/cicli-bergamasca', '/chi-siamo', '/contatti', '/cart', '/informativa-privacy',
+    ]
+    const pages = [...LIVE_SEGMENTS.map((market) => `/${market}`), ...kinds.map((kind) => `/it-it${kind}`)]
+    for (const path of pages) {
+      const market = path.split('/')[1]!
+      const messages = languages[market.split('-')[1]!]!
+      const { text } = await visit(path)
       const form = footerForm(text)
-      expect(form, market).toContain(`action="/${market}/newsletter"`)
-      expect(form, market).toContain('method="post"')
-      expect(form, market).toMatch(/name="form_token" value="[A-Za-z0-9_-]{43}\.\d+\.[A-Za-z0-9_-]{43}"/)
-      expect(form, market).toContain('name="homepage"')
-      expect(form, market).toContain(`href="/${market}/${slugOf(market, 'privacy-policy')}"`)
-      expect(textOf(form), market).toContain(messages.newsletter.consent)
-      expect(textOf(form), market).toContain(messages.newsletter.submit)
+      expect(form, path).toContain(`action="/${market}/newsletter"`)
+      expect(form, path).toContain('method="post"')
+      expect(form, path).toMatch(/name="form_token" value="[A-Za-z0-9_-]{43}\.\d+\.[A-Za-z0-9_-]{43}"/)
+      expect(form, path).toContain('name="homepage"')
+      expect(form, path).toContain(`href="/${market}/${slugOf(market, 'privacy-policy')}"`)
+      expect(textOf(form), path).toContain(messages.newsletter.consent)
+      expect(textOf(form), path).toContain(messages.newsletter.submit)
       // The footer's ids never clash with a form of the page itself.
-      expect(form, market).toContain('id="footer-newsletter-email"')
-      expect(form, market).toContain('id="footer-newsletter-consent"')
+      expect(form, path).toContain('id="footer-newsletter-email"')
+      expect(form, path).toContain('id="footer-newsletter-consent"')
     }
+    // The whistleblower channel leaves no trace of a reporter's address, and the newsletter's page is the form itself.
+    for (const path of ['/it-it/whistleblower-form', '/it-it/newsletter']) expect(footerForm((await visit(path)).text), path).toBe('')
     // The lead-form page keeps its own consent field, and the footer its own.
     const contact = (await visit('/it-it/contatti')).text
     expect(contact.match(/id="field-consent"/g)).toHaveLength(1)

@@ -1,16 +1,13 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { URLS_PER_SITEMAP } from '../../src/seo/sitemap'
+import { LIVE_SEGMENTS } from '../fixtures/demo-markets'
 import { alternatesIn } from '../fixtures/head'
 import { clearCaches, ORIGIN, visit } from '../fixtures/worker'
 import { sitemapIndexEntries, sitemapUrls } from '../fixtures/xml'
 
 beforeEach(clearCaches)
 
-const LIVE_MARKETS = [
-  'int-en', 'it-it', 'es-es', 'gr-el', 'pt-pt', 'de-de', 'fr-fr', 'ch-de', 'ch-fr', 'ch-it', 'si-sl', 'hr-hr', 'us-en', 'us-es',
-  'mx-es', 'il-he', 'ae-ar', 'ae-en', 'au-en', 'za-en',
-]
 const W3C_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$/
 
 type Url = ReturnType<typeof sitemapUrls>[number]
@@ -62,7 +59,7 @@ describe('the sitemap index', () => {
     expect(headers.get('Content-Type')).toBe('application/xml; charset=utf-8')
     expect(headers.get('Cache-Control')).toBe('no-cache')
     const entries = sitemapIndexEntries(text)
-    expect(entries.map((entry) => entry.loc)).toEqual(LIVE_MARKETS.map((market) => `${ORIGIN}/${market}/sitemap.xml`))
+    expect(entries.map((entry) => entry.loc)).toEqual(LIVE_SEGMENTS.map((market) => `${ORIGIN}/${market}/sitemap.xml`))
     expect(entries.every((entry) => entry.lastmod && W3C_TIME.test(entry.lastmod))).toBe(true)
     expect((await visit('/nl-nl/sitemap.xml')).status).toBe(503)
   })

@@ -9,6 +9,7 @@ import { contentSecurityPolicy } from '../../src/security/content-security-polic
 import type { Bindings } from '../../src/env'
 import { type OutgoingMail, sendQueuedMails } from '../../src/mail/outbox-sender'
 import { consoleLogin } from '../fixtures/console'
+import { LIVE_SEGMENTS } from '../fixtures/demo-markets'
 import { formToken } from '../fixtures/lead-forms'
 import { formPost, steadyRateLimiters } from '../fixtures/session'
 import {
@@ -529,15 +530,22 @@ describe('following a case', () => {
     expect((await wbObjects()).length).toBe(objects)
   })
 
-  it('shows the follow-up form in every language with the codes isolated left to right (ae-ar)', async () => {
+  it('shows the follow-up form in every live market\'s language, its code field left to right; an opened case\'s code isolated left to right (ae-ar)', async () => {
+    const languages = env.TEST_DEMO_MESSAGES as unknown as Record<string, { whistleblower: { status_title: string } }>
+    for (const market of LIVE_SEGMENTS) {
+      const locale = market.split('-')[1]!
+      const { status, text } = await visit(`/${market}/whistleblower-form/status`)
+      expect(status, market).toBe(200)
+      expect(text, market).toContain(`<html lang="${locale}"`)
+      expect(text, market).toContain(`<h1 id="wb-status-title">${languages[locale]!.whistleblower.status_title}</h1>`)
+      const input = /<input id="field-code"[^>]*>/.exec(text)?.[0] ?? ''
+      expect(input, market).toContain('dir="ltr"')
+      expect(input, market).toContain('name="code"')
+    }
     const receipt = await sendReport('ae-ar', { ...ANONYMOUS_REPORT })
     const page = await openCase('ae-ar', receipt.code, receipt.passphrase)
     expect(page.status).toBe(200)
     expect(page.text).toContain(`<bdi dir="ltr" class="wb-code">${receipt.code}</bdi>`)
     expect(textOf(page.text)).toContain('قضيتك')
-    const form = await visit('/ae-ar/whistleblower-form/status')
-    const input = /<input id="field-code"[^>]*>/.exec(form.text)![0]
-    expect(input).toContain('dir="ltr"')
-    expect(input).toContain('name="code"')
   })
 })
