@@ -90,7 +90,7 @@ const website = z
 const company = {
   submission_key: submissionKey,
   company_name: requiredText(160),
-  registration_number: requiredText(40).regex(/^[\p{L}\p{N}][\p{L}\p{N} .\/-]{3,39}$/u, 'registration'),
+  registration_number: requiredText(40).regex(/^[\p{L}\p{N}][\p{L}\p{N} ./-]{3,39}$/u, 'registration'),
   address_line: requiredText(160),
   postal_code: requiredText(12).regex(/^[\p{L}\p{N}][\p{L}\p{N} -]{1,10}$/u, 'postal_code'),
   city: requiredText(80),

@@ -8,7 +8,7 @@ import {
   caseListAnswer,
   caseMessageRequest,
   closeCaseRequest,
-  notifyReporter,
+  type notifyReporter,
 } from '../../contract/staff-schemas'
 import { type ApiContext, type ApiEnv, badParameter, invalid, jsonBody, notFound, positiveInt, refuse, respond } from '../context'
 import { mailTexts, queueMail } from '../outbox'

@@ -39,7 +39,7 @@ async function check(page: Page, name: string, widths: ReadonlyArray<{ width: nu
 }
 
 /** An anonymous visitor adds the Strada 9 (M, red) from its page and goes from the cart to checkout: answers the cart's code. */
-async function addBikeAndCheckOut(page: Page, t: Texts, market: string): Promise<string> {
+async function addBikeAndCheckOut(page: Page, market: string): Promise<string> {
   await page.goto(`/${market}/products/aurora-strada-9`)
   await rejectTracking(page)
   const buyBox = page.locator('form.buy-box')
@@ -159,7 +159,7 @@ test.describe('checkout', () => {
     await page.setViewportSize(DESKTOP)
     await remember(context, 'it-it', baseURL!)
     const email = `e2e-checkout-it-${Date.now()}@example.com`
-    const code = await addBikeAndCheckOut(page, italian, 'it-it')
+    const code = await addBikeAndCheckOut(page, 'it-it')
     await signUpAndLogIn(page, italian, 'it-it', code, email, outbox)
     await chooseDealerPickup(page, italian, 'it-it', code, { line1: 'Via Tasso 8', postal: '24121', city: 'Bergamo', phone: '+39 035 555 0199' }, 'it-it')
     await expect(page.locator('.review-part').filter({ hasText: 'Cicli Bergamasca' })).toBeVisible()
@@ -176,7 +176,7 @@ test.describe('checkout', () => {
     await page.setViewportSize(PHONE)
     await remember(context, 'il-he', baseURL!)
     const email = `e2e-checkout-he-${Date.now()}@example.com`
-    const code = await addBikeAndCheckOut(page, hebrew, 'il-he')
+    const code = await addBikeAndCheckOut(page, 'il-he')
     // Sent to log in, the visitor has an account (made by request: signing up from checkout is the it-it journey's)
     // and logs in: the cart of the bike added before is merged into the customer's.
     const back = `/il-he/checkout/${code}`

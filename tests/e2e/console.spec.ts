@@ -72,7 +72,7 @@ async function requestTestRide(request: APIRequestContext, baseURL: string, emai
     phone: '+39 035 555 0101',
     consent: 'on',
   })
-  return referenceOf(answer.headers()['location'], /^\/it-it\/prova-su-strada\/sent\?reference=(TR-[^&]+)$/)
+  return referenceOf(answer.headers().location, /^\/it-it\/prova-su-strada\/sent\?reference=(TR-[^&]+)$/)
 }
 
 /** A job application with a PDF in it-it, sent by request as its form posts it (job-form.spec.ts fills the form): answers its reference. */
@@ -88,7 +88,7 @@ async function applyForJob(request: APIRequestContext, baseURL: string, email: s
     },
     consent: 'on',
   })
-  return referenceOf(answer.headers()['location'], /^\/it-it\/lavora-con-noi\/sent\?reference=(JB-[^&]+)$/)
+  return referenceOf(answer.headers().location, /^\/it-it\/lavora-con-noi\/sent\?reference=(JB-[^&]+)$/)
 }
 
 /** The reference in the address a sent form leads to. */
@@ -146,7 +146,7 @@ test('an editor signs in (a wrong code, then the right one), reads a test-ride r
   await expect(page.locator('dl.facts').nth(1)).toContainText('Lukas Meyer CV.pdf')
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('a:text-is("Download the CV")').click()])
   expect(download.suggestedFilename()).toBe(`${job}-cv.pdf`)
-  const cv = await page.request.get(page.url().replace(/\?.*$/, '') + '/cv')
+  const cv = await page.request.get(`${page.url().replace(/\?.*$/, '')}/cv`)
   expect(cv.status()).toBe(200)
   expect(cv.headers()['content-type']).toBe('application/pdf')
   expect(cv.headers()['content-disposition']).toBe(`attachment; filename="${job}-cv.pdf"`)

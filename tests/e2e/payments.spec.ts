@@ -39,9 +39,9 @@ async function orderWaitingForPayment(page: Page, context: BrowserContext, baseU
     bill_phone: '+39 035 555 0199',
     payment_method: 'card',
   }, checkout!)
-  expect(chosen.headers()['location'], 'the checkout form leads to the review').toBe(`${checkout}/review`)
+  expect(chosen.headers().location, 'the checkout form leads to the review').toBe(`${checkout}/review`)
   const placed = await sendForm(page.request, baseURL, `${checkout}/review`, {}, `${checkout}/review`)
-  const payment = new URL(placed.headers()['location'] ?? '', baseURL).pathname
+  const payment = new URL(placed.headers().location ?? '', baseURL).pathname
   expect(payment, 'placing the order leads to the test payment').toMatch(/^\/_test-payments\/tp_[0-9a-f]{24}$/)
   return { payment, result: `${checkout}/result` }
 }

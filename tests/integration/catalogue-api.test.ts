@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { api } from '../../reference-api'
-import { type Product, type ProductSummary } from '../../contract/catalogue-schemas'
+import type { Product, ProductSummary } from '../../contract/catalogue-schemas'
 import type { Site } from '../../contract/schemas'
 import { DEMO_MARKETS } from '../fixtures/demo-markets'
 import { visit } from '../fixtures/worker'

@@ -546,7 +546,11 @@ describe('the retention', () => {
     const cursors: Array<string | undefined> = []
     const bucket = new Proxy(env.FILES, {
       get(target, name) {
-        if (name === 'list') return (options: R2ListOptions) => (cursors.push(options.cursor), target.list({ ...options, limit: 2 }))
+        if (name === 'list')
+          return (options: R2ListOptions) => {
+            cursors.push(options.cursor)
+            return target.list({ ...options, limit: 2 })
+          }
         const value = Reflect.get(target, name)
         return typeof value === 'function' ? value.bind(target) : value
       },

@@ -2,7 +2,6 @@ import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import italian from '../../demo/messages/it.json'
 import { hashPassword } from '../../reference-api/passwords'
-import { loggablePath } from '../../src/ops/request-log'
 import { heldDatabase } from '../fixtures/database'
 import { textOf, visit } from '../fixtures/worker'
 import { formPost, logIn, nextClient, sessions, visitAs } from '../fixtures/session'
@@ -178,7 +177,7 @@ describe('the update-password page', () => {
     expect(expired.status).toBe(410)
     expect(textOf(expired.text)).toContain(italian.password.link_invalid_text)
     expect((await submit(link, NEW_PASSWORD)).status).toBe(410)
-    for (const path of ['/it-it/update-password/' + 'x'.repeat(43), '/it-it/update-password/short', '/it-it/update-password/%00%ff']) {
+    for (const path of [`/it-it/update-password/${'x'.repeat(43)}`, '/it-it/update-password/short', '/it-it/update-password/%00%ff']) {
       const { status, text } = await visit(path)
       expect(status, path).toBe(404)
       expect(textOf(text)).toContain(italian.password.link_invalid_title)

@@ -129,6 +129,7 @@ describe('structured data (JSON-LD)', () => {
     expect(status, path).toBe(200)
     return structuredDataIn(text)
   }
+  // biome-ignore lint/suspicious/noExplicitAny: the test reads JSON-LD freely, checking each value it names
   const find = (things: Awaited<ReturnType<typeof typesOf>>, type: string) => things.find((thing) => thing['@type'] === type) as Record<string, any>
 
   it('describes a home as the brand\'s Organization and a WebSite whose SearchAction searches the market', async () => {

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import german from '../../demo/messages/de.json'
 import french from '../../demo/messages/fr.json'
 import hebrew from '../../demo/messages/he.json'

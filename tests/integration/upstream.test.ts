@@ -90,7 +90,7 @@ describe('the upstream client', () => {
 })
 
 describe('the site over an HTTP upstream', () => {
-  it('calls ${UPSTREAM_URL}/api/... with the market headers', async () => {
+  it('calls UPSTREAM_URL/api/... with the market headers', async () => {
     const upstream = httpUpstream()
     expect((await visit('/ch-fr', {}, http)).status).toBe(200)
     const siteCall = upstream.requests.find((r) => r.url === `${UPSTREAM_URL}/api/sites/ch`)

@@ -54,7 +54,7 @@ describe('exported names', () => {
     const modulesOf = new Map<string, string[]>()
     for (const [path, text] of sources)
       if (isSiteModule(path)) for (const name of new Set(exportedNames(text))) modulesOf.set(name, [...(modulesOf.get(name) ?? []), path])
-    const twice = [...modulesOf].filter(([name, modules]) => modules.length > 1).map(([name, modules]) => `${name}: ${modules.join(', ')}`)
+    const twice = [...modulesOf].filter(([_name, modules]) => modules.length > 1).map(([name, modules]) => `${name}: ${modules.join(', ')}`)
     expect(twice).toEqual([])
   })
 

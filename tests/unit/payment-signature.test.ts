@@ -50,7 +50,7 @@ describe('webhook signatures (Stripe\'s scheme: HMAC-SHA-256 of "{t}.{body}", he
   it.each([
     ['no header', null],
     ['an empty header', ''],
-    ['no timestamp', 'v1=' + 'a'.repeat(64)],
+    ['no timestamp', `v1=${'a'.repeat(64)}`],
     ['no v1', `t=${T}`],
     ['two timestamps', `t=${T},t=${T},v1=${'a'.repeat(64)}`],
     ['a timestamp that is no number', `t=12e4,v1=${'a'.repeat(64)}`],
@@ -58,7 +58,7 @@ describe('webhook signatures (Stripe\'s scheme: HMAC-SHA-256 of "{t}.{body}", he
     ['upper-case hex', `t=${T},v1=${'A'.repeat(64)}`],
     ['a part without "="', `t=${T},v1,${'a'.repeat(64)}`],
     ['a part with two "="', `t=${T},v1=${'a'.repeat(64)}=`],
-    ['too many parts', `t=${T}` + `,v1=${'a'.repeat(64)}`.repeat(8)],
+    ['too many parts', `t=${T}${`,v1=${'a'.repeat(64)}`.repeat(8)}`],
     ['an overlong header', `t=${T},x=${'y'.repeat(2000)},v1=${'a'.repeat(64)}`],
   ])('refuses %s as malformed', async (_what, header) => {
     expect(await verifyWebhookSignature(SECRET, header, BODY, T)).toEqual({ ok: false, reason: 'malformed' })

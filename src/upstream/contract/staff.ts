@@ -8,7 +8,7 @@ import {
   outboxAnswer,
   outboxMailAnswer,
   staffAnswer,
-  staffEventRequest,
+  type staffEventRequest,
   staffEventsAnswer,
   type StaffLogin,
   staffLoginAnswer,
