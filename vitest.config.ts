@@ -7,7 +7,9 @@ process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV ??= 'false'
 
 /** The rate limiters' limits as wrangler.toml configures them, for tests that count attempts without a clock. */
 const rateLimits = Object.fromEntries(
-  [...readFileSync('wrangler.toml', 'utf8').matchAll(/\[\[ratelimits\]\]\s*name = "(\w+)"[\s\S]*?limit = (\d+)/g)].map(([, name, limit]) => [name, Number(limit)]),
+  [...readFileSync('wrangler.toml', 'utf8').matchAll(/\[\[ratelimits\]\]\s*name = "(\w+)"[\s\S]*?limit = (\d+)/g)].map(
+    ([, name, limit]) => [name, Number(limit)],
+  ),
 )
 
 export default defineConfig({
@@ -35,7 +37,12 @@ export default defineConfig({
     })),
   ],
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/unit/**/*.test.tsx', 'tests/integration/**/*.test.tsx'],
+    include: [
+      'tests/unit/**/*.test.ts',
+      'tests/integration/**/*.test.ts',
+      'tests/unit/**/*.test.tsx',
+      'tests/integration/**/*.test.tsx',
+    ],
     setupFiles: ['./tests/apply-migrations.ts'],
     // Two files at once on two cores: much of a file's time is its runtime starting and its storage being filled.
     maxWorkers: 2,

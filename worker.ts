@@ -10,7 +10,12 @@ import { embedReferenceApi } from './src/upstream/reference-api'
  * (src/) and the embedded reference API (reference-api/), whose fetch the site's upstream client calls in-process while
  * `UPSTREAM_URL` is empty, and whose retention and outbox the site's Cron Trigger and mail sender run.
  */
-embedReferenceApi({ fetch: (request, env, ctx) => api.fetch(request, env, ctx), sendOutbox, deleteSubmissions, deleteReporterMails })
+embedReferenceApi({
+  fetch: (request, env, ctx) => api.fetch(request, env, ctx),
+  sendOutbox,
+  deleteSubmissions,
+  deleteReporterMails,
+})
 
 export default {
   fetch: site.fetch,

@@ -41,7 +41,16 @@ function focusFirstError(): void {
 function openGalleryViewer(): void {
   document.addEventListener('click', (event) => {
     const link = (event.target as Element | null)?.closest?.<HTMLAnchorElement>('a[data-viewer]')
-    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    if (
+      !link ||
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return
     event.preventDefault()
     import('./islands/gallery-viewer').then((module) => module.openViewer(link), reloadAfterFailedChunk)
   })

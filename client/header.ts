@@ -6,8 +6,11 @@
  * closes the whole sheet).
  */
 export function enhanceHeader(header: HTMLElement): void {
-  const disclosures = Array.from(header.querySelectorAll<HTMLDetailsElement>('details.product-menu, details.header-search, details.account-menu'))
-  const inOpenSheet = (details: HTMLDetailsElement) => details.closest('.site-nav[data-open], .site-nav:target') !== null
+  const disclosures = Array.from(
+    header.querySelectorAll<HTMLDetailsElement>('details.product-menu, details.header-search, details.account-menu'),
+  )
+  const inOpenSheet = (details: HTMLDetailsElement) =>
+    details.closest('.site-nav[data-open], .site-nav:target') !== null
   const close = (details: HTMLDetailsElement, focusSummary: boolean) => {
     details.open = false
     if (focusSummary) details.querySelector('summary')?.focus()

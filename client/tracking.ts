@@ -6,7 +6,11 @@ import type { TrackerLoad } from '../src/tracking/snippet'
  * tag manager's inline snippet has set up `gtag` and Consent Mode.
  */
 
-type Queue = ((...args: unknown[]) => void) & { q?: unknown[][]; queue?: unknown[][]; callMethod?: (...args: unknown[]) => void }
+type Queue = ((...args: unknown[]) => void) & {
+  q?: unknown[][]
+  queue?: unknown[][]
+  callMethod?: (...args: unknown[]) => void
+}
 type TrackingWindow = Window & {
   gtag?: (...args: unknown[]) => void
   intercomSettings?: Record<string, unknown>

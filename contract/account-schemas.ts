@@ -10,7 +10,6 @@ import { currencyCode, envelope, pagedEnvelope, userSchema } from './schemas'
  * `validation.*` texts, so one check gives both sides the same answer.
  */
 
-
 /** `POST api/auth/login`'s body, as the login form sends it. */
 export const loginRequestSchema = z.object({
   email: emailSchema,
@@ -37,7 +36,10 @@ export const forgotPasswordRequest = z.object({
    * Where the mailed link points: the API appends the token. HTTPS (plain HTTP only on this machine). A backend of
    * the brand's also checks the host against its own sites; the embedded API is only ever called by this Worker.
    */
-  link_base: z.string().url().max(300)
+  link_base: z
+    .string()
+    .url()
+    .max(300)
     .regex(/^(https:\/\/[^/]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)\/[a-z]{2,3}-[a-z]{2}\/update-password\/$/),
 })
 export const resetPasswordRequest = z.object({ token: resetToken, password: newPasswordSchema })
@@ -49,8 +51,12 @@ export const resetPasswordAnswer = envelope(z.object({ user_id: z.number().int()
  * percent-encoded) may follow, so the visitor comes back where they were going. HTTPS (plain HTTP only on this
  * machine), into a market's `confirm-email` page.
  */
-export const confirmLinkTemplate = z.string().max(800)
-  .regex(/^(https:\/\/[^/?#]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)\/[a-z]{2,3}-[a-z]{2}\/confirm-email\/\{token\}(\?redirect=[A-Za-z0-9%._~-]{1,600})?$/)
+export const confirmLinkTemplate = z
+  .string()
+  .max(800)
+  .regex(
+    /^(https:\/\/[^/?#]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)\/[a-z]{2,3}-[a-z]{2}\/confirm-email\/\{token\}(\?redirect=[A-Za-z0-9%._~-]{1,600})?$/,
+  )
 
 /** The names, the address and the password of a new account, as the sign-up form sends them (the consent ticked). */
 export const registrationFields = z.object({
@@ -65,13 +71,18 @@ export const registrationFields = z.object({
  * `POST api/auth/register`: the fields, the key of the filled-in form (the same key twice is handled once) and the
  * template of the confirmation link.
  */
-export const registerRequest = registrationFields.extend({ submission_key: submissionKey, link_template: confirmLinkTemplate })
+export const registerRequest = registrationFields.extend({
+  submission_key: submissionKey,
+  link_template: confirmLinkTemplate,
+})
 /** `POST api/auth/resend-confirmation` (with the bearer's token). */
 export const resendConfirmationRequest = z.object({ link_template: confirmLinkTemplate })
 /** `POST api/auth/confirm-email`. */
 export const confirmEmailRequest = z.object({ token: resetToken })
 /** A confirmation link's account (`GET api/auth/confirm-email/{token}`), and the answer of a confirmation. */
-export const confirmationAnswer = envelope(z.object({ user_id: z.number().int(), email: z.string(), expires_at: isoTime }))
+export const confirmationAnswer = envelope(
+  z.object({ user_id: z.number().int(), email: z.string(), expires_at: isoTime }),
+)
 
 /** The answer of calls that only acknowledge (logout, forgot password). */
 export const acknowledgedAnswer = z.object({ message: z.string() })
@@ -92,7 +103,12 @@ const postalAddressFields = {
   postal_code: requiredText(12).regex(/^[\p{L}\p{N}][\p{L}\p{N} -]{1,10}$/u, 'postal_code'),
   city: requiredText(80),
   region: optionalText(80),
-  country_code: z.string({ error: 'required' }).trim().toUpperCase().min(1, 'required').regex(/^[A-Z]{2}$/, 'country'),
+  country_code: z
+    .string({ error: 'required' })
+    .trim()
+    .toUpperCase()
+    .min(1, 'required')
+    .regex(/^[A-Z]{2}$/, 'country'),
   phone: phoneSchema.optional().transform((value) => value || null),
 }
 
@@ -103,7 +119,9 @@ export const postalAddressInput = z.object(postalAddressFields)
 export const addressInput = z.object({
   label: optionalText(40),
   ...postalAddressFields,
-  is_default: z.union([z.boolean(), z.literal('on'), z.literal('1'), z.literal('0'), z.literal('')]).optional()
+  is_default: z
+    .union([z.boolean(), z.literal('on'), z.literal('1'), z.literal('0'), z.literal('')])
+    .optional()
     .transform((value) => value === true || value === 'on' || value === '1'),
 })
 
@@ -127,17 +145,29 @@ export const addressSchema = postalAddressSchema.extend({
 
 /** A bike as the registration form or the API receives it. */
 export const bikeRegistration = z.object({
-  serial_number: z.string({ error: 'required' }).trim().toUpperCase().min(1, 'required')
+  serial_number: z
+    .string({ error: 'required' })
+    .trim()
+    .toUpperCase()
+    .min(1, 'required')
     .regex(/^[A-Z0-9]{8,20}$/, 'serial'),
   product_id: z.coerce.number({ error: 'model' }).int('model').positive('model'),
-  purchased_on: z.string({ error: 'required' }).trim().min(1, 'required').regex(/^\d{4}-\d{2}-\d{2}$/, 'date')
+  purchased_on: z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, 'required')
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'date')
     .refine((value) => isCalendarDate(value) && value >= '2000-01-01', 'date')
     .refine((value) => value <= new Date().toISOString().slice(0, 10), 'date_future'),
   dealer_name: optionalText(120),
 })
 
-
-const productRefSchema = z.object({ id: z.number().int(), slug: z.string(), name: z.string(), image: z.string().nullish() })
+const productRefSchema = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  name: z.string(),
+  image: z.string().nullish(),
+})
 
 export const bikeSchema = z.object({
   id: z.number().int(),
@@ -149,7 +179,15 @@ export const bikeSchema = z.object({
   warranty_ends_on: isoDate,
 })
 
-export const orderStatusSchema = z.enum(['pending_payment', 'paid', 'processing', 'shipped', 'delivered', 'cancelled', 'refunded'])
+export const orderStatusSchema = z.enum([
+  'pending_payment',
+  'paid',
+  'processing',
+  'shipped',
+  'delivered',
+  'cancelled',
+  'refunded',
+])
 export const paymentStateSchema = z.enum(['pending', 'paid', 'failed', 'refunded'])
 
 export const orderSummarySchema = z.object({
@@ -167,22 +205,32 @@ export const orderSchema = orderSummarySchema.extend({
   subtotal: z.number().int(),
   shipping: z.number().int(),
   tax: z.number().int(),
-  items: z.array(z.object({
-    product_id: z.number().int().nullish(),
-    name: z.string(),
-    /** The variant as written when the order was placed, in that language (`M · Verde salvia`). */
-    variant: z.string().nullish(),
-    /** The variant's SKU, size and colour key (`colour.{key}` names it in any language), when the line has a SKU. */
-    sku: z.string().nullish(),
-    size: z.string().nullish(),
-    colour: z.string().regex(/^[a-z0-9_-]{1,40}$/).nullish().catch(null),
-    quantity: z.number().int().min(1),
-    unit_price: z.number().int(),
-    total: z.number().int(),
-  })),
+  items: z.array(
+    z.object({
+      product_id: z.number().int().nullish(),
+      name: z.string(),
+      /** The variant as written when the order was placed, in that language (`M · Verde salvia`). */
+      variant: z.string().nullish(),
+      /** The variant's SKU, size and colour key (`colour.{key}` names it in any language), when the line has a SKU. */
+      sku: z.string().nullish(),
+      size: z.string().nullish(),
+      colour: z
+        .string()
+        .regex(/^[a-z0-9_-]{1,40}$/)
+        .nullish()
+        .catch(null),
+      quantity: z.number().int().min(1),
+      unit_price: z.number().int(),
+      total: z.number().int(),
+    }),
+  ),
   billing_address: postalAddressSchema,
   shipping_address: postalAddressSchema.nullish(),
-  delivery: z.object({ method: z.enum(['home', 'pickup']), dealer: z.string().nullish(), tracking_code: z.string().nullish() }),
+  delivery: z.object({
+    method: z.enum(['home', 'pickup']),
+    dealer: z.string().nullish(),
+    tracking_code: z.string().nullish(),
+  }),
   payment: z.object({ method: z.string(), state: paymentStateSchema }),
   timeline: z.array(z.object({ status: orderStatusSchema, at: isoTime })),
 })

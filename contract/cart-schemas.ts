@@ -54,13 +54,21 @@ export const cartSchema = z.object({
   subtotal: z.number().int().min(0),
   /** Home delivery for this subtotal (0 when free or the cart is empty), its free-from threshold and days; null: none. */
   shipping: z
-    .object({ price: z.number().int().min(0), free_from: z.number().int().nullable(), days: z.tuple([z.number().int(), z.number().int()]) })
+    .object({
+      price: z.number().int().min(0),
+      free_from: z.number().int().nullable(),
+      days: z.tuple([z.number().int(), z.number().int()]),
+    })
     .nullable(),
   /**
    * VAT at the market's `rate` (basis points; null: worked out at checkout from the address), `included` in the
    * prices or added on top; `amount` is the VAT in `total` (null when not known yet).
    */
-  vat: z.object({ rate: z.number().int().nullable(), included: z.boolean(), amount: z.number().int().min(0).nullable() }),
+  vat: z.object({
+    rate: z.number().int().nullable(),
+    included: z.boolean(),
+    amount: z.number().int().min(0).nullable(),
+  }),
   /** Subtotal and delivery, plus VAT where it is added and known. */
   total: z.number().int().min(0),
 })

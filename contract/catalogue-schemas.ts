@@ -18,7 +18,10 @@ export const productTypeSchema = z.object({ id: z.number().int(), slug, name: z.
 export const listedProductTypeSchema = productTypeSchema.extend({
   registrable: z.boolean().default(false),
   /** The type's picture for the header's product menu (the embedded API: its first product's, featured first). */
-  image: sitePath.nullish().catch(null).transform((value) => value ?? null),
+  image: sitePath
+    .nullish()
+    .catch(null)
+    .transform((value) => value ?? null),
 })
 
 export const availabilitySchema = z.enum(['in_stock', 'low_stock', 'out_of_stock', 'preorder'])
@@ -61,7 +64,11 @@ export const productSummarySchema = z.object({
   /** Some variant sold in the caller's market is in stock (or low on stock); an API without the field lists all as in stock. */
   in_stock: z.boolean().default(true),
   /** When the product came out (YYYY-MM-DD): "newest first" sorts by it, products without one last. */
-  released_on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullish().catch(null),
+  released_on: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .nullish()
+    .catch(null),
 })
 
 /**
@@ -77,7 +84,10 @@ export const specPartSchema = z.discriminatedUnion('kind', [
     value: z.number().finite(),
     to: z.number().finite().nullish(),
     /** An SI or trade symbol (`kg`, `mm`, `Wh`, `Nm`, `psi`…), written after the number; none for a plain count. */
-    unit: z.string().regex(/^[A-Za-z°%]{1,4}$/).nullish(),
+    unit: z
+      .string()
+      .regex(/^[A-Za-z°%]{1,4}$/)
+      .nullish(),
   }),
 ])
 
@@ -122,7 +132,11 @@ export const productSchema = productSummarySchema.extend({
   colour_gallery: z.record(z.string().regex(/^[a-z]+$/), z.array(sitePath)).default({}),
   specs: z.array(specSchema),
   /** The frame sizes of a bicycle with their rider heights and geometry; none (null) for products without a size guide. */
-  size_guide: z.array(sizeGuideRowSchema).min(1).nullish().transform((rows) => rows ?? null),
+  size_guide: z
+    .array(sizeGuideRowSchema)
+    .min(1)
+    .nullish()
+    .transform((rows) => rows ?? null),
   /** Only the variants sold in the caller's market (those with a price there). */
   variants: z.array(variantSchema),
 })
@@ -151,7 +165,11 @@ export const dealerSchema = z.object({
   lng: z.number().min(-180).max(180),
   phone: z.string().nullish(),
   email: z.string().nullish(),
-  website: z.string().url().regex(/^https?:\/\//).nullish(),
+  website: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//)
+    .nullish(),
   services: z.object({ sales: z.boolean(), service: z.boolean(), test_rides: z.boolean() }),
   /** Seven days, Monday first: the day's opening ranges, none when closed. */
   hours: z.array(z.array(openingRange)).length(7),
@@ -159,7 +177,12 @@ export const dealerSchema = z.object({
   distance_km: z.number().min(0).nullish(),
 })
 
-export const placeSchema = z.object({ name: z.string(), postal_code: z.string().nullish(), lat: z.number(), lng: z.number() })
+export const placeSchema = z.object({
+  name: z.string(),
+  postal_code: z.string().nullish(),
+  lat: z.number(),
+  lng: z.number(),
+})
 
 export const searchKindSchema = z.enum(['product', 'news', 'dealer'])
 export const searchResultSchema = z.object({

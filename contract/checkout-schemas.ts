@@ -50,13 +50,20 @@ export const checkoutChoicesInput = z
     payment_method: paymentMethod,
   })
   .superRefine((choices, ctx) => {
-    if (choices.delivery.method === 'home' && !choices.shipping_address) ctx.addIssue({ code: 'custom', path: ['shipping_address'], message: 'required' })
-    if (choices.delivery.method === 'pickup' && !choices.billing_address) ctx.addIssue({ code: 'custom', path: ['billing_address'], message: 'required' })
+    if (choices.delivery.method === 'home' && !choices.shipping_address)
+      ctx.addIssue({ code: 'custom', path: ['shipping_address'], message: 'required' })
+    if (choices.delivery.method === 'pickup' && !choices.billing_address)
+      ctx.addIssue({ code: 'custom', path: ['billing_address'], message: 'required' })
   })
 export type CheckoutChoices = z.infer<typeof checkoutChoicesInput>
 
 /** A dealer an order can be picked up at, as the checkout names it. */
-export const pickupDealerSchema = z.object({ slug: z.string(), name: z.string(), address: z.string(), city: z.string() })
+export const pickupDealerSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  address: z.string(),
+  city: z.string(),
+})
 
 /** An order as placing and paying it answer: enough for the Worker to create the payment and for the result page. */
 export const placedOrderSchema = z.object({
@@ -80,7 +87,11 @@ export const checkoutAmountsSchema = z.object({
   items: z.number().int().min(0),
   delivery: z.number().int().min(0),
   /** As the cart's: `rate` in basis points, `included` in the prices or added, `amount` in `total`. */
-  vat: z.object({ rate: z.number().int().nullable(), included: z.boolean(), amount: z.number().int().min(0).nullable() }),
+  vat: z.object({
+    rate: z.number().int().nullable(),
+    included: z.boolean(),
+    amount: z.number().int().min(0).nullable(),
+  }),
   total: z.number().int().min(0),
 })
 
@@ -127,8 +138,16 @@ export const recordPaymentInput = z.object({
  * (cancelled), `stale_attempt`; 422 `incomplete` (a choice missing); 403 `email_unconfirmed`.
  */
 export const CHECKOUT_REFUSALS = [
-  'prices_changed', 'checkout_changed', 'unavailable', 'dealer_unavailable', 'already_paid', 'order_closed', 'stale_attempt',
-  'incomplete', 'email_unconfirmed', 'payment_in_progress',
+  'prices_changed',
+  'checkout_changed',
+  'unavailable',
+  'dealer_unavailable',
+  'already_paid',
+  'order_closed',
+  'stale_attempt',
+  'incomplete',
+  'email_unconfirmed',
+  'payment_in_progress',
 ] as const
 export type CheckoutRefusal = (typeof CHECKOUT_REFUSALS)[number]
 

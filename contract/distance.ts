@@ -12,5 +12,7 @@ export function distanceKm(a: Point, b: Point): number {
 
 /** Things with a position, each with its distance from `origin` (km), nearest first. */
 export function byDistance<T extends Point>(things: T[], origin: Point): Array<T & { distance_km: number }> {
-  return things.map((thing) => ({ ...thing, distance_km: distanceKm(origin, thing) })).sort((a, b) => a.distance_km - b.distance_km)
+  return things
+    .map((thing) => ({ ...thing, distance_km: distanceKm(origin, thing) }))
+    .sort((a, b) => a.distance_km - b.distance_km)
 }

@@ -20,18 +20,29 @@ export const text = (max: number, lines: Lines = 'one') => {
   return lines === 'one' ? written.refine((value) => !hasDirectionControls(value), 'direction_control') : written
 }
 /** A text that must be given: empty is `required` alone, whatever else its schema checks. */
-export const requiredText = (max: number, lines: Lines = 'one') => text(max, lines).min(1, { error: 'required', abort: true })
+export const requiredText = (max: number, lines: Lines = 'one') =>
+  text(max, lines).min(1, { error: 'required', abort: true })
 /**
  * A person's name: no web or e-mail address in it, so that the acknowledgement the site mails to whatever address is
  * given cannot carry someone's link.
  */
-export const personName = (max: number) => requiredText(max).refine((value) => !/:\/\/|www\.|@|\.(com|net|org|ru|io|xyz)\b/i.test(value), 'name_link')
+export const personName = (max: number) =>
+  requiredText(max).refine((value) => !/:\/\/|www\.|@|\.(com|net|org|ru|io|xyz)\b/i.test(value), 'name_link')
 
 /** A form's empty field and JSON's null both mean "not given". */
 export const optionalText = (max: number, lines: Lines = 'one') =>
-  z.union([text(max, lines), z.null()]).optional().transform((value) => value || null)
+  z
+    .union([text(max, lines), z.null()])
+    .optional()
+    .transform((value) => value || null)
 
-export const emailSchema = z.string({ error: 'required' }).trim().toLowerCase().min(1, { error: 'required', abort: true }).max(254, 'too_long').email('email')
+export const emailSchema = z
+  .string({ error: 'required' })
+  .trim()
+  .toLowerCase()
+  .min(1, { error: 'required', abort: true })
+  .max(254, 'too_long')
+  .email('email')
 
 /** A phone number a person may write (`+39 035 555 0101`), or nothing. */
 export const phoneSchema = z.union([text(30).regex(/^$|^\+?[0-9 ()./-]{6,30}$/, 'phone'), z.null()])
@@ -65,7 +76,9 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
 }
 
 /** The messages of a failed check of one value (an e-mail address, a password). */
-export const valueErrors = (error: z.ZodError): string[] => [...new Set(error.issues.map((issue) => messageKey(issue.message)))]
+export const valueErrors = (error: z.ZodError): string[] => [
+  ...new Set(error.issues.map((issue) => messageKey(issue.message))),
+]
 
 /** Our schemas' messages are text keys; anything else (zod's own words) is the generic one. */
 const messageKey = (message: string) => (/^[a-z_]+$/.test(message) ? message : 'invalid')

@@ -1,5 +1,14 @@
 import { z } from 'zod'
-import { emailSchema, isCalendarDate, optionalText, personName, requiredPhoneSchema, requiredText, text, ticked } from './fields'
+import {
+  emailSchema,
+  isCalendarDate,
+  optionalText,
+  personName,
+  requiredPhoneSchema,
+  requiredText,
+  text,
+  ticked,
+} from './fields'
 import { envelope } from './schemas'
 
 /**
@@ -21,11 +30,17 @@ export const submissionKey = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, 'invalid
 /** A submission's reference as the API answers it (`TR-4K7M-Q2XD`): what the visitor quotes. */
 export const REFERENCE_FORMAT = /^[A-Z0-9][A-Z0-9-]{5,39}$/
 
-const slugChoice = (message: string) => z.string({ error: message }).trim().regex(/^[a-z0-9-]{1,80}$/, message)
+const slugChoice = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .regex(/^[a-z0-9-]{1,80}$/, message)
 const consent = ticked('consent')
 
 /** A calendar day, `YYYY-MM-DD`. */
-const day = requiredText(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'date').refine(isCalendarDate, 'date')
+const day = requiredText(10)
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'date')
+  .refine(isCalendarDate, 'date')
 
 /** A lead form's recipient address, or none. */
 const recipient = z.string().email().max(254).nullish()
@@ -50,7 +65,10 @@ export const TEST_RIDE_DAYS_AHEAD = 60
 
 /** The first and the last day a test ride may be asked for on `today` (UTC): tomorrow, and 60 days after today. */
 export function testRideWindow(today: Date = new Date()): { first: string; last: string } {
-  const dayAfter = (days: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + days)).toISOString().slice(0, 10)
+  const dayAfter = (days: number) =>
+    new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + days))
+      .toISOString()
+      .slice(0, 10)
   return { first: dayAfter(1), last: dayAfter(TEST_RIDE_DAYS_AHEAD) }
 }
 
@@ -82,7 +100,10 @@ export const YEARLY_VOLUMES = ['under_100', '100_500', '500_2000', 'over_2000'] 
 
 /** A website as people write it (`www.shop.it`, `https://shop.it/bikes`), stored with its scheme. */
 const website = z
-  .union([text(200).regex(/^$|^(https?:\/\/)?[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(\/\S*)?$/iu, 'website'), z.null()])
+  .union([
+    text(200).regex(/^$|^(https?:\/\/)?[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(\/\S*)?$/iu, 'website'),
+    z.null(),
+  ])
   .optional()
   .transform((value) => (value ? (/^https?:\/\//i.test(value) ? value : `https://${value}`) : null))
 
@@ -94,7 +115,11 @@ const company = {
   address_line: requiredText(160),
   postal_code: requiredText(12).regex(/^[\p{L}\p{N}][\p{L}\p{N} -]{1,10}$/u, 'postal_code'),
   city: requiredText(80),
-  country_code: z.string({ error: 'country' }).trim().toUpperCase().regex(/^[A-Z]{2}$/, 'country'),
+  country_code: z
+    .string({ error: 'country' })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'country'),
   website,
   contact_name: personName(120),
   email: emailSchema,
@@ -108,7 +133,12 @@ const choices = <T extends readonly [string, ...string[]]>(values: T, message: s
   z
     .union([z.array(z.string()), z.string()], { error: message })
     .transform((value) => (Array.isArray(value) ? value : [value]))
-    .pipe(z.array(z.enum(values, { error: message })).min(1, message).max(values.length, message))
+    .pipe(
+      z
+        .array(z.enum(values, { error: message }))
+        .min(1, message)
+        .max(values.length, message),
+    )
     .transform((list) => [...new Set(list)])
 
 /** `POST api/forms/partner` with `kind: dealer`: a shop that wants to sell the brand. */
@@ -142,7 +172,9 @@ export const jobApplicationFields = z.object({
   submission_key: submissionKey,
   /** An open position's id, or empty for an open application. */
   position: z
-    .union([z.literal(''), z.null(), z.coerce.number({ error: 'position' }).int('position').positive('position')], { error: 'position' })
+    .union([z.literal(''), z.null(), z.coerce.number({ error: 'position' }).int('position').positive('position')], {
+      error: 'position',
+    })
     .optional()
     .transform((value) => (typeof value === 'number' ? value : null)),
   name: personName(120),
@@ -183,7 +215,9 @@ export const contactMessage = z.object({
  * The answer to every form: the submission's reference, and whether this call stored it (201, `created: true`) or the
  * key was already sent (200, `created: false`: the first one's reference).
  */
-export const referenceAnswer = envelope(z.object({ reference: z.string().regex(REFERENCE_FORMAT), created: z.boolean().optional() }))
+export const referenceAnswer = envelope(
+  z.object({ reference: z.string().regex(REFERENCE_FORMAT), created: z.boolean().optional() }),
+)
 
 /** An open position of a market (`GET api/jobs`), in the caller's language. */
 export const jobSchema = z.object({

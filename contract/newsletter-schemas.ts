@@ -13,8 +13,12 @@ import { envelope } from './schemas'
  * Where the mailed confirmation link points: `{token}` stands for the token. HTTPS (plain HTTP only on this machine),
  * into a market's `newsletter/confirm/` page.
  */
-export const newsletterLinkTemplate = z.string().max(300)
-  .regex(/^(https:\/\/[^/?#]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)\/[a-z]{2,3}-[a-z]{2}\/newsletter\/confirm\/\{token\}$/)
+export const newsletterLinkTemplate = z
+  .string()
+  .max(300)
+  .regex(
+    /^(https:\/\/[^/?#]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)\/[a-z]{2,3}-[a-z]{2}\/newsletter\/confirm\/\{token\}$/,
+  )
 
 /** What the sign-up form sends: the address and the consent. */
 export const newsletterFields = z.object({
@@ -26,7 +30,10 @@ export const newsletterFields = z.object({
  * `POST api/newsletter/subscriptions`: the fields, the template of the confirmation link and the form's key (the form
  * token's id: the same form sent twice with the same address is one sign-up, one mail).
  */
-export const newsletterRequest = newsletterFields.extend({ link_template: newsletterLinkTemplate, submission_key: submissionKey })
+export const newsletterRequest = newsletterFields.extend({
+  link_template: newsletterLinkTemplate,
+  submission_key: submissionKey,
+})
 export type NewsletterRequest = z.infer<typeof newsletterRequest>
 
 /** `POST api/newsletter/confirm`. */

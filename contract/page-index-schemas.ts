@@ -21,7 +21,15 @@ export const pageIndexSchema = z.object({
    * Articles: one per slug, locale and scope (`*` is every market of the locale, else one site); articles of one
    * `story` are translations of one another.
    */
-  news: z.array(z.object({ slug, story: z.string().max(80).nullish(), locale, scope: z.union([z.literal('*'), site]), updated_at: moment.nullish() })),
+  news: z.array(
+    z.object({
+      slug,
+      story: z.string().max(80).nullish(),
+      locale,
+      scope: z.union([z.literal('*'), site]),
+      updated_at: moment.nullish(),
+    }),
+  ),
   /** Dealers, each in its site. */
   dealers: z.array(z.object({ slug, site, updated_at: moment.nullish() })),
 })

@@ -8,5 +8,8 @@ import type { PlacedOrder } from './checkout-schemas'
 export async function paymentKeyOf(order: Pick<PlacedOrder, 'code' | 'payment_attempt'>): Promise<string> {
   const text = new TextEncoder().encode(`payment|${order.code}|${order.payment_attempt}`)
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', text))
-  return btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 }

@@ -27,7 +27,10 @@ export const paymentEvent = z.object({
      * `metadata.payment_key`): it names the order's attempt, so a failure before the payment id is recorded fails only
      * its own attempt.
      */
-    idempotency_key: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/).optional(),
+    idempotency_key: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{22,64}$/)
+      .optional(),
   }),
 })
 export type PaymentEvent = z.infer<typeof paymentEvent>
@@ -36,7 +39,9 @@ export type PaymentEvent = z.infer<typeof paymentEvent>
  * Where the confirmation mail's link to a paid order points: `{market}` and `{code}` stand for the order's. HTTPS
  * (plain HTTP only on this machine), into the account's orders.
  */
-export const orderLinkTemplate = z.string().max(300)
+export const orderLinkTemplate = z
+  .string()
+  .max(300)
   .regex(/^(https:\/\/[^/?#]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)\/\{market\}\/my-account\/orders\/\{code\}$/)
 
 /** `POST api/payments/events`: a verified event and the link the confirmation mail carries. */

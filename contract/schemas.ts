@@ -7,11 +7,17 @@ import { z } from 'zod'
 
 /** Backends written in PHP often send 0/1 for booleans; both mean the same here. */
 const flag = (fallback: boolean) =>
-  z.union([z.boolean(), z.literal(0), z.literal(1)]).transform(Boolean).default(fallback)
+  z
+    .union([z.boolean(), z.literal(0), z.literal(1)])
+    .transform(Boolean)
+    .default(fallback)
 
 /** A third-party integration switched on per site, with the id it needs. */
 const integration = <K extends 'app_id' | 'key' | 'id'>(idKey: K) =>
-  z.object({ integrate: flag(false) }).extend({ [idKey]: z.string().nullish() } as Record<K, z.ZodOptional<z.ZodNullable<z.ZodString>>>).nullish()
+  z
+    .object({ integrate: flag(false) })
+    .extend({ [idKey]: z.string().nullish() } as Record<K, z.ZodOptional<z.ZodNullable<z.ZodString>>>)
+    .nullish()
 
 /**
  * An ISO 4217 currency code (`EUR`, `CHF`, `USD`…): the currency of a site's prices and of an order. Amounts in it are
@@ -37,7 +43,12 @@ export const vatSchema = z
 /** A market's home delivery: its price, the subtotal from which it is free, and the days it takes. */
 export const shippingSchema = z.object({
   price: z.number().int().min(0),
-  free_from: z.number().int().min(0).nullish().transform((v) => v ?? null),
+  free_from: z
+    .number()
+    .int()
+    .min(0)
+    .nullish()
+    .transform((v) => v ?? null),
   days: z.tuple([z.number().int().min(0).max(90), z.number().int().min(0).max(90)]).refine(([min, max]) => min <= max),
 })
 
@@ -87,7 +98,13 @@ export const siteSettingsSchema = z.object({
    * the page then points to the competent authorities in general. A malformed value is none, never a broken site record.
    */
   whistleblower_external_channel: z
-    .object({ name: z.string().trim().min(1).max(200), url: z.string().max(500).regex(/^https:\/\/[^\s"'<>]+$/) })
+    .object({
+      name: z.string().trim().min(1).max(200),
+      url: z
+        .string()
+        .max(500)
+        .regex(/^https:\/\/[^\s"'<>]+$/),
+    })
     .nullish()
     .catch(null),
   /** Whether the market sells online (add to cart, checkout). Off, or missing: product pages point to dealers only. */
@@ -122,7 +139,9 @@ export const siteSettingsSchema = z.object({
 })
 
 /** The market's ways to pay: its `payment_methods`, without a bank transfer it has no account for. */
-export function paymentMethodsOf(settings: Pick<SiteSettings, 'payment_methods' | 'bank_transfer'>): SiteSettings['payment_methods'] {
+export function paymentMethodsOf(
+  settings: Pick<SiteSettings, 'payment_methods' | 'bank_transfer'>,
+): SiteSettings['payment_methods'] {
   return settings.payment_methods.filter((method) => method !== 'bank_transfer' || Boolean(settings.bank_transfer))
 }
 
@@ -167,8 +186,15 @@ export const siteSchema = z.object({
   centre: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).nullish(),
   /** The currency of the market's prices (ISO 4217); the token and its place are how the market writes it. */
   currency: currencyCode,
-  default_currency_token: z.string().min(1).nullish().transform((v) => v ?? '$'),
-  default_currency_place: z.enum(['left', 'right']).nullish().transform((v) => v ?? 'left'),
+  default_currency_token: z
+    .string()
+    .min(1)
+    .nullish()
+    .transform((v) => v ?? '$'),
+  default_currency_place: z
+    .enum(['left', 'right'])
+    .nullish()
+    .transform((v) => v ?? 'left'),
 })
 
 export type Messages = { [key: string]: string | Messages }

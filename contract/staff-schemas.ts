@@ -33,10 +33,17 @@ export type Staff = z.infer<typeof staffSchema>
 export const staffLoginRequest = z.object({
   email: emailSchema,
   password: z.string().min(1, 'required').max(200, 'too_long'),
-  code: z.string().trim().regex(/^[0-9]{6}$/, 'totp_code'),
+  code: z
+    .string()
+    .trim()
+    .regex(/^[0-9]{6}$/, 'totp_code'),
 })
 export type StaffLogin = z.infer<typeof staffLoginRequest>
-export const staffLoginAnswer = z.object({ access_token: z.string().min(20), expires_at: z.string(), staff: staffSchema })
+export const staffLoginAnswer = z.object({
+  access_token: z.string().min(20),
+  expires_at: z.string(),
+  staff: staffSchema,
+})
 
 /** `GET api/staff/me`: the bearer's staff member (401 when the token is not, or no longer, good). */
 export const staffAnswer = envelope(staffSchema)
@@ -63,7 +70,17 @@ export const caseListAnswer = envelope(z.array(caseSummarySchema))
 
 /** One entry of a case's audit trail. */
 export const caseEventSchema = z.object({
-  action: z.enum(['received', 'reporter_opened', 'reporter_replied', 'opened', 'file_downloaded', 'acknowledged', 'message_sent', 'note_added', 'closed']),
+  action: z.enum([
+    'received',
+    'reporter_opened',
+    'reporter_replied',
+    'opened',
+    'file_downloaded',
+    'acknowledged',
+    'message_sent',
+    'note_added',
+    'closed',
+  ]),
   /** The staff member's name; null: the reporter. */
   staff_name: z.string().nullable(),
   detail: z.string(),
@@ -94,21 +111,30 @@ export const attachmentLocationAnswer = envelope(attachmentSchema.extend({ objec
 export const SEALED_RECIPIENT_PREFIX = 'sealed:v1:'
 
 /** A reporter's address sealed for the mail sender: the API stores it as the mail's recipient and cannot open it. */
-export const sealedRecipient = z.string().max(600, 'too_long').regex(/^sealed:v1:[A-Za-z0-9+/]+={0,2}$/, 'sealed')
+export const sealedRecipient = z
+  .string()
+  .max(600, 'too_long')
+  .regex(/^sealed:v1:[A-Za-z0-9+/]+={0,2}$/, 'sealed')
 
 /**
  * A "there is news" mail to the reporter, when they left an address: the Worker opens the case's address, seals it
  * again for the mail sender (`sealed_recipient`) and names the status page; the API queues the mail in the report's
  * language (it says nothing else) with the sealed recipient.
  */
-export const notifyReporter = z.object({ sealed_recipient: sealedRecipient, status_url: z.string().url().max(500) }).nullable()
+export const notifyReporter = z
+  .object({ sealed_recipient: sealedRecipient, status_url: z.string().url().max(500) })
+  .nullable()
 
 const sealedMessage = sealed(Math.ceil(((MESSAGE_TEXT_MAX * 4 + 28) * 4) / 3) + 4)
 
 /** `POST api/staff/cases/{id}/acknowledge`: received → acknowledged. */
 export const acknowledgeRequest = z.object({ notify: notifyReporter })
 /** `POST api/staff/cases/{id}/messages`: to the reporter (`handler`) or an internal `note`. */
-export const caseMessageRequest = z.object({ author: z.enum(['handler', 'note']), sealed_body: sealedMessage, notify: notifyReporter })
+export const caseMessageRequest = z.object({
+  author: z.enum(['handler', 'note']),
+  sealed_body: sealedMessage,
+  notify: notifyReporter,
+})
 /** `POST api/staff/cases/{id}/close`: the outcome, sealed. */
 export const closeCaseRequest = z.object({ sealed_outcome: sealedMessage, notify: notifyReporter })
 /** What a case call that changed it answers: the case's summary after the change. */
@@ -175,7 +201,12 @@ export type MarketSwitches = z.infer<typeof marketSwitchesSchema>
 export const marketListAnswer = envelope(z.array(marketSwitchesSchema))
 /** `POST api/staff/markets/{country}`: the switches to change (recorded as a staff event). */
 export const marketChangeRequest = z
-  .object(Object.fromEntries(MARKET_SWITCHES.map((name) => [name, z.boolean().optional()])) as Record<MarketSwitch, z.ZodOptional<z.ZodBoolean>>)
+  .object(
+    Object.fromEntries(MARKET_SWITCHES.map((name) => [name, z.boolean().optional()])) as Record<
+      MarketSwitch,
+      z.ZodOptional<z.ZodBoolean>
+    >,
+  )
   .strict()
 export const marketAnswer = envelope(marketSwitchesSchema)
 
@@ -183,5 +214,11 @@ export const marketAnswer = envelope(marketSwitchesSchema)
 export const staffEventRequest = z.object({ action: z.enum(['cache_purged']), target: requiredText(80) })
 
 /** A staff event as `GET api/staff/events?target=` answers it (a market's history on the markets page). */
-export const staffEventSchema = z.object({ action: z.string(), target: z.string(), detail: z.string(), staff_name: z.string(), at: z.string() })
+export const staffEventSchema = z.object({
+  action: z.string(),
+  target: z.string(),
+  detail: z.string(),
+  staff_name: z.string(),
+  at: z.string(),
+})
 export const staffEventsAnswer = envelope(z.array(staffEventSchema))

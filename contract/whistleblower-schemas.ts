@@ -11,7 +11,14 @@ import { envelope } from './schemas'
  */
 
 /** What a report is about (EU Directive 2019/1937, art. 2, as the brand groups it). */
-export const REPORT_CATEGORIES = ['fraud_corruption', 'product_safety', 'environment', 'data_protection', 'harassment_discrimination', 'other'] as const
+export const REPORT_CATEGORIES = [
+  'fraud_corruption',
+  'product_safety',
+  'environment',
+  'data_protection',
+  'harassment_discrimination',
+  'other',
+] as const
 export type ReportCategory = (typeof REPORT_CATEGORIES)[number]
 
 /** Where a case stands, as the reporter and the handler see it. */
@@ -34,7 +41,11 @@ export const receiptCode = z.string().regex(RECEIPT_CODE_FORMAT, 'receipt_code')
 export const passphrase = z.string().regex(PASSPHRASE_FORMAT, 'passphrase')
 
 /** Base64 (standard alphabet) of a sealed value, at most `maxChars` long. */
-export const sealed = (maxChars: number) => z.string().max(maxChars, 'too_long').regex(/^[A-Za-z0-9+/]+={0,2}$/, 'sealed')
+export const sealed = (maxChars: number) =>
+  z
+    .string()
+    .max(maxChars, 'too_long')
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'sealed')
 /** A wrapped AES-256 key: 40 bytes, 56 base64 characters. */
 export const wrappedKey = z.string().regex(/^[A-Za-z0-9+/]{54}==$/, 'wrapped_key')
 
@@ -52,13 +63,18 @@ export const reportFields = z
     /** How the reporter wants to be contacted (any words: a phone number, a postal address, a time of day). */
     contact: optionalText(500, 'many'),
     /** Where "there is news" mails go; the only use of it. */
-    notify_email: z.union([emailSchema, z.literal(''), z.null()]).optional().transform((value) => value || null),
+    notify_email: z
+      .union([emailSchema, z.literal(''), z.null()])
+      .optional()
+      .transform((value) => value || null),
   })
   .superRefine((report, context) => {
     if (report.anonymous) return
     const name = personName(120).safeParse(report.name ?? '')
-    for (const message of name.success ? [] : valueErrors(name.error)) context.addIssue({ code: 'custom', path: ['name'], message })
-    if (!report.contact && !report.notify_email) context.addIssue({ code: 'custom', path: ['contact'], message: 'contact_required' })
+    for (const message of name.success ? [] : valueErrors(name.error))
+      context.addIssue({ code: 'custom', path: ['name'], message })
+    if (!report.contact && !report.notify_email)
+      context.addIssue({ code: 'custom', path: ['contact'], message: 'contact_required' })
   })
 export type ReportFields = z.infer<typeof reportFields>
 
@@ -70,7 +86,11 @@ export const messageText = requiredText(MESSAGE_TEXT_MAX, 'many')
 export const attachmentRecord = z.object({
   object_key: z.string().regex(ATTACHMENT_KEY_FORMAT, 'attachment'),
   sealed_meta: sealed(2000),
-  size: z.number().int().positive().max(ATTACHMENT_MAX_BYTES + 64),
+  size: z
+    .number()
+    .int()
+    .positive()
+    .max(ATTACHMENT_MAX_BYTES + 64),
 })
 export type AttachmentRecord = z.infer<typeof attachmentRecord>
 

@@ -12,10 +12,12 @@ export async function sha256Hex(text: string): Promise<string> {
 export const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
 
 /** Base64 back to bytes. */
-export const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
+export const fromBase64 = (text: string): Uint8Array<ArrayBuffer> =>
+  Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
 
 /** Bytes as base64url, unpadded: safe in paths and URLs. */
-export const toBase64Url = (bytes: Uint8Array) => toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+export const toBase64Url = (bytes: Uint8Array) =>
+  toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 
 /** A new random secret of 256 bits, base64url (43 characters): bearer, reset and confirmation tokens. */
 export function randomToken(): string {

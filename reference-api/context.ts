@@ -16,7 +16,12 @@ export type ApiEnv = {
 export type ApiContext = Context<ApiEnv>
 
 /** Answers `data` after checking it against the contract's schema: the API never answers what the contract forbids. */
-export function respond<S extends z.ZodType>(c: ApiContext, schema: S, body: z.input<S>, status: 200 | 201 | 202 = 200) {
+export function respond<S extends z.ZodType>(
+  c: ApiContext,
+  schema: S,
+  body: z.input<S>,
+  status: 200 | 201 | 202 = 200,
+) {
   return c.json(schema.parse(body) as object, status)
 }
 

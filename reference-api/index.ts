@@ -62,4 +62,3 @@ api.onError((error, c) => {
   logEvent('error', 'api_failed', { path: loggablePath(c.req.path), error: errorName(error) })
   return c.json({ message: 'Server Error' }, 500)
 })
-

@@ -24,5 +24,7 @@ const SECRET_AFTER = new Set(['reset-password', 'confirm-email', 'confirm'])
 /** A call's path as it may be logged: the token in it replaced. */
 export function loggablePath(path: string): string {
   const segments = path.split('/')
-  return segments.map((segment, i) => (i > 0 && SECRET_AFTER.has(segments[i - 1] as string) ? ':token' : segment)).join('/')
+  return segments
+    .map((segment, i) => (i > 0 && SECRET_AFTER.has(segments[i - 1] as string) ? ':token' : segment))
+    .join('/')
 }

@@ -34,17 +34,26 @@ export type MailMarket = {
  */
 export function mailMoney(minor: number, currency: CurrencyCode, { country, locale, site }: MailMarket): string {
   const tag = country.length === 2 ? `${locale}-${country.toUpperCase()}` : locale
-  const digits = formatter(`currency:${currency}`, () => new Intl.NumberFormat('en', { style: 'currency', currency })).resolvedOptions()
-    .maximumFractionDigits ?? 2
+  const digits =
+    formatter(
+      `currency:${currency}`,
+      () => new Intl.NumberFormat('en', { style: 'currency', currency }),
+    ).resolvedOptions().maximumFractionDigits ?? 2
   const amount = minor / 10 ** digits
   let text: string
   if (currency === site.currency) {
-    const number = formatter(`number:${tag}:${digits}`, () => new Intl.NumberFormat(tag, { minimumFractionDigits: digits, maximumFractionDigits: digits }))
+    const number = formatter(
+      `number:${tag}:${digits}`,
+      () => new Intl.NumberFormat(tag, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    )
     const token = site.default_currency_token || '$'
     if (site.default_currency_place === 'right') text = `${number.format(amount)}\u00a0${token}`
     else text = /^[A-Za-z]/.test(token) ? `${token}\u00a0${number.format(amount)}` : `${token}${number.format(amount)}`
   } else {
-    text = formatter(`money:${tag}:${currency}`, () => new Intl.NumberFormat(tag, { style: 'currency', currency })).format(amount)
+    text = formatter(
+      `money:${tag}:${currency}`,
+      () => new Intl.NumberFormat(tag, { style: 'currency', currency }),
+    ).format(amount)
   }
   return RIGHT_TO_LEFT.has(locale) ? `\u2067${text}\u2069` : text
 }

@@ -61,40 +61,58 @@ export async function orderPaidStatements(
   linkTemplate: string,
 ): Promise<{ statements: D1PreparedStatement[]; oversold: Oversold[] }> {
   const [orders, items, short] = await db.batch<PaidOrder | Item | Oversold>([
-    db.prepare(
-      `SELECT o.id, o.code, o.market, o.locale, o.currency, o.subtotal, o.shipping, o.tax, o.total, o.shipping_address, o.delivery_method,
+    db
+      .prepare(
+        `SELECT o.id, o.code, o.market, o.locale, o.currency, o.subtotal, o.shipping, o.tax, o.total, o.shipping_address, o.delivery_method,
               o.delivery_dealer, o.payment_method, u.email, u.first_name, u.locale AS user_locale,
               s.currency_token, s.currency_place, s.currency AS site_currency
          FROM orders o JOIN users u ON u.id = o.user_id
          LEFT JOIN sites s ON s.slug = substr(o.market, 1, instr(o.market, '-') - 1)
         WHERE o.id = ?`,
-    ).bind(orderId),
-    db.prepare('SELECT name, variant, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY position').bind(orderId),
-    db.prepare(
-      `SELECT i.sku, SUM(i.quantity) AS ordered, v.stock FROM order_items i JOIN product_variants v ON v.sku = i.sku
+      )
+      .bind(orderId),
+    db
+      .prepare('SELECT name, variant, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY position')
+      .bind(orderId),
+    db
+      .prepare(
+        `SELECT i.sku, SUM(i.quantity) AS ordered, v.stock FROM order_items i JOIN product_variants v ON v.sku = i.sku
         WHERE i.order_id = ? GROUP BY i.sku, v.stock HAVING SUM(i.quantity) > v.stock ORDER BY i.sku`,
-    ).bind(orderId),
+      )
+      .bind(orderId),
   ])
   const order = orders?.results[0] as PaidOrder | undefined
   if (!order) return { statements: [], oversold: [] }
   const statements = [
-    db.prepare(
-      `UPDATE product_variants SET stock = MAX(0, stock - ${ORDERED('product_variants.sku')})
+    db
+      .prepare(
+        `UPDATE product_variants SET stock = MAX(0, stock - ${ORDERED('product_variants.sku')})
         WHERE sku IN (SELECT sku FROM order_items WHERE order_id = ?1) AND ${PAID_NOW}`,
-    ).bind(orderId, eventId),
+      )
+      .bind(orderId, eventId),
     // Lines bought whole leave the cart; a line whose quantity was raised after placing keeps the rest.
-    db.prepare(`DELETE FROM cart_items WHERE cart_id = ${CART} AND quantity <= ${ORDERED('cart_items.sku')} AND ${PAID_NOW}`).bind(orderId, eventId),
-    db.prepare(
-      `UPDATE cart_items SET quantity = quantity - ${ORDERED('cart_items.sku')}
+    db
+      .prepare(
+        `DELETE FROM cart_items WHERE cart_id = ${CART} AND quantity <= ${ORDERED('cart_items.sku')} AND ${PAID_NOW}`,
+      )
+      .bind(orderId, eventId),
+    db
+      .prepare(
+        `UPDATE cart_items SET quantity = quantity - ${ORDERED('cart_items.sku')}
         WHERE cart_id = ${CART} AND sku IN (SELECT sku FROM order_items WHERE order_id = ?1) AND ${PAID_NOW}`,
-    ).bind(orderId, eventId),
-    db.prepare(
-      `INSERT INTO checkouts (cart_id, generation) SELECT cart_id, 1 FROM orders WHERE id = ?1 AND cart_id IS NOT NULL AND ${PAID_NOW}
+      )
+      .bind(orderId, eventId),
+    db
+      .prepare(
+        `INSERT INTO checkouts (cart_id, generation) SELECT cart_id, 1 FROM orders WHERE id = ?1 AND cart_id IS NOT NULL AND ${PAID_NOW}
        ON CONFLICT (cart_id) DO UPDATE SET generation = generation + 1`,
-    ).bind(orderId, eventId),
+      )
+      .bind(orderId, eventId),
   ]
   const mail = await confirmationOf(db, order, (items?.results ?? []) as Item[], linkTemplate)
-  statements.push(queueMail(db, mail, { when: PAID_NOW.replace('?1', '?5').replace('?2', '?6'), params: [orderId, eventId] }))
+  statements.push(
+    queueMail(db, mail, { when: PAID_NOW.replace('?1', '?5').replace('?2', '?6'), params: [orderId, eventId] }),
+  )
   return { statements, oversold: (short?.results ?? []) as Oversold[] }
 }
 

@@ -24,7 +24,8 @@ export type SendingReport = { sent: number; failed: number }
  * @example await sendOutbox(env.DB, (mail) => mailService.send(mail), 50)
  */
 export async function sendOutbox(db: D1Database, deliver: OutboxDelivery, limit: number): Promise<SendingReport> {
-  const { results } = await db.prepare('SELECT id, recipient, subject, body, kind FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?')
+  const { results } = await db
+    .prepare('SELECT id, recipient, subject, body, kind FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?')
     .bind(limit)
     .all<QueuedMail>()
   const report: SendingReport = { sent: 0, failed: 0 }
@@ -36,7 +37,11 @@ export async function sendOutbox(db: D1Database, deliver: OutboxDelivery, limit:
     } catch (error) {
       report.failed += 1
       // The error's name only: a mail service's message may well name the recipient.
-      logEvent('error', 'mail_not_sent', { id: queued.id, kind: queued.kind, error: error instanceof Error ? error.name : typeof error })
+      logEvent('error', 'mail_not_sent', {
+        id: queued.id,
+        kind: queued.kind,
+        error: error instanceof Error ? error.name : typeof error,
+      })
     }
   }
   return report

@@ -6,9 +6,16 @@
 export type Mail = { recipient: string; subject: string; body: string; kind: string }
 
 /** A `mail.*` text in a locale (else English) with its `{{placeholders}}` filled. */
-export async function mailText(db: D1Database, locale: string, key: string, params: Record<string, string>): Promise<string> {
+export async function mailText(
+  db: D1Database,
+  locale: string,
+  key: string,
+  params: Record<string, string>,
+): Promise<string> {
   const row = await db
-    .prepare(`SELECT value FROM translations WHERE key = ?1 AND scope = '*' AND locale IN (?2, 'en') ORDER BY locale = 'en' LIMIT 1`)
+    .prepare(
+      `SELECT value FROM translations WHERE key = ?1 AND scope = '*' AND locale IN (?2, 'en') ORDER BY locale = 'en' LIMIT 1`,
+    )
     .bind(key, locale)
     .first<{ value: string }>()
   return (row?.value ?? key).replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => params[name] ?? '')
@@ -25,7 +32,11 @@ export function queueMail(db: D1Database, mail: Mail, only?: { when: string; par
 }
 
 /** Texts of a locale (English where it has none) under some key prefixes, as a translator with `{{placeholders}}`. */
-export async function mailTexts(db: D1Database, locale: string, prefixes: readonly string[]): Promise<(key: string, params?: Record<string, string>) => string> {
+export async function mailTexts(
+  db: D1Database,
+  locale: string,
+  prefixes: readonly string[],
+): Promise<(key: string, params?: Record<string, string>) => string> {
   const { results } = await db
     .prepare(
       `SELECT key, value FROM translations WHERE scope = '*' AND locale IN (?1, 'en')
@@ -35,12 +46,15 @@ export async function mailTexts(db: D1Database, locale: string, prefixes: readon
     .all<{ key: string; value: string }>()
   // English first, the locale's own texts over it.
   const texts = new Map(results.map((row) => [row.key, row.value]))
-  return (key, params = {}) => (texts.get(key) ?? key).replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => params[name] ?? '')
+  return (key, params = {}) =>
+    (texts.get(key) ?? key).replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => params[name] ?? '')
 }
 
 /** The statement that queues a mail about a submission (found by its reference, so it only runs once it is stored). */
 export function queueSubmissionMail(db: D1Database, mail: Mail, reference: string): D1PreparedStatement {
   return db
-    .prepare('INSERT INTO outbox (recipient, subject, body, kind, submission_id) SELECT ?, ?, ?, ?, id FROM form_submissions WHERE reference = ?')
+    .prepare(
+      'INSERT INTO outbox (recipient, subject, body, kind, submission_id) SELECT ?, ?, ?, ?, id FROM form_submissions WHERE reference = ?',
+    )
     .bind(mail.recipient, mail.subject, mail.body, mail.kind, reference)
 }

@@ -28,7 +28,11 @@ export const foldName = (text: string): string =>
     .trim()
 
 /** A postcode as compared: upper case, letters and digits only ("114 71" → "11471", "d02 x285" → "D02X285"). */
-export const foldPostcode = (text: string): string => text.normalize('NFKD').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '')
+export const foldPostcode = (text: string): string =>
+  text
+    .normalize('NFKD')
+    .toUpperCase()
+    .replace(/[^\p{L}\p{N}]/gu, '')
 
 /** Every name a place answers to, folded: its own, its translations, its other spellings and the part before a comma. */
 function namesOf(place: PlaceEntry): string[] {
@@ -62,9 +66,13 @@ export function matchPlace<P extends PlaceEntry>(places: P[], words: string): P 
   // The start of a name: the place whose name is the shortest so completed ("Mon" is Monza before Monterrey), the
   // first listed on a tie.
   const starts = named
-    .map(({ place, names }) => ({ place, length: Math.min(...names.filter((n) => n.startsWith(name)).map((n) => n.length)) }))
+    .map(({ place, names }) => ({
+      place,
+      length: Math.min(...names.filter((n) => n.startsWith(name)).map((n) => n.length)),
+    }))
     .filter(({ length }) => Number.isFinite(length))
-  if (name.length >= 2 && starts.length > 0) return starts.reduce((best, next) => (next.length < best.length ? next : best)).place
+  if (name.length >= 2 && starts.length > 0)
+    return starts.reduce((best, next) => (next.length < best.length ? next : best)).place
   if (!/\p{N}/u.test(code)) return null
   let best: { place: P; shared: number; gap: number } | null = null
   for (const place of withCode) {
@@ -82,4 +90,5 @@ export function matchPlace<P extends PlaceEntry>(places: P[], words: string): P 
 const numberOf = (code: string): number => Number.parseInt(code, 36) || 0
 
 /** The name to show a visitor in `locale`: the place's name in that language where it has one. */
-export const placeName = (place: Pick<PlaceEntry, 'name' | 'names'>, locale: string): string => place.names[locale] ?? place.name
+export const placeName = (place: Pick<PlaceEntry, 'name' | 'names'>, locale: string): string =>
+  place.names[locale] ?? place.name

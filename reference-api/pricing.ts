@@ -36,7 +36,9 @@ export const vatRuleIn = (vat: VatSettings, region: string | null | undefined): 
 
 /** Home delivery's price for a subtotal: none for an empty cart, a market without delivery, or from `free_from` on. */
 export function homeDeliveryPrice(subtotal: number, delivery: SiteSettings['shipping']): number {
-  return !delivery || subtotal === 0 || (delivery.free_from !== null && subtotal >= delivery.free_from) ? 0 : delivery.price
+  return !delivery || subtotal === 0 || (delivery.free_from !== null && subtotal >= delivery.free_from)
+    ? 0
+    : delivery.price
 }
 
 /** The amounts of items and a delivery: the VAT of both, and the total with VAT added where prices exclude it. */

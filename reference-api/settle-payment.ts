@@ -39,7 +39,9 @@ const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
 export async function settlePayment(db: D1Database, event: PaymentEvent, linkTemplate: string): Promise<Settlement> {
   const { order_code: code, payment_id: paymentId, amount, currency, state } = event.data
   const order = await db
-    .prepare('SELECT id, code, status, payment_state, payment_id, payment_attempt, total, currency FROM orders WHERE code = ?')
+    .prepare(
+      'SELECT id, code, status, payment_state, payment_id, payment_attempt, total, currency FROM orders WHERE code = ?',
+    )
     .bind(code)
     .first<OrderRow>()
   if (!order) return 'no_order'
@@ -51,7 +53,10 @@ export async function settlePayment(db: D1Database, event: PaymentEvent, linkTem
     // What paying means is read and prepared only when this event may make the order paid; it runs only if it does.
     // A set-aside order (cancelled by a later placement while its payment was under way) is reopened as paid.
     const payable = order.status === 'pending_payment' || order.status === 'cancelled'
-    const paying = order.payment_state !== 'paid' && payable ? await orderPaidStatements(db, order.id, event.id, linkTemplate) : { statements: [], oversold: [] }
+    const paying =
+      order.payment_state !== 'paid' && payable
+        ? await orderPaidStatements(db, order.id, event.id, linkTemplate)
+        : { statements: [], oversold: [] }
     const [updated] = await db.batch([
       db
         .prepare(
@@ -61,18 +66,26 @@ export async function settlePayment(db: D1Database, event: PaymentEvent, linkTem
             WHERE id = ? AND payment_state <> 'paid'`,
         )
         .bind(paymentId, event.id, order.id),
-      db.prepare(`INSERT OR IGNORE INTO order_events (order_id, status, at) SELECT id, 'paid', ? FROM orders WHERE id = ? AND status = 'paid'`).bind(nowIso(), order.id),
+      db
+        .prepare(
+          `INSERT OR IGNORE INTO order_events (order_id, status, at) SELECT id, 'paid', ? FROM orders WHERE id = ? AND status = 'paid'`,
+        )
+        .bind(nowIso(), order.id),
       ...paying.statements,
     ])
     if (updated?.meta.changes === 1) {
       // Sold beyond the stock (it stopped at 0): staff must find the missing units or tell the buyer.
-      for (const { sku, ordered, stock } of paying.oversold) logEvent('error', 'oversold', { event_id: event.id, sku, ordered, stock })
+      for (const { sku, ordered, stock } of paying.oversold)
+        logEvent('error', 'oversold', { event_id: event.id, sku, ordered, stock })
       // Paid after being set aside: reopened and settled like any paid order; staff check the cart's newer order.
-      if (order.status === 'cancelled') logEvent('error', 'payment_reopened_order', { event_id: event.id, type: event.type })
-      else if (order.status !== 'pending_payment') logEvent('error', 'payment_for_closed_order', { event_id: event.id, type: event.type })
+      if (order.status === 'cancelled')
+        logEvent('error', 'payment_reopened_order', { event_id: event.id, type: event.type })
+      else if (order.status !== 'pending_payment')
+        logEvent('error', 'payment_for_closed_order', { event_id: event.id, type: event.type })
       return 'paid'
     }
-    if (order.payment_id && order.payment_id !== paymentId) logEvent('error', 'payment_paid_twice', { event_id: event.id, type: event.type })
+    if (order.payment_id && order.payment_id !== paymentId)
+      logEvent('error', 'payment_paid_twice', { event_id: event.id, type: event.type })
     return 'unchanged'
   }
   if (state === 'failed' || state === 'cancelled') {

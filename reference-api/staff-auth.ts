@@ -27,10 +27,12 @@ export async function bearerStaff(c: ApiContext): Promise<Staff | null> {
  * @example
  * cases.use('/staff/cases/*', staffOnly('case_handler'))
  */
-export const staffOnly = (role?: StaffRole): MiddlewareHandler<ApiEnv> => async (c, next) => {
-  const staff = await bearerStaff(c)
-  if (!staff) return unauthorized(c)
-  if (role && staff.role !== role) return c.json({ message: 'This action is unauthorized.' }, 403)
-  c.set('staff', staff)
-  await next()
-}
+export const staffOnly =
+  (role?: StaffRole): MiddlewareHandler<ApiEnv> =>
+  async (c, next) => {
+    const staff = await bearerStaff(c)
+    if (!staff) return unauthorized(c)
+    if (role && staff.role !== role) return c.json({ message: 'This action is unauthorized.' }, 403)
+    c.set('staff', staff)
+    await next()
+  }

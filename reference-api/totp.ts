@@ -42,7 +42,11 @@ export function toBase32(bytes: Uint8Array): string {
 export type TotpOptions = { digits?: number; stepSeconds?: number; hash?: 'SHA-1' | 'SHA-256' | 'SHA-512' }
 
 /** The code of a secret (raw bytes) at a time (ms since the epoch). */
-export async function totpAt(secret: Uint8Array<ArrayBuffer>, timeMs: number, { digits = 6, stepSeconds = 30, hash = 'SHA-1' }: TotpOptions = {}): Promise<string> {
+export async function totpAt(
+  secret: Uint8Array<ArrayBuffer>,
+  timeMs: number,
+  { digits = 6, stepSeconds = 30, hash = 'SHA-1' }: TotpOptions = {},
+): Promise<string> {
   const counter = Math.floor(timeMs / 1000 / stepSeconds)
   const message = new DataView(new ArrayBuffer(8))
   message.setUint32(0, Math.floor(counter / 2 ** 32))
@@ -50,7 +54,11 @@ export async function totpAt(secret: Uint8Array<ArrayBuffer>, timeMs: number, { 
   const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash }, false, ['sign'])
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, message.buffer))
   const offset = (mac[mac.length - 1] as number) & 0x0f
-  const binary = (((mac[offset] as number) & 0x7f) << 24) | ((mac[offset + 1] as number) << 16) | ((mac[offset + 2] as number) << 8) | (mac[offset + 3] as number)
+  const binary =
+    (((mac[offset] as number) & 0x7f) << 24) |
+    ((mac[offset + 1] as number) << 16) |
+    ((mac[offset + 2] as number) << 8) |
+    (mac[offset + 3] as number)
   return String(binary % 10 ** digits).padStart(digits, '0')
 }
 
@@ -58,7 +66,12 @@ export async function totpAt(secret: Uint8Array<ArrayBuffer>, timeMs: number, { 
  * Whether a typed code is the secret's now, or one step before or after (clocks drift; RFC 6238 §6). Compared in
  * constant time; anything but digits of the right length is false.
  */
-export async function verifyTotp(secretBase32: string, typed: string, nowMs = Date.now(), options: TotpOptions = {}): Promise<boolean> {
+export async function verifyTotp(
+  secretBase32: string,
+  typed: string,
+  nowMs = Date.now(),
+  options: TotpOptions = {},
+): Promise<boolean> {
   const secret = fromBase32(secretBase32)
   const code = typed.replace(/\s/g, '')
   const digits = options.digits ?? 6

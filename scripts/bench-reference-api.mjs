@@ -46,7 +46,9 @@ const entries = {
   'site-over-binding': join(BENCH, 'entries/site-over-binding.ts'),
   'reference-api': join(BENCH, 'entries/reference-api.ts'),
 }
-writeFileSync(entries['site-over-binding'], `import site from '${root}/src/index'
+writeFileSync(
+  entries['site-over-binding'],
+  `import site from '${root}/src/index'
 import { embedReferenceApi } from '${root}/src/upstream/reference-api'
 const apart = async () => { throw new Error('the reference API runs its duties in its own Worker') }
 embedReferenceApi({
@@ -54,45 +56,83 @@ embedReferenceApi({
   sendOutbox: apart, deleteSubmissions: apart, deleteReporterMails: apart,
 })
 export default site
-`)
-writeFileSync(entries['reference-api'], `import { api } from '${root}/reference-api'
+`,
+)
+writeFileSync(
+  entries['reference-api'],
+  `import { api } from '${root}/reference-api'
 export default { fetch: (request: Request, env: { DB: D1Database }, ctx: ExecutionContext) => api.fetch(request, env, ctx) }
-`)
+`,
+)
 
 /** Each entry bundled as `wrangler deploy` bundles it, minified; answers its modules. */
 function bundle(name) {
   const outdir = join(BENCH, 'worker', name)
   const config = join(BENCH, `${name}.json`)
   const { build: _, triggers: __, ...deployed } = rawConfig
-  writeFileSync(config, JSON.stringify({ ...deployed, name, main: entries[name], assets: undefined, alias: { './asset-manifest.json': manifestFile } }))
+  writeFileSync(
+    config,
+    JSON.stringify({
+      ...deployed,
+      name,
+      main: entries[name],
+      assets: undefined,
+      alias: { './asset-manifest.json': manifestFile },
+    }),
+  )
   runTool('wrangler', ['deploy', '--dry-run', '--config', config, '--outdir', outdir, '--minify'])
-  return { outdir, modules: readdirSync(outdir).filter((f) => f.endsWith('.js')).map((f) => ({ type: 'ESModule', path: join(outdir, f), contents: readFileSync(join(outdir, f)) })) }
+  return {
+    outdir,
+    modules: readdirSync(outdir)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => ({ type: 'ESModule', path: join(outdir, f), contents: readFileSync(join(outdir, f)) })),
+  }
 }
 const built = Object.fromEntries(Object.keys(entries).map((name) => [name, bundle(name)]))
 
 const workerdCpuTicks = () =>
-  execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).reduce((sum, pid) => {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-      return sum + Number(fields[11]) + Number(fields[12])
-    } catch {
-      return sum
-    }
-  }, 0)
+  execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .reduce((sum, pid) => {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+        return sum + Number(fields[11]) + Number(fields[12])
+      } catch {
+        return sum
+      }
+    }, 0)
 
-const shared = { compatibilityDate: rawConfig.compatibility_date, compatibilityFlags: rawConfig.compatibility_flags ?? [] }
+const shared = {
+  compatibilityDate: rawConfig.compatibility_date,
+  compatibilityFlags: rawConfig.compatibility_flags ?? [],
+}
 const siteBindings = {
   kvNamespaces: ['CACHE', 'SESSIONS'],
   d1Databases: ['DB'],
   r2Buckets: ['FILES'],
-  ratelimits: Object.fromEntries((rawConfig.ratelimits ?? []).map(({ name, namespace_id, simple }) => [name, { namespace_id, simple }])),
+  ratelimits: Object.fromEntries(
+    (rawConfig.ratelimits ?? []).map(({ name, namespace_id, simple }) => [name, { namespace_id, simple }]),
+  ),
   bindings: {
     // A long timeout: on a loaded machine the login's PBKDF2 may take seconds, and a timeout is no figure.
-    UPSTREAM_URL: '', UPSTREAM_TIMEOUT_MS: '30000', RENDER_MODE: 'auto', PAGE_CACHE: 'off', MAP_TILE_URL: '',
-    SESSION_SECRET: 'bench-session-secret', PUBLIC_ORIGIN: ORIGIN,
+    UPSTREAM_URL: '',
+    UPSTREAM_TIMEOUT_MS: '30000',
+    RENDER_MODE: 'auto',
+    PAGE_CACHE: 'off',
+    MAP_TILE_URL: '',
+    SESSION_SECRET: 'bench-session-secret',
+    PUBLIC_ORIGIN: ORIGIN,
   },
 }
-const workerOf = (name, options) => ({ name, ...shared, modules: built[name].modules, modulesRoot: built[name].outdir, ...options })
+const workerOf = (name, options) => ({
+  name,
+  ...shared,
+  modules: built[name].modules,
+  modulesRoot: built[name].outdir,
+  ...options,
+})
 
 /** A fresh workerd of a variant over a copy of the seeded database; the site's request log read as it comes. */
 async function start(variant, d1) {
@@ -101,10 +141,16 @@ async function start(variant, d1) {
     variant === 'in-process'
       ? [workerOf('in-process', { ...siteBindings, serviceBindings: { ASSETS: noAssets } })]
       : [
-          workerOf('site-over-binding', { ...siteBindings, serviceBindings: { ASSETS: noAssets, REFERENCE_API: 'reference-api' } }),
+          workerOf('site-over-binding', {
+            ...siteBindings,
+            serviceBindings: { ASSETS: noAssets, REFERENCE_API: 'reference-api' },
+          }),
           workerOf('reference-api', { d1Databases: ['DB'] }),
         ]
-  const mf = new Miniflare({ ...convertV4MiniflareOptions({ host: '127.0.0.1', port: PORT, workers, handleStructuredLogs: log.handle }), resourcePersistencePath: d1 })
+  const mf = new Miniflare({
+    ...convertV4MiniflareOptions({ host: '127.0.0.1', port: PORT, workers, handleStructuredLogs: log.handle }),
+    resourcePersistencePath: d1,
+  })
   await mf.ready
   return { mf, log }
 }
@@ -112,9 +158,16 @@ async function start(variant, d1) {
 // The demo database, seeded once through the in-process Worker; each run starts from a copy.
 const seeded = join(BENCH, 'd1-seeded')
 {
-  const mf = new Miniflare({ ...convertV4MiniflareOptions({ host: '127.0.0.1', port: PORT, workers: [workerOf('in-process', siteBindings)] }), resourcePersistencePath: seeded })
+  const mf = new Miniflare({
+    ...convertV4MiniflareOptions({ host: '127.0.0.1', port: PORT, workers: [workerOf('in-process', siteBindings)] }),
+    resourcePersistencePath: seeded,
+  })
   const db = await mf.getD1Database('DB')
-  for (const sql of [...(await readD1Migrations(join(root, 'migrations'))).flatMap((m) => m.queries), ...demoSeedStatements()]) await db.prepare(sql).run()
+  for (const sql of [
+    ...(await readD1Migrations(join(root, 'migrations'))).flatMap((m) => m.queries),
+    ...demoSeedStatements(),
+  ])
+    await db.prepare(sql).run()
   await mf.dispose()
 }
 
@@ -126,14 +179,22 @@ async function logIn() {
     body: new URLSearchParams({ email: 'customer@example.com', password: 'Demo-Rider-2026!' }),
   })
   const cookie = answer.headers.getSetCookie().findLast((line) => line.startsWith('__Host-AuthTkn='))
-  if (answer.status !== 303 || !cookie) throw new Error(`login answered ${answer.status}: ${(await answer.text()).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)}`)
+  if (answer.status !== 303 || !cookie)
+    throw new Error(
+      `login answered ${answer.status}: ${(await answer.text())
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .slice(0, 300)}`,
+    )
   return cookie.split(';')[0]
 }
 
 const results = {}
 let copies = 0
 for (let round = 1; round <= ROUNDS; round++) {
-  const order = (round % 2 ? ['in-process', 'service binding'] : ['service binding', 'in-process']).filter((variant) => !process.env.BENCH_VARIANT || variant === process.env.BENCH_VARIANT)
+  const order = (round % 2 ? ['in-process', 'service binding'] : ['service binding', 'in-process']).filter(
+    (variant) => !process.env.BENCH_VARIANT || variant === process.env.BENCH_VARIANT,
+  )
   for (const variant of order) {
     const d1 = join(BENCH, `d1-${++copies}`)
     cpSync(seeded, d1, { recursive: true })
@@ -154,14 +215,18 @@ for (let round = 1; round <= ROUNDS; round++) {
       const ticks = workerdCpuTicks() - before
       const tally = await log.stop()
       const row = {
-        rps: run.requests.average, p50: run.latency.p50, p99: run.latency.p99,
+        rps: run.requests.average,
+        p50: run.latency.p50,
+        p99: run.latency.p99,
         cpu: (ticks * 1000) / TICKS_PER_SECOND / run.requests.total,
         calls: tally.requests ? tally.upstreamCalls / tally.requests : 0,
         bad: run.errors + run.timeouts + run.non2xx,
       }
       const key = `${page.name} | ${variant}`
       results[key] = [...(results[key] ?? []), row]
-      console.log(`round ${round} ${`${page.name}, ${variant}`.padEnd(40)} ${String(Math.round(row.rps)).padStart(5)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  CPU ${row.cpu.toFixed(3)} ms/req  ${row.calls.toFixed(1)} calls/req  ${row.bad} bad`)
+      console.log(
+        `round ${round} ${`${page.name}, ${variant}`.padEnd(40)} ${String(Math.round(row.rps)).padStart(5)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  CPU ${row.cpu.toFixed(3)} ms/req  ${row.calls.toFixed(1)} calls/req  ${row.bad} bad`,
+      )
     }
     await mf.dispose()
     rmSync(d1, { recursive: true, force: true })
@@ -170,7 +235,9 @@ for (let round = 1; round <= ROUNDS; round++) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 console.log(`\nmedian of ${ROUNDS} rounds, ${CONNECTIONS} connections for ${SECONDS} s each:`)
-console.log(`${'page | variant'.padEnd(42)} ${'req/s'.padStart(6)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'CPU/req'.padStart(9)} calls/req`)
+console.log(
+  `${'page | variant'.padEnd(42)} ${'req/s'.padStart(6)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'CPU/req'.padStart(9)} calls/req`,
+)
 for (const [name, rows] of Object.entries(results)) {
   console.log(
     `${name.padEnd(42)} ${String(Math.round(median(rows.map((r) => r.rps)))).padStart(6)} ${`${median(rows.map((r) => r.p50))} ms`.padStart(6)} ${`${median(rows.map((r) => r.p99))} ms`.padStart(6)} ${`${median(rows.map((r) => r.cpu)).toFixed(3)} ms`.padStart(9)} ${median(rows.map((r) => r.calls)).toFixed(1)}`,

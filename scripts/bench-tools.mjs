@@ -93,18 +93,27 @@ export async function slowProxy({ target, delayMs, slow }) {
     const held = slow(incoming.url ?? '')
     const call = { path: incoming.url, held, started, answered: null }
     calls.push(call)
-    setTimeout(() => {
-      const forward = httpRequest(
-        { host: '127.0.0.1', port: target, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: `127.0.0.1:${target}` } },
-        (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(outgoing)
-          answer.on('end', () => (call.answered = performance.now()))
-        },
-      )
-      forward.on('error', () => outgoing.destroy())
-      incoming.pipe(forward)
-    }, held ? delayMs : 0)
+    setTimeout(
+      () => {
+        const forward = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: target,
+            method: incoming.method,
+            path: incoming.url,
+            headers: { ...incoming.headers, host: `127.0.0.1:${target}` },
+          },
+          (answer) => {
+            outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
+            answer.pipe(outgoing)
+            answer.on('end', () => (call.answered = performance.now()))
+          },
+        )
+        forward.on('error', () => outgoing.destroy())
+        incoming.pipe(forward)
+      },
+      held ? delayMs : 0,
+    )
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {

@@ -61,13 +61,20 @@ const { rawConfig } = experimental_readRawConfig({ config: join(root, 'wrangler.
 function benchConfig() {
   const file = join(BENCH, 'wrangler.json')
   const build = `node scripts/build-client.mjs --outdir ${relative(root, clientDir)} --manifest ${relative(root, manifestFile)}`
-  writeFileSync(file, `${JSON.stringify({
-    ...rawConfig,
-    main: join(root, rawConfig.main),
-    build: { command: build, cwd: root },
-    assets: { ...rawConfig.assets, directory: clientDir },
-    alias: { ...rawConfig.alias, './asset-manifest.json': manifestFile },
-  }, null, 2)}\n`)
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        ...rawConfig,
+        main: join(root, rawConfig.main),
+        build: { command: build, cwd: root },
+        assets: { ...rawConfig.assets, directory: clientDir },
+        alias: { ...rawConfig.alias, './asset-manifest.json': manifestFile },
+      },
+      null,
+      2,
+    )}\n`,
+  )
   return file
 }
 mkdirSync(BENCH, { recursive: true })
@@ -80,7 +87,10 @@ const seed = demoSeedStatements()
 
 /** workerd processes started by this script (Miniflare's children), for their CPU time. */
 function workerdCpuTicks() {
-  const pids = execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean)
+  const pids = execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean)
   return pids.reduce((sum, pid) => {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
@@ -103,7 +113,8 @@ const runtime = (port) => ({
  * A workerd through Miniflare, from options in Miniflare 4's one-Worker shape (converted by Miniflare 5 itself), its
  * local state kept under `persistTo` (Miniflare 5's one persistence root: the D1 database under `d1/`).
  */
-const workerd = ({ persistTo, ...options }) => new Miniflare({ ...convertV4MiniflareOptions(options), resourcePersistencePath: persistTo })
+const workerd = ({ persistTo, ...options }) =>
+  new Miniflare({ ...convertV4MiniflareOptions(options), resourcePersistencePath: persistTo })
 
 /** The benchmark serves no static files: the pages' own cost is measured. */
 const noAssets = () => new Response('Not found', { status: 404 })
@@ -115,7 +126,9 @@ const storage = (persistTo) => ({
   persistTo,
   r2Buckets: ['FILES'],
   // wrangler.toml's limiters (docs/decisions/006), each with its namespace as Miniflare 5 requires.
-  ratelimits: Object.fromEntries((rawConfig.ratelimits ?? []).map(({ name, namespace_id, simple }) => [name, { namespace_id, simple }])),
+  ratelimits: Object.fromEntries(
+    (rawConfig.ratelimits ?? []).map(({ name, namespace_id, simple }) => [name, { namespace_id, simple }]),
+  ),
   serviceBindings: { ASSETS: noAssets },
 })
 
@@ -127,7 +140,14 @@ const storage = (persistTo) => ({
 const seededDb = join(BENCH, 'd1-seeded')
 for (let attempt = 1; ; attempt++) {
   rmSync(seededDb, { recursive: true, force: true })
-  const mf = workerd({ ...runtime(PORT), modules, modulesRoot: outdir, ...storage(seededDb), bindings: {}, handleStructuredLogs: () => {} })
+  const mf = workerd({
+    ...runtime(PORT),
+    modules,
+    modulesRoot: outdir,
+    ...storage(seededDb),
+    bindings: {},
+    handleStructuredLogs: () => {},
+  })
   try {
     const db = await mf.getD1Database('DB')
     for (const sql of [...schema, ...seed]) await db.prepare(sql).run()
@@ -157,8 +177,14 @@ async function site(vars = {}, port = PORT) {
     modulesRoot: outdir,
     ...storage(d1),
     bindings: {
-      UPSTREAM_URL: '', UPSTREAM_TIMEOUT_MS: '3000', RENDER_MODE: 'auto', PAGE_CACHE: 'on', MAP_TILE_URL: '',
-      SESSION_SECRET: 'bench-session-secret', PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, ...vars,
+      UPSTREAM_URL: '',
+      UPSTREAM_TIMEOUT_MS: '3000',
+      RENDER_MODE: 'auto',
+      PAGE_CACHE: 'on',
+      MAP_TILE_URL: '',
+      SESSION_SECRET: 'bench-session-secret',
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      ...vars,
     },
     handleStructuredLogs: log.handle,
   })
@@ -186,7 +212,10 @@ async function loggedInCookies(path) {
   const session = await logIn()
   const first = await fetch(`${ORIGIN}${path}`, { headers: { Cookie: session } })
   await first.arrayBuffer()
-  const copies = first.headers.getSetCookie().map((line) => line.split(';')[0]).filter((cookie) => cookie.startsWith('__Host-CartCount-'))
+  const copies = first.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .filter((cookie) => cookie.startsWith('__Host-CartCount-'))
   return [session, ...copies].join('; ')
 }
 
@@ -238,33 +267,44 @@ const perThousand = (count, requests) => (requests ? (count * 1000) / requests :
 const pad = (value, width) => String(value).padStart(width)
 
 function printHeader() {
-  console.log(`${'run'.padEnd(40)} ${pad('req/s', 6)} ${pad('p50', 6)} ${pad('p99', 6)} ${pad('CPU/req', 9)} ${pad('KiB', 5)} ${pad('KV/1k', 6)} ${pad('up/1k', 6)}  page cache (memory/cache/stale/miss)   errors/timeouts/non-2xx`)
+  console.log(
+    `${'run'.padEnd(40)} ${pad('req/s', 6)} ${pad('p50', 6)} ${pad('p99', 6)} ${pad('CPU/req', 9)} ${pad('KiB', 5)} ${pad('KV/1k', 6)} ${pad('up/1k', 6)}  page cache (memory/cache/stale/miss)   errors/timeouts/non-2xx`,
+  )
 }
 
 function printRow(row) {
   const { log } = row
   const logged = log.requests > 0
-  const page = logged && (log.page.memory || log.page.cache || log.page.stale || log.page.miss)
-    ? ['memory', 'cache', 'stale', 'miss'].map((o) => log.page[o] ?? 0).join('/')
-    : '—'
-  console.log([
-    row.name.padEnd(40),
-    pad(Math.round(row.rps), 6),
-    pad(`${row.p50} ms`, 6),
-    pad(`${row.p99} ms`, 6),
-    pad(`${row.cpuMs.toFixed(3)} ms`, 9),
-    pad((row.bytes / 1024).toFixed(1), 5),
-    pad(logged ? perThousand(log.kvReads, log.requests).toFixed(1) : '—', 6),
-    pad(logged ? perThousand(log.upstreamCalls, log.requests).toFixed(1) : '—', 6),
-    ` ${page.padEnd(37)}`,
-    `${row.errors}/${row.timeouts}/${row.non2xx}`,
-  ].join(' '))
+  const page =
+    logged && (log.page.memory || log.page.cache || log.page.stale || log.page.miss)
+      ? ['memory', 'cache', 'stale', 'miss'].map((o) => log.page[o] ?? 0).join('/')
+      : '—'
+  console.log(
+    [
+      row.name.padEnd(40),
+      pad(Math.round(row.rps), 6),
+      pad(`${row.p50} ms`, 6),
+      pad(`${row.p99} ms`, 6),
+      pad(`${row.cpuMs.toFixed(3)} ms`, 9),
+      pad((row.bytes / 1024).toFixed(1), 5),
+      pad(logged ? perThousand(log.kvReads, log.requests).toFixed(1) : '—', 6),
+      pad(logged ? perThousand(log.upstreamCalls, log.requests).toFixed(1) : '—', 6),
+      ` ${page.padEnd(37)}`,
+      `${row.errors}/${row.timeouts}/${row.non2xx}`,
+    ].join(' '),
+  )
 }
 
 const verdict = (ok) => (ok ? 'pass' : 'FAIL')
 
-console.log(`\nBenchmark: ${CONNECTIONS} connections × ${SECONDS} s per run (${MANY} for the many-connections run), ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), node ${process.version}, workerd ${createRequire(import.meta.url)('workerd/package.json').version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
-console.log('CPU/req: the workerd processes\' user + system CPU over the run ÷ the requests answered. KV/1k, up/1k: KV reads and upstream calls per 1,000 requests, from the Worker\'s request log.\n')
+console.log(
+  `\nBenchmark: ${CONNECTIONS} connections × ${SECONDS} s per run (${MANY} for the many-connections run), ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), node ${process.version}, workerd ${createRequire(import.meta.url)('workerd/package.json').version}, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+)
+console.log(
+  "CPU/req: the workerd processes' user + system CPU over the run ÷ the requests answered. KV/1k, up/1k: KV reads and upstream calls per 1,000 requests, from the Worker's request log.\n",
+)
 printHeader()
 
 /**
@@ -280,8 +320,13 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (const { name, path } of QUICK ? PAGES.filter((page) => page.name === QUICK) : PAGES) {
     const cachedSite = await site()
     const anonymous = await measure(`${name}: cached, anonymous`, cachedSite, path)
-    const loggedIn = await measure(`${name}: cached, logged in (stitched)`, cachedSite, path, { headers: { Cookie: await loggedInCookies(path) } })
-    const many = name === 'home' && !QUICK && round === 1 ? await measure(`${name}: cached, anonymous, ${MANY} connections`, cachedSite, path, { connections: MANY }) : null
+    const loggedIn = await measure(`${name}: cached, logged in (stitched)`, cachedSite, path, {
+      headers: { Cookie: await loggedInCookies(path) },
+    })
+    const many =
+      name === 'home' && !QUICK && round === 1
+        ? await measure(`${name}: cached, anonymous, ${MANY} connections`, cachedSite, path, { connections: MANY })
+        : null
     await cachedSite.mf.dispose()
     const ceilingSite = await ceiling(anonymous.page)
     const top = await measure(`${name}: ceiling (same bytes from memory)`, ceilingSite, path)
@@ -296,7 +341,8 @@ for (let round = 1; round <= ROUNDS; round++) {
     const streamSite = await site({ PAGE_CACHE: 'off', RENDER_MODE: 'stream' })
     const stream = await measure(`${name}: plain renderToReadableStream`, streamSite, path)
     await streamSite.mf.dispose()
-    if (top.bytes !== anonymous.bytes) console.log(`  (the ceiling answered ${top.bytes} bytes, the site ${anonymous.bytes})`)
+    if (top.bytes !== anonymous.bytes)
+      console.log(`  (the ceiling answered ${top.bytes} bytes, the site ${anonymous.bytes})`)
     results[name] = { anonymous, loggedIn, many, top, uncached, stream }
   }
   rounds.push(results)
@@ -336,7 +382,9 @@ async function slowSection() {
     const newsCalls = proxy.calls.filter((call) => call.held && call.started >= measuredFrom)
     // The upstream calls the slow request made before its first byte (the home's own lookups, cold in this isolate).
     const firstByteAt = slow.startedAt + (slow.firstChunkMs ?? 0)
-    const before = proxy.calls.filter((call) => call.started >= slow.startedAt && call.started < firstByteAt && !call.held)
+    const before = proxy.calls.filter(
+      (call) => call.started >= slow.startedAt && call.started < firstByteAt && !call.held,
+    )
     return { slow, meanwhile, after, again, home, newsCalls, before }
   } finally {
     await front.mf.dispose()
@@ -345,7 +393,10 @@ async function slowSection() {
   }
 }
 
-if (!QUICK || QUICK === 'slow') console.log(`\nSlow section: GET /it-it cold, its latest news held ${SLOW_MS} ms upstream (proxy on 127.0.0.1 → the embedded API over HTTP in a second workerd)`)
+if (!QUICK || QUICK === 'slow')
+  console.log(
+    `\nSlow section: GET /it-it cold, its latest news held ${SLOW_MS} ms upstream (proxy on 127.0.0.1 → the embedded API over HTTP in a second workerd)`,
+  )
 /** The slow section's rounds (each on fresh workerds), as many as the page runs': the target takes their median. */
 const slowRounds = []
 if (!QUICK || QUICK === 'slow') {
@@ -356,13 +407,24 @@ if (!QUICK || QUICK === 'slow') {
       const { slow: first, meanwhile, after, again, home, newsCalls, before } = slow
       const body = first.bytes.toString('utf8')
       if (ROUNDS > 1) console.log(`round ${round} of ${ROUNDS}`)
-      console.log(`  first request:   status ${first.status}, headers after ${first.headersMs.toFixed(1)} ms, first body chunk after ${first.firstChunkMs?.toFixed(1)} ms, complete after ${first.totalMs.toFixed(0)} ms, ${first.chunks} chunks, ${(first.bytes.length / 1024).toFixed(1)} KiB${body.includes('</html>') ? '' : ' (no </html>!)'}`)
+      console.log(
+        `  first request:   status ${first.status}, headers after ${first.headersMs.toFixed(1)} ms, first body chunk after ${first.firstChunkMs?.toFixed(1)} ms, complete after ${first.totalMs.toFixed(0)} ms, ${first.chunks} chunks, ${(first.bytes.length / 1024).toFixed(1)} KiB${body.includes('</html>') ? '' : ' (no </html>!)'}`,
+      )
       const outcomes = home.map((entry) => `${entry.page ?? 'none'} (${entry.durationMs} ms)`)
       console.log(`  page cache, in the order the requests ended: ${outcomes.join(', ')}`)
-      console.log(`    = the slow request, one sent ${SLOW_MS / 2} ms into it (ended after ${meanwhile.totalMs.toFixed(0)} ms), then two sent after both completed (${after.totalMs.toFixed(0)} ms, ${again.totalMs.toFixed(0)} ms)`)
-      console.log(`  the request sent during it (its lookups warm but the news): first body chunk after ${meanwhile.firstChunkMs?.toFixed(1)} ms, complete after ${meanwhile.totalMs.toFixed(0)} ms`)
-      const spans = before.map((call) => `${call.path.split('?')[0].replace('/api/', '')} ${call.answered ? (call.answered - call.started).toFixed(0) : '?'} ms`)
-      console.log(`  upstream calls of the first request before its first byte (through the proxy): ${before.length}${spans.length ? `: ${spans.join(', ')}` : ''}`)
+      console.log(
+        `    = the slow request, one sent ${SLOW_MS / 2} ms into it (ended after ${meanwhile.totalMs.toFixed(0)} ms), then two sent after both completed (${after.totalMs.toFixed(0)} ms, ${again.totalMs.toFixed(0)} ms)`,
+      )
+      console.log(
+        `  the request sent during it (its lookups warm but the news): first body chunk after ${meanwhile.firstChunkMs?.toFixed(1)} ms, complete after ${meanwhile.totalMs.toFixed(0)} ms`,
+      )
+      const spans = before.map(
+        (call) =>
+          `${call.path.split('?')[0].replace('/api/', '')} ${call.answered ? (call.answered - call.started).toFixed(0) : '?'} ms`,
+      )
+      console.log(
+        `  upstream calls of the first request before its first byte (through the proxy): ${before.length}${spans.length ? `: ${spans.join(', ')}` : ''}`,
+      )
       console.log(`  latest-news calls held by the proxy: ${newsCalls.length}`)
     } catch (error) {
       console.log(`  failed: ${error instanceof Error ? error.message : String(error)}`)
@@ -378,8 +440,13 @@ const median = (values) => {
 }
 /** A ratio's median over the rounds, with each round's value when there are several. */
 function ratioOf(name, row, base) {
-  const values = rounds.map((results) => (results[name][row] && results[name][base] ? ratio(results[name][row].cpuMs, results[name][base].cpuMs) : NaN))
-  return { value: median(values), rounds: values.length > 1 ? ` [rounds: ${values.map((v) => v.toFixed(2)).join(', ')}]` : '' }
+  const values = rounds.map((results) =>
+    results[name][row] && results[name][base] ? ratio(results[name][row].cpuMs, results[name][base].cpuMs) : NaN,
+  )
+  return {
+    value: median(values),
+    rounds: values.length > 1 ? ` [rounds: ${values.map((v) => v.toFixed(2)).join(', ')}]` : '',
+  }
 }
 console.log(`\nTargets (issue 14)${ROUNDS > 1 ? `: ratios are the median of ${ROUNDS} rounds` : ''}`)
 for (const name of Object.keys(rounds[0] ?? {})) {
@@ -390,18 +457,27 @@ for (const name of Object.keys(rounds[0] ?? {})) {
   ]) {
     const { value, rounds: each } = ratioOf(name, row, base)
     if (Number.isNaN(value)) continue
-    console.log(`  ${name}: ${label.padEnd(32)} ${value.toFixed(2).padStart(6)}  (≤ ${target})  ${verdict(value <= target)}${each}`)
+    console.log(
+      `  ${name}: ${label.padEnd(32)} ${value.toFixed(2).padStart(6)}  (≤ ${target})  ${verdict(value <= target)}${each}`,
+    )
   }
-  for (const [who, row] of [['anonymous', 'anonymous'], ['logged in', 'loggedIn']]) {
+  for (const [who, row] of [
+    ['anonymous', 'anonymous'],
+    ['logged in', 'loggedIn'],
+  ]) {
     const logs = rounds.map((results) => results[name][row].log)
     const sum = (field) => logs.reduce((total, log) => total + log[field], 0)
     const [kvReads, upstreamCalls, requests] = [sum('kvReads'), sum('upstreamCalls'), sum('requests')]
-    console.log(`  ${name}: warm ${who.padEnd(9)} KV reads / upstream calls per 1,000: ${perThousand(kvReads, requests).toFixed(2)} / ${perThousand(upstreamCalls, requests).toFixed(2)}  (0 / 0)  ${verdict(kvReads === 0 && upstreamCalls === 0)}   [${kvReads} KV reads, ${upstreamCalls} upstream calls in ${requests} logged requests]`)
+    console.log(
+      `  ${name}: warm ${who.padEnd(9)} KV reads / upstream calls per 1,000: ${perThousand(kvReads, requests).toFixed(2)} / ${perThousand(upstreamCalls, requests).toFixed(2)}  (0 / 0)  ${verdict(kvReads === 0 && upstreamCalls === 0)}   [${kvReads} KV reads, ${upstreamCalls} upstream calls in ${requests} logged requests]`,
+    )
   }
   const many = rounds[0][name].many
   if (many) {
     const { errors, timeouts, non2xx, p50, p99 } = many
-    console.log(`  ${name}: ${MANY} connections: errors ${errors}, timeouts ${timeouts}, non-2xx ${non2xx}, p50 ${p50} ms, p99 ${p99} ms  (0/0/0)  ${verdict(errors + timeouts + non2xx === 0)}`)
+    console.log(
+      `  ${name}: ${MANY} connections: errors ${errors}, timeouts ${timeouts}, non-2xx ${non2xx}, p50 ${p50} ms, p99 ${p99} ms  (0/0/0)  ${verdict(errors + timeouts + non2xx === 0)}`,
+    )
   }
 }
 if (slowRounds.length) {
@@ -413,6 +489,10 @@ if (slowRounds.length) {
     const stored = home.findIndex((entry) => entry.page === 'memory' || entry.page === 'cache')
     return stored >= 2
   })
-  console.log(`  home: first body chunk with a ${SLOW_MS} ms slow section: ${firstByte.toFixed(1)} ms  (≤ ${FIRST_BYTE_TARGET_MS} ms)  ${verdict(firstByte <= FIRST_BYTE_TARGET_MS)}${each}`)
-  console.log(`  home: not answered from the cache before the slow render completed, then from it: ${verdict(notEarly)}`)
+  console.log(
+    `  home: first body chunk with a ${SLOW_MS} ms slow section: ${firstByte.toFixed(1)} ms  (≤ ${FIRST_BYTE_TARGET_MS} ms)  ${verdict(firstByte <= FIRST_BYTE_TARGET_MS)}${each}`,
+  )
+  console.log(
+    `  home: not answered from the cache before the slow render completed, then from it: ${verdict(notEarly)}`,
+  )
 }

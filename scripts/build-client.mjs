@@ -54,7 +54,10 @@ const entryFile = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'cl
 const cssFile = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'client/styles.css' && f.endsWith('.css'))
 const trackingFile = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'client/tracking.ts')
 // CSS imported by a lazy chunk (Leaflet's, by the dealer map) is emitted beside it; pages that have the chunk link it.
-const chunkCss = (name) => Object.keys(outputs).find((f) => f.endsWith('.css') && relative(join(out, 'assets'), join(root, f)).startsWith(`${name}-`))
+const chunkCss = (name) =>
+  Object.keys(outputs).find(
+    (f) => f.endsWith('.css') && relative(join(out, 'assets'), join(root, f)).startsWith(`${name}-`),
+  )
 
 /** Files the entry loads before hydrating: itself and its static imports, transitively. */
 function firstLoad(file, seen = new Set()) {
@@ -78,7 +81,10 @@ const filesUnder = (dir) =>
  */
 function buildId() {
   const hash = createHash('sha256')
-  for (const file of [...filesUnder(join(root, 'src')).filter((f) => f !== manifestFile), join(root, 'package-lock.json')]) {
+  for (const file of [
+    ...filesUnder(join(root, 'src')).filter((f) => f !== manifestFile),
+    join(root, 'package-lock.json'),
+  ]) {
     hash.update(relative(root, file)).update(readFileSync(file))
   }
   for (const file of Object.keys(outputs).sort()) hash.update(file)
@@ -95,11 +101,16 @@ const manifest = {
 }
 mkdirSync(dirname(manifestFile), { recursive: true })
 writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`)
-writeFileSync(join(out, 'assets/first-load.json'), `${JSON.stringify({ files: initial.map(url), gzipBytes, lazy: lazy.map(url) }, null, 2)}\n`)
+writeFileSync(
+  join(out, 'assets/first-load.json'),
+  `${JSON.stringify({ files: initial.map(url), gzipBytes, lazy: lazy.map(url) }, null, 2)}\n`,
+)
 
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`
 const trackingBytes = gzipSync(readFileSync(join(root, trackingFile)), { level: 9 }).length
-console.log(`client: first-load JavaScript ${kib(gzipBytes)} gzip in ${initial.length} file(s); ${lazy.length} lazy chunk(s); budget ${kib(FIRST_LOAD_BUDGET)}; the tracker loader ${kib(trackingBytes)} (only once a visitor allowed a tracker)`)
+console.log(
+  `client: first-load JavaScript ${kib(gzipBytes)} gzip in ${initial.length} file(s); ${lazy.length} lazy chunk(s); budget ${kib(FIRST_LOAD_BUDGET)}; the tracker loader ${kib(trackingBytes)} (only once a visitor allowed a tracker)`,
+)
 if (gzipBytes > FIRST_LOAD_BUDGET) {
   console.error(`client: first-load JavaScript is over budget by ${kib(gzipBytes - FIRST_LOAD_BUDGET)}`)
   process.exit(1)

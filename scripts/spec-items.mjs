@@ -21,7 +21,12 @@ export function specParts(items, phrases, locale) {
   const value = (arg) => {
     if (typeof arg?.code === 'string') parts.push({ kind: 'code', text: arg.code })
     else if (typeof arg?.quantity === 'number') {
-      parts.push({ kind: 'quantity', value: arg.quantity, ...(arg.to !== undefined && { to: arg.to }), ...(arg.unit && { unit: arg.unit }) })
+      parts.push({
+        kind: 'quantity',
+        value: arg.quantity,
+        ...(arg.to !== undefined && { to: arg.to }),
+        ...(arg.unit && { unit: arg.unit }),
+      })
     } else throw new Error(`not a code or a quantity: ${JSON.stringify(arg)}`)
   }
   const template = (key) => {
@@ -35,7 +40,9 @@ export function specParts(items, phrases, locale) {
     else if (typeof item?.phrase !== 'string') value(item)
     else {
       const args = item.args ?? []
-      for (const [i, piece] of template(item.phrase).split(/\{(\d)\}/).entries()) {
+      for (const [i, piece] of template(item.phrase)
+        .split(/\{(\d)\}/)
+        .entries()) {
         if (i % 2 === 0) text(piece)
         else if (args[Number(piece)] === undefined) throw new Error(`phrase ${item.phrase} needs argument ${piece}`)
         else value(args[Number(piece)])
@@ -50,6 +57,10 @@ export function specParts(items, phrases, locale) {
 /** A spec's parts as plain English-style text (numbers unformatted), for readers of the older `products.specs`. */
 export function plainText(parts) {
   return parts
-    .map((part) => (part.kind === 'quantity' ? `${part.value}${part.to !== undefined ? `–${part.to}` : ''}${part.unit ? ` ${part.unit}` : ''}` : part.text))
+    .map((part) =>
+      part.kind === 'quantity'
+        ? `${part.value}${part.to !== undefined ? `–${part.to}` : ''}${part.unit ? ` ${part.unit}` : ''}`
+        : part.text,
+    )
     .join('')
 }

@@ -16,14 +16,33 @@ console.log('Preparing the local database (migrations, demo data)…')
 await prepareLocalDatabase()
 console.log(`Building the client and starting wrangler dev (${since()})…`)
 
-const wrangler = spawn(...tool('wrangler', [
-  'dev', '--ip', '127.0.0.1', '--port', port, '--inspector-port', String(Number(port) + 1000), ...persistArgs(),
-  '--var', 'PURGE_SECRET:local-purge-secret', '--var', 'SESSION_SECRET:local-session-secret-not-for-production',
-  '--var', `PUBLIC_ORIGIN:${site}`, '--var', 'WHISTLEBLOWER_KEY:local-whistleblower-key-not-for-production',
-  '--var', 'PAYMENT_WEBHOOK_SECRET:local-payment-webhook-secret-not-for-production',
-  // The browser tests' site: their robots fill in forms faster than a person (the rule itself is proven in workerd).
-  ...(process.env.FORM_MIN_FILL_SECONDS ? ['--var', `FORM_MIN_FILL_SECONDS:${process.env.FORM_MIN_FILL_SECONDS}`] : []),
-]), { cwd: root, env: quietEnv(), stdio: ['inherit', 'pipe', 'pipe'] })
+const wrangler = spawn(
+  ...tool('wrangler', [
+    'dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    port,
+    '--inspector-port',
+    String(Number(port) + 1000),
+    ...persistArgs(),
+    '--var',
+    'PURGE_SECRET:local-purge-secret',
+    '--var',
+    'SESSION_SECRET:local-session-secret-not-for-production',
+    '--var',
+    `PUBLIC_ORIGIN:${site}`,
+    '--var',
+    'WHISTLEBLOWER_KEY:local-whistleblower-key-not-for-production',
+    '--var',
+    'PAYMENT_WEBHOOK_SECRET:local-payment-webhook-secret-not-for-production',
+    // The browser tests' site: their robots fill in forms faster than a person (the rule itself is proven in workerd).
+    ...(process.env.FORM_MIN_FILL_SECONDS
+      ? ['--var', `FORM_MIN_FILL_SECONDS:${process.env.FORM_MIN_FILL_SECONDS}`]
+      : []),
+  ]),
+  { cwd: root, env: quietEnv(), stdio: ['inherit', 'pipe', 'pipe'] },
+)
 
 let ready = false
 const startUp = []

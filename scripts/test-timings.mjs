@@ -13,7 +13,8 @@ export function vitestTests(report, root) {
     file.assertionResults.map((test) => ({
       name: `${relative(root, file.name)} › ${test.fullName}`,
       ms: test.duration ?? 0,
-    })))
+    })),
+  )
 }
 
 /** Every test of a Playwright JSON report with the time of its last try: `file › title`. */
@@ -23,8 +24,11 @@ export function playwrightTests(report) {
       spec.tests.map((test) => ({
         name: [suite.file ?? spec.file, ...titles, spec.title].filter(Boolean).join(' › '),
         ms: test.results.at(-1)?.duration ?? 0,
-      }))),
-    ...(suite.suites ?? []).flatMap((child) => walk(child, child.title && child.title !== child.file ? [...titles, child.title] : titles)),
+      })),
+    ),
+    ...(suite.suites ?? []).flatMap((child) =>
+      walk(child, child.title && child.title !== child.file ? [...titles, child.title] : titles),
+    ),
   ]
   return (report?.suites ?? []).flatMap((suite) => walk(suite, []))
 }
@@ -34,7 +38,8 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
 /** Prints a runner's time and its five slowest tests, and keeps the tests over `limitMs` for the end of the run. */
 export function reportTimings(runner, wallMs, tests, limitMs) {
   console.log(`${runner}: ${seconds(wallMs)} in all; the five slowest tests:`)
-  for (const test of [...tests].sort((a, b) => b.ms - a.ms).slice(0, 5)) console.log(`  ${seconds(test.ms).padStart(8)}  ${test.name}`)
+  for (const test of [...tests].sort((a, b) => b.ms - a.ms).slice(0, 5))
+    console.log(`  ${seconds(test.ms).padStart(8)}  ${test.name}`)
   slow.push(...tests.filter((test) => test.ms > limitMs).map((test) => ({ ...test, runner, limitMs })))
 }
 
@@ -42,5 +47,6 @@ export function reportTimings(runner, wallMs, tests, limitMs) {
 export function reportSlowTests() {
   if (!slow.length) return
   console.log(`\nSlow tests (a warning, not a failure): ${slow.length}`)
-  for (const test of slow.sort((a, b) => b.ms - a.ms)) console.log(`  ${seconds(test.ms).padStart(8)} (limit ${seconds(test.limitMs)}, ${test.runner})  ${test.name}`)
+  for (const test of slow.sort((a, b) => b.ms - a.ms))
+    console.log(`  ${seconds(test.ms).padStart(8)} (limit ${seconds(test.limitMs)}, ${test.runner})  ${test.name}`)
 }

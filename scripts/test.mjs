@@ -18,7 +18,7 @@ const count = (name, passed, failed) => {
 
 function ensureChromium() {
   if (existsSync(CHROMIUM)) return
-  console.log('Installing Debian\'s Chromium for the browser tests…')
+  console.log("Installing Debian's Chromium for the browser tests…")
   const asRoot = process.getuid?.() === 0
   const aptGet = (...args) =>
     spawnSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['apt-get', ...args], {
@@ -46,7 +46,9 @@ function countRunner(name, status, passed, failed) {
 function vitest() {
   const file = join(reports, 'vitest.json')
   const started = Date.now()
-  const status = runTool('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { allowFailure: true })
+  const status = runTool('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
+    allowFailure: true,
+  })
   const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null
   if (!report) return count('workerd tests (vitest)', 0, 1)
   reportTimings('workerd tests (vitest)', Date.now() - started, vitestTests(report, root), SLOW_TEST_MS.workerd)
@@ -70,7 +72,12 @@ function playwright() {
   const { expected = 0, unexpected = 0, flaky = 0, interrupted = 0 } = report.stats ?? {}
   // A test that passed only on its retry counts as passed, and says so.
   if (flaky > 0) console.log(`browser tests: ${flaky} passed only on their retry (flaky): see ${file}`)
-  countRunner('browser tests (playwright)', status, expected + flaky, unexpected + interrupted + (report.errors?.length ?? 0))
+  countRunner(
+    'browser tests (playwright)',
+    status,
+    expected + flaky,
+    unexpected + interrupted + (report.errors?.length ?? 0),
+  )
 }
 
 if (!ensureDependencies({ allowFailure: true })) {

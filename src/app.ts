@@ -14,7 +14,15 @@ import { health } from './ops/health'
 import { errorName, logEvent } from './ops/log'
 import { purge } from './ops/purge'
 import { loggablePath } from './ops/request-log'
-import { addressesPage, createAddress, deleteAddress, deleteAddressPage, editAddressPage, makeDefaultAddress, updateAddress } from './pages/account/addresses'
+import {
+  addressesPage,
+  createAddress,
+  deleteAddress,
+  deleteAddressPage,
+  editAddressPage,
+  makeDefaultAddress,
+  updateAddress,
+} from './pages/account/addresses'
 import { bikesPage, registerBike } from './pages/account/bikes'
 import { orderPage } from './pages/account/order'
 import { ordersPage } from './pages/account/orders'
@@ -28,7 +36,14 @@ import { dealerPage } from './pages/dealer'
 import { sendErrorPage } from './pages/error-page'
 import { home } from './pages/home'
 import { landing } from './pages/landing'
-import { newsletterConfirmed, newsletterConfirmPage, newsletterPage, newsletterSent, submitNewsletter, submitNewsletterConfirm } from './pages/newsletter'
+import {
+  newsletterConfirmed,
+  newsletterConfirmPage,
+  newsletterPage,
+  newsletterSent,
+  submitNewsletter,
+  submitNewsletterConfirm,
+} from './pages/newsletter'
 import { leadFormBodyLimit, leadFormSent, submitLeadForm } from './pages/lead-form'
 import { loginPage, submitForgotPassword, submitLogin } from './pages/login'
 import { registerPage, registerSent, submitRegister } from './pages/register'
@@ -173,7 +188,11 @@ app.route('/:market', market)
 // The test provider delivers its webhooks to this app's own fetch, as a provider's HTTP call reaches the Worker.
 deliverTestWebhooksTo(app)
 
-app.notFound((c) => (isConsolePath(c.req.path) ? consoleError(c, PageError.notFound('')) : sendErrorPage(c, PageError.pageNotFound(c.req.url))))
+app.notFound((c) =>
+  isConsolePath(c.req.path)
+    ? consoleError(c, PageError.notFound(''))
+    : sendErrorPage(c, PageError.pageNotFound(c.req.url)),
+)
 
 app.onError(async (error, c) => {
   if (isConsolePath(c.req.path)) return consoleError(c, error)

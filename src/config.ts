@@ -114,7 +114,8 @@ function mapTilesOf(value: string | undefined): Config['mapTiles'] {
   try {
     // Parsed as written: a placeholder in the host ({s}, {z}…) stays visible there, and would not match the CSP's origin.
     const url = new URL(value)
-    if (url.protocol === 'https:' && !value.includes('{s}') && !/[{}]/.test(url.host)) return { url: value, origin: url.origin }
+    if (url.protocol === 'https:' && !value.includes('{s}') && !/[{}]/.test(url.host))
+      return { url: value, origin: url.origin }
   } catch {}
   logEvent('error', 'config_invalid', { variable: 'MAP_TILE_URL' })
   return null
@@ -149,7 +150,11 @@ function imageResizingOf(value: string | undefined): boolean {
  * A whole number within `[min, max]`; empty keeps `fallback` quietly, anything else keeps it logged `config_invalid`
  * (a typo never means "delete everything" or "no check at all").
  */
-function wholeNumberOf(variable: string, value: string | undefined, { min, max, fallback }: { min: number; max: number; fallback: number }): number {
+function wholeNumberOf(
+  variable: string,
+  value: string | undefined,
+  { min, max, fallback }: { min: number; max: number; fallback: number },
+): number {
   if (value === undefined || value === '') return fallback
   const number = Number(value)
   if (Number.isInteger(number) && number >= min && number <= max) return number
@@ -158,7 +163,8 @@ function wholeNumberOf(variable: string, value: string | undefined, { min, max, 
 }
 
 /** Days from 1 to 3650; a year when unset or wrong. */
-const retentionDaysOf = (value: string | undefined) => wholeNumberOf('SUBMISSION_RETENTION_DAYS', value, { min: 1, max: 3650, fallback: 365 })
+const retentionDaysOf = (value: string | undefined) =>
+  wholeNumberOf('SUBMISSION_RETENTION_DAYS', value, { min: 1, max: 3650, fallback: 365 })
 
 /** Seconds from 0 to 60; the default fill time when unset or wrong. */
 const formMinFillSecondsOf = (value: string | undefined) =>
@@ -172,9 +178,11 @@ function tagManagerFallbacksOf(value: string | undefined): TrackingConfig['tagMa
   const parsed = jsonObject(value)
   const fallbacks: TrackingConfig['tagManagerFallbacks'] = {}
   for (const [region, id] of Object.entries(parsed ?? {})) {
-    if (REGIONS.includes(region as Region) && typeof id === 'string' && CONTAINER_ID.test(id)) fallbacks[region as Region] = id
+    if (REGIONS.includes(region as Region) && typeof id === 'string' && CONTAINER_ID.test(id))
+      fallbacks[region as Region] = id
   }
-  if (!parsed || Object.keys(fallbacks).length !== Object.keys(parsed).length) logEvent('error', 'config_invalid', { variable: 'GTM_FALLBACKS' })
+  if (!parsed || Object.keys(fallbacks).length !== Object.keys(parsed).length)
+    logEvent('error', 'config_invalid', { variable: 'GTM_FALLBACKS' })
   return fallbacks
 }
 
@@ -183,7 +191,8 @@ function scriptTemplateOf(variable: string, value: string | undefined): { url: s
   if (!value) return null
   try {
     const url = new URL(value.replace('{id}', 'id'))
-    if (url.protocol === 'https:' && value.includes('{id}') && !/[{}]/.test(url.host) && value.startsWith(url.origin)) return { url: value, origin: url.origin }
+    if (url.protocol === 'https:' && value.includes('{id}') && !/[{}]/.test(url.host) && value.startsWith(url.origin))
+      return { url: value, origin: url.origin }
   } catch {}
   logEvent('error', 'config_invalid', { variable })
   return null
@@ -194,7 +203,8 @@ function scriptUrlOf(variable: string, value: string | undefined): { url: string
   if (!value) return null
   try {
     const url = new URL(value)
-    if (url.protocol === 'https:' && !/[{}]/.test(value) && url.href === value) return { url: value, origin: url.origin }
+    if (url.protocol === 'https:' && !/[{}]/.test(value) && url.href === value)
+      return { url: value, origin: url.origin }
   } catch {}
   logEvent('error', 'config_invalid', { variable })
   return null
@@ -214,7 +224,11 @@ function policiesOf(url: string | undefined, ids: string | undefined): TrackingC
   if (!url && !ids) return null
   const template = scriptTemplateOf('CONSENT_POLICY_URL', url)
   const parsed = jsonObject(ids ?? '')
-  const valid = parsed && Object.entries(parsed).every(([locale, id]) => /^[a-z]{2}$/.test(locale) && typeof id === 'string' && /^[A-Za-z0-9-]{1,40}$/.test(id))
+  const valid =
+    parsed &&
+    Object.entries(parsed).every(
+      ([locale, id]) => /^[a-z]{2}$/.test(locale) && typeof id === 'string' && /^[A-Za-z0-9-]{1,40}$/.test(id),
+    )
   if (!valid) logEvent('error', 'config_invalid', { variable: 'CONSENT_POLICY_IDS' })
   if (!template || !valid) return null
   const unused = Object.keys(parsed).filter((language) => ENGLISH_POLICY_LANGUAGES.includes(language))

@@ -9,7 +9,14 @@ declare namespace Cloudflare {
     /** wrangler.toml as deployed, for the settings no request can show (the platform's logs). */
     TEST_WRANGLER_TOML: string
     /** The console's demo staff (scripts/demo-seed.mjs DEMO_STAFF): one per role, with password and TOTP secret. */
-    TEST_DEMO_STAFF: Array<{ id: number; role: import('../contract/staff-schemas').StaffRole; email: string; name: string; password: string; totp_secret: string }>
+    TEST_DEMO_STAFF: Array<{
+      id: number
+      role: import('../contract/staff-schemas').StaffRole
+      email: string
+      name: string
+      password: string
+      totp_secret: string
+    }>
     /** '1' when every sitemap URL is to be rendered (`FULL_SITEMAP_WALK=1`), else one per page kind and market. */
     TEST_FULL_SITEMAP_WALK: string
     PURGE_SECRET: string

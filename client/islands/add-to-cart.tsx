@@ -56,7 +56,18 @@ export type AddToCartProps = {
 /** A new form key: 32 hexadecimal digits. */
 const freshKey = () => crypto.randomUUID().replace(/-/g, '')
 
-export default function AddToCart({ action, product, formKey, colours, options, maxQuantity, price, sizeGuide, texts, cartUrl }: AddToCartProps) {
+export default function AddToCart({
+  action,
+  product,
+  formKey,
+  colours,
+  options,
+  maxQuantity,
+  price,
+  sizeGuide,
+  texts,
+  cartUrl,
+}: AddToCartProps) {
   const [colour, setColour] = useState(colours[0]?.key ?? '')
   // The size chosen in each colour; a colour that comes in one size only has it chosen (an accessory's one size).
   const [chosen, setChosen] = useState<Record<string, string>>(() =>
@@ -67,7 +78,11 @@ export default function AddToCart({ action, product, formKey, colours, options, 
       }),
     ),
   )
-  const [state, setState] = useState<{ busy: boolean; message: string; ok: boolean }>({ busy: false, message: '', ok: true })
+  const [state, setState] = useState<{ busy: boolean; message: string; ok: boolean }>({
+    busy: false,
+    message: '',
+    ok: true,
+  })
   // Marked once hydrated: until then the form is the plain one, and its post a page load.
   const [hydrated, setHydrated] = useState(false)
   const [rowInView, setRowInView] = useState(false)
@@ -234,7 +249,12 @@ export default function AddToCart({ action, product, formKey, colours, options, 
             ))}
           </select>
         </label>
-        <button type="submit" className="button buy-submit" disabled={state.busy} aria-disabled={state.busy || undefined}>
+        <button
+          type="submit"
+          className="button buy-submit"
+          disabled={state.busy}
+          aria-disabled={state.busy || undefined}
+        >
           {state.busy ? texts.adding : texts.add}
         </button>
       </div>

@@ -23,10 +23,19 @@ export default function DealerMap({ tileUrl, attribution, label, centre, origin,
       const link = document.createElement('a')
       link.href = dealer.href
       link.textContent = dealer.name
-      L.circleMarker([dealer.lat, dealer.lng], { radius: 8, color: '#c2410c', weight: 2, fillOpacity: 0.7 }).bindPopup(link).addTo(map)
+      L.circleMarker([dealer.lat, dealer.lng], { radius: 8, color: '#c2410c', weight: 2, fillOpacity: 0.7 })
+        .bindPopup(link)
+        .addTo(map)
     }
     if (origin) {
-      L.circleMarker([origin.lat, origin.lng], { radius: 7, color: '#1d4ed8', weight: 3, fillColor: '#fff', fillOpacity: 1, interactive: false })
+      L.circleMarker([origin.lat, origin.lng], {
+        radius: 7,
+        color: '#1d4ed8',
+        weight: 3,
+        fillColor: '#fff',
+        fillOpacity: 1,
+        interactive: false,
+      })
         .bindTooltip(origin.label)
         .addTo(map)
     }
@@ -42,7 +51,9 @@ export default function DealerMap({ tileUrl, attribution, label, centre, origin,
       const bounds = map.getBounds()
       element.dataset.centre = `${fixed(at.lat)},${fixed(at.lng)}`
       element.dataset.zoom = String(map.getZoom())
-      element.dataset.bounds = [bounds.getSouth(), bounds.getWest(), bounds.getNorth(), bounds.getEast()].map(fixed).join(',')
+      element.dataset.bounds = [bounds.getSouth(), bounds.getWest(), bounds.getNorth(), bounds.getEast()]
+        .map(fixed)
+        .join(',')
       if (origin) element.dataset.origin = `${fixed(origin.lat)},${fixed(origin.lng)}`
     }
     tell()

@@ -2,7 +2,14 @@ import { type KeyboardEvent, type MouseEvent, type PointerEvent, useEffect, useR
 import { createRoot } from 'react-dom/client'
 
 /** The viewer's texts, which the product page puts on its gallery (`data-viewer-texts`) in the market's language. */
-export type ViewerTexts = { label: string; close: string; zoomIn: string; zoomOut: string; previous: string; next: string }
+export type ViewerTexts = {
+  label: string
+  close: string
+  zoomIn: string
+  zoomOut: string
+  previous: string
+  next: string
+}
 type Picture = { src: string; alt: string }
 
 const MAX_ZOOM = 4
@@ -16,8 +23,13 @@ const CLICK_ZOOM = 2.5
 export function openViewer(link: HTMLAnchorElement): void {
   const gallery = link.closest<HTMLElement>('.product-gallery')
   if (!gallery) return
-  const links = [...gallery.querySelectorAll<HTMLAnchorElement>('a[data-viewer]')].filter((candidate) => candidate.offsetParent !== null)
-  const pictures = links.map((candidate) => ({ src: candidate.getAttribute('href') ?? '', alt: candidate.querySelector('img')?.alt ?? '' }))
+  const links = [...gallery.querySelectorAll<HTMLAnchorElement>('a[data-viewer]')].filter(
+    (candidate) => candidate.offsetParent !== null,
+  )
+  const pictures = links.map((candidate) => ({
+    src: candidate.getAttribute('href') ?? '',
+    alt: candidate.querySelector('img')?.alt ?? '',
+  }))
   const texts = JSON.parse(gallery.dataset.viewerTexts ?? '{}') as ViewerTexts
   const host = document.createElement('div')
   document.body.appendChild(host)
@@ -27,7 +39,15 @@ export function openViewer(link: HTMLAnchorElement): void {
     host.remove()
     link.focus()
   }
-  root.render(<GalleryViewer pictures={pictures} start={Math.max(0, links.indexOf(link))} texts={texts} onClose={close} rtl={document.dir === 'rtl'} />)
+  root.render(
+    <GalleryViewer
+      pictures={pictures}
+      start={Math.max(0, links.indexOf(link))}
+      texts={texts}
+      onClose={close}
+      rtl={document.dir === 'rtl'}
+    />,
+  )
 }
 
 /**
@@ -35,7 +55,19 @@ export function openViewer(link: HTMLAnchorElement): void {
  * button closes it, the arrow keys (mirrored right to left) and the buttons go through the pictures, a click or a tap
  * zooms in where it lands and again out, + and − zoom, two fingers pinch; a zoomed picture pans by scrolling/dragging.
  */
-function GalleryViewer({ pictures, start, texts, onClose, rtl }: { pictures: Picture[]; start: number; texts: ViewerTexts; onClose: () => void; rtl: boolean }) {
+function GalleryViewer({
+  pictures,
+  start,
+  texts,
+  onClose,
+  rtl,
+}: {
+  pictures: Picture[]
+  start: number
+  texts: ViewerTexts
+  onClose: () => void
+  rtl: boolean
+}) {
   const dialog = useRef<HTMLDialogElement>(null)
   const stage = useRef<HTMLDivElement>(null)
   const [index, setIndex] = useState(start)
@@ -125,14 +157,25 @@ function GalleryViewer({ pictures, start, texts, onClose, rtl }: { pictures: Pic
   }
 
   return (
-    <dialog ref={dialog} className="viewer" aria-label={texts.label} onKeyDown={onKeyDown} data-zoomed={zoom > 1 ? '' : undefined}>
+    <dialog
+      ref={dialog}
+      className="viewer"
+      aria-label={texts.label}
+      onKeyDown={onKeyDown}
+      data-zoomed={zoom > 1 ? '' : undefined}
+    >
       <div className="viewer-bar">
         <p className="viewer-count" aria-live="polite">
           <bdi>
             {index + 1} / {pictures.length}
           </bdi>
         </p>
-        <button type="button" className="viewer-button" onClick={() => zoomTo(zoom > 1 ? 1 : CLICK_ZOOM)} aria-pressed={zoom > 1}>
+        <button
+          type="button"
+          className="viewer-button"
+          onClick={() => zoomTo(zoom > 1 ? 1 : CLICK_ZOOM)}
+          aria-pressed={zoom > 1}
+        >
           {zoom > 1 ? texts.zoomOut : texts.zoomIn}
         </button>
         <button type="button" className="viewer-button viewer-close" onClick={() => dialog.current?.close()}>
@@ -162,7 +205,12 @@ function GalleryViewer({ pictures, start, texts, onClose, rtl }: { pictures: Pic
       </div>
       {pictures.length > 1 && (
         <>
-          <button type="button" className="viewer-nav viewer-previous" onClick={() => go(-1)} aria-label={texts.previous}>
+          <button
+            type="button"
+            className="viewer-nav viewer-previous"
+            onClick={() => go(-1)}
+            aria-label={texts.previous}
+          >
             <span aria-hidden="true">‹</span>
           </button>
           <button type="button" className="viewer-nav viewer-next" onClick={() => go(1)} aria-label={texts.next}>

@@ -29,7 +29,8 @@ export default function ListingUpdates({ form, results, count }: ListingUpdatesP
     const urlOf = (): string => {
       const params = new URLSearchParams()
       for (const [name, value] of new FormData(filters)) {
-        if (typeof value === 'string' && value.trim() !== '' && !(name === 'sort' && value === 'featured')) params.append(name, value.trim())
+        if (typeof value === 'string' && value.trim() !== '' && !(name === 'sort' && value === 'featured'))
+          params.append(name, value.trim())
       }
       const query = params.toString()
       return `${window.location.pathname}${query ? `?${query}` : ''}`
@@ -42,7 +43,11 @@ export default function ListingUpdates({ form, results, count }: ListingUpdatesP
       const region = document.getElementById(results)
       region?.setAttribute('aria-busy', 'true')
       try {
-        const response = await fetch(url, { signal: controller.signal, credentials: 'same-origin', headers: { Accept: 'text/html' } })
+        const response = await fetch(url, {
+          signal: controller.signal,
+          credentials: 'same-origin',
+          headers: { Accept: 'text/html' },
+        })
         if (!response.ok) throw new Error(`listing answered ${response.status}`)
         const next = new DOMParser().parseFromString(await response.text(), 'text/html')
         const nextRegion = next.getElementById(results)
@@ -52,7 +57,8 @@ export default function ListingUpdates({ form, results, count }: ListingUpdatesP
         const summary = filters.closest('details')?.querySelector('summary')
         const nextSummary = next.getElementById(form)?.closest('details')?.querySelector('summary')
         if (summary && nextSummary) summary.innerHTML = nextSummary.innerHTML
-        if (record && url !== `${window.location.pathname}${window.location.search}`) window.history.pushState(null, '', url)
+        if (record && url !== `${window.location.pathname}${window.location.search}`)
+          window.history.pushState(null, '', url)
         const heading = document.getElementById(count)
         setMessage(heading?.textContent ?? '')
         if (focusResults && heading) {
@@ -82,7 +88,16 @@ export default function ListingUpdates({ form, results, count }: ListingUpdatesP
     }
     const onClick = (event: MouseEvent) => {
       const link = (event.target as Element).closest?.(`#${results} .filter-chips a`) as HTMLAnchorElement | null
-      if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+      if (
+        !link ||
+        event.defaultPrevented ||
+        event.button !== 0 ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.shiftKey ||
+        event.altKey
+      )
+        return
       event.preventDefault()
       void show(`${link.pathname}${link.search}`, true, true)
     }
@@ -117,9 +132,19 @@ function syncControls(filters: HTMLFormElement, next: HTMLFormElement | null): v
     if (control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio')) {
       const twin = next.querySelector<HTMLInputElement>(`input[name="${control.name}"][value="${control.value}"]`)
       control.checked = twin?.defaultChecked ?? false
-    } else if ((control instanceof HTMLInputElement || control instanceof HTMLSelectElement) && control !== document.activeElement) {
-      const twin = Array.from(next.elements).find((other) => (other as HTMLInputElement).name === control.name) as HTMLInputElement | HTMLSelectElement | undefined
-      if (twin) control.value = twin instanceof HTMLSelectElement ? (twin.querySelector('option[selected]') as HTMLOptionElement | null)?.value ?? twin.value : twin.defaultValue
+    } else if (
+      (control instanceof HTMLInputElement || control instanceof HTMLSelectElement) &&
+      control !== document.activeElement
+    ) {
+      const twin = Array.from(next.elements).find((other) => (other as HTMLInputElement).name === control.name) as
+        | HTMLInputElement
+        | HTMLSelectElement
+        | undefined
+      if (twin)
+        control.value =
+          twin instanceof HTMLSelectElement
+            ? ((twin.querySelector('option[selected]') as HTMLOptionElement | null)?.value ?? twin.value)
+            : twin.defaultValue
     }
   }
 }

@@ -49,21 +49,31 @@ export default function LocateButton({ label, locating, denied, unavailable, tim
         const form = button.current?.form
         const url = new URL(form?.action || window.location.href, window.location.href)
         const query = new URLSearchParams()
-        if (form) for (const [name, value] of new FormData(form)) if (name !== 'near' && typeof value === 'string') query.append(name, value)
+        if (form)
+          for (const [name, value] of new FormData(form))
+            if (name !== 'near' && typeof value === 'string') query.append(name, value)
         query.set('lat', coords.latitude.toFixed(DECIMALS))
         query.set('lng', coords.longitude.toFixed(DECIMALS))
         url.search = query.toString()
         url.hash = 'dealer-results'
         window.location.assign(url.toString())
       },
-      (error) => failed(error.code === error.PERMISSION_DENIED ? denied : error.code === error.TIMEOUT ? timeout : unavailable),
+      (error) =>
+        failed(error.code === error.PERMISSION_DENIED ? denied : error.code === error.TIMEOUT ? timeout : unavailable),
       GEOLOCATION,
     )
   }
 
   return (
     <span className="locate">
-      <button ref={button} type="button" className="button secondary locate-button" onClick={locate} disabled={busy} data-hydrated="">
+      <button
+        ref={button}
+        type="button"
+        className="button secondary locate-button"
+        onClick={locate}
+        disabled={busy}
+        data-hydrated=""
+      >
         <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="18" height="18">
           <circle cx="12" cy="12" r="4" fill="currentColor" />
           <path d="M12 2v3M12 19v3M2 12h3M19 12h3" stroke="currentColor" strokeWidth="2" fill="none" />

@@ -22,7 +22,16 @@ export type MarketPickerProps = {
  * The market picker: a disclosure with one submit button per live market, grouped by region. Without JavaScript it
  * is a plain `<details>` form; hydrated, it also closes on Escape (focus back on its summary) and on an outside click.
  */
-export default function MarketPicker({ current, summary, shortSummary, label, title, regions, action, from = null }: MarketPickerProps) {
+export default function MarketPicker({
+  current,
+  summary,
+  shortSummary,
+  label,
+  title,
+  regions,
+  action,
+  from = null,
+}: MarketPickerProps) {
   const [open, setOpen] = useState(false)
   const [hydrated, setHydrated] = useState(false)
   const details = useRef<HTMLDetailsElement>(null)
@@ -62,7 +71,16 @@ export default function MarketPicker({ current, summary, shortSummary, label, ti
       {/* Named by its content, so the name begins with the text shown (WCAG 2.5.3): the summary on wide screens, its
           short form on phones (the other one is display: none, outside the name), then what the control does. */}
       <summary>
-        <svg aria-hidden="true" className="globe" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.5">
+        <svg
+          aria-hidden="true"
+          className="globe"
+          width="18"
+          height="18"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.5"
+        >
           <circle cx="12" cy="12" r="9" />
           <path d="M3 12h18M12 3c2.5 2.7 3.8 5.7 3.8 9s-1.3 6.3-3.8 9c-2.5-2.7-3.8-5.7-3.8-9S9.5 5.7 12 3Z" />
         </svg>{' '}

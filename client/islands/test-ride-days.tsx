@@ -30,7 +30,14 @@ const weekdayOf = (date: string) => (new Date(`${date}T00:00:00Z`).getUTCDay() +
  * once (`setCustomValidity`, `aria-invalid` and a visible message) and keeps the form from being sent with it. Without
  * JavaScript the server's message does the same after sending.
  */
-export default function TestRideDays({ dealers, dealer: initialDealer, date: initialDate, chooseDealer, closed, refused }: TestRideDaysProps) {
+export default function TestRideDays({
+  dealers,
+  dealer: initialDealer,
+  date: initialDate,
+  chooseDealer,
+  closed,
+  refused,
+}: TestRideDaysProps) {
   const [dealer, setDealer] = useState(initialDealer)
   const [date, setDate] = useState(initialDate)
   const [hydrated, setHydrated] = useState(false)

@@ -1,5 +1,11 @@
 import { Hono } from 'hono'
-import { acknowledgedAnswer, addressAnswer, addressesAnswer, addressInput, type AddressInput } from '../../contract/account-schemas'
+import {
+  acknowledgedAnswer,
+  addressAnswer,
+  addressesAnswer,
+  addressInput,
+  type AddressInput,
+} from '../../contract/account-schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, positiveInt, refuse, respond } from '../context'
 
 /** How many addresses one account may keep. */
@@ -7,8 +13,21 @@ export const MAX_ADDRESSES = 20
 
 type AddressRow = AddressInput & { id: number; is_default: number | boolean }
 
-const COLUMNS = 'id, label, first_name, last_name, company, line1, line2, postal_code, city, region, country_code, phone, is_default'
-const FIELDS = ['label', 'first_name', 'last_name', 'company', 'line1', 'line2', 'postal_code', 'city', 'region', 'country_code', 'phone'] as const
+const COLUMNS =
+  'id, label, first_name, last_name, company, line1, line2, postal_code, city, region, country_code, phone, is_default'
+const FIELDS = [
+  'label',
+  'first_name',
+  'last_name',
+  'company',
+  'line1',
+  'line2',
+  'postal_code',
+  'city',
+  'region',
+  'country_code',
+  'phone',
+] as const
 
 const toAddress = (row: AddressRow) => ({ ...row, is_default: Boolean(row.is_default) })
 
@@ -19,8 +38,9 @@ const toAddress = (row: AddressRow) => ({ ...row, is_default: Boolean(row.is_def
  */
 export const addresses = new Hono<ApiEnv>()
   .get('/account/addresses', async (c) => {
-    const { results } = await c.env.DB
-      .prepare(`SELECT ${COLUMNS} FROM addresses WHERE user_id = ? ORDER BY is_default DESC, id`)
+    const { results } = await c.env.DB.prepare(
+      `SELECT ${COLUMNS} FROM addresses WHERE user_id = ? ORDER BY is_default DESC, id`,
+    )
       .bind(c.var.user.id)
       .all<AddressRow>()
     return respond(c, addressesAnswer, { data: results.map(toAddress) })
@@ -32,7 +52,10 @@ export const addresses = new Hono<ApiEnv>()
     const room = `(SELECT COUNT(*) FROM addresses WHERE user_id = ?1) < ${MAX_ADDRESSES}`
     // One transaction: the limit, the default (asked for, or the first address) and the insert cannot interleave.
     const [, inserted] = await c.env.DB.batch<{ id: number }>([
-      c.env.DB.prepare(`UPDATE addresses SET is_default = 0 WHERE user_id = ?1 AND ?2 AND ${room}`).bind(userId, input.data.is_default ? 1 : 0),
+      c.env.DB.prepare(`UPDATE addresses SET is_default = 0 WHERE user_id = ?1 AND ?2 AND ${room}`).bind(
+        userId,
+        input.data.is_default ? 1 : 0,
+      ),
       c.env.DB.prepare(
         `INSERT INTO addresses (user_id, ${FIELDS.join(', ')}, is_default)
          SELECT ?1, ${FIELDS.map((_, i) => `?${i + 3}`).join(', ')},
@@ -85,7 +108,9 @@ export const addresses = new Hono<ApiEnv>()
 async function ownAddressId(c: ApiContext): Promise<number | null> {
   const id = positiveInt(c.req.param('id'))
   if (!id) return null
-  return c.env.DB.prepare('SELECT id FROM addresses WHERE id = ? AND user_id = ?').bind(id, c.var.user.id).first<number>('id')
+  return c.env.DB.prepare('SELECT id FROM addresses WHERE id = ? AND user_id = ?')
+    .bind(id, c.var.user.id)
+    .first<number>('id')
 }
 
 /**
@@ -100,7 +125,9 @@ function unsetDefault(c: ApiContext, id: number, when: boolean): D1PreparedState
 
 async function answerAddress(c: ApiContext, id: number | null | undefined, status: 200 | 201 = 200) {
   const row = id
-    ? await c.env.DB.prepare(`SELECT ${COLUMNS} FROM addresses WHERE id = ? AND user_id = ?`).bind(id, c.var.user.id).first<AddressRow>()
+    ? await c.env.DB.prepare(`SELECT ${COLUMNS} FROM addresses WHERE id = ? AND user_id = ?`)
+        .bind(id, c.var.user.id)
+        .first<AddressRow>()
     : null
   return row ? respond(c, addressAnswer, { data: toAddress(row) }, status) : notFound(c)
 }

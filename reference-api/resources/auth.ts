@@ -63,7 +63,9 @@ export const auth = new Hono<ApiEnv>()
   .post('/auth/logout', async (c) => {
     const token = bearerToken(c)
     const revoked = token
-      ? await c.env.DB.prepare('DELETE FROM access_tokens WHERE token_hash = ?').bind(await tokenHash(token)).run()
+      ? await c.env.DB.prepare('DELETE FROM access_tokens WHERE token_hash = ?')
+          .bind(await tokenHash(token))
+          .run()
       : null
     if (!revoked?.meta.changes) return unauthorized(c)
     return respond(c, acknowledgedAnswer, { message: 'Logged out.' })
@@ -78,7 +80,12 @@ export const auth = new Hono<ApiEnv>()
         logEvent('error', 'reset_link_failed', { error: errorName(error) }),
       ),
     )
-    return respond(c, acknowledgedAnswer, { message: 'If the address belongs to an account, a link is on its way.' }, 202)
+    return respond(
+      c,
+      acknowledgedAnswer,
+      { message: 'If the address belongs to an account, a link is on its way.' },
+      202,
+    )
   })
   .get('/auth/reset-password/:token', async (c) => {
     const reset = await findReset(c, c.req.param('token'))
@@ -97,12 +104,16 @@ export const auth = new Hono<ApiEnv>()
     // One transaction whose every statement requires the link to be unused: of two concurrent uses, one wins, and a
     // failure leaves both the password and the link as they were.
     const [changed] = await c.env.DB.batch([
-      c.env.DB.prepare(`UPDATE users SET password_hash = ?3 WHERE id = ?1 AND ${stillUsable}`)
-        .bind(reset.user_id, hash, await hashPassword(body.data.password)),
+      c.env.DB.prepare(`UPDATE users SET password_hash = ?3 WHERE id = ?1 AND ${stillUsable}`).bind(
+        reset.user_id,
+        hash,
+        await hashPassword(body.data.password),
+      ),
       // A new password ends every session of the account and every other link still out there.
       c.env.DB.prepare(`DELETE FROM access_tokens WHERE user_id = ?1 AND ${stillUsable}`).bind(reset.user_id, hash),
-      c.env.DB.prepare(`UPDATE password_resets SET used_at = ${NOW} WHERE user_id = ?1 AND used_at IS NULL AND ${stillUsable}`)
-        .bind(reset.user_id, hash),
+      c.env.DB.prepare(
+        `UPDATE password_resets SET used_at = ${NOW} WHERE user_id = ?1 AND used_at IS NULL AND ${stillUsable}`,
+      ).bind(reset.user_id, hash),
     ])
     if (!changed?.meta.changes) return refuse(c, 410, 'reset_expired')
     return respond(c, resetPasswordAnswer, { data: { user_id: reset.user_id } })
@@ -115,29 +126,41 @@ export const auth = new Hono<ApiEnv>()
  * concurrent asks cannot send more.
  */
 async function mailResetLink(db: D1Database, locale: string, request: ForgotPasswordRequest): Promise<void> {
-  const user = await db.prepare('SELECT id, email, first_name FROM users WHERE email = ?')
+  const user = await db
+    .prepare('SELECT id, email, first_name FROM users WHERE email = ?')
     .bind(request.email)
     .first<{ id: number; email: string; first_name: string }>()
   if (!user) return
   const token = newToken()
   const hash = await tokenHash(token)
-  const params = { name: withoutDirectionControls(user.first_name), link: request.link_base + token, minutes: String(RESET_MINUTES) }
+  const params = {
+    name: withoutDirectionControls(user.first_name),
+    link: request.link_base + token,
+    minutes: String(RESET_MINUTES),
+  }
   const [subject, text] = await Promise.all([
     mailText(db, locale, 'mail.password_reset_subject', params),
     mailText(db, locale, 'mail.password_reset_body', params),
   ])
-  const since = (interval: string) => `SELECT 1 FROM password_resets WHERE user_id = ?2 AND created_at > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '${interval}')`
+  const since = (interval: string) =>
+    `SELECT 1 FROM password_resets WHERE user_id = ?2 AND created_at > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '${interval}')`
   await db.batch([
-    db.prepare(
-      `INSERT INTO password_resets (token_hash, user_id, expires_at)
+    db
+      .prepare(
+        `INSERT INTO password_resets (token_hash, user_id, expires_at)
        SELECT ?1, ?2, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3)
         WHERE (SELECT COUNT(*) FROM (${since('-1 hour')})) < ?4 OR NOT EXISTS (${since(`-${RESET_INTERVAL_MINUTES} minutes`)})`,
-    ).bind(hash, user.id, `+${RESET_MINUTES} minutes`, RESETS_PER_HOUR),
+      )
+      .bind(hash, user.id, `+${RESET_MINUTES} minutes`, RESETS_PER_HOUR),
     // The mail goes only with a link that was written.
-    queueMail(db, { recipient: user.email, subject, body: text, kind: 'password_reset' }, {
-      when: 'EXISTS (SELECT 1 FROM password_resets WHERE token_hash = ?)',
-      params: [hash],
-    }),
+    queueMail(
+      db,
+      { recipient: user.email, subject, body: text, kind: 'password_reset' },
+      {
+        when: 'EXISTS (SELECT 1 FROM password_resets WHERE token_hash = ?)',
+        params: [hash],
+      },
+    ),
   ])
 }
 

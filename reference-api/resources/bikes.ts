@@ -43,19 +43,19 @@ const toBike = (row: BikeRow) => ({
  */
 export const bikes = new Hono<ApiEnv>()
   .get('/account/bikes', async (c) => {
-    const { results } = await c.env.DB
-      .prepare(`${BIKE_SELECT} WHERE b.user_id = ?2 ORDER BY b.purchased_on DESC, b.id DESC`)
+    const { results } = await c.env.DB.prepare(
+      `${BIKE_SELECT} WHERE b.user_id = ?2 ORDER BY b.purchased_on DESC, b.id DESC`,
+    )
       .bind(c.var.locale, c.var.user.id)
       .all<BikeRow>()
     return respond(c, bikesAnswer, { data: results.map(toBike) })
   })
   .get('/account/bike-models', async (c) => {
-    const { results } = await c.env.DB
-      .prepare(
-        `SELECT p.id, p.slug, p.image, ${PRODUCT_NAME} AS name
+    const { results } = await c.env.DB.prepare(
+      `SELECT p.id, p.slug, p.image, ${PRODUCT_NAME} AS name
            FROM products p JOIN product_types t ON t.id = p.type_id
           WHERE t.registrable = 1 ORDER BY t.position, p.position, p.id`,
-      )
+    )
       .bind(c.var.locale)
       .all<{ id: number; slug: string; image: string | null; name: string }>()
     return respond(c, bikeModelsAnswer, { data: results })
@@ -70,7 +70,9 @@ export const bikes = new Hono<ApiEnv>()
       .bind(product_id)
       .first()
     if (!model) return refuse(c, 422, 'model', 'product_id')
-    const owner = await c.env.DB.prepare('SELECT user_id FROM bikes WHERE serial_number = ?').bind(serial_number).first<number>('user_id')
+    const owner = await c.env.DB.prepare('SELECT user_id FROM bikes WHERE serial_number = ?')
+      .bind(serial_number)
+      .first<number>('user_id')
     if (owner !== null) return serialRefusal(c, owner)
     const inserted = await c.env.DB.prepare(
       'INSERT INTO bikes (user_id, product_id, serial_number, purchased_on, dealer_name) VALUES (?, ?, ?, ?, ?) ON CONFLICT (serial_number) DO NOTHING RETURNING id',

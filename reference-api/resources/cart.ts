@@ -56,15 +56,21 @@ export async function marketOf(c: ApiContext, site: string) {
 
 /** An anonymous cart of the market by its code (a customer's cart is never reachable by its code alone). */
 const anonymousCart = (c: ApiContext, code: string, site: string) =>
-  c.env.DB.prepare('SELECT id, code, site, user_id FROM carts WHERE code = ? AND site = ? AND user_id IS NULL').bind(code, site).first<CartRow>()
+  c.env.DB.prepare('SELECT id, code, site, user_id FROM carts WHERE code = ? AND site = ? AND user_id IS NULL')
+    .bind(code, site)
+    .first<CartRow>()
 
 /** The customer's cart of the market, if they have one. */
 export const customerCart = (c: ApiContext, userId: number, site: string) =>
-  c.env.DB.prepare('SELECT id, code, site, user_id FROM carts WHERE user_id = ? AND site = ?').bind(userId, site).first<CartRow>()
+  c.env.DB.prepare('SELECT id, code, site, user_id FROM carts WHERE user_id = ? AND site = ?')
+    .bind(userId, site)
+    .first<CartRow>()
 
 /** The customer's cart of the market, created empty when they have none. */
 async function ensureCustomerCart(c: ApiContext, userId: number, site: string): Promise<CartRow> {
-  await c.env.DB.prepare('INSERT INTO carts (code, site, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').bind(newCode(), site, userId).run()
+  await c.env.DB.prepare('INSERT INTO carts (code, site, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
+    .bind(newCode(), site, userId)
+    .run()
   return (await customerCart(c, userId, site)) as CartRow
 }
 
@@ -75,7 +81,9 @@ const variantOf = (c: ApiContext, sku: string, site: string) =>
        JOIN product_prices pr ON pr.product_id = v.product_id AND pr.site = ?2
        LEFT JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
       WHERE v.sku = ?1`,
-  ).bind(sku, site).first<{ sku: string; stock: number; price: number | null }>()
+  )
+    .bind(sku, site)
+    .first<{ sku: string; stock: number; price: number | null }>()
 
 /** Why `quantity` of a variant cannot be in a cart, or null when it can. */
 function refusalOf(variant: { stock: number; price: number | null } | null, quantity: number): CartRefusal | null {
@@ -168,11 +176,15 @@ async function add(c: ApiContext, userId: number | null) {
     cart = await anonymousCart(c, input.data.cart, site)
     if (!cart) return notFound(c)
   }
-  const earlier = await c.env.DB.prepare('SELECT cart_id FROM cart_adds WHERE key = ?').bind(key).first<number>('cart_id')
+  const earlier = await c.env.DB.prepare('SELECT cart_id FROM cart_adds WHERE key = ?')
+    .bind(key)
+    .first<number>('cart_id')
   if (earlier !== null) return cart && earlier === cart.id ? answerCart(c, cart) : refuse(c, 409, 'key_reused')
   const variant = await variantOf(c, sku, site)
   const inCart = cart
-    ? ((await c.env.DB.prepare('SELECT quantity FROM cart_items WHERE cart_id = ? AND sku = ?').bind(cart.id, sku).first<number>('quantity')) ?? 0)
+    ? ((await c.env.DB.prepare('SELECT quantity FROM cart_items WHERE cart_id = ? AND sku = ?')
+        .bind(cart.id, sku)
+        .first<number>('quantity')) ?? 0)
     : 0
   const refusal = refusalOf(variant, inCart + quantity)
   if (refusal) return refuse(c, refusal === 'variant_not_sold' ? 422 : 409, refusal, 'sku')
@@ -204,7 +216,9 @@ async function add(c: ApiContext, userId: number | null) {
 async function change(c: ApiContext, cart: CartRow | null, remove: boolean) {
   if (!cart) return notFound(c)
   const sku = c.req.param('sku') ?? ''
-  const line = await c.env.DB.prepare('SELECT quantity FROM cart_items WHERE cart_id = ? AND sku = ?').bind(cart.id, sku).first()
+  const line = await c.env.DB.prepare('SELECT quantity FROM cart_items WHERE cart_id = ? AND sku = ?')
+    .bind(cart.id, sku)
+    .first()
   if (!line) return notFound(c)
   if (remove) {
     await c.env.DB.prepare('DELETE FROM cart_items WHERE cart_id = ? AND sku = ?').bind(cart.id, sku).run()
@@ -214,7 +228,9 @@ async function change(c: ApiContext, cart: CartRow | null, remove: boolean) {
   if (!input.success) return invalid(c, input.error)
   const refusal = refusalOf(await variantOf(c, sku, cart.site), input.data.quantity)
   if (refusal) return refuse(c, refusal === 'variant_not_sold' ? 422 : 409, refusal, 'quantity')
-  await c.env.DB.prepare('UPDATE cart_items SET quantity = ? WHERE cart_id = ? AND sku = ?').bind(input.data.quantity, cart.id, sku).run()
+  await c.env.DB.prepare('UPDATE cart_items SET quantity = ? WHERE cart_id = ? AND sku = ?')
+    .bind(input.data.quantity, cart.id, sku)
+    .run()
   return answerCart(c, cart)
 }
 
@@ -278,7 +294,9 @@ export const carts = new Hono<ApiEnv>()
       ).bind(cart.id, anonymous.id),
       c.env.DB.prepare('DELETE FROM carts WHERE id = ?').bind(anonymous.id),
       // The customer's cart takes the merged cart's code: a checkout link made before the login still leads to it.
-      c.env.DB.prepare("UPDATE carts SET code = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?").bind(anonymous.code, cart.id),
+      c.env.DB.prepare(
+        "UPDATE carts SET code = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+      ).bind(anonymous.code, cart.id),
     ])
     return answerCart(c, { ...cart, code: anonymous.code })
   })

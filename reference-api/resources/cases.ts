@@ -10,7 +10,17 @@ import {
   closeCaseRequest,
   type notifyReporter,
 } from '../../contract/staff-schemas'
-import { type ApiContext, type ApiEnv, badParameter, invalid, jsonBody, notFound, positiveInt, refuse, respond } from '../context'
+import {
+  type ApiContext,
+  type ApiEnv,
+  badParameter,
+  invalid,
+  jsonBody,
+  notFound,
+  positiveInt,
+  refuse,
+  respond,
+} from '../context'
 import { mailTexts, queueMail } from '../outbox'
 import { staffOnly } from '../staff-auth'
 
@@ -38,7 +48,8 @@ type SummaryRow = {
  */
 export const CASE_READ_PURPOSES = ['acknowledge', 'message', 'note', 'close', 'download'] as const
 
-const summaryOf = (row: SummaryRow) => ({ ...row, anonymous: row.anonymous === 1 }) as z.input<typeof caseChangeAnswer>['data']
+const summaryOf = (row: SummaryRow) =>
+  ({ ...row, anonymous: row.anonymous === 1 }) as z.input<typeof caseChangeAnswer>['data']
 
 /**
  * The cases of the whistleblower channel, for case handlers only (`staffOnly('case_handler')`: 401 without a staff
@@ -52,30 +63,53 @@ export const cases = new Hono<ApiEnv>()
   .use('/staff/cases', staffOnly('case_handler'))
   .use('/staff/cases/*', staffOnly('case_handler'))
   .get('/staff/cases', async (c) => {
-    const { results } = await c.env.DB.prepare(`SELECT ${SUMMARY} FROM whistleblower_reports r ORDER BY r.received_at DESC, r.id DESC`).all<SummaryRow>()
+    const { results } = await c.env.DB.prepare(
+      `SELECT ${SUMMARY} FROM whistleblower_reports r ORDER BY r.received_at DESC, r.id DESC`,
+    ).all<SummaryRow>()
     return respond(c, caseListAnswer, { data: results.map(summaryOf) })
   })
   .get('/staff/cases/:id', async (c) => {
     const id = positiveInt(c.req.param('id'))
     if (!id) return notFound(c)
     const purpose = c.req.query('for')
-    if (purpose !== undefined && !(CASE_READ_PURPOSES as readonly string[]).includes(purpose)) return badParameter(c, 'for', CASE_READ_PURPOSES.join(', '))
+    if (purpose !== undefined && !(CASE_READ_PURPOSES as readonly string[]).includes(purpose))
+      return badParameter(c, 'for', CASE_READ_PURPOSES.join(', '))
     const db = c.env.DB
     // The reading is recorded first, in the same batch: the trail answered shows it.
     const [, report, messages, attachments, events] = await db.batch([
-      db.prepare(`INSERT INTO case_events (report_id, staff_id, action, detail) SELECT id, ?2, 'opened', ?3 FROM whistleblower_reports WHERE id = ?1`).bind(id, c.var.staff.id, purpose ?? ''),
-      db.prepare(`SELECT ${SUMMARY}, r.wrapped_key, r.sealed_report, r.sealed_notify, r.sealed_outcome FROM whistleblower_reports r WHERE r.id = ?`).bind(id),
-      db.prepare(
-        `SELECT m.id, m.author, s.name AS staff_name, m.sealed_body, m.created_at
+      db
+        .prepare(
+          `INSERT INTO case_events (report_id, staff_id, action, detail) SELECT id, ?2, 'opened', ?3 FROM whistleblower_reports WHERE id = ?1`,
+        )
+        .bind(id, c.var.staff.id, purpose ?? ''),
+      db
+        .prepare(
+          `SELECT ${SUMMARY}, r.wrapped_key, r.sealed_report, r.sealed_notify, r.sealed_outcome FROM whistleblower_reports r WHERE r.id = ?`,
+        )
+        .bind(id),
+      db
+        .prepare(
+          `SELECT m.id, m.author, s.name AS staff_name, m.sealed_body, m.created_at
            FROM whistleblower_messages m LEFT JOIN staff_users s ON s.id = m.staff_id WHERE m.report_id = ? ORDER BY m.id`,
-      ).bind(id),
-      db.prepare('SELECT id, message_id, sealed_meta, size, created_at FROM whistleblower_files WHERE report_id = ? ORDER BY id').bind(id),
-      db.prepare(
-        `SELECT e.action, s.name AS staff_name, e.detail, e.at
+        )
+        .bind(id),
+      db
+        .prepare(
+          'SELECT id, message_id, sealed_meta, size, created_at FROM whistleblower_files WHERE report_id = ? ORDER BY id',
+        )
+        .bind(id),
+      db
+        .prepare(
+          `SELECT e.action, s.name AS staff_name, e.detail, e.at
            FROM case_events e LEFT JOIN staff_users s ON s.id = e.staff_id WHERE e.report_id = ? ORDER BY e.id`,
-      ).bind(id),
+        )
+        .bind(id),
     ])
-    const row = report?.results[0] as (SummaryRow & Record<'wrapped_key' | 'sealed_report', string> & Record<'sealed_notify' | 'sealed_outcome', string | null>) | undefined
+    const row = report?.results[0] as
+      | (SummaryRow &
+          Record<'wrapped_key' | 'sealed_report', string> &
+          Record<'sealed_notify' | 'sealed_outcome', string | null>)
+      | undefined
     if (!row) return notFound(c)
     return respond(c, caseFileAnswer, {
       data: {
@@ -93,11 +127,17 @@ export const cases = new Hono<ApiEnv>()
     if (!id || !attachment) return notFound(c)
     const db = c.env.DB
     const [, file] = await db.batch([
-      db.prepare(
-        `INSERT INTO case_events (report_id, staff_id, action, detail)
+      db
+        .prepare(
+          `INSERT INTO case_events (report_id, staff_id, action, detail)
          SELECT report_id, ?3, 'file_downloaded', CAST(id AS TEXT) FROM whistleblower_files WHERE id = ?2 AND report_id = ?1`,
-      ).bind(id, attachment, c.var.staff.id),
-      db.prepare('SELECT id, message_id, object_key, sealed_meta, size, created_at FROM whistleblower_files WHERE id = ?2 AND report_id = ?1').bind(id, attachment),
+        )
+        .bind(id, attachment, c.var.staff.id),
+      db
+        .prepare(
+          'SELECT id, message_id, object_key, sealed_meta, size, created_at FROM whistleblower_files WHERE id = ?2 AND report_id = ?1',
+        )
+        .bind(id, attachment),
     ])
     const row = file?.results[0] as z.input<typeof attachmentLocationAnswer>['data'] | undefined
     return row ? respond(c, attachmentLocationAnswer, { data: row }) : notFound(c)
@@ -106,18 +146,27 @@ export const cases = new Hono<ApiEnv>()
     const posted = await readChange(c, acknowledgeRequest)
     if (posted instanceof Response) return posted
     const { id, input, current } = posted
-    if (current.state !== 'received') return refuse(c, 409, current.state === 'closed' ? 'case_closed' : 'already_acknowledged')
+    if (current.state !== 'received')
+      return refuse(c, 409, current.state === 'closed' ? 'case_closed' : 'already_acknowledged')
     const db = c.env.DB
     const now = new Date().toISOString()
     // Each statement after the change runs only if this call made it (its time is the case's acknowledged_at).
-    const made = { when: 'EXISTS (SELECT 1 FROM whistleblower_reports WHERE id = ? AND acknowledged_at = ?)', params: [id, now] }
+    const made = {
+      when: 'EXISTS (SELECT 1 FROM whistleblower_reports WHERE id = ? AND acknowledged_at = ?)',
+      params: [id, now],
+    }
     await db.batch([
-      db.prepare(`UPDATE whistleblower_reports SET state = 'acknowledged', acknowledged_at = ?2 WHERE id = ?1 AND state = 'received'`).bind(id, now),
+      db
+        .prepare(
+          `UPDATE whistleblower_reports SET state = 'acknowledged', acknowledged_at = ?2 WHERE id = ?1 AND state = 'received'`,
+        )
+        .bind(id, now),
       caseEvent(c, id, 'acknowledged', '', now, made),
       ...(await newsMail(c, current.locale, input.notify, made)),
     ])
     const after = await summary(c, id)
-    if (after?.acknowledged_at !== now) return refuse(c, 409, after?.state === 'closed' ? 'case_closed' : 'already_acknowledged')
+    if (after?.acknowledged_at !== now)
+      return refuse(c, 409, after?.state === 'closed' ? 'case_closed' : 'already_acknowledged')
     return respond(c, caseChangeAnswer, { data: summaryOf(after) })
   })
   .post('/staff/cases/:id/messages', async (c) => {
@@ -138,7 +187,10 @@ export const cases = new Hono<ApiEnv>()
       )
       .bind(id, input.author, staff, input.sealed_body, now)
     const mine = 'report_id = ? AND author = ? AND staff_id = ? AND created_at = ?'
-    const made = { when: `EXISTS (SELECT 1 FROM whistleblower_messages WHERE ${mine})`, params: [id, input.author, staff, now] }
+    const made = {
+      when: `EXISTS (SELECT 1 FROM whistleblower_messages WHERE ${mine})`,
+      params: [id, input.author, staff, now],
+    }
     const statements = [insert]
     if (toReporter) {
       // A message to the reporter is feedback, and acknowledges a case not acknowledged yet.
@@ -151,7 +203,10 @@ export const cases = new Hono<ApiEnv>()
           .bind(id, now),
       )
       if (current.state === 'received') {
-        const acknowledged = { when: 'EXISTS (SELECT 1 FROM whistleblower_reports WHERE id = ? AND acknowledged_at = ?)', params: [id, now] }
+        const acknowledged = {
+          when: 'EXISTS (SELECT 1 FROM whistleblower_reports WHERE id = ? AND acknowledged_at = ?)',
+          params: [id, now],
+        }
         statements.push(caseEvent(c, id, 'acknowledged', 'with_message', now, acknowledged))
       }
     }
@@ -177,7 +232,10 @@ export const cases = new Hono<ApiEnv>()
     if (current.state === 'closed') return refuse(c, 409, 'case_closed')
     const db = c.env.DB
     const now = new Date().toISOString()
-    const made = { when: 'EXISTS (SELECT 1 FROM whistleblower_reports WHERE id = ? AND closed_at = ?)', params: [id, now] }
+    const made = {
+      when: 'EXISTS (SELECT 1 FROM whistleblower_reports WHERE id = ? AND closed_at = ?)',
+      params: [id, now],
+    }
     await db.batch([
       db
         .prepare(
@@ -201,7 +259,10 @@ const summary = (c: ApiContext, id: number) =>
   c.env.DB.prepare(`SELECT ${SUMMARY} FROM whistleblower_reports r WHERE r.id = ?`).bind(id).first<SummaryRow>()
 
 /** A change's case (404 when there is none) and its body checked by its schema (422). */
-async function readChange<S extends z.ZodType>(c: ApiContext, schema: S): Promise<Response | { id: number; input: z.infer<S>; current: SummaryRow }> {
+async function readChange<S extends z.ZodType>(
+  c: ApiContext,
+  schema: S,
+): Promise<Response | { id: number; input: z.infer<S>; current: SummaryRow }> {
   const id = positiveInt(c.req.param('id'))
   const current = id ? await summary(c, id) : null
   if (!id || !current) return notFound(c)
@@ -213,15 +274,17 @@ async function readChange<S extends z.ZodType>(c: ApiContext, schema: S): Promis
 type Condition = { when: string; params: unknown[] }
 
 /** The statement recording a handler's action on a case, when its condition holds (the change was made). */
-function caseEvent(c: ApiContext, id: number, action: string, detail: string, at: string, only: Condition): D1PreparedStatement {
-  return c.env.DB.prepare(`INSERT INTO case_events (report_id, staff_id, action, detail, at) SELECT ?, ?, ?, ?, ? WHERE ${only.when}`).bind(
-    id,
-    c.var.staff.id,
-    action,
-    detail,
-    at,
-    ...only.params,
-  )
+function caseEvent(
+  c: ApiContext,
+  id: number,
+  action: string,
+  detail: string,
+  at: string,
+  only: Condition,
+): D1PreparedStatement {
+  return c.env.DB.prepare(
+    `INSERT INTO case_events (report_id, staff_id, action, detail, at) SELECT ?, ?, ?, ?, ? WHERE ${only.when}`,
+  ).bind(id, c.var.staff.id, action, detail, at, ...only.params)
 }
 
 /**
@@ -229,7 +292,12 @@ function caseEvent(c: ApiContext, id: number, action: string, detail: string, at
  * nothing of the case (a mailbox is not a safe place for it). Its recipient is the address as the Worker sealed it for
  * the mail sender, which opens it when it sends the mail and then deletes the row (docs/decisions/027).
  */
-async function newsMail(c: ApiContext, locale: string, notify: z.infer<typeof notifyReporter>, only: Condition): Promise<D1PreparedStatement[]> {
+async function newsMail(
+  c: ApiContext,
+  locale: string,
+  notify: z.infer<typeof notifyReporter>,
+  only: Condition,
+): Promise<D1PreparedStatement[]> {
   if (!notify) return []
   const t = await mailTexts(c.env.DB, locale, ['mail.whistleblower_news_'])
   const mail = {

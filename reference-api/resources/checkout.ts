@@ -22,7 +22,18 @@ import { amountsOf, regionRate, vatRuleIn } from '../pricing'
 import { paymentMethodsOf } from '../../contract/schemas'
 
 /** A postal address's fields, in the one order they are stored, compared and digested in. */
-const ADDRESS_FIELDS = ['first_name', 'last_name', 'company', 'line1', 'line2', 'postal_code', 'city', 'region', 'country_code', 'phone'] as const
+const ADDRESS_FIELDS = [
+  'first_name',
+  'last_name',
+  'company',
+  'line1',
+  'line2',
+  'postal_code',
+  'city',
+  'region',
+  'country_code',
+  'phone',
+] as const
 type AddressField = (typeof ADDRESS_FIELDS)[number]
 
 type CheckoutRow = {
@@ -37,14 +48,16 @@ type CheckoutRow = {
 type DealerRow = { slug: string; name: string; address: string; city: string; region: string | null }
 
 /** The columns of an order as placing and paying answer it (`placedOrderSchema`). */
-const PLACED_COLUMNS = 'id, code, status, payment_state, payment_attempt, payment_id, payment_method, currency, total, market, placed_at'
+const PLACED_COLUMNS =
+  'id, code, status, payment_state, payment_attempt, payment_id, payment_method, currency, total, market, placed_at'
 type PlacedRow = PlacedOrder & { id: number }
 
 /** Crockford's base 32 (no I, L, O, U): order codes read out on the phone are never ambiguous. */
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
 /** A new order code: `AUR-` and 6 random Crockford characters (30 bits). */
-const newOrderCode = () => `AUR-${Array.from(crypto.getRandomValues(new Uint8Array(6)), (byte) => CROCKFORD[byte & 31]).join('')}`
+const newOrderCode = () =>
+  `AUR-${Array.from(crypto.getRandomValues(new Uint8Array(6)), (byte) => CROCKFORD[byte & 31]).join('')}`
 
 const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
 
@@ -78,11 +91,15 @@ function invalidAt(c: ApiContext, error: z.ZodError) {
  * The issues with their whole paths. A choice between a saved and a new address that fits neither reports the
  * issues of the branch the body meant: the one with the fewest missing keys of its own (`address` given: the new one).
  */
-function issuesOf(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
+function issuesOf(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: PropertyKey[],
+): { path: PropertyKey[]; message: string }[] {
   return issues.flatMap((issue) => {
     const path = [...prefix, ...issue.path]
     if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ path, message: issue.message }]
-    const missing = (branch: z.core.$ZodIssue[]) => branch.filter((inner) => inner.code === 'invalid_type' && inner.path.length === 1).length
+    const missing = (branch: z.core.$ZodIssue[]) =>
+      branch.filter((inner) => inner.code === 'invalid_type' && inner.path.length === 1).length
     const meant = issue.errors.reduce((best, branch) => (missing(branch) < missing(best) ? branch : best))
     return issuesOf(meant, path)
   })
@@ -93,7 +110,9 @@ async function ownCart(c: ApiContext): Promise<CartRow | null> {
   const code = cartCode.safeParse(c.req.param('code'))
   const site = c.var.tenant
   if (!code.success || !site) return null
-  const cart = await c.env.DB.prepare('SELECT id, code, site, user_id FROM carts WHERE code = ? AND site = ? AND user_id = ?')
+  const cart = await c.env.DB.prepare(
+    'SELECT id, code, site, user_id FROM carts WHERE code = ? AND site = ? AND user_id = ?',
+  )
     .bind(code.data, site, c.var.user.id)
     .first<CartRow>()
   if (!cart) return null
@@ -102,7 +121,9 @@ async function ownCart(c: ApiContext): Promise<CartRow | null> {
 
 /** A dealer of the market that sells, by its slug, or null (unknown, another market's, or no longer selling). */
 const sellingDealer = (c: ApiContext, site: string, slug: string) =>
-  c.env.DB.prepare('SELECT slug, name, address, city, region FROM dealers WHERE slug = ? AND site = ? AND sales = 1').bind(slug, site).first<DealerRow>()
+  c.env.DB.prepare('SELECT slug, name, address, city, region FROM dealers WHERE slug = ? AND site = ? AND sales = 1')
+    .bind(slug, site)
+    .first<DealerRow>()
 
 /** The newest order placed from a cart, or null. */
 const newestOrder = (c: ApiContext, cartId: number) =>
@@ -139,14 +160,19 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
   const [priced, market, row] = await Promise.all([
     pricedCart(c, cart),
     marketOf(c, cart.site),
-    c.env.DB.prepare('SELECT shipping_address, billing_address, delivery_method, delivery_dealer, payment_method, generation FROM checkouts WHERE cart_id = ?')
+    c.env.DB.prepare(
+      'SELECT shipping_address, billing_address, delivery_method, delivery_dealer, payment_method, generation FROM checkouts WHERE cart_id = ?',
+    )
       .bind(cart.id)
       .first<CheckoutRow>(),
   ])
   if (!priced || !market) return null
   const method = row?.delivery_method ?? null
   const dealerSlug = method === 'pickup' ? (row?.delivery_dealer ?? null) : null
-  const [dealer, order] = await Promise.all([dealerSlug ? sellingDealer(c, cart.site, dealerSlug) : null, newestOrder(c, cart.id)])
+  const [dealer, order] = await Promise.all([
+    dealerSlug ? sellingDealer(c, cart.site, dealerSlug) : null,
+    newestOrder(c, cart.id),
+  ])
   const shipping = method === 'home' ? parseJson<PostalAddress | null>(row?.shipping_address, null) : null
   const storedBilling = parseJson<PostalAddress | null>(row?.billing_address, null)
   const billingSame = method !== 'pickup' && storedBilling === null
@@ -156,9 +182,17 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
 
   const delivery = method === 'pickup' ? 0 : (priced.shipping?.price ?? 0)
   // A market taxed by region (US sales tax): the delivery address's region, or the pick-up dealer's.
-  const amounts = amountsOf(priced.subtotal, delivery, vatRuleIn(market.settings.vat, method === 'pickup' ? dealer?.region : shipping?.region))
+  const amounts = amountsOf(
+    priced.subtotal,
+    delivery,
+    vatRuleIn(market.settings.vat, method === 'pickup' ? dealer?.region : shipping?.region),
+  )
 
-  const complete = method !== null && (method === 'home' ? shipping !== null : dealerSlug !== null) && billing !== null && payment !== null
+  const complete =
+    method !== null &&
+    (method === 'home' ? shipping !== null : dealerSlug !== null) &&
+    billing !== null &&
+    payment !== null
   const buyable = priced.lines.length > 0 && priced.lines.every((line) => line.available) && amounts.total > 0
   const dealerGone = dealerSlug !== null && dealer === null
   const generation = row?.generation ?? 0
@@ -185,7 +219,14 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
     code: cart.code,
     cart: priced,
     choices: {
-      delivery: method ? { method, dealer: dealer ? { slug: dealer.slug, name: dealer.name, address: dealer.address, city: dealer.city } : null } : null,
+      delivery: method
+        ? {
+            method,
+            dealer: dealer
+              ? { slug: dealer.slug, name: dealer.name, address: dealer.address, city: dealer.city }
+              : null,
+          }
+        : null,
       shipping_address: shipping,
       billing_address: billing,
       billing_same: billingSame,
@@ -231,7 +272,11 @@ async function saveAddress(c: ApiContext, address: PostalAddress): Promise<boole
     .bind(userId, ...values)
     .run()
   if (inserted.meta.changes === 1) return true
-  return (await c.env.DB.prepare(`SELECT 1 AS found FROM addresses WHERE user_id = ?1 AND ${same}`).bind(userId, ...values).first('found')) !== null
+  return (
+    (await c.env.DB.prepare(`SELECT 1 AS found FROM addresses WHERE user_id = ?1 AND ${same}`)
+      .bind(userId, ...values)
+      .first('found')) !== null
+  )
 }
 
 /** `PUT api/account/checkout/{code}`: every choice at once, checked, new addresses saved when asked, then stored. */
@@ -244,7 +289,8 @@ async function choose(c: ApiContext, cart: CartRow) {
   const errors: Record<string, string[]> = {}
   if (!paymentMethodsOf(market.settings).includes(choices.payment_method)) errors.payment_method = ['invalid']
   const pickup = choices.delivery.method === 'pickup'
-  if (choices.delivery.method === 'pickup' && !(await sellingDealer(c, cart.site, choices.delivery.dealer))) errors['delivery.dealer'] = ['dealer']
+  if (choices.delivery.method === 'pickup' && !(await sellingDealer(c, cart.site, choices.delivery.dealer)))
+    errors['delivery.dealer'] = ['dealer']
   // Pick-up needs no delivery address: one sent along is not kept.
   const picked = [
     ['shipping_address', pickup ? null : choices.shipping_address],
@@ -261,8 +307,16 @@ async function choose(c: ApiContext, cart: CartRow) {
   const shippingChoice = pickup ? null : choices.shipping_address
   const delivery = resolved.shipping_address
   if (shippingChoice && delivery && delivery.country_code?.toUpperCase() !== market.country) {
-    errors['address' in shippingChoice ? 'shipping_address.address.country_code' : 'shipping_address.saved'] = ['country']
-  } else if (shippingChoice && delivery && market.settings.vat.rate === null && market.settings.vat.by_region && regionRate(market.settings.vat, delivery.region) === null) {
+    errors['address' in shippingChoice ? 'shipping_address.address.country_code' : 'shipping_address.saved'] = [
+      'country',
+    ]
+  } else if (
+    shippingChoice &&
+    delivery &&
+    market.settings.vat.rate === null &&
+    market.settings.vat.by_region &&
+    regionRate(market.settings.vat, delivery.region) === null
+  ) {
     // Taxed by region: the delivery address names its region by its code (US: the state's two letters).
     errors['address' in shippingChoice ? 'shipping_address.address.region' : 'shipping_address.saved'] = ['region']
   }
@@ -281,17 +335,31 @@ async function choose(c: ApiContext, cart: CartRow) {
           .first('found'),
       ),
     )
-    const count = (await c.env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE user_id = ?').bind(c.var.user.id).first<number>('n')) ?? 0
+    const count =
+      (await c.env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE user_id = ?')
+        .bind(c.var.user.id)
+        .first<number>('n')) ?? 0
     const fresh = toSave.filter((_, i) => known[i] === null)
-    const distinct = fresh.filter(({ address }, i) => fresh.findIndex((other) => JSON.stringify(other.address) === JSON.stringify(address)) === i)
+    const distinct = fresh.filter(
+      ({ address }, i) => fresh.findIndex((other) => JSON.stringify(other.address) === JSON.stringify(address)) === i,
+    )
     const full = distinct.filter((_, i) => count + i + 1 > MAX_ADDRESSES)
     if (full.length > 0) {
-      return c.json({ message: 'The given data was invalid.', errors: Object.fromEntries(full.map(({ field }) => [`${field}.save`, ['too_many_addresses']])) }, 422)
+      return c.json(
+        {
+          message: 'The given data was invalid.',
+          errors: Object.fromEntries(full.map(({ field }) => [`${field}.save`, ['too_many_addresses']])),
+        },
+        422,
+      )
     }
   }
   for (const { field, address } of toSave) {
     if (!(await saveAddress(c, address))) {
-      return c.json({ message: 'The given data was invalid.', errors: { [`${field}.save`]: ['too_many_addresses'] } }, 422)
+      return c.json(
+        { message: 'The given data was invalid.', errors: { [`${field}.save`]: ['too_many_addresses'] } },
+        422,
+      )
     }
   }
   await c.env.DB.prepare(
@@ -340,13 +408,17 @@ async function place(c: ApiContext, cart: CartRow) {
   if (!review.buyable) return refuse(c, 409, 'unavailable')
   if (review.dealerGone) return refuse(c, 409, 'dealer_unavailable')
   const current = review.answer.review_key
-  if (current !== reviewKey) return refuse(c, 409, current.slice(0, 22) === reviewKey.slice(0, 22) ? 'prices_changed' : 'checkout_changed')
+  if (current !== reviewKey)
+    return refuse(c, 409, current.slice(0, 22) === reviewKey.slice(0, 22) ? 'prices_changed' : 'checkout_changed')
   // The review of an order whose placement set an older one aside, read again after it (the generation it raised is
   // in the key now): the same checkout, the same order, while it waits for its payment.
   if (review.previousKey) {
     const same = await orderByKey(c, await digest(`checkout|${cart.id}|${cart.code}|${review.previousKey}`))
-    const setAside = same ? await c.env.DB.prepare('SELECT 1 AS found FROM orders WHERE set_aside_by = ?').bind(same.code).first('found') : null
-    if (same && same.status === 'pending_payment' && setAside !== null) return respond(c, placedOrderAnswer, { data: placedOf(same) })
+    const setAside = same
+      ? await c.env.DB.prepare('SELECT 1 AS found FROM orders WHERE set_aside_by = ?').bind(same.code).first('found')
+      : null
+    if (same && same.status === 'pending_payment' && setAside !== null)
+      return respond(c, placedOrderAnswer, { data: placedOf(same) })
   }
 
   // An older order of the cart whose payment is under way (recorded, not failed) is not set aside: its late payment
@@ -362,7 +434,9 @@ async function place(c: ApiContext, cart: CartRow) {
   const { answer, shipping, billing, dealer } = review
   const lines = review.cart.lines
   const skus = lines.map((line) => line.sku)
-  const { results: products } = await c.env.DB.prepare(`SELECT sku, product_id FROM product_variants WHERE sku IN (${skus.map(() => '?').join(', ')})`)
+  const { results: products } = await c.env.DB.prepare(
+    `SELECT sku, product_id FROM product_variants WHERE sku IN (${skus.map(() => '?').join(', ')})`,
+  )
     .bind(...skus)
     .all<{ sku: string; product_id: number }>()
   const productOf = new Map(products.map((row) => [row.sku, row.product_id]))
@@ -410,13 +484,32 @@ async function place(c: ApiContext, cart: CartRow) {
         c.env.DB.prepare(
           `INSERT INTO order_items (order_id, position, product_id, name, variant, quantity, unit_price, sku)
            SELECT id, ?, ?, ?, ?, ?, ?, ? FROM orders WHERE code = ? AND checkout_key = ?`,
-        ).bind(position, productOf.get(line.sku) ?? null, line.product.name, `${line.variant.size} · ${line.variant.colour_name}`, line.quantity, line.unit_price, line.sku, code, checkoutKey),
+        ).bind(
+          position,
+          productOf.get(line.sku) ?? null,
+          line.product.name,
+          `${line.variant.size} · ${line.variant.colour_name}`,
+          line.quantity,
+          line.unit_price,
+          line.sku,
+          code,
+          checkoutKey,
+        ),
       ),
-      c.env.DB.prepare(`INSERT INTO order_events (order_id, status, at) SELECT id, 'pending_payment', ? FROM orders WHERE code = ? AND checkout_key = ?`).bind(at, code, checkoutKey),
+      c.env.DB.prepare(
+        `INSERT INTO order_events (order_id, status, at) SELECT id, 'pending_payment', ? FROM orders WHERE code = ? AND checkout_key = ?`,
+      ).bind(at, code, checkoutKey),
       // An older unpaid order of the cart (another review) is set aside: one order waits for payment per cart.
-      c.env.DB.prepare(`INSERT OR IGNORE INTO order_events (order_id, status, at) SELECT id, 'cancelled', ?4 FROM orders WHERE ${older}`)
-        .bind(cart.id, c.var.user.id, code, at, checkoutKey),
-      c.env.DB.prepare(`UPDATE orders SET status = 'cancelled', set_aside_by = ?3 WHERE ${older}`).bind(cart.id, c.var.user.id, code, null, checkoutKey),
+      c.env.DB.prepare(
+        `INSERT OR IGNORE INTO order_events (order_id, status, at) SELECT id, 'cancelled', ?4 FROM orders WHERE ${older}`,
+      ).bind(cart.id, c.var.user.id, code, at, checkoutKey),
+      c.env.DB.prepare(`UPDATE orders SET status = 'cancelled', set_aside_by = ?3 WHERE ${older}`).bind(
+        cart.id,
+        c.var.user.id,
+        code,
+        null,
+        checkoutKey,
+      ),
       // Setting an order aside raises the generation, in this batch: its review placed again is a changed checkout.
       c.env.DB.prepare(
         `UPDATE checkouts SET generation = generation + 1
@@ -433,7 +526,9 @@ async function place(c: ApiContext, cart: CartRow) {
 async function ownOrder(c: ApiContext): Promise<PlacedRow | null> {
   const code = c.req.param('code') ?? ''
   if (!/^[A-Za-z0-9-]{3,40}$/.test(code)) return null
-  return c.env.DB.prepare(`SELECT ${PLACED_COLUMNS} FROM orders WHERE code = ? AND user_id = ? AND payment_attempt >= 1`)
+  return c.env.DB.prepare(
+    `SELECT ${PLACED_COLUMNS} FROM orders WHERE code = ? AND user_id = ? AND payment_attempt >= 1`,
+  )
     .bind(code, c.var.user.id)
     .first<PlacedRow>()
 }
@@ -491,7 +586,9 @@ export const checkouts = new Hono<ApiEnv>()
     if (!input.success) return invalidAt(c, input.error)
     const refusal = unpayable(order)
     if (refusal) return refuse(c, 409, refusal)
-    const updated = await c.env.DB.prepare(`UPDATE orders SET payment_id = ? WHERE id = ? AND payment_attempt = ? AND payment_state <> 'paid' AND status = 'pending_payment'`)
+    const updated = await c.env.DB.prepare(
+      `UPDATE orders SET payment_id = ? WHERE id = ? AND payment_attempt = ? AND payment_state <> 'paid' AND status = 'pending_payment'`,
+    )
       .bind(input.data.payment_id, order.id, input.data.attempt)
       .run()
     if (updated.meta.changes !== 1) return refuse(c, 409, 'stale_attempt')

@@ -2,7 +2,16 @@ import { Hono } from 'hono'
 import type { ContentBlock, NewsSummary } from '../../contract/schemas'
 import { contentPageAnswer, newsListAnswer } from '../../contract/schemas'
 import { type NewsArticle, newsArticleAnswer } from '../../contract/catalogue-schemas'
-import { type ApiContext, type ApiEnv, badPaging, notFound, pageParams, parseJson, positiveInt, respond } from '../context'
+import {
+  type ApiContext,
+  type ApiEnv,
+  badPaging,
+  notFound,
+  pageParams,
+  parseJson,
+  positiveInt,
+  respond,
+} from '../context'
 
 /**
  * `GET api/front/pages/{key}` (a content page in the caller's locale, else English), `GET api/front/news` (the
@@ -13,12 +22,11 @@ export const content = new Hono<ApiEnv>()
   .get('/front/pages/:key', async (c) => {
     const key = c.req.param('key')
     if (!/^[a-z0-9-]{1,60}$/.test(key)) return notFound(c)
-    const row = await c.env.DB
-      .prepare(
-        `SELECT p.id, p.key, pc.title, pc.summary, pc.blocks FROM pages p
+    const row = await c.env.DB.prepare(
+      `SELECT p.id, p.key, pc.title, pc.summary, pc.blocks FROM pages p
            JOIN page_contents pc ON pc.page_id = p.id AND pc.locale IN (?, 'en')
           WHERE p.key = ? ORDER BY pc.locale = 'en' LIMIT 1`,
-      )
+    )
       .bind(c.var.locale, key)
       .first<{ id: number; key: string; title: string; summary: string; blocks: string }>()
     if (!row) return notFound(c)
@@ -30,13 +38,14 @@ export const content = new Hono<ApiEnv>()
     const { page, perPage, offset } = paging
     const scope = c.var.tenant ?? '*'
     const [rows, count] = await c.env.DB.batch([
-      c.env.DB
-        .prepare(
-          `SELECT id, slug, title, excerpt, image, published_at FROM news
+      c.env.DB.prepare(
+        `SELECT id, slug, title, excerpt, image, published_at FROM news
             WHERE locale = ?1 AND scope IN ('*', ?2) ORDER BY published_at DESC, id DESC LIMIT ?3 OFFSET ?4`,
-        )
-        .bind(c.var.locale, scope, perPage, offset),
-      c.env.DB.prepare(`SELECT COUNT(*) AS total FROM news WHERE locale = ?1 AND scope IN ('*', ?2)`).bind(c.var.locale, scope),
+      ).bind(c.var.locale, scope, perPage, offset),
+      c.env.DB.prepare(`SELECT COUNT(*) AS total FROM news WHERE locale = ?1 AND scope IN ('*', ?2)`).bind(
+        c.var.locale,
+        scope,
+      ),
     ])
     const total = (count?.results[0] as { total: number } | undefined)?.total ?? 0
     const articles = (rows?.results ?? []) as NewsSummary[]

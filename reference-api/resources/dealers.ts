@@ -1,8 +1,24 @@
 import { Hono } from 'hono'
-import { DEALER_SERVICES, type Dealer, type DealerService, dealerAnswer, dealersAnswer, placeAnswer } from '../../contract/catalogue-schemas'
+import {
+  DEALER_SERVICES,
+  type Dealer,
+  type DealerService,
+  dealerAnswer,
+  dealersAnswer,
+  placeAnswer,
+} from '../../contract/catalogue-schemas'
 import { byDistance } from '../../contract/distance'
 import { matchPlace, placeName } from '../places'
-import { type ApiContext, type ApiEnv, badPaging, badParameter, notFound, pageParams, parseJson, respond } from '../context'
+import {
+  type ApiContext,
+  type ApiEnv,
+  badPaging,
+  badParameter,
+  notFound,
+  pageParams,
+  parseJson,
+  respond,
+} from '../context'
 
 type DealerRow = Omit<Dealer, 'services' | 'hours' | 'distance_km'> & {
   sales: number
@@ -45,9 +61,18 @@ export const dealers = new Hono<ApiEnv>()
     if (!paging) return badPaging(c)
     if (point === undefined) return badParameter(c, 'lat and lng', 'given together, in degrees')
     if (!services) return badParameter(c, 'services', `a comma list of ${DEALER_SERVICES.join(', ')}`)
-    const { results } = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? ORDER BY name').bind(siteOf(c)).all<DealerRow>()
-    const offering = results.filter((row) => services.every((service) => row[service] === 1)).map((row) => toDealer(row, c.var.locale))
-    const matching = point ? byDistance(offering, point).map((dealer) => ({ ...dealer, distance_km: Math.round(dealer.distance_km * 10) / 10 })) : offering
+    const { results } = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? ORDER BY name')
+      .bind(siteOf(c))
+      .all<DealerRow>()
+    const offering = results
+      .filter((row) => services.every((service) => row[service] === 1))
+      .map((row) => toDealer(row, c.var.locale))
+    const matching = point
+      ? byDistance(offering, point).map((dealer) => ({
+          ...dealer,
+          distance_km: Math.round(dealer.distance_km * 10) / 10,
+        }))
+      : offering
     return respond(c, dealersAnswer, {
       data: matching.slice(paging.offset, paging.offset + paging.perPage),
       meta: { page: paging.page, per_page: paging.perPage, total: matching.length },
@@ -56,17 +81,25 @@ export const dealers = new Hono<ApiEnv>()
   .get('/front/dealers/:slug', async (c) => {
     const slug = c.req.param('slug')
     if (!/^[a-z0-9-]{1,80}$/.test(slug)) return notFound(c)
-    const row = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? AND slug = ?').bind(siteOf(c), slug).first<DealerRow>()
+    const row = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? AND slug = ?')
+      .bind(siteOf(c), slug)
+      .first<DealerRow>()
     return row ? respond(c, dealerAnswer, { data: toDealer(row, c.var.locale) }) : notFound(c)
   })
   .get('/front/places', async (c) => {
     const words = (c.req.query('q') ?? '').trim()
     if (words.length < 2 || words.length > 80) return notFound(c)
-    const { results } = await c.env.DB.prepare('SELECT name, names, aliases, postal_code, lat, lng FROM places WHERE site = ? ORDER BY id')
+    const { results } = await c.env.DB.prepare(
+      'SELECT name, names, aliases, postal_code, lat, lng FROM places WHERE site = ? ORDER BY id',
+    )
       .bind(siteOf(c))
       .all<{ name: string; names: string; aliases: string; postal_code: string | null; lat: number; lng: number }>()
     const place = matchPlace(
-      results.map((row) => ({ ...row, names: parseJson<Record<string, string>>(row.names, {}), aliases: parseJson<string[]>(row.aliases, []) })),
+      results.map((row) => ({
+        ...row,
+        names: parseJson<Record<string, string>>(row.names, {}),
+        aliases: parseJson<string[]>(row.aliases, []),
+      })),
       words,
     )
     if (!place) return notFound(c)
@@ -85,5 +118,7 @@ function pointOf(lat: string | undefined, lng: string | undefined): { lat: numbe
 function servicesOf(value: string | undefined): DealerService[] | null {
   if (!value) return []
   const asked = value.split(',')
-  return asked.every((s): s is DealerService => (DEALER_SERVICES as readonly string[]).includes(s)) ? (asked as DealerService[]) : null
+  return asked.every((s): s is DealerService => (DEALER_SERVICES as readonly string[]).includes(s))
+    ? (asked as DealerService[])
+    : null
 }

@@ -20,7 +20,12 @@ import { logEvent } from '../log'
 import { type Mail, mailTexts, queueSubmissionMail } from '../outbox'
 
 type Texts = Awaited<ReturnType<typeof mailTexts>>
-type Market = { slug: string; settings: z.infer<typeof siteSettingsSchema>; recipients: FormRecipients; language: string }
+type Market = {
+  slug: string
+  settings: z.infer<typeof siteSettingsSchema>
+  recipients: FormRecipients
+  language: string
+}
 
 /** A submission's input without its key (each member of a union on its own). */
 type WithoutKey<T> = T extends unknown ? Omit<T, 'submission_key'> : never
@@ -52,7 +57,13 @@ const RECIPIENT: Record<SubmissionKind, keyof FormRecipients> = {
 }
 
 /** The first letters of a submission's reference. */
-const PREFIX: Record<SubmissionKind, string> = { test_ride: 'TR', dealer: 'DL', distributor: 'DS', job: 'JB', contact: 'CT' }
+const PREFIX: Record<SubmissionKind, string> = {
+  test_ride: 'TR',
+  dealer: 'DL',
+  distributor: 'DS',
+  job: 'JB',
+  contact: 'CT',
+}
 
 /** The market switch a form needs (docs/api.md): a switched-off form is a 404, as its page. */
 const SWITCH: Partial<Record<SubmissionKind, 'test_ride_inquiry' | 'become_a_partner' | 'work_with_us'>> = {
@@ -93,20 +104,36 @@ export const forms = new Hono<ApiEnv>()
     const { market, key: submission_key, input: request } = posted
     const db = c.env.DB
     const [product, dealer] = await Promise.all([
-      db.prepare(
-        `SELECT p.id FROM products p JOIN product_types t ON t.id = p.type_id AND t.registrable = 1
+      db
+        .prepare(
+          `SELECT p.id FROM products p JOIN product_types t ON t.id = p.type_id AND t.registrable = 1
            JOIN product_prices pr ON pr.product_id = p.id AND pr.site = ?1 WHERE p.slug = ?2`,
-      ).bind(market.slug, request.product).first<{ id: number }>(),
-      db.prepare('SELECT name, address, postal_code, city, email, hours FROM dealers WHERE site = ? AND slug = ? AND test_rides = 1')
+        )
+        .bind(market.slug, request.product)
+        .first<{ id: number }>(),
+      db
+        .prepare(
+          'SELECT name, address, postal_code, city, email, hours FROM dealers WHERE site = ? AND slug = ? AND test_rides = 1',
+        )
         .bind(market.slug, request.dealer)
-        .first<{ name: string; address: string; postal_code: string | null; city: string; email: string | null; hours: string }>(),
+        .first<{
+          name: string
+          address: string
+          postal_code: string | null
+          city: string
+          email: string | null
+          hours: string
+        }>(),
     ])
     if (!product) return refuse(c, 422, 'model', 'product')
     if (!dealer) return refuse(c, 422, 'dealer', 'dealer')
     const hours = parseJson<string[][]>(dealer.hours, [])
     if (!hours[weekdayOf(request.date)]?.length) return refuse(c, 422, 'dealer_closed', 'date')
     const productName = (locale: string) => nameOf(c, product.id, locale)
-    const [modelForVisitor, modelForMarket] = await Promise.all([productName(c.var.locale), productName(market.language)])
+    const [modelForVisitor, modelForMarket] = await Promise.all([
+      productName(c.var.locale),
+      productName(market.language),
+    ])
     const where = `${dealer.name}, ${dealer.address}, ${[dealer.postal_code, dealer.city].filter(Boolean).join(' ')}`
     return store(c, market, {
       kind: 'test_ride',
@@ -138,7 +165,8 @@ export const forms = new Hono<ApiEnv>()
     })
   })
   .post('/forms/partner', async (c) => {
-    const kindOf = (body: unknown) => ((body as { kind?: unknown } | undefined)?.kind === 'distributor' ? 'distributor' : 'dealer')
+    const kindOf = (body: unknown) =>
+      (body as { kind?: unknown } | undefined)?.kind === 'distributor' ? 'distributor' : 'dealer'
     const posted = await readSubmission(c, kindOf, partnerApplication)
     if (posted instanceof Response) return posted
     const { market, key: submission_key, input: application } = posted
@@ -195,7 +223,13 @@ export const forms = new Hono<ApiEnv>()
         ['phone', application.phone],
         ['cover_letter', application.cover_letter],
         // The CV stays in storage: the notification names it, staff open it in the console.
-        ['cv', t('forms.job.cv_stored', { type: application.cv.type.toUpperCase(), size: megabytes(application.cv.size, market.language) })],
+        [
+          'cv',
+          t('forms.job.cv_stored', {
+            type: application.cv.type.toUpperCase(),
+            size: megabytes(application.cv.size, market.language),
+          }),
+        ],
       ],
       acknowledgement: leadAcknowledgement('job', application.name),
     })
@@ -240,8 +274,9 @@ async function readSubmission<S extends z.ZodType<{ submission_key: string }>>(
 }
 
 /** The acknowledgement of the forms without a date: their name, the reference and what happens next. */
-const leadAcknowledgement = (kind: Exclude<SubmissionKind, 'test_ride'>, name: string) => (t: Texts, reference: string) =>
-  t('mail.lead_ack_body', { name, form: t(`forms.${kind}.name`), reference, next: t(`forms.${kind}.next`) })
+const leadAcknowledgement =
+  (kind: Exclude<SubmissionKind, 'test_ride'>, name: string) => (t: Texts, reference: string) =>
+    t('mail.lead_ack_body', { name, form: t(`forms.${kind}.name`), reference, next: t(`forms.${kind}.next`) })
 
 /**
  * The caller's market when it takes this form: its settings, its recipients (the international site's where it has
@@ -264,7 +299,10 @@ async function marketOf(c: ApiContext, kind: SubmissionKind): Promise<Market | n
     formRecipientsSchema.parse(parseJson<{ form_recipients?: unknown }>(row?.settings, {}).form_recipients) ?? {}
   const [ownRecipients, fallback] = [recipientsOf(own), recipientsOf(results.find((row) => row.slug === 'int'))]
   const recipients = Object.fromEntries(
-    (['sales', 'partner', 'jobs', 'contact'] as const).map((role) => [role, ownRecipients[role] ?? fallback[role] ?? null]),
+    (['sales', 'partner', 'jobs', 'contact'] as const).map((role) => [
+      role,
+      ownRecipients[role] ?? fallback[role] ?? null,
+    ]),
   ) as FormRecipients
   return { slug: own.slug, settings, recipients, language: own.language ?? 'en' }
 }
@@ -280,23 +318,41 @@ async function store(c: ApiContext, market: Market, submission: Submission): Pro
     mailTexts(db, c.var.locale, TEXT_PREFIXES),
     market.language === c.var.locale ? null : mailTexts(db, market.language, TEXT_PREFIXES),
   ])
-  const mails = [...notifications(market, submission, forMarket ?? forVisitor, reference), acknowledgement(submission, forVisitor, reference)]
+  const mails = [
+    ...notifications(market, submission, forMarket ?? forVisitor, reference),
+    acknowledgement(submission, forVisitor, reference),
+  ]
   const insert = db
     .prepare(
       `INSERT INTO form_submissions (reference, submission_key, kind, site, locale, email, fields, file_key)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_key) DO NOTHING`,
     )
-    .bind(reference, submission.key, submission.kind, market.slug, c.var.locale, submission.email, JSON.stringify(submission.fields), submission.fileKey ?? null)
+    .bind(
+      reference,
+      submission.key,
+      submission.kind,
+      market.slug,
+      c.var.locale,
+      submission.email,
+      JSON.stringify(submission.fields),
+      submission.fileKey ?? null,
+    )
   await db.batch([insert, ...mails.map((mail) => queueSubmissionMail(db, mail, reference))])
-  const stored = await db.prepare('SELECT reference FROM form_submissions WHERE submission_key = ?').bind(submission.key).first<string>('reference')
+  const stored = await db
+    .prepare('SELECT reference FROM form_submissions WHERE submission_key = ?')
+    .bind(submission.key)
+    .first<string>('reference')
   const created = stored === reference
-  if (created && mails.length === 1) logEvent('warn', 'form_recipient_missing', { form: submission.kind, market: market.slug })
+  if (created && mails.length === 1)
+    logEvent('warn', 'form_recipient_missing', { form: submission.kind, market: market.slug })
   return respond(c, referenceAnswer, { data: { reference: stored ?? reference, created } }, created ? 201 : 200)
 }
 
 /** The notification to the market's recipient for the form (and the dealer of a test ride), in the market's language. */
 function notifications(market: Market, submission: Submission, t: Texts, reference: string): Mail[] {
-  const recipients = [...new Set([submission.also, market.recipients[RECIPIENT[submission.kind]]].filter((r): r is string => Boolean(r)))]
+  const recipients = [
+    ...new Set([submission.also, market.recipients[RECIPIENT[submission.kind]]].filter((r): r is string => Boolean(r))),
+  ]
   const form = t(`forms.${submission.kind}.name`)
   const fields = submission
     .lines(t)

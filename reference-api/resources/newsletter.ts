@@ -2,7 +2,12 @@ import { Hono } from 'hono'
 import { TOKEN_FORMAT } from '../../contract/tokens'
 import { errorName, logEvent } from '../log'
 import { acknowledgedAnswer } from '../../contract/account-schemas'
-import { newsletterConfirmRequest, newsletterLinkAnswer, type NewsletterRequest, newsletterRequest } from '../../contract/newsletter-schemas'
+import {
+  newsletterConfirmRequest,
+  newsletterLinkAnswer,
+  type NewsletterRequest,
+  newsletterRequest,
+} from '../../contract/newsletter-schemas'
 import { siteSettingsSchema } from '../../contract/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { mailText, queueMail } from '../outbox'
@@ -54,11 +59,16 @@ export const newsletter = new Hono<ApiEnv>()
     // address's other pending links for the market are spent with it.
     const db = c.env.DB
     await db.batch([
-      db.prepare(
-        `INSERT INTO newsletter_subscribers (site, email, locale) SELECT site, email, locale FROM newsletter_requests
+      db
+        .prepare(
+          `INSERT INTO newsletter_subscribers (site, email, locale) SELECT site, email, locale FROM newsletter_requests
           WHERE token_hash = ?1 AND ${stillUsable} ON CONFLICT (site, email) DO NOTHING`,
-      ).bind(hash),
-      db.prepare(`UPDATE newsletter_requests SET used_at = ${NOW} WHERE site = ?2 AND email = ?3 AND used_at IS NULL AND ${stillUsable}`)
+        )
+        .bind(hash),
+      db
+        .prepare(
+          `UPDATE newsletter_requests SET used_at = ${NOW} WHERE site = ?2 AND email = ?3 AND used_at IS NULL AND ${stillUsable}`,
+        )
         .bind(hash, link.site, link.email),
     ])
     return respond(c, newsletterLinkAnswer, { data: { email: link.email, expires_at: link.expires_at } })
@@ -68,7 +78,9 @@ export const newsletter = new Hono<ApiEnv>()
 async function liveMarket(c: ApiContext): Promise<string | null> {
   const { tenant } = c.var
   if (!tenant) return null
-  const row = await c.env.DB.prepare('SELECT settings FROM sites WHERE slug = ?').bind(tenant).first<{ settings: string }>()
+  const row = await c.env.DB.prepare('SELECT settings FROM sites WHERE slug = ?')
+    .bind(tenant)
+    .first<{ settings: string }>()
   if (!row) return null
   const settings = siteSettingsSchema.safeParse(parseJson(row.settings, {})).data
   return settings?.under_maintenance ? null : tenant
@@ -84,7 +96,10 @@ async function liveMarket(c: ApiContext): Promise<string | null> {
  */
 async function subscribe(db: D1Database, site: string, locale: string, request: NewsletterRequest): Promise<void> {
   await db.prepare(`DELETE FROM newsletter_requests WHERE used_at IS NOT NULL OR expires_at <= ${NOW}`).run()
-  const subscribed = await db.prepare('SELECT 1 AS yes FROM newsletter_subscribers WHERE site = ? AND email = ?').bind(site, request.email).first()
+  const subscribed = await db
+    .prepare('SELECT 1 AS yes FROM newsletter_subscribers WHERE site = ? AND email = ?')
+    .bind(site, request.email)
+    .first()
   if (subscribed) return
   const token = newToken()
   const hash = await tokenHash(token)
@@ -94,17 +109,31 @@ async function subscribe(db: D1Database, site: string, locale: string, request: 
     mailText(db, locale, 'mail.newsletter_confirm_body', params),
   ])
   await db.batch([
-    db.prepare(
-      `INSERT INTO newsletter_requests (token_hash, site, locale, email, expires_at, submission_key)
+    db
+      .prepare(
+        `INSERT INTO newsletter_requests (token_hash, site, locale, email, expires_at, submission_key)
        SELECT ?1, ?2, ?3, ?4, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?5), ?7
         WHERE (SELECT COUNT(*) FROM newsletter_requests WHERE email = ?4
                  AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')) < ?6
        ON CONFLICT (submission_key, email) DO NOTHING`,
-    ).bind(hash, site, locale, request.email, `+${NEWSLETTER_LINK_HOURS} hours`, NEWSLETTER_MAILS_PER_HOUR, request.submission_key),
-    queueMail(db, { recipient: request.email, subject, body: text, kind: 'newsletter_confirmation' }, {
-      when: 'EXISTS (SELECT 1 FROM newsletter_requests WHERE token_hash = ?)',
-      params: [hash],
-    }),
+      )
+      .bind(
+        hash,
+        site,
+        locale,
+        request.email,
+        `+${NEWSLETTER_LINK_HOURS} hours`,
+        NEWSLETTER_MAILS_PER_HOUR,
+        request.submission_key,
+      ),
+    queueMail(
+      db,
+      { recipient: request.email, subject, body: text, kind: 'newsletter_confirmation' },
+      {
+        when: 'EXISTS (SELECT 1 FROM newsletter_requests WHERE token_hash = ?)',
+        params: [hash],
+      },
+    ),
   ])
 }
 

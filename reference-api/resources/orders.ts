@@ -1,5 +1,11 @@
 import { Hono } from 'hono'
-import { type Order, orderAnswer, ordersAnswer, type OrderStatus, type PostalAddress } from '../../contract/account-schemas'
+import {
+  type Order,
+  orderAnswer,
+  ordersAnswer,
+  type OrderStatus,
+  type PostalAddress,
+} from '../../contract/account-schemas'
 import { type ApiEnv, badPaging, notFound, pageParams, parseJson, respond } from '../context'
 
 /** Orders per page unless the caller asks for another size (at most 50). */

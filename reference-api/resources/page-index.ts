@@ -10,7 +10,9 @@ import { type ApiEnv, respond } from '../context'
 export const pageIndex = new Hono<ApiEnv>().get('/front/page-index', async (c) => {
   const db = c.env.DB
   const [pages, products, news, dealers] = await db.batch<Record<string, unknown>>([
-    db.prepare('SELECT p.key, pc.locale, pc.updated_at FROM pages p JOIN page_contents pc ON pc.page_id = p.id ORDER BY p.id, pc.locale'),
+    db.prepare(
+      'SELECT p.key, pc.locale, pc.updated_at FROM pages p JOIN page_contents pc ON pc.page_id = p.id ORDER BY p.id, pc.locale',
+    ),
     db.prepare(
       `SELECT p.slug, t.slug AS type, p.updated_at, (SELECT json_group_array(site) FROM (SELECT site FROM product_prices pr
               WHERE pr.product_id = p.id ORDER BY site)) AS sites
@@ -22,7 +24,10 @@ export const pageIndex = new Hono<ApiEnv>().get('/front/page-index', async (c) =
   return respond(c, pageIndexAnswer, {
     data: {
       pages: (pages?.results ?? []) as never,
-      products: (products?.results ?? []).map((row) => ({ ...row, sites: JSON.parse(String(row.sites)) as string[] })) as never,
+      products: (products?.results ?? []).map((row) => ({
+        ...row,
+        sites: JSON.parse(String(row.sites)) as string[],
+      })) as never,
       news: (news?.results ?? []) as never,
       dealers: (dealers?.results ?? []) as never,
     },

@@ -1,7 +1,23 @@
 import { Hono } from 'hono'
-import { type Discipline, type FrameMaterial, productAnswer, productListAnswer, productTypesAnswer } from '../../contract/catalogue-schemas'
+import {
+  type Discipline,
+  type FrameMaterial,
+  productAnswer,
+  productListAnswer,
+  productTypesAnswer,
+} from '../../contract/catalogue-schemas'
 import { menuAnswer } from '../../contract/schemas'
-import { type ApiContext, type ApiEnv, badPaging, badParameter, notFound, pageParams, parseJson, positiveInt, respond } from '../context'
+import {
+  type ApiContext,
+  type ApiEnv,
+  badPaging,
+  badParameter,
+  notFound,
+  pageParams,
+  parseJson,
+  positiveInt,
+  respond,
+} from '../context'
 
 type ProductRow = {
   id: number
@@ -104,7 +120,9 @@ export const products = new Hono<ApiEnv>()
   .get('/front/menu/products', async (c) => {
     const typeId = positiveInt(c.req.query('type_id'))
     if (!typeId) return c.json({ message: 'type_id must be a positive whole number' }, 422)
-    const { results } = await c.env.DB.prepare(`${PRODUCTS} WHERE p.type_id = ?3 ORDER BY p.featured DESC, p.position, p.id`)
+    const { results } = await c.env.DB.prepare(
+      `${PRODUCTS} WHERE p.type_id = ?3 ORDER BY p.featured DESC, p.position, p.id`,
+    )
       .bind(c.var.locale, marketOf(c), typeId)
       .all<ProductRow>()
     return respond(c, menuAnswer, { data: results.map(menuItem) })
@@ -122,7 +140,9 @@ export const products = new Hono<ApiEnv>()
     )
       .bind(c.var.locale, marketOf(c))
       .all<{ id: number; slug: string; name: string; registrable: number; image: string | null }>()
-    return respond(c, productTypesAnswer, { data: results.map((type) => ({ ...type, registrable: type.registrable === 1 })) })
+    return respond(c, productTypesAnswer, {
+      data: results.map((type) => ({ ...type, registrable: type.registrable === 1 })),
+    })
   })
   .get('/front/products', async (c) => {
     const paging = pageParams(c, 24)
@@ -132,8 +152,18 @@ export const products = new Hono<ApiEnv>()
     // One statement for both cases (every type when `?3` is null): D1 refuses a binding its SQL does not use.
     const where = 'WHERE (?3 IS NULL OR t.slug = ?3)'
     const [rows, count] = await c.env.DB.batch<ProductRow & { n: number }>([
-      c.env.DB.prepare(`${PRODUCTS} ${where} ${ORDER} LIMIT ?4 OFFSET ?5`).bind(c.var.locale, marketOf(c), type ?? null, paging.perPage, paging.offset),
-      c.env.DB.prepare(`SELECT COUNT(*) AS n FROM (${PRODUCTS} ${where})`).bind(c.var.locale, marketOf(c), type ?? null),
+      c.env.DB.prepare(`${PRODUCTS} ${where} ${ORDER} LIMIT ?4 OFFSET ?5`).bind(
+        c.var.locale,
+        marketOf(c),
+        type ?? null,
+        paging.perPage,
+        paging.offset,
+      ),
+      c.env.DB.prepare(`SELECT COUNT(*) AS n FROM (${PRODUCTS} ${where})`).bind(
+        c.var.locale,
+        marketOf(c),
+        type ?? null,
+      ),
     ])
     return respond(c, productListAnswer, {
       data: (rows?.results ?? []).map(summary),

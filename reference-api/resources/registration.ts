@@ -47,7 +47,9 @@ export const registration = new Hono<ApiEnv>()
     const link = await findConfirmation(c, c.req.param('token'))
     if (!link) return notFound(c)
     if (!link.usable) return refuse(c, 410, 'confirmation_expired')
-    return respond(c, confirmationAnswer, { data: { user_id: link.user_id, email: link.email, expires_at: link.expires_at } })
+    return respond(c, confirmationAnswer, {
+      data: { user_id: link.user_id, email: link.email, expires_at: link.expires_at },
+    })
   })
   .post('/auth/confirm-email', async (c) => {
     const body = confirmEmailRequest.safeParse(await jsonBody(c))
@@ -60,22 +62,36 @@ export const registration = new Hono<ApiEnv>()
     // One transaction whose every statement requires the link to be unused: of two concurrent uses, one wins; the
     // account's other links are spent with it.
     const [confirmed] = await c.env.DB.batch([
-      c.env.DB.prepare(`UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, ${NOW}) WHERE id = ?1 AND ${stillUsable}`)
-        .bind(link.user_id, hash),
-      c.env.DB.prepare(`UPDATE email_confirmations SET used_at = ${NOW} WHERE user_id = ?1 AND used_at IS NULL AND ${stillUsable}`)
-        .bind(link.user_id, hash),
+      c.env.DB.prepare(
+        `UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, ${NOW}) WHERE id = ?1 AND ${stillUsable}`,
+      ).bind(link.user_id, hash),
+      c.env.DB.prepare(
+        `UPDATE email_confirmations SET used_at = ${NOW} WHERE user_id = ?1 AND used_at IS NULL AND ${stillUsable}`,
+      ).bind(link.user_id, hash),
     ])
     if (!confirmed?.meta.changes) return refuse(c, 410, 'confirmation_expired')
-    return respond(c, confirmationAnswer, { data: { user_id: link.user_id, email: link.email, expires_at: link.expires_at } })
+    return respond(c, confirmationAnswer, {
+      data: { user_id: link.user_id, email: link.email, expires_at: link.expires_at },
+    })
   })
   .post('/auth/resend-confirmation', requireBearer, async (c) => {
     const body = resendConfirmationRequest.safeParse(await jsonBody(c))
     if (!body.success) return invalid(c, body.error)
     const user = c.var.user
     if (!user.email_confirmed) {
-      await mailConfirmation(c.env.DB, c.var.locale, { id: user.id, email: user.email, first_name: user.first_name }, body.data.link_template)
+      await mailConfirmation(
+        c.env.DB,
+        c.var.locale,
+        { id: user.id, email: user.email, first_name: user.first_name },
+        body.data.link_template,
+      )
     }
-    return respond(c, acknowledgedAnswer, { message: user.email_confirmed ? 'The address is confirmed.' : 'A link is on its way.' }, 202)
+    return respond(
+      c,
+      acknowledgedAnswer,
+      { message: user.email_confirmed ? 'The address is confirmed.' : 'A link is on its way.' },
+      202,
+    )
   })
 
 /**
@@ -84,7 +100,10 @@ export const registration = new Hono<ApiEnv>()
  * TAKEN_MAIL_INTERVAL_MINUTES, and without a word the registrant typed).
  */
 async function register(db: D1Database, locale: string, request: RegisterRequest): Promise<void> {
-  const fresh = await db.prepare('INSERT INTO registrations (submission_key) VALUES (?) ON CONFLICT DO NOTHING').bind(request.submission_key).run()
+  const fresh = await db
+    .prepare('INSERT INTO registrations (submission_key) VALUES (?) ON CONFLICT DO NOTHING')
+    .bind(request.submission_key)
+    .run()
   if (!fresh.meta.changes) return
   const created = await db
     .prepare(
@@ -94,25 +113,38 @@ async function register(db: D1Database, locale: string, request: RegisterRequest
     .bind(request.email, request.first_name, request.last_name, locale, await hashPassword(request.password))
     .first<{ id: number }>()
   if (created) {
-    await mailConfirmation(db, locale, { id: created.id, email: request.email, first_name: request.first_name }, request.link_template)
+    await mailConfirmation(
+      db,
+      locale,
+      { id: created.id, email: request.email, first_name: request.first_name },
+      request.link_template,
+    )
     return
   }
-  const owner = await db.prepare('SELECT email, first_name, locale FROM users WHERE email = ?')
+  const owner = await db
+    .prepare('SELECT email, first_name, locale FROM users WHERE email = ?')
     .bind(request.email)
     .first<{ email: string; first_name: string; locale: string | null }>()
   if (!owner) return
   // The owner's own name and language: nothing the registrant typed reaches someone else's mailbox.
   const ownLocale = owner.locale ?? locale
-  const params = { name: withoutDirectionControls(owner.first_name), login: `${new URL(request.link_template.replace('{token}', 'x')).origin}/login` }
+  const params = {
+    name: withoutDirectionControls(owner.first_name),
+    login: `${new URL(request.link_template.replace('{token}', 'x')).origin}/login`,
+  }
   const [subject, text] = await Promise.all([
     mailText(db, ownLocale, 'mail.account_exists_subject', params),
     mailText(db, ownLocale, 'mail.account_exists_body', params),
   ])
-  await queueMail(db, { recipient: owner.email, subject, body: text, kind: 'account_exists' }, {
-    when: `NOT EXISTS (SELECT 1 FROM outbox WHERE recipient = ? AND kind = 'account_exists'
+  await queueMail(
+    db,
+    { recipient: owner.email, subject, body: text, kind: 'account_exists' },
+    {
+      when: `NOT EXISTS (SELECT 1 FROM outbox WHERE recipient = ? AND kind = 'account_exists'
              AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-${TAKEN_MAIL_INTERVAL_MINUTES} minutes'))`,
-    params: [owner.email],
-  }).run()
+      params: [owner.email],
+    },
+  ).run()
 }
 
 /**
@@ -120,10 +152,19 @@ async function register(db: D1Database, locale: string, request: RegisterRequest
  * or none in the last CONFIRMATION_INTERVAL_MINUTES (as password links: docs/decisions/006). Links already sent stay
  * valid. The check and the writes are one transaction.
  */
-async function mailConfirmation(db: D1Database, locale: string, user: { id: number; email: string; first_name: string }, template: string) {
+async function mailConfirmation(
+  db: D1Database,
+  locale: string,
+  user: { id: number; email: string; first_name: string },
+  template: string,
+) {
   const token = newToken()
   const hash = await tokenHash(token)
-  const params = { name: withoutDirectionControls(user.first_name), link: template.replace('{token}', token), hours: String(CONFIRMATION_HOURS) }
+  const params = {
+    name: withoutDirectionControls(user.first_name),
+    link: template.replace('{token}', token),
+    hours: String(CONFIRMATION_HOURS),
+  }
   const [subject, text] = await Promise.all([
     mailText(db, locale, 'mail.confirm_email_subject', params),
     mailText(db, locale, 'mail.confirm_email_body', params),
@@ -131,15 +172,21 @@ async function mailConfirmation(db: D1Database, locale: string, user: { id: numb
   const since = (interval: string) =>
     `SELECT 1 FROM email_confirmations WHERE user_id = ?2 AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '${interval}')`
   await db.batch([
-    db.prepare(
-      `INSERT INTO email_confirmations (token_hash, user_id, expires_at)
+    db
+      .prepare(
+        `INSERT INTO email_confirmations (token_hash, user_id, expires_at)
        SELECT ?1, ?2, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3)
         WHERE (SELECT COUNT(*) FROM (${since('-1 hour')})) < ?4 OR NOT EXISTS (${since(`-${CONFIRMATION_INTERVAL_MINUTES} minutes`)})`,
-    ).bind(hash, user.id, `+${CONFIRMATION_HOURS} hours`, CONFIRMATIONS_PER_HOUR),
-    queueMail(db, { recipient: user.email, subject, body: text, kind: 'email_confirmation' }, {
-      when: 'EXISTS (SELECT 1 FROM email_confirmations WHERE token_hash = ?)',
-      params: [hash],
-    }),
+      )
+      .bind(hash, user.id, `+${CONFIRMATION_HOURS} hours`, CONFIRMATIONS_PER_HOUR),
+    queueMail(
+      db,
+      { recipient: user.email, subject, body: text, kind: 'email_confirmation' },
+      {
+        when: 'EXISTS (SELECT 1 FROM email_confirmations WHERE token_hash = ?)',
+        params: [hash],
+      },
+    ),
   ])
 }
 

@@ -25,13 +25,21 @@ export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
   if (!paging) return badPaging(c)
   if (!kinds) return badParameter(c, 'type', Object.keys(TYPES).join(', '))
   const match = ftsQuery(c.req.query('q') ?? '')
-  if (!match) return respond(c, searchAnswer, { data: [], meta: { page: paging.page, per_page: paging.perPage, total: 0 } })
+  if (!match)
+    return respond(c, searchAnswer, { data: [], meta: { page: paging.page, per_page: paging.perPage, total: 0 } })
   const site = c.var.tenant ?? 'int'
   const filter = `search_index MATCH ?1 AND kind IN (${kinds.map((kind) => `'${kind}'`).join(', ')}) AND (
        (kind = 'product' AND locale = ?2 AND EXISTS (SELECT 1 FROM product_prices pr WHERE pr.product_id = ref AND pr.site = ?3))
     OR (kind = 'news' AND locale = ?2 AND site IN ('*', ?3))
     OR (kind = 'dealer' AND site = ?3))`
-  const [rows, count] = await c.env.DB.batch<{ kind: SearchKind; slug: string; title: string; excerpt: string; image: string | null; n: number }>([
+  const [rows, count] = await c.env.DB.batch<{
+    kind: SearchKind
+    slug: string
+    title: string
+    excerpt: string
+    image: string | null
+    n: number
+  }>([
     c.env.DB.prepare(
       `SELECT kind, title, snippet(search_index, 1, '', '', '…', 14) AS excerpt,
               CASE kind WHEN 'product' THEN (SELECT slug FROM products WHERE id = ref)

@@ -15,11 +15,10 @@ export const seo = new Hono<ApiEnv>().get('/front/seo/:modelId/:modelType', asyn
   const modelId = positiveInt(c.req.param('modelId'))
   const modelType = c.req.param('modelType')
   if (!modelId || !/^[A-Za-z]{1,40}$/.test(modelType)) return notFound(c)
-  const row = await c.env.DB
-    .prepare(
-      `SELECT * FROM seo_records WHERE model_type = ? AND model_id = ? AND locale IN (?, 'en')
+  const row = await c.env.DB.prepare(
+    `SELECT * FROM seo_records WHERE model_type = ? AND model_id = ? AND locale IN (?, 'en')
        ORDER BY locale = 'en' LIMIT 1`,
-    )
+  )
     .bind(modelType, modelId, c.var.locale)
     .first<SeoRow>()
   return row ? respond(c, seoAnswer, { data: seoRow(row) }) : notFound(c)

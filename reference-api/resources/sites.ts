@@ -29,7 +29,12 @@ export const sites = new Hono<ApiEnv>()
     ])
     const locales = (localeRows?.results ?? []) as LocaleRow[]
     const records = ((siteRows?.results ?? []) as SiteRow[]).map((row) =>
-      toSite(row, locales.filter((l) => l.site_id === row.id), null))
+      toSite(
+        row,
+        locales.filter((l) => l.site_id === row.id),
+        null,
+      ),
+    )
     return respond(c, sitesAnswer, { data: records })
   })
   .get('/sites/:country', async (c) => {
@@ -37,17 +42,17 @@ export const sites = new Hono<ApiEnv>()
     if (!/^[a-z]{2,3}$/.test(country)) return notFound(c)
     const row = await c.env.DB.prepare('SELECT * FROM sites WHERE slug = ?').bind(country).first<SiteRow>()
     if (!row) return notFound(c)
-    const { results: locales } = await c.env.DB
-      .prepare('SELECT site_id, locale, url, page_links FROM site_locales WHERE site_id = ? ORDER BY position')
+    const { results: locales } = await c.env.DB.prepare(
+      'SELECT site_id, locale, url, page_links FROM site_locales WHERE site_id = ? ORDER BY position',
+    )
       .bind(row.id)
       .all<LocaleRow>()
     // The record is the same for every caller (the Worker caches it per country): its SEO is the first locale's.
     const locale = locales[0]?.locale ?? 'en'
-    const seo = await c.env.DB
-      .prepare(
-        `SELECT s.* FROM seo_records s JOIN pages p ON p.id = s.model_id
+    const seo = await c.env.DB.prepare(
+      `SELECT s.* FROM seo_records s JOIN pages p ON p.id = s.model_id
          WHERE s.model_type = 'Page' AND p.key = 'home' AND s.locale IN (?, 'en') ORDER BY s.locale = 'en' LIMIT 1`,
-      )
+    )
       .bind(locale)
       .first<SeoRow>()
     return respond(c, siteAnswer, { data: toSite(row, locales, seo) })

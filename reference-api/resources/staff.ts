@@ -74,7 +74,9 @@ staff.post('/staff/login', async (c) => {
   const body = staffLoginRequest.safeParse(await jsonBody(c))
   const refused = () => c.json({ message: 'These credentials do not match our records.' }, 422)
   if (!body.success) return refused()
-  const row = await c.env.DB.prepare('SELECT id, email, name, role, password_hash, totp_secret, totp_last_step FROM staff_users WHERE email = ? AND active = 1')
+  const row = await c.env.DB.prepare(
+    'SELECT id, email, name, role, password_hash, totp_secret, totp_last_step FROM staff_users WHERE email = ? AND active = 1',
+  )
     .bind(body.data.email)
     .first<StaffRow>()
   // The password is checked (slowly) whether or not the address is known.
@@ -84,16 +86,30 @@ staff.post('/staff/login', async (c) => {
   const step = await matchedStep(row.totp_secret, body.data.code, now)
   if (step === null || step <= row.totp_last_step) return refused()
   // Conditional, so that of two sign-ins with the same code at once, one wins.
-  const used = await c.env.DB.prepare('UPDATE staff_users SET totp_last_step = ?2 WHERE id = ?1 AND totp_last_step < ?2').bind(row.id, step).run()
+  const used = await c.env.DB.prepare(
+    'UPDATE staff_users SET totp_last_step = ?2 WHERE id = ?1 AND totp_last_step < ?2',
+  )
+    .bind(row.id, step)
+    .run()
   if (!used.meta.changes) return refused()
   const token = newToken()
   const expiresAt = new Date(now + STAFF_TOKEN_HOURS * 3600_000).toISOString()
   await c.env.DB.batch([
-    c.env.DB.prepare('INSERT INTO staff_tokens (token_hash, staff_id, expires_at) VALUES (?, ?, ?)').bind(await tokenHash(token), row.id, expiresAt),
+    c.env.DB.prepare('INSERT INTO staff_tokens (token_hash, staff_id, expires_at) VALUES (?, ?, ?)').bind(
+      await tokenHash(token),
+      row.id,
+      expiresAt,
+    ),
     // Expired tokens of the member go at each sign-in.
-    c.env.DB.prepare("DELETE FROM staff_tokens WHERE staff_id = ? AND expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')").bind(row.id),
+    c.env.DB.prepare(
+      "DELETE FROM staff_tokens WHERE staff_id = ? AND expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    ).bind(row.id),
   ])
-  return respond(c, staffLoginAnswer, { access_token: token, expires_at: expiresAt, staff: { id: row.id, email: row.email, name: row.name, role: row.role } })
+  return respond(c, staffLoginAnswer, {
+    access_token: token,
+    expires_at: expiresAt,
+    staff: { id: row.id, email: row.email, name: row.name, role: row.role },
+  })
 })
 
 /** The step of a good code (the latest of now and its neighbours that matches), or null. */
@@ -117,7 +133,11 @@ staff.get('/staff/me', async (c) => {
 /** `POST api/staff/logout`: revokes the bearer's token (401 when it is not one). */
 staff.post('/staff/logout', async (c) => {
   const token = bearerToken(c)
-  const revoked = token ? await c.env.DB.prepare('DELETE FROM staff_tokens WHERE token_hash = ?').bind(await tokenHash(token)).run() : null
+  const revoked = token
+    ? await c.env.DB.prepare('DELETE FROM staff_tokens WHERE token_hash = ?')
+        .bind(await tokenHash(token))
+        .run()
+    : null
   if (!revoked?.meta.changes) return unauthorized(c)
   return respond(c, acknowledgedAnswer, { message: 'Signed out.' })
 })
@@ -129,7 +149,12 @@ for (const path of ['/staff/submissions/*', '/staff/outbox/*', '/staff/markets/*
 
 /** Records a staff event (who, what, which target, the change as JSON). */
 const staffEvent = (c: ApiContext, action: string, target: string, detail: unknown) =>
-  c.env.DB.prepare('INSERT INTO staff_events (staff_id, action, target, detail) VALUES (?, ?, ?, ?)').bind(c.var.staff.id, action, target, JSON.stringify(detail))
+  c.env.DB.prepare('INSERT INTO staff_events (staff_id, action, target, detail) VALUES (?, ?, ?, ?)').bind(
+    c.var.staff.id,
+    action,
+    target,
+    JSON.stringify(detail),
+  )
 
 /**
  * `GET api/staff/submissions?site=&kind=&from=&to=&handled=&page=&per_page=`: newest first; `from` and `to` are dates
@@ -140,7 +165,8 @@ staff.get('/staff/submissions', async (c) => {
   if (!paging) return badPaging(c)
   const { site, kind, from, to, handled } = c.req.query()
   if (site !== undefined && !/^[a-z]{2,3}$/.test(site)) return badParameter(c, 'site', 'a country slug (it, int)')
-  if (kind !== undefined && !(SUBMISSION_KINDS as readonly string[]).includes(kind)) return badParameter(c, 'kind', SUBMISSION_KINDS.join(', '))
+  if (kind !== undefined && !(SUBMISSION_KINDS as readonly string[]).includes(kind))
+    return badParameter(c, 'kind', SUBMISSION_KINDS.join(', '))
   if (from !== undefined && !DATE.test(from)) return badParameter(c, 'from', 'a date (YYYY-MM-DD)')
   if (to !== undefined && !DATE.test(to)) return badParameter(c, 'to', 'a date (YYYY-MM-DD)')
   if (handled !== undefined && handled !== '0' && handled !== '1') return badParameter(c, 'handled', '1 or 0')
@@ -163,7 +189,10 @@ staff.get('/staff/submissions', async (c) => {
     c.env.DB.prepare(`SELECT COUNT(*) AS total FROM form_submissions ${clause}`).bind(...values),
   ])
   const total = ((count?.results ?? [])[0] as { total: number } | undefined)?.total ?? 0
-  return respond(c, submissionListAnswer, { data: (rows?.results ?? []) as SubmissionRow[], meta: { page: paging.page, per_page: paging.perPage, total } })
+  return respond(c, submissionListAnswer, {
+    data: (rows?.results ?? []) as SubmissionRow[],
+    meta: { page: paging.page, per_page: paging.perPage, total },
+  })
 })
 
 /** The day after a date, as the start of that day (a date range's exclusive end). */
@@ -178,7 +207,14 @@ const SUBMISSION_COLUMNS = `f.id, f.reference, f.kind, f.site, f.locale, f.email
 
 async function submissionOf(c: ApiContext, id: number) {
   const row = await c.env.DB.prepare(`SELECT ${SUBMISSION_COLUMNS} WHERE f.id = ?`).bind(id).first<SubmissionRow>()
-  return row && { ...row, fields: parseJson<Record<string, unknown>>(row.fields, {}), file_key: row.file_key ?? null, handled_by: row.handled_by ?? null }
+  return (
+    row && {
+      ...row,
+      fields: parseJson<Record<string, unknown>>(row.fields, {}),
+      file_key: row.file_key ?? null,
+      handled_by: row.handled_by ?? null,
+    }
+  )
 }
 
 /** `GET api/staff/submissions/{id}`: the submission in full, with who handled it. */
@@ -199,7 +235,8 @@ staff.post('/staff/submissions/:id/handled', async (c) => {
     .run()
   const submission = await submissionOf(c, id)
   if (!submission) return notFound(c)
-  if (changed.meta.changes) await staffEvent(c, 'submission_handled', `submission:${id}`, { reference: submission.reference }).run()
+  if (changed.meta.changes)
+    await staffEvent(c, 'submission_handled', `submission:${id}`, { reference: submission.reference }).run()
   return respond(c, submissionAnswer, { data: submission })
 })
 
@@ -215,21 +252,33 @@ staff.get('/staff/outbox', async (c) => {
   const paging = pageParams(c, STAFF_PAGE_SIZE)
   if (!paging) return badPaging(c)
   const kind = c.req.query('kind')
-  if (kind !== undefined && !/^[a-z_]{1,40}$/.test(kind)) return badParameter(c, 'kind', 'a mail kind (lead_notification)')
+  if (kind !== undefined && !/^[a-z_]{1,40}$/.test(kind))
+    return badParameter(c, 'kind', 'a mail kind (lead_notification)')
   const clause = kind ? `WHERE ${SHOWN_MAILS} AND kind = ?` : `WHERE ${SHOWN_MAILS}`
   const values = kind ? [kind] : []
   const [rows, count] = await c.env.DB.batch([
-    c.env.DB.prepare(`SELECT id, recipient, subject, body, kind, created_at, sent_at FROM outbox ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`).bind(...values, paging.perPage, paging.offset),
+    c.env.DB.prepare(
+      `SELECT id, recipient, subject, body, kind, created_at, sent_at FROM outbox ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`,
+    ).bind(...values, paging.perPage, paging.offset),
     c.env.DB.prepare(`SELECT COUNT(*) AS total FROM outbox ${clause}`).bind(...values),
   ])
   const total = ((count?.results ?? [])[0] as { total: number } | undefined)?.total ?? 0
-  return respond(c, outboxAnswer, { data: (rows?.results ?? []) as never[], meta: { page: paging.page, per_page: paging.perPage, total } })
+  return respond(c, outboxAnswer, {
+    data: (rows?.results ?? []) as never[],
+    meta: { page: paging.page, per_page: paging.perPage, total },
+  })
 })
 
 /** `GET api/staff/outbox/{id}`: one mail in full. */
 staff.get('/staff/outbox/:id', async (c) => {
   const id = positiveInt(c.req.param('id'))
-  const mail = id && (await c.env.DB.prepare(`SELECT id, recipient, subject, body, kind, created_at, sent_at FROM outbox WHERE id = ? AND ${SHOWN_MAILS}`).bind(id).first())
+  const mail =
+    id &&
+    (await c.env.DB.prepare(
+      `SELECT id, recipient, subject, body, kind, created_at, sent_at FROM outbox WHERE id = ? AND ${SHOWN_MAILS}`,
+    )
+      .bind(id)
+      .first())
   return mail ? respond(c, outboxMailAnswer, { data: mail as never }) : notFound(c)
 })
 
@@ -237,7 +286,10 @@ const MARKET_QUERY = `SELECT s.id, s.slug, s.name, s.settings, (SELECT group_con
 
 function marketOf(row: MarketRow) {
   const settings = parseJson<Record<string, unknown>>(row.settings, {})
-  const switches = Object.fromEntries(MARKET_SWITCHES.map((name) => [name, settings[name] === true])) as Record<MarketSwitch, boolean>
+  const switches = Object.fromEntries(MARKET_SWITCHES.map((name) => [name, settings[name] === true])) as Record<
+    MarketSwitch,
+    boolean
+  >
   return { country: row.slug, name: row.name, locales: row.locales ? row.locales.split(',') : [], ...switches }
 }
 

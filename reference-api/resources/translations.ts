@@ -10,8 +10,9 @@ import { type ApiEnv, notFound, respond } from '../context'
 export const translations = new Hono<ApiEnv>().get('/country-wise-locale-content/:country/:locale', async (c) => {
   const { country, locale } = c.req.param()
   if (!/^[a-z]{2,3}$/.test(country) || !/^[a-z]{2}$/.test(locale)) return notFound(c)
-  const { results } = await c.env.DB
-    .prepare(`SELECT key, value FROM translations WHERE locale = ? AND scope IN ('*', ?) ORDER BY scope <> '*'`)
+  const { results } = await c.env.DB.prepare(
+    `SELECT key, value FROM translations WHERE locale = ? AND scope IN ('*', ?) ORDER BY scope <> '*'`,
+  )
     .bind(locale, country)
     .all<{ key: string; value: string }>()
   if (results.length === 0) return notFound(c)

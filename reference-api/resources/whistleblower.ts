@@ -40,7 +40,8 @@ export const whistleblower = new Hono<ApiEnv>()
     const parsed = newReportRequest.safeParse(await jsonBody(c))
     if (!parsed.success) return invalid(c, parsed.error)
     const report = parsed.data
-    if (report.anonymous && !site.settings.whistleblower_anonymous) return refuse(c, 422, 'anonymous_not_allowed', 'anonymous')
+    if (report.anonymous && !site.settings.whistleblower_anonymous)
+      return refuse(c, 422, 'anonymous_not_allowed', 'anonymous')
     const db = c.env.DB
     const first = await storedReceipt(c, report.submission_key)
     if (first) return respond(c, newReportAnswer, { data: { receipt_code: first, created: false } })
@@ -68,10 +69,14 @@ export const whistleblower = new Hono<ApiEnv>()
         ),
       ...report.attachments.map((file) =>
         db
-          .prepare(`INSERT INTO whistleblower_files (report_id, object_key, sealed_meta, size) SELECT id, ?3, ?4, ?5 FROM (${ours})`)
+          .prepare(
+            `INSERT INTO whistleblower_files (report_id, object_key, sealed_meta, size) SELECT id, ?3, ?4, ?5 FROM (${ours})`,
+          )
           .bind(report.submission_key, hash, file.object_key, file.sealed_meta, file.size),
       ),
-      db.prepare(`INSERT INTO case_events (report_id, action) SELECT id, 'received' FROM (${ours})`).bind(report.submission_key, hash),
+      db
+        .prepare(`INSERT INTO case_events (report_id, action) SELECT id, 'received' FROM (${ours})`)
+        .bind(report.submission_key, hash),
     ])
     const stored = await db
       .prepare('SELECT receipt_code, passphrase_hash FROM whistleblower_reports WHERE submission_key = ?')
@@ -114,11 +119,15 @@ export const whistleblower = new Hono<ApiEnv>()
         .bind(found.id, reply.sealed_body, submission),
       ...reply.attachments.map((file) =>
         db
-          .prepare(`INSERT INTO whistleblower_files (report_id, message_id, object_key, sealed_meta, size) SELECT ?1, id, ?3, ?4, ?5 FROM (${ours})`)
+          .prepare(
+            `INSERT INTO whistleblower_files (report_id, message_id, object_key, sealed_meta, size) SELECT ?1, id, ?3, ?4, ?5 FROM (${ours})`,
+          )
           .bind(found.id, reply.sealed_body, file.object_key, file.sealed_meta, file.size),
       ),
       db
-        .prepare(`INSERT INTO case_events (report_id, action, detail) SELECT ?1, 'reporter_replied', 'message:' || id || ' ' || ?3 FROM (${ours})`)
+        .prepare(
+          `INSERT INTO case_events (report_id, action, detail) SELECT ?1, 'reporter_replied', 'message:' || id || ' ' || ?3 FROM (${ours})`,
+        )
         .bind(found.id, reply.sealed_body, submission),
     ])
     const created = await db.prepare(ours).bind(found.id, reply.sealed_body).first<number>('id')
@@ -128,14 +137,21 @@ export const whistleblower = new Hono<ApiEnv>()
 /** The caller's market (`X-Tenant`) with its settings, or null when there is none. */
 async function siteOf(c: ApiContext) {
   if (!c.var.tenant) return null
-  const row = await c.env.DB.prepare('SELECT slug, settings FROM sites WHERE slug = ?').bind(c.var.tenant).first<{ slug: string; settings: string }>()
+  const row = await c.env.DB.prepare('SELECT slug, settings FROM sites WHERE slug = ?')
+    .bind(c.var.tenant)
+    .first<{ slug: string; settings: string }>()
   if (!row) return null
-  return { slug: row.slug, settings: siteSettingsSchema.safeParse(parseJson(row.settings, {})).data ?? siteSettingsSchema.parse({}) }
+  return {
+    slug: row.slug,
+    settings: siteSettingsSchema.safeParse(parseJson(row.settings, {})).data ?? siteSettingsSchema.parse({}),
+  }
 }
 
 /** The receipt code of the report stored with this submission key, or null. */
 const storedReceipt = (c: ApiContext, submissionKey: string) =>
-  c.env.DB.prepare('SELECT receipt_code FROM whistleblower_reports WHERE submission_key = ?').bind(submissionKey).first<string>('receipt_code')
+  c.env.DB.prepare('SELECT receipt_code FROM whistleblower_reports WHERE submission_key = ?')
+    .bind(submissionKey)
+    .first<string>('receipt_code')
 
 /**
  * The case of a receipt code when the passphrase is its own; null otherwise. An unknown code costs the same PBKDF2 as
@@ -157,7 +173,9 @@ async function reporterView(c: ApiContext, row: CaseRow) {
   const db = c.env.DB
   const [messages, files] = await Promise.all([
     db
-      .prepare(`SELECT id, author, sealed_body, created_at FROM whistleblower_messages WHERE report_id = ? AND author IN ('reporter', 'handler') ORDER BY id`)
+      .prepare(
+        `SELECT id, author, sealed_body, created_at FROM whistleblower_messages WHERE report_id = ? AND author IN ('reporter', 'handler') ORDER BY id`,
+      )
       .bind(row.id)
       .all<{ id: number; author: 'reporter' | 'handler'; sealed_body: string; created_at: string }>(),
     db

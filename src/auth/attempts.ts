@@ -36,7 +36,11 @@ export type AttemptKeys = {
 const MAILING_ATTEMPTS: readonly Attempt[] = ['forgot', 'register', 'confirm']
 
 /** An attempt's keys, worked out once for the checks before and after it. */
-export async function attemptKeys<E extends AppEnv>(c: Context<E>, attempt: Attempt, email: string): Promise<AttemptKeys> {
+export async function attemptKeys<E extends AppEnv>(
+  c: Context<E>,
+  attempt: Attempt,
+  email: string,
+): Promise<AttemptKeys> {
   const client = c.req.header('CF-Connecting-IP') ?? 'local'
   // Hashes of the address, the IP and the device: the locks in KV hold none of them.
   const [account, clientHash] = await Promise.all([sha256Hex(email.trim().toLowerCase()), sha256Hex(client)])
@@ -61,9 +65,13 @@ export async function attemptKeys<E extends AppEnv>(c: Context<E>, attempt: Atte
  */
 export async function attemptRefused<E extends AppEnv>(c: Context<E>, keys: AttemptKeys): Promise<boolean> {
   const { attempt } = keys
-  const [byClient, locked] = await Promise.all([withinLimit(c.env.CLIENT_ATTEMPTS, keys.client), isLocked(c.env.SESSIONS, accountKeys(keys))])
+  const [byClient, locked] = await Promise.all([
+    withinLimit(c.env.CLIENT_ATTEMPTS, keys.client),
+    isLocked(c.env.SESSIONS, accountKeys(keys)),
+  ])
   const refused = !byClient || locked
-  if (refused) logEvent('warn', 'attempt_refused', { attempt, by: byClient ? 'account' : 'client', trusted: keys.trusted })
+  if (refused)
+    logEvent('warn', 'attempt_refused', { attempt, by: byClient ? 'account' : 'client', trusted: keys.trusted })
   return refused
 }
 
@@ -78,7 +86,9 @@ export async function countAgainstAccount<E extends AppEnv>(c: Context<E>, keys:
     withinLimit(c.env.ACCOUNT_CLIENT_ATTEMPTS, keys.source),
     keys.everywhere === null ? true : withinLimit(c.env.ACCOUNT_ATTEMPTS, keys.everywhere),
   ])
-  const over = [!fromSource && keys.source, !fromEverywhere && keys.everywhere].filter((key): key is string => Boolean(key))
+  const over = [!fromSource && keys.source, !fromEverywhere && keys.everywhere].filter((key): key is string =>
+    Boolean(key),
+  )
   await Promise.all(over.map((key) => lock(c.env.SESSIONS, key, ATTEMPT_WINDOW_SECONDS, attempt)))
   if (over.length) logEvent('warn', 'account_locked', { attempt, everywhere: !fromEverywhere, trusted: keys.trusted })
   return over.length > 0

@@ -24,7 +24,11 @@ const signed = (account: string, id: string, issued: string) => `${account}.${id
  * The id of the browser's device cookie when this site signed it for `account` less than DEVICE_DAYS ago; null for
  * none, another account's, an altered or a forged one.
  */
-export async function trustedDevice<E extends AppEnv>(c: Context<E>, account: string, now = Date.now()): Promise<string | null> {
+export async function trustedDevice<E extends AppEnv>(
+  c: Context<E>,
+  account: string,
+  now = Date.now(),
+): Promise<string | null> {
   const secret = c.env.SESSION_SECRET
   const [id, issued, signature, extra] = (getCookie(c, DEVICE_COOKIE) ?? '').split('.')
   if (!secret || !id || !issued || !signature || extra !== undefined) return null

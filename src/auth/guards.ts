@@ -41,7 +41,9 @@ export const guestOnly = (): MiddlewareHandler<AppEnv> => async (c, next) => {
 export async function endSessionOnUnauthorized(c: Context<AppEnv>, error: unknown): Promise<Response | null> {
   const viewer = c.var.viewer
   if (!viewer || !isUpstreamError(error) || error.failure !== 'unauthorized') return null
-  await sessionsOf(c)?.end(viewer.sessionId, viewer.user.id).catch(() => {})
+  await sessionsOf(c)
+    ?.end(viewer.sessionId, viewer.user.id)
+    .catch(() => {})
   clearSessionCookie(c)
   c.set('viewer', null)
   const isAuthPage = c.var.account !== undefined

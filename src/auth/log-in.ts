@@ -20,7 +20,11 @@ export type LoginOutcome = 'logged-in' | 'refused' | 'limited'
  * saying whether the account exists, and changes nothing; its own rate limit is `limited`; any other failure throws
  * (the 503 page). The anonymous carts the browser holds are merged into the customer's.
  */
-export async function logIn(c: Context<AppEnv>, market: { country: string; locale: string }, credentials: LoginRequest): Promise<LoginOutcome> {
+export async function logIn(
+  c: Context<AppEnv>,
+  market: { country: string; locale: string },
+  credentials: LoginRequest,
+): Promise<LoginOutcome> {
   const sessions = sessionsOf(c)
   if (!sessions) {
     logEvent('error', 'session_secret_missing')

@@ -36,9 +36,19 @@ export async function loginMarket(c: Context<AppEnv>, hints?: LoginHints): Promi
   const sites = named.length > 0 || remembered ? await c.var.lookups.sites().catch(() => []) : []
   const live = (segment: string | null) => {
     const found = findLiveMarket(sites, segment)
-    return found && { country: found.site.slug, locale: found.locale, segment: `${found.site.slug}-${found.locale}`, home: siteUrl(found.site, found.locale) }
+    return (
+      found && {
+        country: found.site.slug,
+        locale: found.locale,
+        segment: `${found.site.slug}-${found.locale}`,
+        home: siteUrl(found.site, found.locale),
+      }
+    )
   }
-  const fallback = live(remembered) ?? { ...FALLBACK_MARKET, segment: `${FALLBACK_MARKET.country}-${FALLBACK_MARKET.locale}` }
+  const fallback = live(remembered) ?? {
+    ...FALLBACK_MARKET,
+    segment: `${FALLBACK_MARKET.country}-${FALLBACK_MARKET.locale}`,
+  }
   for (const segment of named) {
     const found = live(segment)
     if (found) return { ...found, hinted: found.segment !== fallback.segment }
@@ -46,7 +56,8 @@ export async function loginMarket(c: Context<AppEnv>, hints?: LoginHints): Promi
   return fallback
 }
 
-const isSegment = (segment: string | null | undefined): segment is string => typeof segment === 'string' && parseMarketSegment(segment) !== null
+const isSegment = (segment: string | null | undefined): segment is string =>
+  typeof segment === 'string' && parseMarketSegment(segment) !== null
 
 /** The first segment of a same-site path (`/ae-ar/my-account` → `ae-ar`), or null. */
 const marketOfPath = (path: string | null): string | null => path?.split(/[/?#]/)[1] || null

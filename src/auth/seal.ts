@@ -20,7 +20,11 @@ const keyOf = (secret: string): Promise<CryptoKey> =>
 /** Seals a value as `iv.ciphertext` (base64). */
 export async function seal(secret: string, value: unknown): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12))
-  const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await keyOf(secret), encoder.encode(JSON.stringify(value)))
+  const sealed = await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv },
+    await keyOf(secret),
+    encoder.encode(JSON.stringify(value)),
+  )
   return `${toBase64(iv)}.${toBase64(new Uint8Array(sealed))}`
 }
 
@@ -29,7 +33,11 @@ export async function open<T>(secret: string, sealed: string): Promise<T | null>
   try {
     const [iv, data] = sealed.split('.')
     if (!iv || !data) return null
-    const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(iv) }, await keyOf(secret), fromBase64(data))
+    const plain = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: fromBase64(iv) },
+      await keyOf(secret),
+      fromBase64(data),
+    )
     return JSON.parse(new TextDecoder().decode(plain)) as T
   } catch {
     return null

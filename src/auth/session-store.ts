@@ -96,7 +96,10 @@ export function sessionStore<S extends StoredSession>(kv: KVNamespace, secret: s
 
   return {
     /** Starts a session: its new id and when it ends; `null` when the token expires too soon to keep. */
-    async create(start: Omit<S, 'createdAt' | 'seenAt'>, now = Date.now()): Promise<{ id: string; end: number } | null> {
+    async create(
+      start: Omit<S, 'createdAt' | 'seenAt'>,
+      now = Date.now(),
+    ): Promise<{ id: string; end: number } | null> {
       const session = { ...start, createdAt: now, seenAt: now } as S
       if (sessionEndOf(session, lifetime) - now < KV_MIN_TTL_MS) return null
       const id = randomToken()
@@ -128,7 +131,9 @@ export function sessionStore<S extends StoredSession>(kv: KVNamespace, secret: s
       let cursor: string | undefined
       do {
         const page = await kv.list({ prefix: `user:${owner}:`, cursor })
-        await Promise.all(page.keys.flatMap(({ name }) => [kv.delete(`${prefix}:${name.split(':')[2]}`), kv.delete(name)]))
+        await Promise.all(
+          page.keys.flatMap(({ name }) => [kv.delete(`${prefix}:${name.split(':')[2]}`), kv.delete(name)]),
+        )
         cursor = page.list_complete ? undefined : page.cursor
       } while (cursor)
     },
@@ -136,7 +141,12 @@ export function sessionStore<S extends StoredSession>(kv: KVNamespace, secret: s
 }
 
 /** The live session of an id as a kind's memo holds it (read or written within the memo's age), else null. */
-export function rememberedOf<S extends StoredSession>(kind: SessionKind<S>, secret: string, id: string, now = Date.now()): S | null {
+export function rememberedOf<S extends StoredSession>(
+  kind: SessionKind<S>,
+  secret: string,
+  id: string,
+  now = Date.now(),
+): S | null {
   const session = kind.memo?.get(memoKey(secret, id), now)
   return session && sessionLive(session, kind.lifetime, now) ? session : null
 }

@@ -42,7 +42,8 @@ const VISITOR_SESSIONS: SessionKind<Session> = {
  * @example
  * const id = await visitorSessions(env.SESSIONS, env.SESSION_SECRET).create({ user, token, expiresAt })
  */
-export const visitorSessions = (kv: KVNamespace, secret: string): SessionStore<Session> => sessionStore(kv, secret, VISITOR_SESSIONS)
+export const visitorSessions = (kv: KVNamespace, secret: string): SessionStore<Session> =>
+  sessionStore(kv, secret, VISITOR_SESSIONS)
 
 /** The session store of the request's environment, or null when `SESSION_SECRET` is not set (login is then unavailable). */
 export function sessionsOf<E extends AppEnv>(c: Context<E>): SessionStore<Session> | null {
@@ -50,7 +51,12 @@ export function sessionsOf<E extends AppEnv>(c: Context<E>): SessionStore<Sessio
 }
 
 /** The fields of an upstream user that a session keeps. */
-export const sessionUser = ({ id, name, first_name, email }: SessionUser): SessionUser => ({ id, name, first_name, email })
+export const sessionUser = ({ id, name, first_name, email }: SessionUser): SessionUser => ({
+  id,
+  name,
+  first_name,
+  email,
+})
 
 /**
  * The live session of an id as this isolate remembers it (read or written within `MEMO_SECONDS`), and only while it
@@ -62,4 +68,5 @@ export function rememberedSession(secret: string, id: string, now = Date.now()):
 }
 
 /** When a session is checked next: as it was told, or (a session from before) `refreshMs` after it was last seen. */
-export const nextCheckOf = (session: Pick<Session, 'checkAt' | 'seenAt'>) => session.checkAt ?? session.seenAt + SessionLifetime.refreshMs
+export const nextCheckOf = (session: Pick<Session, 'checkAt' | 'seenAt'>) =>
+  session.checkAt ?? session.seenAt + SessionLifetime.refreshMs

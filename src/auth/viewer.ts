@@ -52,15 +52,29 @@ export const viewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
  * `seenAt`, next check in `refreshMs`) when the API still knows the token; null (and ended) when the API answers 401;
  * kept, with its next check in `retryMs`, when the API cannot answer. Saved in the background either way.
  */
-async function checkSession(c: Context<AppEnv>, sessions: SessionStore<Session>, id: string, session: Session): Promise<Session | null> {
+async function checkSession(
+  c: Context<AppEnv>,
+  sessions: SessionStore<Session>,
+  id: string,
+  session: Session,
+): Promise<Session | null> {
   const now = Date.now()
   if (now < nextCheckOf(session)) return session
   const save = (next: Session) =>
-    c.executionCtx.waitUntil(sessions.save(id, next).catch((error: unknown) => logEvent('warn', 'session_save_failed', { error: errorName(error) })))
+    c.executionCtx.waitUntil(
+      sessions
+        .save(id, next)
+        .catch((error: unknown) => logEvent('warn', 'session_save_failed', { error: errorName(error) })),
+    )
   try {
     const user = await authOf(c).user(session.token)
     // Checked either way: a user the API does not answer (404) keeps its name, and is not asked for on every request.
-    const next = { ...session, user: user ? sessionUser(user) : session.user, seenAt: now, checkAt: now + SessionLifetime.refreshMs }
+    const next = {
+      ...session,
+      user: user ? sessionUser(user) : session.user,
+      seenAt: now,
+      checkAt: now + SessionLifetime.refreshMs,
+    }
     save(next)
     return next
   } catch (error) {
@@ -68,7 +82,10 @@ async function checkSession(c: Context<AppEnv>, sessions: SessionStore<Session>,
       await sessions.end(id, session.user.id).catch(() => {})
       return null
     }
-    logEvent('warn', 'session_check_failed', { error: errorName(error), retryInSeconds: SessionLifetime.retryMs / 1000 })
+    logEvent('warn', 'session_check_failed', {
+      error: errorName(error),
+      retryInSeconds: SessionLifetime.retryMs / 1000,
+    })
     const next = { ...session, seenAt: now, checkAt: now + SessionLifetime.retryMs }
     save(next)
     return next

@@ -88,4 +88,3 @@ export const answerCaching = (): MiddlewareHandler<{ Variables: CachingVariables
   if (render) render.caching = final
   c.res.headers.set('Cache-Control', cacheControl(final))
 }
-

@@ -14,7 +14,8 @@ export const cacheKeys = {
   seo: (country: string, locale: string, modelType: string, modelId: string | number) =>
     key('market', country, locale, 'seo', modelType, modelId),
   page: (country: string, locale: string, pageKey: string) => key('market', country, locale, 'page', pageKey),
-  latestNews: (country: string, locale: string, count: number) => key('market', country, locale, 'news', 'latest', count),
+  latestNews: (country: string, locale: string, count: number) =>
+    key('market', country, locale, 'news', 'latest', count),
   newsPage: (country: string, locale: string, page: number) => key('market', country, locale, 'news', 'page', page),
   article: (country: string, locale: string, slug: string) => key('market', country, locale, 'news', 'article', slug),
   articleById: (country: string, locale: string, id: number) => key('market', country, locale, 'news', 'id', id),

@@ -38,7 +38,9 @@ export function createLookups(cache: CacheContext, upstream: Upstream) {
   return {
     /** A market's site record, or null when there is no such market. */
     site: (country: string, locale: string) =>
-      cached(cache, cacheKeys.site(country), CacheShort, (background) => siteCalls(upstream.forMarket({ country, locale })).site(country, { background })),
+      cached(cache, cacheKeys.site(country), CacheShort, (background) =>
+        siteCalls(upstream.forMarket({ country, locale })).site(country, { background }),
+      ),
     /** Every market's site record. */
     sites: () => cachedList(cache, cacheKeys.sites(), CacheShort, (background) => brand.sites({ background })),
     /** The brand's features. */
@@ -47,7 +49,8 @@ export function createLookups(cache: CacheContext, upstream: Upstream) {
      * Where every public page of the brand exists and when it changed (hreflang, sitemaps), or null when the API has
      * none. Brand-wide: purged with any market, like the sites list.
      */
-    pageIndex: () => cached(cache, cacheKeys.pageIndex(), CacheShort, (background) => pageIndexCalls(upstream).index({ background })),
+    pageIndex: () =>
+      cached(cache, cacheKeys.pageIndex(), CacheShort, (background) => pageIndexCalls(upstream).index({ background })),
     /** The reads of one market, in its language and prices. */
     forMarket: (market: MarketRef) => marketReads(cache, upstream.forMarket(market), market),
   }
@@ -77,34 +80,71 @@ function marketReads(cache: CacheContext, client: Upstream, market: MarketRef) {
   return {
     market,
     content: {
-      messages: () => cached(cache, cacheKeys.messages(country, locale), CacheLong, (background) => content.messages({ background })),
-      page: (key: string) => cached(cache, cacheKeys.page(country, locale, key), CacheLong, (background) => content.page(key, { background })),
+      messages: () =>
+        cached(cache, cacheKeys.messages(country, locale), CacheLong, (background) => content.messages({ background })),
+      page: (key: string) =>
+        cached(cache, cacheKeys.page(country, locale, key), CacheLong, (background) =>
+          content.page(key, { background }),
+        ),
       seo: (modelType: string, modelId: string | number) =>
-        cached(cache, cacheKeys.seo(country, locale, modelType, modelId), CacheLong, (background) => content.seo(modelType, modelId, { background })),
+        cached(cache, cacheKeys.seo(country, locale, modelType, modelId), CacheLong, (background) =>
+          content.seo(modelType, modelId, { background }),
+        ),
     },
     catalogue: {
-      menu: () => cachedList(cache, cacheKeys.menu(country, locale, MENU_TYPE_ID), CacheShort, (background) => catalogue.menu(MENU_TYPE_ID, { background })),
-      types: () => cachedList(cache, cacheKeys.productTypes(country, locale), CacheShort, (background) => catalogue.types({ background })),
-      products: (type: string) => cachedList(cache, cacheKeys.products(country, locale, type), CacheShort, (background) => catalogue.products(type, { background })),
-      product: (slug: string) => cached(cache, cacheKeys.product(country, locale, slug), CacheItem, (background) => catalogue.product(slug, { background })),
+      menu: () =>
+        cachedList(cache, cacheKeys.menu(country, locale, MENU_TYPE_ID), CacheShort, (background) =>
+          catalogue.menu(MENU_TYPE_ID, { background }),
+        ),
+      types: () =>
+        cachedList(cache, cacheKeys.productTypes(country, locale), CacheShort, (background) =>
+          catalogue.types({ background }),
+        ),
+      products: (type: string) =>
+        cachedList(cache, cacheKeys.products(country, locale, type), CacheShort, (background) =>
+          catalogue.products(type, { background }),
+        ),
+      product: (slug: string) =>
+        cached(cache, cacheKeys.product(country, locale, slug), CacheItem, (background) =>
+          catalogue.product(slug, { background }),
+        ),
     },
     news: {
-      latest: (count: number) => cachedList(cache, cacheKeys.latestNews(country, locale, count), CacheShort, (background) => news.latest(count, { background })),
+      latest: (count: number) =>
+        cachedList(cache, cacheKeys.latestNews(country, locale, count), CacheShort, (background) =>
+          news.latest(count, { background }),
+        ),
       /** A page of the index (NEWS_PER_PAGE articles) with the total, or null when the API has no index. */
-      page: (page: number) => cached(cache, cacheKeys.newsPage(country, locale, page), CacheShort, (background) => news.page(page, NEWS_PER_PAGE, { background })),
-      article: (slug: string) => cached(cache, cacheKeys.article(country, locale, slug), CacheItem, (background) => news.article(slug, { background })),
-      articleById: (id: number) => cached(cache, cacheKeys.articleById(country, locale, id), CacheItem, (background) => news.articleById(id, { background })),
+      page: (page: number) =>
+        cached(cache, cacheKeys.newsPage(country, locale, page), CacheShort, (background) =>
+          news.page(page, NEWS_PER_PAGE, { background }),
+        ),
+      article: (slug: string) =>
+        cached(cache, cacheKeys.article(country, locale, slug), CacheItem, (background) =>
+          news.article(slug, { background }),
+        ),
+      articleById: (id: number) =>
+        cached(cache, cacheKeys.articleById(country, locale, id), CacheItem, (background) =>
+          news.articleById(id, { background }),
+        ),
     },
     dealers: {
       /** Every dealer of the market (one entry serves every visitor; a dealer's page is found in it too). */
-      all: () => cachedList(cache, cacheKeys.dealers(country, locale), CacheShort, async (background) => (await dealers.all({ background })) ?? []),
+      all: () =>
+        cachedList(
+          cache,
+          cacheKeys.dealers(country, locale),
+          CacheShort,
+          async (background) => (await dealers.all({ background })) ?? [],
+        ),
       place: (words: string) => dealers.place(words),
     },
     search: searchCalls(client),
     forms: {
       ...formCalls(client),
       /** The market's open positions: the same for every visitor of the market. */
-      jobs: () => cachedList(cache, cacheKeys.jobs(country, locale), CacheShort, (background) => forms.jobs({ background })),
+      jobs: () =>
+        cachedList(cache, cacheKeys.jobs(country, locale), CacheShort, (background) => forms.jobs({ background })),
     },
     whistleblower: whistleblowerCalls(client),
     newsletter: newsletterCalls(client),

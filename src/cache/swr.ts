@@ -35,7 +35,12 @@ const rereads = rereadGate()
  * @example
  * const site = await cached(cache, cacheKeys.site('it'), CacheShort, (background) => siteCalls(upstream).site('it', { background }))
  */
-export async function cached<T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T>): Promise<T | null> {
+export async function cached<T>(
+  cache: CacheContext,
+  key: string,
+  policy: CachePolicy,
+  load: Load<T>,
+): Promise<T | null> {
   const now = Date.now()
   const remembered = memo.entry(key)
   const memoCurrent = remembered && (memo.get(key, now) !== undefined || rereads.busy(key, now))

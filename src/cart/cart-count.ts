@@ -37,12 +37,17 @@ export function keptCount(value: string | undefined, holder: string): number | n
 export function keepCartCount(c: Context<MarketEnv>, country: string, holder: string, count: number): void {
   if (keptCartCount(c, country, holder) === count) return
   setCookie(c, cartCountCookieName(country), `${Math.min(count, 9999)}.${tagOf(holder)}`, {
-    path: '/', secure: true, httpOnly: true, sameSite: 'Lax', maxAge: COUNT_SECONDS,
+    path: '/',
+    secure: true,
+    httpOnly: true,
+    sameSite: 'Lax',
+    maxAge: COUNT_SECONDS,
   })
 }
 
 /** Takes the browser's copy back (a payment may have taken lines out of the cart): the next kept page reads the API. */
 export function forgetCartCount(c: Context<MarketEnv>, country: string): void {
   const name = cartCountCookieName(country)
-  if (getCookie(c, name) !== undefined) deleteCookie(c, name, { path: '/', secure: true, httpOnly: true, sameSite: 'Lax' })
+  if (getCookie(c, name) !== undefined)
+    deleteCookie(c, name, { path: '/', secure: true, httpOnly: true, sameSite: 'Lax' })
 }

@@ -19,11 +19,16 @@ const CART_COOKIE = /^__Host-Cart-([a-z]{2,3})$/
 export async function mergeHeldCarts(c: Context<AppEnv>, token: string, locale: string): Promise<void> {
   const held = Object.entries(getCookie(c))
     .map(([name, value]) => ({ country: CART_COOKIE.exec(name)?.[1], code: cartCode.safeParse(value) }))
-    .filter((cookie): cookie is { country: string; code: { success: true; data: string } } => Boolean(cookie.country) && cookie.code.success)
+    .filter(
+      (cookie): cookie is { country: string; code: { success: true; data: string } } =>
+        Boolean(cookie.country) && cookie.code.success,
+    )
   await Promise.all(
     held.map(async ({ country, code }) => {
       try {
-        await cartCalls(c.var.upstream.forMarket({ country, locale }).withToken(token), { customer: true }).merge(code.data)
+        await cartCalls(c.var.upstream.forMarket({ country, locale }).withToken(token), { customer: true }).merge(
+          code.data,
+        )
         clearCartCookie(c, country)
       } catch (error) {
         if (isUpstreamError(error) && error.status === 422) clearCartCookie(c, country)

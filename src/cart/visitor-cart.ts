@@ -26,7 +26,11 @@ export function readCartCode<E extends AppEnv>(c: Context<E>, country: string): 
 /** Gives the browser its cart code: only adding to the cart does (HttpOnly, Secure, SameSite=Lax, Path=/). */
 export function setCartCookie<E extends AppEnv>(c: Context<E>, country: string, code: string): void {
   setCookie(c, cartCookieName(country), code, {
-    path: '/', secure: true, httpOnly: true, sameSite: 'Lax', maxAge: CART_COOKIE_DAYS * 24 * 3600,
+    path: '/',
+    secure: true,
+    httpOnly: true,
+    sameSite: 'Lax',
+    maxAge: CART_COOKIE_DAYS * 24 * 3600,
   })
 }
 
@@ -39,7 +43,8 @@ export function clearCartCookie<E extends AppEnv>(c: Context<E>, country: string
 export function visitorCart(c: Context<MarketEnv>): { calls: CartCalls; code: string | null; customer: boolean } {
   const { market, viewer } = c.var
   const client = c.var.upstream.forMarket(market)
-  if (viewer) return { calls: cartCalls(client.withToken(viewer.token), { customer: true }), code: null, customer: true }
+  if (viewer)
+    return { calls: cartCalls(client.withToken(viewer.token), { customer: true }), code: null, customer: true }
   const code = readCartCode(c, market.country)
   return { calls: cartCalls(client, { code }), code, customer: false }
 }
@@ -93,7 +98,11 @@ export function cartHolderOf(c: Context<MarketEnv>): string | null {
  * @example
  * const key = await addKeyOf(form.key, { sku, quantity }, cartHolderOf(c))
  */
-export async function addKeyOf(formKey: string, line: { sku: string; quantity: number }, holder: string | null): Promise<string> {
+export async function addKeyOf(
+  formKey: string,
+  line: { sku: string; quantity: number },
+  holder: string | null,
+): Promise<string> {
   if (holder === null) return randomToken()
   return (await sha256Hex(`${formKey}|${line.sku}|${line.quantity}|${holder}`)).slice(0, 48)
 }

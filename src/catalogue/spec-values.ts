@@ -16,8 +16,15 @@ const numberFormats = isolateMemo<Intl.NumberFormat>({ limit: 256 })
 
 /** A number in the market's digits and separators, with `fixed` decimals or up to two when they matter. */
 export function formatNumber(value: number, tag: string, fixed?: number): string {
-  const format = numberFormats.remember(`${tag}:${fixed ?? ''}`, () =>
-    new Intl.NumberFormat(tag, fixed === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: fixed, maximumFractionDigits: fixed }),
+  const format = numberFormats.remember(
+    `${tag}:${fixed ?? ''}`,
+    () =>
+      new Intl.NumberFormat(
+        tag,
+        fixed === undefined
+          ? { maximumFractionDigits: 2 }
+          : { minimumFractionDigits: fixed, maximumFractionDigits: fixed },
+      ),
   )
   return format.format(value)
 }
@@ -26,9 +33,16 @@ export function formatNumber(value: number, tag: string, fixed?: number): string
  * A quantity: `7,4 kg`, a range `2–18 h` (one unit after both ends), a count `7`; the unit follows a no-break space,
  * except the degree sign, which follows the number (`73,5°`).
  */
-export function formatQuantity(value: number, tag: string, options: { to?: number | null; unit?: string | null; fixed?: number } = {}): string {
+export function formatQuantity(
+  value: number,
+  tag: string,
+  options: { to?: number | null; unit?: string | null; fixed?: number } = {},
+): string {
   const { to, unit, fixed } = options
-  const numbers = to === undefined || to === null ? formatNumber(value, tag, fixed) : `${formatNumber(value, tag, fixed)}–${formatNumber(to, tag, fixed)}`
+  const numbers =
+    to === undefined || to === null
+      ? formatNumber(value, tag, fixed)
+      : `${formatNumber(value, tag, fixed)}–${formatNumber(to, tag, fixed)}`
   if (!unit) return numbers
   return unit === '°' ? `${numbers}°` : `${numbers}${NBSP}${unit}`
 }
@@ -67,14 +81,17 @@ export const GEOMETRY_MEASURES = [
 export type GeometryMeasure = (typeof GEOMETRY_MEASURES)[number][0]
 
 /** The unit of a frame measurement, which the table gives once beside its name. */
-export const measureUnit = (measure: GeometryMeasure): 'mm' | '°' => GEOMETRY_MEASURES.find(([name]) => name === measure)?.[1] ?? 'mm'
+export const measureUnit = (measure: GeometryMeasure): 'mm' | '°' =>
+  GEOMETRY_MEASURES.find(([name]) => name === measure)?.[1] ?? 'mm'
 
 /**
  * One frame measurement in a table cell: lengths in whole millimetres without the unit (the row's name carries it:
  * `1.003` in de-DE), angles to a tenth of a degree with the sign (`73,5°`).
  */
 export function formatMeasure(measure: GeometryMeasure, value: number, tag: string): string {
-  return measureUnit(measure) === '°' ? formatQuantity(value, tag, { unit: '°', fixed: 1 }) : formatNumber(value, tag, 0)
+  return measureUnit(measure) === '°'
+    ? formatQuantity(value, tag, { unit: '°', fixed: 1 })
+    : formatNumber(value, tag, 0)
 }
 
 /** Markets whose visitors give their height in feet and inches: the United States. */

@@ -15,7 +15,17 @@ export const ACCOUNT_SECTIONS = [
 export const accountBase = (view: MarketView) => `/${view.market.segment}/my-account`
 
 /** The default layout with the account's navigation beside the page. */
-export function AccountLayout({ view, chrome, head, children }: { view: MarketView; chrome: Chrome; head: HeadProps; children: ReactNode }) {
+export function AccountLayout({
+  view,
+  chrome,
+  head,
+  children,
+}: {
+  view: MarketView
+  chrome: Chrome
+  head: HeadProps
+  children: ReactNode
+}) {
   const base = accountBase(view)
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>

@@ -19,7 +19,18 @@ type SelectProps = {
 }
 
 /** A labelled select with its hint and error, keeping the chosen value. */
-export function SelectField({ view, name, label, options, value, errors, placeholder, hint, optional, autoComplete }: SelectProps) {
+export function SelectField({
+  view,
+  name,
+  label,
+  options,
+  value,
+  errors,
+  placeholder,
+  hint,
+  optional,
+  autoComplete,
+}: SelectProps) {
   return (
     <Field view={view} name={name} label={label} errors={errors} hint={hint} optional={optional}>
       {({ id, invalid, describedBy }) => (
@@ -92,7 +103,8 @@ export function ChoiceGroup({ view, name, legend, options, errors, hint, ...choi
   const messages = errors?.[name] ?? []
   const invalid = messages.length > 0
   const describedBy = [hint && `${id}-hint`, invalid && `${id}-error`].filter(Boolean).join(' ') || undefined
-  const isChecked = (value: string) => (choice.type === 'checkbox' ? choice.checked.includes(value) : choice.checked === value)
+  const isChecked = (value: string) =>
+    choice.type === 'checkbox' ? choice.checked.includes(value) : choice.checked === value
   return (
     <fieldset
       className={invalid ? 'field choice-group invalid' : 'field choice-group'}

@@ -17,7 +17,11 @@ export function ConsentBanner({ view, tracking }: { view: View; tracking: PageTr
   const { consent, gpc } = tracking
   const asking = consent === null
   return (
-    <section id={CONSENT_SETTINGS_ID} className={asking ? 'consent' : 'consent consent-closed'} aria-labelledby="consent-title">
+    <section
+      id={CONSENT_SETTINGS_ID}
+      className={asking ? 'consent' : 'consent consent-closed'}
+      aria-labelledby="consent-title"
+    >
       <form method="post" action={CONSENT_PATH} className="consent-form">
         <input type="hidden" name="return" value={tracking.returnPath} />
         <div className="consent-intro">
@@ -38,7 +42,13 @@ export function ConsentBanner({ view, tracking }: { view: View; tracking: PageTr
               <fieldset>
                 <legend>{t('consent.choose')}</legend>
                 <div className="consent-category">
-                  <input type="checkbox" id="consent-necessary" checked disabled aria-describedby="consent-necessary-text" />
+                  <input
+                    type="checkbox"
+                    id="consent-necessary"
+                    checked
+                    disabled
+                    aria-describedby="consent-necessary-text"
+                  />
                   <label htmlFor="consent-necessary">{t('consent.necessary')}</label>
                   <p id="consent-necessary-text">{t('consent.necessary_text')}</p>
                 </div>

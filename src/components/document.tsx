@@ -22,7 +22,17 @@ export function moduleLoader(files: readonly string[]): string {
  * started last by `moduleLoader`. On a page that tracks (the answer's PageTracking), Consent Mode and
  * the tag manager come first in the head, the allowed trackers' loader after, and the consent banner first in the body.
  */
-export function Document({ view, head, bodyClass, children }: { view: View; head: HeadProps; bodyClass?: string; children: ReactNode }) {
+export function Document({
+  view,
+  head,
+  bodyClass,
+  children,
+}: {
+  view: View
+  head: HeadProps
+  bodyClass?: string
+  children: ReactNode
+}) {
   const nonce = useContext(ScriptNonce)
   const tracking = useContext(PageTrackingContext)
   const trackers = tracking !== null && tracking.trackers.length > 0
@@ -39,10 +49,21 @@ export function Document({ view, head, bodyClass, children }: { view: View; head
         <link rel="icon" href="/favicon.ico" sizes="32x32" />
         <link rel="icon" href="/logo.svg" type="image/svg+xml" />
         <link rel="stylesheet" href={assets.css} />
-        {head.stylesheets?.map((href) => <link key={href} rel="stylesheet" href={href} />)}
-        {modules.map((href) => <link key={href} rel="modulepreload" href={href} />)}
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: JSON data for the tracker loader, escaped by trackersJson (no `<` left) */}
-        {trackers && <script type="application/json" id="trackers" nonce={nonce} dangerouslySetInnerHTML={{ __html: trackersJson(tracking.trackers) }} />}
+        {head.stylesheets?.map((href) => (
+          <link key={href} rel="stylesheet" href={href} />
+        ))}
+        {modules.map((href) => (
+          <link key={href} rel="modulepreload" href={href} />
+        ))}
+        {trackers && (
+          <script
+            type="application/json"
+            id="trackers"
+            nonce={nonce}
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON data for the tracker loader, escaped by trackersJson (no `<` left)
+            dangerouslySetInnerHTML={{ __html: trackersJson(tracking.trackers) }}
+          />
+        )}
       </head>
       <body className={bodyClass}>
         {tracking && <ConsentBanner view={view} tracking={tracking} />}

@@ -11,7 +11,14 @@ import type { Chrome, MarketView } from './view'
  * The content pages the footer lists under "Legal" rather than "Explore" (pageLinks keys), in this order: who runs the
  * site, how it sells, what happens after a purchase, then the visitor's data.
  */
-const LEGAL_PAGES: readonly string[] = ['legal-notice', 'terms-of-sale', 'delivery-returns', 'warranty', 'privacy-policy', 'cookie-policy']
+const LEGAL_PAGES: readonly string[] = [
+  'legal-notice',
+  'terms-of-sale',
+  'delivery-returns',
+  'warranty',
+  'privacy-policy',
+  'cookie-policy',
+]
 
 /**
  * The page footer: the newsletter sign-up and the brand's social links, the site's content pages, the legal pages and

@@ -38,7 +38,14 @@ export function Field({ view, name, label, errors, hint, optional, children, ...
       {children ? (
         children({ id, invalid, describedBy })
       ) : (
-        <input id={id} name={name} aria-invalid={invalid || undefined} aria-describedby={describedBy} required={!optional} {...input} />
+        <input
+          id={id}
+          name={name}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          required={!optional}
+          {...input}
+        />
       )}
       {invalid && (
         <p className="field-error" id={`${id}-error`}>
@@ -52,7 +59,8 @@ export function Field({ view, name, label, errors, hint, optional, children, ...
 /** The message above a form that came back with errors. */
 export function FormErrors({ view, errors, message }: { view: View; errors?: FieldErrors; message?: string | null }) {
   const formMessages = errors?.form?.map((key) => view.t(`validation.${key}`)).join(' ')
-  const text = message ?? (formMessages || (errors && Object.keys(errors).length > 0 ? view.t('validation.summary') : null))
+  const text =
+    message ?? (formMessages || (errors && Object.keys(errors).length > 0 ? view.t('validation.summary') : null))
   if (!text) return null
   return (
     <p className="form-error" role="alert">

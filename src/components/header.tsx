@@ -53,7 +53,11 @@ export function Header({ view, chrome }: { view: MarketView; chrome: Chrome }) {
             ))}
           </ul>
           <div className="nav-picker">
-            <Island name={IslandNames.marketPicker} component={MarketPicker} props={pickerProps(chrome.sites, market, t, view.path)} />
+            <Island
+              name={IslandNames.marketPicker}
+              component={MarketPicker}
+              props={pickerProps(chrome.sites, market, t, view.path)}
+            />
           </div>
         </nav>
         <div className="header-tools">
@@ -91,7 +95,9 @@ function ProductMenu({ view, chrome, base }: { view: View; chrome: Chrome; base:
                 <li key={`type-${type.id}`} className="product-menu-type">
                   <a className="type-card" href={`${base}/products/type/${type.slug}`}>
                     <span className="type-card-picture">
-                      {type.image && <img src={type.image} alt="" width={480} height={320} loading="lazy" decoding="async" />}
+                      {type.image && (
+                        <img src={type.image} alt="" width={480} height={320} loading="lazy" decoding="async" />
+                      )}
                     </span>
                     <span className="type-card-name">{type.name}</span>
                   </a>
@@ -135,12 +141,25 @@ function HeaderSearch({ view, base }: { view: View; base: string }) {
         <span className="visually-hidden">{t('header.search')}</span>
       </summary>
       <div className="header-panel search-panel">
-        <form method="get" action={`${base}/search/all`} role="search" className="search-panel-form" aria-label={t('header.search_label')}>
+        <form
+          method="get"
+          action={`${base}/search/all`}
+          role="search"
+          className="search-panel-form"
+          aria-label={t('header.search_label')}
+        >
           <label htmlFor="header-q" className="visually-hidden">
             {t('header.search_label')}
           </label>
           <span className="search-field">
-            <input id="header-q" type="search" name="q" maxLength={100} placeholder={t('header.search_placeholder')} data-autofocus="" />
+            <input
+              id="header-q"
+              type="search"
+              name="q"
+              maxLength={100}
+              placeholder={t('header.search_placeholder')}
+              data-autofocus=""
+            />
             <button type="submit" className="button search-submit">
               <SearchIcon />
               <span className="search-submit-label">{t('search.submit')}</span>
@@ -160,9 +179,23 @@ function CartLink({ view, base, count }: { view: View; base: string; count: numb
   const { t } = view
   const current = view.path === `${base}/cart`
   return (
-    <a className="cart-link icon-button" href={`${base}/cart`} aria-current={current ? 'page' : undefined} data-cart-link=""
-      data-count-template={t('cart.header_count', { count: '{{count}}' })}>
-      <svg className="cart-icon" aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6">
+    <a
+      className="cart-link icon-button"
+      href={`${base}/cart`}
+      aria-current={current ? 'page' : undefined}
+      data-cart-link=""
+      data-count-template={t('cart.header_count', { count: '{{count}}' })}
+    >
+      <svg
+        className="cart-icon"
+        aria-hidden="true"
+        width="22"
+        height="22"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.6"
+      >
         <path d="M5 8h14l-1.2 11.2a1 1 0 0 1-1 .8H7.2a1 1 0 0 1-1-.8L5 8Z" />
         <path d="M9 8V6a3 3 0 0 1 6 0v2" />
       </svg>
@@ -217,7 +250,17 @@ export function AccountMenu({ view, home }: { view: MarketView; home: string }) 
 
 function SearchIcon() {
   return (
-    <svg className="tool-icon" aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round">
+    <svg
+      className="tool-icon"
+      aria-hidden="true"
+      width="22"
+      height="22"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.7"
+      strokeLinecap="round"
+    >
       <circle cx="10.5" cy="10.5" r="6.5" />
       <path d="m15.5 15.5 5 5" />
     </svg>
@@ -226,7 +269,17 @@ function SearchIcon() {
 
 function PersonIcon() {
   return (
-    <svg className="tool-icon" aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+    <svg
+      className="tool-icon"
+      aria-hidden="true"
+      width="22"
+      height="22"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+      strokeLinecap="round"
+    >
       <circle cx="12" cy="8.5" r="4" />
       <path d="M4.5 20.5a7.5 7.5 0 0 1 15 0" />
     </svg>
@@ -235,7 +288,17 @@ function PersonIcon() {
 
 function Chevron() {
   return (
-    <svg className="chevron" aria-hidden="true" width="12" height="12" viewBox="0 0 12 12" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+    <svg
+      className="chevron"
+      aria-hidden="true"
+      width="12"
+      height="12"
+      viewBox="0 0 12 12"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+      strokeLinecap="round"
+    >
       <path d="m2.5 4.5 3.5 3.5 3.5-3.5" />
     </svg>
   )

@@ -28,7 +28,8 @@ type FrameProps = {
  * the button. A plain POST (multipart with a file) that works without JavaScript.
  */
 export function LeadFormFrame(props: FrameProps) {
-  const { view, labelledBy, token, errors, message, multipart, privacyUrl, consentGiven, turnstileSiteKey, children } = props
+  const { view, labelledBy, token, errors, message, multipart, privacyUrl, consentGiven, turnstileSiteKey, children } =
+    props
   const { t } = view
   return (
     <form
@@ -81,7 +82,15 @@ export function ConsentField(props: {
   /** The checkbox's id (its hint's and message's ids start with it), for a page with two such forms. */
   id?: string
 }) {
-  const { view, errors, checked, privacyUrl, label = 'forms.consent', privacyText = 'forms.privacy_text', id = 'field-consent' } = props
+  const {
+    view,
+    errors,
+    checked,
+    privacyUrl,
+    label = 'forms.consent',
+    privacyText = 'forms.privacy_text',
+    id = 'field-consent',
+  } = props
   const { t } = view
   const consentErrors = errors?.consent ?? []
   return (

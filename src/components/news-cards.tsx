@@ -10,7 +10,17 @@ export const articlePath = (segment: string, slug: string) => `/${segment}/news/
  * News cards: picture, title (a heading at `level`), date and excerpt, each a link to the article. Pictures load
  * lazily, except the first one's where the cards are the page's main content (`first`: the news index).
  */
-export function NewsCards({ view, articles, level, first = 'lazy' }: { view: MarketView; articles: NewsSummary[]; level: 2 | 3; first?: CardImageLoading }) {
+export function NewsCards({
+  view,
+  articles,
+  level,
+  first = 'lazy',
+}: {
+  view: MarketView
+  articles: NewsSummary[]
+  level: 2 | 3
+  first?: CardImageLoading
+}) {
   const market = view.market
   const Heading = level === 2 ? 'h2' : 'h3'
   return (
@@ -18,7 +28,16 @@ export function NewsCards({ view, articles, level, first = 'lazy' }: { view: Mar
       {articles.map((article, index) => (
         <li key={article.id} className="card">
           <a href={articlePath(market.segment, article.slug)}>
-            {article.image && <CardImage src={article.image} width={480} height={320} eager={index === 0 && first === 'eager'} resizing={view.imageResizing} place="news" />}
+            {article.image && (
+              <CardImage
+                src={article.image}
+                width={480}
+                height={320}
+                eager={index === 0 && first === 'eager'}
+                resizing={view.imageResizing}
+                place="news"
+              />
+            )}
             <Heading>{article.title}</Heading>
             <p className="meta">
               <time dateTime={article.published_at}>{formatDate(article.published_at, market.tag)}</time>

@@ -29,12 +29,25 @@ type NewsletterFormProps = {
 export function NewsletterForm({ view, token, privacyUrl, labelledBy, idPrefix, state = {} }: NewsletterFormProps) {
   const { t, market } = view
   return (
-    <form method="post" action={newsletterPath(market.segment)} className="stacked-form newsletter-form" aria-labelledby={labelledBy} noValidate>
+    <form
+      method="post"
+      action={newsletterPath(market.segment)}
+      className="stacked-form newsletter-form"
+      aria-labelledby={labelledBy}
+      noValidate
+    >
       <FormErrors view={view} errors={state.errors} message={state.message ? t(state.message) : null} />
       <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
       <div className="honeypot" aria-hidden="true">
         <label htmlFor={`${idPrefix}-homepage`}>{t('forms.honeypot')}</label>
-        <input id={`${idPrefix}-homepage`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        <input
+          id={`${idPrefix}-homepage`}
+          name={HONEYPOT_FIELD}
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          defaultValue=""
+        />
       </div>
       <Field
         view={view}

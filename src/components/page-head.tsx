@@ -23,7 +23,18 @@ export type HeadProps = {
 }
 
 /** The page's title and meta tags, Open Graph, alternates and structured data. */
-export function PageHead({ title, description, keywords, canonical, ogImage, ogImageAlt, alternates = [], robots, structuredData = [], refreshSeconds }: HeadProps) {
+export function PageHead({
+  title,
+  description,
+  keywords,
+  canonical,
+  ogImage,
+  ogImageAlt,
+  alternates = [],
+  robots,
+  structuredData = [],
+  refreshSeconds,
+}: HeadProps) {
   const indexed = !robots?.includes('noindex')
   const nonce = useContext(ScriptNonce)
   return (

@@ -9,7 +9,17 @@ import type { MarketView } from './view'
  * where the cards are the page's main content (`first`): it is the largest paint, so it loads at once with high
  * priority.
  */
-export function ProductCards({ view, products, price, first = 'lazy' }: { view: MarketView; products: Array<MenuProduct & { price?: number }>; price?: (minor: number) => string; first?: CardImageLoading }) {
+export function ProductCards({
+  view,
+  products,
+  price,
+  first = 'lazy',
+}: {
+  view: MarketView
+  products: Array<MenuProduct & { price?: number }>
+  price?: (minor: number) => string
+  first?: CardImageLoading
+}) {
   const market = view.market
   const base = `/${market.segment}`
   const written = price ?? ((minor: number) => formatMoney(minor, market.site.currency, market))
@@ -18,7 +28,15 @@ export function ProductCards({ view, products, price, first = 'lazy' }: { view: 
       {products.map((product, index) => (
         <li key={product.id} className="card">
           <a href={`${base}/products/${product.slug}`}>
-            {product.image && <CardImage src={product.image} width={480} height={320} eager={index === 0 && first === 'eager'} resizing={view.imageResizing} />}
+            {product.image && (
+              <CardImage
+                src={product.image}
+                width={480}
+                height={320}
+                eager={index === 0 && first === 'eager'}
+                resizing={view.imageResizing}
+              />
+            )}
             <h3>{product.name}</h3>
             {product.tagline && <p className="card-tagline">{product.tagline}</p>}
             {product.price !== undefined && <p className="card-price">{written(product.price)}</p>}

@@ -61,7 +61,12 @@ export function resizedUrl(src: string, width: number, quality = IMAGE_QUALITY):
 }
 
 /** The `src`, `srcSet` and `sizes` of a picture shown in `place`: candidates only when resizing is on and it is a raster. */
-export function imageSources(src: string, place: ImagePlace, resizing: boolean, width: number): { src: string; srcSet?: string; sizes?: string } {
+export function imageSources(
+  src: string,
+  place: ImagePlace,
+  resizing: boolean,
+  width: number,
+): { src: string; srcSet?: string; sizes?: string } {
   if (!resizing || !resizedUrl(src, width)) return { src }
   const widths = IMAGE_WIDTHS[place]
   const candidates = widths.map((w) => `${resizedUrl(src, w)} ${w}w`).join(', ')
@@ -94,7 +99,16 @@ type ResponsiveImageProps = {
  * @example
  * <ResponsiveImage src={article.image} alt="" width={480} height={320} place="card" resizing={view.imageResizing ?? false} />
  */
-export function ResponsiveImage({ src, alt, width, height, place, resizing, loading = 'lazy', className }: ResponsiveImageProps) {
+export function ResponsiveImage({
+  src,
+  alt,
+  width,
+  height,
+  place,
+  resizing,
+  loading = 'lazy',
+  className,
+}: ResponsiveImageProps) {
   const sources = imageSources(src, place, resizing, width)
   return loading === 'eager' ? (
     <img {...sources} className={className} alt={alt} width={width} height={height} fetchPriority="high" />

@@ -21,13 +21,22 @@ export const SOCIAL_PROFILES: ReadonlyArray<{ network: string; url: string; icon
     network: 'YouTube',
     url: 'https://www.youtube.com/@auroracycles',
     icon: (
-      <path d="M6 5h12a4 4 0 0 1 4 4v6a4 4 0 0 1-4 4H6a4 4 0 0 1-4-4V9a4 4 0 0 1 4-4zm4 4v6l5.2-3z" fill="currentColor" fillRule="evenodd" />
+      <path
+        d="M6 5h12a4 4 0 0 1 4 4v6a4 4 0 0 1-4 4H6a4 4 0 0 1-4-4V9a4 4 0 0 1 4-4zm4 4v6l5.2-3z"
+        fill="currentColor"
+        fillRule="evenodd"
+      />
     ),
   },
   {
     network: 'Strava',
     url: 'https://www.strava.com/clubs/aurora-cycles',
-    icon: <path d="M10.2 2 4.5 13.2h3.4l2.3-4.5 2.3 4.5h3.4zm5.3 11.2-1.7 3.3-1.7-3.3H9.6l4.2 8.3 4.2-8.3z" fill="currentColor" />,
+    icon: (
+      <path
+        d="M10.2 2 4.5 13.2h3.4l2.3-4.5 2.3 4.5h3.4zm5.3 11.2-1.7 3.3-1.7-3.3H9.6l4.2 8.3 4.2-8.3z"
+        fill="currentColor"
+      />
+    ),
   },
   {
     network: 'Facebook',

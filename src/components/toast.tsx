@@ -2,9 +2,24 @@ import type { View } from './view'
 
 /** The notices a redirect may ask a page to show (`?notice=…`): the keys of the translated `notice.*` texts. */
 export const NOTICES = [
-  'password_changed', 'reset_link_sent', 'address_saved', 'address_deleted', 'default_address_set', 'bike_registered',
-  'logged_out', 'session_ended', 'consent_saved', 'email_confirmed', 'confirmation_sent',
-  'cart_added', 'cart_updated', 'cart_removed', 'cart_unavailable', 'cart_not_enough', 'cart_changed', 'cart_choose_size',
+  'password_changed',
+  'reset_link_sent',
+  'address_saved',
+  'address_deleted',
+  'default_address_set',
+  'bike_registered',
+  'logged_out',
+  'session_ended',
+  'consent_saved',
+  'email_confirmed',
+  'confirmation_sent',
+  'cart_added',
+  'cart_updated',
+  'cart_removed',
+  'cart_unavailable',
+  'cart_not_enough',
+  'cart_changed',
+  'cart_choose_size',
 ] as const
 export type Notice = (typeof NOTICES)[number]
 
@@ -25,7 +40,8 @@ export function Toast({ view }: { view: View }) {
 }
 
 /** A notice's text key: the cart's live in its own `cart.*` texts (`cart_added` → `cart.added`), the others in `notice.*`. */
-export const noticeText = (notice: Notice) => (notice.startsWith('cart_') ? `cart.${notice.slice('cart_'.length)}` : `notice.${notice}`)
+export const noticeText = (notice: Notice) =>
+  notice.startsWith('cart_') ? `cart.${notice.slice('cart_'.length)}` : `notice.${notice}`
 
 /** A same-site path that shows a notice when it loads. */
 export function withNotice(path: string, notice: Notice): string {

@@ -51,19 +51,32 @@ function teamKeys(teamDomain: string, fresh = false): Promise<Map<string, Crypto
     const imported = await Promise.all(
       jwks
         .filter((jwk) => jwk.kty === 'RSA' && jwk.kid)
-        .map(async (jwk) => [jwk.kid as string, await crypto.subtle.importKey('jwk', jwk, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify'])] as const),
+        .map(
+          async (jwk) =>
+            [
+              jwk.kid as string,
+              await crypto.subtle.importKey('jwk', jwk, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, [
+                'verify',
+              ]),
+            ] as const,
+        ),
     )
     return new Map(imported)
   })
 }
 
-const decodeJson = (part: string) => JSON.parse(new TextDecoder().decode(fromBase64Url(part))) as Record<string, unknown>
+const decodeJson = (part: string) =>
+  JSON.parse(new TextDecoder().decode(fromBase64Url(part))) as Record<string, unknown>
 
 /** Who Access let in: the assertion's `email` claim, or null when it has none (a service token). */
 export type AccessIdentity = { email: string | null }
 
 /** The identity of an Access token good for this configuration at `now` (ms), or null when it is not good. */
-export async function verifyAccessJwt(token: string, config: AccessConfig, now = Date.now()): Promise<AccessIdentity | null> {
+export async function verifyAccessJwt(
+  token: string,
+  config: AccessConfig,
+  now = Date.now(),
+): Promise<AccessIdentity | null> {
   const parts = token.split('.')
   if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]+$/.test(part))) return null
   const [head, body, signature] = parts as [string, string, string]
@@ -84,7 +97,12 @@ export async function verifyAccessJwt(token: string, config: AccessConfig, now =
   let key = (await teamKeys(config.teamDomain)).get(header.kid)
   if (!key) key = (await teamKeys(config.teamDomain, true)).get(header.kid)
   if (!key) return null
-  const good = await crypto.subtle.verify('RSASSA-PKCS1-v1_5', key, fromBase64Url(signature), new TextEncoder().encode(`${head}.${body}`))
+  const good = await crypto.subtle.verify(
+    'RSASSA-PKCS1-v1_5',
+    key,
+    fromBase64Url(signature),
+    new TextEncoder().encode(`${head}.${body}`),
+  )
   if (!good) return null
   return { email: typeof claims.email === 'string' && claims.email.trim() ? claims.email.trim() : null }
 }

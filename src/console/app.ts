@@ -62,7 +62,6 @@ consoleApp.route('/outbox', outbox)
 consoleApp.route('/markets', markets)
 consoleApp.route('/purge', purgePages)
 
-
 /** `GET /_console`: what the signed-in staff member's role may do, with links. */
 export function consoleHome(c: Context<AppEnv>): Promise<Response> {
   return sendConsolePage(c, { title: 'Staff console', body: createElement(ConsoleHome, { staff: c.var.staff }) })
@@ -100,6 +99,13 @@ export async function consoleError(c: Context<AppEnv>, error: unknown): Promise<
   // A refusal says why (403, 413, 429: the error's own message); a missing page or a failure says it in the console's words.
   const own = pageError.status !== 404 && pageError.status < 500 && pageError.message ? pageError.message : null
   const message = own ?? CONSOLE_ERRORS[pageError.status] ?? 'Something went wrong on our side. Please try again.'
-  const title = message === ROLE_REFUSED ? 'Not for your role' : pageError.status === 404 ? 'Not found' : pageError.status === 403 ? 'Not allowed' : 'Something is in the way'
+  const title =
+    message === ROLE_REFUSED
+      ? 'Not for your role'
+      : pageError.status === 404
+        ? 'Not found'
+        : pageError.status === 403
+          ? 'Not allowed'
+          : 'Something is in the way'
   return sendConsolePage(c, { title, status: pageError.status, body: createElement('p', null, message) })
 }

@@ -23,7 +23,8 @@ export function formatTime(iso: string | null | undefined): string {
 }
 
 /** A `<time>` showing formatTime. */
-export const Time = ({ at }: { at: string | null | undefined }) => (at ? <time dateTime={at}>{formatTime(at)}</time> : <>—</>)
+export const Time = ({ at }: { at: string | null | undefined }) =>
+  at ? <time dateTime={at}>{formatTime(at)}</time> : <>—</>
 
 /** The UTC day (`2026-11-23`) of a time, or null when it is no time. */
 export function utcDay(iso: string | null | undefined): string | null {
@@ -44,7 +45,17 @@ export function Day({ at }: { at: string | null | undefined }) {
  * A table that scrolls sideways on a phone (its region focusable and named, so the keyboard scrolls it too).
  * `head` are the column headings; the first cell of each row is its header cell.
  */
-export function DataTable({ caption, head, rows, empty = 'Nothing here.' }: { caption: string; head: ReactNode[]; rows: Array<{ key: string | number; cells: ReactNode[] }>; empty?: string }) {
+export function DataTable({
+  caption,
+  head,
+  rows,
+  empty = 'Nothing here.',
+}: {
+  caption: string
+  head: ReactNode[]
+  rows: Array<{ key: string | number; cells: ReactNode[] }>
+  empty?: string
+}) {
   if (rows.length === 0) return <p className="empty">{empty}</p>
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll from the keyboard (axe scrollable-region-focusable)
@@ -95,7 +106,17 @@ export function DefinitionList({ items }: { items: Array<[label: string, value: 
 }
 
 /** A GET form of filters above a list: its fields, "Filter", and a link that clears them. */
-export function FiltersForm({ action, label = 'Filters', children, clearHref }: { action: string; label?: string; children: ReactNode; clearHref?: string }) {
+export function FiltersForm({
+  action,
+  label = 'Filters',
+  children,
+  clearHref,
+}: {
+  action: string
+  label?: string
+  children: ReactNode
+  clearHref?: string
+}) {
   return (
     <form className="filters" method="get" action={action} aria-label={label}>
       {children}
@@ -112,7 +133,19 @@ export function FiltersForm({ action, label = 'Filters', children, clearHref }: 
 export type Option = { value: string; label: string }
 
 /** A select of a filters form (or any form), its first option "Any" (empty). */
-export function ConsoleSelect({ label, name, options, value, any = 'Any' }: { label: string; name: string; options: Option[]; value?: string; any?: string | null }) {
+export function ConsoleSelect({
+  label,
+  name,
+  options,
+  value,
+  any = 'Any',
+}: {
+  label: string
+  name: string
+  options: Option[]
+  value?: string
+  any?: string | null
+}) {
   const id = `field-${name}`
   return (
     <div className="field">
@@ -152,7 +185,17 @@ export function Flash({ tone = 'ok', children }: { tone?: FlashTone; children: R
 }
 
 /** A POST form that is one button (mark handled, purge), with hidden fields. */
-export function ButtonForm({ action, label, fields = {}, tone = 'primary' }: { action: string; label: string; fields?: Record<string, string>; tone?: 'primary' | 'quiet' | 'danger' }) {
+export function ButtonForm({
+  action,
+  label,
+  fields = {},
+  tone = 'primary',
+}: {
+  action: string
+  label: string
+  fields?: Record<string, string>
+  tone?: 'primary' | 'quiet' | 'danger'
+}) {
   return (
     <form className="button-form" method="post" action={action}>
       {Object.entries(fields).map(([name, value]) => (
@@ -171,11 +214,23 @@ export function Pager({ meta, href }: { meta: PageMeta; href: (page: number) => 
   if (pages <= 1) return null
   return (
     <nav className="pager" aria-label="Pages">
-      {meta.page > 1 ? <a href={href(meta.page - 1)} rel="prev">Previous</a> : <span />}
+      {meta.page > 1 ? (
+        <a href={href(meta.page - 1)} rel="prev">
+          Previous
+        </a>
+      ) : (
+        <span />
+      )}
       <span>
         Page {meta.page} of {pages} ({meta.total})
       </span>
-      {meta.page < pages ? <a href={href(meta.page + 1)} rel="next">Next</a> : <span />}
+      {meta.page < pages ? (
+        <a href={href(meta.page + 1)} rel="next">
+          Next
+        </a>
+      ) : (
+        <span />
+      )}
     </nav>
   )
 }
@@ -183,7 +238,8 @@ export function Pager({ meta, href }: { meta: PageMeta; href: (page: number) => 
 /** A URL of a console list with query parameters (empty ones left out). */
 export function withQuery(path: string, params: Record<string, string | number | undefined | null>): string {
   const search = new URLSearchParams()
-  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') search.set(name, String(value))
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined && value !== null && value !== '') search.set(name, String(value))
   const text = search.toString()
   return text ? `${path}?${text}` : path
 }

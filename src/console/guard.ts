@@ -14,7 +14,8 @@ import { ConsoleLifetime, type ConsoleSession, clearConsoleCookie, consoleSessio
 export type ConsoleSignIn = { id: string; session: ConsoleSession }
 
 /** What the 403 console page says when the session is not of the person Cloudflare Access let in. */
-export const ACCESS_OTHER_PERSON = 'This console session is not of the person Cloudflare Access let in: it has ended. Sign in with your own account.'
+export const ACCESS_OTHER_PERSON =
+  'This console session is not of the person Cloudflare Access let in: it has ended. Sign in with your own account.'
 
 /**
  * The console session of a request, if it has a live one (and, once a request, its idle time refreshed). A session
@@ -52,7 +53,11 @@ export async function consoleSignIn(c: Context<AppEnv>): Promise<ConsoleSignIn |
   }
   if (now - session.seenAt >= ConsoleLifetime.touchMs) {
     const touched = { ...session, seenAt: now }
-    c.executionCtx.waitUntil(sessions.save(id, touched).catch((error: unknown) => logEvent('warn', 'session_save_failed', { error: errorName(error) })))
+    c.executionCtx.waitUntil(
+      sessions
+        .save(id, touched)
+        .catch((error: unknown) => logEvent('warn', 'session_save_failed', { error: errorName(error) })),
+    )
     return { id, session: touched }
   }
   return { id, session }
@@ -79,25 +84,29 @@ export const consoleLoginUrl = (path: string) => `${CONSOLE_LOGIN_PATH}?next=${e
  * @example
  * leads.use(consoleGate('editor'))
  */
-export const consoleGate = (role?: StaffRole): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const signIn = await consoleSignIn(c)
-  if (!signIn) {
-    const url = new URL(c.req.url)
-    // A form posted after the session ended comes back to its page, not to the POST's URL.
-    const back = c.req.method === 'GET' ? url.pathname + url.search : (consoleReferer(c) ?? url.pathname)
-    return sendRedirect(c, consoleLoginUrl(back), 303)
+export const consoleGate =
+  (role?: StaffRole): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const signIn = await consoleSignIn(c)
+    if (!signIn) {
+      const url = new URL(c.req.url)
+      // A form posted after the session ended comes back to its page, not to the POST's URL.
+      const back = c.req.method === 'GET' ? url.pathname + url.search : (consoleReferer(c) ?? url.pathname)
+      return sendRedirect(c, consoleLoginUrl(back), 303)
+    }
+    c.set('staff', signIn.session.staff)
+    c.set('staffApi', c.var.upstream.withToken(signIn.session.token))
+    if (role && signIn.session.staff.role !== role) throw new PageError(403, ROLE_REFUSED)
+    await next()
   }
-  c.set('staff', signIn.session.staff)
-  c.set('staffApi', c.var.upstream.withToken(signIn.session.token))
-  if (role && signIn.session.staff.role !== role) throw new PageError(403, ROLE_REFUSED)
-  await next()
-}
 
 /** The console page a form was posted from (same origin, under /_console), if the browser said. */
 function consoleReferer(c: Context): string | null {
   try {
     const referer = new URL(c.req.header('Referer') ?? '')
-    return referer.origin === new URL(c.req.url).origin && referer.pathname.startsWith('/_console') ? referer.pathname + referer.search : null
+    return referer.origin === new URL(c.req.url).origin && referer.pathname.startsWith('/_console')
+      ? referer.pathname + referer.search
+      : null
   } catch {
     return null
   }
@@ -109,7 +118,9 @@ export function consoleNext(value: string | null | undefined): string | null {
   try {
     const url = new URL(value, 'https://site.invalid')
     const path = url.pathname + url.search
-    return url.origin === 'https://site.invalid' && /^\/_console(?:[/?]|$)/.test(path) && path !== CONSOLE_LOGIN_PATH ? path : null
+    return url.origin === 'https://site.invalid' && /^\/_console(?:[/?]|$)/.test(path) && path !== CONSOLE_LOGIN_PATH
+      ? path
+      : null
   } catch {
     return null
   }

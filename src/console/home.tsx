@@ -16,7 +16,10 @@ export function ConsoleHome({ staff }: { staff: Staff }) {
           </li>
         ))}
       </ul>
-      <p className="hint">Every change you make here is recorded with your name. The session ends after 30 minutes without use, and after 8 hours.</p>
+      <p className="hint">
+        Every change you make here is recorded with your name. The session ends after 30 minutes without use, and after
+        8 hours.
+      </p>
     </>
   )
 }

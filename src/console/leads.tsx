@@ -8,7 +8,19 @@ import { sendRedirect } from '../render/respond'
 import { type SubmissionFilters, staffCalls } from '../upstream/contract/staff'
 import { CV_KEY_FORMAT, SUBMISSION_KINDS, type SubmissionKind } from '../../contract/form-schemas'
 import type { MarketSwitches, Submission, SubmissionSummary } from '../../contract/staff-schemas'
-import { ButtonForm, DataTable, DateField, DefinitionList, FiltersForm, Flash, Pager, ConsoleSelect, Time, withQuery, Written } from './components'
+import {
+  ButtonForm,
+  DataTable,
+  DateField,
+  DefinitionList,
+  FiltersForm,
+  Flash,
+  Pager,
+  ConsoleSelect,
+  Time,
+  withQuery,
+  Written,
+} from './components'
 import { consoleGate } from './guard'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
@@ -50,7 +62,8 @@ function filtersOf(c: Context<AppEnv>): SubmissionFilters {
   }
 }
 
-const marketOptions = (markets: MarketSwitches[]) => markets.map((m) => ({ value: m.country, label: `${m.name} (${m.country})` }))
+const marketOptions = (markets: MarketSwitches[]) =>
+  markets.map((m) => ({ value: m.country, label: `${m.name} (${m.country})` }))
 
 /** `GET /_console/leads?market=&kind=&from=&to=&handled=&page=`. */
 export async function leadsPage(c: Context<AppEnv>): Promise<Response> {
@@ -72,7 +85,12 @@ export async function leadsPage(c: Context<AppEnv>): Promise<Response> {
       <>
         <FiltersForm action={LEADS_PATH} label="Filter the leads" clearHref={LEADS_PATH}>
           <ConsoleSelect label="Market" name="market" value={filters.site} options={marketOptions(markets)} />
-          <ConsoleSelect label="Kind" name="kind" value={filters.kind} options={SUBMISSION_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] }))} />
+          <ConsoleSelect
+            label="Kind"
+            name="kind"
+            value={filters.kind}
+            options={SUBMISSION_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] }))}
+          />
           <DateField label="Received from" name="from" value={filters.from} />
           <DateField label="Received until" name="to" value={filters.to} />
           <ConsoleSelect
@@ -149,7 +167,16 @@ export async function leadPage(c: Context<AppEnv>): Promise<Response> {
               </>,
             ],
             ['Received', <Time at={submission.created_at} />],
-            ['Handled', submission.handled_at ? <>{<Time at={submission.handled_at} />} by {submission.handled_by ?? 'a former staff member'}</> : 'Not yet'],
+            [
+              'Handled',
+              submission.handled_at ? (
+                <>
+                  {<Time at={submission.handled_at} />} by {submission.handled_by ?? 'a former staff member'}
+                </>
+              ) : (
+                'Not yet'
+              ),
+            ],
           ]}
         />
         <h2>What was sent</h2>
@@ -161,7 +188,9 @@ export async function leadPage(c: Context<AppEnv>): Promise<Response> {
             </a>
           </p>
         )}
-        {!submission.handled_at && <ButtonForm action={`${LEADS_PATH}/${submission.id}/handled`} label="Mark as handled" />}
+        {!submission.handled_at && (
+          <ButtonForm action={`${LEADS_PATH}/${submission.id}/handled`} label="Mark as handled" />
+        )}
       </>
     ),
   })
@@ -183,7 +212,8 @@ const CHOICES: Record<string, Record<string, string>> = {
 }
 
 /** A stored field's label: the form's own, else its name in words. */
-const labelOf = (name: string) => FIELD_LABELS[name] ?? name.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase())
+const labelOf = (name: string) =>
+  FIELD_LABELS[name] ?? name.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase())
 
 /**
  * A stored field's value: choices by their English label, yes/no, lists joined, a CV by its file's name, type and
@@ -197,7 +227,14 @@ function answerCell(name: string, value: unknown): ReactNode {
     const cv = value as { name?: unknown; type?: unknown; size?: unknown }
     const size = typeof cv.size === 'number' ? `${(cv.size / 1024).toFixed(0)} KB` : ''
     const facts = [typeof cv.type === 'string' ? cv.type.toUpperCase() : null, size].filter(Boolean).join(' · ')
-    return typeof cv.name === 'string' && cv.name ? <><Written>{cv.name}</Written>{facts && ` · ${facts}`}</> : facts
+    return typeof cv.name === 'string' && cv.name ? (
+      <>
+        <Written>{cv.name}</Written>
+        {facts && ` · ${facts}`}
+      </>
+    ) : (
+      facts
+    )
   }
   if (typeof value === 'object') return <Written>{JSON.stringify(value)}</Written>
   return CHOICES[name]?.[String(value)] ?? <Written>{String(value)}</Written>
@@ -208,7 +245,11 @@ function fieldItems(submission: Submission): Array<[string, ReactNode]> {
     .filter(([name]) => name !== 'submission_key')
     .map(([name, value]): [string, ReactNode] => [
       labelOf(name),
-      submission.kind === 'job' && name === 'position' ? (value === null ? 'Open application' : `Open position no. ${String(value)}`) : answerCell(name, value),
+      submission.kind === 'job' && name === 'position'
+        ? value === null
+          ? 'Open application'
+          : `Open position no. ${String(value)}`
+        : answerCell(name, value),
     ])
 }
 
@@ -233,7 +274,10 @@ export async function leadCv(c: Context<AppEnv>): Promise<Response> {
   }
   const object = submission.file_key ? await c.env.FILES.get(submission.file_key) : null
   if (!object) throw PageError.notFound('')
-  const type = object.httpMetadata?.contentType && CV_EXTENSIONS[object.httpMetadata.contentType] ? object.httpMetadata.contentType : 'application/octet-stream'
+  const type =
+    object.httpMetadata?.contentType && CV_EXTENSIONS[object.httpMetadata.contentType]
+      ? object.httpMetadata.contentType
+      : 'application/octet-stream'
   const extension = CV_EXTENSIONS[type] ?? 'bin'
   return new Response(object.body, {
     headers: {

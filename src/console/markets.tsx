@@ -90,9 +90,7 @@ function MarketForm({ market, history }: { market: MarketSwitches; history: Hist
       {history.length > 0 && (
         <ul className="history" aria-label={`Recent changes of ${market.name}`}>
           {history.map((event, index) => (
-            <li key={index}>
-              {`${formatTime(event.at)}, ${event.staff_name}: ${changeText(event)}`}
-            </li>
+            <li key={index}>{`${formatTime(event.at)}, ${event.staff_name}: ${changeText(event)}`}</li>
           ))}
         </ul>
       )}
@@ -106,7 +104,10 @@ function changeText(event: { action: string; detail: string }): string {
   try {
     const change = JSON.parse(event.detail) as Record<string, { to: boolean }>
     return Object.entries(change)
-      .map(([name, { to }]) => `${(SWITCH_LABELS[name as MarketSwitch] ?? name).replace(/ \(.*\)$/, '')} ${to ? 'on' : 'off'}`)
+      .map(
+        ([name, { to }]) =>
+          `${(SWITCH_LABELS[name as MarketSwitch] ?? name).replace(/ \(.*\)$/, '')} ${to ? 'on' : 'off'}`,
+      )
       .join(', ')
   } catch {
     return event.action.replace(/_/g, ' ')
@@ -121,7 +122,10 @@ export async function changeMarket(c: Context<AppEnv>): Promise<Response> {
   const country = c.req.param('country') ?? ''
   if (!/^[a-z]{2,3}$/.test(country)) throw PageError.notFound('')
   const form = await readForm(c)
-  const change = Object.fromEntries(MARKET_SWITCHES.map((name) => [name, form[name] === 'on'])) as Record<MarketSwitch, boolean>
+  const change = Object.fromEntries(MARKET_SWITCHES.map((name) => [name, form[name] === 'on'])) as Record<
+    MarketSwitch,
+    boolean
+  >
   const market = await staffCalls(c.var.staffApi).changeMarket(country, change)
   if (!market) throw PageError.notFound('')
   await purgeMarket(c.env, country)

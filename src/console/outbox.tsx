@@ -33,7 +33,8 @@ const MAIL_KINDS = [
 
 const kindLabel = (kind: string) => kind.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase())
 
-const pageOf = (value: string | undefined) => (value && /^[0-9]{1,5}$/.test(value) && Number(value) >= 1 ? Number(value) : undefined)
+const pageOf = (value: string | undefined) =>
+  value && /^[0-9]{1,5}$/.test(value) && Number(value) >= 1 ? Number(value) : undefined
 const kindOf = (value: string | undefined) => (value && /^[a-z_]{1,40}$/.test(value) ? value : undefined)
 
 /** `GET /_console/outbox?kind=&page=`: who, what, when, and whether it left. */
@@ -46,7 +47,12 @@ export async function outboxPage(c: Context<AppEnv>): Promise<Response> {
     body: (
       <>
         <FiltersForm action={OUTBOX_PATH} label="Filter the mails" clearHref={OUTBOX_PATH}>
-          <ConsoleSelect label="Kind" name="kind" value={kind} options={MAIL_KINDS.map((value) => ({ value, label: kindLabel(value) }))} />
+          <ConsoleSelect
+            label="Kind"
+            name="kind"
+            value={kind}
+            options={MAIL_KINDS.map((value) => ({ value, label: kindLabel(value) }))}
+          />
         </FiltersForm>
         <DataTable
           caption={`Mails${list ? ` (${list.meta.total})` : ''}, newest first`}

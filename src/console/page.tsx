@@ -31,17 +31,33 @@ export type ConsolePage = {
 export function sendConsolePage(c: Context<AppEnv>, { title, body, status, headers }: ConsolePage): Promise<Response> {
   const staff = (c.get('staff') as Staff | undefined) ?? null
   const path = new URL(c.req.url).pathname
-  return sendPage(c, <ConsoleDocument title={title} staff={staff} path={path}>{body}</ConsoleDocument>, {
-    kind: 'console',
-    tracking: false,
-    caching: Caching.never,
-    status,
-    headers: { 'X-Robots-Tag': CONSOLE_ROBOTS, ...headers },
-  })
+  return sendPage(
+    c,
+    <ConsoleDocument title={title} staff={staff} path={path}>
+      {body}
+    </ConsoleDocument>,
+    {
+      kind: 'console',
+      tracking: false,
+      caching: Caching.never,
+      status,
+      headers: { 'X-Robots-Tag': CONSOLE_ROBOTS, ...headers },
+    },
+  )
 }
 
 /** The console's HTML document: skip link, header, nav, the page's heading and body. */
-export function ConsoleDocument({ title, staff, path, children }: { title: string; staff: Staff | null; path: string; children: ReactNode }) {
+export function ConsoleDocument({
+  title,
+  staff,
+  path,
+  children,
+}: {
+  title: string
+  staff: Staff | null
+  path: string
+  children: ReactNode
+}) {
   return (
     <html lang="en" dir="ltr">
       <head>

@@ -50,7 +50,10 @@ export async function purgePage(c: Context<AppEnv>): Promise<Response> {
             name="scope"
             any={null}
             value={EVERYTHING}
-            options={[{ value: EVERYTHING, label: 'Everything (every market)' }, ...markets.map((m) => ({ value: m.country, label: `${m.name} (${m.country})` }))]}
+            options={[
+              { value: EVERYTHING, label: 'Everything (every market)' },
+              ...markets.map((m) => ({ value: m.country, label: `${m.name} (${m.country})` })),
+            ]}
           />
           <div className="filter-actions">
             <button type="submit" className="button danger">
@@ -63,7 +66,9 @@ export async function purgePage(c: Context<AppEnv>): Promise<Response> {
           caption="Purges of everything, newest first"
           head={['When', 'Who']}
           empty="None yet."
-          rows={history.slice(0, 10).map((event, index) => ({ key: index, cells: [<Time at={event.at} />, event.staff_name] }))}
+          rows={history
+            .slice(0, 10)
+            .map((event, index) => ({ key: index, cells: [<Time at={event.at} />, event.staff_name] }))}
         />
         <p className="hint">A market's own purges are listed with its switches on the Markets page.</p>
       </>
@@ -78,10 +83,17 @@ export async function submitPurge(c: Context<AppEnv>): Promise<Response> {
   if (scope !== EVERYTHING) {
     const markets = await api.markets()
     if (!markets.some((market) => market.country === scope)) {
-      return sendConsolePage(c, { title: 'Purge the cache', status: 422, body: <Flash tone="error">Choose a market, or everything.</Flash> })
+      return sendConsolePage(c, {
+        title: 'Purge the cache',
+        status: 422,
+        body: <Flash tone="error">Choose a market, or everything.</Flash>,
+      })
     }
   }
   const purged = scope === EVERYTHING ? await purgeEverything(c.env) : await purgeMarket(c.env, scope)
-  await api.recordEvent({ action: 'cache_purged', target: scope === EVERYTHING ? EVERYTHING_TARGET : `market:${scope}` })
+  await api.recordEvent({
+    action: 'cache_purged',
+    target: scope === EVERYTHING ? EVERYTHING_TARGET : `market:${scope}`,
+  })
   return sendRedirect(c, withQuery(PURGE_PATH, { done: scope, purged }), 303)
 }

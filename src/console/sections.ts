@@ -14,10 +14,25 @@ export type ConsoleSection = { slug: string; role: StaffRole; label: string; sum
  * `consoleGate(role)` (src/console/guard.ts).
  */
 export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
-  { slug: 'cases', role: 'case_handler', label: 'Cases', summary: 'Whistleblower reports: read them, acknowledge, write to the reporter, close.' },
-  { slug: 'leads', role: 'editor', label: 'Leads', summary: 'What visitors sent through the lead forms, by market, kind and date; mark them handled.' },
+  {
+    slug: 'cases',
+    role: 'case_handler',
+    label: 'Cases',
+    summary: 'Whistleblower reports: read them, acknowledge, write to the reporter, close.',
+  },
+  {
+    slug: 'leads',
+    role: 'editor',
+    label: 'Leads',
+    summary: 'What visitors sent through the lead forms, by market, kind and date; mark them handled.',
+  },
   { slug: 'outbox', role: 'editor', label: 'Outbox', summary: 'The mails the site sent or queued.' },
-  { slug: 'markets', role: 'editor', label: 'Markets', summary: 'Switch maintenance and the lead forms of each market.' },
+  {
+    slug: 'markets',
+    role: 'editor',
+    label: 'Markets',
+    summary: 'Switch maintenance and the lead forms of each market.',
+  },
   { slug: 'purge', role: 'editor', label: 'Purge', summary: "Empty one market's cache, or everything's." },
 ]
 

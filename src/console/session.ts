@@ -28,7 +28,11 @@ export type ConsoleSession = StoredSession & { staff: Staff }
  * not only until the session goes idle or ends: a session found ended still holds its token, which the guard then
  * revokes upstream (src/console/guard.ts).
  */
-const CONSOLE_SESSIONS: SessionKind<ConsoleSession> = { prefix: 'console', lifetime: ConsoleLifetime, keepsEndedSessions: true }
+const CONSOLE_SESSIONS: SessionKind<ConsoleSession> = {
+  prefix: 'console',
+  lifetime: ConsoleLifetime,
+  keepsEndedSessions: true,
+}
 
 /**
  * The console's sessions in a KV namespace, sealed with a secret.
@@ -36,7 +40,8 @@ const CONSOLE_SESSIONS: SessionKind<ConsoleSession> = { prefix: 'console', lifet
  * @example
  * const started = await consoleSessions(env.SESSIONS, env.SESSION_SECRET).create({ staff, token, expiresAt })
  */
-export const consoleSessions = (kv: KVNamespace, secret: string): SessionStore<ConsoleSession> => sessionStore(kv, secret, CONSOLE_SESSIONS)
+export const consoleSessions = (kv: KVNamespace, secret: string): SessionStore<ConsoleSession> =>
+  sessionStore(kv, secret, CONSOLE_SESSIONS)
 
 /** The console's session store of the request, or null when `SESSION_SECRET` is not set (the console is then closed). */
 export function consoleSessionsOf(c: Context<AppEnv>): SessionStore<ConsoleSession> | null {
@@ -48,7 +53,13 @@ export const readConsoleId = (c: Context): string | undefined => getCookie(c, CO
 
 /** Gives the browser its console session id until the session's end (HttpOnly, Secure, SameSite=Strict, Path=/). */
 export function setConsoleCookie(c: Context, id: string, end: number): void {
-  setCookie(c, CONSOLE_COOKIE, id, { path: '/', secure: true, httpOnly: true, sameSite: 'Strict', expires: new Date(end) })
+  setCookie(c, CONSOLE_COOKIE, id, {
+    path: '/',
+    secure: true,
+    httpOnly: true,
+    sameSite: 'Strict',
+    expires: new Date(end),
+  })
 }
 
 /** Takes the console cookie back. */

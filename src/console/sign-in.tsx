@@ -35,7 +35,14 @@ function sendSignInPage(c: Context<AppEnv>, state: SignInState, status: 200 | 40
         <form className="sign-in" method="post" action={action}>
           <div className="field">
             <label htmlFor="email">E-mail address</label>
-            <input id="email" name="email" type="email" autoComplete="username" required defaultValue={state.email ?? ''} />
+            <input
+              id="email"
+              name="email"
+              type="email"
+              autoComplete="username"
+              required
+              defaultValue={state.email ?? ''}
+            />
           </div>
           <div className="field">
             <label htmlFor="password">Password</label>
@@ -85,7 +92,11 @@ export async function submitConsoleLogin(c: Context<AppEnv>): Promise<Response> 
   const sessions = consoleSessionsOf(c)
   const form = await readForm(c)
   const state: SignInState = { email: form.email ?? '', next: consoleNext(c.req.query('next')) }
-  const credentials = staffLoginRequest.safeParse({ email: form.email ?? '', password: form.password ?? '', code: form.code ?? '' })
+  const credentials = staffLoginRequest.safeParse({
+    email: form.email ?? '',
+    password: form.password ?? '',
+    code: form.code ?? '',
+  })
   if (!sessions) {
     logEvent('error', 'session_secret_missing')
     throw new UpstreamError('unavailable', 'staff/login')

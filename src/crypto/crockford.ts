@@ -18,6 +18,10 @@ export const grouped = (text: string, size = 4) => text.match(new RegExp(`.{1,${
  * null when anything else is left.
  */
 export function readCrockford(typed: string): string | null {
-  const text = typed.toUpperCase().replace(/[\s-]+/g, '').replace(/O/g, '0').replace(/[IL]/g, '1')
+  const text = typed
+    .toUpperCase()
+    .replace(/[\s-]+/g, '')
+    .replace(/O/g, '0')
+    .replace(/[IL]/g, '1')
   return /^[0-9A-HJKMNP-TV-Z]+$/.test(text) ? text : null
 }

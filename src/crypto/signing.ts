@@ -15,7 +15,9 @@ function keyOf(secret: string, label: string): Promise<CryptoKey> {
   return keys.remember(name, () =>
     crypto.subtle
       .digest('SHA-256', encoder.encode(name))
-      .then((bytes) => crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])),
+      .then((bytes) =>
+        crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']),
+      ),
   )
 }
 

@@ -32,7 +32,13 @@ export class PageError extends Error {
   constructor(
     readonly status: ErrorStatus,
     message: string,
-    readonly kind: ErrorKind = status === 503 ? 'maintenance' : status === 404 ? 'not-found' : status >= 500 ? 'server-error' : 'bad-request',
+    readonly kind: ErrorKind = status === 503
+      ? 'maintenance'
+      : status === 404
+        ? 'not-found'
+        : status >= 500
+          ? 'server-error'
+          : 'bad-request',
   ) {
     super(message)
   }
@@ -62,7 +68,9 @@ export class PageError extends Error {
     if (error instanceof PageError) return error
     if (isUpstreamError(error) && error.failure === 'unauthorized') return new PageError(502, ErrorMessages.serverError)
     if (isUpstreamError(error) && error.failure === 'rejected') {
-      return error.status === 429 ? new PageError(429, ErrorMessages.tooManyAttempts) : new PageError(400, ErrorMessages.badRequest)
+      return error.status === 429
+        ? new PageError(429, ErrorMessages.tooManyAttempts)
+        : new PageError(400, ErrorMessages.badRequest)
     }
     if (isUpstreamError(error)) return PageError.maintenance()
     if (error instanceof HTTPException && error.status < 500) {

@@ -54,7 +54,9 @@ export async function readCv(posted: unknown): Promise<{ cv: CvFile } | { refuse
 export async function storeCv(bucket: R2Bucket, cv: CvFile): Promise<string> {
   const key = `${CV_PREFIX}${crypto.randomUUID()}`
   // Served to staff only, as a download: never shown inline by a browser.
-  await bucket.put(key, cv.bytes, { httpMetadata: { contentType: CV_CONTENT_TYPES[cv.type], contentDisposition: 'attachment' } })
+  await bucket.put(key, cv.bytes, {
+    httpMetadata: { contentType: CV_CONTENT_TYPES[cv.type], contentDisposition: 'attachment' },
+  })
   return key
 }
 

@@ -35,7 +35,10 @@ export async function issueFormToken(secret: string, form: string, now = Date.no
  * `minFillSeconds` is the deployment's (`configOf(env).formMinFillSeconds`).
  */
 export async function readFormToken(
-  secret: string, form: string, value: string | undefined, { minFillSeconds = MIN_FILL_SECONDS, now = Date.now() } = {},
+  secret: string,
+  form: string,
+  value: string | undefined,
+  { minFillSeconds = MIN_FILL_SECONDS, now = Date.now() } = {},
 ): Promise<FormToken | null> {
   const [, id, issued, signature] = FORMAT.exec(value ?? '') ?? []
   if (!id || !issued || !signature) return null

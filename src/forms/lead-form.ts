@@ -50,7 +50,12 @@ export type LeadForm<Data = unknown> = {
    * Checks the posted values (with the submission's key) and sends them; `body` is the whole parsed body (files).
    * Null when the API has no such form (404).
    */
-  send(c: Context<MarketEnv>, values: FormValues, submissionKey: string, body: Record<string, unknown>): Promise<Sent | null>
+  send(
+    c: Context<MarketEnv>,
+    values: FormValues,
+    submissionKey: string,
+    body: Record<string, unknown>,
+  ): Promise<Sent | null>
 }
 
 /** Declares a lead form (its type follows from `load`). */

@@ -14,7 +14,12 @@ const KEYS_PER_PAGE = 1000
  */
 export const REPORTER_MAIL_DAYS = 30
 
-export type RetentionReport = { cutOff: string; submissions: number | null; reporterMails: number | null; files: number }
+export type RetentionReport = {
+  cutOff: string
+  submissions: number | null
+  reporterMails: number | null
+  files: number
+}
 
 /**
  * Deletes what lead forms left behind once the deployment's retention period (`SUBMISSION_RETENTION_DAYS`) is over, as
@@ -30,7 +35,9 @@ export async function deleteExpiredSubmissions(env: Bindings, now: Date): Promis
   const embedded = config.upstream.kind === 'embedded' ? embeddedReferenceApi() : null
   const [submissions, reporterMails, files] = await Promise.allSettled([
     embedded ? embedded.deleteSubmissions(env.DB, cutOff) : Promise.resolve(null),
-    embedded ? embedded.deleteReporterMails(env.DB, new Date(now.getTime() - REPORTER_MAIL_DAYS * DAY_MS)) : Promise.resolve(null),
+    embedded
+      ? embedded.deleteReporterMails(env.DB, new Date(now.getTime() - REPORTER_MAIL_DAYS * DAY_MS))
+      : Promise.resolve(null),
     deleteFiles(env.FILES, cutOff),
   ])
   const report: RetentionReport = {
@@ -39,7 +46,9 @@ export async function deleteExpiredSubmissions(env: Bindings, now: Date): Promis
     reporterMails: reporterMails.status === 'fulfilled' ? reporterMails.value : null,
     files: files.status === 'fulfilled' ? files.value : 0,
   }
-  const failed = [submissions, reporterMails, files].filter((part): part is PromiseRejectedResult => part.status === 'rejected')
+  const failed = [submissions, reporterMails, files].filter(
+    (part): part is PromiseRejectedResult => part.status === 'rejected',
+  )
   logEvent(failed.length ? 'error' : 'info', 'retention', {
     days: config.retentionDays,
     submissions: report.submissions,

@@ -68,7 +68,12 @@ export function zipEntries(bytes: Uint8Array<ArrayBuffer>): ZipEntry[] | null {
 }
 
 /** An entry's bytes after its local header (whose name and extra field may differ in length from the directory's). */
-function storedBytes(bytes: Uint8Array<ArrayBuffer>, header: number, length: number, directory: number): Uint8Array<ArrayBuffer> | null {
+function storedBytes(
+  bytes: Uint8Array<ArrayBuffer>,
+  header: number,
+  length: number,
+  directory: number,
+): Uint8Array<ArrayBuffer> | null {
   if (header + 30 > directory || u32(bytes, header) !== LOCAL_HEADER) return null
   const start = header + 30 + u16(bytes, header + 26) + u16(bytes, header + 28)
   return start + length <= directory ? bytes.subarray(start, start + length) : null
@@ -86,7 +91,10 @@ export function firstEntryIs(entries: ZipEntry[], name: string, content: string)
  * the directory declares — inflated only up to that size plus one byte, so a forged small size costs no more than the
  * honest one — or is stored in a way no word processor writes; else `within`.
  */
-export function expansionOf(entries: ZipEntry[], { maxBytes, maxEntries }: { maxBytes: number; maxEntries: number }): Expansion {
+export function expansionOf(
+  entries: ZipEntry[],
+  { maxBytes, maxEntries }: { maxBytes: number; maxEntries: number },
+): Expansion {
   if (entries.length > maxEntries) return 'too_large'
   if (entries.reduce((total, entry) => total + entry.size, 0) > maxBytes) return 'too_large'
   for (const entry of entries) {

@@ -17,11 +17,17 @@ export function languageTag(country: string, locale: string): string {
 export function formatDate(isoDate: string, tag: string): string {
   const date = new Date(`${isoDate.slice(0, 10)}T12:00:00Z`)
   if (Number.isNaN(date.getTime())) return isoDate
-  return formatter(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(date)
+  return formatter(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(
+    date,
+  )
 }
 
 /** The market an amount is written for: its language tag and direction, and its site (currency, token and the token's side). */
-export type MoneyMarket = { tag: string; dir: Direction; site: Pick<Site, 'currency' | 'default_currency_token' | 'default_currency_place'> }
+export type MoneyMarket = {
+  tag: string
+  dir: Direction
+  site: Pick<Site, 'currency' | 'default_currency_token' | 'default_currency_place'>
+}
 
 /** How many digits the minor unit of an ISO 4217 currency has, as Intl knows it: 2 for EUR, 0 for JPY, 3 for KWD. */
 export function minorUnitDigits(currency: CurrencyCode): number {
@@ -45,12 +51,18 @@ export function formatMoney(minor: number, currency: CurrencyCode, market: Money
   const amount = minor / 10 ** digits
   let text: string
   if (currency === site.currency) {
-    const number = formatter(`number:${tag}:${digits}`, () => new Intl.NumberFormat(tag, { minimumFractionDigits: digits, maximumFractionDigits: digits }))
+    const number = formatter(
+      `number:${tag}:${digits}`,
+      () => new Intl.NumberFormat(tag, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    )
     const token = site.default_currency_token || '$'
     if (site.default_currency_place === 'right') text = `${number.format(amount)}\u00a0${token}`
     else text = /^[A-Za-z]/.test(token) ? `${token}\u00a0${number.format(amount)}` : `${token}${number.format(amount)}`
   } else {
-    text = formatter(`money:${tag}:${currency}`, () => new Intl.NumberFormat(tag, { style: 'currency', currency })).format(amount)
+    text = formatter(
+      `money:${tag}:${currency}`,
+      () => new Intl.NumberFormat(tag, { style: 'currency', currency }),
+    ).format(amount)
   }
   return dir === 'rtl' ? `\u2067${text}\u2069` : text
 }
@@ -58,7 +70,10 @@ export function formatMoney(minor: number, currency: CurrencyCode, market: Money
 /** A country's name in the market's language (`IT` → "Italia" for it-IT), or the code when Intl does not know it. */
 export function countryName(code: string, tag: string): string {
   try {
-    return formatter(`region:${tag}`, () => new Intl.DisplayNames([tag], { type: 'region', fallback: 'code' })).of(code) ?? code
+    return (
+      formatter(`region:${tag}`, () => new Intl.DisplayNames([tag], { type: 'region', fallback: 'code' })).of(code) ??
+      code
+    )
   } catch {
     return code
   }

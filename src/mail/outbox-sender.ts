@@ -25,14 +25,21 @@ export const MAILS_PER_RUN = 50
  *
  * @example await sendQueuedMails(env, mailService)
  */
-export async function sendQueuedMails(env: Bindings, transport: MailTransport, limit = MAILS_PER_RUN): Promise<SendingReport> {
+export async function sendQueuedMails(
+  env: Bindings,
+  transport: MailTransport,
+  limit = MAILS_PER_RUN,
+): Promise<SendingReport> {
   const referenceApi = embeddedReferenceApi()
   if (configOf(env).upstream.kind !== 'embedded' || !referenceApi) return { sent: 0, failed: 0 }
   return referenceApi.sendOutbox(env.DB, async (queued) => transport.send(await outgoingMail(env, queued)), limit)
 }
 
 /** A queued mail as it is to leave: a sealed recipient opened with `WHISTLEBLOWER_KEY` (throws without it). */
-export async function outgoingMail(env: Pick<Bindings, 'WHISTLEBLOWER_KEY'>, queued: QueuedMail): Promise<OutgoingMail> {
+export async function outgoingMail(
+  env: Pick<Bindings, 'WHISTLEBLOWER_KEY'>,
+  queued: QueuedMail,
+): Promise<OutgoingMail> {
   const { recipient, ...mail } = queued
   if (!isSealedRecipient(recipient)) return { ...mail, to: recipient }
   if (!env.WHISTLEBLOWER_KEY) throw new Error('WHISTLEBLOWER_KEY is not set')

@@ -6,7 +6,10 @@ import { isLive } from './market'
  * (`api/get-features`) switch whole sections everywhere. Pages are named by their pageLinks key (`test-drive`) or, for
  * the site's own sections, by the section (`search`, `account`, `dealer-pages`).
  */
-const MARKET_SWITCHES: ReadonlyArray<{ setting: 'test_ride_inquiry' | 'become_a_partner' | 'work_with_us'; pages: readonly string[] }> = [
+const MARKET_SWITCHES: ReadonlyArray<{
+  setting: 'test_ride_inquiry' | 'become_a_partner' | 'work_with_us'
+  pages: readonly string[]
+}> = [
   { setting: 'test_ride_inquiry', pages: ['test-drive'] },
   { setting: 'become_a_partner', pages: ['become-a-dealer', 'become-a-distributor'] },
   { setting: 'work_with_us', pages: ['work-with-us'] },
@@ -134,7 +137,11 @@ function formerSlugs(site: Site, locale: string): Map<string, string> {
   const add = (links: Record<string, string>) => {
     for (const [key, slug] of Object.entries(links)) if (!former.has(slug)) former.set(slug, key)
   }
-  add(Object.fromEntries(Object.keys({ ...site.pageLinks, ...(site.pageLinksByLocale[locale] ?? {}) }).map((key) => [key, key])))
+  add(
+    Object.fromEntries(
+      Object.keys({ ...site.pageLinks, ...(site.pageLinksByLocale[locale] ?? {}) }).map((key) => [key, key]),
+    ),
+  )
   add(site.pageLinks)
   for (const [other, links] of Object.entries(site.pageLinksByLocale)) if (other !== locale) add(links)
   return former

@@ -19,7 +19,9 @@ export function languageName(locale: string): string {
 
 /** A market's label in its own words: "Schweiz / Suisse / Svizzera · Français". */
 export function marketLabel(site: Site, locale: string): string {
-  return site.locales.length > 1 || site.slug === 'int' ? `${site.country.name} · ${languageName(locale)}` : site.country.name
+  return site.locales.length > 1 || site.slug === 'int'
+    ? `${site.country.name} · ${languageName(locale)}`
+    : site.country.name
 }
 
 /** The live markets, grouped by region with translated region names: what the picker lists. */
@@ -28,7 +30,9 @@ export function pickerRegions(sites: Site[], t: Translate): PickerRegion[] {
     name: t(`picker.regions.${region}`),
     markets: sites
       .filter((site) => site.country.region === region && isLive(site))
-      .flatMap((site) => site.locales.map((locale) => ({ segment: `${site.slug}-${locale}`, label: marketLabel(site, locale), locale }))),
+      .flatMap((site) =>
+        site.locales.map((locale) => ({ segment: `${site.slug}-${locale}`, label: marketLabel(site, locale), locale })),
+      ),
   })).filter((region) => region.markets.length > 0)
 }
 

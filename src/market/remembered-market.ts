@@ -25,7 +25,10 @@ export function forgetMarket(c: Context): void {
 }
 
 /** The live site and locale of a market segment among all sites, or null. */
-export function findLiveMarket(sites: Site[], segment: string | null | undefined): { site: Site; locale: string } | null {
+export function findLiveMarket(
+  sites: Site[],
+  segment: string | null | undefined,
+): { site: Site; locale: string } | null {
   const parsed = parseMarketSegment(segment ?? undefined)
   const site = parsed && sites.find((s) => s.slug === parsed.country)
   return parsed && site && isLive(site) && site.locales.includes(parsed.locale) ? { site, locale: parsed.locale } : null

@@ -32,7 +32,9 @@ async function brandFeatures<E extends AppEnv>(c: Context<E>): Promise<Feature[]
  * @example
  * market.get('/search/:type', requirePage('search'), searchPage)
  */
-export const requirePage = (page: string): MiddlewareHandler<AppEnv> => async (c, next) => {
-  if (!(await availableFor(c)).has(page)) throw PageError.pageNotFound(c.req.url)
-  await next()
-}
+export const requirePage =
+  (page: string): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (!(await availableFor(c)).has(page)) throw PageError.pageNotFound(c.req.url)
+    await next()
+  }

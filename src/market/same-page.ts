@@ -15,7 +15,12 @@ import { siteUrl } from './market'
  * market), else the market's home. Where a page exists is what hreflang knows (seo/page-groups.ts, over the brand's
  * page index); the path is one the Worker makes, never the one posted, so no visitor-made URL is ever followed.
  */
-export async function samePageIn(c: Context<AppEnv>, sites: Site[], from: string | null | undefined, picked: { site: Site; locale: string }): Promise<string> {
+export async function samePageIn(
+  c: Context<AppEnv>,
+  sites: Site[],
+  from: string | null | undefined,
+  picked: { site: Site; locale: string },
+): Promise<string> {
   const home = siteUrl(picked.site, picked.locale)
   const path = redirectTarget(from)?.split(/[?#]/)[0]
   const [segment, ...rest] = (path ?? '').split('/').slice(1)
@@ -30,7 +35,12 @@ export async function samePageIn(c: Context<AppEnv>, sites: Site[], from: string
 }
 
 /** The page a market's path (without its segment) stands for, as its group; null for pages without one. */
-async function groupOfPath(c: Context<AppEnv>, places: PagePlace[], here: PagePlace, parts: string[]): Promise<PageGroup | null> {
+async function groupOfPath(
+  c: Context<AppEnv>,
+  places: PagePlace[],
+  here: PagePlace,
+  parts: string[],
+): Promise<PageGroup | null> {
   const index = () =>
     c.var.lookups.pageIndex().catch((error: unknown) => {
       logEvent('warn', 'page_index_unavailable', { error: errorName(error) })
@@ -52,7 +62,8 @@ async function groupOfPath(c: Context<AppEnv>, places: PagePlace[], here: PagePl
     if (!second) return pageGroups.newsIndex(places, null)
     return second === 'details' && third ? withIndex((found) => pageGroups.article(places, found, third, here)) : null
   }
-  if (first === 'dealers') return second && !third ? withIndex((found) => pageGroups.dealer(places, found, second)) : null
+  if (first === 'dealers')
+    return second && !third ? withIndex((found) => pageGroups.dealer(places, found, second)) : null
   const key = !second ? here.available.pageOf(first)?.key : undefined
   return key ? pageGroups.contentPage(places, null, key) : null
 }

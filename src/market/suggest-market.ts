@@ -17,9 +17,12 @@ export function suggestMarket(
 ): { site: Site; locale: string } | null {
   const live = sites.filter(isLive)
   const accepted = parseAcceptLanguage(acceptLanguage ?? '')
-  const pickLocale = (site: Site) => accepted.find((a) => site.locales.includes(a.language))?.language ?? site.locales[0]
+  const pickLocale = (site: Site) =>
+    accepted.find((a) => site.locales.includes(a.language))?.language ?? site.locales[0]
 
-  const geoSite = geoCountry ? live.find((s) => s.country.country_code.toLowerCase() === geoCountry.toLowerCase()) : undefined
+  const geoSite = geoCountry
+    ? live.find((s) => s.country.country_code.toLowerCase() === geoCountry.toLowerCase())
+    : undefined
   if (geoSite) return { site: geoSite, locale: pickLocale(geoSite) as string }
 
   for (const { language, region } of accepted) {
@@ -41,7 +44,12 @@ export function parseAcceptLanguage(header: string): Accepted[] {
     .slice(0, 10)
     .map((part, index) => {
       const [tag = '', ...params] = part.trim().split(';')
-      const q = Number(params.find((p) => p.trim().startsWith('q='))?.trim().slice(2) ?? 1)
+      const q = Number(
+        params
+          .find((p) => p.trim().startsWith('q='))
+          ?.trim()
+          .slice(2) ?? 1,
+      )
       const match = /^([a-zA-Z]{2})(?:-([a-zA-Z]{2}))?/.exec(tag.trim())
       return match && Number.isFinite(q) && q > 0
         ? { language: (match[1] as string).toLowerCase(), region: match[2]?.toLowerCase() ?? null, q, index }

@@ -10,5 +10,8 @@ export function health(c: Context<AppEnv>): Response {
   const config = configOf(c.env)
   const upstream = config.upstream.kind
   const healthy = upstream !== 'invalid' && config.publicOrigin !== null
-  return c.json({ status: healthy ? 'ok' : 'misconfigured', upstream, publicOrigin: config.publicOrigin !== null }, healthy ? 200 : 503)
+  return c.json(
+    { status: healthy ? 'ok' : 'misconfigured', upstream, publicOrigin: config.publicOrigin !== null },
+    healthy ? 200 : 503,
+  )
 }

@@ -28,13 +28,17 @@ export async function purge(c: Context<AppEnv>): Promise<Response> {
   const tooMany = () => c.json({ error: 'too many wrong secrets' }, 429, { 'Retry-After': String(PURGE_LOCK_SECONDS) })
   if (await isLocked(c.env.SESSIONS, [key])) return tooMany()
   if (!given || !(await sameSecret(given, secret))) {
-    if (await withinLimit(c.env.PURGE_ATTEMPTS, key)) return c.json({ error: 'unauthorized' }, 401, { 'WWW-Authenticate': 'Bearer' })
+    if (await withinLimit(c.env.PURGE_ATTEMPTS, key))
+      return c.json({ error: 'unauthorized' }, 401, { 'WWW-Authenticate': 'Bearer' })
     await lock(c.env.SESSIONS, key, PURGE_LOCK_SECONDS, 'purge')
     logEvent('warn', 'purge_locked')
     return tooMany()
   }
   const country = c.req.query('country') ?? parseMarketSegment(c.req.query('market'))?.country
-  if ((c.req.query('country') !== undefined || c.req.query('market') !== undefined) && !/^[a-z]{2,3}$/.test(country ?? '')) {
+  if (
+    (c.req.query('country') !== undefined || c.req.query('market') !== undefined) &&
+    !/^[a-z]{2,3}$/.test(country ?? '')
+  ) {
     return c.json({ error: 'market must look like it-it, country like it' }, 400)
   }
   const purged = country ? await purgeMarket(c.env, country) : await purgeEverything(c.env)

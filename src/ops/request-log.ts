@@ -12,7 +12,9 @@ const SECRET_AFTER = new Set(['update-password', 'reset-password', 'confirm-emai
 /** A path as it may be logged: secrets in it replaced. */
 export function loggablePath(path: string): string {
   const segments = path.split('/')
-  return segments.map((segment, i) => (i > 0 && SECRET_AFTER.has(segments[i - 1] as string) ? ':token' : segment)).join('/')
+  return segments
+    .map((segment, i) => (i > 0 && SECRET_AFTER.has(segments[i - 1] as string) ? ':token' : segment))
+    .join('/')
 }
 
 /** How the page cache answered a page: from the isolate's memory, the data centre's cache, stale, or rendered. */
@@ -66,7 +68,12 @@ export class RequestLog {
   /** Counts an upstream call, and remembers a failed one (its path without query, secrets redacted). */
   upstreamCall = (call: UpstreamCall): void => {
     this.upstreamCalls++
-    if (call.failure) this.failures.push({ path: loggablePath(call.path.split('?')[0] as string), failure: call.failure, status: call.status })
+    if (call.failure)
+      this.failures.push({
+        path: loggablePath(call.path.split('?')[0] as string),
+        failure: call.failure,
+        status: call.status,
+      })
   }
 
   /** How many upstream calls failed so far (a render that met one is not kept by the page cache). */
@@ -83,7 +90,11 @@ export class RequestLog {
   /** Writes the line. */
   write(status: number): void {
     if (this.bare) {
-      logEvent(status >= 500 ? 'error' : 'info', 'request', { path: this.path, status, durationMs: Date.now() - this.started })
+      logEvent(status >= 500 ? 'error' : 'info', 'request', {
+        path: this.path,
+        status,
+        durationMs: Date.now() - this.started,
+      })
       return
     }
     logEvent(status >= 500 ? 'error' : 'info', 'request', {

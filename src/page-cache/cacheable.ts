@@ -13,7 +13,8 @@ type ReadQuery = (params: URLSearchParams, c: Context<MarketEnv>) => string | nu
 
 const NONE: ReadQuery = () => ''
 /** A listing's filters and sort as the listing reads them: values it ignores make no key of their own. */
-const LISTING: ReadQuery = (params, c) => listingSearch(parseListingQuery(params, c.var.market.site.currency)).replace(/^\?/, '')
+const LISTING: ReadQuery = (params, c) =>
+  listingSearch(parseListingQuery(params, c.var.market.site.currency)).replace(/^\?/, '')
 /** The news index's page number: `page=2`…, none for the first. */
 const NEWS_PAGE: ReadQuery = (params) => {
   const page = pageNumber(params.get('page') ?? undefined, MAX_PAGES)

@@ -75,7 +75,10 @@ export function answerEarly(request: Request, env: Bindings): Response | Promise
   log.market = address.segment
   log.page = 'memory'
   const sent = (answer: Response) => {
-    answer.headers.set('Cache-Control', cacheControl(parts || variant !== DEFAULT_VARIANT ? Caching.personal : Caching.shared))
+    answer.headers.set(
+      'Cache-Control',
+      cacheControl(parts || variant !== DEFAULT_VARIANT ? Caching.personal : Caching.shared),
+    )
     log.write(answer.status)
     return answer
   }
@@ -96,25 +99,31 @@ type Fetch = (request: Request, env: Bindings, ctx: ExecutionContext) => Respons
  * @example
  * export default { fetch: withEarlyAnswers((request, env, ctx) => app.fetch(request, env, ctx)) }
  */
-export const withEarlyAnswers = (appFetch: Fetch): Fetch => (request, env, ctx) => {
-  const failed = (error: unknown) => {
-    logEvent('warn', 'early_answer_failed', { error: errorName(error) })
-    return appFetch(request, env, ctx)
+export const withEarlyAnswers =
+  (appFetch: Fetch): Fetch =>
+  (request, env, ctx) => {
+    const failed = (error: unknown) => {
+      logEvent('warn', 'early_answer_failed', { error: errorName(error) })
+      return appFetch(request, env, ctx)
+    }
+    try {
+      const early = answerEarly(request, env)
+      if (!early) return appFetch(request, env, ctx)
+      return early instanceof Promise ? early.catch(failed) : early
+    } catch (error) {
+      return failed(error)
+    }
   }
-  try {
-    const early = answerEarly(request, env)
-    if (!early) return appFetch(request, env, ctx)
-    return early instanceof Promise ? early.catch(failed) : early
-  } catch (error) {
-    return failed(error)
-  }
-}
 
 /**
  * The visitor's parts as far as this isolate and their browser tell them without a read: null for a visitor without
  * a session or a cart, undefined when something must be read first (the app's page cache does).
  */
-function personalPartsOf(cookies: Record<string, string>, { country, sellsOnline }: Address, env: Bindings): PersonalParts | null | undefined {
+function personalPartsOf(
+  cookies: Record<string, string>,
+  { country, sellsOnline }: Address,
+  env: Bindings,
+): PersonalParts | null | undefined {
   const sessionId = cookies[SESSION_COOKIE]
   const cartCode = cookies[cartCookieName(country)]
   if (sessionId === undefined && cartCode === undefined) return null
@@ -129,4 +138,3 @@ function personalPartsOf(cookies: Record<string, string>, { country, sellsOnline
   const count = keptCount(cookies[cartCountCookieName(country)], holder)
   return count === null ? undefined : { name, count }
 }
-

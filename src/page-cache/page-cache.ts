@@ -15,11 +15,25 @@ import { rememberAddress } from './early'
 import { DEFAULT_VARIANT, pageKeyOf, variantOf } from './keys'
 import { type PersonalParts, personalEndOf, personalTemplates, stitch, stitchEntry } from './personal'
 import { type PageCacheRender, RenderRequest } from './render-request'
-import { answerOf, forgetPage, freshnessOf, fromCacheApi, fromMemory, matchesEtag, type PageEntry, toCacheApi, toMemory } from './store'
+import {
+  answerOf,
+  forgetPage,
+  freshnessOf,
+  fromCacheApi,
+  fromMemory,
+  matchesEtag,
+  type PageEntry,
+  toCacheApi,
+  toMemory,
+} from './store'
 import { pageVersion } from './versions'
 
 /** The app itself, for the page cache's own renders (a second dispatch of the candidate's anonymous request). */
-export type Dispatch = (request: Request, env: Bindings, ctx: Context<MarketEnv>['executionCtx']) => Response | Promise<Response>
+export type Dispatch = (
+  request: Request,
+  env: Bindings,
+  ctx: Context<MarketEnv>['executionCtx'],
+) => Response | Promise<Response>
 
 /** Headers of a rendered page that are not kept with it: each answer gets its own. */
 const NOT_KEPT = new Set(['cache-control', 'set-cookie', 'date', 'content-length', 'etag'])
@@ -38,56 +52,64 @@ const refreshing = new Map<string, number>()
  * market.use(resolveMarket())
  * market.use(pageCache((request, env, ctx) => app.fetch(request, env, ctx)))
  */
-export const pageCache = (dispatch: Dispatch): MiddlewareHandler<MarketEnv> => async (c, next) => {
-  if (c.var.pageCacheRender || !configOf(c.env).pageCache) return next()
-  const candidate = candidateOf(c)
-  if (!candidate) return next()
-  const version = await pageVersion(c.env.CACHE, c.var.market.country, c.var.log.cacheOutcome)
-  if (version === null) return next()
-  const variant = variantOf(consentOf(c))
-  const key = pageKeyOf(configOf(c.env), version, variant, candidate)
-  const cache = (caches as unknown as { default: Cache }).default
-  let outcome: PageCacheOutcome = 'memory'
-  let entry = fromMemory(key)
-  if (!entry) {
-    outcome = 'cache'
-    entry = await fromCacheApi(cache, key)
-    if (entry) toMemory(key, entry)
-  }
-  const freshness = entry ? freshnessOf(entry) : 'expired'
-  // A kept page is the same for every visitor of its variant; a consent choice keeps it from caches outside.
-  const keptCaching = variant === DEFAULT_VARIANT ? Caching.shared : Caching.personal
-  let answer: Response
-  let caching: AnswerCaching
-  if (entry && freshness !== 'expired') {
-    if (freshness === 'stale') {
-      outcome = 'stale'
-      refreshInBackground(c, dispatch, candidate, key, cache)
+export const pageCache =
+  (dispatch: Dispatch): MiddlewareHandler<MarketEnv> =>
+  async (c, next) => {
+    if (c.var.pageCacheRender || !configOf(c.env).pageCache) return next()
+    const candidate = candidateOf(c)
+    if (!candidate) return next()
+    const version = await pageVersion(c.env.CACHE, c.var.market.country, c.var.log.cacheOutcome)
+    if (version === null) return next()
+    const variant = variantOf(consentOf(c))
+    const key = pageKeyOf(configOf(c.env), version, variant, candidate)
+    const cache = (caches as unknown as { default: Cache }).default
+    let outcome: PageCacheOutcome = 'memory'
+    let entry = fromMemory(key)
+    if (!entry) {
+      outcome = 'cache'
+      entry = await fromCacheApi(cache, key)
+      if (entry) toMemory(key, entry)
     }
-    answer = answerOf(entry, c.req.method)
-    caching = keptCaching
-  } else {
-    outcome = 'miss'
-    const rendered = await render(c, dispatch, candidate, key, cache, false)
-    entry = rendered.entry ?? undefined
-    answer = entry ? answerOf(entry, c.req.method) : rendered.response
-    caching = entry ? keptCaching : rendered.caching
+    const freshness = entry ? freshnessOf(entry) : 'expired'
+    // A kept page is the same for every visitor of its variant; a consent choice keeps it from caches outside.
+    const keptCaching = variant === DEFAULT_VARIANT ? Caching.shared : Caching.personal
+    let answer: Response
+    let caching: AnswerCaching
+    if (entry && freshness !== 'expired') {
+      if (freshness === 'stale') {
+        outcome = 'stale'
+        refreshInBackground(c, dispatch, candidate, key, cache)
+      }
+      answer = answerOf(entry, c.req.method)
+      caching = keptCaching
+    } else {
+      outcome = 'miss'
+      const rendered = await render(c, dispatch, candidate, key, cache, false)
+      entry = rendered.entry ?? undefined
+      answer = entry ? answerOf(entry, c.req.method) : rendered.response
+      caching = entry ? keptCaching : rendered.caching
+    }
+    c.var.log.page = outcome
+    if (entry) rememberAddress(variant, new URL(c.req.url), { candidate, ...addressOf(c) })
+    const parts = await personalPartsOf(c)
+    if (parts) {
+      c.var.caching.allow(Caching.personal)
+      const templates = personalTemplates(
+        viewOf(c, c.var.t, c.var.market),
+        siteUrl(c.var.market.site, c.var.market.locale),
+        version,
+      )
+      if (!entry) answer.headers.delete('ETag')
+      const stitched = entry
+        ? await stitchEntry(entry, c.req.method, parts, templates)
+        : stitch(answer, parts, templates)
+      return c.newResponse(stitched.body, stitched)
+    }
+    c.var.caching.allow(caching)
+    if (entry && matchesEtag(c.req.header('If-None-Match'), entry.etag)) return c.body(null, 304, { ETag: entry.etag })
+    // Through the context, so that what the middleware before set (a cleared session cookie) goes with the answer.
+    return c.newResponse(answer.body, answer)
   }
-  c.var.log.page = outcome
-  if (entry) rememberAddress(variant, new URL(c.req.url), { candidate, ...addressOf(c) })
-  const parts = await personalPartsOf(c)
-  if (parts) {
-    c.var.caching.allow(Caching.personal)
-    const templates = personalTemplates(viewOf(c, c.var.t, c.var.market), siteUrl(c.var.market.site, c.var.market.locale), version)
-    if (!entry) answer.headers.delete('ETag')
-    const stitched = entry ? await stitchEntry(entry, c.req.method, parts, templates) : stitch(answer, parts, templates)
-    return c.newResponse(stitched.body, stitched)
-  }
-  c.var.caching.allow(caching)
-  if (entry && matchesEtag(c.req.header('If-None-Match'), entry.etag)) return c.body(null, 304, { ETag: entry.etag })
-  // Through the context, so that what the middleware before set (a cleared session cookie) goes with the answer.
-  return c.newResponse(answer.body, answer)
-}
 
 /**
  * Renders the candidate anonymously (a second dispatch of the app) and keeps the page when it may: a `200` rendered
@@ -95,7 +117,14 @@ export const pageCache = (dispatch: Dispatch): MiddlewareHandler<MarketEnv> => a
  * (a section left out for a failure is not kept). Answers the entry, or the render's own answer (a stream, a
  * redirect, an error) with the caching it decided.
  */
-async function render(c: Context<MarketEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache, refresh: boolean) {
+async function render(
+  c: Context<MarketEnv>,
+  dispatch: Dispatch,
+  candidate: Candidate,
+  key: string,
+  cache: Cache,
+  refresh: boolean,
+) {
   const render: PageCacheRender = { log: c.var.log, complete: refresh }
   const failures = c.var.log.failureCount
   const request = anonymousRequest(c, candidate, refresh ? null : c.req.raw.signal, render)
@@ -113,21 +142,33 @@ async function render(c: Context<MarketEnv>, dispatch: Dispatch, candidate: Cand
     personalEnd: personalEndOf(body),
   }
   toMemory(key, entry)
-  c.executionCtx.waitUntil(toCacheApi(cache, key, entry).catch((error: unknown) => logEvent('warn', 'page_cache_store_failed', { error: errorName(error) })))
+  c.executionCtx.waitUntil(
+    toCacheApi(cache, key, entry).catch((error: unknown) =>
+      logEvent('warn', 'page_cache_store_failed', { error: errorName(error) }),
+    ),
+  )
   return { entry, response, caching }
 }
 
 /** A strong validator of a page's bytes: the first 128 bits of their SHA-256, in base64url. */
 async function etagOf(body: ArrayBuffer): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body)).subarray(0, 16)
-  return `"${btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}"`
+  return `"${btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')}"`
 }
 
 /**
  * The candidate's request as a visitor without cookies would send it: the consent choice is the only cookie kept
  * (the page depends on it, and its key holds it), the query only what the page reads; conditional headers dropped.
  */
-function anonymousRequest(c: Context<MarketEnv>, candidate: Candidate, signal: AbortSignal | null, render: PageCacheRender) {
+function anonymousRequest(
+  c: Context<MarketEnv>,
+  candidate: Candidate,
+  signal: AbortSignal | null,
+  render: PageCacheRender,
+) {
   const url = new URL(c.req.url)
   url.pathname = candidate.path
   url.search = candidate.query
@@ -146,7 +187,13 @@ const GONE = new Set([301, 302, 303, 307, 308, 410])
  * isolate. A page that is gone or moved is dropped (a "Page Not Found" replaces it); a failed refresh (an upstream
  * error, a section that failed) keeps the stale page, to be tried again by a later visitor.
  */
-function refreshInBackground(c: Context<MarketEnv>, dispatch: Dispatch, candidate: Candidate, key: string, cache: Cache): void {
+function refreshInBackground(
+  c: Context<MarketEnv>,
+  dispatch: Dispatch,
+  candidate: Candidate,
+  key: string,
+  cache: Cache,
+): void {
   const started = refreshing.get(key)
   if (started !== undefined && Date.now() - started < REFRESH_LIMIT_MS) return
   refreshing.set(key, Date.now())
@@ -170,5 +217,8 @@ async function personalPartsOf(c: Context<MarketEnv>): Promise<PersonalParts | n
 }
 
 /** What the early answer needs to know of a kept page's market besides the page. */
-const addressOf = ({ var: { market, available } }: Context<MarketEnv>) =>
-  ({ country: market.country, segment: market.segment, sellsOnline: available.has('cart') })
+const addressOf = ({ var: { market, available } }: Context<MarketEnv>) => ({
+  country: market.country,
+  segment: market.segment,
+  sellsOnline: available.has('cart'),
+})

@@ -45,7 +45,11 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] 
  * @example
  * stitch(cachedAnswer, { name: 'Giulia', count: 2 }, personalTemplates(view, home, version))
  */
-export function stitch(response: Response, { name, count }: PersonalParts, { menu, cartText }: PersonalTemplates): Response {
+export function stitch(
+  response: Response,
+  { name, count }: PersonalParts,
+  { menu, cartText }: PersonalTemplates,
+): Response {
   let rewriter = new HTMLRewriter()
   if (name !== null) {
     const html = menu.replace(SLOT, () => escapeHtml(name))
@@ -59,7 +63,9 @@ export function stitch(response: Response, { name, count }: PersonalParts, { men
           element.setInnerContent(String(count))
         },
       })
-      .on('[data-cart-count-text]', { element: (element) => void element.setInnerContent(cartText.replace(SLOT, String(count))) })
+      .on('[data-cart-count-text]', {
+        element: (element) => void element.setInnerContent(cartText.replace(SLOT, String(count))),
+      })
   }
   return rewriter.transform(response)
 }
@@ -95,12 +101,19 @@ export function personalEndOf(body: ArrayBuffer): number {
  * rest is joined to it as it is kept (a long page costs no more to stitch than a short one). No `ETag`: the answer is
  * theirs.
  */
-export async function stitchEntry(entry: PageEntry, method: string, parts: PersonalParts, templates: PersonalTemplates): Promise<Response> {
+export async function stitchEntry(
+  entry: PageEntry,
+  method: string,
+  parts: PersonalParts,
+  templates: PersonalTemplates,
+): Promise<Response> {
   const answer = answerOf(entry, method)
   answer.headers.delete('ETag')
   const end = entry.personalEnd ?? entry.body.byteLength
   if (method === 'HEAD' || end >= entry.body.byteLength) return stitch(answer, parts, templates)
-  const start = new Uint8Array(await stitch(new Response(new Uint8Array(entry.body, 0, end)), parts, templates).arrayBuffer())
+  const start = new Uint8Array(
+    await stitch(new Response(new Uint8Array(entry.body, 0, end)), parts, templates).arrayBuffer(),
+  )
   const bytes = new Uint8Array(start.byteLength + entry.body.byteLength - end)
   bytes.set(start)
   bytes.set(new Uint8Array(entry.body, end), start.byteLength)

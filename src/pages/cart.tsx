@@ -23,20 +23,36 @@ const SLUG = /^[a-z0-9-]{1,120}$/
 const FORM_KEY = /^[A-Za-z0-9_-]{16,64}$/
 
 /** A posted quantity, 1 to MAX_LINE_QUANTITY, or null. */
-const quantityOf = (value: string | undefined) => (value && /^[0-9]{1,2}$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_LINE_QUANTITY ? Number(value) : null)
+const quantityOf = (value: string | undefined) =>
+  value && /^[0-9]{1,2}$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_LINE_QUANTITY ? Number(value) : null
 
 /** The notice a refusal of the cart's API shows. */
 const refusalNotice = (error: unknown): Notice | null => {
   if (!isRejection(error)) return null
   const code = error.rejection.code
-  return code === 'not_enough_stock' || code === 'too_many' ? 'cart_not_enough' : code === 'variant_not_sold' || code === 'out_of_stock' ? 'cart_unavailable' : null
+  return code === 'not_enough_stock' || code === 'too_many'
+    ? 'cart_not_enough'
+    : code === 'variant_not_sold' || code === 'out_of_stock'
+      ? 'cart_unavailable'
+      : null
 }
 
 /** A VAT rate in basis points as the market writes a percentage (`22 %`, `8,1 %`). */
-const percent = (rate: number, market: Market) => new Intl.NumberFormat(market.tag, { style: 'percent', maximumFractionDigits: 2 }).format(rate / 10_000)
+const percent = (rate: number, market: Market) =>
+  new Intl.NumberFormat(market.tag, { style: 'percent', maximumFractionDigits: 2 }).format(rate / 10_000)
 
 /** The cart page: its lines (change, remove), the summary with delivery and VAT as the market says, and checkout. */
-export function CartPage({ view, chrome, head, cart }: { view: MarketView; chrome: Chrome; head: HeadProps; cart: Cart | null }) {
+export function CartPage({
+  view,
+  chrome,
+  head,
+  cart,
+}: {
+  view: MarketView
+  chrome: Chrome
+  head: HeadProps
+  cart: Cart | null
+}) {
   const { t } = view
   const market = view.market
   const base = `/${market.segment}`
@@ -63,7 +79,10 @@ export function CartPage({ view, chrome, head, cart }: { view: MarketView; chrom
                 {lines.map((line) => {
                   const name = line.product.name
                   // The size is a left-to-right run (`XL`, `54`): isolated, it keeps its place in a right-to-left line.
-                  const variant = t('cart.variant', { size: `\u2068${line.variant.size}\u2069`, colour: line.variant.colour_name })
+                  const variant = t('cart.variant', {
+                    size: `\u2068${line.variant.size}\u2069`,
+                    colour: line.variant.colour_name,
+                  })
                   const most = Math.max(1, Math.min(MAX_LINE_QUANTITY, Math.max(line.stock, line.quantity)))
                   return (
                     <li key={line.sku} className={`cart-line${line.available ? '' : ' unavailable'}`}>
@@ -80,14 +99,29 @@ export function CartPage({ view, chrome, head, cart }: { view: MarketView; chrom
                           <span className={`swatch swatch-${line.variant.colour}`} aria-hidden="true" /> {variant}
                         </p>
                         <p className="cart-line-unit">
-                          {line.unit_price === null ? t('cart.unavailable_line') : t('cart.unit_price', { price: money(line.unit_price) })}
+                          {line.unit_price === null
+                            ? t('cart.unavailable_line')
+                            : t('cart.unit_price', { price: money(line.unit_price) })}
                         </p>
-                        {line.unit_price !== null && !line.available && <p className="cart-line-warning">{t('cart.not_enough_line', { count: String(line.stock) })}</p>}
+                        {line.unit_price !== null && !line.available && (
+                          <p className="cart-line-warning">
+                            {t('cart.not_enough_line', { count: String(line.stock) })}
+                          </p>
+                        )}
                       </div>
                       <div className="cart-line-actions">
-                        <form method="post" action={`${base}/cart/items/${encodeURIComponent(line.sku)}`} className="cart-quantity">
+                        <form
+                          method="post"
+                          action={`${base}/cart/items/${encodeURIComponent(line.sku)}`}
+                          className="cart-quantity"
+                        >
                           <label htmlFor={`quantity-${line.sku}`}>{t('cart.quantity')}</label>
-                          <select id={`quantity-${line.sku}`} name="quantity" defaultValue={String(line.quantity)} aria-describedby={`name-${line.sku}`}>
+                          <select
+                            id={`quantity-${line.sku}`}
+                            name="quantity"
+                            defaultValue={String(line.quantity)}
+                            aria-describedby={`name-${line.sku}`}
+                          >
                             {Array.from({ length: most }, (_, index) => index + 1).map((n) => (
                               <option key={n} value={n}>
                                 {n}
@@ -132,7 +166,11 @@ export function CartPage({ view, chrome, head, cart }: { view: MarketView; chrom
                 )}
                 {!cart.vat.included && (
                   <div>
-                    <dt>{cart.vat.rate === null ? t('cart.tax') : t('cart.vat_added', { rate: percent(cart.vat.rate, market) })}</dt>
+                    <dt>
+                      {cart.vat.rate === null
+                        ? t('cart.tax')
+                        : t('cart.vat_added', { rate: percent(cart.vat.rate, market) })}
+                    </dt>
                     <dd>{cart.vat.amount === null ? t('cart.calculated_at_checkout') : money(cart.vat.amount)}</dd>
                   </div>
                 )}
@@ -142,12 +180,21 @@ export function CartPage({ view, chrome, head, cart }: { view: MarketView; chrom
                 </div>
               </dl>
               {cart.vat.included && cart.vat.amount !== null && cart.vat.rate !== null && (
-                <p className="cart-note">{t('cart.vat_included', { rate: percent(cart.vat.rate, market), amount: money(cart.vat.amount) })}</p>
+                <p className="cart-note">
+                  {t('cart.vat_included', { rate: percent(cart.vat.rate, market), amount: money(cart.vat.amount) })}
+                </p>
               )}
-              {cart.vat.included && cart.vat.rate === null && <p className="cart-note">{t('cart.vat_included_plain')}</p>}
+              {cart.vat.included && cart.vat.rate === null && (
+                <p className="cart-note">{t('cart.vat_included_plain')}</p>
+              )}
               {cart.shipping && (
                 <div className="cart-delivery">
-                  <p>{t('cart.delivery_days', { min: String(cart.shipping.days[0]), max: String(cart.shipping.days[1]) })}</p>
+                  <p>
+                    {t('cart.delivery_days', {
+                      min: String(cart.shipping.days[0]),
+                      max: String(cart.shipping.days[1]),
+                    })}
+                  </p>
                   {cart.shipping.free_from !== null && cart.shipping.price > 0 && (
                     <p className="cart-note">{t('cart.free_from', { price: money(cart.shipping.free_from) })}</p>
                   )}
@@ -185,7 +232,8 @@ export async function cartPage(c: Context<MarketEnv>): Promise<Response> {
 const wantsJson = (c: Context<MarketEnv>) => (c.req.header('Accept') ?? '').includes('application/json')
 
 /** A posted value when it has the expected form, else null. */
-const matching = (pattern: RegExp, value: string | undefined): string | null => (value !== undefined && pattern.test(value) ? value : null)
+const matching = (pattern: RegExp, value: string | undefined): string | null =>
+  value !== undefined && pattern.test(value) ? value : null
 
 /**
  * `POST /{m}/cart/items` (`sku`, `quantity`, `key`, `product`): adds a variant the market sells to the visitor's cart
@@ -203,7 +251,8 @@ export async function addToCart(c: Context<MarketEnv>): Promise<Response> {
   const quantity = quantityOf(form.quantity)
   const formKey = matching(FORM_KEY, form.key)
   const product = matching(SLUG, form.product)
-  const back = (notice: Notice) => withNotice(product ? `/${market.segment}/products/${product}` : `/${market.segment}/cart`, notice)
+  const back = (notice: Notice) =>
+    withNotice(product ? `/${market.segment}/products/${product}` : `/${market.segment}/cart`, notice)
   const answer = (notice: Notice, status: 200 | 409 | 422, count?: number) => {
     if (!wantsJson(c)) return sendRedirect(c, back(notice), 303)
     c.var.caching.allow(Caching.private)
@@ -219,7 +268,10 @@ export async function addToCart(c: Context<MarketEnv>): Promise<Response> {
     // The cookie's cart is gone (expired, or merged at a login elsewhere): the add makes a new one, as a browser
     // without a cart does.
     if (!added && !cart.customer) {
-      added = await addOnce(cartCalls(c.var.upstream.forMarket(market), { code: null }), { ...line, key: await addKeyOf(formKey, line, null) })
+      added = await addOnce(cartCalls(c.var.upstream.forMarket(market), { code: null }), {
+        ...line,
+        key: await addKeyOf(formKey, line, null),
+      })
     }
     if (!added) throw new PageError(400, ErrorMessages.badRequest)
     if (!cart.customer) setCartCookie(c, market.country, added.code)
@@ -240,7 +292,8 @@ async function addOnce(calls: CartCalls, line: { sku: string; quantity: number; 
   try {
     return await calls.add(line)
   } catch (error) {
-    if (isRejection(error, 409) && error.rejection.code === 'key_reused') return calls.add({ ...line, key: randomToken() })
+    if (isRejection(error, 409) && error.rejection.code === 'key_reused')
+      return calls.add({ ...line, key: randomToken() })
     throw error
   }
 }

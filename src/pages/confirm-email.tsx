@@ -24,7 +24,17 @@ type ConfirmState = { kind: 'form'; email: string; redirect: string | null } | {
  * The confirmation page: opening the link never confirms by itself (mail scanners follow links), the visitor presses
  * the button, which posts to the same address.
  */
-export function ConfirmEmailPage({ view, chrome, head, state }: { view: MarketView; chrome: Chrome; head: HeadProps; state: ConfirmState }) {
+export function ConfirmEmailPage({
+  view,
+  chrome,
+  head,
+  state,
+}: {
+  view: MarketView
+  chrome: Chrome
+  head: HeadProps
+  state: ConfirmState
+}) {
   const { t } = view
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
@@ -82,7 +92,11 @@ export async function confirmEmailPage(c: Context<MarketEnv>): Promise<Response>
   const link = await unlessRefused(authOf(c).confirmationLink(token), [410])
   if (link.refused) return spent(c, 410)
   if (!link.answer) return spent(c, 404)
-  return sendConfirmPage(c, { kind: 'form', email: link.answer.email, redirect: redirectTarget(c.req.query('redirect')) })
+  return sendConfirmPage(c, {
+    kind: 'form',
+    email: link.answer.email,
+    redirect: redirectTarget(c.req.query('redirect')),
+  })
 }
 
 /**

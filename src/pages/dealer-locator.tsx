@@ -22,8 +22,9 @@ const MAP_FOCUS = 3
 
 /** A distance as the page's language writes it: one decimal under 10 km ("2,4" in Italian), whole kilometres above. */
 export const formatKm = (km: number, tag: string): string =>
-  new Intl.NumberFormat(tag, { maximumFractionDigits: km < 10 ? 1 : 0 }).format(km < 10 ? Math.round(km * 10) / 10 : Math.round(km))
-
+  new Intl.NumberFormat(tag, { maximumFractionDigits: km < 10 ? 1 : 0 }).format(
+    km < 10 ? Math.round(km * 10) / 10 : Math.round(km),
+  )
 
 type LocatorProps = {
   view: MarketView
@@ -40,7 +41,18 @@ type LocatorProps = {
 }
 
 /** The dealer locator: the page's content, the search form, the nearest dealers (a list that needs no JavaScript) and the map. */
-export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, near, filters, tileUrl, positionInvalid = false }: LocatorProps) {
+export function DealerLocatorPage({
+  view,
+  chrome,
+  head,
+  page,
+  dealers,
+  origin,
+  near,
+  filters,
+  tileUrl,
+  positionInvalid = false,
+}: LocatorProps) {
   const { t } = view
   const segment = view.market.segment
   const tag = view.market.tag
@@ -59,7 +71,8 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
             <legend>{t('dealer.filters')}</legend>
             {DEALER_SERVICES.map((service) => (
               <label key={service} className="check">
-                <input type="checkbox" name={service} value="on" defaultChecked={filters.includes(service)} /> {t(`dealer.${service}`)}
+                <input type="checkbox" name={service} value="on" defaultChecked={filters.includes(service)} />{' '}
+                {t(`dealer.${service}`)}
               </label>
             ))}
           </fieldset>
@@ -131,9 +144,22 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
               origin:
                 origin.from === 'centre'
                   ? null
-                  : { ...origin.point, label: origin.from === 'place' ? origin.place : origin.from === 'position' ? t('dealer.near_position') : t('dealer.near_you') },
+                  : {
+                      ...origin.point,
+                      label:
+                        origin.from === 'place'
+                          ? origin.place
+                          : origin.from === 'position'
+                            ? t('dealer.near_position')
+                            : t('dealer.near_you'),
+                    },
               focus: MAP_FOCUS,
-              dealers: dealers.map(({ name, lat, lng, slug }) => ({ name, lat, lng, href: `/${segment}/dealers/${slug}` })),
+              dealers: dealers.map(({ name, lat, lng, slug }) => ({
+                name,
+                lat,
+                lng,
+                href: `/${segment}/dealers/${slug}`,
+              })),
             }}
           />
         </div>
@@ -147,7 +173,9 @@ export function DealerLocatorPage({ view, chrome, head, page, dealers, origin, n
  * the dealer's name completes it for assistive technology, which may list the page's links out of their cards.
  */
 function TestRideLink({ view, chrome, dealer }: { view: MarketView; chrome: Chrome; dealer: Dealer }) {
-  const href = dealer.services.test_rides ? chrome.available.pageUrl('test-drive', `?dealer=${encodeURIComponent(dealer.slug)}`) : null
+  const href = dealer.services.test_rides
+    ? chrome.available.pageUrl('test-drive', `?dealer=${encodeURIComponent(dealer.slug)}`)
+    : null
   if (!href) return null
   return (
     <p className="card-action">
@@ -165,14 +193,22 @@ function TestRideLink({ view, chrome, dealer }: { view: MarketView; chrome: Chro
  * visitor's browser gave ("use my position": `?lat=&lng=`), else the visitor's position at the edge, else the market's
  * centre. Coordinates that cannot be used answer 400 with the page measured without them and a message.
  */
-export async function sendDealerLocator(c: Context<MarketEnv>, page: ContentPage, chrome: Chrome, head: HeadProps): Promise<Response> {
+export async function sendDealerLocator(
+  c: Context<MarketEnv>,
+  page: ContentPage,
+  chrome: Chrome,
+  head: HeadProps,
+): Promise<Response> {
   const { market, api, t } = c.var
   const near = nearOf(c)
   const position = positionOf(c)
   const filters = DEALER_SERVICES.filter((service) => c.req.query(service) === 'on')
   const [all, place] = await Promise.all([api.dealers.all(), placeOf(c, near)])
   const origin = originOf(c, place, near, all, position === 'invalid' ? null : position)
-  const dealers = byDistance(all.filter((dealer) => filters.every((service) => dealer.services[service])), origin.point)
+  const dealers = byDistance(
+    all.filter((dealer) => filters.every((service) => dealer.services[service])),
+    origin.point,
+  )
   const view = viewOf(c, t, market)
   return sendPage(
     c,

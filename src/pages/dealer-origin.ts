@@ -41,14 +41,27 @@ export const placeOf = (c: Context<MarketEnv>, near: string): Promise<Place | nu
  * at the edge when they are in the market's country (or on the international site), else the market's centre (or,
  * without one, the middle of its dealers). The dealer locator and the test ride's dealer list share it.
  */
-export function originOf(c: Context<MarketEnv>, place: Place | null, near: string, dealers: Point[], position: Point | null = null): Origin {
+export function originOf(
+  c: Context<MarketEnv>,
+  place: Place | null,
+  near: string,
+  dealers: Point[],
+  position: Point | null = null,
+): Origin {
   if (place) return { point: place, from: 'place', place: place.name }
   if (position) return { point: position, from: 'position' }
   const { site } = c.var.market
   const cf = c.req.raw.cf as { latitude?: string; longitude?: string; country?: string } | undefined
   const visitor = { lat: Number(cf?.latitude), lng: Number(cf?.longitude) }
   const inMarket = site.slug === 'int' || cf?.country?.toUpperCase() === site.country.country_code.toUpperCase()
-  if (!near && inMarket && cf?.latitude && cf.longitude && Number.isFinite(visitor.lat) && Number.isFinite(visitor.lng)) {
+  if (
+    !near &&
+    inMarket &&
+    cf?.latitude &&
+    cf.longitude &&
+    Number.isFinite(visitor.lat) &&
+    Number.isFinite(visitor.lng)
+  ) {
     return { point: visitor, from: 'visitor' }
   }
   return { point: site.centre ?? middleOf(dealers), from: 'centre', ...(near ? { unknownPlace: near } : {}) }
@@ -57,4 +70,7 @@ export function originOf(c: Context<MarketEnv>, place: Place | null, near: strin
 const middleOf = (points: Point[]): Point =>
   points.length === 0
     ? { lat: 0, lng: 0 }
-    : { lat: points.reduce((sum, p) => sum + p.lat, 0) / points.length, lng: points.reduce((sum, p) => sum + p.lng, 0) / points.length }
+    : {
+        lat: points.reduce((sum, p) => sum + p.lat, 0) / points.length,
+        lng: points.reduce((sum, p) => sum + p.lng, 0) / points.length,
+      }

@@ -19,9 +19,21 @@ const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 const mapLink = ({ lat, lng }: Dealer) => `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=17/${lat}/${lng}`
 
 /** A dealer's page: address, contact, services, opening hours, a map link and the test ride with them. */
-export function DealerPage({ view, chrome, head, dealer }: { view: MarketView; chrome: Chrome; head: HeadProps; dealer: Dealer }) {
+export function DealerPage({
+  view,
+  chrome,
+  head,
+  dealer,
+}: {
+  view: MarketView
+  chrome: Chrome
+  head: HeadProps
+  dealer: Dealer
+}) {
   const { t } = view
-  const testRide = dealer.services.test_rides ? chrome.available.pageUrl('test-drive', `?dealer=${encodeURIComponent(dealer.slug)}`) : null
+  const testRide = dealer.services.test_rides
+    ? chrome.available.pageUrl('test-drive', `?dealer=${encodeURIComponent(dealer.slug)}`)
+    : null
   const locator = chrome.available.pageUrl('dealer-locator')
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
@@ -121,15 +133,25 @@ export function DealerPage({ view, chrome, head, dealer }: { view: MarketView; c
 /** `GET /{m}/dealers/{slug}`: a dealer of the market; any other slug is "Page Not Found". */
 export async function dealerPage(c: Context<MarketEnv>): Promise<Response> {
   const { api, t, market } = c.var
-  const { found: dealer, chrome, view } = await findBySlug(c, async (slug) => (await api.dealers.all()).find((dealer) => dealer.slug === slug) ?? null)
+  const {
+    found: dealer,
+    chrome,
+    view,
+  } = await findBySlug(c, async (slug) => (await api.dealers.all()).find((dealer) => dealer.slug === slug) ?? null)
   const head: HeadProps = {
     title: `${dealer.name} · ${dealer.city} · ${t('brand.name')}`,
     description: `${dealer.address}, ${dealer.postal_code ?? ''} ${dealer.city}`,
     canonical: canonicalUrl(view.origin, c.req.url),
-    alternates: await indexedAlternates(c, chrome.sites, (places, index) => pageGroups.dealer(places, index, dealer.slug)),
-    structuredData: view.origin ? [dealerData(view.origin, market, dealer), dealerTrail(view.origin, market.segment, dealer, t, chrome)] : [],
+    alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
+      pageGroups.dealer(places, index, dealer.slug),
+    ),
+    structuredData: view.origin
+      ? [dealerData(view.origin, market, dealer), dealerTrail(view.origin, market.segment, dealer, t, chrome)]
+      : [],
   }
-  return sendPage(c, <DealerPage view={view} chrome={chrome} head={head} dealer={dealer} />, { caching: Caching.shared })
+  return sendPage(c, <DealerPage view={view} chrome={chrome} head={head} dealer={dealer} />, {
+    caching: Caching.shared,
+  })
 }
 
 /** A dealer's page sits under the dealer locator, where it is on (else right under the home). */

@@ -17,7 +17,15 @@ const LANDING_PATH = '/'
 /** How long a visitor is told to wait before retrying a site under maintenance. */
 export const RETRY_AFTER_SECONDS = 300
 
-type ErrorPageProps = { view: View; status: number; title: string; message: string; text: string; home: string; homeLabel?: string }
+type ErrorPageProps = {
+  view: View
+  status: number
+  title: string
+  message: string
+  text: string
+  home: string
+  homeLabel?: string
+}
 
 /** The translated heading and explanation of each kind of error page. */
 const WORDING: Record<ErrorKind, { title: string; text: string }> = {
@@ -56,9 +64,11 @@ export function ErrorPage({ view, status, title, message, text, home, homeLabel 
 export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promise<Response> {
   const market = c.get('market') ?? null
   const maintenance = error.kind === 'maintenance'
-  const t = c.get('t') ?? (maintenance && !market
-    ? createTranslator(FALLBACK_MARKET.locale, null) // the upstream just failed: do not wait for it twice
-    : await loadTranslator(c.var.lookups.forMarket(market ?? FALLBACK_MARKET)))
+  const t =
+    c.get('t') ??
+    (maintenance && !market
+      ? createTranslator(FALLBACK_MARKET.locale, null) // the upstream just failed: do not wait for it twice
+      : await loadTranslator(c.var.lookups.forMarket(market ?? FALLBACK_MARKET)))
   // A market under maintenance (or the whole site, when nothing answers) would only answer 503 again: its way out is
   // the market picker of the landing page, where the markets that are live are listed.
   const home = maintenance ? LANDING_PATH : market ? siteHome(market.site) : FALLBACK_MARKET.home

@@ -38,7 +38,15 @@ export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <section className="hero">
-        <ResponsiveImage src="/images/hero.svg" alt="" width={1600} height={700} place="hero" resizing={view.imageResizing ?? false} loading="eager" />
+        <ResponsiveImage
+          src="/images/hero.svg"
+          alt=""
+          width={1600}
+          height={700}
+          place="hero"
+          resizing={view.imageResizing ?? false}
+          loading="eager"
+        />
         <div className="hero-text">
           <h1>{t('home.hero_title')}</h1>
           <p>{t('home.hero_text')}</p>
@@ -57,7 +65,13 @@ export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps
 
       <section className="band" aria-labelledby="news-title">
         <h2 id="news-title">{t('home.latest_news')}</h2>
-        <Suspense fallback={<p className="loading" role="status">{t('common.loading')}</p>}>
+        <Suspense
+          fallback={
+            <p className="loading" role="status">
+              {t('common.loading')}
+            </p>
+          }
+        >
           <LatestNews view={view} news={latestNews} />
         </Suspense>
       </section>
@@ -106,12 +120,17 @@ export async function home(c: Context<MarketEnv>): Promise<Response> {
   const { market, api, t } = c.var
   const latestNews = defer(
     orNull(api.news.latest(LATEST_NEWS_COUNT), (error) =>
-      logEvent('warn', 'deferred_failed', { section: 'latest_news', error: errorName(error) })),
+      logEvent('warn', 'deferred_failed', { section: 'latest_news', error: errorName(error) }),
+    ),
   )
   const [chrome, seo] = await Promise.all([loadChrome(c), pageSeo(api, 'home')])
   const view = viewOf(c, t, market)
   const head: HeadProps = {
-    ...headFromSeo(seo ?? market.site.seo, { title: `${t('brand.name')} · ${t('brand.tagline')}`, description: t('home.hero_text') }, view.origin),
+    ...headFromSeo(
+      seo ?? market.site.seo,
+      { title: `${t('brand.name')} · ${t('brand.tagline')}`, description: t('home.hero_text') },
+      view.origin,
+    ),
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: homeAlternates(chrome.sites, view.origin),
     structuredData: view.origin ? homeData(view.origin, market, t('brand.name'), chrome.available.has('search')) : [],

@@ -118,8 +118,18 @@ export async function landing(c: Context<AppEnv>): Promise<Response> {
     c,
     <LandingPage
       view={view}
-      regions={pickerRegions(sites, t).map((region) => ({ ...region, markets: region.markets.map((market) => linkOf(sites, market)) }))}
-      suggestion={suggested ? { segment: `${suggested.site.slug}-${suggested.locale}`, label: marketLabel(suggested.site, suggested.locale) } : null}
+      regions={pickerRegions(sites, t).map((region) => ({
+        ...region,
+        markets: region.markets.map((market) => linkOf(sites, market)),
+      }))}
+      suggestion={
+        suggested
+          ? {
+              segment: `${suggested.site.slug}-${suggested.locale}`,
+              label: marketLabel(suggested.site, suggested.locale),
+            }
+          : null
+      }
       head={{
         ...headFromSeo(seo, { title: t('landing.title'), description: t('landing.intro') }, view.origin),
         canonical: canonicalUrl(view.origin, c.req.url),

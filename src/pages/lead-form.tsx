@@ -111,12 +111,17 @@ export async function submitLeadForm(c: Context<MarketEnv>): Promise<Response> {
   const body = (await c.req.parseBody({ all: true }).catch(() => ({}))) as Record<string, unknown>
   const values = formValues(body, form.lists ?? [])
   const again = (state: Omit<FormState, 'values'>, status: 422 | 429 | 503) =>
-    contentPageParts(c, form.page).then((parts) => sendLeadFormPage(c, parts, form, { values: visible(values), ...state }, status))
+    contentPageParts(c, form.page).then((parts) =>
+      sendLeadFormPage(c, parts, form, { values: visible(values), ...state }, status),
+    )
 
   const secret = c.env.SESSION_SECRET
   if (!secret) return again({ message: 'forms.unavailable' }, 503)
   const posted = fieldValue(values, FORM_TOKEN_FIELD)
-  const token = personsToken(values, await readFormToken(secret, tokenScope(c, form), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds }))
+  const token = personsToken(
+    values,
+    await readFormToken(secret, tokenScope(c, form), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds }),
+  )
   if (!token) {
     logEvent('info', 'form_bot_caught', { form: form.kind })
     return sendRedirect(c, confirmationPath(c, newReference(BOT_PREFIX[form.kind])), 303)
@@ -130,7 +135,10 @@ export async function submitLeadForm(c: Context<MarketEnv>): Promise<Response> {
     c.header('Retry-After', String(ATTEMPT_WINDOW_SECONDS))
     return again({ errors: { form: ['too_many_attempts'] }, token: posted }, 429)
   }
-  const verdict = await humanCheckOf(c.env).verify(fieldValue(values, TURNSTILE_FIELD), c.req.header('CF-Connecting-IP') ?? null)
+  const verdict = await humanCheckOf(c.env).verify(
+    fieldValue(values, TURNSTILE_FIELD),
+    c.req.header('CF-Connecting-IP') ?? null,
+  )
   if (verdict === 'refused') return again({ errors: { form: ['human_check'] }, token: posted }, 422)
   if (verdict === 'unavailable') return again({ message: 'forms.unavailable', token: posted }, 503)
 
@@ -158,17 +166,29 @@ export async function leadFormSent(c: Context<MarketEnv>): Promise<Response> {
   const { market, t } = c.var
   const chrome = await loadChrome(c)
   const view = viewOf(c, t, market, false)
-  return sendPage(
-    c,
-    <Confirmation view={view} chrome={chrome} kind={form.kind} reference={reference} />,
-    { caching: Caching.never },
-  )
+  return sendPage(c, <Confirmation view={view} chrome={chrome} kind={form.kind} reference={reference} />, {
+    caching: Caching.never,
+  })
 }
 
-function Confirmation({ view, chrome, kind, reference }: { view: MarketView; chrome: Awaited<ReturnType<typeof loadChrome>>; kind: LeadForm['kind']; reference: string }) {
+function Confirmation({
+  view,
+  chrome,
+  kind,
+  reference,
+}: {
+  view: MarketView
+  chrome: Awaited<ReturnType<typeof loadChrome>>
+  kind: LeadForm['kind']
+  reference: string
+}) {
   const { t } = view
   return (
-    <DefaultLayout view={view} chrome={chrome} head={{ title: `${t('forms.sent_title')} · ${t('brand.name')}`, robots: 'noindex' }}>
+    <DefaultLayout
+      view={view}
+      chrome={chrome}
+      head={{ title: `${t('forms.sent_title')} · ${t('brand.name')}`, robots: 'noindex' }}
+    >
       <article className="content-page form-sent">
         <h1>{t('forms.sent_title')}</h1>
         <p className="lead">{t(`forms.${kind}.sent`)}</p>

@@ -1,6 +1,12 @@
 import { minorUnitDigits } from '../i18n/formats'
 import type { CurrencyCode } from '../../contract/schemas'
-import { DISCIPLINES, type Discipline, FRAME_MATERIALS, type FrameMaterial, type ProductSummary } from '../../contract/catalogue-schemas'
+import {
+  DISCIPLINES,
+  type Discipline,
+  FRAME_MATERIALS,
+  type FrameMaterial,
+  type ProductSummary,
+} from '../../contract/catalogue-schemas'
 
 /** A listing's orders: the brand's own (featured first), by price either way, the newest first. */
 export const LISTING_SORTS = ['featured', 'price-asc', 'price-desc', 'newest'] as const
@@ -26,13 +32,22 @@ export type ListingQuery = {
 }
 
 /** The query string's names. */
-export const LISTING_PARAMS = { discipline: 'discipline', material: 'material', eBike: 'ebike', min: 'min', max: 'max', stock: 'stock', sort: 'sort' } as const
+export const LISTING_PARAMS = {
+  discipline: 'discipline',
+  material: 'material',
+  eBike: 'ebike',
+  min: 'min',
+  max: 'max',
+  stock: 'stock',
+  sort: 'sort',
+} as const
 
 /** A price bound: whole units (an optional fraction is rounded to the currency's minor unit), at most nine digits. */
 const PRICE = /^\s*(\d{1,9})(?:\.(\d{1,6}))?\s*$/
 
 /** The values of a repeated parameter the listing knows, in the listing's order, each once; anything else is ignored. */
-const known = <T extends string>(values: string[], allowed: readonly T[]): T[] => allowed.filter((value) => values.includes(value))
+const known = <T extends string>(values: string[], allowed: readonly T[]): T[] =>
+  allowed.filter((value) => values.includes(value))
 
 function priceBound(text: string | undefined, digits: number): { minor: number; text: string } | null {
   const match = text === undefined ? null : PRICE.exec(text)
@@ -75,8 +90,10 @@ export function parseListingQuery(params: URLSearchParams, currency: CurrencyCod
 export function applyListingQuery(products: ProductSummary[], query: ListingQuery): ProductSummary[] {
   const kept = products.filter(
     (product) =>
-      (query.disciplines.length === 0 || (product.discipline != null && query.disciplines.includes(product.discipline))) &&
-      (query.materials.length === 0 || (product.frame_material != null && query.materials.includes(product.frame_material))) &&
+      (query.disciplines.length === 0 ||
+        (product.discipline != null && query.disciplines.includes(product.discipline))) &&
+      (query.materials.length === 0 ||
+        (product.frame_material != null && query.materials.includes(product.frame_material))) &&
       (query.eBike === null || product.e_bike === (query.eBike === 'yes')) &&
       (query.minPrice === null || product.price >= query.minPrice) &&
       (query.maxPrice === null || product.price <= query.maxPrice) &&

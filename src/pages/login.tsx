@@ -50,15 +50,30 @@ export function LoginPage({ view, head, market, state }: LoginPageProps) {
           <FormErrors view={view} errors={state.errors} message={state.failure ? t(state.failure) : null} />
           <input type="hidden" name={LOGIN_MARKET_PARAM} value={market.segment} />
           {state.redirect && <input type="hidden" name="redirect" value={state.redirect} />}
-          <Field view={view} name="email" label={t('auth.email')} type="email" autoComplete="username" dir="ltr" defaultValue={state.email} errors={state.errors} />
-          <Field view={view} name="password" label={t('auth.password')} type="password" autoComplete="current-password" errors={state.errors} />
+          <Field
+            view={view}
+            name="email"
+            label={t('auth.email')}
+            type="email"
+            autoComplete="username"
+            dir="ltr"
+            defaultValue={state.email}
+            errors={state.errors}
+          />
+          <Field
+            view={view}
+            name="password"
+            label={t('auth.password')}
+            type="password"
+            autoComplete="current-password"
+            errors={state.errors}
+          />
           <button type="submit" className="button">
             {t('auth.submit')}
           </button>
         </form>
         <p className="auth-switch">
-          {t('register.new_here')}{' '}
-          <a href={loginLink(REGISTER_PATH, market, state.redirect)}>{t('register.title')}</a>
+          {t('register.new_here')} <a href={loginLink(REGISTER_PATH, market, state.redirect)}>{t('register.title')}</a>
         </p>
 
         <details className="forgot" open={forgot ? true : undefined}>
@@ -92,12 +107,25 @@ export function LoginPage({ view, head, market, state }: LoginPageProps) {
 }
 
 /** Renders the login page in its market's language and direction (auth/login-market.ts), with a form's state. */
-async function sendLoginPage(c: Context<AppEnv>, market: LoginMarket, state: LoginState, status: 200 | 422 | 429 = 200) {
+async function sendLoginPage(
+  c: Context<AppEnv>,
+  market: LoginMarket,
+  state: LoginState,
+  status: 200 | 422 | 429 = 200,
+) {
   const t = await loadTranslator(c.var.lookups.forMarket(market))
   const view = viewOf(c, t, null, false)
-  const head: HeadProps = { title: `${t('auth.login_title')} · ${t('brand.name')}`, description: t('auth.login_intro'), robots: 'noindex' }
+  const head: HeadProps = {
+    title: `${t('auth.login_title')} · ${t('brand.name')}`,
+    description: t('auth.login_intro'),
+    robots: 'noindex',
+  }
   const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) } : {}
-  return sendPage(c, <LoginPage view={view} head={head} market={market} state={state} />, { status, headers, caching: Caching.private })
+  return sendPage(c, <LoginPage view={view} head={head} market={market} state={state} />, {
+    status,
+    headers,
+    caching: Caching.private,
+  })
 }
 
 /** `GET /login` (guest only). */
@@ -137,7 +165,13 @@ export async function submitForgotPassword(c: Context<AppEnv>): Promise<Response
   const email = emailSchema.safeParse(form.forgot_email ?? '')
   const forgot = { email: form.forgot_email ?? '' }
   const state: LoginState = { redirect: redirectTarget(form.redirect) }
-  if (!email.success) return sendLoginPage(c, market, { ...state, forgot: { ...forgot, errors: { forgot_email: valueErrors(email.error) } } }, 422)
+  if (!email.success)
+    return sendLoginPage(
+      c,
+      market,
+      { ...state, forgot: { ...forgot, errors: { forgot_email: valueErrors(email.error) } } },
+      422,
+    )
   const tooMany = () => sendLoginPage(c, market, { ...state, forgot: { ...forgot, failure: 'auth.too_many' } }, 429)
   const keys = await attemptKeys(c, 'forgot', email.data)
   if ((await attemptRefused(c, keys)) || (await countAgainstAccount(c, keys))) return tooMany()

@@ -26,7 +26,14 @@ import { findBySlug } from './find-by-slug'
 export const MAX_PAGES = 100
 
 /** The news index, newest first, a page at a time. */
-export function NewsIndexPage(props: { view: MarketView; chrome: Chrome; head: HeadProps; articles: NewsSummary[]; page: number; pages: number }) {
+export function NewsIndexPage(props: {
+  view: MarketView
+  chrome: Chrome
+  head: HeadProps
+  articles: NewsSummary[]
+  page: number
+  pages: number
+}) {
   const { view, chrome, head, articles, page, pages } = props
   const { t } = view
   const base = `/${view.market.segment}/news`
@@ -34,7 +41,11 @@ export function NewsIndexPage(props: { view: MarketView; chrome: Chrome; head: H
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <div className="band">
         <h1>{t('news.title')}</h1>
-        {articles.length === 0 ? <p>{t('news.none')}</p> : <NewsCards view={view} articles={articles} level={2} first="eager" />}
+        {articles.length === 0 ? (
+          <p>{t('news.none')}</p>
+        ) : (
+          <NewsCards view={view} articles={articles} level={2} first="eager" />
+        )}
         <Pagination
           view={view}
           page={page}
@@ -48,7 +59,19 @@ export function NewsIndexPage(props: { view: MarketView; chrome: Chrome; head: H
 }
 
 /** One article: title, date, picture and its sanitised rich text. */
-export function ArticlePage({ view, chrome, head, article, body }: { view: MarketView; chrome: Chrome; head: HeadProps; article: NewsArticle; body: string }) {
+export function ArticlePage({
+  view,
+  chrome,
+  head,
+  article,
+  body,
+}: {
+  view: MarketView
+  chrome: Chrome
+  head: HeadProps
+  article: NewsArticle
+  body: string
+}) {
   const { t } = view
   const market = view.market
   return (
@@ -59,9 +82,22 @@ export function ArticlePage({ view, chrome, head, article, body }: { view: Marke
         </p>
         <h1>{article.title}</h1>
         <p className="meta">
-          <time dateTime={article.published_at}>{t('news.published_on', { date: formatDate(article.published_at, market.tag) })}</time>
+          <time dateTime={article.published_at}>
+            {t('news.published_on', { date: formatDate(article.published_at, market.tag) })}
+          </time>
         </p>
-        {article.image && <ResponsiveImage className="article-image" src={article.image} alt="" width={960} height={640} place="column" resizing={view.imageResizing ?? false} loading="eager" />}
+        {article.image && (
+          <ResponsiveImage
+            className="article-image"
+            src={article.image}
+            alt=""
+            width={960}
+            height={640}
+            place="column"
+            resizing={view.imageResizing ?? false}
+            loading="eager"
+          />
+        )}
         {article.excerpt && <p className="lead">{article.excerpt}</p>}
         {/* Sanitised by the allowlist of render/rich-text.ts just before: only text-level markup and safe links. */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the article's rich text, sanitised by src/render/rich-text.ts */}
@@ -83,14 +119,23 @@ export async function newsIndex(c: Context<MarketEnv>): Promise<Response> {
   const view = viewOf(c, t, market)
   const seo = await modelSeo(api, 'Listing', 'news')
   const head: HeadProps = {
-    ...headFromSeo(seo, { title: `${t('news.title')} · ${t('brand.name')}`, description: t('home.latest_news') }, view.origin),
+    ...headFromSeo(
+      seo,
+      { title: `${t('news.title')} · ${t('brand.name')}`, description: t('home.latest_news') },
+      view.origin,
+    ),
     canonical: canonicalUrl(view.origin, c.req.url, ['page']),
     // The index's first page exists in every live market; its later pages differ everywhere and have no alternates.
-    alternates: page === 1 ? alternatesOf(pageGroups.newsIndex(placesOf(chrome.sites, c.var.available), null), view.origin) : [],
+    alternates:
+      page === 1 ? alternatesOf(pageGroups.newsIndex(placesOf(chrome.sites, c.var.available), null), view.origin) : [],
   }
-  return sendPage(c, <NewsIndexPage view={view} chrome={chrome} head={head} articles={articles} page={page} pages={pages} />, {
-    caching: Caching.shared,
-  })
+  return sendPage(
+    c,
+    <NewsIndexPage view={view} chrome={chrome} head={head} articles={articles} page={page} pages={pages} />,
+    {
+      caching: Caching.shared,
+    },
+  )
 }
 
 /** `GET /{m}/news/details/{slug}`: the canonical article page; articles carry their own SEO fields. */
@@ -102,7 +147,9 @@ export async function articlePage(c: Context<MarketEnv>): Promise<Response> {
     description: article.excerpt,
     canonical: canonicalUrl(view.origin, c.req.url),
     ogImage: absoluteUrl(view.origin, article.image),
-    alternates: await indexedAlternates(c, chrome.sites, (places, index, here) => pageGroups.article(places, index, article.slug, here)),
+    alternates: await indexedAlternates(c, chrome.sites, (places, index, here) =>
+      pageGroups.article(places, index, article.slug, here),
+    ),
     structuredData: view.origin
       ? [
           articleData(view.origin, market, article, t('brand.name')),
@@ -115,7 +162,9 @@ export async function articlePage(c: Context<MarketEnv>): Promise<Response> {
       : [],
   }
   const body = await sanitizeRichText(article.body)
-  return sendPage(c, <ArticlePage view={view} chrome={chrome} head={head} article={article} body={body} />, { caching: Caching.shared })
+  return sendPage(c, <ArticlePage view={view} chrome={chrome} head={head} article={article} body={body} />, {
+    caching: Caching.shared,
+  })
 }
 
 /** `GET /{m}/news/{slug}-{id}`: the permalink of an article answers 301 with its canonical page. */

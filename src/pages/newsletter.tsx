@@ -28,7 +28,19 @@ type PageState =
   | { kind: 'confirmed' }
   | { kind: 'invalid' }
 
-function NewsletterPage({ view, chrome, head, state, privacyUrl }: { view: MarketView; chrome: Chrome; head: HeadProps; state: PageState; privacyUrl: string | null }) {
+function NewsletterPage({
+  view,
+  chrome,
+  head,
+  state,
+  privacyUrl,
+}: {
+  view: MarketView
+  chrome: Chrome
+  head: HeadProps
+  state: PageState
+  privacyUrl: string | null
+}) {
   const { t } = view
   const segment = view.market.segment
   return (
@@ -39,7 +51,14 @@ function NewsletterPage({ view, chrome, head, state, privacyUrl }: { view: Marke
             <h1 id="newsletter-title">{t('newsletter.title')}</h1>
             <p className="lead">{t('newsletter.intro')}</p>
             {state.token ? (
-              <NewsletterForm view={view} token={state.token} privacyUrl={privacyUrl} labelledBy="newsletter-title" idPrefix="newsletter-page" state={state.form} />
+              <NewsletterForm
+                view={view}
+                token={state.token}
+                privacyUrl={privacyUrl}
+                labelledBy="newsletter-title"
+                idPrefix="newsletter-page"
+                state={state.form}
+              />
             ) : (
               <p className="form-error" role="alert">
                 {t('forms.unavailable')}
@@ -110,18 +129,32 @@ const TITLES: Record<PageState['kind'], string> = {
  * One of the sign-up's pages. The footer carries no second form here. A form (it has its own token) and a page about
  * a link (the token is in its URL: no Referer, no tracker) are never kept by a cache.
  */
-async function sendNewsletterPage(c: Context<MarketEnv>, state: PageState, status: 200 | 404 | 410 | 422 | 429 | 503 = 200) {
+async function sendNewsletterPage(
+  c: Context<MarketEnv>,
+  state: PageState,
+  status: 200 | 404 | 410 | 422 | 429 | 503 = 200,
+) {
   const { market, t, available } = c.var
   const chrome: Chrome = { ...(await loadChrome(c)), newsletterToken: null }
   const view = viewOf(c, t, market, false)
   const head: HeadProps = { title: `${t(TITLES[state.kind])} · ${t('brand.name')}`, robots: 'noindex' }
   const aboutLink = state.kind === 'confirm' || state.kind === 'invalid'
-  return sendPage(c, <NewsletterPage view={view} chrome={chrome} head={head} state={state} privacyUrl={available.pageUrl('privacy-policy')} />, {
-    status,
-    caching: state.kind === 'sent' || state.kind === 'confirmed' ? Caching.shared : Caching.never,
-    kind: state.kind === 'form' ? 'form' : 'page',
-    ...(aboutLink ? { headers: { 'Referrer-Policy': 'no-referrer' }, tracking: false } : {}),
-  })
+  return sendPage(
+    c,
+    <NewsletterPage
+      view={view}
+      chrome={chrome}
+      head={head}
+      state={state}
+      privacyUrl={available.pageUrl('privacy-policy')}
+    />,
+    {
+      status,
+      caching: state.kind === 'sent' || state.kind === 'confirmed' ? Caching.shared : Caching.never,
+      kind: state.kind === 'form' ? 'form' : 'page',
+      ...(aboutLink ? { headers: { 'Referrer-Policy': 'no-referrer' }, tracking: false } : {}),
+    },
+  )
 }
 
 /** `GET /{m}/newsletter`: the sign-up form on a page of its own (where the footer's form comes back with its messages). */
@@ -139,7 +172,11 @@ export async function submitNewsletter(c: Context<MarketEnv>): Promise<Response>
   const body = await readForm(c)
   const typed: NewsletterFormState = { email: body.email?.slice(0, 254), consent: body.consent === 'on' }
   const again = (form: NewsletterFormState, status: 422 | 429 | 503, token?: string | null) =>
-    sendNewsletterPage(c, { kind: 'form', token: token ?? body[FORM_TOKEN_FIELD] ?? null, form: { ...typed, ...form } }, status)
+    sendNewsletterPage(
+      c,
+      { kind: 'form', token: token ?? body[FORM_TOKEN_FIELD] ?? null, form: { ...typed, ...form } },
+      status,
+    )
 
   const secret = c.env.SESSION_SECRET
   const origin = configOf(c.env).publicOrigin
@@ -165,7 +202,11 @@ export async function submitNewsletter(c: Context<MarketEnv>): Promise<Response>
   if (!fields.success) return again({ errors: fieldErrors(fields.error) }, 422)
   // The token's id is the sign-up's key upstream: the same form sent twice with the same address mails one link (a
   // kept page's footer gives every visitor the same token, so the address is part of the key there).
-  const request = { ...fields.data, link_template: `${origin}/${c.var.market.segment}/newsletter/confirm/{token}`, submission_key: token.id }
+  const request = {
+    ...fields.data,
+    link_template: `${origin}/${c.var.market.segment}/newsletter/confirm/{token}`,
+    submission_key: token.id,
+  }
   try {
     const answer = await unlessRefused(c.var.api.newsletter.subscribe(request), [422])
     if (answer.refused) return again({ errors: answer.refused.rejection.errors ?? { form: ['invalid'] } }, 422)

@@ -22,7 +22,21 @@ import { Island } from '../components/island'
 import { randomToken } from '../crypto/digest'
 
 /** The product page: breadcrumbs, gallery, the buy column (name, price, colours, sizes, actions), size guide, specifications, related products. */
-export function ProductPage({ view, chrome, head, product, formKey, related }: { view: MarketView; chrome: Chrome; head: HeadProps; product: Product; formKey: string; related: ProductSummary[] }) {
+export function ProductPage({
+  view,
+  chrome,
+  head,
+  product,
+  formKey,
+  related,
+}: {
+  view: MarketView
+  chrome: Chrome
+  head: HeadProps
+  product: Product
+  formKey: string
+  related: ProductSummary[]
+}) {
   const { t } = view
   const market = view.market
   const base = `/${market.segment}`
@@ -112,7 +126,8 @@ export function ProductPage({ view, chrome, head, product, formKey, related }: {
 function Gallery({ view, product }: { view: MarketView; product: Product }) {
   const { t } = view
   const colourOf = new Map<string, string>()
-  for (const [colour, paths] of Object.entries(product.colour_gallery)) for (const path of paths) colourOf.set(path, colour)
+  for (const [colour, paths] of Object.entries(product.colour_gallery))
+    for (const path of paths) colourOf.set(path, colour)
   const pictures = product.gallery.length ? product.gallery : product.image ? [product.image] : []
   // The colours' own pictures first, in the order of the colours offered (so the first shown is the first colour's),
   // then those every colour shares.
@@ -121,7 +136,10 @@ function Gallery({ view, product }: { view: MarketView; product: Product }) {
     const colour = colourOf.get(path)
     return colour === undefined ? colours.length : colours.includes(colour) ? colours.indexOf(colour) : colours.length
   }
-  const ordered = pictures.map((path, index) => ({ path, index })).sort((a, b) => rank(a.path) - rank(b.path) || a.index - b.index).map(({ path }) => path)
+  const ordered = pictures
+    .map((path, index) => ({ path, index }))
+    .sort((a, b) => rank(a.path) - rank(b.path) || a.index - b.index)
+    .map(({ path }) => path)
   const texts = {
     label: t('product.viewer', { name: product.name }),
     close: t('product.viewer_close'),
@@ -131,14 +149,21 @@ function Gallery({ view, product }: { view: MarketView; product: Product }) {
     next: t('product.viewer_next'),
   }
   return (
-    <section className="product-gallery" aria-label={t('product.gallery', { name: product.name })} data-viewer-texts={JSON.stringify(texts)}>
+    <section
+      className="product-gallery"
+      aria-label={t('product.gallery', { name: product.name })}
+      data-viewer-texts={JSON.stringify(texts)}
+    >
       <ul className="gallery-list">
         {ordered.map((path, index) => {
           const colour = colourOf.get(path)
           // "Strada 9, Red" for a colour's first picture, "Picture 2 of Strada 9, Red" for its next ones.
-          const named = colour ? t('product.in_colour', { name: product.name, colour: t(`colour.${colour}`) }) : product.name
+          const named = colour
+            ? t('product.in_colour', { name: product.name, colour: t(`colour.${colour}`) })
+            : product.name
           const number = ordered.slice(0, index + 1).filter((other) => colourOf.get(other) === colour).length
-          const alt = colour && number === 1 ? named : t('product.picture', { number: colour ? number : index + 1, name: named })
+          const alt =
+            colour && number === 1 ? named : t('product.picture', { number: colour ? number : index + 1, name: named })
           return (
             <li key={path} className="gallery-item" data-colour={colour}>
               <a className="gallery-link" href={path} data-viewer="">
@@ -162,7 +187,12 @@ function Gallery({ view, product }: { view: MarketView; product: Product }) {
 }
 
 /** The colours and sizes as the picker shows them (in the buy box, or alone where the market does not sell online). */
-function pickerProps(view: MarketView, product: Product, price: (minor: number) => string, priceText: string): Omit<AddToCartProps, 'action'> {
+function pickerProps(
+  view: MarketView,
+  product: Product,
+  price: (minor: number) => string,
+  priceText: string,
+): Omit<AddToCartProps, 'action'> {
   const { t } = view
   const colours = new Set(Object.keys(product.colour_gallery))
   return {
@@ -173,7 +203,11 @@ function pickerProps(view: MarketView, product: Product, price: (minor: number) 
     price: priceText,
     // The size guide (components/size-guide.tsx) is offered beside the sizes when the product has one.
     sizeGuide: product.size_guide ? { href: '#size-guide', text: t('size_guide.open') } : undefined,
-    colours: [...new Set(product.variants.map((variant) => variant.colour))].map((colour) => ({ key: colour, name: t(`colour.${colour}`), pictures: colours.has(colour) })),
+    colours: [...new Set(product.variants.map((variant) => variant.colour))].map((colour) => ({
+      key: colour,
+      name: t(`colour.${colour}`),
+      pictures: colours.has(colour),
+    })),
     options: product.variants.map((variant) => ({
       sku: variant.sku,
       size: variant.size,
@@ -204,7 +238,19 @@ function pickerProps(view: MarketView, product: Product, price: (minor: number) 
  * "Add to cart" (a plain form, hydrated as an island, with its bar kept in view on phones), then what the price
  * includes and the delivery estimate.
  */
-function BuyBox({ view, product, formKey, price, picker }: { view: MarketView; product: Product; formKey: string; price: (minor: number) => string; picker: Omit<AddToCartProps, 'action'> }) {
+function BuyBox({
+  view,
+  product,
+  formKey,
+  price,
+  picker,
+}: {
+  view: MarketView
+  product: Product
+  formKey: string
+  price: (minor: number) => string
+  picker: Omit<AddToCartProps, 'action'>
+}) {
   const { t } = view
   const market = view.market
   const { vat, shipping } = market.site.settings
@@ -249,7 +295,9 @@ export async function productPage(c: Context<MarketEnv>): Promise<Response> {
     canonical: canonicalUrl(view.origin, c.req.url),
     ogImage: absoluteUrl(view.origin, product.gallery[0]),
     ogImageAlt: product.name,
-    alternates: await indexedAlternates(c, chrome.sites, (places, index) => pageGroups.product(places, index, product.slug)),
+    alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
+      pageGroups.product(places, index, product.slug),
+    ),
     structuredData: view.origin
       ? [
           productData(view.origin, market, product, t('brand.name')),
@@ -263,7 +311,11 @@ export async function productPage(c: Context<MarketEnv>): Promise<Response> {
   }
   const related = await relatedTo(c, product)
   // The "add to cart" form's key, new on every answer (a double click sends it twice and adds once).
-  return sendPage(c, <ProductPage view={view} chrome={chrome} head={head} product={product} formKey={randomToken()} related={related} />, {
-    caching: Caching.shared,
-  })
+  return sendPage(
+    c,
+    <ProductPage view={view} chrome={chrome} head={head} product={product} formKey={randomToken()} related={related} />,
+    {
+      caching: Caching.shared,
+    },
+  )
 }

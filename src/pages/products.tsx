@@ -71,7 +71,10 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
             </li>
             {types.map((type) => (
               <li key={type.id}>
-                <a href={`${base}/type/${type.slug}`} aria-current={here === `${base}/type/${type.slug}` ? 'page' : undefined}>
+                <a
+                  href={`${base}/type/${type.slug}`}
+                  aria-current={here === `${base}/type/${type.slug}` ? 'page' : undefined}
+                >
                   {type.name}
                 </a>
               </li>
@@ -84,29 +87,72 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
               {t('listing.filters')}
               {applied.length > 0 && <span className="listing-filters-count">{` (${applied.length})`}</span>}
             </summary>
-            <form method="get" action={here} id={LISTING_IDS.form} className="filter-form" aria-label={t('listing.filters')}>
-              <FacetChoices view={view} name={LISTING_PARAMS.discipline} legend="listing.discipline" labels="listing.disciplines" values={facets.disciplines} chosen={query.disciplines} />
+            <form
+              method="get"
+              action={here}
+              id={LISTING_IDS.form}
+              className="filter-form"
+              aria-label={t('listing.filters')}
+            >
+              <FacetChoices
+                view={view}
+                name={LISTING_PARAMS.discipline}
+                legend="listing.discipline"
+                labels="listing.disciplines"
+                values={facets.disciplines}
+                chosen={query.disciplines}
+              />
               {facets.eBike && (
                 <fieldset>
                   <legend>{t('listing.e_bike')}</legend>
                   {(['', 'yes', 'no'] as const).map((value) => (
                     <label key={value} className="filter-choice">
-                      <input type="radio" name={LISTING_PARAMS.eBike} value={value} defaultChecked={(query.eBike ?? '') === value} />
+                      <input
+                        type="radio"
+                        name={LISTING_PARAMS.eBike}
+                        value={value}
+                        defaultChecked={(query.eBike ?? '') === value}
+                      />
                       <span>{t(`listing.e_bike_${value || 'any'}`)}</span>
                     </label>
                   ))}
                 </fieldset>
               )}
-              <FacetChoices view={view} name={LISTING_PARAMS.material} legend="listing.material" labels="listing.materials" values={facets.materials} chosen={query.materials} />
+              <FacetChoices
+                view={view}
+                name={LISTING_PARAMS.material}
+                legend="listing.material"
+                labels="listing.materials"
+                values={facets.materials}
+                chosen={query.materials}
+              />
               <fieldset className="filter-price">
-                <legend>{t('listing.price', { currency: market.site.default_currency_token || market.site.currency })}</legend>
+                <legend>
+                  {t('listing.price', { currency: market.site.default_currency_token || market.site.currency })}
+                </legend>
                 <label>
                   <span>{t('listing.price_min')}</span>
-                  <input type="number" name={LISTING_PARAMS.min} min={0} step={1} inputMode="numeric" defaultValue={query.minText} dir="ltr" />
+                  <input
+                    type="number"
+                    name={LISTING_PARAMS.min}
+                    min={0}
+                    step={1}
+                    inputMode="numeric"
+                    defaultValue={query.minText}
+                    dir="ltr"
+                  />
                 </label>
                 <label>
                   <span>{t('listing.price_max')}</span>
-                  <input type="number" name={LISTING_PARAMS.max} min={0} step={1} inputMode="numeric" defaultValue={query.maxText} dir="ltr" />
+                  <input
+                    type="number"
+                    name={LISTING_PARAMS.max}
+                    min={0}
+                    step={1}
+                    inputMode="numeric"
+                    defaultValue={query.maxText}
+                    dir="ltr"
+                  />
                 </label>
               </fieldset>
               <fieldset>
@@ -137,7 +183,11 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
                 {t('listing.apply_sort')}
               </button>
             </div>
-            <Island name={IslandNames.listingUpdates} component={ListingUpdates} props={{ form: LISTING_IDS.form, results: LISTING_IDS.results, count: LISTING_IDS.count }} />
+            <Island
+              name={IslandNames.listingUpdates}
+              component={ListingUpdates}
+              props={{ form: LISTING_IDS.form, results: LISTING_IDS.results, count: LISTING_IDS.count }}
+            />
             <section id={LISTING_IDS.results} className="listing-results" aria-labelledby={LISTING_IDS.count}>
               <h2 id={LISTING_IDS.count} className="listing-count">
                 {shown.length === 1 ? t('listing.count_one') : t('listing.count', { count: shown.length })}
@@ -175,7 +225,11 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
 }
 
 /** The filters a query applies, each with its label and the query string without it. */
-function appliedFilters(view: MarketView, query: ListingQuery, price: (minor: number) => string): Array<{ label: string; href: string }> {
+function appliedFilters(
+  view: MarketView,
+  query: ListingQuery,
+  price: (minor: number) => string,
+): Array<{ label: string; href: string }> {
   const { t } = view
   const without = (change: Partial<ListingQuery>) => listingSearch({ ...query, ...change })
   const filters = [
@@ -191,9 +245,15 @@ function appliedFilters(view: MarketView, query: ListingQuery, price: (minor: nu
   ]
   const { minPrice, maxPrice } = query
   const noPrice = { minPrice: null, maxPrice: null, minText: '', maxText: '' }
-  if (minPrice !== null && maxPrice !== null) filters.push({ label: t('listing.price_between', { min: price(minPrice), max: price(maxPrice) }), href: without(noPrice) })
-  else if (minPrice !== null) filters.push({ label: t('listing.price_from', { price: price(minPrice) }), href: without(noPrice) })
-  else if (maxPrice !== null) filters.push({ label: t('listing.price_up_to', { price: price(maxPrice) }), href: without(noPrice) })
+  if (minPrice !== null && maxPrice !== null)
+    filters.push({
+      label: t('listing.price_between', { min: price(minPrice), max: price(maxPrice) }),
+      href: without(noPrice),
+    })
+  else if (minPrice !== null)
+    filters.push({ label: t('listing.price_from', { price: price(minPrice) }), href: without(noPrice) })
+  else if (maxPrice !== null)
+    filters.push({ label: t('listing.price_up_to', { price: price(maxPrice) }), href: without(noPrice) })
   if (query.inStock) filters.push({ label: t('listing.in_stock'), href: without({ inStock: false }) })
   return filters
 }
@@ -215,31 +275,61 @@ export async function productsPage(c: Context<MarketEnv>): Promise<Response> {
   const query = parseListingQuery(new URL(c.req.url).searchParams, market.site.currency)
   const title = typeSlug === undefined ? t('product.all_products') : (shown[0] as ProductType).name
   const view = viewOf(c, t, market)
-  const seo = await (typeSlug === undefined ? modelSeo(api, 'Listing', 'products') : modelSeo(api, 'ProductType', (shown[0] as ProductType).id))
+  const seo = await (typeSlug === undefined
+    ? modelSeo(api, 'Listing', 'products')
+    : modelSeo(api, 'ProductType', (shown[0] as ProductType).id))
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${title} · ${t('brand.name')}`, description: t('brand.tagline') }, view.origin),
     // Filters and orders are not pages of their own: every one's canonical is the listing without them.
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
-      typeSlug === undefined ? pageGroups.products(places, index) : pageGroups.productType(places, index, typeSlug)),
+      typeSlug === undefined ? pageGroups.products(places, index) : pageGroups.productType(places, index, typeSlug),
+    ),
     // A type's listing sits under the listing of every product.
-    structuredData: view.origin && typeSlug !== undefined
-      ? [
-          breadcrumbs(view.origin, [
-            { name: t('header.home'), path: `/${market.segment}` },
-            { name: t('product.all_products'), path: `/${market.segment}/products` },
-            { name: title, path: `/${market.segment}/products/type/${typeSlug}` },
-          ]),
-        ]
-      : [],
+    structuredData:
+      view.origin && typeSlug !== undefined
+        ? [
+            breadcrumbs(view.origin, [
+              { name: t('header.home'), path: `/${market.segment}` },
+              { name: t('product.all_products'), path: `/${market.segment}/products` },
+              { name: title, path: `/${market.segment}/products/type/${typeSlug}` },
+            ]),
+          ]
+        : [],
   }
-  return sendPage(c, <ProductsPage view={view} chrome={chrome} head={head} title={title} types={types} products={products} query={query} />, {
-    caching: Caching.shared,
-  })
+  return sendPage(
+    c,
+    <ProductsPage
+      view={view}
+      chrome={chrome}
+      head={head}
+      title={title}
+      types={types}
+      products={products}
+      query={query}
+    />,
+    {
+      caching: Caching.shared,
+    },
+  )
 }
 
 /** A filter of several values (disciplines, frame materials) as checkboxes, left out when the listing offers none. */
-function FacetChoices({ view, name, legend, labels, values, chosen }: { view: MarketView; name: string; legend: string; labels: string; values: readonly string[]; chosen: readonly string[] }) {
+function FacetChoices({
+  view,
+  name,
+  legend,
+  labels,
+  values,
+  chosen,
+}: {
+  view: MarketView
+  name: string
+  legend: string
+  labels: string
+  values: readonly string[]
+  chosen: readonly string[]
+}) {
   if (values.length === 0) return null
   return (
     <fieldset>

@@ -40,7 +40,13 @@ type RegisterState = {
   message?: 'auth.too_many' | 'forms.expired' | 'forms.unavailable'
 }
 
-type RegisterPageProps = { view: View; head: HeadProps; market: LoginMarket; privacyUrl: string | null; state: RegisterState }
+type RegisterPageProps = {
+  view: View
+  head: HeadProps
+  market: LoginMarket
+  privacyUrl: string | null
+  state: RegisterState
+}
 
 /** The sign-up form: names, address, password (its rules shown), the consent; a plain form that works without JavaScript. */
 export function RegisterPage({ view, head, market, privacyUrl, state }: RegisterPageProps) {
@@ -61,11 +67,44 @@ export function RegisterPage({ view, head, market, privacyUrl, state }: Register
             {state.redirect && <input type="hidden" name="redirect" value={state.redirect} />}
             <div className="honeypot" aria-hidden="true">
               <label htmlFor="field-homepage">{t('forms.honeypot')}</label>
-              <input id="field-homepage" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+              <input
+                id="field-homepage"
+                name={HONEYPOT_FIELD}
+                type="text"
+                tabIndex={-1}
+                autoComplete="off"
+                defaultValue=""
+              />
             </div>
-            <Field view={view} name="first_name" label={t('forms.field.first_name')} autoComplete="given-name" maxLength={80} defaultValue={values.first_name} errors={errors} />
-            <Field view={view} name="last_name" label={t('forms.field.last_name')} autoComplete="family-name" maxLength={80} defaultValue={values.last_name} errors={errors} />
-            <Field view={view} name="email" label={t('auth.email')} type="email" autoComplete="email" dir="ltr" maxLength={254} defaultValue={values.email} errors={errors} />
+            <Field
+              view={view}
+              name="first_name"
+              label={t('forms.field.first_name')}
+              autoComplete="given-name"
+              maxLength={80}
+              defaultValue={values.first_name}
+              errors={errors}
+            />
+            <Field
+              view={view}
+              name="last_name"
+              label={t('forms.field.last_name')}
+              autoComplete="family-name"
+              maxLength={80}
+              defaultValue={values.last_name}
+              errors={errors}
+            />
+            <Field
+              view={view}
+              name="email"
+              label={t('auth.email')}
+              type="email"
+              autoComplete="email"
+              dir="ltr"
+              maxLength={254}
+              defaultValue={values.email}
+              errors={errors}
+            />
             <Field
               view={view}
               name="password"
@@ -76,7 +115,14 @@ export function RegisterPage({ view, head, market, privacyUrl, state }: Register
               hint={t('password.rules', { min: PASSWORD_MIN })}
               errors={errors}
             />
-            <ConsentField view={view} errors={errors} checked={values.consent === true} privacyUrl={privacyUrl} label="register.consent" privacyText="register.privacy_text" />
+            <ConsentField
+              view={view}
+              errors={errors}
+              checked={values.consent === true}
+              privacyUrl={privacyUrl}
+              label="register.consent"
+              privacyText="register.privacy_text"
+            />
             <button type="submit" className="button">
               {t('register.submit')}
             </button>
@@ -96,19 +142,33 @@ export function RegisterPage({ view, head, market, privacyUrl, state }: Register
 
 /** An empty field is told it is required, and nothing else (an empty password also fails the rules). */
 const onlyRequired = (errors: FieldErrors): FieldErrors =>
-  Object.fromEntries(Object.entries(errors).map(([field, keys]) => [field, keys?.includes('required') ? ['required'] : keys]))
+  Object.fromEntries(
+    Object.entries(errors).map(([field, keys]) => [field, keys?.includes('required') ? ['required'] : keys]),
+  )
 
 /** The privacy policy of the login market, when it has one. */
 async function privacyUrlOf(c: Context<AppEnv>, market: LoginMarket): Promise<string | null> {
-  const [sites, features] = await Promise.all([c.var.lookups.sites().catch(() => []), c.var.lookups.features().catch(() => [])])
+  const [sites, features] = await Promise.all([
+    c.var.lookups.sites().catch(() => []),
+    c.var.lookups.features().catch(() => []),
+  ])
   const site = sites.find((candidate) => candidate.slug === market.country)
   return site ? availabilityOf(toMarket(site, market.locale), features).pageUrl('privacy-policy') : null
 }
 
-async function sendRegisterPage(c: Context<AppEnv>, market: LoginMarket, state: RegisterState, status: 200 | 422 | 429 | 503 = 200) {
+async function sendRegisterPage(
+  c: Context<AppEnv>,
+  market: LoginMarket,
+  state: RegisterState,
+  status: 200 | 422 | 429 | 503 = 200,
+) {
   const [t, privacyUrl] = await Promise.all([loadTranslator(c.var.lookups.forMarket(market)), privacyUrlOf(c, market)])
   const view = viewOf(c, t, null, false)
-  const head: HeadProps = { title: `${t('register.title')} · ${t('brand.name')}`, description: t('register.intro'), robots: 'noindex' }
+  const head: HeadProps = {
+    title: `${t('register.title')} · ${t('brand.name')}`,
+    description: t('register.intro'),
+    robots: 'noindex',
+  }
   const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) } : {}
   // Each form carries its own token: never kept by a cache.
   return sendPage(c, <RegisterPage view={view} head={head} market={market} privacyUrl={privacyUrl} state={state} />, {
@@ -123,7 +183,12 @@ async function sendRegisterPage(c: Context<AppEnv>, market: LoginMarket, state: 
 export async function registerPage(c: Context<AppEnv>): Promise<Response> {
   const secret = c.env.SESSION_SECRET
   const token = secret ? await issueFormToken(secret, TOKEN_SCOPE) : null
-  return sendRegisterPage(c, await loginMarket(c), { redirect: redirectTarget(c.req.query('redirect')), token }, token ? 200 : 503)
+  return sendRegisterPage(
+    c,
+    await loginMarket(c),
+    { redirect: redirectTarget(c.req.query('redirect')), token },
+    token ? 200 : 503,
+  )
 }
 
 /**
@@ -137,7 +202,12 @@ export async function submitRegister(c: Context<AppEnv>): Promise<Response> {
   const form = await readForm(c)
   const market = await loginMarket(c, { market: form[LOGIN_MARKET_PARAM], redirect: form.redirect })
   const redirect = redirectTarget(form.redirect)
-  const values: Typed = { first_name: form.first_name ?? '', last_name: form.last_name ?? '', email: form.email ?? '', consent: form.consent === 'on' }
+  const values: Typed = {
+    first_name: form.first_name ?? '',
+    last_name: form.last_name ?? '',
+    email: form.email ?? '',
+    consent: form.consent === 'on',
+  }
   const secret = c.env.SESSION_SECRET
   if (!secret) return sendRegisterPage(c, market, { redirect, token: null, values }, 503)
   const posted = form[FORM_TOKEN_FIELD]
@@ -151,9 +221,19 @@ export async function submitRegister(c: Context<AppEnv>): Promise<Response> {
   }
   if (token.state === 'expired') {
     // The new token counts as already filled in: the visitor checks the kept values and sends at once.
-    return again({ message: 'forms.expired', token: await issueFormToken(secret, TOKEN_SCOPE, Date.now() - MIN_FILL_SECONDS * 1000) }, 422)
+    return again(
+      {
+        message: 'forms.expired',
+        token: await issueFormToken(secret, TOKEN_SCOPE, Date.now() - MIN_FILL_SECONDS * 1000),
+      },
+      422,
+    )
   }
-  const fields = registrationFields.safeParse({ ...values, password: form.password ?? '', consent: form.consent ?? false })
+  const fields = registrationFields.safeParse({
+    ...values,
+    password: form.password ?? '',
+    consent: form.consent ?? false,
+  })
   if (!fields.success) return again({ errors: onlyRequired(fieldErrors(fields.error)) }, 422)
 
   const tooMany = () => again({ message: 'auth.too_many' }, 429)
@@ -162,7 +242,11 @@ export async function submitRegister(c: Context<AppEnv>): Promise<Response> {
   const origin = configOf(c.env).publicOrigin
   if (!origin) throw PageError.maintenance()
   const { refused } = await unlessRefused(
-    authOf(c, market).register({ ...fields.data, submission_key: token.id, link_template: confirmLinkTemplateOf(origin, market.segment, redirect) }),
+    authOf(c, market).register({
+      ...fields.data,
+      submission_key: token.id,
+      link_template: confirmLinkTemplateOf(origin, market.segment, redirect),
+    }),
     [422, 429],
   )
   if (refused?.status === 429) return tooMany()
@@ -201,6 +285,9 @@ export async function registerSent(c: Context<AppEnv>): Promise<Response> {
 export function confirmLinkTemplateOf(origin: string, segment: string, redirect: string | null): string {
   const base = `${origin}/${segment}/confirm-email/{token}`
   if (!redirect) return base
-  const encoded = encodeURIComponent(redirect).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+  const encoded = encodeURIComponent(redirect).replace(
+    /[!'()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
   return `${base}?redirect=${encoded}`
 }

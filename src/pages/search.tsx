@@ -33,7 +33,15 @@ function resultUrl(segment: string, result: SearchResult): string {
   return `/${segment}/dealers/${result.slug}`
 }
 
-type SearchProps = { view: MarketView; chrome: Chrome; head: HeadProps; type: SearchType; q: string; results: SearchResult[]; meta: PageMeta }
+type SearchProps = {
+  view: MarketView
+  chrome: Chrome
+  head: HeadProps
+  type: SearchType
+  q: string
+  results: SearchResult[]
+  meta: PageMeta
+}
 
 /** The search page: the box (the query kept), a tab per kind, the ranked results or an empty state, paging. */
 export function SearchPage({ view, chrome, head, type, q, results, meta }: SearchProps) {
@@ -44,11 +52,24 @@ export function SearchPage({ view, chrome, head, type, q, results, meta }: Searc
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <div className="band search">
         <h1>{q ? t('search.results_for', { q }) : t('search.title')}</h1>
-        <form method="get" action={`/${segment}/search/${type}`} role="search" className="search-form" aria-label={t('search.title')}>
+        <form
+          method="get"
+          action={`/${segment}/search/${type}`}
+          role="search"
+          className="search-form"
+          aria-label={t('search.title')}
+        >
           <label htmlFor="search-q" className="visually-hidden">
             {t('header.search_label')}
           </label>
-          <input id="search-q" type="search" name="q" defaultValue={q} maxLength={MAX_QUERY} placeholder={t('header.search_placeholder')} />
+          <input
+            id="search-q"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={MAX_QUERY}
+            placeholder={t('header.search_placeholder')}
+          />
           <button type="submit" className="button">
             {t('search.submit')}
           </button>
@@ -76,7 +97,16 @@ export function SearchPage({ view, chrome, head, type, q, results, meta }: Searc
             <ol className="results">
               {results.map((result) => (
                 <li key={`${result.kind}:${result.slug}`} className="result">
-                  {result.image && <ResponsiveImage src={result.image} alt="" width={120} height={80} place="thumb" resizing={view.imageResizing ?? false} />}
+                  {result.image && (
+                    <ResponsiveImage
+                      src={result.image}
+                      alt=""
+                      width={120}
+                      height={80}
+                      place="thumb"
+                      resizing={view.imageResizing ?? false}
+                    />
+                  )}
                   <div>
                     <p className="eyebrow">{t(`search.kind_${result.kind}`)}</p>
                     <h2>
@@ -111,7 +141,10 @@ export async function searchPage(c: Context<MarketEnv>): Promise<Response> {
   const page = pageNumber(c.req.query('page'), MAX_PAGES)
   if (!type || !page) throw PageError.pageNotFound(c.req.url)
   const q = (c.req.query('q') ?? '').trim().slice(0, MAX_QUERY)
-  const [found, chrome] = await Promise.all([q ? api.search.find({ type, q, page, perPage: RESULTS_PER_PAGE }) : null, loadChrome(c)])
+  const [found, chrome] = await Promise.all([
+    q ? api.search.find({ type, q, page, perPage: RESULTS_PER_PAGE }) : null,
+    loadChrome(c),
+  ])
   const results = found?.items ?? []
   const meta = found?.meta ?? { page, per_page: RESULTS_PER_PAGE, total: 0 }
   if (page > 1 && results.length === 0) throw PageError.pageNotFound(c.req.url)
@@ -122,7 +155,11 @@ export async function searchPage(c: Context<MarketEnv>): Promise<Response> {
     canonical: canonicalUrl(view.origin, c.req.url, ['page', 'q']),
     robots: 'noindex, follow',
   }
-  return sendPage(c, <SearchPage view={view} chrome={chrome} head={head} type={type} q={q} results={results} meta={meta} />, {
-    caching: Caching.shared,
-  })
+  return sendPage(
+    c,
+    <SearchPage view={view} chrome={chrome} head={head} type={type} q={q} results={results} meta={meta} />,
+    {
+      caching: Caching.shared,
+    },
+  )
 }

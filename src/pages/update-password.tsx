@@ -22,7 +22,17 @@ import { loadChrome } from './chrome'
 type ResetState = { kind: 'form'; email: string; errors?: FieldErrors } | { kind: 'invalid' }
 
 /** The update-password page: the rules, the new password twice; or a clear message when the link is spent. */
-export function UpdatePasswordPage({ view, chrome, head, state }: { view: MarketView; chrome: Chrome; head: HeadProps; state: ResetState }) {
+export function UpdatePasswordPage({
+  view,
+  chrome,
+  head,
+  state,
+}: {
+  view: MarketView
+  chrome: Chrome
+  head: HeadProps
+  state: ResetState
+}) {
   const { t } = view
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
@@ -90,7 +100,6 @@ async function sendResetPage(c: Context<MarketEnv>, state: ResetState, status: 2
 /** Unknown links answer 404, expired or used ones 410, both with the same message and a way to ask again. */
 const spent = (c: Context<MarketEnv>, status: 404 | 410) => sendResetPage(c, { kind: 'invalid' }, status)
 
-
 /** `GET /{m}/update-password/{token}` (guest only): checks the link before asking for anything. */
 export async function updatePasswordPage(c: Context<MarketEnv>): Promise<Response> {
   const token = c.req.param('token') ?? ''
@@ -116,7 +125,8 @@ export async function submitUpdatePassword(c: Context<MarketEnv>): Promise<Respo
   if (Object.keys(errors).length > 0) return sendResetPage(c, { kind: 'form', email, errors }, 422)
 
   const reset = await unlessRefused(authOf(c).resetPassword(token, form.password ?? ''), [410, 422])
-  if (reset.refused?.status === 422) return sendResetPage(c, { kind: 'form', email, errors: reset.refused.rejection.errors }, 422)
+  if (reset.refused?.status === 422)
+    return sendResetPage(c, { kind: 'form', email, errors: reset.refused.rejection.errors }, 422)
   if (reset.refused) return spent(c, 410)
   if (!reset.answer) return spent(c, 404)
   // The password is changed: a store that fails to end the other sessions is logged, not shown (their tokens are

@@ -18,7 +18,12 @@ export type SignatureRefusal = 'malformed' | 'signature' | 'stale'
 export type SignatureCheck = { ok: true; timestamp: number } | { ok: false; reason: SignatureRefusal }
 
 const keyOf = (secret: string): Promise<CryptoKey> =>
-  keys.remember(secret, () => crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']))
+  keys.remember(secret, () =>
+    crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]),
+  )
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
 
@@ -29,7 +34,9 @@ const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16)
  * headers.set('Payment-Signature', await signWebhook(secret, body, Math.floor(Date.now() / 1000)))
  */
 export async function signWebhook(secret: string, body: string, timestamp: number): Promise<string> {
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await keyOf(secret), encoder.encode(`${timestamp}.${body}`)))
+  const mac = new Uint8Array(
+    await crypto.subtle.sign('HMAC', await keyOf(secret), encoder.encode(`${timestamp}.${body}`)),
+  )
   return `t=${timestamp},v1=${hex(mac)}`
 }
 

@@ -8,7 +8,16 @@ import { minorUnitDigits } from '../i18n/formats'
 import { sendPage, sendRedirect } from '../render/respond'
 import type { PaymentState } from './provider'
 import { paymentProviderOf } from './providers'
-import { actOnTestPayment, deliverTestWebhook, readTestPayment, TEST_ACTIONS, TEST_MERCHANT, TEST_PAYMENTS_PATH, type TestAction, type TestPayment } from './test-provider'
+import {
+  actOnTestPayment,
+  deliverTestWebhook,
+  readTestPayment,
+  TEST_ACTIONS,
+  TEST_MERCHANT,
+  TEST_PAYMENTS_PATH,
+  type TestAction,
+  type TestPayment,
+} from './test-provider'
 
 /** The test page's stylesheet: the staff console's (calm, no web fonts, no script). */
 const STYLESHEET = '/console.css'
@@ -34,12 +43,19 @@ export async function testPaymentPage(c: Context<AppEnv>): Promise<Response> {
 export async function submitTestPayment(c: Context<AppEnv>): Promise<Response> {
   const payment = await paymentOf(c)
   const action = (await readForm(c)).action
-  if (!isAction(action)) return sendTestPage(c, payment, { status: 400, notice: 'Choose one of the buttons: succeed, fail or leave pending.' })
+  if (!isAction(action))
+    return sendTestPage(c, payment, {
+      status: 400,
+      notice: 'Choose one of the buttons: succeed, fail or leave pending.',
+    })
   const outcome = await actOnTestPayment(c.env.DB, payment.id, action)
   if (outcome === null) throw PageError.pageNotFound(c.req.url)
   if (outcome === 'settled') {
     const now = (await readTestPayment(c.env.DB, payment.id)) ?? payment
-    return sendTestPage(c, now, { status: 409, notice: `This payment is already ${STATE_WORDS[now.state]}: nothing changed.` })
+    return sendTestPage(c, now, {
+      status: 409,
+      notice: `This payment is already ${STATE_WORDS[now.state]}: nothing changed.`,
+    })
   }
   const config = configOf(c.env)
   await deliverTestWebhook(outcome.event, {
@@ -51,16 +67,30 @@ export async function submitTestPayment(c: Context<AppEnv>): Promise<Response> {
   return sendRedirect(c, outcome.payment.return_url, 303)
 }
 
-const isAction = (value: string | undefined): value is TestAction => value !== undefined && Object.hasOwn(TEST_ACTIONS, value)
+const isAction = (value: string | undefined): value is TestAction =>
+  value !== undefined && Object.hasOwn(TEST_ACTIONS, value)
 
-const STATE_WORDS: Record<PaymentState, string> = { pending: 'pending', paid: 'paid', failed: 'failed', cancelled: 'cancelled' }
-const STATE_BADGES: Record<PaymentState, string> = { pending: 'badge warn', paid: 'badge ok', failed: 'badge error', cancelled: 'badge error' }
+const STATE_WORDS: Record<PaymentState, string> = {
+  pending: 'pending',
+  paid: 'paid',
+  failed: 'failed',
+  cancelled: 'cancelled',
+}
+const STATE_BADGES: Record<PaymentState, string> = {
+  pending: 'badge warn',
+  paid: 'badge ok',
+  failed: 'badge error',
+  cancelled: 'badge error',
+}
 
 /** The payment of the path, when the test provider is the deployment's; else 404 (503 without the webhook secret). */
 async function paymentOf(c: Context<AppEnv>): Promise<TestPayment> {
   const choice = paymentProviderOf(c.env)
   if (choice.kind === 'unavailable') throw new PageError(503, ErrorMessages.serverError, 'server-error')
-  const payment = choice.kind === 'ready' && choice.provider.name === 'test' ? await readTestPayment(c.env.DB, c.req.param('id') ?? '') : null
+  const payment =
+    choice.kind === 'ready' && choice.provider.name === 'test'
+      ? await readTestPayment(c.env.DB, c.req.param('id') ?? '')
+      : null
   if (!payment) throw PageError.pageNotFound(c.req.url)
   return payment
 }
@@ -71,7 +101,11 @@ function amountText(minor: number, currency: string): string {
   return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 10 ** digits)
 }
 
-function sendTestPage(c: Context<AppEnv>, payment: TestPayment, { status, notice }: { status?: 400 | 409; notice?: string } = {}) {
+function sendTestPage(
+  c: Context<AppEnv>,
+  payment: TestPayment,
+  { status, notice }: { status?: 400 | 409; notice?: string } = {},
+) {
   const amount = amountText(payment.amount, payment.currency)
   const title = `Test payment: ${amount} to ${TEST_MERCHANT}`
   return sendPage(
@@ -166,6 +200,12 @@ function sendTestPage(c: Context<AppEnv>, payment: TestPayment, { status, notice
         </main>
       </body>
     </html>,
-    { kind: 'test-payment', tracking: false, caching: Caching.never, status, headers: { 'X-Robots-Tag': 'noindex, nofollow' } },
+    {
+      kind: 'test-payment',
+      tracking: false,
+      caching: Caching.never,
+      status,
+      headers: { 'X-Robots-Tag': 'noindex, nofollow' },
+    },
   )
 }

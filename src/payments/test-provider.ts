@@ -49,7 +49,8 @@ export type TestPayment = {
   updated_at: string
 }
 
-const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('')
+const randomHex = (bytes: number) =>
+  Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('')
 
 /**
  * The embedded test provider: the PaymentProvider of src/payments/provider.ts over the `payments` table of D1 (its
@@ -71,15 +72,32 @@ export function testProvider(db: D1Database, secret: string, publicOrigin: strin
           `INSERT INTO payments (id, order_code, amount, currency, market, description, return_url, idempotency_key, method)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
         )
-        .bind(`tp_${randomHex(12)}`, orderCode, amount, currency, market, description, returnUrl, idempotencyKey, method ?? null)
+        .bind(
+          `tp_${randomHex(12)}`,
+          orderCode,
+          amount,
+          currency,
+          market,
+          description,
+          returnUrl,
+          idempotencyKey,
+          method ?? null,
+        )
         .run()
-      const payment = await db.prepare('SELECT * FROM payments WHERE idempotency_key = ?').bind(idempotencyKey).first<TestPayment>()
+      const payment = await db
+        .prepare('SELECT * FROM payments WHERE idempotency_key = ?')
+        .bind(idempotencyKey)
+        .first<TestPayment>()
       if (!payment) throw new PaymentError('unavailable')
       // A key names one payment: the same key for another order or amount is a caller's bug, never a second payment.
       if (payment.order_code !== orderCode || payment.amount !== amount || payment.currency !== currency) {
         throw new PaymentError('idempotency_conflict')
       }
-      return { paymentId: payment.id, redirectUrl: `${publicOrigin}${TEST_PAYMENTS_PATH}/${payment.id}`, state: payment.state }
+      return {
+        paymentId: payment.id,
+        redirectUrl: `${publicOrigin}${TEST_PAYMENTS_PATH}/${payment.id}`,
+        state: payment.state,
+      }
     },
 
     async paymentStatus(paymentId: string): Promise<PaymentState | null> {
@@ -88,7 +106,12 @@ export function testProvider(db: D1Database, secret: string, publicOrigin: strin
     },
 
     verifyWebhook(request: Request) {
-      return verifySignedEvent(request, secret, TEST_SIGNATURE_HEADER, (json) => paymentEvent.safeParse(json).data ?? null)
+      return verifySignedEvent(
+        request,
+        secret,
+        TEST_SIGNATURE_HEADER,
+        (json) => paymentEvent.safeParse(json).data ?? null,
+      )
     },
   }
 }

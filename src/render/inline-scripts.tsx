@@ -24,7 +24,11 @@ export function InlineScript({ code }: { code: string }) {
 
 /** The CSP hash sources (`'sha256-…'`) of registered inline scripts. */
 export async function inlineScriptHashes(codes: Iterable<string>): Promise<string[]> {
-  return Promise.all([...codes].map(async (code) => `'sha256-${base64(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)))}'`))
+  return Promise.all(
+    [...codes].map(
+      async (code) => `'sha256-${base64(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)))}'`,
+    ),
+  )
 }
 
 function base64(buffer: ArrayBuffer): string {

@@ -35,7 +35,12 @@ export type SendOptions = {
 }
 
 /** The view of a page: its translator, market and request details (a `MarketView` when given a market). */
-export function viewOf<E extends AppEnv, M extends Market | null>(c: Context<E>, t: Translator, market: M, hydrate = true): View & { market: M } {
+export function viewOf<E extends AppEnv, M extends Market | null>(
+  c: Context<E>,
+  t: Translator,
+  market: M,
+  hydrate = true,
+): View & { market: M } {
   const url = new URL(c.req.url)
   const viewer = c.var.viewer ?? null
   return {
@@ -58,7 +63,11 @@ export function viewOf<E extends AppEnv, M extends Market | null>(c: Context<E>,
  * other answer, a stream included, carries this answer's nonce. Its caching is what the page allows, lowered by
  * anything personal. Errors after the shell has left are only logged.
  */
-export async function sendPage<E extends AppEnv>(c: Context<E>, page: ReactElement, options: SendOptions): Promise<Response> {
+export async function sendPage<E extends AppEnv>(
+  c: Context<E>,
+  page: ReactElement,
+  options: SendOptions,
+): Promise<Response> {
   const config = configOf(c.env)
   const nonce = createNonce()
   const kind = options.kind ?? 'page'
@@ -69,7 +78,11 @@ export async function sendPage<E extends AppEnv>(c: Context<E>, page: ReactEleme
   // page cache keeps one page per choice).
   if (tracking?.personal) c.var.caching.lower(Caching.personal)
   const inlineScripts = new Set<string>()
-  const tree = createElement(InlineScriptsContext.Provider, { value: inlineScripts }, createElement(PageTrackingContext.Provider, { value: tracking }, page))
+  const tree = createElement(
+    InlineScriptsContext.Provider,
+    { value: inlineScripts },
+    createElement(PageTrackingContext.Provider, { value: tracking }, page),
+  )
   const body = await renderPage(tree, {
     nonce,
     keepable,

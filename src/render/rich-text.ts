@@ -7,12 +7,48 @@
 
 const ALLOWED = new Set(['p', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'strong', 'em', 'b', 'i', 'a', 'br', 'blockquote'])
 const DROPPED_WITH_CONTENT = new Set([
-  'script', 'style', 'iframe', 'object', 'embed', 'noscript', 'template', 'svg', 'math', 'form', 'textarea', 'select',
-  'title', 'head', 'link', 'meta', 'base', 'frame', 'frameset', 'applet', 'xmp', 'plaintext', 'noembed', 'noframes',
-  'listing', 'option', 'button', 'input',
+  'script',
+  'style',
+  'iframe',
+  'object',
+  'embed',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'form',
+  'textarea',
+  'select',
+  'title',
+  'head',
+  'link',
+  'meta',
+  'base',
+  'frame',
+  'frameset',
+  'applet',
+  'xmp',
+  'plaintext',
+  'noembed',
+  'noframes',
+  'listing',
+  'option',
+  'button',
+  'input',
 ])
 const SAFE_HREF = /^(https?:\/\/|mailto:|\/(?![/\\]))[^\s\p{Cc}"'<>`\\]*$/iu
-const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", sol: '/', bsol: '\\', colon: ':', tab: '\t', newline: '\n' } as Record<string, string>
+const NAMED = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  sol: '/',
+  bsol: '\\',
+  colon: ':',
+  tab: '\t',
+  newline: '\n',
+} as Record<string, string>
 
 /** An attribute value as the browser reads it: numeric and common named character references decoded. */
 function decodeReferences(value: string): string {
@@ -54,6 +90,8 @@ export async function sanitizeRichText(html: string): Promise<string> {
       },
     })
     .onDocument({ comments: (comment) => void comment.remove(), doctype: () => {} })
-  const rewritten = await rewriter.transform(new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8' } })).text()
+  const rewritten = await rewriter
+    .transform(new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8' } }))
+    .text()
   return rewritten.replace(FOREIGN_END_TAG, '')
 }

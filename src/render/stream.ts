@@ -36,7 +36,8 @@ export async function renderPage(page: ReactElement, options: RenderOptions): Pr
   if (options.mode === 'stream') return renderStream(page, options)
   if (options.complete) await Promise.all(options.deferred)
   else await settledOrNextTask(options.deferred)
-  if (options.deferred.every((d) => d.status === 'fulfilled')) return renderWhole(page, options.keepable ? undefined : options.nonce)
+  if (options.deferred.every((d) => d.status === 'fulfilled'))
+    return renderWhole(page, options.keepable ? undefined : options.nonce)
   return renderStream(page, options)
 }
 

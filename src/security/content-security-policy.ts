@@ -11,7 +11,8 @@ import type { CspDirective, CspSources } from '../tracking/trackers'
 export type PageKind = 'page' | 'dealer-locator' | 'form' | 'error' | 'whistleblower' | 'console' | 'test-payment'
 
 /** The staff console's policy: no script at all, nothing from elsewhere, forms only to this site, never framed. */
-export const CONSOLE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+export const CONSOLE_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 /** A fresh nonce for one answer's scripts. */
 export function createNonce(): string {
@@ -37,9 +38,20 @@ export type PageScripts = { nonce: string } | { hashes: readonly string[] }
  * @example
  * headers.set('Content-Security-Policy', contentSecurityPolicy({ scripts: { nonce }, kind: 'page', config, sources }))
  */
-export function contentSecurityPolicy({ scripts, kind, config, sources = {} }: { scripts: PageScripts; kind: PageKind; config: Config; sources?: CspSources }): string {
+export function contentSecurityPolicy({
+  scripts,
+  kind,
+  config,
+  sources = {},
+}: {
+  scripts: PageScripts
+  kind: PageKind
+  config: Config
+  sources?: CspSources
+}): string {
   if (kind === 'console' || kind === 'test-payment') return CONSOLE_POLICY
-  const extra = (directive: CspDirective) => (kind === 'error' || kind === 'whistleblower' ? [] : (sources[directive] ?? []))
+  const extra = (directive: CspDirective) =>
+    kind === 'error' || kind === 'whistleblower' ? [] : (sources[directive] ?? [])
   const list = (...items: Array<string | null>) => items.filter(Boolean).join(' ')
   const images = [
     "'self'",
@@ -53,7 +65,9 @@ export function contentSecurityPolicy({ scripts, kind, config, sources = {} }: {
   return [
     "default-src 'self'",
     // Host sources beside strict-dynamic count only in browsers without CSP3, which ignore strict-dynamic.
-    kind === 'error' ? "script-src 'none'" : list("script-src 'self'", ...scriptSources(scripts), ...extra('script-src'), turnstile),
+    kind === 'error'
+      ? "script-src 'none'"
+      : list("script-src 'self'", ...scriptSources(scripts), ...extra('script-src'), turnstile),
     "style-src 'self'",
     `img-src ${list(...images)}`,
     list("font-src 'self'", ...extra('font-src')),
@@ -67,7 +81,11 @@ export function contentSecurityPolicy({ scripts, kind, config, sources = {} }: {
   ].join('; ')
 }
 
-const scriptSources = (scripts: PageScripts): string[] => [...('nonce' in scripts ? [`'nonce-${scripts.nonce}'`] : scripts.hashes), "'strict-dynamic'"]
+const scriptSources = (scripts: PageScripts): string[] => [
+  ...('nonce' in scripts ? [`'nonce-${scripts.nonce}'`] : scripts.hashes),
+  "'strict-dynamic'",
+]
 
 /** The policy of an HTML answer that did not make its own (none should): nothing runs, nothing loads. */
-export const FALLBACK_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+export const FALLBACK_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"

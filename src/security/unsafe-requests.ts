@@ -73,7 +73,9 @@ function marksOfAnsweringRoute(c: Context): Handler[] {
   const routes = matchedRoutes(c)
   const answering = routes.find((route) => route.handler.length < 2)
   if (!answering) return []
-  return routes.filter((route) => route.path === answering.path && route.method === answering.method).map((route) => route.handler)
+  return routes
+    .filter((route) => route.path === answering.path && route.method === answering.method)
+    .map((route) => route.handler)
 }
 
 async function refuseCrossSite(c: Context): Promise<void> {

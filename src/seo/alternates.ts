@@ -11,7 +11,8 @@ import { type PageGroup, type PagePlace, pageGroups, placesOf } from './page-gro
 export type Alternate = { hreflang: string; href: string }
 
 /** The hreflang of a market: its BCP 47 tag (`de-CH`), the locale alone for the international site (`en`). */
-export const hreflangOf = (site: Site, locale: string): string => (site.slug === 'int' ? locale : languageTag(site.slug, locale))
+export const hreflangOf = (site: Site, locale: string): string =>
+  site.slug === 'int' ? locale : languageTag(site.slug, locale)
 
 /**
  * The hreflang alternates of a page from its group (page-groups.ts): one absolute URL per market where it exists, the
@@ -20,7 +21,10 @@ export const hreflangOf = (site: Site, locale: string): string => (site.slug ===
  */
 export function alternatesOf(group: PageGroup, origin: string | null): Alternate[] {
   if (!origin || group.length === 0) return []
-  const links = group.map(({ place, path }) => ({ hreflang: hreflangOf(place.site, place.locale), href: origin + path }))
+  const links = group.map(({ place, path }) => ({
+    hreflang: hreflangOf(place.site, place.locale),
+    href: origin + path,
+  }))
   const unique = [...new Map(links.map((link) => [link.hreflang, link])).values()]
   return [...unique, { hreflang: 'x-default', href: `${origin}/` }]
 }
@@ -35,7 +39,12 @@ export function homeAlternates(sites: Site[], origin: string | null): Alternate[
  * hreflang alternates of a content page (a pageLinks key) across the live markets where it is available, by the one
  * availability rule, plus `x-default` → `/`; none without a public origin.
  */
-export function pageAlternates(sites: Site[], available: PageAvailability, key: string, origin: string | null): Alternate[] {
+export function pageAlternates(
+  sites: Site[],
+  available: PageAvailability,
+  key: string,
+  origin: string | null,
+): Alternate[] {
   return alternatesOf(pageGroups.contentPage(placesOf(sites, available), null, key), origin)
 }
 

@@ -10,7 +10,11 @@ export type CanonicalParam = (typeof CANONICAL_PARAMS)[number]
  * @example
  * canonicalUrl('https://x.test', 'http://evil/it-it/search/all?utm_source=a&q=gravel', ['page', 'q']) // "https://x.test/it-it/search/all?q=gravel"
  */
-export function canonicalUrl(origin: string | null, requestUrl: string, reads: readonly CanonicalParam[] = []): string | undefined {
+export function canonicalUrl(
+  origin: string | null,
+  requestUrl: string,
+  reads: readonly CanonicalParam[] = [],
+): string | undefined {
   if (!origin) return undefined
   const url = new URL(requestUrl)
   const kept = new URLSearchParams()

@@ -24,7 +24,8 @@ export function placesOf(sites: readonly Site[], available: PageAvailability): P
     site.locales.map((locale) => {
       const segment = `${site.slug}-${locale}`
       return { site, locale, segment, available: available.elsewhere({ site, segment }) }
-    }))
+    }),
+  )
 }
 
 /** The newest of some ISO times (they compare as text), or null. */
@@ -51,12 +52,14 @@ function articleLookup(index: PageIndex) {
 }
 
 /** Whether a market shows an article: one of its locale, for every market or for its site. */
-const showsArticle = (place: PagePlace, article: Article) => article.locale === place.locale && (article.scope === '*' || article.scope === place.site.slug)
+const showsArticle = (place: PagePlace, article: Article) =>
+  article.locale === place.locale && (article.scope === '*' || article.scope === place.site.slug)
 
 /** The articles a market shows. */
 const articlesIn = (index: PageIndex, place: PagePlace) => index.news.filter((article) => showsArticle(place, article))
 
-const productsIn = (index: PageIndex, place: PagePlace) => index.products.filter((product) => product.sites.includes(place.site.slug))
+const productsIn = (index: PageIndex, place: PagePlace) =>
+  index.products.filter((product) => product.sites.includes(place.site.slug))
 
 /**
  * Where each kind of public page exists (PRODUCT.md §5 SEO), as groups of versions: one rule for a page's hreflang
@@ -68,7 +71,8 @@ export const pageGroups = {
     places.map((place) => ({
       place,
       path: siteUrl(place.site, place.locale),
-      lastmod: index && newest([...productsIn(index, place), ...articlesIn(index, place)].map((item) => item.updated_at)),
+      lastmod:
+        index && newest([...productsIn(index, place), ...articlesIn(index, place)].map((item) => item.updated_at)),
     })),
 
   /** A content page (a pageLinks key) wherever the availability rule lets it be seen. */
@@ -79,8 +83,10 @@ export const pageGroups = {
           const path = place.available.pageUrl(key)
           if (!path) return []
           const written = index?.pages.filter((page) => page.key === key)
-          const own = written?.find((page) => page.locale === place.locale) ?? written?.find((page) => page.locale === 'en')
-          const dealers = key === 'dealer-locator' && index ? index.dealers.filter((dealer) => dealer.site === place.site.slug) : []
+          const own =
+            written?.find((page) => page.locale === place.locale) ?? written?.find((page) => page.locale === 'en')
+          const dealers =
+            key === 'dealer-locator' && index ? index.dealers.filter((dealer) => dealer.site === place.site.slug) : []
           return [{ place, path, lastmod: newest([own?.updated_at, ...dealers.map((dealer) => dealer.updated_at)]) }]
         }),
 
@@ -88,22 +94,34 @@ export const pageGroups = {
   products: (places: PagePlace[], index: PageIndex): PageGroup =>
     places.flatMap((place) => {
       const sold = productsIn(index, place)
-      return sold.length ? [{ place, path: `/${place.segment}/products`, lastmod: newest(sold.map((p) => p.updated_at)) }] : []
+      return sold.length
+        ? [{ place, path: `/${place.segment}/products`, lastmod: newest(sold.map((p) => p.updated_at)) }]
+        : []
     }),
 
   /** The listing of one product type, in the markets that sell one of its products. */
   productType: (places: PagePlace[], index: PageIndex, type: string): PageGroup =>
     places.flatMap((place) => {
       const sold = productsIn(index, place).filter((product) => product.type === type)
-      return sold.length ? [{ place, path: `/${place.segment}/products/type/${type}`, lastmod: newest(sold.map((p) => p.updated_at)) }] : []
+      return sold.length
+        ? [{ place, path: `/${place.segment}/products/type/${type}`, lastmod: newest(sold.map((p) => p.updated_at)) }]
+        : []
     }),
 
   /** A product, in the markets that sell it. */
-  product: (places: PagePlace[], index: PageIndex, slug: string): PageGroup => productGroup(places, index.products.find((p) => p.slug === slug)),
+  product: (places: PagePlace[], index: PageIndex, slug: string): PageGroup =>
+    productGroup(
+      places,
+      index.products.find((p) => p.slug === slug),
+    ),
 
   /** The news index: every live market has one. */
   newsIndex: (places: PagePlace[], index: PageIndex | null): PageGroup =>
-    places.map((place) => ({ place, path: `/${place.segment}/news`, lastmod: index && newest(articlesIn(index, place).map((a) => a.updated_at)) })),
+    places.map((place) => ({
+      place,
+      path: `/${place.segment}/news`,
+      lastmod: index && newest(articlesIn(index, place).map((a) => a.updated_at)),
+    })),
 
   /**
    * An article, found by its slug in a market, and its translations (the articles of its story) in every market that
@@ -118,19 +136,29 @@ export const pageGroups = {
     return places.flatMap((place) => {
       const told = story.filter((a) => showsArticle(place, a))
       const version = told.find((a) => a.scope !== '*') ?? told[0]
-      return version ? [{ place, path: `/${place.segment}/news/details/${version.slug}`, lastmod: version.updated_at ?? null }] : []
+      return version
+        ? [{ place, path: `/${place.segment}/news/details/${version.slug}`, lastmod: version.updated_at ?? null }]
+        : []
     })
   },
 
   /** A dealer's page, in each locale of its market, where dealer pages are on. */
-  dealer: (places: PagePlace[], index: PageIndex, slug: string): PageGroup => dealerGroup(places, index.dealers.find((d) => d.slug === slug)),
+  dealer: (places: PagePlace[], index: PageIndex, slug: string): PageGroup =>
+    dealerGroup(
+      places,
+      index.dealers.find((d) => d.slug === slug),
+    ),
 }
 
 function productGroup(places: PagePlace[], product: PageIndex['products'][number] | undefined): PageGroup {
   if (!product) return []
   return places
     .filter((place) => product.sites.includes(place.site.slug))
-    .map((place) => ({ place, path: `/${place.segment}/products/${product.slug}`, lastmod: product.updated_at ?? null }))
+    .map((place) => ({
+      place,
+      path: `/${place.segment}/products/${product.slug}`,
+      lastmod: product.updated_at ?? null,
+    }))
 }
 
 function dealerGroup(places: PagePlace[], dealer: PageIndex['dealers'][number] | undefined): PageGroup {
@@ -150,7 +178,8 @@ export function allPageGroups(places: PagePlace[], index: PageIndex | null): Pag
   for (const key of keys) groups.push(pageGroups.contentPage(places, index, key))
   if (index) {
     groups.push(pageGroups.products(places, index))
-    for (const type of new Set(index.products.map((product) => product.type))) groups.push(pageGroups.productType(places, index, type))
+    for (const type of new Set(index.products.map((product) => product.type)))
+      groups.push(pageGroups.productType(places, index, type))
     for (const product of index.products) groups.push(productGroup(places, product))
     const told = new Set<string>()
     for (const article of index.news) {

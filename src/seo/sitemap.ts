@@ -27,7 +27,12 @@ const partOf = (name: string): number | null => {
 }
 
 const escapeXml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
 
 /** Every indexable page of the brand, per market (the live ones), each with its group, from the cached lookups. */
 async function indexablePages<E extends AppEnv>(c: Context<E>) {
@@ -48,7 +53,10 @@ async function indexablePages<E extends AppEnv>(c: Context<E>) {
 
 /** The newest lastmod of some pages, or null. */
 const newestOf = (pages: Array<{ version: PageVersion }>) =>
-  pages.reduce<string | null>((max, { version }) => (version.lastmod && (!max || version.lastmod > max) ? version.lastmod : max), null)
+  pages.reduce<string | null>(
+    (max, { version }) => (version.lastmod && (!max || version.lastmod > max) ? version.lastmod : max),
+    null,
+  )
 
 /** Sitemaps need absolute URLs: without a public origin there are none to give. */
 function originOf<E extends AppEnv>(c: Context<E>): string {
@@ -87,11 +95,15 @@ export async function marketSitemap(c: Context<MarketEnv>): Promise<Response> {
   const origin = originOf(c)
   await availableFor(c)
   const { bySegment } = await indexablePages(c)
-  const pages = (bySegment.get(c.var.market.segment) ?? []).slice((part - 1) * URLS_PER_SITEMAP, part * URLS_PER_SITEMAP)
+  const pages = (bySegment.get(c.var.market.segment) ?? []).slice(
+    (part - 1) * URLS_PER_SITEMAP,
+    part * URLS_PER_SITEMAP,
+  )
   if (pages.length === 0 && part > 1) throw PageError.pageNotFound(c.req.url)
   const urls = pages.map(({ version, group }) => {
     const links = alternatesOf(group, origin).map(
-      ({ hreflang, href }) => `<xhtml:link rel="alternate" hreflang="${escapeXml(hreflang)}" href="${escapeXml(href)}"/>`,
+      ({ hreflang, href }) =>
+        `<xhtml:link rel="alternate" hreflang="${escapeXml(hreflang)}" href="${escapeXml(href)}"/>`,
     )
     const lastmod = version.lastmod ? `<lastmod>${version.lastmod}</lastmod>` : ''
     return `<url><loc>${escapeXml(origin + version.path)}</loc>${lastmod}${links.join('')}</url>`

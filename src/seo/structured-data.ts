@@ -12,13 +12,26 @@ const SCHEMA = 'https://schema.org'
 
 /** The brand: the publisher of articles and the parent of every store. */
 export function organization(origin: string, name: string): Thing {
-  return { '@type': 'Organization', '@id': `${origin}/#organization`, name, url: `${origin}/`, logo: `${origin}/logo.svg` }
+  return {
+    '@type': 'Organization',
+    '@id': `${origin}/#organization`,
+    name,
+    url: `${origin}/`,
+    logo: `${origin}/logo.svg`,
+  }
 }
 
 /** A market home's `Organization` and `WebSite`, with a `SearchAction` where the market's search is on. */
 export function homeData(origin: string, market: Market, brand: string, search: boolean): Thing[] {
   const home = `${origin}/${market.segment}`
-  const website: Thing = { '@type': 'WebSite', '@id': `${home}#website`, name: brand, url: home, inLanguage: market.tag, publisher: { '@id': `${origin}/#organization` } }
+  const website: Thing = {
+    '@type': 'WebSite',
+    '@id': `${home}#website`,
+    name: brand,
+    url: home,
+    inLanguage: market.tag,
+    publisher: { '@id': `${origin}/#organization` },
+  }
   if (search) {
     website.potentialAction = {
       '@type': 'SearchAction',
@@ -61,12 +74,16 @@ export function productData(origin: string, market: Market, product: Product, br
     '@type': 'Product',
     name: product.name,
     description: product.description || product.tagline || undefined,
-    image: (product.gallery.length ? product.gallery : product.image ? [product.image] : []).map((path) => new URL(path, origin).href),
+    image: (product.gallery.length ? product.gallery : product.image ? [product.image] : []).map(
+      (path) => new URL(path, origin).href,
+    ),
     category: product.type.name,
     brand: { '@type': 'Brand', name: brand },
     url,
     offers: product.variants.length
-      ? product.variants.map((variant) => offer(variant.price, { sku: variant.sku, availability: AVAILABILITY[variant.availability] }))
+      ? product.variants.map((variant) =>
+          offer(variant.price, { sku: variant.sku, availability: AVAILABILITY[variant.availability] }),
+        )
       : [offer(product.price)],
   }
 }
@@ -112,7 +129,8 @@ export function dealerData(origin: string, market: Market, dealer: Dealer): Thin
       ranges.map((range) => {
         const [opens, closes] = range.split('-')
         return { '@type': 'OpeningHoursSpecification', dayOfWeek: `${SCHEMA}/${DAYS[day]}`, opens, closes }
-      })),
+      }),
+    ),
   }
 }
 
@@ -120,7 +138,12 @@ export function dealerData(origin: string, market: Market, dealer: Dealer): Thin
 export function breadcrumbs(origin: string, trail: ReadonlyArray<{ name: string; path: string }>): Thing {
   return {
     '@type': 'BreadcrumbList',
-    itemListElement: trail.map(({ name, path }, index) => ({ '@type': 'ListItem', position: index + 1, name, item: origin + path })),
+    itemListElement: trail.map(({ name, path }, index) => ({
+      '@type': 'ListItem',
+      position: index + 1,
+      name,
+      item: origin + path,
+    })),
   }
 }
 

@@ -11,7 +11,9 @@ export const CONSENT_DEFAULTS = {
 } as const
 
 /** A choice in Consent Mode's words: analytics for analytics storage, marketing for the three advertising types. */
-export function consentModeOf(consent: Consent): Record<keyof Omit<typeof CONSENT_DEFAULTS, 'wait_for_update'>, 'granted' | 'denied'> {
+export function consentModeOf(
+  consent: Consent,
+): Record<keyof Omit<typeof CONSENT_DEFAULTS, 'wait_for_update'>, 'granted' | 'denied'> {
   const mode = (allowed: boolean) => (allowed ? 'granted' : 'denied')
   return {
     ad_storage: mode(consent.marketing),
@@ -22,7 +24,11 @@ export function consentModeOf(consent: Consent): Record<keyof Omit<typeof CONSEN
 }
 
 /** JSON that is safe inside a `<script>` element: nothing in it can end the element. */
-export const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+export const scriptJson = (value: unknown): string =>
+  JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 
 /**
  * The inline script that runs before any tag (Google's Consent Mode v2 setup): `gtag`, the denied defaults with

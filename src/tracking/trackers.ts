@@ -61,13 +61,28 @@ export const TRACKER_SOURCES: Record<TrackerName | 'tag-manager', CspSources> = 
   'tag-manager': { 'script-src': [TAG_MANAGER], 'connect-src': [TAG_MANAGER], 'img-src': [TAG_MANAGER] },
   'google-analytics': {
     'script-src': ['https://*.googletagmanager.com'],
-    'connect-src': ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'],
+    'connect-src': [
+      'https://*.google-analytics.com',
+      'https://*.analytics.google.com',
+      'https://*.googletagmanager.com',
+    ],
     'img-src': ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
   },
   intercom: {
     'script-src': ['https://widget.intercom.io', 'https://js.intercomcdn.com'],
-    'connect-src': ['https://*.intercom.io', 'wss://*.intercom.io', 'https://*.intercom-messenger.com', 'wss://*.intercom-messenger.com', 'https://*.intercomcdn.com'],
-    'img-src': ['blob:', 'https://*.intercomcdn.com', 'https://*.intercomassets.com', 'https://*.intercomusercontent.com'],
+    'connect-src': [
+      'https://*.intercom.io',
+      'wss://*.intercom.io',
+      'https://*.intercom-messenger.com',
+      'wss://*.intercom-messenger.com',
+      'https://*.intercomcdn.com',
+    ],
+    'img-src': [
+      'blob:',
+      'https://*.intercomcdn.com',
+      'https://*.intercomassets.com',
+      'https://*.intercomusercontent.com',
+    ],
     'font-src': ['https://js.intercomcdn.com', 'https://fonts.intercomcdn.com'],
     'media-src': ['https://js.intercomcdn.com'],
     'frame-src': ['https://intercom-sheets.com'],
@@ -106,9 +121,21 @@ export function tagManagerOf(site: Site, config: TrackingConfig): string | null 
 export function trackersOf(site: Site, config: TrackingConfig): Tracker[] {
   const { settings } = site
   const wanted: Array<[TrackerName, string | null | undefined, (id: string) => string | null]> = [
-    ['intercom', settings.intercom?.integrate ? settings.intercom.app_id : null, (id) => `https://widget.intercom.io/widget/${id}`],
-    ['google-analytics', settings.google_analytics?.integrate ? settings.google_analytics.app_id : null, (id) => `${TAG_MANAGER}/gtag/js?id=${id}`],
-    ['clarity', settings.microsoft_clarity?.integrate ? settings.microsoft_clarity.key : null, (id) => `https://www.clarity.ms/tag/${id}`],
+    [
+      'intercom',
+      settings.intercom?.integrate ? settings.intercom.app_id : null,
+      (id) => `https://widget.intercom.io/widget/${id}`,
+    ],
+    [
+      'google-analytics',
+      settings.google_analytics?.integrate ? settings.google_analytics.app_id : null,
+      (id) => `${TAG_MANAGER}/gtag/js?id=${id}`,
+    ],
+    [
+      'clarity',
+      settings.microsoft_clarity?.integrate ? settings.microsoft_clarity.key : null,
+      (id) => `https://www.clarity.ms/tag/${id}`,
+    ],
     ['mexico-tag', site.country.country_code === MEXICO ? MEXICO : null, () => config.mexicoTag?.url ?? null],
     ['facebook-pixel', settings.facebook_pixel_code, () => 'https://connect.facebook.net/en_US/fbevents.js'],
   ]

@@ -31,7 +31,12 @@ export type ReadOptions = {
 /** The one client of the content/account API. Every method answers `null` for a 404 and throws `UpstreamError`. */
 export type Upstream = {
   get<S extends z.ZodType>(path: string, schema: S, options?: ReadOptions): Promise<z.infer<S> | null>
-  send<S extends z.ZodType>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown, schema: S): Promise<z.infer<S> | null>
+  send<S extends z.ZodType>(
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    body: unknown,
+    schema: S,
+  ): Promise<z.infer<S> | null>
   /** The same client speaking for another market (X-Tenant / X-Locale). */
   forMarket(market: { country: string; locale: string }): Upstream
   /** The same client speaking for a logged-in visitor. */
@@ -43,7 +48,8 @@ export type Upstream = {
  * 502, 504): a 500 or 503 is the backend's own answer (maintenance, for a site) and is not worth the wait.
  */
 function retryable({ failure, status }: UpstreamError, background: boolean): boolean {
-  if (failure === 'unauthorized' || failure === 'rejected' || (status !== undefined && status >= 400 && status < 500)) return false
+  if (failure === 'unauthorized' || failure === 'rejected' || (status !== undefined && status >= 400 && status < 500))
+    return false
   if (background) return true
   return (failure === 'unavailable' && status === undefined) || status === 502 || status === 504
 }
@@ -75,17 +81,24 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     signal?.addEventListener('abort', stop)
     try {
       const response = await settleFirst(
-        options.transport(new Request(`${options.baseUrl}/api/${path}`, {
-          method,
-          headers: headers(options, body !== undefined),
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: controller.signal,
-        })),
+        options.transport(
+          new Request(`${options.baseUrl}/api/${path}`, {
+            method,
+            headers: headers(options, body !== undefined),
+            body: body === undefined ? undefined : JSON.stringify(body),
+            signal: controller.signal,
+          }),
+        ),
         controller.signal,
       )
       if (!response.ok) {
         if (isRefusal(response.status)) {
-          const reasons = rejectionSchema.safeParse(await settleFirst(response.json().catch(() => ({})), controller.signal))
+          const reasons = rejectionSchema.safeParse(
+            await settleFirst(
+              response.json().catch(() => ({})),
+              controller.signal,
+            ),
+          )
           throw failed('rejected', response.status, reasons.success ? reasons.data : { message: '' })
         }
         await response.body?.cancel().catch(() => {})
@@ -95,7 +108,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         }
         throw failed(response.status === 401 ? 'unauthorized' : 'unavailable', response.status)
       }
-      const json = await settleFirst(response.json().catch(() => undefined), controller.signal)
+      const json = await settleFirst(
+        response.json().catch(() => undefined),
+        controller.signal,
+      )
       const parsed = schema.safeParse(json)
       if (!parsed.success) throw failed('invalid', response.status)
       report(response.status)

@@ -27,7 +27,9 @@ export const isRejection = (error: unknown, status?: number): error is UpstreamE
   isUpstreamError(error) && error.failure === 'rejected' && (status === undefined || error.status === status)
 
 /** A call's outcome when the API may refuse it the way a form expects: its answer, or the refusal. */
-export type Outcome<T> = { answer: T; refused?: undefined } | { answer?: undefined; refused: UpstreamError & { rejection: Rejection } }
+export type Outcome<T> =
+  | { answer: T; refused?: undefined }
+  | { answer?: undefined; refused: UpstreamError & { rejection: Rejection } }
 
 /**
  * Awaits a call, turning the refusals a form expects (e.g. 409, 410, 422) into `{ refused }`; anything else still

@@ -10,7 +10,8 @@ import { referenceApiOf } from './reference-api'
 export function publicApi(c: Context<AppEnv>): Response | Promise<Response> {
   const embedded = configOf(c.env).upstream.kind === 'embedded' ? referenceApiOf(c) : null
   if (!embedded) return c.json({ message: 'Not Found' }, 404)
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.json({ message: 'Method Not Allowed' }, 405, { Allow: 'GET, HEAD' })
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD')
+    return c.json({ message: 'Method Not Allowed' }, 405, { Allow: 'GET, HEAD' })
   // Staff calls are the console's alone: leads and the audit trail are not the public's reads, token or not.
   // Nor are carts: a visitor's cart is read through the site's own pages, by the edge that holds its code.
   if (/^\/api\/(?:staff|carts)(?:\/|$)/.test(c.req.path)) return c.json({ message: 'Not Found' }, 404)

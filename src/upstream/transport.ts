@@ -20,5 +20,7 @@ export const httpTransport: Transport = (request) => fetch(request)
  * @example
  * const transport = embeddedTransport(referenceApiOf(c))
  */
-export const embeddedTransport = (fetchApi: (request: Request) => Response | Promise<Response>): Transport =>
-  async (request) => fetchApi(request)
+export const embeddedTransport =
+  (fetchApi: (request: Request) => Response | Promise<Response>): Transport =>
+  async (request) =>
+    fetchApi(request)

@@ -35,13 +35,19 @@ export function refusedFiles(files: readonly File[]): 'attachments_count' | 'att
  * Seals each file with the report's key and puts it in the bucket; answers what the API is told. When the bucket
  * fails, what was already put is deleted and the failure is the form's "not sent, try again" (503).
  */
-export async function storeAttachments(bucket: R2Bucket, key: CryptoKey, files: readonly File[]): Promise<AttachmentRecord[]> {
+export async function storeAttachments(
+  bucket: R2Bucket,
+  key: CryptoKey,
+  files: readonly File[],
+): Promise<AttachmentRecord[]> {
   const records: AttachmentRecord[] = []
   try {
     for (const file of files) {
       const sealed = await sealBytes(key, new Uint8Array(await file.arrayBuffer()))
       const objectKey = `${ATTACHMENT_PREFIX}${crypto.randomUUID()}`
-      await bucket.put(objectKey, sealed, { httpMetadata: { contentType: 'application/octet-stream', contentDisposition: 'attachment' } })
+      await bucket.put(objectKey, sealed, {
+        httpMetadata: { contentType: 'application/octet-stream', contentDisposition: 'attachment' },
+      })
       records.push({
         object_key: objectKey,
         sealed_meta: await sealText(key, JSON.stringify({ name: fileName(file.name), type: fileType(file.type) })),
@@ -59,7 +65,9 @@ export async function storeAttachments(bucket: R2Bucket, key: CryptoKey, files: 
 /** Deletes stored attachments (the API refused them, or stored the same submission before); failures are logged. */
 export async function deleteAttachments(bucket: R2Bucket, records: readonly AttachmentRecord[]): Promise<void> {
   if (records.length === 0) return
-  await bucket.delete(records.map((record) => record.object_key)).catch((error: unknown) => logEvent('error', 'attachment_not_deleted', { error: errorName(error) }))
+  await bucket
+    .delete(records.map((record) => record.object_key))
+    .catch((error: unknown) => logEvent('error', 'attachment_not_deleted', { error: errorName(error) }))
 }
 
 /** A file's name as the case shows it: without folders or control characters, at most 120 characters. */
@@ -69,4 +77,5 @@ function fileName(name: string): string {
 }
 
 /** The type the browser gave, when it looks like one (staff download every file as an attachment anyway). */
-const fileType = (type: string) => (/^[a-z]+\/[a-z0-9.+-]{1,100}$/i.test(type) ? type.toLowerCase() : 'application/octet-stream')
+const fileType = (type: string) =>
+  /^[a-z]+\/[a-z0-9.+-]{1,100}$/i.test(type) ? type.toLowerCase() : 'application/octet-stream'

@@ -17,13 +17,26 @@ const reportText = z.object({
   name: z.string().nullish(),
   contact: z.string().nullish(),
 })
-export type ReportText = { what: string; when_where: string; involved: string | null; name: string | null; contact: string | null }
+export type ReportText = {
+  what: string
+  when_where: string
+  involved: string | null
+  name: string | null
+  contact: string | null
+}
 
 /** An attachment's sealed `{ name, type }`. */
 const attachmentMeta = z.object({ name: z.string(), type: z.string() })
 
 export type OpenedMessage = Omit<CaseMessage, 'sealed_body'> & { body: string }
-export type OpenedAttachment = { id: number; message_id: number | null; name: string; type: string; size: number; created_at: string }
+export type OpenedAttachment = {
+  id: number
+  message_id: number | null
+  name: string
+  type: string
+  size: number
+  created_at: string
+}
 
 export type OpenedCase = CaseSummary & {
   report: ReportText
@@ -41,7 +54,11 @@ export class UnreadableCase extends Error {
 }
 
 /** Work with a case's key; any failure of it (another secret, altered data) is an UnreadableCase. */
-async function withCaseKey<T>(secret: string, file: Pick<CaseFile, 'wrapped_key'>, work: (key: CryptoKey) => Promise<T>): Promise<T> {
+async function withCaseKey<T>(
+  secret: string,
+  file: Pick<CaseFile, 'wrapped_key'>,
+  work: (key: CryptoKey) => Promise<T>,
+): Promise<T> {
   try {
     return await work(await openReportKey(secret, file.wrapped_key))
   } catch (error) {
@@ -56,12 +73,23 @@ export async function openCaseFile(secret: string, file: CaseFile): Promise<Open
     const report = reportText.parse(JSON.parse(await openText(key, sealed_report)))
     return {
       ...summary,
-      report: { what: report.what, when_where: report.when_where, involved: report.involved ?? null, name: report.name ?? null, contact: report.contact ?? null },
+      report: {
+        what: report.what,
+        when_where: report.when_where,
+        involved: report.involved ?? null,
+        name: report.name ?? null,
+        contact: report.contact ?? null,
+      },
       notifyEmail: sealed_notify ? await openText(key, sealed_notify) : null,
       outcome: sealed_outcome ? await openText(key, sealed_outcome) : null,
-      messages: await Promise.all(messages.map(async ({ sealed_body, ...message }) => ({ ...message, body: await openText(key, sealed_body) }))),
+      messages: await Promise.all(
+        messages.map(async ({ sealed_body, ...message }) => ({ ...message, body: await openText(key, sealed_body) })),
+      ),
       attachments: await Promise.all(
-        attachments.map(async ({ sealed_meta, ...attachment }) => ({ ...attachment, ...attachmentMeta.parse(JSON.parse(await openText(key, sealed_meta))) })),
+        attachments.map(async ({ sealed_meta, ...attachment }) => ({
+          ...attachment,
+          ...attachmentMeta.parse(JSON.parse(await openText(key, sealed_meta))),
+        })),
       ),
     }
   })
@@ -92,7 +120,11 @@ export const statusUrl = (origin: string, report: Pick<CaseSummary, 'site' | 'lo
  * (it never leaves the Worker in the clear), and their status page; null when they left none. Throws when an address
  * must be written to but the site has no public origin to link.
  */
-export async function notifyOf(secret: string, origin: string | null, file: CaseFile): Promise<{ sealed_recipient: string; status_url: string } | null> {
+export async function notifyOf(
+  secret: string,
+  origin: string | null,
+  file: CaseFile,
+): Promise<{ sealed_recipient: string; status_url: string } | null> {
   if (!file.sealed_notify) return null
   if (!origin) throw new Error('PUBLIC_ORIGIN is not set')
   const sealed = file.sealed_notify

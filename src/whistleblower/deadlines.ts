@@ -55,11 +55,15 @@ export function addMonths(time: Date, months: number): Date {
 }
 
 /** When a case's acknowledgement falls due: 7 days after it was received. */
-export const acknowledgementDue = (receivedAt: string) => new Date(Date.parse(receivedAt) + ACKNOWLEDGEMENT_DAYS * DAY_MS)
+export const acknowledgementDue = (receivedAt: string) =>
+  new Date(Date.parse(receivedAt) + ACKNOWLEDGEMENT_DAYS * DAY_MS)
 
 /** When a case's feedback falls due: 3 months after its acknowledgement, or after the 7 days when none was sent. */
 export const feedbackDue = (times: Pick<CaseTimes, 'received_at' | 'acknowledged_at'>) =>
-  addMonths(times.acknowledged_at ? new Date(times.acknowledged_at) : acknowledgementDue(times.received_at), FEEDBACK_MONTHS)
+  addMonths(
+    times.acknowledged_at ? new Date(times.acknowledged_at) : acknowledgementDue(times.received_at),
+    FEEDBACK_MONTHS,
+  )
 
 /** A case's two deadlines, which is next and whether it is overdue, at `now`. */
 export function caseDeadlines(times: CaseTimes, now: Date): CaseDeadlines {
@@ -82,7 +86,10 @@ export function caseDeadlines(times: CaseTimes, now: Date): CaseDeadlines {
  * overdue ones come first, the most overdue at the top); then open cases whose deadlines are all met, the oldest
  * first; closed cases last, the most recently closed first.
  */
-export function byDeadline<T extends CaseTimes>(cases: readonly T[], now: Date): Array<T & { deadlines: CaseDeadlines }> {
+export function byDeadline<T extends CaseTimes>(
+  cases: readonly T[],
+  now: Date,
+): Array<T & { deadlines: CaseDeadlines }> {
   const rank = (each: T & { deadlines: CaseDeadlines }) => (each.state === 'closed' ? 2 : each.deadlines.next ? 0 : 1)
   const key = (each: T & { deadlines: CaseDeadlines }) => {
     if (each.state === 'closed') return -Date.parse(each.closed_at ?? each.received_at)

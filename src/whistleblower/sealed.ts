@@ -17,29 +17,47 @@ const derivedKeys = isolateMemo<Promise<CryptoKey>>({ limit: 16 })
  * A key derived from the secret by HKDF-SHA-256 for one use (`info`), imported once per isolate: each use gets its
  * own key, so holding one opens nothing of another's.
  */
-export function derivedKey(secret: string, info: string, algorithm: AesKeyGenParams, usages: KeyUsage[]): Promise<CryptoKey> {
+export function derivedKey(
+  secret: string,
+  info: string,
+  algorithm: AesKeyGenParams,
+  usages: KeyUsage[],
+): Promise<CryptoKey> {
   return derivedKeys.remember(`${info}\u0000${secret}`, () =>
     crypto.subtle
       .importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey'])
       .then((material) =>
-        crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: encoder.encode(info) }, material, algorithm, false, usages),
+        crypto.subtle.deriveKey(
+          { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: encoder.encode(info) },
+          material,
+          algorithm,
+          false,
+          usages,
+        ),
       ),
   )
 }
 
 /** The key that wraps report keys. */
-const wrappingKeyOf = (secret: string) => derivedKey(secret, 'whistleblower-report-keys', { name: 'AES-KW', length: 256 }, ['wrapKey', 'unwrapKey'])
+const wrappingKeyOf = (secret: string) =>
+  derivedKey(secret, 'whistleblower-report-keys', { name: 'AES-KW', length: 256 }, ['wrapKey', 'unwrapKey'])
 
 /** A report's key and its wrapped form (base64), to store beside the report. */
 export async function newReportKey(secret: string): Promise<{ key: CryptoKey; wrapped: string }> {
-  const key = (await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, ['encrypt', 'decrypt'])) as CryptoKey
+  const key = (await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, [
+    'encrypt',
+    'decrypt',
+  ])) as CryptoKey
   const wrapped = new Uint8Array(await crypto.subtle.wrapKey('raw', key, await wrappingKeyOf(secret), 'AES-KW'))
   return { key, wrapped: toBase64(wrapped) }
 }
 
 /** A stored report key, unwrapped; throws when it was wrapped with another secret or altered. */
 export async function openReportKey(secret: string, wrapped: string): Promise<CryptoKey> {
-  return crypto.subtle.unwrapKey('raw', fromBase64(wrapped), await wrappingKeyOf(secret), 'AES-KW', 'AES-GCM', false, ['encrypt', 'decrypt'])
+  return crypto.subtle.unwrapKey('raw', fromBase64(wrapped), await wrappingKeyOf(secret), 'AES-KW', 'AES-GCM', false, [
+    'encrypt',
+    'decrypt',
+  ])
 }
 
 /** Bytes sealed with a report's key: a fresh IV, then the ciphertext with its tag. */
@@ -62,4 +80,5 @@ export async function openBytes(key: CryptoKey, sealed: Uint8Array<ArrayBuffer>)
 export const sealText = async (key: CryptoKey, text: string) => toBase64(await sealBytes(key, encoder.encode(text)))
 
 /** A sealed text (base64) opened. */
-export const openText = async (key: CryptoKey, sealed: string) => decoder.decode(await openBytes(key, fromBase64(sealed)))
+export const openText = async (key: CryptoKey, sealed: string) =>
+  decoder.decode(await openBytes(key, fromBase64(sealed)))

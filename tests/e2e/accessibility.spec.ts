@@ -13,8 +13,14 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 test.describe('at phone width (390 px)', () => {
   test.use({ viewport: PHONE })
 
-  for (const [path, visible] of [['/it-it', 'Italia'], ['/il-he', 'ישראל'], ['/ch-fr', 'Schweiz / Suisse / Svizzera · Français']] as const) {
-    test(`${path}: the market picker in the menu is named by the text it shows ("${visible}"), then what it does (WCAG 2.5.3)`, async ({ page }) => {
+  for (const [path, visible] of [
+    ['/it-it', 'Italia'],
+    ['/il-he', 'ישראל'],
+    ['/ch-fr', 'Schweiz / Suisse / Svizzera · Français'],
+  ] as const) {
+    test(`${path}: the market picker in the menu is named by the text it shows ("${visible}"), then what it does (WCAG 2.5.3)`, async ({
+      page,
+    }) => {
       await page.goto(path)
       await expect(page.locator('.mobile-menu-button')).toHaveAttribute('data-hydrated', '')
       await page.locator('.mobile-menu-button').click()
@@ -28,8 +34,14 @@ test.describe('at phone width (390 px)', () => {
   }
 })
 
-for (const [path, visible] of [['/it-it', 'IT · IT'], ['/il-he', 'IL · HE'], ['/ch-fr', 'CH · FR']] as const) {
-  test(`${path}: the compact market picker of the bar is named by the text it shows ("${visible}"), then what it does (WCAG 2.5.3)`, async ({ page }) => {
+for (const [path, visible] of [
+  ['/it-it', 'IT · IT'],
+  ['/il-he', 'IL · HE'],
+  ['/ch-fr', 'CH · FR'],
+] as const) {
+  test(`${path}: the compact market picker of the bar is named by the text it shows ("${visible}"), then what it does (WCAG 2.5.3)`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1366, height: 900 })
     await page.goto(path)
     const summary = page.locator('.market-picker summary')

@@ -14,15 +14,17 @@ const WIDTHS = [
   ['desktop', { width: 1366, height: 900 }],
 ] as const
 
-
 const violationsOf = async (page: Page) =>
-  (await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()).violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  )
+  (
+    await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()
+  ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 
 /** No sideways scroll: the page is exactly as wide as the viewport. */
 async function expectNoSidewaysScroll(page: Page, what: string) {
-  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth])
+  const [scroll, client] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    document.documentElement.clientWidth,
+  ])
   expect(scroll, what).toBe(client)
 }
 
@@ -42,7 +44,11 @@ async function expectInsideViewport(page: Page, elements: Locator, what: string)
 }
 
 /** Each order row as the reader sees it: a card (phone) or a table row (desktop). */
-const rowDisplay = (table: Locator) => table.locator('tbody tr').first().evaluate((row) => getComputedStyle(row).display)
+const rowDisplay = (table: Locator) =>
+  table
+    .locator('tbody tr')
+    .first()
+    .evaluate((row) => getComputedStyle(row).display)
 
 /**
  * Checks a page for what every account page needs, then keeps its picture. Axe runs only on the states that are not a
@@ -55,10 +61,16 @@ async function lookAt(page: Page, name: string, { axe = true } = {}) {
   await keepScreenshot(page, `${SCREENSHOTS}/${name}.png`, { fullPage: true })
 }
 
-for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
+for (const [market, m] of [
+  ['it-it', italian],
+  ['il-he', hebrew],
+] as const) {
   for (const [kind, size] of WIDTHS) {
     const phone = kind === 'phone'
-    test(`in ${market} on a ${kind}: the account's navigation in one piece, orders ${phone ? 'as stacked cards' : 'as tables'} with every amount in view, bank details, axe clean`, async ({ page, baseURL }) => {
+    test(`in ${market} on a ${kind}: the account's navigation in one piece, orders ${phone ? 'as stacked cards' : 'as tables'} with every amount in view, bank details, axe clean`, async ({
+      page,
+      baseURL,
+    }) => {
       await page.setViewportSize(size)
       const shot = (name: string) => `account-${market}-${size.width}-${name}`
       await logIn(page.request, baseURL!)
@@ -86,7 +98,9 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
       const orders = page.getByRole('table', { name: m.orders.title })
       // Waited for: the page's stylesheet may still be on its way when the address changes.
       await expect.poll(() => rowDisplay(orders)).toBe(phone ? 'grid' : 'table-row')
-      expect(await orders.locator('thead').evaluate((thead) => getComputedStyle(thead).position)).toBe(phone ? 'absolute' : 'static')
+      expect(await orders.locator('thead').evaluate((thead) => getComputedStyle(thead).position)).toBe(
+        phone ? 'absolute' : 'static',
+      )
       await expectInsideViewport(page, orders.locator('tbody td.number'), 'order totals')
       await expectInsideViewport(page, orders.locator('tbody th a'), 'order codes')
       await lookAt(page, shot('orders'), { axe: false })
@@ -107,11 +121,18 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
       }
       await lookAt(page, shot('order-bank-transfer'))
       await page.goto(`/${market}/my-account/orders/AUR-10001`)
-      await expectInsideViewport(page, page.getByRole('table', { name: m.order.items }).locator('td.number'), 'order amounts')
+      await expectInsideViewport(
+        page,
+        page.getByRole('table', { name: m.order.items }).locator('td.number'),
+        'order amounts',
+      )
       await lookAt(page, shot('order'), { axe: false })
     })
 
-    test(`in ${market} on a ${kind}: bikes and addresses without sideways scroll, an address deleted only once confirmed (cancel first), axe clean`, async ({ page, baseURL }) => {
+    test(`in ${market} on a ${kind}: bikes and addresses without sideways scroll, an address deleted only once confirmed (cancel first), axe clean`, async ({
+      page,
+      baseURL,
+    }) => {
       await page.setViewportSize(size)
       const shot = (name: string) => `account-${market}-${size.width}-${name}`
       await logIn(page.request, baseURL!)
@@ -129,23 +150,38 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
       await expect(card()).toHaveCount(1)
       await lookAt(page, shot('addresses'), { axe: false })
 
-      await card().getByRole('link', { name: `${m.address.delete}: ${label}` }).click()
+      await card()
+        .getByRole('link', { name: `${m.address.delete}: ${label}` })
+        .click()
       await expect(page).toHaveURL(new RegExp(`/${market}/my-account/addresses/\\d+/delete$`))
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(m.address.delete_title)
       await expect(page.getByRole('heading', { level: 2, name: label })).toBeVisible()
-      await expectInsideViewport(page, page.locator('.delete-confirm .actions').getByRole('button').or(page.locator('.delete-confirm .actions').getByRole('link')), 'the two answers')
+      await expectInsideViewport(
+        page,
+        page
+          .locator('.delete-confirm .actions')
+          .getByRole('button')
+          .or(page.locator('.delete-confirm .actions').getByRole('link')),
+        'the two answers',
+      )
       await lookAt(page, shot('address-delete'))
       await page.getByRole('link', { name: m.address.delete_cancel }).click()
       await expect(page).toHaveURL(`/${market}/my-account/addresses`)
       await expect(card()).toHaveCount(1)
 
-      await card().getByRole('link', { name: `${m.address.delete}: ${label}` }).click()
+      await card()
+        .getByRole('link', { name: `${m.address.delete}: ${label}` })
+        .click()
       await page.getByRole('button', { name: m.address.delete_confirm }).click()
       await expect(page).toHaveURL(/notice=address_deleted$/)
       await expect(card()).toHaveCount(0)
 
       // The edit form, the values that read left to right kept so.
-      await page.locator('.address-card').first().getByRole('link', { name: new RegExp(`^${m.address.edit}:`) }).click()
+      await page
+        .locator('.address-card')
+        .first()
+        .getByRole('link', { name: new RegExp(`^${m.address.edit}:`) })
+        .click()
       await expect(page.getByLabel(m.address.postal_code, { exact: true })).toHaveAttribute('dir', 'ltr')
       await lookAt(page, shot('address-edit'))
     })

@@ -6,11 +6,14 @@ import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
 
 const violationsOf = async (page: Page) =>
-  (await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()).violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  )
+  (
+    await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()
+  ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 
-test('the demo customer logs in, uses the whole account, logs out, and the account is closed again', async ({ page, context }) => {
+test('the demo customer logs in, uses the whole account, logs out, and the account is closed again', async ({
+  page,
+  context,
+}) => {
   await logInFrom(page, '/it-it/my-account')
   await expect(page).toHaveURL('/it-it/my-account')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Salve, Giulia')
@@ -38,7 +41,7 @@ test('the demo customer logs in, uses the whole account, logs out, and the accou
   await expect(card).toContainText('Via Borgo Palazzo 90')
   await card.getByRole('link', { name: /Elimina/ }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Eliminare questo indirizzo?')
-  await page.getByRole('button', { name: 'Elimina l\'indirizzo' }).click()
+  await page.getByRole('button', { name: "Elimina l'indirizzo" }).click()
   await expect(page).toHaveURL(/notice=address_deleted$/)
   await expect(page.getByRole('heading', { name: label })).toHaveCount(0)
 
@@ -74,8 +77,14 @@ test('the demo customer logs in, uses the whole account, logs out, and the accou
 const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1280, height: 800 }
 
-for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
-  test(`in ${market}, on a wide screen and on a phone, an edited address is saved, or comes back with the field's message and what was typed`, async ({ page, baseURL }) => {
+for (const [market, m] of [
+  ['it-it', italian],
+  ['il-he', hebrew],
+] as const) {
+  test(`in ${market}, on a wide screen and on a phone, an edited address is saved, or comes back with the field's message and what was typed`, async ({
+    page,
+    baseURL,
+  }) => {
     await logIn(page.request, baseURL!)
     await page.goto(`/${market}/my-account/addresses`)
     await expect(page).toHaveURL(`/${market}/my-account/addresses`)
@@ -86,7 +95,9 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
       await addAddress(page, m, label)
       const card = () => page.locator('.address-card', { has: page.getByRole('heading', { name: label }) })
 
-      await card().getByRole('link', { name: `${m.address.edit}: ${label}` }).click()
+      await card()
+        .getByRole('link', { name: `${m.address.edit}: ${label}` })
+        .click()
       await expect(page).toHaveURL(new RegExp(`/${market}/my-account/addresses/\\d+/edit$`))
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(m.address.edit_title)
       const id = page.url().match(/addresses\/(\d+)\/edit$/)?.[1]
@@ -115,7 +126,9 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
       await expect(card()).toContainText('Via Angelo Mai 14')
       await expect(card()).toContainText('Seriate')
 
-      await card().getByRole('link', { name: `${m.address.delete}: ${label}` }).click()
+      await card()
+        .getByRole('link', { name: `${m.address.delete}: ${label}` })
+        .click()
       await page.getByRole('button', { name: m.address.delete_confirm }).click()
       await expect(page).toHaveURL(/notice=address_deleted$/)
       await expect(card()).toHaveCount(0)
@@ -123,9 +136,15 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
   })
 }
 
-for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
+for (const [market, m] of [
+  ['it-it', italian],
+  ['il-he', hebrew],
+] as const) {
   // Axe on the order, the account and the orders at this width and direction: page-kinds.spec.ts (account-*).
-  test(`in ${market} at phone width, the order's lines are cards that need no sideways scroll`, async ({ page, baseURL }) => {
+  test(`in ${market} at phone width, the order's lines are cards that need no sideways scroll`, async ({
+    page,
+    baseURL,
+  }) => {
     await page.setViewportSize(PHONE)
     await logIn(page.request, baseURL!)
     await page.goto(`/${market}/my-account/orders/AUR-10004`)
@@ -134,7 +153,9 @@ for (const [market, m] of [['it-it', italian], ['il-he', hebrew]] as const) {
     const table = page.getByRole('table', { name: m.order.items })
     // Stacked rows (tests/e2e/account-phone.spec.ts looks closer): nothing to scroll, so nothing for a keyboard to reach.
     expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
-    expect(await page.evaluate(() => document.documentElement.scrollWidth === document.documentElement.clientWidth)).toBe(true)
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth === document.documentElement.clientWidth),
+    ).toBe(true)
   })
 }
 
@@ -149,7 +170,10 @@ test('a wrong password shows a message that does not say whether the account exi
 
 // The login, account, orders, order, bikes and addresses pages themselves are axed by page-kinds.spec.ts (login,
 // account-*), at 390 and 1366 px, left to right and right to left.
-test('an address form that came back with its errors has no accessibility violations (axe)', async ({ page, baseURL }) => {
+test('an address form that came back with its errors has no accessibility violations (axe)', async ({
+  page,
+  baseURL,
+}) => {
   await logIn(page.request, baseURL!)
   await page.goto('/it-it/my-account/addresses')
   await page.getByRole('button', { name: /Salva/ }).click()

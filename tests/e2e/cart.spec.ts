@@ -22,12 +22,32 @@ async function axeViolations(page: Page) {
 }
 
 const JOURNEYS = [
-  { market: 'it-it', texts: italian, size: PHONE, sizeName: 'desktop', viewport: DESKTOP, variant: 'STR9-M-RED', product: 'aurora-strada-9', bike: 'Aurora Strada 9' },
-  { market: 'il-he', texts: hebrew, size: PHONE, sizeName: 'phone', viewport: PHONE, variant: 'STR9-M-RED', product: 'aurora-strada-9', bike: 'Aurora Strada 9' },
+  {
+    market: 'it-it',
+    texts: italian,
+    size: PHONE,
+    sizeName: 'desktop',
+    viewport: DESKTOP,
+    variant: 'STR9-M-RED',
+    product: 'aurora-strada-9',
+    bike: 'Aurora Strada 9',
+  },
+  {
+    market: 'il-he',
+    texts: hebrew,
+    size: PHONE,
+    sizeName: 'phone',
+    viewport: PHONE,
+    variant: 'STR9-M-RED',
+    product: 'aurora-strada-9',
+    bike: 'Aurora Strada 9',
+  },
 ] as const
 
 for (const journey of JOURNEYS) {
-  test(`${journey.market} (${journey.sizeName}): add a bike with JavaScript (the count updates without a reload), open the cart, change the quantity, remove the line`, async ({ page }) => {
+  test(`${journey.market} (${journey.sizeName}): add a bike with JavaScript (the count updates without a reload), open the cart, change the quantity, remove the line`, async ({
+    page,
+  }) => {
     const { texts, market } = journey
     await page.setViewportSize(journey.viewport)
     await page.goto(`/${market}/products/${journey.product}`)
@@ -73,8 +93,13 @@ for (const journey of JOURNEYS) {
   })
 }
 
-test('it-it without JavaScript: the plain post comes back to the product with the confirmation and the count', async ({ browser }) => {
-  const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { 'CF-Connecting-IP': '198.51.100.251' } })
+test('it-it without JavaScript: the plain post comes back to the product with the confirmation and the count', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    extraHTTPHeaders: { 'CF-Connecting-IP': '198.51.100.251' },
+  })
   const page = await context.newPage()
   await page.goto('/it-it/products/aurora-strada-9')
   await page.locator('.consent-actions button[value="reject"]').click()
@@ -86,12 +111,17 @@ test('it-it without JavaScript: the plain post comes back to the product with th
   await context.close()
 })
 
-test('it-it: three browsers behind one address with one User-Agent, given the same kept product page, each get a cart of their own with only their line', async ({ browser, request }) => {
+test('it-it: three browsers behind one address with one User-Agent, given the same kept product page, each get a cart of their own with only their line', async ({
+  browser,
+  request,
+}) => {
   // No address of their own (all 127.0.0.1) and the config's one User-Agent: an office, or a carrier's NAT.
   const { userAgent } = test.info().project.use
   // Italy's pages purged (`npm start`'s local secret): the first visitor's page is rendered and kept, fresh for the
   // others, rather than a stale copy from an earlier test answered once while a new one is rendered.
-  expect((await request.post('/_purge?market=it-it', { headers: { Authorization: 'Bearer local-purge-secret' } })).ok()).toBe(true)
+  expect(
+    (await request.post('/_purge?market=it-it', { headers: { Authorization: 'Bearer local-purge-secret' } })).ok(),
+  ).toBe(true)
   const visitor = async (javaScriptEnabled: boolean) => {
     const context = await browser.newContext({ javaScriptEnabled, userAgent })
     const page = await context.newPage()
@@ -124,20 +154,29 @@ test('it-it: three browsers behind one address with one User-Agent, given the sa
   await expect(third.locator('.buy-message')).toContainText(italian.cart.added)
   await expect(third.locator('[data-cart-count]')).toHaveText('3')
 
-  const lines = [['STR9-L-RED', '1'], ['STR9-M-RED', '2'], ['STR9-S-BLK', '3']] as const
+  const lines = [
+    ['STR9-L-RED', '1'],
+    ['STR9-M-RED', '2'],
+    ['STR9-S-BLK', '3'],
+  ] as const
   for (const [index, page] of [first, second, third].entries()) {
     const [sku, quantity] = lines[index]!
     await page.goto('/it-it/cart')
     await expect(page.locator('.cart-line')).toHaveCount(1)
     await expect(page.locator(`form[action="/it-it/cart/items/${sku}"] select`)).toHaveValue(quantity)
   }
-  const codes = await Promise.all(visitors.map(async ({ context }) => (await context.cookies()).find(({ name }) => name === '__Host-Cart-it')?.value))
+  const codes = await Promise.all(
+    visitors.map(async ({ context }) => (await context.cookies()).find(({ name }) => name === '__Host-Cart-it')?.value),
+  )
   expect(codes.every(Boolean)).toBe(true)
   expect(new Set(codes).size).toBe(3)
   await Promise.all(visitors.map(({ context }) => context.close()))
 })
 
-for (const [market, viewport, dir] of [['it-it', PHONE, 'ltr'], ['il-he', DESKTOP, 'rtl']] as const) {
+for (const [market, viewport, dir] of [
+  ['it-it', PHONE, 'ltr'],
+  ['il-he', DESKTOP, 'rtl'],
+] as const) {
   test(`${market} at ${viewport.width} px: the cart page with lines looks right (${dir})`, async ({ page }) => {
     await page.setViewportSize(viewport)
     await page.goto(`/${market}/products/aurora-strada-9`)

@@ -14,7 +14,8 @@ import type { StaffSessions } from './fixtures/staff'
 const DESKTOP = { width: 1280, height: 900 }
 const PHONE = { width: 390, height: 844 }
 
-const shot = (page: Page, name: string) => keepScreenshot(page, `test-results/screenshots/cases-${name}.png`, { fullPage: true })
+const shot = (page: Page, name: string) =>
+  keepScreenshot(page, `test-results/screenshots/cases-${name}.png`, { fullPage: true })
 
 /** Sends an anonymous report through the market's form and answers the receipt the page shows once. */
 async function sendAnonymousReport(page: Page, market: string, what: string) {
@@ -52,16 +53,30 @@ async function openStatus(page: Page, market: string, receipt: { code: string; p
 }
 
 const axeViolations = async (page: Page) =>
-  (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  (await new AxeBuilder({ page }).analyze()).violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  )
 
 test.describe.configure({ mode: 'serial' })
 
-test('a reporter and a case handler follow a case to its answer (it-it and ae-ar)', async ({ page, browser, staffSessions }) => {
+test('a reporter and a case handler follow a case to its answer (it-it and ae-ar)', async ({
+  page,
+  browser,
+  staffSessions,
+}) => {
   await page.setViewportSize(DESKTOP)
-  const italian = await sendAnonymousReport(page, 'it-it', 'I freni del lotto 42 si crepano sotto carico; i risultati dei test sono stati modificati.')
+  const italian = await sendAnonymousReport(
+    page,
+    'it-it',
+    'I freni del lotto 42 si crepano sotto carico; i risultati dei test sono stati modificati.',
+  )
   await shot(page, 'receipt-it-it')
   const reporterPhone = await (await browser.newContext({ viewport: PHONE })).newPage()
-  const arabic = await sendAnonymousReport(reporterPhone, 'ae-ar', 'تتشقق مكابح الدفعة 42 تحت الحمل، وقد تم تغيير نتائج الاختبار.')
+  const arabic = await sendAnonymousReport(
+    reporterPhone,
+    'ae-ar',
+    'تتشقق مكابح الدفعة 42 تحت الحمل، وقد تم تغيير نتائج الاختبار.',
+  )
   await shot(reporterPhone, 'receipt-ae-ar-390')
 
   // The case handler signs in and finds both new cases in the list.
@@ -74,7 +89,9 @@ test('a reporter and a case handler follow a case to its answer (it-it and ae-ar
 
   // The Arabic case: opened, its report readable right to left inside the English console.
   await console_.getByRole('link', { name: arabic.code }).click()
-  await expect(console_.locator('#report ~ dl, section[aria-labelledby="report"]').first()).toContainText('تتشقق مكابح الدفعة 42')
+  await expect(console_.locator('#report ~ dl, section[aria-labelledby="report"]').first()).toContainText(
+    'تتشقق مكابح الدفعة 42',
+  )
   await expect(console_.locator('section[aria-labelledby="report"] .text[dir="auto"]').first()).toBeVisible()
   await shot(console_, 'case-ae-ar-1280')
 
@@ -105,7 +122,9 @@ test('a reporter and a case handler follow a case to its answer (it-it and ae-ar
 
   // The handler sees the answer in the conversation and the reporter's visits in the trail.
   await console_.reload()
-  await expect(console_.locator('section[aria-labelledby="conversation"]')).toContainText('Nello stabilimento di Bergamo, linea 3.')
+  await expect(console_.locator('section[aria-labelledby="conversation"]')).toContainText(
+    'Nello stabilimento di Bergamo, linea 3.',
+  )
   await expect(console_.locator('section[aria-labelledby="trail"]')).toContainText('Answered')
   expect(await axeViolations(console_)).toEqual([])
 

@@ -2,10 +2,15 @@ import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures/offline'
 
 /** One transparent pixel: the map's tiles, so the test never needs the tile server (or any network). */
-const TILE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64')
+const TILE = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+)
 
 test.beforeEach(async ({ page }) => {
-  await page.route(/tile\.openstreetmap\.org/, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: TILE }))
+  await page.route(/tile\.openstreetmap\.org/, (route) =>
+    route.fulfill({ status: 200, contentType: 'image/png', body: TILE }),
+  )
 })
 
 const MARKETS = [
@@ -16,13 +21,18 @@ const MARKETS = [
 async function openProductThroughMenu(page: Page, segment: string) {
   await page.goto(`/${segment}`)
   await page.locator('.product-menu summary').click()
-  await page.locator('.product-menu').getByRole('link', { name: /Aurora Strada 9/ }).click()
+  await page
+    .locator('.product-menu')
+    .getByRole('link', { name: /Aurora Strada 9/ })
+    .click()
   await expect(page).toHaveURL(`/${segment}/products/aurora-strada-9`)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Aurora Strada 9')
 }
 
 for (const market of MARKETS) {
-  test(`${market.segment} (${market.dir}): a product through the menu, search, a news article, the nearest dealer and its page`, async ({ page }) => {
+  test(`${market.segment} (${market.dir}): a product through the menu, search, a news article, the nearest dealer and its page`, async ({
+    page,
+  }) => {
     await openProductThroughMenu(page, market.segment)
     await expect(page.locator('html')).toHaveAttribute('dir', market.dir)
     await expect(page.locator('.price')).toBeVisible()

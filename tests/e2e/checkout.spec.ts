@@ -19,7 +19,9 @@ type Texts = typeof italian
 let clients = 0
 /** Each test is a visitor of its own address (rate limits). */
 test.beforeEach(async ({ page }, info) => {
-  await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `198.51.100.${((clients++ + 120 + info.retry * 50) % 250) + 1}` })
+  await page.setExtraHTTPHeaders({
+    'CF-Connecting-IP': `198.51.100.${((clients++ + 120 + info.retry * 50) % 250) + 1}`,
+  })
 })
 
 async function axeViolations(page: Page, disabled: string[] = []) {
@@ -28,7 +30,12 @@ async function axeViolations(page: Page, disabled: string[] = []) {
 }
 
 /** Checks a page with axe at phone and desktop width (or only `widths`), keeping a screenshot of each. */
-async function check(page: Page, name: string, widths: ReadonlyArray<{ width: number; height: number }> = [PHONE, DESKTOP], disabled: string[] = []) {
+async function check(
+  page: Page,
+  name: string,
+  widths: ReadonlyArray<{ width: number; height: number }> = [PHONE, DESKTOP],
+  disabled: string[] = [],
+) {
   const before = page.viewportSize()
   for (const size of widths) {
     await page.setViewportSize(size)
@@ -84,7 +91,15 @@ async function signUpAndLogIn(page: Page, t: Texts, market: string, code: string
  * chosen. Ends on the review. With `axe: false` the form is not axed (another test axed it in the same market and at
  * the same widths).
  */
-async function chooseDealerPickup(page: Page, t: Texts, market: string, code: string, address: { postal: string; city: string; line1: string; phone: string }, name: string, { axe = true } = {}) {
+async function chooseDealerPickup(
+  page: Page,
+  t: Texts,
+  market: string,
+  code: string,
+  address: { postal: string; city: string; line1: string; phone: string },
+  name: string,
+  { axe = true } = {},
+) {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.checkout.title)
   // The merged cart: the bike added before logging in.
   await expect(page.locator('.checkout-summary-lines li')).toHaveCount(1)
@@ -115,7 +130,14 @@ async function chooseDealerPickup(page: Page, t: Texts, market: string, code: st
 }
 
 /** Places the order from the review, then pays on the test provider's page: answers that page's path. */
-async function placeAndPay(page: Page, t: Texts, market: string, code: string, action: 'Succeed' | 'Fail the payment', name: string): Promise<string> {
+async function placeAndPay(
+  page: Page,
+  t: Texts,
+  market: string,
+  code: string,
+  action: 'Succeed' | 'Fail the payment',
+  name: string,
+): Promise<string> {
   await page.getByRole('button', { name: t.checkout.place }).click()
   await expect(page).toHaveURL(/\/_test-payments\/tp_[0-9a-f]{24}$/)
   const payment = new URL(page.url()).pathname
@@ -146,7 +168,12 @@ async function seePaidOrder(page: Page, t: Texts, market: string, email: string,
  * browser, and sign-up.spec.ts proves the form): the account created and confirmed by request.
  */
 async function newCustomer(page: Page, outbox: Outbox, baseURL: string, market: string, email: string) {
-  const account = { email, password: PASSWORD, first_name: market === 'il-he' ? 'נועה' : 'Chiara', last_name: market === 'il-he' ? 'לוי' : 'Bianchi' }
+  const account = {
+    email,
+    password: PASSWORD,
+    first_name: market === 'il-he' ? 'נועה' : 'Chiara',
+    last_name: market === 'il-he' ? 'לוי' : 'Bianchi',
+  }
   await createAccount(page.request, baseURL, outbox, account)
   return account
 }
@@ -155,13 +182,25 @@ test.describe('checkout', () => {
   // A whole purchase: a sign-up in the browser, the outbox, axe at two widths on five pages.
   test.describe.configure({ timeout: 180_000 })
 
-  test('it-it at desktop width: an anonymous visitor adds a bike, creates an account, picks up at a dealer, pays, and finds the order', async ({ page, context, baseURL, outbox }) => {
+  test('it-it at desktop width: an anonymous visitor adds a bike, creates an account, picks up at a dealer, pays, and finds the order', async ({
+    page,
+    context,
+    baseURL,
+    outbox,
+  }) => {
     await page.setViewportSize(DESKTOP)
     await remember(context, 'it-it', baseURL!)
     const email = `e2e-checkout-it-${Date.now()}@example.com`
     const code = await addBikeAndCheckOut(page, 'it-it')
     await signUpAndLogIn(page, italian, 'it-it', code, email, outbox)
-    await chooseDealerPickup(page, italian, 'it-it', code, { line1: 'Via Tasso 8', postal: '24121', city: 'Bergamo', phone: '+39 035 555 0199' }, 'it-it')
+    await chooseDealerPickup(
+      page,
+      italian,
+      'it-it',
+      code,
+      { line1: 'Via Tasso 8', postal: '24121', city: 'Bergamo', phone: '+39 035 555 0199' },
+      'it-it',
+    )
     await expect(page.locator('.review-part').filter({ hasText: 'Cicli Bergamasca' })).toBeVisible()
     await expect(page.locator('.checkout-total dd')).toHaveText('4290,00\u00a0€')
     await check(page, 'it-it-review')
@@ -172,7 +211,12 @@ test.describe('checkout', () => {
     await expect(page.locator('.cart-empty')).toBeVisible()
   })
 
-  test('il-he at phone width: the same purchase, right to left, with the postcode kept left to right', async ({ page, context, baseURL, outbox }) => {
+  test('il-he at phone width: the same purchase, right to left, with the postcode kept left to right', async ({
+    page,
+    context,
+    baseURL,
+    outbox,
+  }) => {
     await page.setViewportSize(PHONE)
     await remember(context, 'il-he', baseURL!)
     const email = `e2e-checkout-he-${Date.now()}@example.com`
@@ -184,14 +228,26 @@ test.describe('checkout', () => {
     await logIn(page.request, baseURL!, await newCustomer(page, outbox, baseURL!, 'il-he', email), back)
     await page.goto(back)
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
-    await chooseDealerPickup(page, hebrew, 'il-he', code, { line1: 'רחוב דיזנגוף 50', postal: '6433222', city: 'Tel Aviv-Yafo', phone: '+972 3 555 0199' }, 'il-he')
+    await chooseDealerPickup(
+      page,
+      hebrew,
+      'il-he',
+      code,
+      { line1: 'רחוב דיזנגוף 50', postal: '6433222', city: 'Tel Aviv-Yafo', phone: '+972 3 555 0199' },
+      'il-he',
+    )
     await expect(page.locator('.review-part bdi[dir="ltr"]').filter({ hasText: '6433222' })).toBeVisible()
     await check(page, 'il-he-review', [PHONE])
     await placeAndPay(page, hebrew, 'il-he', code, 'Succeed', 'il-he')
     await seePaidOrder(page, hebrew, 'il-he', email, 'il-he')
   })
 
-  test('a failed payment is tried again from the result page, then paid; a pending one waits and looks again by itself', async ({ page, context, baseURL, outbox }) => {
+  test('a failed payment is tried again from the result page, then paid; a pending one waits and looks again by itself', async ({
+    page,
+    context,
+    baseURL,
+    outbox,
+  }) => {
     await page.setViewportSize(DESKTOP)
     await remember(context, 'it-it', baseURL!)
     // A customer with a bike in the cart, by request: the journey to the review is the first test's.
@@ -199,10 +255,20 @@ test.describe('checkout', () => {
     await logIn(page.request, baseURL!, await newCustomer(page, outbox, baseURL!, 'it-it', email))
     expect(await addToCart(page.request, baseURL!, 'it-it', 'aurora-strada-9', 'STR9-M-RED')).toBe(true)
     await page.goto('/it-it/cart')
-    const code = /\/checkout\/([A-Za-z0-9_-]{32})$/.exec((await page.locator('a.cart-checkout').getAttribute('href')) ?? '')?.[1]
+    const code = /\/checkout\/([A-Za-z0-9_-]{32})$/.exec(
+      (await page.locator('a.cart-checkout').getAttribute('href')) ?? '',
+    )?.[1]
     expect(code).toBeTruthy()
     await page.locator('a.cart-checkout').click()
-    await chooseDealerPickup(page, italian, 'it-it', code!, { line1: 'Via Tasso 8', postal: '00184', city: 'Roma', phone: '+39 06 555 0199' }, 'retry', { axe: false })
+    await chooseDealerPickup(
+      page,
+      italian,
+      'it-it',
+      code!,
+      { line1: 'Via Tasso 8', postal: '00184', city: 'Roma', phone: '+39 06 555 0199' },
+      'retry',
+      { axe: false },
+    )
     await expect(page.locator('.review-part').filter({ hasText: 'Ruota Capitolina' })).toBeVisible()
 
     const firstPayment = await placeAndPay(page, italian, 'it-it', code!, 'Fail the payment', 'retry')

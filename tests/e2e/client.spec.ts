@@ -38,7 +38,10 @@ test('a failed chunk load reloads the page; not again within 10 s, again after 1
           channel.port1.onmessage = resolve
           channel.port2.postMessage(null)
         })
-        return { asked: Number(sessionStorage.getItem('reloads-asked') ?? 0), at: Number(sessionStorage.getItem('chunk-reload-at')) }
+        return {
+          asked: Number(sessionStorage.getItem('reloads-asked') ?? 0),
+          at: Number(sessionStorage.getItem('chunk-reload-at')),
+        }
       }, chunk)
     const state = await read()
     expect(documents, 'no document but those counted').toBe(expectedDocuments)
@@ -66,7 +69,10 @@ test('a failed chunk load reloads the page; not again within 10 s, again after 1
   await expect(page).toHaveURL(/\/de-de$/)
 })
 
-for (const [market, width] of [['it-it', 1366], ['il-he', 390]] as const) {
+for (const [market, width] of [
+  ['it-it', 1366],
+  ['il-he', 390],
+] as const) {
   test(`a toast on ${market} at ${width} px: dark, at the bottom centre, gone after a second`, async ({ page }) => {
     await page.setViewportSize({ width, height: 800 })
     await page.goto(`/${market}?notice=consent_saved`)
@@ -77,7 +83,13 @@ for (const [market, width] of [['it-it', 1366], ['il-he', 390]] as const) {
     const look = await toast.evaluate((element) => {
       const style = getComputedStyle(element)
       const box = element.getBoundingClientRect()
-      return { background: style.backgroundColor, colour: style.color, left: box.left, right: box.right, bottom: box.bottom }
+      return {
+        background: style.backgroundColor,
+        colour: style.color,
+        left: box.left,
+        right: box.right,
+        bottom: box.bottom,
+      }
     })
     // Dark: a background of low luminance under light text.
     expect(luminance(look.background)).toBeLessThan(0.05)
@@ -98,7 +110,11 @@ for (const [market, width] of [['it-it', 1366], ['il-he', 390]] as const) {
         animation!.pause()
         animation!.currentTime = time
         const style = getComputedStyle(element)
-        return { visibility: style.visibility, opacity: Number(style.opacity), delay: animation!.effect!.getTiming().delay }
+        return {
+          visibility: style.visibility,
+          opacity: Number(style.opacity),
+          delay: animation!.effect!.getTiming().delay,
+        }
       }, ms)
     expect(await at(990)).toEqual({ visibility: 'visible', opacity: 1, delay: 1000 })
     expect(await at(1_300)).toMatchObject({ visibility: 'hidden', opacity: 0 })

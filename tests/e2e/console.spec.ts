@@ -31,11 +31,13 @@ async function axeViolations(page: Page) {
 async function checkPage(page: Page, name: string) {
   expect(await axeViolations(page), name).toEqual([])
   const width = page.viewportSize()?.width ?? 0
-  const outside = await page.evaluate(() =>
-    [...document.querySelectorAll('body *')]
-      .filter((element) => !element.closest('.table-scroll, .console-nav, .skip'))
-      .map((element) => element.getBoundingClientRect())
-      .filter((box) => box.width > 0 && (box.left < -1 || box.right > document.documentElement.clientWidth + 1)).length,
+  const outside = await page.evaluate(
+    () =>
+      [...document.querySelectorAll('body *')]
+        .filter((element) => !element.closest('.table-scroll, .console-nav, .skip'))
+        .map((element) => element.getBoundingClientRect())
+        .filter((box) => box.width > 0 && (box.left < -1 || box.right > document.documentElement.clientWidth + 1))
+        .length,
   )
   expect(outside, `${name}: elements outside the page`).toBe(0)
   await keepScreenshot(page, `${SCREENSHOTS}/console-${name}-${width}.png`, { fullPage: true })
@@ -52,7 +54,9 @@ async function signIn(page: Page, role: Role) {
     await page.locator('#password').fill(staff.password)
     await page.locator('#code').fill(code)
     const [answer] = await Promise.all([
-      page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/_console/login'),
+      page.waitForResponse(
+        (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/_console/login',
+      ),
       page.locator('form.sign-in button[type="submit"]').click(),
     ])
     return answer.status() === 303
@@ -84,7 +88,9 @@ async function applyForJob(request: APIRequestContext, baseURL: string, email: s
     cv: {
       name: 'Lukas Meyer CV.pdf',
       mimeType: 'application/pdf',
-      buffer: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
+      buffer: Buffer.from(
+        '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+      ),
     },
     consent: 'on',
   })
@@ -98,7 +104,10 @@ function referenceOf(location: string | undefined, pattern: RegExp): string {
   return decodeURIComponent(reference!)
 }
 
-test('an editor signs in (a wrong code, then the right one), reads a test-ride request, marks it handled, downloads a CV, switches a market into maintenance and back, purges', async ({ page, baseURL }) => {
+test('an editor signs in (a wrong code, then the right one), reads a test-ride request, marks it handled, downloads a CV, switches a market into maintenance and back, purges', async ({
+  page,
+  baseURL,
+}) => {
   await page.setViewportSize(DESKTOP)
   const run = Date.now().toString(36)
   const ride = await requestTestRide(page.request, baseURL!, `ride-${run}@example.com`)
@@ -144,7 +153,10 @@ test('an editor signs in (a wrong code, then the right one), reads a test-ride r
   await page.goto('/_console/leads?kind=job')
   await page.locator(`a:text-is("${job}")`).click()
   await expect(page.locator('dl.facts').nth(1)).toContainText('Lukas Meyer CV.pdf')
-  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('a:text-is("Download the CV")').click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator('a:text-is("Download the CV")').click(),
+  ])
   expect(download.suggestedFilename()).toBe(`${job}-cv.pdf`)
   const cv = await page.request.get(`${page.url().replace(/\?.*$/, '')}/cv`)
   expect(cv.status()).toBe(200)
@@ -192,7 +204,12 @@ test('an editor signs in (a wrong code, then the right one), reads a test-ride r
   await expect(page).toHaveURL(/\/_console\/login\?next=/)
 })
 
-test('every console page at 390 px, an editor\'s and a case handler\'s (the cases list and its 403 included; a case\'s own page in cases.spec.ts): axe, nothing outside the page', async ({ page, context, baseURL, signInAs }) => {
+test("every console page at 390 px, an editor's and a case handler's (the cases list and its 403 included; a case's own page in cases.spec.ts): axe, nothing outside the page", async ({
+  page,
+  context,
+  baseURL,
+  signInAs,
+}) => {
   // A lead and its mails, so that the lead page and a mail page are there to check.
   const ride = await requestTestRide(page.request, baseURL!, `phone-${Date.now().toString(36)}@example.com`)
   await page.setViewportSize(PHONE)
@@ -204,7 +221,12 @@ test('every console page at 390 px, an editor\'s and a case handler\'s (the case
   await page.goto('/_console')
   await expect(page.locator('.console-who')).toContainText(member('editor').name)
   await checkPage(page, 'home')
-  for (const [name, path] of [['leads', '/_console/leads'], ['outbox', '/_console/outbox'], ['markets', '/_console/markets'], ['purge', '/_console/purge']]) {
+  for (const [name, path] of [
+    ['leads', '/_console/leads'],
+    ['outbox', '/_console/outbox'],
+    ['markets', '/_console/markets'],
+    ['purge', '/_console/purge'],
+  ]) {
     await page.goto(path as string)
     await checkPage(page, name as string)
   }

@@ -53,7 +53,11 @@ async function mapState(page: Page) {
   const numbers = async (name: string) => ((await map.getAttribute(name)) ?? '').split(',').map(Number)
   const [south, west, north, east] = await numbers('data-bounds')
   const [lat, lng] = await numbers('data-origin')
-  return { bounds: { south: south!, west: west!, north: north!, east: east! }, origin: { lat: lat!, lng: lng! }, zoom: Number(await map.getAttribute('data-zoom')) }
+  return {
+    bounds: { south: south!, west: west!, north: north!, east: east! },
+    origin: { lat: lat!, lng: lng! },
+    zoom: Number(await map.getAttribute('data-zoom')),
+  }
 }
 
 /** The map fits the point and a few dealers around it, not the whole country. */
@@ -73,11 +77,17 @@ async function expectMapAround(page: Page, point: { lat: number; lng: number }) 
  * each width and direction), and a screenshot kept.
  */
 async function check(page: Page, name: string, { axe = true } = {}) {
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }))
+  const widths = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }))
   expect(widths.scroll, `${name}: horizontal scroll`).toBe(widths.client)
   if (axe) {
     const { violations } = await new AxeBuilder({ page }).analyze()
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), name).toEqual([])
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      name,
+    ).toEqual([])
   }
   await keepScreenshot(page, `${SCREENSHOTS}/dealer-locator-${name}.png`, { fullPage: true })
 }
@@ -101,14 +111,19 @@ for (const market of MARKETS) {
     test.describe(`${market.segment} at ${size.width} px`, () => {
       test.use({ viewport: { width: size.width, height: size.height } })
 
-      test('"use my position", allowed: the dealers nearest to the browser\'s position first, the map around it', async ({ page, context }) => {
+      test('"use my position", allowed: the dealers nearest to the browser\'s position first, the map around it', async ({
+        page,
+        context,
+      }) => {
         await allowPosition(context, market)
         await openLocator(page, market)
         await check(page, `${market.segment}-${size.name}`, { axe: false })
         const button = locateButton(page, market)
         await expect(button).toHaveAttribute('data-hydrated', '')
         await button.click()
-        await expect(page).toHaveURL(new RegExp(`[?&]lat=${market.position.latitude.toFixed(3)}&lng=${market.position.longitude.toFixed(3)}`))
+        await expect(page).toHaveURL(
+          new RegExp(`[?&]lat=${market.position.latitude.toFixed(3)}&lng=${market.position.longitude.toFixed(3)}`),
+        )
         await expect(page.locator('#dealer-results')).toHaveAttribute('data-origin', 'position')
         await expect(page.locator('#dealer-results')).toHaveText(market.t.dealer.near_position)
         await expect(page.locator('.dealer-list > li').first().getByRole('heading')).toHaveText(market.nearPosition)
@@ -116,7 +131,10 @@ for (const market of MARKETS) {
         await check(page, `${market.segment}-position-${size.name}`)
       })
 
-      test('"use my position", refused: a message beside the button and the town field focused', async ({ page, context }) => {
+      test('"use my position", refused: a message beside the button and the town field focused', async ({
+        page,
+        context,
+      }) => {
         await context.clearPermissions()
         await openLocator(page, market)
         const before = page.url()
@@ -127,7 +145,9 @@ for (const market of MARKETS) {
         await check(page, `${market.segment}-refused-${size.name}`)
       })
 
-      test('a town and a postcode typed: the dealers nearest to it first, the map re-centred there', async ({ page }) => {
+      test('a town and a postcode typed: the dealers nearest to it first, the map re-centred there', async ({
+        page,
+      }) => {
         await openLocator(page, market)
         for (const words of market.searches) {
           await page.locator('#near').fill(words)

@@ -25,7 +25,10 @@ function get(agent: Agent, url: string, waitMs: number): Promise<{ status: numbe
 function closed(socket: Socket, waitMs: number): Promise<void> {
   if (socket.destroyed) return Promise.resolve()
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the idle connection was still open after ${waitMs / 1000} s`)), waitMs)
+    const timer = setTimeout(
+      () => reject(new Error(`the idle connection was still open after ${waitMs / 1000} s`)),
+      waitMs,
+    )
     socket.once('close', () => {
       clearTimeout(timer)
       resolve()
@@ -33,7 +36,9 @@ function closed(socket: Socket, waitMs: number): Promise<void> {
   })
 }
 
-test('answers a page after the server dropped the idle kept-alive connection it came over before', async ({ baseURL }) => {
+test('answers a page after the server dropped the idle kept-alive connection it came over before', async ({
+  baseURL,
+}) => {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   try {
     const first = await get(agent, `${baseURL}/it-it`, 30_000)

@@ -40,12 +40,15 @@ const measureBar = (page: Page) =>
       const { top, bottom, left, right } = element.getBoundingClientRect()
       // A summary is named by its disclosure (details.product-menu), anything else by its own class.
       const named = element.tagName === 'SUMMARY' ? element.parentElement! : element
-      const name = `${element.tagName.toLowerCase()}.${element.className} ${named === element ? '' : named.className}`.trim()
+      const name =
+        `${element.tagName.toLowerCase()}.${element.className} ${named === element ? '' : named.className}`.trim()
       return { name, top, bottom, left, right }
     }
     const bar = document.querySelector('.header-bar')!
     const items: Element[] = Array.from(
-      bar.querySelectorAll('.brand, .nav-links > li > a, .product-menu > summary, .market-picker > summary, .header-tools summary, .header-tools a'),
+      bar.querySelectorAll(
+        '.brand, .nav-links > li > a, .product-menu > summary, .market-picker > summary, .header-tools summary, .header-tools a',
+      ),
     ).filter((element) => visible(element) && !element.closest('.header-panel'))
     return {
       items: items.map(boxOf),
@@ -73,7 +76,8 @@ async function expectOneRow(page: Page, maxHeight: number, expected: string[]) {
   }
   // No two items overlap: each begins where the one before it ends, in the page's direction.
   const sorted = [...items].sort((a, b) => a.left - b.left)
-  for (let i = 1; i < sorted.length; i++) expect(sorted[i].left, `${sorted[i - 1].name} / ${sorted[i].name}`).toBeGreaterThanOrEqual(sorted[i - 1].right - 1)
+  for (let i = 1; i < sorted.length; i++)
+    expect(sorted[i].left, `${sorted[i - 1].name} / ${sorted[i].name}`).toBeGreaterThanOrEqual(sorted[i - 1].right - 1)
   expect(scrollWidth).toBe(clientWidth)
 }
 
@@ -95,13 +99,18 @@ const LANGUAGE_MARKETS: ReadonlyArray<{ language: string; market: string }> = ((
 })()
 
 for (const { language, market } of LANGUAGE_MARKETS) {
-  test(`${language} (${market}): the header is one row at 390, 1280 and 1366 px, logged out and logged in`, async ({ page, baseURL }) => {
+  test(`${language} (${market}): the header is one row at 390, 1280 and 1366 px, logged out and logged in`, async ({
+    page,
+    baseURL,
+  }) => {
     const sellsOnline = demoMarketOf(market).commerce.sells_online
     /** The bar one row at each width, with what it shows there (no cart where the market sells nothing online). */
     const expectRows = async (signedIn: 'login-link' | 'account-menu') => {
       for (const viewport of [PHONE, LAPTOP, DESKTOP]) {
         const phone = viewport === PHONE
-        const items = [...(phone ? PHONE_ITEMS : WIDE_ITEMS), signedIn].filter((item) => sellsOnline || item !== 'cart-link')
+        const items = [...(phone ? PHONE_ITEMS : WIDE_ITEMS), signedIn].filter(
+          (item) => sellsOnline || item !== 'cart-link',
+        )
         await page.setViewportSize(viewport)
         await expectOneRow(page, phone ? MAX_HEIGHT.phone : MAX_HEIGHT.wide, items)
       }
@@ -117,15 +126,27 @@ for (const { language, market } of LANGUAGE_MARKETS) {
 }
 
 for (const market of MARKETS) {
-  for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+  for (const [label, viewport] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
     const phone = label === 'phone'
-    test(`${market} at ${viewport.width} px: one row logged out and in, the search with its whole placeholder, the product menu fitting the screen, axe with it open`, async ({ page, baseURL }) => {
+    test(`${market} at ${viewport.width} px: one row logged out and in, the search with its whole placeholder, the product menu fitting the screen, axe with it open`, async ({
+      page,
+      baseURL,
+    }) => {
       await page.setViewportSize(viewport)
       await openHome(page, market)
-      await expectOneRow(page, phone ? MAX_HEIGHT.phone : MAX_HEIGHT.wide, [...(phone ? PHONE_ITEMS : WIDE_ITEMS), 'login-link'])
+      await expectOneRow(page, phone ? MAX_HEIGHT.phone : MAX_HEIGHT.wide, [
+        ...(phone ? PHONE_ITEMS : WIDE_ITEMS),
+        'login-link',
+      ])
       await logIn(page.request, baseURL!, undefined, `/${market}`)
       await openHome(page, market)
-      await expectOneRow(page, phone ? MAX_HEIGHT.phone : MAX_HEIGHT.wide, [...(phone ? PHONE_ITEMS : WIDE_ITEMS), 'account-menu'])
+      await expectOneRow(page, phone ? MAX_HEIGHT.phone : MAX_HEIGHT.wide, [
+        ...(phone ? PHONE_ITEMS : WIDE_ITEMS),
+        'account-menu',
+      ])
       await keepScreenshot(page, `${SCREENSHOTS}/header-${market}-${viewport.width}-closed.png`)
 
       // The search opens on demand, the focus in its field, which is whole on the screen with its placeholder.
@@ -140,7 +161,8 @@ for (const market of MARKETS) {
         const box = input.getBoundingClientRect()
         return {
           text: context.measureText(input.placeholder).width,
-          room: input.clientWidth - Number.parseFloat(style.paddingInlineStart) - Number.parseFloat(style.paddingInlineEnd),
+          room:
+            input.clientWidth - Number.parseFloat(style.paddingInlineStart) - Number.parseFloat(style.paddingInlineEnd),
           scrollWidth: input.scrollWidth,
           clientWidth: input.clientWidth,
           left: box.left,
@@ -176,7 +198,9 @@ for (const market of MARKETS) {
       for (const card of await cards.all()) {
         await card.scrollIntoViewIfNeeded()
         await expect(card.locator('img')).toBeVisible()
-        await expect.poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+        await expect
+          .poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+          .toBe(true)
         await expect(card.locator('.type-card-name')).not.toBeEmpty()
       }
       const sheet = (await panel.boundingBox())!
@@ -185,8 +209,13 @@ for (const market of MARKETS) {
       expect(sheet.x + sheet.width).toBeLessThanOrEqual(viewport.width)
       expect(sheet.y).toBeGreaterThanOrEqual(bar.y + bar.height - 1)
       expect(sheet.y + sheet.height).toBeLessThanOrEqual(viewport.height + 1)
-      if (phone) expect(sheet.y + sheet.height, 'the sheet reaches the bottom of the screen').toBeGreaterThanOrEqual(viewport.height - 1)
-      expect(await page.evaluate(() => document.documentElement.scrollWidth === document.documentElement.clientWidth)).toBe(true)
+      if (phone)
+        expect(sheet.y + sheet.height, 'the sheet reaches the bottom of the screen').toBeGreaterThanOrEqual(
+          viewport.height - 1,
+        )
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth === document.documentElement.clientWidth),
+      ).toBe(true)
       await keepScreenshot(page, `${SCREENSHOTS}/header-${market}-${viewport.width}-menu.png`)
 
       const { violations } = await new AxeBuilder({ page }).analyze()
@@ -223,7 +252,9 @@ test('the account button of a logged-in visitor opens their account and the logo
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 
-  test('the search, the product menu and the menu sheet still open, and the search sends its form', async ({ page }) => {
+  test('the search, the product menu and the menu sheet still open, and the search sends its form', async ({
+    page,
+  }) => {
     await page.setViewportSize(PHONE)
     await page.goto('/it-it')
     await page.locator('.header-search summary').click()

@@ -12,24 +12,34 @@ const DESKTOP = { width: 1366, height: 900 }
 const PDF = {
   name: 'Giulia Rossi CV.pdf',
   mimeType: 'application/pdf',
-  buffer: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
+  buffer: Buffer.from(
+    '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+  ),
 }
 /** A Windows program renamed to look like a PDF. */
-const RENAMED_PROGRAM = { name: 'cv.pdf', mimeType: 'application/pdf', buffer: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(510)]) }
+const RENAMED_PROGRAM = {
+  name: 'cv.pdf',
+  mimeType: 'application/pdf',
+  buffer: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(510)]),
+}
 
 let clients = 0
 /**
  * Each test posts from an address of its own: the forms' rate limit (per client and form, a minute) is not what these
  * tests are about.
  */
-const asNewClient = (page: Page) => page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `198.51.100.${(clients++ % 250) + 1}` })
+const asNewClient = (page: Page) =>
+  page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `198.51.100.${(clients++ % 250) + 1}` })
 
 async function axeViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze()
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 }
 
-for (const [market, viewport] of [['it-it', PHONE], ['ae-ar', DESKTOP]] as const) {
+for (const [market, viewport] of [
+  ['it-it', PHONE],
+  ['ae-ar', DESKTOP],
+] as const) {
   test(`applies for a job with a PDF in ${market} at ${viewport.width} px, once wrong then right`, async ({ page }) => {
     await asNewClient(page)
     await page.setViewportSize(viewport)
@@ -59,7 +69,10 @@ for (const [market, viewport] of [['it-it', PHONE], ['ae-ar', DESKTOP]] as const
     await expect(page.locator('#field-position')).toHaveValue(position)
     await expect(page.locator('#field-name')).toHaveValue('Giulia Rossi')
     await expect(page.locator('#field-cover_letter')).toHaveValue('Riparo biciclette da dieci anni.')
-    await keepScreenshot(page.locator('.lead-form-section'), `${SCREENSHOTS}/job-form-${market}-${viewport.width}-errors.png`)
+    await keepScreenshot(
+      page.locator('.lead-form-section'),
+      `${SCREENSHOTS}/job-form-${market}-${viewport.width}-errors.png`,
+    )
 
     await page.locator('#field-email').fill('giulia.rossi@example.com')
     await page.locator('#field-cv').setInputFiles(PDF)
@@ -70,7 +83,12 @@ for (const [market, viewport] of [['it-it', PHONE], ['ae-ar', DESKTOP]] as const
   })
 }
 
-for (const [path, viewport] of [['/it-it/lavora-con-noi', PHONE], ['/il-he/drushim', PHONE], ['/ae-ar/al-wazaif', DESKTOP], ['/es-es/trabaja-con-nosotros', DESKTOP]] as const) {
+for (const [path, viewport] of [
+  ['/it-it/lavora-con-noi', PHONE],
+  ['/il-he/drushim', PHONE],
+  ['/ae-ar/al-wazaif', DESKTOP],
+  ['/es-es/trabaja-con-nosotros', DESKTOP],
+] as const) {
   // The form as it opens is axed by page-kinds.spec.ts (job-form) at each width and direction.
   test(`${path} at ${viewport.width} px has no accessibility violations with its errors shown`, async ({ page }) => {
     await asNewClient(page)
@@ -82,7 +100,9 @@ for (const [path, viewport] of [['/it-it/lavora-con-noi', PHONE], ['/il-he/drush
   })
 }
 
-test('the job page at phone and desktop width, left to right and right to left: the positions and the file input inside the viewport', async ({ page }) => {
+test('the job page at phone and desktop width, left to right and right to left: the positions and the file input inside the viewport', async ({
+  page,
+}) => {
   for (const market of ['it-it', 'ae-ar', 'il-he', 'es-es']) {
     for (const viewport of [PHONE, DESKTOP]) {
       await page.setViewportSize(viewport)
@@ -91,10 +111,11 @@ test('the job page at phone and desktop width, left to right and right to left: 
       const direction = await page.locator('html').getAttribute('dir')
       expect(direction).toBe(market === 'ae-ar' || market === 'il-he' ? 'rtl' : 'ltr')
       // Nothing of the positions or the file input sticks out sideways, at phone width either.
-      const outside = await page.evaluate(() =>
-        [...document.querySelectorAll('.job-openings, .job-openings *, .cv-input, .cv-input *')]
-          .map((element) => element.getBoundingClientRect())
-          .filter((box) => box.left < -1 || box.right > document.documentElement.clientWidth + 1).length,
+      const outside = await page.evaluate(
+        () =>
+          [...document.querySelectorAll('.job-openings, .job-openings *, .cv-input, .cv-input *')]
+            .map((element) => element.getBoundingClientRect())
+            .filter((box) => box.left < -1 || box.right > document.documentElement.clientWidth + 1).length,
       )
       expect(outside).toBe(0)
       await keepScreenshot(page, `${SCREENSHOTS}/job-${market}-${viewport.width}.png`, { fullPage: true })

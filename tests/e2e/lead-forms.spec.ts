@@ -13,7 +13,10 @@ async function axeViolations(page: Page) {
 test.describe('the contact form without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 
-  for (const [market, path, viewport] of [['it-it', '/it-it/contatti', PHONE], ['il-he', '/il-he/tsor-kesher', DESKTOP]] as const) {
+  for (const [market, path, viewport] of [
+    ['it-it', '/it-it/contatti', PHONE],
+    ['il-he', '/il-he/tsor-kesher', DESKTOP],
+  ] as const) {
     test(`sends a message in ${market} at ${viewport.width} px, once wrong then right`, async ({ page }) => {
       await page.setViewportSize(viewport)
       await page.goto(path)
@@ -40,7 +43,9 @@ test.describe('the contact form without JavaScript', () => {
 })
 
 test.describe('the partner forms', () => {
-  test('a dealer applies in it-it at phone width: services kept after an error, focus on the first field with a message', async ({ page }) => {
+  test('a dealer applies in it-it at phone width: services kept after an error, focus on the first field with a message', async ({
+    page,
+  }) => {
     await page.setViewportSize(PHONE)
     await page.goto('/it-it/diventa-rivenditore')
     await page.locator('#field-company_name').fill('Cicli Aurora Bergamo')
@@ -89,7 +94,10 @@ test.describe('the partner forms', () => {
     await expect(page.locator('.reference strong')).toHaveAttribute('dir', 'ltr')
   })
 
-  for (const [path, viewport] of [['/ae-ar/kun-muwazzian', PHONE], ['/int-en/become-a-distributor', DESKTOP]] as const) {
+  for (const [path, viewport] of [
+    ['/ae-ar/kun-muwazzian', PHONE],
+    ['/int-en/become-a-distributor', DESKTOP],
+  ] as const) {
     // The form as it opens is axed by page-kinds.spec.ts (distributor-form) at this width and direction.
     test(`${path} at ${viewport.width} px has no accessibility violations, with its errors shown`, async ({ page }) => {
       await page.setViewportSize(viewport)
@@ -101,7 +109,12 @@ test.describe('the partner forms', () => {
   }
 })
 
-for (const [path, viewport] of [['/it-it/contatti', PHONE], ['/il-he/tsor-kesher', PHONE], ['/it-it/diventa-rivenditore', PHONE], ['/it-it/diventa-rivenditore', DESKTOP]] as const) {
+for (const [path, viewport] of [
+  ['/it-it/contatti', PHONE],
+  ['/il-he/tsor-kesher', PHONE],
+  ['/it-it/diventa-rivenditore', PHONE],
+  ['/it-it/diventa-rivenditore', DESKTOP],
+] as const) {
   test(`${path} at ${viewport.width} px has no accessibility violations with its errors shown`, async ({ page }) => {
     await page.setViewportSize(viewport)
     await page.goto(path)

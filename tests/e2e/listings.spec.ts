@@ -16,12 +16,14 @@ const MARKETS = [
   { segment: 'il-he', dir: 'rtl', texts: hebrew.listing },
 ] as const
 
-const count = (texts: (typeof MARKETS)[number]['texts'], n: number) => (n === 1 ? texts.count_one : texts.count.replace('{{count}}', String(n)))
+const count = (texts: (typeof MARKETS)[number]['texts'], n: number) =>
+  n === 1 ? texts.count_one : texts.count.replace('{{count}}', String(n))
 
 /** On a phone the filters are a closed panel: open it (a <details>, with or without JavaScript). */
 async function openFilters(page: Page) {
   const panel = page.locator('details.listing-filters')
-  if ((await panel.getAttribute('open')) === null && (await panel.locator('summary').isVisible())) await panel.locator('summary').click()
+  if ((await panel.getAttribute('open')) === null && (await panel.locator('summary').isVisible()))
+    await panel.locator('summary').click()
   await expect(page.locator('#listing-form fieldset').first()).toBeVisible()
 }
 
@@ -32,7 +34,9 @@ async function expectNoOverflow(page: Page) {
     const outside = [...document.querySelectorAll('.listing-layout *')]
       .filter((el) => {
         const box = el.getBoundingClientRect()
-        return box.width > 0 && box.height > 0 && (box.left < -1 || box.right > width + 1) && !el.closest('.visually-hidden')
+        return (
+          box.width > 0 && box.height > 0 && (box.left < -1 || box.right > width + 1) && !el.closest('.visually-hidden')
+        )
       })
       .map((el) => `${el.tagName.toLowerCase()}.${el.className}`)
     return { scroll: document.documentElement.scrollWidth, client: width, outside: outside.slice(0, 5) }
@@ -79,10 +83,14 @@ for (const market of MARKETS) {
       await page.getByRole('combobox', { name: market.texts.sort }).selectOption('price-desc')
       await expect(page).toHaveURL(`/${market.segment}/products?discipline=road&sort=price-desc`)
       await expect(page.locator('#listing-results .card h3').first()).toHaveText('Aurora e-Strada')
-      await expect(page.locator('#listing-results .card-price').first()).toContainText(market.segment === 'it-it' ? '4490,00' : '19,290.00')
+      await expect(page.locator('#listing-results .card-price').first()).toContainText(
+        market.segment === 'it-it' ? '4490,00' : '19,290.00',
+      )
 
       // The chip removes its filter; the order stays.
-      await page.getByRole('link', { name: market.texts.remove.replace('{{filter}}', market.texts.disciplines.road) }).click()
+      await page
+        .getByRole('link', { name: market.texts.remove.replace('{{filter}}', market.texts.disciplines.road) })
+        .click()
       await expect(page).toHaveURL(`/${market.segment}/products?sort=price-desc`)
       await expect(heading).toHaveText(count(market.texts, all))
       await expect(road).not.toBeChecked()
@@ -95,7 +103,9 @@ for (const market of MARKETS) {
       await expect(road).toBeChecked()
 
       // No page was loaded again all along.
-      expect(await page.evaluate(() => (window as unknown as { listingMarker?: string }).listingMarker)).toBe('same page')
+      expect(await page.evaluate(() => (window as unknown as { listingMarker?: string }).listingMarker)).toBe(
+        'same page',
+      )
     })
 
     test(`${where}: filter and sort without JavaScript`, async ({ browser }) => {
@@ -106,10 +116,14 @@ for (const market of MARKETS) {
       await expect(page.locator('#listing-form')).not.toHaveAttribute('data-hydrated', '')
       await openFilters(page)
       await page.getByRole('checkbox', { name: market.texts.in_stock, exact: true }).check()
-      await page.getByRole('spinbutton', { name: market.texts.price_max, exact: true }).fill(market.segment === 'it-it' ? '4500' : '19500')
+      await page
+        .getByRole('spinbutton', { name: market.texts.price_max, exact: true })
+        .fill(market.segment === 'it-it' ? '4500' : '19500')
       await page.getByRole('button', { name: market.texts.show_results }).click()
       // The plain GET form's own URL, empty fields and all.
-      await expect(page).toHaveURL(`/${market.segment}/products/type/e-bikes?min=&max=${market.segment === 'it-it' ? '4500' : '19500'}&stock=1&sort=featured`)
+      await expect(page).toHaveURL(
+        `/${market.segment}/products/type/e-bikes?min=&max=${market.segment === 'it-it' ? '4500' : '19500'}&stock=1&sort=featured`,
+      )
       // e-Strada, e-Citta 500 (e-Compatta is sold out; the others cost more).
       await expect(page.locator('#listing-count')).toHaveText(count(market.texts, 2))
       await expect(page.locator('.filter-chips a')).toHaveCount(3)
@@ -125,7 +139,9 @@ for (const market of MARKETS) {
       await context.close()
     })
 
-    test(`${where}: the listing with its filters open fits, is accessible, and shows ${viewport === PHONE ? 'two cards a row' : 'the filters beside the cards'}`, async ({ page }) => {
+    test(`${where}: the listing with its filters open fits, is accessible, and shows ${viewport === PHONE ? 'two cards a row' : 'the filters beside the cards'}`, async ({
+      page,
+    }) => {
       await page.setViewportSize(viewport)
       await page.goto(`/${market.segment}/products?discipline=road&discipline=gravel&sort=price-asc`)
       await rejectTracking(page)
@@ -143,10 +159,13 @@ for (const market of MARKETS) {
         expect(first.width).toBeGreaterThan(150)
       } else {
         const filters = await page.locator('#listing-form').boundingBox()
-        expect(filters && Math.abs(filters.y - (await page.locator('.listing-toolbar').boundingBox())!.y)).toBeLessThan(40)
+        expect(filters && Math.abs(filters.y - (await page.locator('.listing-toolbar').boundingBox())!.y)).toBeLessThan(
+          40,
+        )
         expect(Math.abs(third.y - first.y)).toBeLessThan(1)
       }
-      for (const price of await page.locator('#listing-results .card-price').allTextContents()) expect(price).toMatch(/\d/)
+      for (const price of await page.locator('#listing-results .card-price').allTextContents())
+        expect(price).toMatch(/\d/)
       await expectNoOverflow(page)
       await expectAxeClean(page)
       await keepScreenshot(page, `${SCREENSHOTS}/listing-${market.segment}-${viewport.width}.png`)

@@ -16,7 +16,9 @@ const VIEWPORTS = [
 test.beforeEach(({ page }) => recordProblems(page))
 
 const violationsOf = async (page: Page) =>
-  (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  (await new AxeBuilder({ page }).analyze()).violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  )
 
 /**
  * Opens the header's market picker: below the desktop layout (72rem) it sits in the menu sheet, opened first by the
@@ -35,10 +37,14 @@ async function openPicker(page: Page, width: number) {
 
 /** No horizontal scroll: the page is no wider than the viewport. */
 const noHorizontalScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0)
 
 for (const viewport of VIEWPORTS) {
-  test(`switching market from a product page lands on the same product (it-it → de-de) at ${viewport.width} px`, async ({ page }) => {
+  test(`switching market from a product page lands on the same product (it-it → de-de) at ${viewport.width} px`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport)
     await page.goto('/it-it/products/aurora-strada-9')
     await rejectTracking(page)
@@ -53,8 +59,13 @@ for (const viewport of VIEWPORTS) {
     expect(problemsOf(page)).toEqual([])
   })
 
-  for (const [market, texts, lang] of [['ae-ar', arabic, 'ar'], ['il-he', hebrew, 'he']] as const) {
-    test(`logging in from /${market} shows the login page in its language, right to left, and comes back to /${market} at ${viewport.width} px`, async ({ page }) => {
+  for (const [market, texts, lang] of [
+    ['ae-ar', arabic, 'ar'],
+    ['il-he', hebrew, 'he'],
+  ] as const) {
+    test(`logging in from /${market} shows the login page in its language, right to left, and comes back to /${market} at ${viewport.width} px`, async ({
+      page,
+    }) => {
       await page.setViewportSize(viewport)
       await page.goto(`/${market}`)
       await rejectTracking(page)
@@ -84,7 +95,9 @@ for (const viewport of VIEWPORTS) {
       await expect(page).toHaveURL(`/${market}`)
       await expect(page.locator('html')).toHaveAttribute('lang', lang)
       // The one problem is the wrong password's answer, on purpose.
-      expect(problemsOf(page)).toEqual(['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)'])
+      expect(problemsOf(page)).toEqual([
+        'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+      ])
     })
   }
 }

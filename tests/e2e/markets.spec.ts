@@ -5,7 +5,6 @@ const SCREENSHOTS = 'test-results/screenshots'
 
 test.beforeEach(({ page }) => recordProblems(page))
 
-
 test('from / a visitor picks a market through its plain link, which is remembered', async ({ page, context }) => {
   await page.goto('/')
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
@@ -87,7 +86,9 @@ test('an Italian page that does not exist is headed in Italian, with the exact m
   await expect(page.getByRole('link', { name: 'Torna alla home page' })).toBeVisible()
 })
 
-test('a market under maintenance answers 503, headed in its language above the exact message, and is not offered', async ({ page }) => {
+test('a market under maintenance answers 503, headed in its language above the exact message, and is not offered', async ({
+  page,
+}) => {
   const response = await page.goto('/nl-nl')
   expect(response?.status()).toBe(503)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Website in onderhoud')

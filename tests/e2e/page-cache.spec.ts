@@ -17,7 +17,10 @@ async function fromTheCache(page: Page, path: string): Promise<string> {
 async function withInjectedScripts(page: Page, path: string) {
   await page.route(`**${path}`, async (route) => {
     const response = await route.fetch()
-    const html = (await response.text()).replace('</body>', '<script>window.injected = true</script><script src="/assets/injected.js"></script></body>')
+    const html = (await response.text()).replace(
+      '</body>',
+      '<script>window.injected = true</script><script src="/assets/injected.js"></script></body>',
+    )
     await route.fulfill({ response, body: html })
   })
   const refused: string[] = []
@@ -30,12 +33,18 @@ async function withInjectedScripts(page: Page, path: string) {
   return { ran: await page.evaluate(() => 'injected' in window), refused }
 }
 
-for (const [market, width] of [['it-it', 1366], ['il-he', 390]] as const) {
+for (const [market, width] of [
+  ['it-it', 1366],
+  ['il-he', 390],
+] as const) {
   test.describe(`a page from the page cache in ${market} at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } })
     test.beforeEach(({ page }) => recordProblems(page))
 
-    test('has no nonce, runs its own scripts (the tag manager\'s inline snippet by its hash) and refuses an injected one', async ({ page, baseURL }) => {
+    test("has no nonce, runs its own scripts (the tag manager's inline snippet by its hash) and refuses an injected one", async ({
+      page,
+      baseURL,
+    }) => {
       await chooseCookies(page.request, baseURL as string, 'accept')
       const policy = await fromTheCache(page, `/${market}/products`)
       expect(policy).not.toContain('nonce')

@@ -64,15 +64,17 @@ async function slugOf(request: APIRequestContext, market: Market, key: string): 
   const link = pageLinks.get(country)![key]
   if (typeof link === 'string') return link
   // A market whose slugs are per language: `{ "it": "chi-siamo", … }`.
-  if (link && typeof link === 'object') return ((link as Record<string, string>)[locale] ?? null)
+  if (link && typeof link === 'object') return (link as Record<string, string>)[locale] ?? null
   return null
 }
 
 /** A content page by its pageLinks key, or null where the market has no link. */
-const contentPage = (key: string): Locate => async (page, market) => {
-  const slug = await slugOf(page.request, market, key)
-  return slug ? `/${market}/${slug}` : null
-}
+const contentPage =
+  (key: string): Locate =>
+  async (page, market) => {
+    const slug = await slugOf(page.request, market, key)
+    return slug ? `/${market}/${slug}` : null
+  }
 
 /** The first link in a page's HTML whose `href` matches `pattern` (read without rendering it in the browser), or null. */
 async function firstLink(page: Page, from: string, pattern: RegExp): Promise<string | null> {
@@ -90,7 +92,10 @@ async function addABike(page: Page, market: Market, baseURL: string): Promise<st
   const product = await firstLink(page, `/${market}/products`, PRODUCT)
   if (!product) return null
   const html = await (await page.request.get(product)).text()
-  const sku = [...html.matchAll(/<input [^>]*>/g)].map(([input]) => input).find((input) => /name="sku(?:-[a-z0-9-]+)?"/.test(input) && !/ disabled/.test(input))?.match(/value="([^"]+)"/)?.[1]
+  const sku = [...html.matchAll(/<input [^>]*>/g)]
+    .map(([input]) => input)
+    .find((input) => /name="sku(?:-[a-z0-9-]+)?"/.test(input) && !/ disabled/.test(input))
+    ?.match(/value="([^"]+)"/)?.[1]
   if (!sku) return null
   if (!(await addToCart(page.request, baseURL, market, product.split('/').pop()!, sku))) return null
   added.set(market, sku)
@@ -102,7 +107,11 @@ async function removeTheBike(page: Page, market: Market, baseURL: string): Promi
   const sku = added.get(market)
   if (!sku) return
   added.delete(market)
-  await page.request.post(`/${market}/cart/items/${encodeURIComponent(sku)}/remove`, { headers: { Origin: baseURL }, form: {}, maxRedirects: 0 })
+  await page.request.post(`/${market}/cart/items/${encodeURIComponent(sku)}/remove`, {
+    headers: { Origin: baseURL },
+    form: {},
+    maxRedirects: 0,
+  })
 }
 
 /** The variant `addABike` put into each market's cart, until it is removed. */
@@ -115,7 +124,10 @@ const KINDS: Kind[] = [
   { name: 'landing', scope: 'brand', locate: async () => '/' },
   { name: 'home', locate: async (_, m) => `/${m}` },
   { name: 'listing', locate: async (_, m) => `/${m}/products` },
-  { name: 'type-listing', locate: async (page, m) => firstLink(page, `/${m}/products`, /\/products\/type\/[a-z0-9-]+$/) },
+  {
+    name: 'type-listing',
+    locate: async (page, m) => firstLink(page, `/${m}/products`, /\/products\/type\/[a-z0-9-]+$/),
+  },
   { name: 'product', locate: async (page, m) => firstLink(page, `/${m}/products`, PRODUCT) },
   { name: 'news-index', locate: async (_, m) => `/${m}/news` },
   { name: 'article', locate: async (page, m) => firstLink(page, `/${m}/news`, /\/news\/details\//) },
@@ -154,7 +166,11 @@ const KINDS: Kind[] = [
   },
   { name: 'account', customer: true, locate: async (_, m) => `/${m}/my-account` },
   { name: 'account-orders', customer: true, locate: async (_, m) => `/${m}/my-account/orders` },
-  { name: 'account-order', customer: true, locate: async (page, m) => firstLink(page, `/${m}/my-account/orders`, /\/my-account\/orders\/[A-Z0-9-]+$/) },
+  {
+    name: 'account-order',
+    customer: true,
+    locate: async (page, m) => firstLink(page, `/${m}/my-account/orders`, /\/my-account\/orders\/[A-Z0-9-]+$/),
+  },
   { name: 'account-addresses', customer: true, locate: async (_, m) => `/${m}/my-account/addresses` },
   { name: 'account-bikes', customer: true, locate: async (_, m) => `/${m}/my-account/bikes` },
   {
@@ -194,7 +210,9 @@ function sweepOf(kind: Kind): string {
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()
+  const { violations } = await new AxeBuilder({ page })
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .analyze()
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 }
 
@@ -213,7 +231,10 @@ for (const viewport of WIDTHS) {
     // Three markets' pages, each measured, two of them axed: three times a page walk's time.
     test.describe.configure({ timeout: 240_000 })
     for (const kind of KINDS) {
-      test(`${kind.name}: no sideways scroll, every box inside the viewport, no clipped text, axe clean (${sweepOf(kind)})`, async ({ page, baseURL }) => {
+      test(`${kind.name}: no sideways scroll, every box inside the viewport, no clipped text, axe clean (${sweepOf(kind)})`, async ({
+        page,
+        baseURL,
+      }) => {
         if (kind.customer) await logIn(page.request, baseURL!)
         const markets: Market[] = kind.scope === 'brand' ? [MARKETS[0]] : [...MARKETS]
         for (const market of markets) {
@@ -238,17 +259,26 @@ for (const viewport of WIDTHS) {
           if (answer) expect.soft(answer.status(), `${kind.name} in ${market} (${path})`).toBe(kind.status ?? 200)
           const locale = kind.scope === 'brand' ? await page.locator('html').getAttribute('lang') : market
           const t0 = Date.now()
-          expect.soft(await page.evaluate(layoutProblems), `layout of ${kind.name} in ${locale} at ${viewport.width} px (${path})`).toEqual([])
+          expect
+            .soft(
+              await page.evaluate(layoutProblems),
+              `layout of ${kind.name} in ${locale} at ${viewport.width} px (${path})`,
+            )
+            .toEqual([])
           const t1 = Date.now()
           if (kind.scope === 'brand' || AXE_IN.includes(market)) {
-            expect.soft(await axeViolations(page), `axe on ${kind.name} in ${locale} at ${viewport.width} px (${path})`).toEqual([])
+            expect
+              .soft(await axeViolations(page), `axe on ${kind.name} in ${locale} at ${viewport.width} px (${path})`)
+              .toEqual([])
           }
           const t2 = Date.now()
           await keepScreenshot(page, `${SCREENS}/${kind.name}-${locale}-${viewport.width}.png`, { fullPage: true })
-          if (process.env.PK_TIMING) console.log(`${kind.name} ${locale} ${viewport.width}: layout ${t1 - t0} ms, axe ${t2 - t1} ms, screenshot ${Date.now() - t2} ms`)
+          if (process.env.PK_TIMING)
+            console.log(
+              `${kind.name} ${locale} ${viewport.width}: layout ${t1 - t0} ms, axe ${t2 - t1} ms, screenshot ${Date.now() - t2} ms`,
+            )
         }
       })
     }
   })
 }
-

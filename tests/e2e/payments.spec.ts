@@ -19,26 +19,44 @@ const SCREENSHOTS = 'test-results/screenshots'
  * A new customer in it-it (created and logged in by request) who orders the Strada 9 (M, red: €4,290.00, picked up at
  * a dealer) and places it: answers the test payment's page the order was sent to, and the checkout's result page.
  */
-async function orderWaitingForPayment(page: Page, context: BrowserContext, baseURL: string, outbox: Outbox): Promise<{ payment: string; result: string }> {
-  const account = { email: `e2e-payment-${Date.now()}@example.com`, password: 'Gravel-Roads-2027', first_name: 'Chiara', last_name: 'Bianchi' }
+async function orderWaitingForPayment(
+  page: Page,
+  context: BrowserContext,
+  baseURL: string,
+  outbox: Outbox,
+): Promise<{ payment: string; result: string }> {
+  const account = {
+    email: `e2e-payment-${Date.now()}@example.com`,
+    password: 'Gravel-Roads-2027',
+    first_name: 'Chiara',
+    last_name: 'Bianchi',
+  }
   await remember(context, 'it-it', baseURL)
   await createAccount(page.request, baseURL, outbox, account)
   await logIn(page.request, baseURL, account)
   expect(await addToCart(page.request, baseURL, 'it-it', 'aurora-strada-9', 'STR9-M-RED')).toBe(true)
-  const checkout = /href="(\/it-it\/checkout\/[A-Za-z0-9_-]{32})"/.exec(await (await page.request.get('/it-it/cart')).text())?.[1]
+  const checkout = /href="(\/it-it\/checkout\/[A-Za-z0-9_-]{32})"/.exec(
+    await (await page.request.get('/it-it/cart')).text(),
+  )?.[1]
   expect(checkout, 'the cart leads to checkout').toBeTruthy()
-  const chosen = await sendForm(page.request, baseURL, checkout!, {
-    delivery: 'pickup',
-    dealer: 'cicli-bergamasca',
-    bill_choice: 'new',
-    bill_first_name: 'Chiara',
-    bill_last_name: 'Bianchi',
-    bill_line1: 'Via Tasso 8',
-    bill_postal_code: '24121',
-    bill_city: 'Bergamo',
-    bill_phone: '+39 035 555 0199',
-    payment_method: 'card',
-  }, checkout!)
+  const chosen = await sendForm(
+    page.request,
+    baseURL,
+    checkout!,
+    {
+      delivery: 'pickup',
+      dealer: 'cicli-bergamasca',
+      bill_choice: 'new',
+      bill_first_name: 'Chiara',
+      bill_last_name: 'Bianchi',
+      bill_line1: 'Via Tasso 8',
+      bill_postal_code: '24121',
+      bill_city: 'Bergamo',
+      bill_phone: '+39 035 555 0199',
+      payment_method: 'card',
+    },
+    checkout!,
+  )
   expect(chosen.headers().location, 'the checkout form leads to the review').toBe(`${checkout}/review`)
   const placed = await sendForm(page.request, baseURL, `${checkout}/review`, {}, `${checkout}/review`)
   const payment = new URL(placed.headers().location ?? '', baseURL).pathname
@@ -47,30 +65,51 @@ async function orderWaitingForPayment(page: Page, context: BrowserContext, baseU
 }
 
 /** The order's status and its payment's state, as the customer's order page shows them (the account's only order). */
-async function expectOrderShows(page: Page, request: APIRequestContext, status: string, payment: keyof typeof italian.payment_state) {
-  const code = /\/it-it\/my-account\/orders\/(AUR-[0-9A-Z]+)/.exec(await (await request.get('/it-it/my-account/orders')).text())?.[1]
+async function expectOrderShows(
+  page: Page,
+  request: APIRequestContext,
+  status: string,
+  payment: keyof typeof italian.payment_state,
+) {
+  const code = /\/it-it\/my-account\/orders\/(AUR-[0-9A-Z]+)/.exec(
+    await (await request.get('/it-it/my-account/orders')).text(),
+  )?.[1]
   expect(code, 'the order in the account').toBeTruthy()
   await page.goto(`/it-it/my-account/orders/${code}`)
   await expect(page.locator('.meta .status')).toHaveClass(`status status-${status}`)
-  await expect(page.locator('section[aria-labelledby="payment-title"] p')).toHaveText(`${italian.payment_method.card} · ${italian.payment_state[payment]}`)
+  await expect(page.locator('section[aria-labelledby="payment-title"] p')).toHaveText(
+    `${italian.payment_method.card} · ${italian.payment_state[payment]}`,
+  )
 }
 
 async function checkPage(page: Page, name: string) {
   const { violations } = await new AxeBuilder({ page }).analyze()
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), name).toEqual([])
-  const outside = await page.evaluate(() =>
-    [...document.querySelectorAll('body *')]
-      .filter((element) => !element.closest('.skip'))
-      .map((element) => element.getBoundingClientRect())
-      .filter((box) => box.width > 0 && (box.left < -1 || box.right > document.documentElement.clientWidth + 1)).length,
+  expect(
+    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    name,
+  ).toEqual([])
+  const outside = await page.evaluate(
+    () =>
+      [...document.querySelectorAll('body *')]
+        .filter((element) => !element.closest('.skip'))
+        .map((element) => element.getBoundingClientRect())
+        .filter((box) => box.width > 0 && (box.left < -1 || box.right > document.documentElement.clientWidth + 1))
+        .length,
   )
   expect(outside, `${name}: elements outside the page`).toBe(0)
-  await keepScreenshot(page, `${SCREENSHOTS}/test-payment-${name}-${page.viewportSize()?.width}.png`, { fullPage: true })
+  await keepScreenshot(page, `${SCREENSHOTS}/test-payment-${name}-${page.viewportSize()?.width}.png`, {
+    fullPage: true,
+  })
 }
 
 test.beforeEach(({ page }) => recordProblems(page))
 
-test('the test payment page says no money moves, passes axe at 390 and 1280 px, and paying settles the order by its webhook', async ({ page, context, baseURL, outbox }) => {
+test('the test payment page says no money moves, passes axe at 390 and 1280 px, and paying settles the order by its webhook', async ({
+  page,
+  context,
+  baseURL,
+  outbox,
+}) => {
   const { payment, result } = await orderWaitingForPayment(page, context, baseURL!, outbox)
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 })
@@ -91,7 +130,12 @@ test('the test payment page says no money moves, passes axe at 390 and 1280 px, 
   expect(problemsOf(page)).toEqual([])
 })
 
-test('a payment left pending is settled later from the same page (failed): the order waits for another payment', async ({ page, context, baseURL, outbox }) => {
+test('a payment left pending is settled later from the same page (failed): the order waits for another payment', async ({
+  page,
+  context,
+  baseURL,
+  outbox,
+}) => {
   const { payment, result } = await orderWaitingForPayment(page, context, baseURL!, outbox)
   await page.goto(payment)
   await page.getByRole('button', { name: 'Leave it pending' }).click()

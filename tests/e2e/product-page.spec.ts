@@ -23,12 +23,18 @@ async function axeViolations(page: Page) {
 
 /** No sideways scroll: the page is exactly as wide as the viewport. */
 async function expectNoSidewaysScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth === document.documentElement.clientWidth)).toBe(true)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth === document.documentElement.clientWidth)).toBe(
+    true,
+  )
 }
 
 /** The gallery's pictures the visitor sees (those of the colour chosen and the shared ones). */
 const shownPictures = (page: Page) =>
-  page.locator('.gallery-link').evaluateAll((links) => links.filter((link) => (link as HTMLElement).offsetParent !== null).map((link) => link.getAttribute('href')))
+  page
+    .locator('.gallery-link')
+    .evaluateAll((links) =>
+      links.filter((link) => (link as HTMLElement).offsetParent !== null).map((link) => link.getAttribute('href')),
+    )
 
 const JOURNEYS = [
   { market: 'it-it', texts: italian, viewport: PHONE, dir: 'ltr' },
@@ -39,7 +45,9 @@ const JOURNEYS = [
 
 for (const { market, texts, viewport, dir } of JOURNEYS) {
   const at = `${market}-${viewport.width}`
-  test(`${market} at ${viewport.width} px (${dir}): choose a colour (the gallery follows) and a size, add to the cart, open the pictures full screen`, async ({ page }) => {
+  test(`${market} at ${viewport.width} px (${dir}): choose a colour (the gallery follows) and a size, add to the cart, open the pictures full screen`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport)
     await page.goto(`/${market}/products/aurora-strada-9`)
     await rejectTracking(page)
@@ -48,7 +56,10 @@ for (const { market, texts, viewport, dir } of JOURNEYS) {
     await expect(buyBox).toHaveAttribute('data-hydrated', '')
     await expectNoSidewaysScroll(page)
     // The title keeps its words together: "Aurora Strada 9" on one line, never a narrow column.
-    const title = await page.locator('h1').evaluate((h1) => ({ height: h1.getBoundingClientRect().height, line: parseFloat(getComputedStyle(h1).lineHeight) }))
+    const title = await page.locator('h1').evaluate((h1) => ({
+      height: h1.getBoundingClientRect().height,
+      line: parseFloat(getComputedStyle(h1).lineHeight),
+    }))
     expect(title.height).toBeLessThan(title.line * 1.5)
     // The breadcrumbs: home › type › product.
     await expect(page.locator('.breadcrumbs li')).toHaveText([texts.header.home, /.+/, 'Aurora Strada 9'])
@@ -56,21 +67,34 @@ for (const { market, texts, viewport, dir } of JOURNEYS) {
     await keepScreenshot(page, `${SCREENSHOTS}/product-${at}.png`)
 
     // The first colour's pictures and the shared ones; choosing black shows black's instead.
-    expect(await shownPictures(page)).toEqual(['/images/products/aurora-strada-9.svg', '/images/products/aurora-strada-9-detail.svg'])
+    expect(await shownPictures(page)).toEqual([
+      '/images/products/aurora-strada-9.svg',
+      '/images/products/aurora-strada-9-detail.svg',
+    ])
     await page.locator('.swatch-option', { hasText: texts.colour.black }).click()
     await expect(page.locator('input[name="colour"][value="black"]')).toBeChecked()
-    expect(await shownPictures(page)).toEqual(['/images/products/aurora-strada-9-colour.svg', '/images/products/aurora-strada-9-detail-black.svg'])
+    expect(await shownPictures(page)).toEqual([
+      '/images/products/aurora-strada-9-colour.svg',
+      '/images/products/aurora-strada-9-detail-black.svg',
+    ])
     await expect(page.locator('#sizes-black')).toBeVisible()
     await expect(page.locator('#sizes-red')).toBeHidden()
     // The swatches are one radio group the arrow keys go through.
     await page.locator('input[name="colour"][value="black"]').focus()
     await page.keyboard.press(dir === 'rtl' ? 'ArrowLeft' : 'ArrowRight')
     await expect(page.locator('input[name="colour"][value="white"]')).toBeChecked()
-    expect(await shownPictures(page)).toEqual(['/images/products/aurora-strada-9-white.svg', '/images/products/aurora-strada-9-detail-white.svg'])
+    expect(await shownPictures(page)).toEqual([
+      '/images/products/aurora-strada-9-white.svg',
+      '/images/products/aurora-strada-9-detail-white.svg',
+    ])
     await page.locator('.swatch-option', { hasText: texts.colour.black }).click()
     // Sold out: struck through and not selectable.
     await expect(page.locator('input[value="STR9-XL-BLK"]')).toBeDisabled()
-    expect(await page.locator('label:has(input[value="STR9-XL-BLK"]) .buy-size-label').evaluate((label) => getComputedStyle(label).textDecorationLine)).toBe('line-through')
+    expect(
+      await page
+        .locator('label:has(input[value="STR9-XL-BLK"]) .buy-size-label')
+        .evaluate((label) => getComputedStyle(label).textDecorationLine),
+    ).toBe('line-through')
 
     if (viewport === PHONE) {
       // Scrolled past the buy box, the bar keeps the price and "Choose a size" in view, which brings the sizes back.
@@ -134,8 +158,14 @@ for (const { market, texts, viewport, dir } of JOURNEYS) {
   })
 }
 
-test('it-it without JavaScript: the pictures are links to their files, and the colour chosen decides the size posted', async ({ browser }) => {
-  const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE, extraHTTPHeaders: { 'CF-Connecting-IP': '198.51.100.99' } })
+test('it-it without JavaScript: the pictures are links to their files, and the colour chosen decides the size posted', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: PHONE,
+    extraHTTPHeaders: { 'CF-Connecting-IP': '198.51.100.99' },
+  })
   const page = await context.newPage()
   await page.goto('/it-it/products/aurora-strada-9')
   await page.locator('.consent-actions button[value="reject"]').click()
@@ -144,7 +174,10 @@ test('it-it without JavaScript: the pictures are links to their files, and the c
   await page.locator('label:has(input[value="STR9-M-RED"])').click()
   await page.locator('.swatch-option', { hasText: italian.colour.white }).click()
   await expect(page.locator('#sizes-red')).toBeHidden()
-  expect(await shownPictures(page)).toEqual(['/images/products/aurora-strada-9-white.svg', '/images/products/aurora-strada-9-detail-white.svg'])
+  expect(await shownPictures(page)).toEqual([
+    '/images/products/aurora-strada-9-white.svg',
+    '/images/products/aurora-strada-9-detail-white.svg',
+  ])
   await page.locator('form.buy-box .buy-row button[type="submit"]').click()
   await expect(page).toHaveURL(/\/it-it\/products\/aurora-strada-9\?notice=cart_choose_size$/)
   await expect(page.locator('.toast')).toHaveText(italian.cart.choose_size)
@@ -156,7 +189,9 @@ test('it-it without JavaScript: the pictures are links to their files, and the c
   await context.close()
 })
 
-test('mx-es (no online sales) at 390 px: colours and sizes with their availability, "find a dealer" prominent, no buy bar', async ({ page }) => {
+test('mx-es (no online sales) at 390 px: colours and sizes with their availability, "find a dealer" prominent, no buy bar', async ({
+  page,
+}) => {
   await page.setViewportSize(PHONE)
   await page.goto('/mx-es/products/aurora-strada-9')
   await rejectTracking(page)

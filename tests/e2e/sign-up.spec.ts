@@ -69,7 +69,12 @@ test.describe('creating an account', () => {
   // Each journey fills a form twice as a person does, reads the outbox and runs axe on five pages.
   test.describe.configure({ timeout: 90_000 })
 
-  test('in it-it at phone width: from the login page, confirmed from the mailed link, then logged in', async ({ page, context, baseURL, outbox }) => {
+  test('in it-it at phone width: from the login page, confirmed from the mailed link, then logged in', async ({
+    page,
+    context,
+    baseURL,
+    outbox,
+  }) => {
     await page.setViewportSize(PHONE)
     await remember(context, 'it-it', baseURL!)
     const email = `e2e-it-${Date.now()}@example.com`
@@ -90,7 +95,12 @@ test.describe('creating an account', () => {
     await check(page, 'it-it-account')
   })
 
-  test('in il-he at phone width: logged in before confirming, the banner sends the link again, confirmed while logged in', async ({ page, context, baseURL, outbox }) => {
+  test('in il-he at phone width: logged in before confirming, the banner sends the link again, confirmed while logged in', async ({
+    page,
+    context,
+    baseURL,
+    outbox,
+  }) => {
     await page.setViewportSize(PHONE)
     await remember(context, 'il-he', baseURL!)
     const email = `e2e-he-${Date.now()}@example.com`
@@ -125,7 +135,10 @@ test.describe('creating an account', () => {
 
   test('the form at desktop width, left to right and right to left', async ({ page, context, baseURL }) => {
     await page.setViewportSize(DESKTOP)
-    for (const [market, t] of [['it-it', italian], ['il-he', hebrew]] as const) {
+    for (const [market, t] of [
+      ['it-it', italian],
+      ['il-he', hebrew],
+    ] as const) {
       await context.clearCookies()
       await remember(context, market, baseURL!)
       await page.goto('/login/register')

@@ -24,13 +24,18 @@ async function axeViolations(page: Page) {
 
 /** The page never scrolls sideways: its width is the viewport's. */
 async function expectNoSidewaysScroll(page: Page) {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }))
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }))
   expect(scrollWidth).toBe(clientWidth)
 }
 
 for (const market of MARKETS) {
   for (const viewport of [PHONE, DESKTOP]) {
-    test(`${market.segment} at ${viewport.width} px: the size guide opens beside the buy box, its geometry scrolls inside its own box, specifications read in the market's language`, async ({ page }) => {
+    test(`${market.segment} at ${viewport.width} px: the size guide opens beside the buy box, its geometry scrolls inside its own box, specifications read in the market's language`, async ({
+      page,
+    }) => {
       await page.setViewportSize(viewport)
       await page.goto(`/${market.segment}/products/aurora-strada-9`)
       await rejectTracking(page)
@@ -38,7 +43,11 @@ for (const market of MARKETS) {
 
       // Specifications: translated, numbers the market's way, left-to-right runs isolated on right-to-left pages.
       const specs = page.locator('dl.specs')
-      const value = (label: string) => specs.locator('div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd')
+      const value = (label: string) =>
+        specs
+          .locator('div')
+          .filter({ has: page.getByText(label, { exact: true }) })
+          .locator('dd')
       await expect(value(market.texts.spec.weight)).toHaveText(market.weight)
       await expect(value(market.texts.spec.tyres)).toHaveText(market.tyres)
       await expect(specs.locator('bdi[dir="ltr"]')).toHaveCount(market.dir === 'rtl' ? 10 : 0)
@@ -57,7 +66,10 @@ for (const market of MARKETS) {
       await expect(geometry.locator('tbody tr')).toHaveCount(8)
 
       // On a phone the table is wider than its box and scrolls there, from the keyboard too; the page never does.
-      const box = await geometry.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }))
+      const box = await geometry.evaluate((element) => ({
+        scrollWidth: element.scrollWidth,
+        clientWidth: element.clientWidth,
+      }))
       if (viewport === PHONE) {
         expect(box.scrollWidth).toBeGreaterThan(box.clientWidth)
         await geometry.focus()

@@ -21,7 +21,9 @@ test('every static file is sent with X-Content-Type-Options: nosniff, once', asy
   }
 })
 
-test('pictures under /images/ stay fresh for a week and are revalidated in the background for 30 days more', async ({ request }) => {
+test('pictures under /images/ stay fresh for a week and are revalidated in the background for 30 days more', async ({
+  request,
+}) => {
   for (const path of ['/images/hero.svg', '/images/news/factory-line.svg', '/images/products/aurora-strada-9.svg']) {
     const response = await request.get(path)
     expect(response.status(), path).toBe(200)

@@ -9,10 +9,12 @@ const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1366, height: 900 }
 
 /** Every tracker origin of the site (the fixture answers them all locally). */
-const TRACKERS = /googletagmanager\.com|google-analytics\.com|intercom|clarity\.ms|facebook\.(net|com)|tag\.mexico\.aurora-cycles\.example/
+const TRACKERS =
+  /googletagmanager\.com|google-analytics\.com|intercom|clarity\.ms|facebook\.(net|com)|tag\.mexico\.aurora-cycles\.example/
 const TAG_MANAGER = /^https:\/\/www\.googletagmanager\.com\/gtm\.js\?id=GTM-/
 const trackerRequests = (thirdParties: ThirdParties) => thirdParties.to(TRACKERS)
-const exceptTagManager = (thirdParties: ThirdParties) => trackerRequests(thirdParties).filter((url) => !TAG_MANAGER.test(url))
+const exceptTagManager = (thirdParties: ThirdParties) =>
+  trackerRequests(thirdParties).filter((url) => !TAG_MANAGER.test(url))
 
 test.beforeEach(({ page }) => recordProblems(page))
 
@@ -22,12 +24,15 @@ async function stillClock(page: Page) {
   await page.clock.pauseAt(new Date('2026-11-23T09:00:01Z'))
 }
 
-
 /** The Consent Mode commands in the page's dataLayer, as plain arrays. */
 const consentCommands = (page: Page) =>
   page.evaluate(() =>
     ((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [])
-      .map((entry) => (typeof entry === 'object' && entry !== null && 'length' in entry ? Array.from(entry as ArrayLike<unknown>) : entry))
+      .map((entry) =>
+        typeof entry === 'object' && entry !== null && 'length' in entry
+          ? Array.from(entry as ArrayLike<unknown>)
+          : entry,
+      )
       .filter((entry): entry is unknown[] => Array.isArray(entry) && entry[0] === 'consent'),
   )
 
@@ -40,31 +45,56 @@ async function after(page: Page, thirdParties: ThirdParties, ms: number) {
   await page.waitForLoadState('load')
   await page.clock.runFor(ms)
   const outside = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLScriptElement>('script[src]')].map((script) => script.src).filter((src) => new URL(src).origin !== location.origin),
+    [...document.querySelectorAll<HTMLScriptElement>('script[src]')]
+      .map((script) => script.src)
+      .filter((src) => new URL(src).origin !== location.origin),
   )
-  await expect.poll(() => outside.filter((src) => !thirdParties.requests.includes(src)), { intervals: [10, 25, 50, 100] }).toEqual([])
+  await expect
+    .poll(() => outside.filter((src) => !thirdParties.requests.includes(src)), { intervals: [10, 25, 50, 100] })
+    .toEqual([])
 }
 
-test('before a choice only the tag manager is requested, in Consent Mode with everything denied', async ({ page, thirdParties }) => {
+test('before a choice only the tag manager is requested, in Consent Mode with everything denied', async ({
+  page,
+  thirdParties,
+}) => {
   await stillClock(page)
   await page.goto('/it-it')
   await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeVisible()
   await after(page, thirdParties, 20_000)
   expect(trackerRequests(thirdParties)).toEqual(['https://www.googletagmanager.com/gtm.js?id=GTM-IT00001'])
   expect(await consentCommands(page)).toEqual([
-    ['consent', 'default', { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied', wait_for_update: 2000 }],
+    [
+      'consent',
+      'default',
+      {
+        ad_storage: 'denied',
+        ad_user_data: 'denied',
+        ad_personalization: 'denied',
+        analytics_storage: 'denied',
+        wait_for_update: 2000,
+      },
+    ],
   ])
   expect(problemsOf(page)).toEqual([])
 })
 
-test('accept: the tag manager is told, then the market\'s trackers load after their delays, and the banner does not come back', async ({ page, context, thirdParties }) => {
+test("accept: the tag manager is told, then the market's trackers load after their delays, and the banner does not come back", async ({
+  page,
+  context,
+  thirdParties,
+}) => {
   await stillClock(page)
   await page.goto('/it-it/products/aurora-e-cargo')
   await page.getByRole('button', { name: 'Accetta tutto' }).click()
   await expect(page).toHaveURL(/\/it-it\/products\/aurora-e-cargo\?notice=consent_saved$/)
   await expect(page.locator('.toast')).toHaveText('Le tue scelte sui cookie sono state salvate.')
   await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
-  expect(await consentCommands(page)).toContainEqual(['consent', 'update', { ad_storage: 'granted', ad_user_data: 'granted', ad_personalization: 'granted', analytics_storage: 'granted' }])
+  expect(await consentCommands(page)).toContainEqual([
+    'consent',
+    'update',
+    { ad_storage: 'granted', ad_user_data: 'granted', ad_personalization: 'granted', analytics_storage: 'granted' },
+  ])
   const cookie = (await context.cookies()).find((c) => c.name === '__Host-Consent')
   expect(cookie).toMatchObject({ value: 'v1.a1.m1.f1', httpOnly: true, secure: true, sameSite: 'Lax' })
 
@@ -109,7 +139,11 @@ test('reject: no tracker ever, only the tag manager in denied mode', async ({ pa
   await page.goto('/it-it/news')
   await after(page, thirdParties, 60_000)
   expect(exceptTagManager(thirdParties)).toEqual([])
-  expect(await consentCommands(page)).toContainEqual(['consent', 'update', { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied' }])
+  expect(await consentCommands(page)).toContainEqual([
+    'consent',
+    'update',
+    { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied' },
+  ])
   await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
   expect(problemsOf(page)).toEqual([])
 })
@@ -117,7 +151,11 @@ test('reject: no tracker ever, only the tag manager in denied mode', async ({ pa
 test.describe('with Global Privacy Control', () => {
   test.use({ extraHTTPHeaders: { 'Sec-GPC': '1' } })
 
-  test('nothing is asked and no tracker ever loads, even with everything accepted before', async ({ page, baseURL, thirdParties }) => {
+  test('nothing is asked and no tracker ever loads, even with everything accepted before', async ({
+    page,
+    baseURL,
+    thirdParties,
+  }) => {
     await stillClock(page)
     await chooseCookies(page.request, baseURL!, 'accept')
     await page.goto('/us-en')
@@ -132,7 +170,10 @@ test.describe('with Global Privacy Control', () => {
   })
 })
 
-test('customise: only the chosen categories load; cookie settings reopen the choice, ticked, and change it', async ({ page, thirdParties }) => {
+test('customise: only the chosen categories load; cookie settings reopen the choice, ticked, and change it', async ({
+  page,
+  thirdParties,
+}) => {
   await stillClock(page)
   await page.goto('/it-it')
   await page.getByText('Personalizza').click()
@@ -159,7 +200,9 @@ test('customise: only the chosen categories load; cookie settings reopen the cho
 test('the banner works from the keyboard: first in the page, then accept with Enter', async ({ page }) => {
   await page.goto('/int-en')
   await page.keyboard.press('Tab')
-  await expect(page.getByRole('region', { name: 'Your privacy' }).getByRole('link', { name: 'Cookie policy' })).toBeFocused()
+  await expect(
+    page.getByRole('region', { name: 'Your privacy' }).getByRole('link', { name: 'Cookie policy' }),
+  ).toBeFocused()
   await page.keyboard.press('Tab')
   await expect(page.locator('.consent-details summary')).toBeFocused()
   await page.keyboard.press('Tab')
@@ -172,9 +215,9 @@ test('the banner works from the keyboard: first in the page, then accept with En
 })
 
 const axe = async (page: Page) =>
-  (await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()).violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  )
+  (
+    await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()
+  ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 
 for (const [market, viewport, name] of [
   ['it-it', DESKTOP, 'desktop'],
@@ -210,8 +253,10 @@ test('the landing page links every live market plainly, and a click still rememb
   await page.goto('/')
   const links = page.locator('.landing-markets a')
   await expect(links).toHaveCount(LIVE_SEGMENTS.length)
-  for (const segment of LIVE_SEGMENTS) await expect(page.locator(`.landing-markets a[href="/${segment}"]`), segment).toHaveCount(1)
-  for (const segment of MAINTENANCE_SEGMENTS) await expect(page.locator(`.landing-markets a[href="/${segment}"]`), segment).toHaveCount(0)
+  for (const segment of LIVE_SEGMENTS)
+    await expect(page.locator(`.landing-markets a[href="/${segment}"]`), segment).toHaveCount(1)
+  for (const segment of MAINTENANCE_SEGMENTS)
+    await expect(page.locator(`.landing-markets a[href="/${segment}"]`), segment).toHaveCount(0)
   await page.getByRole('link', { name: 'ישראל' }).click()
   await expect(page).toHaveURL(/\/il-he$/)
   expect((await context.cookies()).find((c) => c.name === 'CountryLocale')?.value).toBe('il-he')

@@ -35,9 +35,18 @@ async function fitsTheViewport(page: Page, name: string) {
       if (box.width === 0 && box.height === 0) continue
       const label = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}`
       if (box.left < -1 || box.right > width + 1) outside.push(label)
-      if (getComputedStyle(el).overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1 && !['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) clipped.push(label)
+      if (
+        getComputedStyle(el).overflowX !== 'visible' &&
+        el.scrollWidth > el.clientWidth + 1 &&
+        !['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)
+      )
+        clipped.push(label)
     }
-    return { overflow: document.documentElement.scrollWidth - width, outside: outside.slice(0, 5), clipped: clipped.slice(0, 5) }
+    return {
+      overflow: document.documentElement.scrollWidth - width,
+      outside: outside.slice(0, 5),
+      clipped: clipped.slice(0, 5),
+    }
   })
   expect(measured, name).toEqual({ overflow: 0, outside: [], clipped: [] })
 }
@@ -67,7 +76,10 @@ test.describe('the newsletter sign-up', () => {
     ['il-he', hebrew as unknown as Texts, PHONE, 'phone', false],
     ['il-he', hebrew as unknown as Texts, DESKTOP, 'desktop', true],
   ] as const) {
-    test(`from the footer in ${market} (${size}): once wrong then right, confirmed from the outbox's mail`, async ({ page, outbox }) => {
+    test(`from the footer in ${market} (${size}): once wrong then right, confirmed from the outbox's mail`, async ({
+      page,
+      outbox,
+    }) => {
       await page.setViewportSize(viewport)
       await page.goto(`/${market}`)
       await rejectTracking(page, t)
@@ -110,9 +122,11 @@ test.describe('the newsletter sign-up', () => {
       await expect(page).toHaveURL(`/${market}/newsletter/confirmed`)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.newsletter.confirmed_title)
       await check(page, `${market}-${size}-confirmed`, { axe })
-      expect(await queryLocalD1(`SELECT site, locale, confirmed_at >= '${pressed}' AS after_the_button FROM newsletter_subscribers WHERE email = '${email}'`)).toEqual([
-        { site: market.split('-')[0], locale: market.split('-')[1], after_the_button: 1 },
-      ])
+      expect(
+        await queryLocalD1(
+          `SELECT site, locale, confirmed_at >= '${pressed}' AS after_the_button FROM newsletter_subscribers WHERE email = '${email}'`,
+        ),
+      ).toEqual([{ site: market.split('-')[0], locale: market.split('-')[1], after_the_button: 1 }])
 
       // The link is spent.
       await page.goto(mail.link)
@@ -122,15 +136,29 @@ test.describe('the newsletter sign-up', () => {
   }
 })
 
-
 /** The footer's "Legal" column, in its order. */
-const LEGAL = ['legal-notice', 'terms-of-sale', 'delivery-returns', 'warranty', 'privacy-policy', 'cookie-policy'] as const
+const LEGAL = [
+  'legal-notice',
+  'terms-of-sale',
+  'delivery-returns',
+  'warranty',
+  'privacy-policy',
+  'cookie-policy',
+] as const
 
 test.describe('the trust and legal pages', () => {
-  for (const [market, t] of [['it-it', italian], ['il-he', hebrew as unknown as Texts]] as const) {
-    for (const [viewport, size] of [[PHONE, 'phone'], [DESKTOP, 'desktop']] as const) {
+  for (const [market, t] of [
+    ['it-it', italian],
+    ['il-he', hebrew as unknown as Texts],
+  ] as const) {
+    for (const [viewport, size] of [
+      [PHONE, 'phone'],
+      [DESKTOP, 'desktop'],
+    ] as const) {
       // Axe on these pages in their plain state, at both widths and in both directions: page-kinds.spec.ts.
-      test(`${market} (${size}): every legal page from the footer, nothing outside the viewport, the unknown link axe clean`, async ({ page }) => {
+      test(`${market} (${size}): every legal page from the footer, nothing outside the viewport, the unknown link axe clean`, async ({
+        page,
+      }) => {
         await page.setViewportSize(viewport)
         await page.goto(`/${market}`)
         await rejectTracking(page, t)

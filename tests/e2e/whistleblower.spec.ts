@@ -8,10 +8,14 @@ const DESKTOP = { width: 1366, height: 900 }
 
 async function expectNoAxeViolations(page: Page, what: string) {
   const { violations } = await new AxeBuilder({ page }).analyze()
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), what).toEqual([])
+  expect(
+    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    what,
+  ).toEqual([])
 }
 
-const shot = (page: Page, name: string) => keepScreenshot(page, `test-results/screenshots/whistleblower-${name}.png`, { fullPage: true })
+const shot = (page: Page, name: string) =>
+  keepScreenshot(page, `test-results/screenshots/whistleblower-${name}.png`, { fullPage: true })
 
 test.beforeEach(({ page }) => recordProblems(page))
 
@@ -35,7 +39,11 @@ const JOURNEYS = [
 ] as const
 
 for (const journey of JOURNEYS) {
-  test(`a reporter sends an anonymous report in ${journey.market} at phone width, keeps the receipt and follows the case`, async ({ page, context, thirdParties }) => {
+  test(`a reporter sends an anonymous report in ${journey.market} at phone width, keeps the receipt and follows the case`, async ({
+    page,
+    context,
+    thirdParties,
+  }) => {
     test.setTimeout(60_000)
     await page.setViewportSize(PHONE)
     const form = await page.goto(`/${journey.market}/whistleblower-form`)
@@ -57,7 +65,9 @@ for (const journey of JOURNEYS) {
     await page.locator('#field-category-0').check()
     await page.locator('#field-when_where').fill(journey.whenWhere)
     await expect(page.locator('#field-name')).toBeHidden()
-    await page.locator('#field-attachments').setInputFiles({ name: 'ledger.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7 ledger') })
+    await page
+      .locator('#field-attachments')
+      .setInputFiles({ name: 'ledger.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7 ledger') })
     await page.locator('form.wb-form button[type="submit"]').click()
     await expect(page.locator('h1')).toHaveText(journey.sent)
     const code = (await page.locator('#wb-receipt-code').textContent())!
@@ -87,7 +97,9 @@ for (const journey of JOURNEYS) {
     await expectNoAxeViolations(page, 'the case')
 
     // An answer, without typing the pair again.
-    await page.locator('#field-message').fill(journey.market === 'ae-ar' ? 'المستودع هو مستودع دبي.' : 'Il magazzino è quello di Seriate.')
+    await page
+      .locator('#field-message')
+      .fill(journey.market === 'ae-ar' ? 'المستودع هو مستودع دبي.' : 'Il magazzino è quello di Seriate.')
     await page.locator('form.wb-reply button[type="submit"]').click()
     await expect(page.locator('.wb-notice[role="status"]')).toContainText(journey.replySent)
     await expect(page.locator('.wb-message.reporter')).toHaveCount(1)
@@ -100,13 +112,18 @@ for (const journey of JOURNEYS) {
   })
 }
 
-test('the channel\'s pages at desktop width: the form, the receipt and a case, calm and readable', async ({ page, context }) => {
+test("the channel's pages at desktop width: the form, the receipt and a case, calm and readable", async ({
+  page,
+  context,
+}) => {
   test.setTimeout(60_000)
   await page.setViewportSize(DESKTOP)
   await page.goto('/it-it/whistleblower-form')
   await shot(page, 'form-it-it-desktop')
   await page.locator('#field-category-1').check()
-  await page.locator('#field-what').fill('I freni della serie 2026 si crepano sotto carico; i rapporti di prova sono stati modificati.')
+  await page
+    .locator('#field-what')
+    .fill('I freni della serie 2026 si crepano sotto carico; i rapporti di prova sono stati modificati.')
   await page.locator('#field-when_where').fill('Laboratorio qualità, ottobre 2026.')
   await page.locator('#field-identity-1').check()
   await expect(page.locator('#field-name')).toBeVisible()

@@ -6,11 +6,18 @@ import { MAX_ADDRESSES } from '../../reference-api/resources/addresses'
 import { addressesAnswer, bikesAnswer, orderAnswer, ordersAnswer } from '../../contract/account-schemas'
 
 /** Calls the embedded API in-process, as the Worker does, and waits for the work it left in the background. */
-async function call(path: string, { token, method = 'GET', body }: { token?: string; method?: string; body?: unknown } = {}) {
+async function call(
+  path: string,
+  { token, method = 'GET', body }: { token?: string; method?: string; body?: unknown } = {},
+) {
   const headers: Record<string, string> = { 'X-Tenant': 'it', 'X-Locale': 'it' }
   if (token) headers.Authorization = `Bearer ${token}`
   if (body !== undefined) headers['Content-Type'] = 'application/json'
-  const request = new Request(`http://embedded.invalid/api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+  const request = new Request(`http://embedded.invalid/api/${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   const ctx = createExecutionContext()
   const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env, ctx)
   const json = (await response.json().catch(() => null)) as Record<string, unknown> & { data?: unknown }
@@ -30,25 +37,52 @@ beforeAll(async () => {
   lukas = await tokenOf('second@example.com', 'Second-Rider-2026!')
 })
 
-const ADDRESS = { first_name: 'Ada', last_name: 'Bianchi', line1: 'Via Roma 1', postal_code: '20100', city: 'Milano', country_code: 'it' }
+const ADDRESS = {
+  first_name: 'Ada',
+  last_name: 'Bianchi',
+  line1: 'Via Roma 1',
+  postal_code: '20100',
+  city: 'Milano',
+  country_code: 'it',
+}
 
 describe('the account API', () => {
   it('answers 401 to every account call without a valid token', async () => {
     for (const [method, path] of [
-      ['GET', 'account/profile'], ['GET', 'account/addresses'], ['POST', 'account/addresses'], ['GET', 'account/addresses/1'],
-      ['PUT', 'account/addresses/1'], ['DELETE', 'account/addresses/1'], ['POST', 'account/addresses/1/default'],
-      ['GET', 'account/bikes'], ['POST', 'account/bikes'], ['GET', 'account/bike-models'], ['GET', 'account/orders'],
-      ['GET', 'account/orders/AUR-10001'], ['GET', 'account/cart'], ['POST', 'account/cart/items'], ['PUT', 'account/cart/items/x'],
-      ['DELETE', 'account/cart/items/x'], ['POST', 'account/cart/merge'], ['GET', 'account/checkout/x'], ['PUT', 'account/checkout/x'],
-      ['POST', 'account/checkout/x/orders'], ['POST', 'account/orders/AUR-10001/payment-attempts'],
-      ['PUT', 'account/orders/AUR-10001/payment'], ['POST', 'auth/logout'],
+      ['GET', 'account/profile'],
+      ['GET', 'account/addresses'],
+      ['POST', 'account/addresses'],
+      ['GET', 'account/addresses/1'],
+      ['PUT', 'account/addresses/1'],
+      ['DELETE', 'account/addresses/1'],
+      ['POST', 'account/addresses/1/default'],
+      ['GET', 'account/bikes'],
+      ['POST', 'account/bikes'],
+      ['GET', 'account/bike-models'],
+      ['GET', 'account/orders'],
+      ['GET', 'account/orders/AUR-10001'],
+      ['GET', 'account/cart'],
+      ['POST', 'account/cart/items'],
+      ['PUT', 'account/cart/items/x'],
+      ['DELETE', 'account/cart/items/x'],
+      ['POST', 'account/cart/merge'],
+      ['GET', 'account/checkout/x'],
+      ['PUT', 'account/checkout/x'],
+      ['POST', 'account/checkout/x/orders'],
+      ['POST', 'account/orders/AUR-10001/payment-attempts'],
+      ['PUT', 'account/orders/AUR-10001/payment'],
+      ['POST', 'auth/logout'],
     ] as const) {
-      expect((await call(path, { method, body: method === 'GET' ? undefined : {} })).status, `${method} ${path}`).toBe(401)
-      expect((await call(path, { method, token: 'x'.repeat(43), body: method === 'GET' ? undefined : {} })).status).toBe(401)
+      expect((await call(path, { method, body: method === 'GET' ? undefined : {} })).status, `${method} ${path}`).toBe(
+        401,
+      )
+      expect(
+        (await call(path, { method, token: 'x'.repeat(43), body: method === 'GET' ? undefined : {} })).status,
+      ).toBe(401)
     }
   })
 
-  it('answers each customer their own data only, in the contract\'s shapes', async () => {
+  it("answers each customer their own data only, in the contract's shapes", async () => {
     const mine = addressesAnswer.parse((await call('account/addresses', { token: giulia })).json)
     const theirs = addressesAnswer.parse((await call('account/addresses', { token: lukas })).json)
     expect(mine.data.map((a) => a.id)).not.toContain(theirs.data[0]?.id)
@@ -63,7 +97,7 @@ describe('the account API', () => {
     expect(order.data.timeline.at(-1)?.status).toBe(order.data.status)
   })
 
-  it('answers 404 for another customer\'s address or order, by id or code, and changes nothing', async () => {
+  it("answers 404 for another customer's address or order, by id or code, and changes nothing", async () => {
     const theirs = (await env.DB.prepare('SELECT * FROM addresses WHERE user_id = 2').first()) as { id: number }
     for (const [method, path, body] of [
       ['GET', `account/addresses/${theirs.id}`, undefined],
@@ -78,7 +112,11 @@ describe('the account API', () => {
   })
 
   it('refuses invalid input with 422 and the message keys per field', async () => {
-    const { status, json } = await call('account/addresses', { method: 'POST', token: giulia, body: { ...ADDRESS, city: '', country_code: 'ITA' } })
+    const { status, json } = await call('account/addresses', {
+      method: 'POST',
+      token: giulia,
+      body: { ...ADDRESS, city: '', country_code: 'ITA' },
+    })
     expect(status).toBe(422)
     expect(json.errors).toEqual({ city: ['required'], country_code: ['country'] })
     for (const body of [null, 'text', [1], { ...ADDRESS, first_name: 42 }]) {
@@ -89,7 +127,8 @@ describe('the account API', () => {
   it('keeps at most a fixed number of addresses per account', async () => {
     const token = await tokenOf('second@example.com', 'Second-Rider-2026!')
     const statuses: number[] = []
-    for (let i = 0; i < MAX_ADDRESSES; i++) statuses.push((await call('account/addresses', { method: 'POST', token, body: ADDRESS })).status)
+    for (let i = 0; i < MAX_ADDRESSES; i++)
+      statuses.push((await call('account/addresses', { method: 'POST', token, body: ADDRESS })).status)
     expect(statuses.filter((s) => s === 422)).toHaveLength(1)
     const { json } = await call('account/addresses', { method: 'POST', token, body: ADDRESS })
     expect(json.code).toBe('too_many_addresses')
@@ -97,24 +136,46 @@ describe('the account API', () => {
 
   it('refuses a purchase date the calendar does not have with 422 "date", and takes a leap day', async () => {
     for (const purchased_on of ['2025-02-31', '2023-02-29', '2025-11-31', '2025-13-01', '2025-01-00']) {
-      const { status, json } = await call('account/bikes', { method: 'POST', token: lukas, body: { serial_number: 'AUR26API00031', product_id: 9, purchased_on } })
+      const { status, json } = await call('account/bikes', {
+        method: 'POST',
+        token: lukas,
+        body: { serial_number: 'AUR26API00031', product_id: 9, purchased_on },
+      })
       expect(status, purchased_on).toBe(422)
       expect(json.errors).toEqual({ purchased_on: ['date'] })
     }
-    const leap = await call('account/bikes', { method: 'POST', token: lukas, body: { serial_number: 'AUR26API00031', product_id: 9, purchased_on: '2024-02-29' } })
+    const leap = await call('account/bikes', {
+      method: 'POST',
+      token: lukas,
+      body: { serial_number: 'AUR26API00031', product_id: 9, purchased_on: '2024-02-29' },
+    })
     expect(leap.status).toBe(201)
     expect(leap.json.data).toMatchObject({ purchased_on: '2024-02-29' })
   })
 
-  it('gives a frame serial number to one account: 409 serial_unavailable for someone else\'s, which names no account, serial_registered for one\'s own', async () => {
+  it("gives a frame serial number to one account: 409 serial_unavailable for someone else's, which names no account, serial_registered for one's own", async () => {
     const serial = 'AUR26API00001'
     const bike = { serial_number: serial, product_id: 9, purchased_on: '2026-01-10' }
     expect((await call('account/bikes', { method: 'POST', token: giulia, body: bike })).status).toBe(201)
     const taken = await call('account/bikes', { method: 'POST', token: lukas, body: bike })
     expect(taken.status).toBe(409)
-    expect(taken.json).toEqual({ message: 'serial unavailable', code: 'serial_unavailable', errors: { serial_number: ['serial_unavailable'] } })
-    expect((await call('account/bikes', { method: 'POST', token: giulia, body: bike })).json.code).toBe('serial_registered')
-    expect((await call('account/bikes', { method: 'POST', token: giulia, body: { ...bike, serial_number: 'AUR26API00002', product_id: 15 } })).status).toBe(422)
+    expect(taken.json).toEqual({
+      message: 'serial unavailable',
+      code: 'serial_unavailable',
+      errors: { serial_number: ['serial_unavailable'] },
+    })
+    expect((await call('account/bikes', { method: 'POST', token: giulia, body: bike })).json.code).toBe(
+      'serial_registered',
+    )
+    expect(
+      (
+        await call('account/bikes', {
+          method: 'POST',
+          token: giulia,
+          body: { ...bike, serial_number: 'AUR26API00002', product_id: 15 },
+        })
+      ).status,
+    ).toBe(422)
   })
 
   it('revokes the token on logout', async () => {
@@ -126,19 +187,35 @@ describe('the account API', () => {
 
   it('checks forgot-password input and never mails a link to another site', async () => {
     for (const link_base of ['https://evil.example/', 'javascript:alert(1)', 'https://site.test/it-it/other/']) {
-      const { status } = await call('auth/forgot-password', { method: 'POST', body: { email: 'customer@example.com', link_base } })
+      const { status } = await call('auth/forgot-password', {
+        method: 'POST',
+        body: { email: 'customer@example.com', link_base },
+      })
       expect(status, link_base).toBe(422)
     }
-    const ok = await call('auth/forgot-password', { method: 'POST', body: { email: 'customer@example.com', link_base: 'https://site.test/it-it/update-password/' } })
+    const ok = await call('auth/forgot-password', {
+      method: 'POST',
+      body: { email: 'customer@example.com', link_base: 'https://site.test/it-it/update-password/' },
+    })
     expect(ok.status).toBe(202)
   })
 
   it('answers 404 for unknown or malformed reset tokens and 422 for a weak new password', async () => {
     expect((await call(`auth/reset-password/${'x'.repeat(43)}`)).status).toBe(404)
     expect((await call('auth/reset-password/..')).status).toBe(404)
-    const weak = await call('auth/reset-password', { method: 'POST', body: { token: 'x'.repeat(43), password: 'short' } })
+    const weak = await call('auth/reset-password', {
+      method: 'POST',
+      body: { token: 'x'.repeat(43), password: 'short' },
+    })
     expect(weak.status).toBe(422)
     expect(weak.json.errors).toEqual({ password: ['password_rules'] })
-    expect((await call('auth/reset-password', { method: 'POST', body: { token: 'x'.repeat(43), password: 'Long-Enough-2026' } })).status).toBe(404)
+    expect(
+      (
+        await call('auth/reset-password', {
+          method: 'POST',
+          body: { token: 'x'.repeat(43), password: 'Long-Enough-2026' },
+        })
+      ).status,
+    ).toBe(404)
   })
 })

@@ -26,9 +26,14 @@ let limiters: Partial<Cloudflare.Env> = {}
 beforeEach(() => {
   limiters = steadyRateLimiters()
 })
-const post = (path: string, fields: Record<string, string>, as = giulia) => visitAs(as, path, formPost(fields), limiters)
+const post = (path: string, fields: Record<string, string>, as = giulia) =>
+  visitAs(as, path, formPost(fields), limiters)
 
-const IT_MONEY: MoneyMarket = { tag: 'it-IT', dir: 'ltr', site: { currency: 'EUR', default_currency_token: '€', default_currency_place: 'right' } }
+const IT_MONEY: MoneyMarket = {
+  tag: 'it-IT',
+  dir: 'ltr',
+  site: { currency: 'EUR', default_currency_token: '€', default_currency_place: 'right' },
+}
 
 /** The token of an address's "Delete this address?" page, as its confirm button posts it. */
 async function deleteToken(id: number, as = giulia): Promise<string> {
@@ -52,7 +57,7 @@ const ADDRESS = {
 }
 
 describe('the account overview', () => {
-  it('shows the customer\'s name and e-mail, recent orders, registered bikes and the ways on, in the market\'s language', async () => {
+  it("shows the customer's name and e-mail, recent orders, registered bikes and the ways on, in the market's language", async () => {
     const { status, words, text } = await page('/it-it/my-account')
     expect(status).toBe(200)
     expect(words).toContain('Giulia Rossi')
@@ -60,14 +65,21 @@ describe('the account overview', () => {
     expect(words).toContain('AUR-10007')
     expect(words).toContain('Aurora Sterrato GR')
     expect(words).toContain(italian.account.recent_orders)
-    for (const section of ['orders', 'bikes', 'addresses']) expect(text).toContain(`href="/it-it/my-account/${section}"`)
+    for (const section of ['orders', 'bikes', 'addresses'])
+      expect(text).toContain(`href="/it-it/my-account/${section}"`)
   })
 
   it('never puts the bearer token in any account page', async () => {
     const { token } = await storedSession(giulia)
     const pages = [
-      '/it-it/my-account', '/it-it/my-account/orders', '/it-it/my-account/orders/AUR-10001', '/it-it/my-account/bikes',
-      '/it-it/my-account/addresses', '/it-it/my-account/addresses/1/edit', '/it-it/my-account/addresses/1/delete', '/it-it',
+      '/it-it/my-account',
+      '/it-it/my-account/orders',
+      '/it-it/my-account/orders/AUR-10001',
+      '/it-it/my-account/bikes',
+      '/it-it/my-account/addresses',
+      '/it-it/my-account/addresses/1/edit',
+      '/it-it/my-account/addresses/1/delete',
+      '/it-it',
     ]
     for (const path of pages) {
       const { status, text, headers } = await page(path)
@@ -79,7 +91,7 @@ describe('the account overview', () => {
 })
 
 describe('orders', () => {
-  it('lists the orders newest first with date, code, status and total in each order\'s currency', async () => {
+  it("lists the orders newest first with date, code, status and total in each order's currency", async () => {
     const { words } = await page('/it-it/my-account/orders')
     expect(words.indexOf('AUR-10007')).toBeLessThan(words.indexOf('AUR-10001'))
     expect(words).toContain(italian.order_status.delivered)
@@ -95,7 +107,9 @@ describe('orders', () => {
       await env.DB.prepare(
         `INSERT INTO orders (code, user_id, market, status, currency, subtotal, total, billing_address, delivery_method, payment_method, payment_state, placed_at)
          VALUES (?, 1, 'it-it', 'paid', 'EUR', 1000, 1000, '{}', 'home', 'card', 'paid', '2024-01-0${i + 1}T10:00:00Z')`,
-      ).bind(`OLD-${i}`).run()
+      )
+        .bind(`OLD-${i}`)
+        .run()
     }
     const first = await page('/it-it/my-account/orders')
     expect(first.text).toContain('href="/it-it/my-account/orders?page=2"')
@@ -109,7 +123,7 @@ describe('orders', () => {
     }
   })
 
-  it('shows an order\'s items, totals, addresses, delivery, payment state and timeline', async () => {
+  it("shows an order's items, totals, addresses, delivery, payment state and timeline", async () => {
     const { status, words } = await page('/it-it/my-account/orders/AUR-10004')
     expect(status).toBe(200)
     expect(words).toContain(italian.order.items)
@@ -124,7 +138,10 @@ describe('orders', () => {
     for (const [path, columns] of [
       ['/it-it/my-account', [italian.orders.date, italian.orders.status, italian.orders.total]],
       ['/it-it/my-account/orders', [italian.orders.date, italian.orders.status, italian.orders.total]],
-      ['/it-it/my-account/orders/AUR-10001', [italian.order.quantity, italian.order.unit_price, italian.order.line_total]],
+      [
+        '/it-it/my-account/orders/AUR-10001',
+        [italian.order.quantity, italian.order.unit_price, italian.order.line_total],
+      ],
     ] as const) {
       const { status, text } = await page(path)
       expect(status, path).toBe(200)
@@ -141,7 +158,7 @@ describe('orders', () => {
     }
   })
 
-  it('names the variants of order lines in the market\'s language, from the catalogue\'s size and colour', async () => {
+  it("names the variants of order lines in the market's language, from the catalogue's size and colour", async () => {
     const { status, words, text } = await page('/it-it/my-account/orders/AUR-10001')
     expect(status).toBe(200)
     expect(words).toContain(`\u2068M\u2069 · ${italian.colour.sage}`)
@@ -154,12 +171,18 @@ describe('orders', () => {
     expect(german.words).toContain(`\u2068M\u2069 · ${germanMessages.colour.sage}`)
     // A one-size article says so in the page's language too.
     await env.DB.prepare(`UPDATE order_items SET sku = 'LUCE-OS-WHT' WHERE order_id = 1 AND position = 2`).run()
-    expect((await page('/it-it/my-account/orders/AUR-10001')).words).toContain(`\u2068${italian.order.one_size}\u2069 · ${italian.colour.white}`)
+    expect((await page('/it-it/my-account/orders/AUR-10001')).words).toContain(
+      `\u2068${italian.order.one_size}\u2069 · ${italian.colour.white}`,
+    )
     await env.DB.prepare(`UPDATE order_items SET sku = NULL WHERE order_id = 1 AND position = 2`).run()
     // A line placed without a SKU keeps the text it was placed with.
-    await env.DB.prepare(`UPDATE order_items SET sku = NULL, variant = 'Taglia M · Verde oliva' WHERE order_id = 1 AND position = 1`).run()
+    await env.DB.prepare(
+      `UPDATE order_items SET sku = NULL, variant = 'Taglia M · Verde oliva' WHERE order_id = 1 AND position = 1`,
+    ).run()
     expect((await page('/it-it/my-account/orders/AUR-10001')).words).toContain('Taglia M · Verde oliva')
-    await env.DB.prepare(`UPDATE order_items SET sku = 'ARIA-M-WHT', variant = 'M · White' WHERE order_id = 1 AND position = 1`).run()
+    await env.DB.prepare(
+      `UPDATE order_items SET sku = 'ARIA-M-WHT', variant = 'M · White' WHERE order_id = 1 AND position = 1`,
+    ).run()
   })
 
   it('shows a pending bank-transfer order how to pay: beneficiary, IBAN, BIC, the amount and the order code as reference', async () => {
@@ -174,7 +197,8 @@ describe('orders', () => {
     const total = await env.DB.prepare(`SELECT total FROM orders WHERE code = 'AUR-10007'`).first<number>('total')
     expect(text).toContain(`<dd class="bank-amount"><bdi>${formatMoney(total!, 'EUR', IT_MONEY)}</bdi></dd>`)
     // Paid by transfer already, or paid by card: nothing to pay.
-    for (const code of ['AUR-10004', 'AUR-10001']) expect((await page(`/it-it/my-account/orders/${code}`)).words, code).not.toContain(italian.bank.title)
+    for (const code of ['AUR-10004', 'AUR-10001'])
+      expect((await page(`/it-it/my-account/orders/${code}`)).words, code).not.toContain(italian.bank.title)
   })
 
   it('isolates the bank details in a right-to-left page, and says to ask when the market names no account', async () => {
@@ -208,7 +232,9 @@ describe('addresses', () => {
     const added = await post('/it-it/my-account/addresses', ADDRESS)
     expect(added.status).toBe(303)
     expect(added.headers.get('Location')).toBe('/it-it/my-account/addresses?notice=address_saved')
-    const id = await env.DB.prepare(`SELECT id FROM addresses WHERE label = 'Cottage' AND user_id = 1`).first<number>('id')
+    const id = await env.DB.prepare(`SELECT id FROM addresses WHERE label = 'Cottage' AND user_id = 1`).first<number>(
+      'id',
+    )
     expect(id).toBeTruthy()
     expect((await page('/it-it/my-account/addresses')).words).toContain('Via dei Mille 5')
 
@@ -218,18 +244,26 @@ describe('addresses', () => {
     expect((await page('/it-it/my-account/addresses')).words).toContain('Seriate')
 
     expect((await post(`/it-it/my-account/addresses/${id}/default`, {})).status).toBe(303)
-    const defaults = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 AND is_default = 1').all<{ id: number }>()
+    const defaults = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 AND is_default = 1').all<{
+      id: number
+    }>()
     expect(defaults.results).toEqual([{ id }])
 
     const deleted = await post(`/it-it/my-account/addresses/${id}/delete`, { form_token: await deleteToken(id!) })
     expect(deleted.headers.get('Location')).toBe('/it-it/my-account/addresses?notice=address_deleted')
     expect(await env.DB.prepare('SELECT id FROM addresses WHERE id = ?').bind(id).first()).toBeNull()
     // The oldest remaining address became the default again.
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE user_id = 1 AND is_default = 1').first<number>('n')).toBe(1)
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE user_id = 1 AND is_default = 1').first<number>(
+        'n',
+      ),
+    ).toBe(1)
   })
 
-  it('has the edit form post to the address\'s update URL, also when it comes back with its errors', async () => {
-    const id = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 1').first<number>('id')
+  it("has the edit form post to the address's update URL, also when it comes back with its errors", async () => {
+    const id = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 1').first<number>(
+      'id',
+    )
     const editForm = (html: string) => html.match(/<form[^>]*class="stacked-form account-card"[^>]*>/)?.[0] ?? ''
     const edit = await page(`/it-it/my-account/addresses/${id}/edit`)
     expect(edit.status).toBe(200)
@@ -240,7 +274,14 @@ describe('addresses', () => {
   })
 
   it('checks each field and answers with its translated message beside it, keeping what was typed', async () => {
-    const { status, text } = await post('/it-it/my-account/addresses', { ...ADDRESS, first_name: '', postal_code: '!!', country_code: 'Italy', phone: 'call me', line1: 'x'.repeat(200) })
+    const { status, text } = await post('/it-it/my-account/addresses', {
+      ...ADDRESS,
+      first_name: '',
+      postal_code: '!!',
+      country_code: 'Italy',
+      phone: 'call me',
+      line1: 'x'.repeat(200),
+    })
     expect(status).toBe(422)
     const words = textOf(text)
     expect(words).toContain(italian.validation.summary)
@@ -253,8 +294,11 @@ describe('addresses', () => {
     expect(text).toMatch(/id="field-first_name" aria-invalid="true" aria-describedby="field-first_name-error"/)
   })
 
-  it('never shows, changes, defaults or deletes another customer\'s address: each is a 404', async () => {
-    const theirs = await env.DB.prepare('SELECT id, city FROM addresses WHERE user_id = 2').first<{ id: number; city: string }>()
+  it("never shows, changes, defaults or deletes another customer's address: each is a 404", async () => {
+    const theirs = await env.DB.prepare('SELECT id, city FROM addresses WHERE user_id = 2').first<{
+      id: number
+      city: string
+    }>()
     expect(theirs).not.toBeNull()
     const { id, city } = theirs as { id: number; city: string }
     expect((await page(`/it-it/my-account/addresses/${id}/edit`)).status).toBe(404)
@@ -271,7 +315,9 @@ describe('addresses', () => {
   })
 
   it('asks first: the list\'s delete is a link to "Delete this address?", with the address, a confirm button posting the form\'s token and the way back', async () => {
-    const id = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 1').first<number>('id')
+    const id = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 1').first<number>(
+      'id',
+    )
     const list = await page('/it-it/my-account/addresses')
     expect(list.text).toMatch(new RegExp(`<a class="button danger" href="/it-it/my-account/addresses/${id}/delete"`))
     expect(list.text).not.toContain(`action="/it-it/my-account/addresses/${id}/delete"`)
@@ -287,22 +333,36 @@ describe('addresses', () => {
     expect(form?.[2]).toMatch(/<input type="hidden" name="form_token" value="[^"]+"/)
     expect(form?.[2]).toMatch(/<button type="submit" class="button danger">/)
     expect(textOf(form?.[2] ?? '')).toContain(italian.address.delete_confirm)
-    expect(form?.[2]).toContain(`<a class="button secondary" href="/it-it/my-account/addresses">${italian.address.delete_cancel}</a>`)
+    expect(form?.[2]).toContain(
+      `<a class="button secondary" href="/it-it/my-account/addresses">${italian.address.delete_cancel}</a>`,
+    )
     // Looking is not deleting.
     expect(await env.DB.prepare('SELECT id FROM addresses WHERE id = ?').bind(id).first()).not.toBeNull()
   })
 
-  it('never deletes on the first click: without the confirmation\'s token, with a forged one, another address\'s or a day-old one, it asks again with 400', async () => {
-    const [mine, other] = (await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 2').all<{ id: number }>()).results.map((row) => row.id)
+  it("never deletes on the first click: without the confirmation's token, with a forged one, another address's or a day-old one, it asks again with 400", async () => {
+    const [mine, other] = (
+      await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 2').all<{ id: number }>()
+    ).results.map((row) => row.id)
     const dayOld = await issueFormToken(env.SESSION_SECRET!, `address-delete:1:${mine}`, Date.now() - 25 * 3600 * 1000)
     const asLukas = await issueFormToken(env.SESSION_SECRET!, `address-delete:2:${mine}`)
-    for (const fields of [{} as Record<string, string>, { form_token: 'forged' }, { form_token: await deleteToken(other!) }, { form_token: dayOld }, { form_token: asLukas }]) {
+    for (const fields of [
+      {} as Record<string, string>,
+      { form_token: 'forged' },
+      { form_token: await deleteToken(other!) },
+      { form_token: dayOld },
+      { form_token: asLukas },
+    ]) {
       const answer = await post(`/it-it/my-account/addresses/${mine}/delete`, fields)
       expect(answer.status, JSON.stringify(fields)).toBe(400)
       expect(textOf(answer.text)).toContain(italian.address.delete_title)
       expect(answer.text).toMatch(/<input type="hidden" name="form_token" value="[^"]+"/)
     }
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE id IN (?, ?)').bind(mine, other).first<number>('n')).toBe(2)
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses WHERE id IN (?, ?)')
+        .bind(mine, other)
+        .first<number>('n'),
+    ).toBe(2)
   })
 
   it('keeps phone numbers, postcodes, codes, e-mail addresses and SKUs left to right in a right-to-left page (il-he)', async () => {
@@ -320,7 +380,9 @@ describe('addresses', () => {
     expect(order.text).toContain('<bdi dir="ltr">+39 035 555 0101</bdi>')
     const addresses = await page('/il-he/my-account/addresses')
     expect(addresses.text).toContain('<bdi dir="ltr">+39 035 555 0101</bdi>')
-    const id = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 1').first<number>('id')
+    const id = await env.DB.prepare('SELECT id FROM addresses WHERE user_id = 1 ORDER BY id LIMIT 1').first<number>(
+      'id',
+    )
     const edit = await page(`/il-he/my-account/addresses/${id}/edit`)
     expect(edit.text).toMatch(/<input[^>]*id="field-phone"[^>]*dir="ltr"/)
     expect(edit.text).toMatch(/<input[^>]*id="field-postal_code"[^>]*dir="ltr"/)
@@ -345,7 +407,12 @@ describe('bikes', () => {
   })
 
   it('registers a bike by frame number, model and purchase date, with an optional dealer', async () => {
-    const registered = await post('/it-it/my-account/bikes', { serial_number: 'aur26x0000777', product_id: '9', purchased_on: '2026-06-01', dealer_name: '' })
+    const registered = await post('/it-it/my-account/bikes', {
+      serial_number: 'aur26x0000777',
+      product_id: '9',
+      purchased_on: '2026-06-01',
+      dealer_name: '',
+    })
     expect(registered.status).toBe(303)
     expect(registered.headers.get('Location')).toBe('/it-it/my-account/bikes?notice=bike_registered')
     const { words } = await page('/it-it/my-account/bikes')
@@ -353,16 +420,30 @@ describe('bikes', () => {
     expect(words).toContain('1 giugno 2029')
   })
 
-  it('refuses someone else\'s frame number without saying so (contact us), and one of the customer\'s own as already theirs', async () => {
-    const theirs = await env.DB.prepare('SELECT serial_number FROM bikes WHERE user_id = 2').first<string>('serial_number')
-    const taken = await post('/it-it/my-account/bikes', { serial_number: theirs as string, product_id: '2', purchased_on: '2025-01-01' })
+  it("refuses someone else's frame number without saying so (contact us), and one of the customer's own as already theirs", async () => {
+    const theirs = await env.DB.prepare('SELECT serial_number FROM bikes WHERE user_id = 2').first<string>(
+      'serial_number',
+    )
+    const taken = await post('/it-it/my-account/bikes', {
+      serial_number: theirs as string,
+      product_id: '2',
+      purchased_on: '2025-01-01',
+    })
     expect(taken.status).toBe(422)
     expect(textOf(taken.text)).toContain(italian.validation.serial_unavailable)
     expect(italian.validation.serial_unavailable).not.toMatch(/account/i)
-    const mine = await env.DB.prepare('SELECT serial_number FROM bikes WHERE user_id = 1').first<string>('serial_number')
-    const again = await post('/it-it/my-account/bikes', { serial_number: mine as string, product_id: '3', purchased_on: '2025-01-01' })
+    const mine = await env.DB.prepare('SELECT serial_number FROM bikes WHERE user_id = 1').first<string>(
+      'serial_number',
+    )
+    const again = await post('/it-it/my-account/bikes', {
+      serial_number: mine as string,
+      product_id: '3',
+      purchased_on: '2025-01-01',
+    })
     expect(textOf(again.text)).toContain(italian.validation.serial_registered)
-    expect(await env.DB.prepare('SELECT user_id FROM bikes WHERE serial_number = ?').bind(theirs).first<number>('user_id')).toBe(2)
+    expect(
+      await env.DB.prepare('SELECT user_id FROM bikes WHERE serial_number = ?').bind(theirs).first<number>('user_id'),
+    ).toBe(2)
   })
 
   it('checks the frame number, the model and the date', async () => {
@@ -383,29 +464,59 @@ describe('bikes', () => {
       expect(status, JSON.stringify(fields)).toBe(422)
       expect(textOf(text)).toContain(message)
     }
-    expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM bikes WHERE serial_number = 'AUR26X0000888'`).first<number>('n')).toBe(0)
+    expect(
+      await env.DB.prepare(`SELECT COUNT(*) AS n FROM bikes WHERE serial_number = 'AUR26X0000888'`).first<number>('n'),
+    ).toBe(0)
   })
 
   it('counts every frame number tried against the account: the sixth within a minute is a 429, translated, and registers nothing', async () => {
-    const giulias = await env.DB.prepare('SELECT serial_number FROM bikes WHERE user_id = 1').first<string>('serial_number')
+    const giulias = await env.DB.prepare('SELECT serial_number FROM bikes WHERE user_id = 1').first<string>(
+      'serial_number',
+    )
     const statuses: number[] = []
     for (let i = 0; i < 5; i++) {
-      statuses.push((await post('/it-it/my-account/bikes', { serial_number: giulias as string, product_id: '9', purchased_on: '2025-01-01' }, lukas)).status)
+      statuses.push(
+        (
+          await post(
+            '/it-it/my-account/bikes',
+            { serial_number: giulias as string, product_id: '9', purchased_on: '2025-01-01' },
+            lukas,
+          )
+        ).status,
+      )
     }
     expect(statuses).toEqual([422, 422, 422, 422, 422])
-    const limited = await post('/it-it/my-account/bikes', { serial_number: 'AUR26G0000606', product_id: '9', purchased_on: '2025-01-01' }, lukas)
+    const limited = await post(
+      '/it-it/my-account/bikes',
+      { serial_number: 'AUR26G0000606', product_id: '9', purchased_on: '2025-01-01' },
+      lukas,
+    )
     expect(limited.status).toBe(429)
     expect(limited.headers.get('Retry-After')).toBe('60')
     expect(limited.headers.get('Cache-Control')).toBe('private, no-store')
     expect(textOf(limited.text)).toContain(italian.validation.too_many_attempts)
     expect(limited.text).toContain('value="AUR26G0000606"')
-    expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM bikes WHERE serial_number = 'AUR26G0000606'`).first<number>('n')).toBe(0)
+    expect(
+      await env.DB.prepare(`SELECT COUNT(*) AS n FROM bikes WHERE serial_number = 'AUR26G0000606'`).first<number>('n'),
+    ).toBe(0)
     // Counted per account: the other customer still registers.
-    expect((await post('/it-it/my-account/bikes', { serial_number: 'AUR26G0000607', product_id: '9', purchased_on: '2025-01-01' })).status).toBe(303)
+    expect(
+      (
+        await post('/it-it/my-account/bikes', {
+          serial_number: 'AUR26G0000607',
+          product_id: '9',
+          purchased_on: '2025-01-01',
+        })
+      ).status,
+    ).toBe(303)
   })
 
   it('takes a leap day in a leap year', async () => {
-    const registered = await post('/it-it/my-account/bikes', { serial_number: 'AUR24L0000229', product_id: '9', purchased_on: '2024-02-29' })
+    const registered = await post('/it-it/my-account/bikes', {
+      serial_number: 'AUR24L0000229',
+      product_id: '9',
+      purchased_on: '2024-02-29',
+    })
     expect(registered.status).toBe(303)
     expect((await page('/it-it/my-account/bikes')).words).toContain('29 febbraio 2024')
   })

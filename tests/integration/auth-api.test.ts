@@ -5,14 +5,17 @@ import { ORIGIN, visit } from '../fixtures/worker'
 
 /** Calls the embedded API in-process, as the Worker does. */
 async function call(path: string, init: RequestInit = {}) {
-  const response = await api.fetch(new Request(`http://embedded.invalid/api/${path}`, init) as Parameters<typeof api.fetch>[0], env)
+  const response = await api.fetch(
+    new Request(`http://embedded.invalid/api/${path}`, init) as Parameters<typeof api.fetch>[0],
+    env,
+  )
   return { status: response.status, text: await response.text() }
 }
 
 const login = (body: unknown) =>
   call('auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
 
-describe('the embedded API\'s login and user calls', () => {
+describe("the embedded API's login and user calls", () => {
   it('logs the demo customer in and answers their user for the token', async () => {
     const { status, text } = await login({ email: 'Customer@Example.com', password: 'Demo-Rider-2026!' })
     expect(status).toBe(200)

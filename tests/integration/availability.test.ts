@@ -20,7 +20,8 @@ beforeEach(async () => {
 afterEach(() => vi.unstubAllGlobals())
 
 /** The paths the Worker asked the API for since `from` (without `/api/` and the query). */
-const calledSince = (from: number) => upstream.requests.slice(from).map((request) => new URL(request.url).pathname.replace(/^\/api\//, ''))
+const calledSince = (from: number) =>
+  upstream.requests.slice(from).map((request) => new URL(request.url).pathname.replace(/^\/api\//, ''))
 
 describe('one availability rule', () => {
   it('answers a switched-off search "Page Not Found" without sending the search upstream', async () => {

@@ -180,7 +180,7 @@ describe('POST /_purge', () => {
     expect((await purge('', 'test-purge-secret-and-more')).status).toBe(401)
   })
 
-  it('purges one market\'s lookups and leaves the others', async () => {
+  it("purges one market's lookups and leaves the others", async () => {
     await visit('/it-it')
     await visit('/es-es')
     const before = (await env.CACHE.list()).keys.map((k) => k.name)

@@ -12,7 +12,11 @@ async function call(path: string, { token, method = 'GET', body, tenant = 'it', 
   const headers: Record<string, string> = { 'X-Tenant': tenant, 'X-Locale': locale }
   if (token) headers.Authorization = `Bearer ${token}`
   if (body !== undefined || raw !== undefined) headers['Content-Type'] = 'application/json'
-  const request = new Request(`http://embedded.invalid/api/${path}`, { method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) })
+  const request = new Request(`http://embedded.invalid/api/${path}`, {
+    method,
+    headers,
+    body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+  })
   const ctx = createExecutionContext()
   const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env, ctx)
   const json = (await response.json().catch(() => null)) as Record<string, unknown> & { data?: unknown }
@@ -51,7 +55,12 @@ describe('the anonymous cart API', () => {
     expect(cart.currency).toBe('EUR')
     expect(cart.lines).toEqual([
       expect.objectContaining({
-        sku: 'STR9-M-RED', quantity: 1, unit_price: 429000, line_total: 429000, available: true, stock: 25,
+        sku: 'STR9-M-RED',
+        quantity: 1,
+        unit_price: 429000,
+        line_total: 429000,
+        available: true,
+        stock: 25,
         product: expect.objectContaining({ name: 'Aurora Strada 9', slug: 'aurora-strada-9' }),
         variant: { size: 'M', colour: 'red', colour_name: 'Rosso' },
       }),
@@ -60,8 +69,11 @@ describe('the anonymous cart API', () => {
     expect(cart.subtotal).toBe(429000)
   })
 
-  it('ignores any amount the caller sends: the line is priced from the variant\'s market price', async () => {
-    const { json } = await call('carts/items', { method: 'POST', body: { cart: null, sku: 'STR9-M-RED', quantity: 1, key: newKey(), unit_price: 1, subtotal: 1 } })
+  it("ignores any amount the caller sends: the line is priced from the variant's market price", async () => {
+    const { json } = await call('carts/items', {
+      method: 'POST',
+      body: { cart: null, sku: 'STR9-M-RED', quantity: 1, key: newKey(), unit_price: 1, subtotal: 1 },
+    })
     expect(cartOf(json).lines[0]?.unit_price).toBe(429000)
   })
 
@@ -88,12 +100,18 @@ describe('the anonymous cart API', () => {
     expect(json.code).toBe('key_reused')
     // Two callers without a cart sending one key at the same moment: one cart is made, the other caller is refused.
     const shared = newKey()
-    const both = await Promise.all([addAnon('STR9-M-RED', 1, null, {}, shared), addAnon('STR9-L-RED', 2, null, {}, shared)])
+    const both = await Promise.all([
+      addAnon('STR9-M-RED', 1, null, {}, shared),
+      addAnon('STR9-L-RED', 2, null, {}, shared),
+    ])
     expect(both.map(({ status }) => status).sort()).toEqual([201, 409])
     const made = both.find(({ status }) => status === 201)!
     expect(cartOf(made.json).lines).toHaveLength(1)
     expect(both.find(({ status }) => status === 409)?.json.code).toBe('key_reused')
-    expect(cartOf((await call(`carts/${first.code}`)).json)).toMatchObject({ item_count: 1, lines: [expect.objectContaining({ sku: 'STR9-M-RED', quantity: 1 })] })
+    expect(cartOf((await call(`carts/${first.code}`)).json)).toMatchObject({
+      item_count: 1,
+      lines: [expect.objectContaining({ sku: 'STR9-M-RED', quantity: 1 })],
+    })
   })
 
   it('adds up quantities of the same variant, changes and removes lines', async () => {
@@ -120,19 +138,29 @@ describe('the anonymous cart API', () => {
     expect(few.status).toBe(409)
     expect(few.json.code).toBe('not_enough_stock')
     const { code } = cartOf((await addAnon('STR9-XS-RED', 3)).json)
-    expect((await call(`carts/${code}/items/STR9-XS-RED`, { method: 'PUT', body: { quantity: 4 } })).json.code).toBe('not_enough_stock')
+    expect((await call(`carts/${code}/items/STR9-XS-RED`, { method: 'PUT', body: { quantity: 4 } })).json.code).toBe(
+      'not_enough_stock',
+    )
   })
 
   it('has no carts in a market that does not sell online', async () => {
     expect((await addAnon('STR9-M-RED', 1, null, { tenant: 'mx', locale: 'es' })).status).toBe(404)
   })
 
-  it('never answers a cart to another market, a customer\'s cart by its code, or a malformed code', async () => {
+  it("never answers a cart to another market, a customer's cart by its code, or a malformed code", async () => {
     const { code } = cartOf((await addAnon('STR9-M-RED', 1)).json)
     expect((await call(`carts/${code}`)).status).toBe(200)
     expect((await call(`carts/${code}`, { tenant: 'ch', locale: 'de' })).status).toBe(404)
     expect((await addAnon('STR9-M-RED', 1, code, { tenant: 'de', locale: 'de' })).status).toBe(404)
-    const own = cartOf((await call('account/cart/items', { method: 'POST', token: lukas, body: { sku: 'STR9-M-RED', quantity: 1, key: newKey() } })).json)
+    const own = cartOf(
+      (
+        await call('account/cart/items', {
+          method: 'POST',
+          token: lukas,
+          body: { sku: 'STR9-M-RED', quantity: 1, key: newKey() },
+        })
+      ).json,
+    )
     expect((await call(`carts/${own.code}`)).status).toBe(404)
     expect((await call('carts/not-a-code')).status).toBe(404)
   })
@@ -148,7 +176,11 @@ describe('the anonymous cart API', () => {
 describe('VAT and delivery per market', () => {
   it('in Italy: prices include 22 % VAT, delivery €9.90 below €150 and free from it', async () => {
     const small = cartOf((await addAnon('POMP-OS-GRY', 1)).json)
-    expect(small).toMatchObject({ subtotal: 2990, shipping: { price: 990, free_from: 15000, days: [2, 4] }, total: 3980 })
+    expect(small).toMatchObject({
+      subtotal: 2990,
+      shipping: { price: 990, free_from: 15000, days: [2, 4] },
+      total: 3980,
+    })
     expect(small.vat).toEqual({ rate: 2200, included: true, amount: Math.round((3980 * 2200) / 12200) })
     const bike = cartOf((await addAnon('STR9-M-RED', 1)).json)
     expect(bike).toMatchObject({ subtotal: 429000, shipping: { price: 0 }, total: 429000 })
@@ -157,7 +189,12 @@ describe('VAT and delivery per market', () => {
 
   it('in the US: in dollars, sales tax not included and worked out at checkout', async () => {
     const cart = cartOf((await addAnon('STR9-M-RED', 1, null, { tenant: 'us', locale: 'en' })).json)
-    expect(cart).toMatchObject({ currency: 'USD', subtotal: 469999, total: 469999, vat: { rate: null, included: false, amount: null } })
+    expect(cart).toMatchObject({
+      currency: 'USD',
+      subtotal: 469999,
+      total: 469999,
+      vat: { rate: null, included: false, amount: null },
+    })
   })
 
   it('in Switzerland, Israel and the Emirates: their currency and their VAT, included', async () => {
@@ -167,22 +204,58 @@ describe('VAT and delivery per market', () => {
     const il = cartOf((await addAnon('STR9-M-RED', 1, null, { tenant: 'il', locale: 'he' })).json)
     expect(il).toMatchObject({ currency: 'ILS', subtotal: 1839000, vat: { rate: 1800, included: true } })
     const ae = cartOf((await addAnon('STR9-M-RED', 1, null, { tenant: 'ae', locale: 'ar' })).json)
-    expect(ae).toMatchObject({ currency: 'AED', subtotal: 1799900, vat: { rate: 500, included: true, amount: Math.round((1799900 * 500) / 10500) } })
+    expect(ae).toMatchObject({
+      currency: 'AED',
+      subtotal: 1799900,
+      vat: { rate: 500, included: true, amount: Math.round((1799900 * 500) / 10500) },
+    })
   })
 })
 
-describe('the customer\'s cart API', () => {
+describe("the customer's cart API", () => {
   it('answers 401 without a valid token', async () => {
-    for (const [method, path] of [['GET', 'account/cart'], ['POST', 'account/cart/items'], ['PUT', 'account/cart/items/X'], ['DELETE', 'account/cart/items/X'], ['POST', 'account/cart/merge']] as const) {
+    for (const [method, path] of [
+      ['GET', 'account/cart'],
+      ['POST', 'account/cart/items'],
+      ['PUT', 'account/cart/items/X'],
+      ['DELETE', 'account/cart/items/X'],
+      ['POST', 'account/cart/merge'],
+    ] as const) {
       expect((await call(path, { method, body: method === 'GET' ? undefined : {} })).status, path).toBe(401)
     }
   })
 
   it('keeps one cart per customer and market', async () => {
-    const inItaly = cartOf((await call('account/cart/items', { method: 'POST', token: giulia, body: { sku: 'LUCE-OS-BLK', quantity: 1, key: newKey() } })).json)
-    const again = cartOf((await call('account/cart/items', { method: 'POST', token: giulia, body: { sku: 'LUCE-OS-WHT', quantity: 1, key: newKey() } })).json)
+    const inItaly = cartOf(
+      (
+        await call('account/cart/items', {
+          method: 'POST',
+          token: giulia,
+          body: { sku: 'LUCE-OS-BLK', quantity: 1, key: newKey() },
+        })
+      ).json,
+    )
+    const again = cartOf(
+      (
+        await call('account/cart/items', {
+          method: 'POST',
+          token: giulia,
+          body: { sku: 'LUCE-OS-WHT', quantity: 1, key: newKey() },
+        })
+      ).json,
+    )
     expect(again.code).toBe(inItaly.code)
-    const inSwitzerland = cartOf((await call('account/cart/items', { method: 'POST', token: giulia, tenant: 'ch', locale: 'de', body: { sku: 'LUCE-OS-BLK', quantity: 1, key: newKey() } })).json)
+    const inSwitzerland = cartOf(
+      (
+        await call('account/cart/items', {
+          method: 'POST',
+          token: giulia,
+          tenant: 'ch',
+          locale: 'de',
+          body: { sku: 'LUCE-OS-BLK', quantity: 1, key: newKey() },
+        })
+      ).json,
+    )
     expect(inSwitzerland.code).not.toBe(inItaly.code)
     expect(inSwitzerland.currency).toBe('CHF')
     expect(cartOf((await call('account/cart', { token: giulia })).json).code).toBe(inItaly.code)
@@ -190,10 +263,18 @@ describe('the customer\'s cart API', () => {
 
   it('merges an anonymous cart at login: quantities added up and capped by the stock, the anonymous cart deleted, its code kept', async () => {
     const customer = await tokenOf('second@example.com', 'Second-Rider-2026!')
-    await call('account/cart/items', { method: 'POST', token: customer, body: { sku: 'STR9-XS-RED', quantity: 2, key: newKey() } })
+    await call('account/cart/items', {
+      method: 'POST',
+      token: customer,
+      body: { sku: 'STR9-XS-RED', quantity: 2, key: newKey() },
+    })
     const anonymous = cartOf((await addAnon('STR9-XS-RED', 3)).json)
     await addAnon('BLOC-OS-ORA', 1, anonymous.code)
-    const { status, json } = await call('account/cart/merge', { method: 'POST', token: customer, body: { cart: anonymous.code } })
+    const { status, json } = await call('account/cart/merge', {
+      method: 'POST',
+      token: customer,
+      body: { cart: anonymous.code },
+    })
     expect(status).toBe(200)
     const merged = cartOf(json)
     expect(merged.code).toBe(anonymous.code)
@@ -201,26 +282,39 @@ describe('the customer\'s cart API', () => {
     expect(merged.lines.find((line) => line.sku === 'BLOC-OS-ORA')?.quantity).toBe(1)
     expect((await call(`carts/${anonymous.code}`)).status).toBe(404)
     expect(cartOf((await call('account/cart', { token: customer })).json).code).toBe(anonymous.code)
-    expect((await call('account/cart/merge', { method: 'POST', token: customer, body: { cart: anonymous.code } })).status).toBe(404)
+    expect(
+      (await call('account/cart/merge', { method: 'POST', token: customer, body: { cart: anonymous.code } })).status,
+    ).toBe(404)
   })
 
-  it('never merges another market\'s anonymous cart', async () => {
+  it("never merges another market's anonymous cart", async () => {
     const swiss = cartOf((await addAnon('STR9-M-RED', 1, null, { tenant: 'ch', locale: 'de' })).json)
-    expect((await call('account/cart/merge', { method: 'POST', token: giulia, body: { cart: swiss.code } })).status).toBe(404)
+    expect(
+      (await call('account/cart/merge', { method: 'POST', token: giulia, body: { cart: swiss.code } })).status,
+    ).toBe(404)
   })
 })
 
 describe('bad input', () => {
   it('answers 422 to malformed bodies and never 5xx to fuzzed ones', async () => {
     expect((await call('carts/items', { method: 'POST', raw: '{not json' })).status).toBe(422)
-    expect((await call('carts/items', { method: 'POST', body: { sku: 'STR9-M-RED', quantity: 0, key: newKey() } })).status).toBe(422)
-    expect((await call('carts/items', { method: 'POST', body: { sku: 'STR9-M-RED', quantity: 11, key: newKey() } })).status).toBe(422)
-    expect((await call('carts/items', { method: 'POST', body: { sku: 'STR9-M-RED', quantity: 1, key: 'short' } })).status).toBe(422)
+    expect(
+      (await call('carts/items', { method: 'POST', body: { sku: 'STR9-M-RED', quantity: 0, key: newKey() } })).status,
+    ).toBe(422)
+    expect(
+      (await call('carts/items', { method: 'POST', body: { sku: 'STR9-M-RED', quantity: 11, key: newKey() } })).status,
+    ).toBe(422)
+    expect(
+      (await call('carts/items', { method: 'POST', body: { sku: 'STR9-M-RED', quantity: 1, key: 'short' } })).status,
+    ).toBe(422)
     const { code } = cartOf((await addAnon('STR9-M-RED', 1)).json)
     await fc.assert(
       fc.asyncProperty(fc.anything(), fc.string(), async (body, sku) => {
         for (const path of ['carts/items', `carts/${code}/items/${encodeURIComponent(sku) || 'x'}`]) {
-          const { status } = await call(path, { method: path === 'carts/items' ? 'POST' : 'PUT', raw: JSON.stringify(body) ?? 'null' })
+          const { status } = await call(path, {
+            method: path === 'carts/items' ? 'POST' : 'PUT',
+            raw: JSON.stringify(body) ?? 'null',
+          })
           expect(status).toBeLessThan(500)
         }
       }),

@@ -9,9 +9,15 @@ type Member = Awaited<ReturnType<typeof staffMember>>
 
 /** Calls the embedded API in-process, as the Worker does, with a staff member's token. */
 async function call(member: Member | null, path: string, body?: unknown) {
-  const init: RequestInit = { headers: { ...(member ? { Authorization: `Bearer ${member.token}` } : {}), 'Content-Type': 'application/json' } }
-  if (body !== undefined) Object.assign(init, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) })
-  const response = await api.fetch(new Request(`http://embedded.invalid/api/${path}`, init) as Parameters<typeof api.fetch>[0], env)
+  const init: RequestInit = {
+    headers: { ...(member ? { Authorization: `Bearer ${member.token}` } : {}), 'Content-Type': 'application/json' },
+  }
+  if (body !== undefined)
+    Object.assign(init, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) })
+  const response = await api.fetch(
+    new Request(`http://embedded.invalid/api/${path}`, init) as Parameters<typeof api.fetch>[0],
+    env,
+  )
   const text = await response.text()
   return { status: response.status, text, json: text.startsWith('{') ? JSON.parse(text) : null }
 }
@@ -19,7 +25,10 @@ async function call(member: Member | null, path: string, body?: unknown) {
 const sealedFor = async (report: { key: CryptoKey }, text: string) => sealText(report.key, text)
 
 /** A change's `notify` as the Worker sends it: the address sealed for the mail sender, and the status page. */
-const notifyOf = async (address: string, statusUrl: string) => ({ sealed_recipient: await sealRecipient(WHISTLEBLOWER_SECRET, address), status_url: statusUrl })
+const notifyOf = async (address: string, statusUrl: string) => ({
+  sealed_recipient: await sealRecipient(WHISTLEBLOWER_SECRET, address),
+  status_url: statusUrl,
+})
 
 let handler: Member
 let editor: Member
@@ -50,7 +59,12 @@ describe('the cases of the embedded API', () => {
   })
 
   it('lists cases newest first with what they are about and where they stand, nothing the reporter wrote', async () => {
-    const older = await sealedReport({ receivedAt: '2026-01-05T10:00:00.000Z', category: 'fraud_corruption', site: 'ch', locale: 'fr' })
+    const older = await sealedReport({
+      receivedAt: '2026-01-05T10:00:00.000Z',
+      category: 'fraud_corruption',
+      site: 'ch',
+      locale: 'fr',
+    })
     const newer = await sealedReport({ receivedAt: '2026-02-05T10:00:00.000Z', anonymous: false })
     const { status, json, text } = await call(handler, 'staff/cases')
     expect(status).toBe(200)
@@ -76,8 +90,15 @@ describe('the cases of the embedded API', () => {
   })
 
   it('answers a case sealed, with staff names, notes and its trail, recording the reading first', async () => {
-    const report = await sealedReport({ notify: 'reporter@example.com', attachments: [{ name: 'photo.jpg', type: 'image/jpeg', bytes: new Uint8Array([1, 2, 3]) }] })
-    await call(handler, `staff/cases/${report.id}/messages`, { author: 'note', sealed_body: await sealedFor(report, 'Call the lab.'), notify: null })
+    const report = await sealedReport({
+      notify: 'reporter@example.com',
+      attachments: [{ name: 'photo.jpg', type: 'image/jpeg', bytes: new Uint8Array([1, 2, 3]) }],
+    })
+    await call(handler, `staff/cases/${report.id}/messages`, {
+      author: 'note',
+      sealed_body: await sealedFor(report, 'Call the lab.'),
+      notify: null,
+    })
     const { status, json } = await call(handler, `staff/cases/${report.id}`)
     expect(status).toBe(200)
     const file = json.data
@@ -103,9 +124,17 @@ describe('the cases of the embedded API', () => {
   })
 
   it('answers 404 for a case or an attachment that does not exist, recording nothing', async () => {
-    const report = await sealedReport({ attachments: [{ name: 'a.pdf', type: 'application/pdf', bytes: new Uint8Array([9]) }] })
+    const report = await sealedReport({
+      attachments: [{ name: 'a.pdf', type: 'application/pdf', bytes: new Uint8Array([9]) }],
+    })
     const other = await sealedReport()
-    for (const path of ['staff/cases/999999', 'staff/cases/abc', 'staff/cases/0', `staff/cases/${other.id}/attachments/${report.attachments[0]?.id}`, `staff/cases/${report.id}/attachments/x`]) {
+    for (const path of [
+      'staff/cases/999999',
+      'staff/cases/abc',
+      'staff/cases/0',
+      `staff/cases/${other.id}/attachments/${report.attachments[0]?.id}`,
+      `staff/cases/${report.id}/attachments/x`,
+    ]) {
       expect((await call(handler, path)).status, path).toBe(404)
     }
     expect((await call(handler, 'staff/cases/999999/acknowledge', { notify: null })).status).toBe(404)
@@ -114,18 +143,27 @@ describe('the cases of the embedded API', () => {
   })
 
   it('answers where an attachment is and records its download with its id', async () => {
-    const report = await sealedReport({ attachments: [{ name: 'plan.pdf', type: 'application/pdf', bytes: new Uint8Array([37, 80, 68, 70]) }] })
+    const report = await sealedReport({
+      attachments: [{ name: 'plan.pdf', type: 'application/pdf', bytes: new Uint8Array([37, 80, 68, 70]) }],
+    })
     const attachment = report.attachments[0] as { id: number; objectKey: string }
     const { status, json } = await call(handler, `staff/cases/${report.id}/attachments/${attachment.id}`)
     expect(status).toBe(200)
     expect(json.data).toMatchObject({ id: attachment.id, object_key: attachment.objectKey })
-    expect(await trailOf(report.id)).toEqual([{ action: 'file_downloaded', staff_id: handler.id, detail: String(attachment.id) }])
+    expect(await trailOf(report.id)).toEqual([
+      { action: 'file_downloaded', staff_id: handler.id, detail: String(attachment.id) },
+    ])
   })
 })
 
 describe('changes to a case', () => {
   it('acknowledges a received case, records it and queues one "news" mail in the report\'s language, saying nothing of it', async () => {
-    const report = await sealedReport({ site: 'it', locale: 'it', notify: 'segnala@example.com', what: 'CANARY-7731 the frames crack' })
+    const report = await sealedReport({
+      site: 'it',
+      locale: 'it',
+      notify: 'segnala@example.com',
+      what: 'CANARY-7731 the frames crack',
+    })
     const notify = await notifyOf('segnala@example.com', 'https://site.test/it-it/whistleblower-form/status')
     const { status, json } = await call(handler, `staff/cases/${report.id}/acknowledge`, { notify })
     expect(status).toBe(200)
@@ -134,13 +172,21 @@ describe('changes to a case', () => {
     const mails = await mailsTo('segnala@example.com')
     expect(mails).toHaveLength(1)
     // Stored as the Worker sealed it: the address is in no column of the row.
-    const stored = await env.DB.prepare(`SELECT * FROM outbox WHERE kind = 'whistleblower_news' ORDER BY id DESC LIMIT 1`).first<Record<string, unknown>>()
+    const stored = await env.DB.prepare(
+      `SELECT * FROM outbox WHERE kind = 'whistleblower_news' ORDER BY id DESC LIMIT 1`,
+    ).first<Record<string, unknown>>()
     expect(stored?.recipient).toBe(notify.sealed_recipient)
     expect(JSON.stringify(stored)).not.toContain('segnala')
     expect(mails[0]).toMatchObject({ kind: 'whistleblower_news', subject: 'Aurora Cycles: ci sono novità per Lei' })
     expect(mails[0]?.body).toContain('https://site.test/it-it/whistleblower-form/status')
     expect(mails[0]?.body).toContain('ci sono novità')
-    for (const secret of ['CANARY-7731', report.receipt_code, 'segnalazione', 'whistleblower channel', 'product_safety']) {
+    for (const secret of [
+      'CANARY-7731',
+      report.receipt_code,
+      'segnalazione',
+      'whistleblower channel',
+      'product_safety',
+    ]) {
       expect(`${mails[0]?.subject} ${mails[0]?.body}`).not.toContain(secret)
     }
   })
@@ -161,7 +207,10 @@ describe('changes to a case', () => {
     expect(again.json.code).toBe('already_acknowledged')
     expect(await mailsTo('twice@example.com')).toHaveLength(1)
     const closed = await sealedReport()
-    await call(handler, `staff/cases/${closed.id}/close`, { sealed_outcome: await sealedFor(closed, 'Unfounded.'), notify: null })
+    await call(handler, `staff/cases/${closed.id}/close`, {
+      sealed_outcome: await sealedFor(closed, 'Unfounded.'),
+      notify: null,
+    })
     const late = await call(handler, `staff/cases/${closed.id}/acknowledge`, { notify: null })
     expect(late.status).toBe(409)
     expect(late.json.code).toBe('case_closed')
@@ -187,13 +236,25 @@ describe('changes to a case', () => {
   it('sends a message to the reporter: acknowledges a received case, moves it in progress, counts as the first feedback', async () => {
     const report = await sealedReport({ notify: 'msg@example.com', locale: 'ar', site: 'ae' })
     const notify = await notifyOf('msg@example.com', 'https://site.test/ae-ar/whistleblower-form/status')
-    const first = await call(handler, `staff/cases/${report.id}/messages`, { author: 'handler', sealed_body: await sealedFor(report, 'Which batch?'), notify })
+    const first = await call(handler, `staff/cases/${report.id}/messages`, {
+      author: 'handler',
+      sealed_body: await sealedFor(report, 'Which batch?'),
+      notify,
+    })
     expect(first.status).toBe(201)
     expect(first.json.data).toMatchObject({ state: 'in_progress' })
     expect(first.json.data.acknowledged_at).toBe(first.json.data.feedback_at)
-    const second = await call(handler, `staff/cases/${report.id}/messages`, { author: 'handler', sealed_body: await sealedFor(report, 'Thanks.'), notify })
+    const second = await call(handler, `staff/cases/${report.id}/messages`, {
+      author: 'handler',
+      sealed_body: await sealedFor(report, 'Thanks.'),
+      notify,
+    })
     expect(second.json.data.feedback_at).toBe(first.json.data.feedback_at)
-    const messageIds = (await env.DB.prepare(`SELECT id FROM whistleblower_messages WHERE report_id = ? ORDER BY id`).bind(report.id).all<{ id: number }>()).results
+    const messageIds = (
+      await env.DB.prepare(`SELECT id FROM whistleblower_messages WHERE report_id = ? ORDER BY id`)
+        .bind(report.id)
+        .all<{ id: number }>()
+    ).results
     expect(await trailOf(report.id)).toEqual([
       { action: 'acknowledged', staff_id: handler.id, detail: 'with_message' },
       { action: 'message_sent', staff_id: handler.id, detail: String(messageIds[0]?.id) },
@@ -208,7 +269,11 @@ describe('changes to a case', () => {
   it('adds an internal note without changing the case or mailing the reporter, even when asked to', async () => {
     const report = await sealedReport({ notify: 'note@example.com' })
     const notify = await notifyOf('note@example.com', 'https://site.test/it-it/whistleblower-form/status')
-    const { status, json } = await call(handler, `staff/cases/${report.id}/messages`, { author: 'note', sealed_body: await sealedFor(report, 'Internal only.'), notify })
+    const { status, json } = await call(handler, `staff/cases/${report.id}/messages`, {
+      author: 'note',
+      sealed_body: await sealedFor(report, 'Internal only.'),
+      notify,
+    })
     expect(status).toBe(201)
     expect(json.data).toMatchObject({ state: 'received', acknowledged_at: null, feedback_at: null })
     expect(await mailsTo('note@example.com')).toEqual([])
@@ -224,23 +289,47 @@ describe('changes to a case', () => {
     expect(json.data).toMatchObject({ state: 'closed' })
     expect(json.data.closed_at).toBe(json.data.feedback_at)
     expect(json.data.acknowledged_at).toBe(json.data.closed_at)
-    const stored = await env.DB.prepare('SELECT sealed_outcome FROM whistleblower_reports WHERE id = ?').bind(report.id).first<string>('sealed_outcome')
+    const stored = await env.DB.prepare('SELECT sealed_outcome FROM whistleblower_reports WHERE id = ?')
+      .bind(report.id)
+      .first<string>('sealed_outcome')
     expect(await openText(report.key, stored as string)).toBe('The batch was recalled.')
     const again = await call(handler, `staff/cases/${report.id}/close`, { sealed_outcome: outcome, notify })
     expect(again.status).toBe(409)
-    const message = await call(handler, `staff/cases/${report.id}/messages`, { author: 'handler', sealed_body: outcome, notify })
+    const message = await call(handler, `staff/cases/${report.id}/messages`, {
+      author: 'handler',
+      sealed_body: outcome,
+      notify,
+    })
     expect(message.status).toBe(409)
     expect(message.json.code).toBe('case_closed')
     // A note on a closed case is still taken (what was done afterwards).
-    expect((await call(handler, `staff/cases/${report.id}/messages`, { author: 'note', sealed_body: outcome, notify: null })).status).toBe(201)
-    expect((await trailOf(report.id)).map((each) => [each.action, each.detail])).toEqual([['acknowledged', 'with_outcome'], ['closed', ''], ['note_added', expect.any(String)]])
+    expect(
+      (await call(handler, `staff/cases/${report.id}/messages`, { author: 'note', sealed_body: outcome, notify: null }))
+        .status,
+    ).toBe(201)
+    expect((await trailOf(report.id)).map((each) => [each.action, each.detail])).toEqual([
+      ['acknowledged', 'with_outcome'],
+      ['closed', ''],
+      ['note_added', expect.any(String)],
+    ])
     expect(await mailsTo('close@example.com')).toHaveLength(1)
   })
 
-  it('never lets a note or a handler\'s name reach the reporter: the status call answers the messages to and from them only', async () => {
-    const report = await sealedReport({ realPassphrase: true, attachments: [{ name: 'a.pdf', type: 'application/pdf', bytes: new Uint8Array([1]) }] })
-    await call(handler, `staff/cases/${report.id}/messages`, { author: 'note', sealed_body: await sealedFor(report, 'NOTE-CANARY suspect the manager'), notify: null })
-    await call(handler, `staff/cases/${report.id}/messages`, { author: 'handler', sealed_body: await sealedFor(report, 'Which batch?'), notify: null })
+  it("never lets a note or a handler's name reach the reporter: the status call answers the messages to and from them only", async () => {
+    const report = await sealedReport({
+      realPassphrase: true,
+      attachments: [{ name: 'a.pdf', type: 'application/pdf', bytes: new Uint8Array([1]) }],
+    })
+    await call(handler, `staff/cases/${report.id}/messages`, {
+      author: 'note',
+      sealed_body: await sealedFor(report, 'NOTE-CANARY suspect the manager'),
+      notify: null,
+    })
+    await call(handler, `staff/cases/${report.id}/messages`, {
+      author: 'handler',
+      sealed_body: await sealedFor(report, 'Which batch?'),
+      notify: null,
+    })
     const response = await api.fetch(
       new Request('http://embedded.invalid/api/whistleblower/status', {
         method: 'POST',
@@ -250,7 +339,9 @@ describe('changes to a case', () => {
       env,
     )
     expect(response.status).toBe(200)
-    const { data } = (await response.json()) as { data: { state: string; messages: Array<{ author: string; sealed_body: string; staff_name?: string }> } }
+    const { data } = (await response.json()) as {
+      data: { state: string; messages: Array<{ author: string; sealed_body: string; staff_name?: string }> }
+    }
     expect(data.state).toBe('in_progress')
     expect(data.messages.map((each) => each.author)).toEqual(['handler'])
     expect(await openText(report.key, data.messages[0]?.sealed_body as string)).toBe('Which batch?')
@@ -260,8 +351,15 @@ describe('changes to a case', () => {
 
   it('keeps the feedback time of a case answered before it is closed', async () => {
     const report = await sealedReport()
-    const answered = await call(handler, `staff/cases/${report.id}/messages`, { author: 'handler', sealed_body: await sealedFor(report, 'Hello.'), notify: null })
-    const closed = await call(handler, `staff/cases/${report.id}/close`, { sealed_outcome: await sealedFor(report, 'Done.'), notify: null })
+    const answered = await call(handler, `staff/cases/${report.id}/messages`, {
+      author: 'handler',
+      sealed_body: await sealedFor(report, 'Hello.'),
+      notify: null,
+    })
+    const closed = await call(handler, `staff/cases/${report.id}/close`, {
+      sealed_outcome: await sealedFor(report, 'Done.'),
+      notify: null,
+    })
     expect(closed.json.data.feedback_at).toBe(answered.json.data.feedback_at)
     expect(closed.json.data.closed_at).not.toBe(answered.json.data.feedback_at)
   })

@@ -10,7 +10,9 @@ type Listing = { data: ProductSummary[]; meta: { page: number; per_page: number;
 
 /** Calls the embedded API in-process for a market, as the Worker does. */
 async function call<T>(path: string, country = 'it', locale = 'it'): Promise<{ status: number; json: T }> {
-  const request = new Request(`http://embedded.invalid/api/${path}`, { headers: { 'X-Tenant': country, 'X-Locale': locale } })
+  const request = new Request(`http://embedded.invalid/api/${path}`, {
+    headers: { 'X-Tenant': country, 'X-Locale': locale },
+  })
   const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
   return { status: response.status, json: (await response.json()) as T }
 }
@@ -22,7 +24,9 @@ describe('GET api/front/products', () => {
     const { status, json } = await call<Listing>('front/products?per_page=50')
     expect(status).toBe(200)
     expect(new Set(json.data.map((product) => product.type.slug))).toEqual(new Set(['bikes', 'e-bikes', 'accessories']))
-    const perType = await Promise.all(['bikes', 'e-bikes', 'accessories'].map((type) => call<Listing>(`front/products?type=${type}&per_page=50`)))
+    const perType = await Promise.all(
+      ['bikes', 'e-bikes', 'accessories'].map((type) => call<Listing>(`front/products?type=${type}&per_page=50`)),
+    )
     expect(json.meta.total).toBe(perType.reduce((sum, { json }) => sum + json.meta.total, 0))
     expect(json.meta.total).toBe(json.data.length)
 
@@ -56,15 +60,18 @@ describe('GET api/front/products', () => {
     }
   })
 
-  it.each(['type=E-Bikes', 'type=', 'type=%27%20OR%201', 'page=0', 'per_page=51', 'page=x'])('answers 422 for a malformed %s', async (query) => {
-    const { status, json } = await call<{ message: string }>(`front/products?${query}`)
-    expect(status).toBe(422)
-    expect(json.message).toMatch(/must be/)
-  })
+  it.each(['type=E-Bikes', 'type=', 'type=%27%20OR%201', 'page=0', 'per_page=51', 'page=x'])(
+    'answers 422 for a malformed %s',
+    async (query) => {
+      const { status, json } = await call<{ message: string }>(`front/products?${query}`)
+      expect(status).toBe(422)
+      expect(json.message).toMatch(/must be/)
+    },
+  )
 })
 
 describe('variant prices', () => {
-  it('price each variant in the market, in its currency; the product\'s price is the lowest of them', async () => {
+  it("price each variant in the market, in its currency; the product's price is the lowest of them", async () => {
     const italy = await call<{ data: Product }>('front/products/aurora-strada-9')
     expect(italy.json.data.price).toBe(429000)
     const price = (product: Product, sku: string) => product.variants.find((variant) => variant.sku === sku)?.price
@@ -87,7 +94,9 @@ describe('variant prices', () => {
   it('make the listed "from" price the lowest variant price, else the product\'s own when no variant is sold', async () => {
     await env.DB.batch([
       env.DB.prepare(`UPDATE product_variant_prices SET amount = 3490 WHERE sku = 'POMP-OS-RED' AND site = 'it'`),
-      env.DB.prepare(`UPDATE product_variant_prices SET amount = 3290 WHERE sku IN ('POMP-OS-GRY', 'POMP-OS-BLK') AND site = 'it'`),
+      env.DB.prepare(
+        `UPDATE product_variant_prices SET amount = 3290 WHERE sku IN ('POMP-OS-GRY', 'POMP-OS-BLK') AND site = 'it'`,
+      ),
       env.DB.prepare(`DELETE FROM product_variant_prices WHERE sku LIKE 'LUCE-%' AND site = 'it'`),
     ])
     const pump = await call<{ data: Product }>('front/products/aurora-pompa-mini')
@@ -104,13 +113,26 @@ describe('site currencies', () => {
   it('give every market its ISO 4217 currency beside its display token', async () => {
     const { status, json } = await call<{ data: Site[] }>('sites')
     expect(status).toBe(200)
-    const money = Object.fromEntries(json.data.map((site) => [site.slug, [site.currency, site.default_currency_token, site.default_currency_place]]))
+    const money = Object.fromEntries(
+      json.data.map((site) => [site.slug, [site.currency, site.default_currency_token, site.default_currency_place]]),
+    )
     expect(money).toMatchObject({
-      int: ['EUR', '€', 'left'], it: ['EUR', '€', 'right'], ch: ['CHF', 'CHF', 'left'], us: ['USD', '$', 'left'], mx: ['MXN', '$', 'left'],
-      il: ['ILS', '₪', 'left'], ae: ['AED', 'AED', 'right'], au: ['AUD', 'A$', 'left'], za: ['ZAR', 'R', 'left'],
+      int: ['EUR', '€', 'left'],
+      it: ['EUR', '€', 'right'],
+      ch: ['CHF', 'CHF', 'left'],
+      us: ['USD', '$', 'left'],
+      mx: ['MXN', '$', 'left'],
+      il: ['ILS', '₪', 'left'],
+      ae: ['AED', 'AED', 'right'],
+      au: ['AUD', 'A$', 'left'],
+      za: ['ZAR', 'R', 'left'],
     })
     // Every market, each as the demo data declares it.
-    expect(money).toEqual(Object.fromEntries(DEMO_MARKETS.map(({ slug, currency }) => [slug, [currency.code, currency.token, currency.place]])))
+    expect(money).toEqual(
+      Object.fromEntries(
+        DEMO_MARKETS.map(({ slug, currency }) => [slug, [currency.code, currency.token, currency.place]]),
+      ),
+    )
     const swiss = await call<{ data: Site }>('sites/ch')
     expect(swiss.json.data.currency).toBe('CHF')
   })
@@ -124,7 +146,12 @@ describe('site currencies', () => {
 describe('migration 0005 on a database that already holds sites and variants', () => {
   const statement = (start: string) => {
     // A statement as readD1Migrations splits the file: with the comment lines above it.
-    const found = env.TEST_MIGRATIONS.find((migration) => migration.name === '0005_money.sql')?.queries.find((query) => query.replace(/^(\s*--.*\n)*/, '').trim().startsWith(start))
+    const found = env.TEST_MIGRATIONS.find((migration) => migration.name === '0005_money.sql')?.queries.find((query) =>
+      query
+        .replace(/^(\s*--.*\n)*/, '')
+        .trim()
+        .startsWith(start),
+    )
     if (!found) throw new Error(`0005_money.sql has no ${start} statement`)
     return env.DB.prepare(found)
   }
@@ -135,30 +162,55 @@ describe('migration 0005 on a database that already holds sites and variants', (
       env.DB.prepare('DROP TRIGGER sites_currency_on_insert'),
       env.DB.prepare('DROP TRIGGER sites_currency_on_update'),
       env.DB.prepare('UPDATE sites SET currency = NULL'),
-      env.DB.prepare(`INSERT INTO sites (id, slug, name, country_code, region, currency_token, currency_place) VALUES (99, 'ca', 'Canada', 'CA', 'americas', '$', 'left')`),
+      env.DB.prepare(
+        `INSERT INTO sites (id, slug, name, country_code, region, currency_token, currency_place) VALUES (99, 'ca', 'Canada', 'CA', 'americas', '$', 'left')`,
+      ),
       env.DB.prepare(`INSERT INTO site_locales (site_id, locale, url) VALUES (99, 'en', '/ca-en')`),
     ])
-    await env.DB.batch([statement('UPDATE sites'), statement('CREATE TRIGGER sites_currency_on_insert'), statement('CREATE TRIGGER sites_currency_on_update')])
-    const { results } = await env.DB.prepare('SELECT slug, currency FROM sites').all<{ slug: string; currency: string | null }>()
+    await env.DB.batch([
+      statement('UPDATE sites'),
+      statement('CREATE TRIGGER sites_currency_on_insert'),
+      statement('CREATE TRIGGER sites_currency_on_update'),
+    ])
+    const { results } = await env.DB.prepare('SELECT slug, currency FROM sites').all<{
+      slug: string
+      currency: string | null
+    }>()
     expect(Object.fromEntries(results.map((row) => [row.slug, row.currency]))).toMatchObject({
-      int: 'EUR', it: 'EUR', ch: 'CHF', us: 'USD', mx: 'MXN', il: 'ILS', ae: 'AED', au: 'AUD', za: 'ZAR', ca: null,
+      int: 'EUR',
+      it: 'EUR',
+      ch: 'CHF',
+      us: 'USD',
+      mx: 'MXN',
+      il: 'ILS',
+      ae: 'AED',
+      au: 'AUD',
+      za: 'ZAR',
+      ca: null,
     })
     // A site left without a currency is a data error, loud rather than priced in the wrong money.
     expect((await call('sites/ca')).status).toBe(500)
     expect((await call('sites/us')).status).toBe(200)
-    await expect(env.DB.prepare(`UPDATE sites SET currency = NULL WHERE slug = 'it'`).run()).rejects.toThrow(/sites.currency \(ISO 4217\) is required/)
-    await expect(env.DB.prepare(`INSERT INTO sites (id, slug, name, country_code, region) VALUES (98, 'nz', 'New Zealand', 'NZ', 'oceania')`).run())
-      .rejects.toThrow(/sites.currency \(ISO 4217\) is required/)
+    await expect(env.DB.prepare(`UPDATE sites SET currency = NULL WHERE slug = 'it'`).run()).rejects.toThrow(
+      /sites.currency \(ISO 4217\) is required/,
+    )
+    await expect(
+      env.DB.prepare(
+        `INSERT INTO sites (id, slug, name, country_code, region) VALUES (98, 'nz', 'New Zealand', 'NZ', 'oceania')`,
+      ).run(),
+    ).rejects.toThrow(/sites.currency \(ISO 4217\) is required/)
     await env.DB.prepare(`UPDATE sites SET currency = 'CAD' WHERE slug = 'ca'`).run()
     expect((await call<{ data: Site }>('sites/ca')).json.data.currency).toBe('CAD')
   })
 
-  it('sells every existing variant wherever its product was sold, at the product\'s price', async () => {
+  it("sells every existing variant wherever its product was sold, at the product's price", async () => {
     await env.DB.prepare('DELETE FROM product_variant_prices').run()
     await statement('INSERT INTO product_variant_prices').run()
     const { json } = await call<{ data: Product }>('front/products/aurora-strada-9', 'us', 'en')
     expect(json.data.variants).toHaveLength(15)
     expect(new Set(json.data.variants.map((variant) => variant.price))).toEqual(new Set([469999]))
-    expect((await call<{ data: Product }>('front/products/aurora-e-cargo', 'il', 'he')).json.data.variants).toHaveLength(3)
+    expect(
+      (await call<{ data: Product }>('front/products/aurora-e-cargo', 'il', 'he')).json.data.variants,
+    ).toHaveLength(3)
   })
 })

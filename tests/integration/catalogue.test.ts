@@ -11,14 +11,18 @@ const words = async (path: string) => {
 }
 
 describe('product pages', () => {
-  it('show the product in the market\'s language: gallery, price, description, variants and specifications', async () => {
+  it("show the product in the market's language: gallery, price, description, variants and specifications", async () => {
     const { status, text, words: page } = await words('/it-it/products/aurora-strada-9')
     expect(status).toBe(200)
     expect(text).toContain('<h1>Aurora Strada 9</h1>')
     expect(page).toContain('Bici da corsa in carbonio')
     // The gallery: sized images, the first at once, the others lazily.
-    expect(text).toMatch(/<img src="\/images\/products\/aurora-strada-9.svg" alt="Aurora Strada 9, Rosso" width="960" height="640" fetchPriority="high"\/>/)
-    expect(text).toMatch(/<img src="\/images\/products\/aurora-strada-9-detail.svg" alt="[^"]+" width="960" height="640" loading="lazy"/)
+    expect(text).toMatch(
+      /<img src="\/images\/products\/aurora-strada-9.svg" alt="Aurora Strada 9, Rosso" width="960" height="640" fetchPriority="high"\/>/,
+    )
+    expect(text).toMatch(
+      /<img src="\/images\/products\/aurora-strada-9-detail.svg" alt="[^"]+" width="960" height="640" loading="lazy"/,
+    )
     expect(page).toContain(italian.product.colour)
     expect(page).toContain(italian.product.size)
     expect(page).toContain(italian.colour.red)
@@ -28,7 +32,7 @@ describe('product pages', () => {
     expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/products/aurora-strada-9"/>')
   })
 
-  it('put the size guide\'s geometry in a named group the keyboard can reach, for phones where they scroll sideways', async () => {
+  it("put the size guide's geometry in a named group the keyboard can reach, for phones where they scroll sideways", async () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
     expect(expectNamedTableBoxes(text)).toBe(1)
     expect(text).toContain('aria-labelledby="size-guide-geometry"')
@@ -52,7 +56,10 @@ describe('product pages', () => {
     const varied = await words('/it-it/products/aurora-strada-9')
     expect(varied.main).toContain(italian.product.from_price.replace('{{price}}', '4290,00\u00a0€'))
     // Each colour's sizes say the colour's price: the white costs more than the red.
-    const group = (text: string, colour: string) => textOf(new RegExp(`<fieldset class="size-group" data-colour="${colour}"[\\s\\S]*?</fieldset>`).exec(text)?.[0] ?? '')
+    const group = (text: string, colour: string) =>
+      textOf(
+        new RegExp(`<fieldset class="size-group" data-colour="${colour}"[\\s\\S]*?</fieldset>`).exec(text)?.[0] ?? '',
+      )
     expect(group(varied.text, 'white')).toContain('4490,00\u00a0€')
     expect(group(varied.text, 'red')).toContain('4290,00\u00a0€')
     const same = await visit('/it-it/products/aurora-strada-5')
@@ -91,7 +98,12 @@ describe('product pages', () => {
 
 describe('what visitors type', () => {
   it('never becomes a KV entry: an unknown product, article or permalink id stays out of the cache', async () => {
-    for (const path of ['/it-it/products/no-such-bike-1', '/it-it/news/details/no-such-article-2', '/it-it/news/x-123456', '/it-it/dealers/no-such-dealer']) {
+    for (const path of [
+      '/it-it/products/no-such-bike-1',
+      '/it-it/news/details/no-such-article-2',
+      '/it-it/news/x-123456',
+      '/it-it/dealers/no-such-dealer',
+    ]) {
       expect((await visit(path)).status, path).toBe(404)
     }
     const { keys } = await env.CACHE.list()
@@ -103,7 +115,8 @@ describe('product listings', () => {
   it('list every type the market sells, with prices, and link each type', async () => {
     const { status, text, words: page } = await words('/it-it/products')
     expect(status).toBe(200)
-    for (const type of ['bikes', 'e-bikes', 'accessories']) expect(text).toContain(`href="/it-it/products/type/${type}"`)
+    for (const type of ['bikes', 'e-bikes', 'accessories'])
+      expect(text).toContain(`href="/it-it/products/type/${type}"`)
     expect(page).toContain('Aurora Strada 9')
     expect(page).toContain('Aurora e-Cargo')
     expect(page).toContain('4290,00\u00a0€')
@@ -120,7 +133,7 @@ describe('product listings', () => {
     expect((await visit('/it-it/products/type/scooters')).status).toBe(404)
   })
 
-  it('load the first card\'s picture at once with high priority (the largest paint), every other lazily', async () => {
+  it("load the first card's picture at once with high priority (the largest paint), every other lazily", async () => {
     for (const path of ['/it-it/products', '/it-it/products/type/e-bikes', '/il-he/products']) {
       const { status, text } = await visit(path)
       expect(status, path).toBe(200)
@@ -128,7 +141,7 @@ describe('product listings', () => {
     }
   })
 
-  it('are reachable from the header\'s product menu, which lists the bikes and the types', async () => {
+  it("are reachable from the header's product menu, which lists the bikes and the types", async () => {
     const { text } = await visit('/it-it')
     const menu = /<details class="product-menu">[\s\S]*?<\/details>/.exec(text)?.[0] ?? ''
     expect(menu).toContain('href="/it-it/products/aurora-strada-9"')
@@ -152,7 +165,13 @@ describe('the home page', () => {
 
   it('has the hero, featured products, latest news, the dealer finder and, where on, the test ride, all translated', async () => {
     const italy = await words('/it-it')
-    for (const key of ['hero_title', 'featured_products', 'latest_news', 'dealer_finder_title', 'test_ride_title'] as const) {
+    for (const key of [
+      'hero_title',
+      'featured_products',
+      'latest_news',
+      'dealer_finder_title',
+      'test_ride_title',
+    ] as const) {
       expect(italy.words).toContain(italian.home[key])
     }
     expect(italy.text).toContain('href="/it-it/news"')

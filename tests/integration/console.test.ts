@@ -44,7 +44,11 @@ const GUARDED: Array<[method: 'GET' | 'POST', path: string]> = [
 /** The editor's pages. */
 const EDITOR_PAGES = GUARDED.filter(([, path]) => path !== '/_console')
 /** Every console POST (sign-in and sign-out included). */
-const POSTS = [...GUARDED.filter(([method]) => method === 'POST').map(([, path]) => path), '/_console/login', '/_console/logout']
+const POSTS = [
+  ...GUARDED.filter(([method]) => method === 'POST').map(([, path]) => path),
+  '/_console/login',
+  '/_console/logout',
+]
 
 const signInPost = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
   formPost(fields, { 'CF-Connecting-IP': nextClient(), ...headers })
@@ -57,7 +61,12 @@ async function signInFields(role: 'editor' | 'case_handler', change: Record<stri
 
 /** What the staff API answers a token at `GET api/staff/me`. */
 async function staffMeStatus(token: string): Promise<number> {
-  const response = await api.fetch(new Request('http://embedded.invalid/api/staff/me', { headers: { Authorization: `Bearer ${token}` } }) as Parameters<typeof api.fetch>[0], env)
+  const response = await api.fetch(
+    new Request('http://embedded.invalid/api/staff/me', {
+      headers: { Authorization: `Bearer ${token}` },
+    }) as Parameters<typeof api.fetch>[0],
+    env,
+  )
   return response.status
 }
 
@@ -76,7 +85,7 @@ describe('signing in to the console', () => {
     if (method === 'GET') expect(location.searchParams.get('next')).toBe(path)
   })
 
-  it('is not opened by a customer\'s site session, nor a customer\'s session by the console\'s', async () => {
+  it("is not opened by a customer's site session, nor a customer's session by the console's", async () => {
     const site = await logIn(DEMO)
     expect((await visitAs(site, '/_console')).status).toBe(303)
     const cookie = await consoleLogin('editor')
@@ -89,19 +98,26 @@ describe('signing in to the console', () => {
     const { status, headers, text } = await visit('/_console/login')
     expect(status).toBe(200)
     expect(text).toContain('<html lang="en" dir="ltr">')
-    expect(text).toMatch(/<input id="code" type="text" inputMode="numeric" autoComplete="one-time-code" pattern="\[0-9\]\{6\}"[^>]* name="code"\/>/)
+    expect(text).toMatch(
+      /<input id="code" type="text" inputMode="numeric" autoComplete="one-time-code" pattern="\[0-9\]\{6\}"[^>]* name="code"\/>/,
+    )
     expect(text).toContain('autoComplete="current-password"')
     expect(text).toContain('<meta name="robots" content="noindex, nofollow"/>')
     expect(text).not.toContain('<script')
     expect(headers.get('X-Robots-Tag')).toBe('noindex, nofollow')
     expect(headers.get('Cache-Control')).toBe('no-store')
     expect(headers.get('Content-Security-Policy')).toBe(CONSOLE_POLICY)
-    expect(CONSOLE_POLICY).toBe("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+    expect(CONSOLE_POLICY).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
     expect(headers.get('Set-Cookie')).toBeNull()
   })
 
   it('signs in with e-mail, password and the current code: a Secure, HttpOnly, SameSite=Strict __Host-Console cookie, then `next`', async () => {
-    const { status, headers } = await visit('/_console/login?next=%2F_console%2Fleads%3Fkind%3Djob', signInPost(await signInFields('editor')))
+    const { status, headers } = await visit(
+      '/_console/login?next=%2F_console%2Fleads%3Fkind%3Djob',
+      signInPost(await signInFields('editor')),
+    )
     expect(status).toBe(303)
     expect(headers.get('Location')).toBe('/_console/leads?kind=job')
     const cookie = headers.getSetCookie().find((line) => line.startsWith('__Host-Console='))
@@ -123,9 +139,18 @@ describe('signing in to the console', () => {
   })
 
   it('goes only to console paths after signing in', async () => {
-    for (const next of ['https://evil.example/', '//evil.example/_console', '/it-it', '/_consolex', '/_console/../it-it']) {
+    for (const next of [
+      'https://evil.example/',
+      '//evil.example/_console',
+      '/it-it',
+      '/_consolex',
+      '/_console/../it-it',
+    ]) {
       await forgetUsedCode('editor')
-      const { headers } = await visit(`/_console/login?next=${encodeURIComponent(next)}`, signInPost(await signInFields('editor')))
+      const { headers } = await visit(
+        `/_console/login?next=${encodeURIComponent(next)}`,
+        signInPost(await signInFields('editor')),
+      )
       expect(headers.get('Location'), next).toBe('/_console')
     }
   })
@@ -156,7 +181,13 @@ describe('signing in to the console', () => {
     const client = { 'CF-Connecting-IP': '203.0.113.77' }
     let status = 0
     for (let i = 0; i < 6 && status !== 429; i++) {
-      status = (await visit('/_console/login', formPost({ email: member.email, password: `wrong-${i}`, code: '000000' }, client), limiters)).status
+      status = (
+        await visit(
+          '/_console/login',
+          formPost({ email: member.email, password: `wrong-${i}`, code: '000000' }, client),
+          limiters,
+        )
+      ).status
     }
     expect(status).toBe(429)
     await forgetUsedCode('case_handler')
@@ -194,7 +225,12 @@ describe('the console session', () => {
   async function age(cookie: string, { seenAgoMs, createdAgoMs }: { seenAgoMs: number; createdAgoMs?: number }) {
     const session = await storedConsoleSession(cookie)
     const now = Date.now()
-    await consoleStore().save(idOfCookie(cookie), { ...session, seenAt: now - seenAgoMs, createdAt: createdAgoMs === undefined ? session.createdAt : now - createdAgoMs, expiresAt: now + 3600_000 })
+    await consoleStore().save(idOfCookie(cookie), {
+      ...session,
+      seenAt: now - seenAgoMs,
+      createdAt: createdAgoMs === undefined ? session.createdAt : now - createdAgoMs,
+      expiresAt: now + 3600_000,
+    })
   }
 
   it('ends after 30 minutes without a request, and takes its cookie back', async () => {
@@ -230,7 +266,9 @@ describe('the console session', () => {
     await age(cookie, { seenAgoMs: ConsoleLifetime.idleMs + 1000 })
     await env.DB.prepare('DELETE FROM staff_tokens').run()
     const lines: string[] = []
-    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
+    const warn = vi
+      .spyOn(console, 'warn')
+      .mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
     try {
       const { status, headers } = await visitConsole(cookie, '/_console/leads')
       expect(status).toBe(303)
@@ -282,14 +320,18 @@ describe('the console session', () => {
 describe('roles and cross-site posts', () => {
   it.each(EDITOR_PAGES)('refuses a case handler %s %s with the 403 console page', async (method, path) => {
     const cookie = await consoleLogin('case_handler')
-    const { status, text, headers } = await visitConsole(cookie, path, method === 'POST' ? formPost({ scope: 'everything', under_maintenance: 'on' }) : {})
+    const { status, text, headers } = await visitConsole(
+      cookie,
+      path,
+      method === 'POST' ? formPost({ scope: 'everything', under_maintenance: 'on' }) : {},
+    )
     expect(status).toBe(403)
     expect(textOf(text)).toContain('This part of the console is not for your role.')
     expect(headers.get('Content-Security-Policy')).toBe(CONSOLE_POLICY)
     expect(headers.get('X-Robots-Tag')).toBe('noindex, nofollow')
   })
 
-  it('shows a case handler only the case handler\'s sections', async () => {
+  it("shows a case handler only the case handler's sections", async () => {
     const { text } = await visitConsole(await consoleLogin('case_handler'), '/_console')
     expect(text).toContain('href="/_console/cases"')
     expect(text).not.toMatch(/href="\/_console\/(leads|outbox|markets|purge)"/)
@@ -297,8 +339,16 @@ describe('roles and cross-site posts', () => {
 
   it.each(POSTS)('refuses a cross-site POST %s, signed in or not, and changes nothing', async (path) => {
     const cookie = await consoleLogin('editor')
-    const crossSite = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }
-    const body = new URLSearchParams({ ...(await signInFields('editor')), scope: 'everything', under_maintenance: 'on' }).toString()
+    const crossSite = {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'Sec-Fetch-Site': 'cross-site',
+      Origin: 'https://evil.example',
+    }
+    const body = new URLSearchParams({
+      ...(await signInFields('editor')),
+      scope: 'everything',
+      under_maintenance: 'on',
+    }).toString()
     const { status } = await visitConsole(cookie, path, { method: 'POST', headers: crossSite, body })
     expect(status).toBe(403)
     expect((await visitConsole(cookie, '/_console')).status).toBe(200)
@@ -309,22 +359,57 @@ describe('roles and cross-site posts', () => {
 })
 
 /** Stores a submission as the forms do (a CV in R2 for a job application); answers its id. */
-async function storeSubmission(row: { reference: string; kind: string; site: string; created_at: string; fields: Record<string, unknown>; cv?: Uint8Array }) {
+async function storeSubmission(row: {
+  reference: string
+  kind: string
+  site: string
+  created_at: string
+  fields: Record<string, unknown>
+  cv?: Uint8Array
+}) {
   const fileKey = row.cv ? await storeCv(env.FILES, { bytes: row.cv, type: 'pdf', name: 'cv.pdf' }) : null
   await env.DB.prepare(
     `INSERT INTO form_submissions (reference, submission_key, kind, site, locale, email, fields, file_key, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
-    .bind(row.reference, `key-${row.reference}-abcdefghijklmnop`, row.kind, row.site, row.site === 'de' ? 'de' : 'it', String(row.fields.email), JSON.stringify(row.fields), fileKey, row.created_at)
+    .bind(
+      row.reference,
+      `key-${row.reference}-abcdefghijklmnop`,
+      row.kind,
+      row.site,
+      row.site === 'de' ? 'de' : 'it',
+      String(row.fields.email),
+      JSON.stringify(row.fields),
+      fileKey,
+      row.created_at,
+    )
     .run()
-  return (await env.DB.prepare('SELECT id FROM form_submissions WHERE reference = ?').bind(row.reference).first<number>('id')) as number
+  return (await env.DB.prepare('SELECT id FROM form_submissions WHERE reference = ?')
+    .bind(row.reference)
+    .first<number>('id')) as number
 }
 
 const TEST_RIDE = {
-  product: 'aurora-strada-9', dealer: 'cicli-bergamasca', date: '2026-12-02', part_of_day: 'morning', first_name: 'Giulia', last_name: 'Rossi',
-  email: 'giulia@example.com', phone: '+39 035 555 0101', message: 'Can I bring my own pedals?\nThanks', consent: true,
+  product: 'aurora-strada-9',
+  dealer: 'cicli-bergamasca',
+  date: '2026-12-02',
+  part_of_day: 'morning',
+  first_name: 'Giulia',
+  last_name: 'Rossi',
+  email: 'giulia@example.com',
+  phone: '+39 035 555 0101',
+  message: 'Can I bring my own pedals?\nThanks',
+  consent: true,
 }
-const JOB = { position: null, name: 'Lukas Meyer', email: 'lukas@example.com', phone: '+49 30 555 0102', cover_letter: 'I build wheels.', consent: true, cv: { key: 'x', type: 'pdf', size: 2048, name: 'lebenslauf.pdf' } }
+const JOB = {
+  position: null,
+  name: 'Lukas Meyer',
+  email: 'lukas@example.com',
+  phone: '+49 30 555 0102',
+  cover_letter: 'I build wheels.',
+  consent: true,
+  cv: { key: 'x', type: 'pdf', size: 2048, name: 'lebenslauf.pdf' },
+}
 
 describe('leads', () => {
   let rideId = 0
@@ -332,8 +417,21 @@ describe('leads', () => {
   const cv = pdfOf('Lukas Meyer, wheel builder')
   beforeEach(async () => {
     await env.DB.prepare('DELETE FROM form_submissions').run()
-    rideId = await storeSubmission({ reference: 'TR-4K7M-Q2XD', kind: 'test_ride', site: 'it', created_at: '2026-11-20T09:15:00.000Z', fields: TEST_RIDE })
-    jobId = await storeSubmission({ reference: 'JA-8H2K-P4MN', kind: 'job', site: 'de', created_at: '2026-11-22T17:40:00.000Z', fields: JOB, cv })
+    rideId = await storeSubmission({
+      reference: 'TR-4K7M-Q2XD',
+      kind: 'test_ride',
+      site: 'it',
+      created_at: '2026-11-20T09:15:00.000Z',
+      fields: TEST_RIDE,
+    })
+    jobId = await storeSubmission({
+      reference: 'JA-8H2K-P4MN',
+      kind: 'job',
+      site: 'de',
+      created_at: '2026-11-22T17:40:00.000Z',
+      fields: JOB,
+      cv,
+    })
   })
 
   it('lists the submissions newest first: received, reference, kind, market, e-mail, handled', async () => {
@@ -341,7 +439,9 @@ describe('leads', () => {
     expect(status).toBe(200)
     const page = plain(text)
     expect(page.indexOf('JA-8H2K-P4MN')).toBeLessThan(page.indexOf('TR-4K7M-Q2XD'))
-    expect(page).toMatch(/2026-11-20 09:15 UTC\s+TR-4K7M-Q2XD\s+Test ride\s+Italia\s+\(it-it\)\s+giulia@example.com\s+Open/)
+    expect(page).toMatch(
+      /2026-11-20 09:15 UTC\s+TR-4K7M-Q2XD\s+Test ride\s+Italia\s+\(it-it\)\s+giulia@example.com\s+Open/,
+    )
     expect(text).toContain(`href="/_console/leads/${rideId}"`)
   })
 
@@ -359,7 +459,10 @@ describe('leads', () => {
     expect(await references('handled=yes')).toEqual([])
     expect(await references('handled=no&market=de')).toEqual(['JA-8H2K-P4MN'])
     // Malformed filters are left out, never a 500.
-    expect(await references('market=ITALIA&kind=pizza&from=yesterday&page=-1')).toEqual(['TR-4K7M-Q2XD', 'JA-8H2K-P4MN'])
+    expect(await references('market=ITALIA&kind=pizza&from=yesterday&page=-1')).toEqual([
+      'TR-4K7M-Q2XD',
+      'JA-8H2K-P4MN',
+    ])
     const { text } = await visitConsole(cookie, '/_console/leads?market=de&kind=job&from=2026-11-01')
     expect(text).toContain('<option value="de" selected="">')
     expect(text).toContain('<option value="job" selected="">')
@@ -371,7 +474,15 @@ describe('leads', () => {
     const before = await visitConsole(cookie, `/_console/leads/${rideId}`)
     expect(before.status).toBe(200)
     const page = plain(before.text)
-    for (const line of ['Model aurora-strada-9', 'Preferred day 2026-12-02', 'Time of day Morning', 'First name Giulia', 'Phone +39 035 555 0101', 'Agreed to the privacy notice Yes', 'Handled Not yet']) {
+    for (const line of [
+      'Model aurora-strada-9',
+      'Preferred day 2026-12-02',
+      'Time of day Morning',
+      'First name Giulia',
+      'Phone +39 035 555 0101',
+      'Agreed to the privacy notice Yes',
+      'Handled Not yet',
+    ]) {
       expect(page).toContain(line)
     }
     expect(before.text).toContain('Can I bring my own pedals?\nThanks')
@@ -383,12 +494,18 @@ describe('leads', () => {
     expect(after).toContain('Marked as handled.')
     expect(after).toMatch(/Handled \d{4}-\d\d-\d\d \d\d:\d\d UTC by Erik Lund/)
     expect(after).not.toContain('Mark as handled')
-    const event = await env.DB.prepare('SELECT e.action, s.name FROM staff_events e JOIN staff_users s ON s.id = e.staff_id WHERE e.target = ?').bind(`submission:${rideId}`).first()
+    const event = await env.DB.prepare(
+      'SELECT e.action, s.name FROM staff_events e JOIN staff_users s ON s.id = e.staff_id WHERE e.target = ?',
+    )
+      .bind(`submission:${rideId}`)
+      .first()
     expect(event).toEqual({ action: 'submission_handled', name: 'Erik Lund' })
-    expect(await visitConsole(cookie, '/_console/leads?handled=yes').then((v) => v.text.includes('TR-4K7M-Q2XD'))).toBe(true)
+    expect(await visitConsole(cookie, '/_console/leads?handled=yes').then((v) => v.text.includes('TR-4K7M-Q2XD'))).toBe(
+      true,
+    )
   })
 
-  it('shows a job application\'s CV by its name and downloads it as an attachment, never kept, never sniffed', async () => {
+  it("shows a job application's CV by its name and downloads it as an attachment, never kept, never sniffed", async () => {
     const cookie = await consoleLogin('editor')
     const page = await visitConsole(cookie, `/_console/leads/${jobId}`)
     expect(plain(page.text)).toContain('Position Open application')
@@ -406,7 +523,9 @@ describe('leads', () => {
   it('answers 404 for a lead without a CV, a CV gone from storage, and an unknown or malformed lead', async () => {
     const cookie = await consoleLogin('editor')
     expect((await visitConsole(cookie, `/_console/leads/${rideId}/cv`)).status).toBe(404)
-    const key = await env.DB.prepare('SELECT file_key FROM form_submissions WHERE id = ?').bind(jobId).first<string>('file_key')
+    const key = await env.DB.prepare('SELECT file_key FROM form_submissions WHERE id = ?')
+      .bind(jobId)
+      .first<string>('file_key')
     await env.FILES.delete(key as string)
     expect((await visitConsole(cookie, `/_console/leads/${jobId}/cv`)).status).toBe(404)
     for (const path of ['/_console/leads/999999', '/_console/leads/abc', '/_console/leads/0/cv']) {
@@ -417,14 +536,18 @@ describe('leads', () => {
     expect((await visitConsole(cookie, '/_console/leads/999999/handled', formPost({}))).status).toBe(404)
   })
 
-  it('reads nothing but a CV from the bucket: a lead whose key names a whistleblower\'s attachment answers 404', async () => {
-    const report = await sealedReport({ attachments: [{ name: 'evidence.pdf', type: 'application/pdf', bytes: new Uint8Array([37, 80, 68, 70]) }] })
+  it("reads nothing but a CV from the bucket: a lead whose key names a whistleblower's attachment answers 404", async () => {
+    const report = await sealedReport({
+      attachments: [{ name: 'evidence.pdf', type: 'application/pdf', bytes: new Uint8Array([37, 80, 68, 70]) }],
+    })
     const objectKey = (report.attachments[0] as { objectKey: string }).objectKey
     const sealed = await ((await env.FILES.get(objectKey)) as R2ObjectBody).text()
     await env.DB.prepare('UPDATE form_submissions SET file_key = ? WHERE id = ?').bind(objectKey, jobId).run()
     const cookie = await consoleLogin('editor')
     const lines: string[] = []
-    const error = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
+    const error = vi
+      .spyOn(console, 'error')
+      .mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
     let answer: Awaited<ReturnType<typeof visitConsole>>
     try {
       answer = await visitConsole(cookie, `/_console/leads/${jobId}/cv`)
@@ -446,7 +569,9 @@ describe('outbox', () => {
     const cookie = await consoleLogin('editor')
     const { status, text } = await visitConsole(cookie, '/_console/outbox')
     expect(status).toBe(200)
-    expect(plain(text)).toMatch(/2026-11-20 09:15 UTC\s+Test ride TR-4K7M-Q2XD\s+sales.it@aurora-cycles.example\s+Test ride notice\s+Queued/)
+    expect(plain(text)).toMatch(
+      /2026-11-20 09:15 UTC\s+Test ride TR-4K7M-Q2XD\s+sales.it@aurora-cycles.example\s+Test ride notice\s+Queued/,
+    )
     const href = /href="(\/_console\/outbox\/\d+)"/.exec(text)?.[1]
     const mail = await visitConsole(cookie, href as string)
     expect(mail.status).toBe(200)
@@ -467,7 +592,11 @@ describe('markets and purges', () => {
     const page = await visitConsole(cookie, '/_console/markets')
     expect(page.status).toBe(200)
     expect(page.text).toContain('action="/_console/markets/it"')
-    const on = await visitConsole(cookie, '/_console/markets/it', formPost({ under_maintenance: 'on', test_ride_inquiry: 'on', become_a_partner: 'on', work_with_us: 'on' }))
+    const on = await visitConsole(
+      cookie,
+      '/_console/markets/it',
+      formPost({ under_maintenance: 'on', test_ride_inquiry: 'on', become_a_partner: 'on', work_with_us: 'on' }),
+    )
     expect(on.status).toBe(303)
     expect(on.headers.get('Location')).toBe('/_console/markets?changed=it#market-it')
     expect((await visit('/it-it')).status).toBe(503)
@@ -476,10 +605,16 @@ describe('markets and purges', () => {
     const listed = plain((await visitConsole(cookie, '/_console/markets?changed=it')).text)
     expect(listed).toMatch(/Italia ?: saved, and its cache purged\./)
     expect(listed).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC, Erik Lund: Under maintenance on/)
-    const off = await visitConsole(cookie, '/_console/markets/it', formPost({ test_ride_inquiry: 'on', become_a_partner: 'on', work_with_us: 'on' }))
+    const off = await visitConsole(
+      cookie,
+      '/_console/markets/it',
+      formPost({ test_ride_inquiry: 'on', become_a_partner: 'on', work_with_us: 'on' }),
+    )
     expect(off.status).toBe(303)
     expect((await visit('/it-it')).status).toBe(200)
-    const { results } = await env.DB.prepare("SELECT action, detail FROM staff_events WHERE target = 'market:it' ORDER BY id").all()
+    const { results } = await env.DB.prepare(
+      "SELECT action, detail FROM staff_events WHERE target = 'market:it' ORDER BY id",
+    ).all()
     expect(results).toEqual([
       { action: 'market_changed', detail: '{"under_maintenance":{"from":false,"to":true}}' },
       { action: 'market_changed', detail: '{"under_maintenance":{"from":true,"to":false}}' },
@@ -493,7 +628,11 @@ describe('markets and purges', () => {
     await visitConsole(cookie, '/_console/markets/it', formPost({ become_a_partner: 'on', work_with_us: 'on' }))
     expect(before).toBe(200)
     expect((await visit(testRide)).status).toBe(404)
-    await visitConsole(cookie, '/_console/markets/it', formPost({ test_ride_inquiry: 'on', become_a_partner: 'on', work_with_us: 'on' }))
+    await visitConsole(
+      cookie,
+      '/_console/markets/it',
+      formPost({ test_ride_inquiry: 'on', become_a_partner: 'on', work_with_us: 'on' }),
+    )
     expect((await visit(testRide)).status).toBe(200)
   })
 
@@ -507,11 +646,15 @@ describe('markets and purges', () => {
     expect(one.headers.get('Location')).toMatch(/^\/_console\/purge\?done=it&purged=[1-9][0-9]*$/)
     expect(await env.CACHE.get(cacheKeys.site('it'))).toBeNull()
     expect(await env.CACHE.get(cacheKeys.site('de'))).not.toBeNull()
-    expect(plain((await visitConsole(cookie, one.headers.get('Location') as string)).text)).toMatch(/Italia ?: purged \(\d+ cached entries\)\./)
+    expect(plain((await visitConsole(cookie, one.headers.get('Location') as string)).text)).toMatch(
+      /Italia ?: purged \(\d+ cached entries\)\./,
+    )
     const all = await visitConsole(cookie, '/_console/purge', formPost({ scope: 'everything' }))
     expect(all.status).toBe(303)
     expect(await env.CACHE.get(cacheKeys.site('de'))).toBeNull()
-    const { results } = await env.DB.prepare("SELECT action, target FROM staff_events WHERE action = 'cache_purged' ORDER BY id").all()
+    const { results } = await env.DB.prepare(
+      "SELECT action, target FROM staff_events WHERE action = 'cache_purged' ORDER BY id",
+    ).all()
     expect(results).toEqual([
       { action: 'cache_purged', target: 'market:it' },
       { action: 'cache_purged', target: 'cache:everything' },
@@ -527,27 +670,39 @@ describe('Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN, ACCESS_
   const TEAM = 'https://aurora.cloudflareaccess.com'
   const AUD = 'a1b2c3d4e5f6'
   const access = { ACCESS_TEAM_DOMAIN: TEAM, ACCESS_AUD: AUD } as Partial<Cloudflare.Env>
-  const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  const base64url = (bytes: Uint8Array) =>
+    btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '')
   const encode = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringify(value)))
 
   async function rsaKey(kid: string) {
-    const pair = (await crypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, ['sign', 'verify'])) as CryptoKeyPair
+    const pair = (await crypto.subtle.generateKey(
+      { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+      true,
+      ['sign', 'verify'],
+    )) as CryptoKeyPair
     const jwk = { ...((await crypto.subtle.exportKey('jwk', pair.publicKey)) as JsonWebKey), kid }
     return { kid, privateKey: pair.privateKey, jwk }
   }
   async function sign(key: { kid: string; privateKey: CryptoKey }, claims: Record<string, unknown>) {
     const head = encode({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
     const body = encode(claims)
-    const signature = new Uint8Array(await crypto.subtle.sign('RSASSA-PKCS1-v1_5', key.privateKey, new TextEncoder().encode(`${head}.${body}`)))
+    const signature = new Uint8Array(
+      await crypto.subtle.sign('RSASSA-PKCS1-v1_5', key.privateKey, new TextEncoder().encode(`${head}.${body}`)),
+    )
     return `${head}.${body}.${base64url(signature)}`
   }
 
-  it('refuses every console request without Access\'s good assertion, and lets a good one through to the console\'s own sign-in', async () => {
+  it("refuses every console request without Access's good assertion, and lets a good one through to the console's own sign-in", async () => {
     const team = await rsaKey('team-key-1')
     const stranger = await rsaKey('team-key-1')
     const certs = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
       const url = String(input instanceof Request ? input.url : input)
-      return url === `${TEAM}/cdn-cgi/access/certs` ? Response.json({ keys: [team.jwk] }) : new Response('no', { status: 404 })
+      return url === `${TEAM}/cdn-cgi/access/certs`
+        ? Response.json({ keys: [team.jwk] })
+        : new Response('no', { status: 404 })
     })
     try {
       const now = Math.floor(Date.now() / 1000)
@@ -563,9 +718,15 @@ describe('Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN, ACCESS_
       // Every page of the console (its home, sign-in and each section) and its posts, the sign-in's and sign-out's.
       const requests: Array<[string, (headers: Record<string, string>) => RequestInit]> = [
         ...['', '/login', ...CONSOLE_SECTIONS.map(({ slug }) => `/${slug}`)].map(
-          (path): [string, (headers: Record<string, string>) => RequestInit] => [`/_console${path}`, (headers) => ({ headers })],
+          (path): [string, (headers: Record<string, string>) => RequestInit] => [
+            `/_console${path}`,
+            (headers) => ({ headers }),
+          ],
         ),
-        ['/_console/login', (headers) => formPost({ email: 'editor@aurora-cycles.example', password: 'x', code: '000000' }, headers)],
+        [
+          '/_console/login',
+          (headers) => formPost({ email: 'editor@aurora-cycles.example', password: 'x', code: '000000' }, headers),
+        ],
         ['/_console/logout', (headers) => formPost({}, headers)],
       ]
       for (const assertion of refused) {
@@ -576,11 +737,19 @@ describe('Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN, ACCESS_
           expect(textOf(text), path).toContain('The console is reached through Cloudflare Access only.')
         }
       }
-      const through = await visit('/_console/login', { headers: { 'Cf-Access-Jwt-Assertion': await sign(team, good) } }, access)
+      const through = await visit(
+        '/_console/login',
+        { headers: { 'Cf-Access-Jwt-Assertion': await sign(team, good) } },
+        access,
+      )
       expect(through.status).toBe(200)
       expect(through.text).toContain('autoComplete="one-time-code"')
       // The keys were fetched from the team, once per new key id at most.
-      expect(certs.mock.calls.every(([input]) => String(input instanceof Request ? input.url : input) === `${TEAM}/cdn-cgi/access/certs`)).toBe(true)
+      expect(
+        certs.mock.calls.every(
+          ([input]) => String(input instanceof Request ? input.url : input) === `${TEAM}/cdn-cgi/access/certs`,
+        ),
+      ).toBe(true)
       // Without the variables, nothing is checked.
       expect((await visit('/_console/login')).status).toBe(200)
     } finally {
@@ -589,15 +758,28 @@ describe('Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN, ACCESS_
   })
 
   /** A team key of its own (the isolate keeps a team's keys by id) whose certs `fetch` answers while `work` runs. */
-  async function withTeamKey(kid: string, work: (assert: (email?: string) => Promise<Record<string, string>>) => Promise<void>) {
+  async function withTeamKey(
+    kid: string,
+    work: (assert: (email?: string) => Promise<Record<string, string>>) => Promise<void>,
+  ) {
     const team = await rsaKey(kid)
     const certs = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
       const url = String(input instanceof Request ? input.url : input)
-      return url === `${TEAM}/cdn-cgi/access/certs` ? Response.json({ keys: [team.jwk] }) : new Response('no', { status: 404 })
+      return url === `${TEAM}/cdn-cgi/access/certs`
+        ? Response.json({ keys: [team.jwk] })
+        : new Response('no', { status: 404 })
     })
     const assert = async (email?: string) => {
       const now = Math.floor(Date.now() / 1000)
-      return { 'Cf-Access-Jwt-Assertion': await sign(team, { aud: [AUD], iss: TEAM, exp: now + 600, iat: now, ...(email === undefined ? {} : { email }) }) }
+      return {
+        'Cf-Access-Jwt-Assertion': await sign(team, {
+          aud: [AUD],
+          iss: TEAM,
+          exp: now + 600,
+          iat: now,
+          ...(email === undefined ? {} : { email }),
+        }),
+      }
     }
     try {
       await work(assert)
@@ -605,7 +787,10 @@ describe('Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN, ACCESS_
       certs.mockRestore()
     }
   }
-  const tokensOf = (role: 'editor' | 'case_handler') => env.DB.prepare('SELECT COUNT(*) AS n FROM staff_tokens WHERE staff_id = ?').bind(demoStaff(role).id).first<number>('n')
+  const tokensOf = (role: 'editor' | 'case_handler') =>
+    env.DB.prepare('SELECT COUNT(*) AS n FROM staff_tokens WHERE staff_id = ?')
+      .bind(demoStaff(role).id)
+      .first<number>('n')
 
   it('signs in only the staff member whose address Access let in (in any case), and no one without an address', async () => {
     await withTeamKey('team-key-2', async (assert) => {
@@ -626,7 +811,9 @@ describe('Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN, ACCESS_
       expect(own.status).toBe(303)
       const id = consoleIdOf(own.headers) as string
       expect(id).toBeTruthy()
-      expect((await visitConsole(`__Host-Console=${id}`, '/_console/leads', { headers: asEditor }, access)).status).toBe(200)
+      expect(
+        (await visitConsole(`__Host-Console=${id}`, '/_console/leads', { headers: asEditor }, access)).status,
+      ).toBe(200)
     })
   })
 
@@ -638,7 +825,12 @@ describe('Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN, ACCESS_
       expect(signedIn.status).toBe(303)
       const cookie = `__Host-Console=${consoleIdOf(signedIn.headers)}`
       const token = (await storedConsoleSession(cookie)).token
-      const stranger = await visitConsole(cookie, '/_console/leads', { headers: await assert(demoStaff('case_handler').email) }, access)
+      const stranger = await visitConsole(
+        cookie,
+        '/_console/leads',
+        { headers: await assert(demoStaff('case_handler').email) },
+        access,
+      )
       expect(stranger.status).toBe(403)
       expect(textOf(stranger.text)).toContain(ACCESS_OTHER_PERSON)
       expect(stranger.text).not.toContain('Leads (')

@@ -23,13 +23,21 @@ async function visitFrom(path: string, latitude: string, longitude: string, coun
 }
 
 async function dealersApi(query: string, country = 'it') {
-  const request = new Request(`http://embedded.invalid/api/front/dealers?${query}`, { headers: { 'X-Tenant': country, 'X-Locale': 'it' } })
+  const request = new Request(`http://embedded.invalid/api/front/dealers?${query}`, {
+    headers: { 'X-Tenant': country, 'X-Locale': 'it' },
+  })
   const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
-  return { status: response.status, body: (await response.json()) as { data: Array<{ slug: string; distance_km: number | null }>; meta: { total: number } } }
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      data: Array<{ slug: string; distance_km: number | null }>
+      meta: { total: number }
+    },
+  }
 }
 
 describe('the dealer locator', () => {
-  it('is the market\'s dealer-locator page by its own slug, with its content and the market\'s dealers', async () => {
+  it("is the market's dealer-locator page by its own slug, with its content and the market's dealers", async () => {
     const { status, text } = await visit('/it-it/rivenditori')
     expect(status).toBe(200)
     expect(listed(text, 'it-it')).toHaveLength(ITALIAN_DEALERS)
@@ -53,7 +61,7 @@ describe('the dealer locator', () => {
     expect(listed(genevaPage.text, 'ch-fr')[0]).toBe('cycles-du-leman')
   })
 
-  it('sorts by distance from the visitor\'s position at the edge, else from the market\'s centre', async () => {
+  it("sorts by distance from the visitor's position at the edge, else from the market's centre", async () => {
     const florence = await visitFrom('/it-it/rivenditori', '43.7696', '11.2558')
     expect(listed(florence.text, 'it-it')[0]).toBe('ciclofficina-del-giglio')
     expect(textOf(florence.text)).toContain(italian.dealer.near_you)
@@ -94,7 +102,7 @@ describe('the dealer locator', () => {
     expect(listed(text, 'it-it')).toHaveLength(ITALIAN_DEALERS)
   })
 
-  it('works without JavaScript (a GET form and a list) and marks the map island, with Leaflet\'s stylesheet on this page only', async () => {
+  it("works without JavaScript (a GET form and a list) and marks the map island, with Leaflet's stylesheet on this page only", async () => {
     const { text } = await visit('/it-it/rivenditori')
     expect(text).toMatch(/<form class="locator-form" role="search" aria-label="[^"]+" method="get">/)
     expect(text).toContain('data-island="dealer-map"')
@@ -120,7 +128,7 @@ describe('the dealer_locator feature', () => {
   })
 })
 
-describe('a dealer\'s page', () => {
+describe("a dealer's page", () => {
   it('shows the address, contact, services, opening hours, a map link and a test ride with the dealer pre-selected', async () => {
     const { status, text } = await visit('/it-it/dealers/cicli-bergamasca')
     expect(status).toBe(200)
@@ -139,17 +147,21 @@ describe('a dealer\'s page', () => {
     const main = async (path: string) => /<main[\s\S]*<\/main>/.exec((await visit(path)).text)?.[0]
     expect(await main('/it-it/dealers/officina-navigli')).not.toContain('prova-su-strada')
     expect(await main('/de-de/dealers/radhaus-isar')).not.toContain('probefahrt')
-    expect(await main('/it-it/dealers/ruota-capitolina')).toContain('href="/it-it/prova-su-strada?dealer=ruota-capitolina"')
+    expect(await main('/it-it/dealers/ruota-capitolina')).toContain(
+      'href="/it-it/prova-su-strada?dealer=ruota-capitolina"',
+    )
   })
 
-  it.each(['/it-it/dealers/radhaus-isar', '/it-it/dealers/nobody', '/it-it/dealers/Cicli-Bergamasca', '/de-de/dealers/cicli-bergamasca'])(
-    'answers 404 "Page Not Found" for an unknown dealer or another market\'s: %s',
-    async (path) => {
-      const { status, text } = await visit(path)
-      expect(status).toBe(404)
-      expect(textOf(text)).toContain(`Page Not Found: ${path}`)
-    },
-  )
+  it.each([
+    '/it-it/dealers/radhaus-isar',
+    '/it-it/dealers/nobody',
+    '/it-it/dealers/Cicli-Bergamasca',
+    '/de-de/dealers/cicli-bergamasca',
+  ])('answers 404 "Page Not Found" for an unknown dealer or another market\'s: %s', async (path) => {
+    const { status, text } = await visit(path)
+    expect(status).toBe(404)
+    expect(textOf(text)).toContain(`Page Not Found: ${path}`)
+  })
 })
 
 describe('a market with more than 50 dealers (the API answers 50 a page)', () => {
@@ -162,16 +174,29 @@ describe('a market with more than 50 dealers (the API answers 50 a page)', () =>
         const n = String(i + 1).padStart(3, '0')
         return env.DB.prepare(
           'INSERT INTO dealers (slug, site, name, address, city, country_code, lat, lng) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        ).bind(`outback-cycles-${n}`, 'au', `Outback Cycles ${n}`, `${i + 1} George Street`, 'Sydney', 'AU', -33.8 - i / 1000, 151.2 + i / 1000)
+        ).bind(
+          `outback-cycles-${n}`,
+          'au',
+          `Outback Cycles ${n}`,
+          `${i + 1} George Street`,
+          'Sydney',
+          'AU',
+          -33.8 - i / 1000,
+          151.2 + i / 1000,
+        )
       }),
     )
     await clearCaches()
     const request = (page: number) =>
-      new Request(`http://embedded.invalid/api/front/dealers?page=${page}&per_page=50`, { headers: { 'X-Tenant': 'au', 'X-Locale': 'en' } })
-    const pages = await Promise.all([1, 2, 3].map(async (page) => {
-      const answer = await api.fetch(request(page) as Parameters<typeof api.fetch>[0], env)
-      return ((await answer.json()) as { data: Array<{ slug: string }>; meta: { total: number } })
-    }))
+      new Request(`http://embedded.invalid/api/front/dealers?page=${page}&per_page=50`, {
+        headers: { 'X-Tenant': 'au', 'X-Locale': 'en' },
+      })
+    const pages = await Promise.all(
+      [1, 2, 3].map(async (page) => {
+        const answer = await api.fetch(request(page) as Parameters<typeof api.fetch>[0], env)
+        return (await answer.json()) as { data: Array<{ slug: string }>; meta: { total: number } }
+      }),
+    )
     expect(pages[0]?.meta.total).toBe(EXTRA + 2)
     const pastFifty = [...pages[1]!.data, ...pages[2]!.data].map((dealer) => dealer.slug)
     expect(pastFifty).toHaveLength(EXTRA + 2 - 50)
@@ -187,14 +212,25 @@ describe('a market with more than 50 dealers (the API answers 50 a page)', () =>
 
 /** `GET api/front/places?q=` as a market's language asks it. */
 async function placeApi(words: string, country: string, locale: string) {
-  const request = new Request(`http://embedded.invalid/api/front/places?q=${encodeURIComponent(words)}`, { headers: { 'X-Tenant': country, 'X-Locale': locale } })
+  const request = new Request(`http://embedded.invalid/api/front/places?q=${encodeURIComponent(words)}`, {
+    headers: { 'X-Tenant': country, 'X-Locale': locale },
+  })
   const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
-  return { status: response.status, place: response.status === 200 ? ((await response.json()) as { data: { name: string; postal_code: string | null; lat: number; lng: number } }).data : null }
+  return {
+    status: response.status,
+    place:
+      response.status === 200
+        ? ((await response.json()) as { data: { name: string; postal_code: string | null; lat: number; lng: number } })
+            .data
+        : null,
+  }
 }
 
 /** The distances the locator shows, in its order, as numbers ("A 2,4 km" → 2.4). */
 const distancesShown = (html: string) =>
-  [...html.matchAll(/<p class="meta distance">([^<]+)<\/p>/g)].map((m) => Number((/[\d.,]+/.exec(m[1] ?? '')?.[0] ?? '').replace(/\./g, '').replace(',', '.')))
+  [...html.matchAll(/<p class="meta distance">([^<]+)<\/p>/g)].map((m) =>
+    Number((/[\d.,]+/.exec(m[1] ?? '')?.[0] ?? '').replace(/\./g, '').replace(',', '.')),
+  )
 
 describe('the places a visitor may type into the locator', () => {
   it.each([
@@ -223,7 +259,7 @@ describe('the places a visitor may type into the locator', () => {
     expect(distances).toEqual([...distances].sort((a, b) => a - b))
   })
 
-  it('writes the distances in the page\'s language: a decimal comma in Italian, whole kilometres from 10 km', async () => {
+  it("writes the distances in the page's language: a decimal comma in Italian, whole kilometres from 10 km", async () => {
     const { text } = await visit('/it-it/rivenditori?near=Palermo')
     const words = textOf(text)
     // Palermo's centre to Via della Libertà: 2.4 km.
@@ -231,7 +267,7 @@ describe('the places a visitor may type into the locator', () => {
     expect(text).toMatch(/<p class="meta distance">A \d{3} km<\/p>/)
   })
 
-  it('matches a town in any of its languages or spellings and answers its name in the caller\'s language', async () => {
+  it("matches a town in any of its languages or spellings and answers its name in the caller's language", async () => {
     expect((await placeApi('Venice', 'it', 'it')).place).toMatchObject({ name: 'Venezia', postal_code: '30121' })
     expect((await placeApi('Genf', 'ch', 'fr')).place?.name).toBe('Genève')
     expect((await placeApi('geneve', 'ch', 'de')).place?.name).toBe('Genf')
@@ -246,12 +282,18 @@ describe('the places a visitor may type into the locator', () => {
     expect((await placeApi('1093', 'nl', 'nl')).place?.name).toBe('Amsterdam')
   })
 
-  it('finds no place for a postcode of no area, another country\'s town or too little to go by', async () => {
-    for (const words of ['99999', '9', 'x', 'Berlin', 'Zürich', '5']) expect((await placeApi(words, 'it', 'it')).status, words).toBe(404)
+  it("finds no place for a postcode of no area, another country's town or too little to go by", async () => {
+    for (const words of ['99999', '9', 'x', 'Berlin', 'Zürich', '5'])
+      expect((await placeApi(words, 'it', 'it')).status, words).toBe(404)
   })
 
   it('lists the larger towns of the country: a town without a dealer finds the nearest ones', async () => {
-    for (const [near, nearest] of [['Trieste', 'cicli-laguna'], ['Torino', 'officina-navigli'], ['Bari', 'partenope-bici'], ['Genova', 'officina-navigli']] as const) {
+    for (const [near, nearest] of [
+      ['Trieste', 'cicli-laguna'],
+      ['Torino', 'officina-navigli'],
+      ['Bari', 'partenope-bici'],
+      ['Genova', 'officina-navigli'],
+    ] as const) {
       const { text } = await visit(`/it-it/rivenditori?near=${near}`)
       expect(textOf(text), near).toContain(italian.dealer.nearest_to.replace('{{place}}', near))
       expect(listed(text, 'it-it')[0], near).toBe(nearest)
@@ -278,18 +320,25 @@ describe('"use my position" on the locator', () => {
     expect(listed(typed.text, 'it-it')[0]).toBe('lario-bike')
   })
 
-  it.each(['lat=abc&lng=13.36', 'lat=91&lng=13', 'lat=38.1&lng=181', 'lat=38.1', 'lng=13.3', 'lat=&lng=', 'lat=1e2&lng=3', 'lat=38.123456789&lng=13.3', 'lat=0x10&lng=1'])(
-    'answers 400 with the page measured from the centre and a message for unusable coordinates: %s',
-    async (query) => {
-      const { status, text, headers } = await visit(`/it-it/rivenditori?${query}`)
-      expect(status).toBe(400)
-      const words = textOf(text)
-      expect(words).toContain(italian.dealer.position_invalid)
-      expect(words).toContain(italian.dealer.near_centre)
-      expect(listed(text, 'it-it')).toHaveLength(ITALIAN_DEALERS)
-      expect(headers.get('Cache-Control')).toBe('private, no-cache')
-    },
-  )
+  it.each([
+    'lat=abc&lng=13.36',
+    'lat=91&lng=13',
+    'lat=38.1&lng=181',
+    'lat=38.1',
+    'lng=13.3',
+    'lat=&lng=',
+    'lat=1e2&lng=3',
+    'lat=38.123456789&lng=13.3',
+    'lat=0x10&lng=1',
+  ])('answers 400 with the page measured from the centre and a message for unusable coordinates: %s', async (query) => {
+    const { status, text, headers } = await visit(`/it-it/rivenditori?${query}`)
+    expect(status).toBe(400)
+    const words = textOf(text)
+    expect(words).toContain(italian.dealer.position_invalid)
+    expect(words).toContain(italian.dealer.near_centre)
+    expect(listed(text, 'it-it')).toHaveLength(ITALIAN_DEALERS)
+    expect(headers.get('Cache-Control')).toBe('private, no-cache')
+  })
 
   it('is an island the server renders empty: without JavaScript there is no button, and its texts are translated', async () => {
     const { text } = await visit(pageUrlOf('il-he', 'dealer-locator'))
@@ -307,8 +356,8 @@ describe('"use my position" on the locator', () => {
   })
 })
 
-describe('dealers in the page\'s language', () => {
-  it('shows il-he visitors the address, town and region in Hebrew, on the locator and the dealer\'s page', async () => {
+describe("dealers in the page's language", () => {
+  it("shows il-he visitors the address, town and region in Hebrew, on the locator and the dealer's page", async () => {
     const locator = textOf((await visit(pageUrlOf('il-he', 'dealer-locator', '?near=Jerusalem'))).text)
     expect(locator).toContain(hebrew.dealer.nearest_to.replace('{{place}}', 'ירושלים'))
     expect(locator).toContain('עמק רפאים 30')
@@ -320,7 +369,7 @@ describe('dealers in the page\'s language', () => {
     expect(text).toContain('<span dir="ltr">09:00–19:00</span>')
   })
 
-  it('finds a dealer by its town in the page\'s language from the site search', async () => {
+  it("finds a dealer by its town in the page's language from the site search", async () => {
     const { status, text } = await visit(`/il-he/search/dealers?q=${encodeURIComponent('ירושלים')}`)
     expect(status).toBe(200)
     expect(text).toContain('href="/il-he/dealers/ofanei-hahar"')

@@ -18,10 +18,11 @@ afterEach(() => {
 })
 
 /** The parsed warnings of an event. */
-const logged = (event: string) => warnings.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === event)
+const logged = (event: string) =>
+  warnings.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === event)
 
 describe('silent fallbacks log', () => {
-  it('renders a market in the Worker\'s English when its texts cannot be loaded, and says so in the log', async () => {
+  it("renders a market in the Worker's English when its texts cannot be loaded, and says so in the log", async () => {
     upstream.fail('country-wise-locale-content', 503)
     const { status, text } = await visit('/it-it', {}, http)
     expect(status).toBe(200)
@@ -35,7 +36,11 @@ describe('silent fallbacks log', () => {
     const { status, text } = await visit('/it-it/chi-siamo', {}, http)
     expect(status).toBe(200)
     expect(text).not.toContain('class="product-menu"')
-    expect(logged('header_data_unavailable').map((line) => line.part).sort()).toEqual(['product_menu', 'product_types'])
+    expect(
+      logged('header_data_unavailable')
+        .map((line) => line.part)
+        .sort(),
+    ).toEqual(['product_menu', 'product_types'])
   })
 })
 
@@ -43,7 +48,11 @@ describe('error pages', () => {
   it('explain a refused request as one, not as a page that could not be found', async () => {
     const { status, text } = await visit('/login', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' },
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Sec-Fetch-Site': 'cross-site',
+        Origin: 'https://evil.example',
+      },
       body: 'email=a@b.c',
     })
     expect(status).toBe(403)

@@ -69,16 +69,26 @@ describe('form bodies are limited to 16 KiB', () => {
 
   it('answers 413 to a forgot-password post over 16 KiB, and mails nothing', async () => {
     const before = await outboxCount()
-    const init = postOfSize({ forgot_email: DEMO.email }, LIMIT + 1, { Cookie: 'CountryLocale=it-it', 'CF-Connecting-IP': nextClient() })
+    const init = postOfSize({ forgot_email: DEMO.email }, LIMIT + 1, {
+      Cookie: 'CountryLocale=it-it',
+      'CF-Connecting-IP': nextClient(),
+    })
     expectTooLarge(await visit('/login/forgot', init), 'forgot')
     expect(await outboxCount()).toBe(before)
   })
 
   it('answers 413 to an account form over 16 KiB, and stores nothing', async () => {
     const session = await logIn()
-    const count = () => env.DB.prepare("SELECT COUNT(*) AS n FROM addresses WHERE label = 'Oversized'").first<number>('n')
+    const count = () =>
+      env.DB.prepare("SELECT COUNT(*) AS n FROM addresses WHERE label = 'Oversized'").first<number>('n')
     const address = {
-      label: 'Oversized', first_name: 'Giulia', last_name: 'Rossi', line1: 'Via dei Mille 5', postal_code: '24020', city: 'Gorle', country_code: 'IT',
+      label: 'Oversized',
+      first_name: 'Giulia',
+      last_name: 'Rossi',
+      line1: 'Via dei Mille 5',
+      postal_code: '24020',
+      city: 'Gorle',
+      country_code: 'IT',
     }
     const answer = await visitAs(session, '/it-it/my-account/addresses', postOfSize(address, LIMIT + 1))
     expect(answer.status).toBe(413)

@@ -18,8 +18,30 @@ function firstSegment(path: string): string {
 
 const segment = fc.oneof(
   fc.constantFrom(
-    'it-it', 'nl-nl', 'de-de', 'il-he', 'xx-yy', 'it-xx', 'api', '_health', 'test-drive', 'chi-siamo', '..', '%', '%ZZ', '%2F',
-    'products', 'type', 'aurora-strada-9', 'news', 'details', 'search', 'all', 'dealers', 'rivenditori', 'cicli-bergamasca',
+    'it-it',
+    'nl-nl',
+    'de-de',
+    'il-he',
+    'xx-yy',
+    'it-xx',
+    'api',
+    '_health',
+    'test-drive',
+    'chi-siamo',
+    '..',
+    '%',
+    '%ZZ',
+    '%2F',
+    'products',
+    'type',
+    'aurora-strada-9',
+    'news',
+    'details',
+    'search',
+    'all',
+    'dealers',
+    'rivenditori',
+    'cicli-bergamasca',
   ),
   fc.webSegment(),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
@@ -28,7 +50,9 @@ const path = fc.array(segment, { minLength: 0, maxLength: 5 }).map((parts) => `/
 const query = fc.option(
   fc.oneof(
     fc.webQueryParameters(),
-    fc.tuple(fc.constantFrom('q', 'page', 'near', 'lat', 'sales', 'type'), fc.string({ maxLength: 30 })).map(([k, v]) => `${k}=${encodeURIComponent(v)}`),
+    fc
+      .tuple(fc.constantFrom('q', 'page', 'near', 'lat', 'sales', 'type'), fc.string({ maxLength: 30 }))
+      .map(([k, v]) => `${k}=${encodeURIComponent(v)}`),
   ),
   { nil: undefined },
 )
@@ -37,16 +61,23 @@ const header = fc.string({ maxLength: 60 }).filter((value) => /^[\t\x20-\x7e]*$/
 describe('bad input never produces a 5xx', () => {
   it('answers any path, query, cookie and Accept-Language below 500 (but maintenance)', async () => {
     await fc.assert(
-      fc.asyncProperty(path, query, header, header, fc.constantFrom('GET', 'HEAD', 'POST'), async (p, q, cookie, language, method) => {
-        const { status, text } = await visit(q ? `${p}?${q}` : p, {
-          method,
-          headers: { Cookie: `CountryLocale=${cookie}`, 'Accept-Language': language },
-        })
-        // The only 5xx a path may get is the maintenance page of the market under maintenance (nl-nl).
-        if (status === 503 && firstSegment(p) === 'nl-nl') {
-          if (method !== 'HEAD') expect(text).toContain(MAINTENANCE)
-        } else expect(status, `${method} ${p}`).toBeLessThan(500)
-      }),
+      fc.asyncProperty(
+        path,
+        query,
+        header,
+        header,
+        fc.constantFrom('GET', 'HEAD', 'POST'),
+        async (p, q, cookie, language, method) => {
+          const { status, text } = await visit(q ? `${p}?${q}` : p, {
+            method,
+            headers: { Cookie: `CountryLocale=${cookie}`, 'Accept-Language': language },
+          })
+          // The only 5xx a path may get is the maintenance page of the market under maintenance (nl-nl).
+          if (status === 503 && firstSegment(p) === 'nl-nl') {
+            if (method !== 'HEAD') expect(text).toContain(MAINTENANCE)
+          } else expect(status, `${method} ${p}`).toBeLessThan(500)
+        },
+      ),
       { numRuns: 250 },
     )
   })
@@ -82,12 +113,40 @@ describe('bad input never produces a 5xx', () => {
     const giulia = await logIn()
     const lukasAddresses = await env.DB.prepare('SELECT * FROM addresses WHERE user_id = 2').all()
     const fields = fc.dictionary(
-      fc.constantFrom('email', 'password', 'redirect', 'forgot_email', 'label', 'first_name', 'last_name', 'line1', 'postal_code', 'city', 'country_code', 'phone', 'is_default', 'serial_number', 'product_id', 'purchased_on', 'dealer_name', 'password_confirmation'),
-      fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', 'IT', '24121', '2025-05-05', '9', 'on', '//evil.example', 'x'.repeat(300))),
+      fc.constantFrom(
+        'email',
+        'password',
+        'redirect',
+        'forgot_email',
+        'label',
+        'first_name',
+        'last_name',
+        'line1',
+        'postal_code',
+        'city',
+        'country_code',
+        'phone',
+        'is_default',
+        'serial_number',
+        'product_id',
+        'purchased_on',
+        'dealer_name',
+        'password_confirmation',
+      ),
+      fc.oneof(
+        fc.string({ maxLength: 30 }),
+        fc.constantFrom('', 'IT', '24121', '2025-05-05', '9', 'on', '//evil.example', 'x'.repeat(300)),
+      ),
     )
     const target = fc.constantFrom(
-      '/login', '/login/forgot', '/it-it/my-account/addresses', '/it-it/my-account/addresses/3', '/it-it/my-account/addresses/abc/delete',
-      '/it-it/my-account/addresses/1/default', '/it-it/my-account/bikes', '/it-it/update-password/not-a-token',
+      '/login',
+      '/login/forgot',
+      '/it-it/my-account/addresses',
+      '/it-it/my-account/addresses/3',
+      '/it-it/my-account/addresses/abc/delete',
+      '/it-it/my-account/addresses/1/default',
+      '/it-it/my-account/bikes',
+      '/it-it/update-password/not-a-token',
     )
     await fc.assert(
       fc.asyncProperty(target, fields, async (p, form) => {
@@ -97,7 +156,8 @@ describe('bad input never produces a 5xx', () => {
       }),
       { numRuns: 150 },
     )
-    expect((await env.DB.prepare('SELECT * FROM addresses WHERE user_id = 2').all()).results).toEqual(lukasAddresses.results)
+    expect((await env.DB.prepare('SELECT * FROM addresses WHERE user_id = 2').all()).results).toEqual(
+      lukasAddresses.results,
+    )
   })
 })
-

@@ -42,7 +42,12 @@ describe('the header', () => {
     const inNav = offsets(nav, ['<details class="product-menu">', '<li><a href="/it-it/', 'class="nav-picker"'])
     expect(inNav.every((offset) => offset >= 0)).toBe(true)
     expect(inNav).toEqual([...inNav].sort((a, b) => a - b))
-    const inTools = offsets(tools, ['class="header-search"', 'class="login-link icon-button"', 'class="cart-link icon-button"', 'class="mobile-menu-button icon-button"'])
+    const inTools = offsets(tools, [
+      'class="header-search"',
+      'class="login-link icon-button"',
+      'class="cart-link icon-button"',
+      'class="mobile-menu-button icon-button"',
+    ])
     expect(inTools.every((offset) => offset >= 0)).toBe(true)
     expect(inTools).toEqual([...inTools].sort((a, b) => a - b))
   })
@@ -53,7 +58,7 @@ describe('the header', () => {
     expect(links).toEqual(['Händler', 'Über uns', 'Kontakt'])
   })
 
-  it('names every icon button by a text in the page\'s language: search, log in, cart (with its count), menu', async () => {
+  it("names every icon button by a text in the page's language: search, log in, cart (with its count), menu", async () => {
     const header = headerOf((await visit('/it-it')).text)
     const search = elementOf(header, '<summary class="icon-button">')
     expect(search).toContain('<span class="visually-hidden">Cerca</span>')
@@ -81,28 +86,44 @@ describe('the header', () => {
     // The name isolated (first-strong isolate … pop), so a Latin name stays whole in a right-to-left sentence.
     expect(account).toMatch(/<p class="account-panel-name">Accesso effettuato come \u2068[^<\u2069]+\u2069<\/p>/)
     expect(account).toContain('href="/it-it/my-account"')
-    expect(account).toContain('<form class="logout-form" action="/logout" method="post"><input type="hidden" name="redirect" value="/it-it"/><button type="submit" class="link-button">Esci</button></form>')
+    expect(account).toContain(
+      '<form class="logout-form" action="/logout" method="post"><input type="hidden" name="redirect" value="/it-it"/><button type="submit" class="link-button">Esci</button></form>',
+    )
     // The account sits between the search and the cart, in the same bar.
     const tools = elementOf(header, 'class="header-tools"')
-    const order = offsets(tools, ['class="header-search"', '<details class="account-menu">', 'class="cart-link icon-button"'])
+    const order = offsets(tools, [
+      'class="header-search"',
+      '<details class="account-menu">',
+      'class="cart-link icon-button"',
+    ])
     expect(order).toEqual([...order].sort((a, b) => a - b))
   })
 
   it('works without JavaScript: the product menu and the search are <details>, the search a GET form to the search page, the menu button a link to the navigation', async () => {
     const header = headerOf((await visit('/de-de')).text)
     const search = elementOf(header, '<details class="header-search">')
-    expect(search).toContain('<form role="search" class="search-panel-form" aria-label="Website durchsuchen" action="/de-de/search/all" method="get">')
-    expect(search).toMatch(/<input id="header-q" type="search" maxLength="100" placeholder="[^"]+" data-autofocus="" name="q"\/>/)
+    expect(search).toContain(
+      '<form role="search" class="search-panel-form" aria-label="Website durchsuchen" action="/de-de/search/all" method="get">',
+    )
+    expect(search).toMatch(
+      /<input id="header-q" type="search" maxLength="100" placeholder="[^"]+" data-autofocus="" name="q"\/>/,
+    )
     expect(search).toMatch(/<label for="header-q" class="visually-hidden">Website durchsuchen<\/label>/)
     expect(elementOf(header, '<details class="product-menu">')).toContain('<summary>Fahrräder')
-    expect(header).toMatch(/<a href="#site-nav" role="button" class="mobile-menu-button icon-button" aria-controls="site-nav" aria-expanded="false"/)
+    expect(header).toMatch(
+      /<a href="#site-nav" role="button" class="mobile-menu-button icon-button" aria-controls="site-nav" aria-expanded="false"/,
+    )
     expect(header).toContain('<nav id="site-nav" class="site-nav" aria-label="Hauptnavigation">')
     expect(header).toMatch(/class="panel-all" href="\/de-de\/products"/)
   })
 
   it('shows the market\'s product types in the product menu, each with its picture and its name, then the bikes and "all products"', async () => {
     const menu = elementOf(headerOf((await visit('/it-it')).text), '<details class="product-menu">')
-    const cards = [...menu.matchAll(/<a class="type-card" href="([^"]+)"><span class="type-card-picture"><img src="([^"]+)" alt=""[^>]*loading="lazy"[^>]*\/><\/span><span class="type-card-name">([^<]+)<\/span><\/a>/g)]
+    const cards = [
+      ...menu.matchAll(
+        /<a class="type-card" href="([^"]+)"><span class="type-card-picture"><img src="([^"]+)" alt=""[^>]*loading="lazy"[^>]*\/><\/span><span class="type-card-name">([^<]+)<\/span><\/a>/g,
+      ),
+    ]
     expect(cards.map(([, href, src, name]) => [href, src, name])).toEqual([
       ['/it-it/products/type/bikes', '/images/products/aurora-strada-9.svg', 'Biciclette'],
       ['/it-it/products/type/e-bikes', '/images/products/aurora-e-sterrato.svg', 'E-bike'],
@@ -131,7 +152,9 @@ describe('the header', () => {
 
 describe('GET api/front/product-types', () => {
   it('answers each type with its picture for the menu: its first product sold in the market, featured first', async () => {
-    const request = new Request('http://embedded.invalid/api/front/product-types', { headers: { 'X-Tenant': 'it', 'X-Locale': 'it' } })
+    const request = new Request('http://embedded.invalid/api/front/product-types', {
+      headers: { 'X-Tenant': 'it', 'X-Locale': 'it' },
+    })
     const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
     expect(response.status).toBe(200)
     const { data } = (await response.json()) as { data: Array<{ slug: string; image: string | null }> }
@@ -142,7 +165,7 @@ describe('GET api/front/product-types', () => {
     ])
   })
 
-  it('reads a brand\'s answer without pictures, or with one that is not a path on the site, as types without a picture', () => {
+  it("reads a brand's answer without pictures, or with one that is not a path on the site, as types without a picture", () => {
     const { data } = productTypesAnswer.parse({
       data: [
         { id: 1, slug: 'bikes', name: 'Bikes', registrable: true },
@@ -150,6 +173,10 @@ describe('GET api/front/product-types', () => {
         { id: 3, slug: 'parts', name: 'Parts', image: '/images/parts.jpg' },
       ],
     })
-    expect(data.map(({ slug, image }) => [slug, image])).toEqual([['bikes', null], ['e-bikes', null], ['parts', '/images/parts.jpg']])
+    expect(data.map(({ slug, image }) => [slug, image])).toEqual([
+      ['bikes', null],
+      ['e-bikes', null],
+      ['parts', '/images/parts.jpg'],
+    ])
   })
 })

@@ -24,22 +24,43 @@ const GIULIA = {
 const MB = 1024 * 1024
 
 type Upload = { bytes: Uint8Array<ArrayBuffer>; name: string; type?: string }
-const pdf = (size = 0): Upload => ({ bytes: pdfOf('Curriculum vitae of Giulia, private-cv-marker', size), name: 'Giulia Rossi CV.pdf', type: 'application/pdf' })
+const pdf = (size = 0): Upload => ({
+  bytes: pdfOf('Curriculum vitae of Giulia, private-cv-marker', size),
+  name: 'Giulia Rossi CV.pdf',
+  type: 'application/pdf',
+})
 
 /**
  * Posts the job form as a browser does (multipart, a token given out 10 s before, a client of its own): the fields,
  * then the file as the `cv` field (an empty file part when `file` is null, as a browser sends an empty file input).
  */
-async function apply(path: string, fields: Record<string, string>, file: Upload | null, bindings: Partial<Cloudflare.Env> = {}) {
+async function apply(
+  path: string,
+  fields: Record<string, string>,
+  file: Upload | null,
+  bindings: Partial<Cloudflare.Env> = {},
+) {
   const form = new FormData()
   for (const [name, value] of Object.entries(fields)) form.append(name, value)
   if (!fields.form_token) form.append('form_token', await formToken(path.split('/')[1]!, 'job'))
-  form.append('cv', new File([file?.bytes ?? new Uint8Array()], file?.name ?? '', { type: file?.type ?? 'application/octet-stream' }))
-  return visit(path, { method: 'POST', headers: { Origin: ORIGIN, 'Sec-Fetch-Site': 'same-origin', 'CF-Connecting-IP': nextClient() }, body: form }, bindings)
+  form.append(
+    'cv',
+    new File([file?.bytes ?? new Uint8Array()], file?.name ?? '', { type: file?.type ?? 'application/octet-stream' }),
+  )
+  return visit(
+    path,
+    {
+      method: 'POST',
+      headers: { Origin: ORIGIN, 'Sec-Fetch-Site': 'same-origin', 'CF-Connecting-IP': nextClient() },
+      body: form,
+    },
+    bindings,
+  )
 }
 
 /** A SHA-256 of some bytes, to compare megabytes at once. */
-const digestOf = async (bytes: ArrayBuffer | Uint8Array<ArrayBuffer>) => btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))))
+const digestOf = async (bytes: ArrayBuffer | Uint8Array<ArrayBuffer>) =>
+  btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))))
 
 /** The CVs in the bucket. */
 const cvKeys = async () => (await env.FILES.list({ prefix: 'cv/' })).objects.map((object) => object.key).sort()
@@ -48,12 +69,14 @@ const cvKeys = async () => (await env.FILES.list({ prefix: 'cv/' })).objects.map
 const textsOf = (locale: string) => createTranslator(locale, env.TEST_DEMO_MESSAGES[locale] ?? null)
 
 /** The message shown under a field (`field-email-error`), as text. */
-const fieldError = (html: string, name: string) => textOf(html.match(new RegExp(`id="field-${name}-error">([\\s\\S]*?)</p>`))?.[1] ?? '').trim()
+const fieldError = (html: string, name: string) =>
+  textOf(html.match(new RegExp(`id="field-${name}-error">([\\s\\S]*?)</p>`))?.[1] ?? '').trim()
 
 /** Every log line the Worker writes while `work` runs. */
 async function logLinesOf(work: () => Promise<unknown>): Promise<string[]> {
   const lines: string[] = []
-  for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
+  for (const level of ['log', 'warn', 'error'] as const)
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
   try {
     await work()
   } finally {
@@ -68,7 +91,7 @@ afterEach(() => {
 })
 
 describe('the work-with-us page', () => {
-  it('lists the market\'s open positions above a multipart form, each with a link that chooses it', async () => {
+  it("lists the market's open positions above a multipart form, each with a link that chooses it", async () => {
     const { status, text, headers } = await visit(PATH)
     expect(status).toBe(200)
     expect(headers.get('Cache-Control')).toBe('no-store')
@@ -88,7 +111,7 @@ describe('the work-with-us page', () => {
     expect(text).toContain('\u20665 MB\u2069')
   })
 
-  it('never lists a closed position or another market\'s', async () => {
+  it("never lists a closed position or another market's", async () => {
     const { text } = await visit(PATH)
     expect(textOf(text)).not.toContain('Stage in marketing')
     expect(textOf(text)).not.toContain('Senior Frame Engineer')
@@ -96,7 +119,7 @@ describe('the work-with-us page', () => {
     expect(text).not.toContain('<option value="1"')
   })
 
-  it('lists positions in the visitor\'s language where the market has several', async () => {
+  it("lists positions in the visitor's language where the market has several", async () => {
     const french = textOf((await visit('/ch-fr/travailler-avec-nous')).text)
     const german = textOf((await visit('/ch-de/karriere')).text)
     expect(french).toContain('Mécanicien·ne cycles (80–100 %)')
@@ -118,7 +141,11 @@ describe('the work-with-us page', () => {
     const { status, text } = await apply('/es-es/trabaja-con-nosotros', { ...GIULIA, position: '3' }, pdf())
     expect(status).toBe(422)
     expect(fieldError(text, 'position')).toBe(textsOf('es')('validation.position'))
-    expect(text).toMatch(new RegExp(`<select id="field-position"[^>]*><option value="">${textsOf('es')('forms.job.open_application')}</option></select>`))
+    expect(text).toMatch(
+      new RegExp(
+        `<select id="field-position"[^>]*><option value="">${textsOf('es')('forms.job.open_application')}</option></select>`,
+      ),
+    )
   })
 
   it('chooses the position of ?position= when it is open in the market, and ignores any other', async () => {
@@ -143,7 +170,11 @@ describe('an application', () => {
     const stored = (await storedSubmission(reference!))!
     expect(stored).toMatchObject({ kind: 'job', site: 'it', locale: 'it', email: 'giulia.rossi@example.com' })
     expect(stored.file_key).toMatch(CV_KEY_FORMAT)
-    expect(stored.fields).toMatchObject({ position: 3, name: 'Giulia Rossi', cv: { key: stored.file_key, type: 'pdf', size: file.bytes.length, name: 'Giulia Rossi CV.pdf' } })
+    expect(stored.fields).toMatchObject({
+      position: 3,
+      name: 'Giulia Rossi',
+      cv: { key: stored.file_key, type: 'pdf', size: file.bytes.length, name: 'Giulia Rossi CV.pdf' },
+    })
     expect(await cvKeys()).toEqual([...before, stored.file_key].sort())
 
     const object = (await env.FILES.get(stored.file_key!))!
@@ -183,10 +214,12 @@ describe('an application', () => {
     const [german, french] = [textsOf('de'), textsOf('fr')]
     expect(notice!.subject).toBe(german('mail.lead_notice_subject', { form: german('forms.job.name'), reference }))
     expect(notice!.body).toContain('Velomechaniker:in (80–100 %)')
-    expect(acknowledgement!.subject).toBe(french('mail.lead_ack_subject', { form: french('forms.job.name'), reference }))
+    expect(acknowledgement!.subject).toBe(
+      french('mail.lead_ack_subject', { form: french('forms.job.name'), reference }),
+    )
   })
 
-  it('goes to the market\'s own jobs desk where it has one, and takes an open application', async () => {
+  it("goes to the market's own jobs desk where it has one, and takes an open application", async () => {
     const { status, headers } = await apply('/de-de/karriere', { ...GIULIA, position: '' }, pdf())
     expect(status).toBe(303)
     const reference = referenceOf(headers.get('Location'))!
@@ -197,9 +230,28 @@ describe('an application', () => {
   })
 
   it.each([
-    ['a DOCX', 'docx', { bytes: docxOf('Lebenslauf'), name: 'lebenslauf.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-    ['an ODT', 'odt', { bytes: odtOf('Lebenslauf'), name: 'lebenslauf.odt', type: 'application/vnd.oasis.opendocument.text' }, 'application/vnd.oasis.opendocument.text'],
-    ['a PDF the browser calls anything', 'pdf', { bytes: pdfOf('Lebenslauf'), name: 'Lebenslauf', type: 'application/octet-stream' }, 'application/pdf'],
+    [
+      'a DOCX',
+      'docx',
+      {
+        bytes: docxOf('Lebenslauf'),
+        name: 'lebenslauf.docx',
+        type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      },
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    ],
+    [
+      'an ODT',
+      'odt',
+      { bytes: odtOf('Lebenslauf'), name: 'lebenslauf.odt', type: 'application/vnd.oasis.opendocument.text' },
+      'application/vnd.oasis.opendocument.text',
+    ],
+    [
+      'a PDF the browser calls anything',
+      'pdf',
+      { bytes: pdfOf('Lebenslauf'), name: 'Lebenslauf', type: 'application/octet-stream' },
+      'application/pdf',
+    ],
   ])('accepts %s, recognised from its bytes, and keeps it with that type', async (_, type, file, contentType) => {
     const { status, headers } = await apply('/ch-de/karriere', { ...GIULIA, position: '8' }, file)
     expect(status).toBe(303)
@@ -238,34 +290,71 @@ describe('an application', () => {
 describe('a refused application', () => {
   it.each([
     ['an executable renamed .pdf', { bytes: executable(), name: 'cv.pdf', type: 'application/pdf' }, 'cv_type'],
-    ['a ZIP of other files named .docx', { bytes: zipOf([['notes.txt', 'hello']]), name: 'cv.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }, 'cv_type'],
-    ['a spreadsheet (a ZIP with [Content_Types].xml but no word/)', { bytes: zipOf([['[Content_Types].xml', '<Types/>'], ['xl/workbook.xml', '<workbook/>']]), name: 'cv.docx' }, 'cv_type'],
-    ['an ODF spreadsheet named .odt', { bytes: odtOf('x', 'application/vnd.oasis.opendocument.spreadsheet'), name: 'cv.odt' }, 'cv_type'],
+    [
+      'a ZIP of other files named .docx',
+      {
+        bytes: zipOf([['notes.txt', 'hello']]),
+        name: 'cv.docx',
+        type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      },
+      'cv_type',
+    ],
+    [
+      'a spreadsheet (a ZIP with [Content_Types].xml but no word/)',
+      {
+        bytes: zipOf([
+          ['[Content_Types].xml', '<Types/>'],
+          ['xl/workbook.xml', '<workbook/>'],
+        ]),
+        name: 'cv.docx',
+      },
+      'cv_type',
+    ],
+    [
+      'an ODF spreadsheet named .odt',
+      { bytes: odtOf('x', 'application/vnd.oasis.opendocument.spreadsheet'), name: 'cv.odt' },
+      'cv_type',
+    ],
     ['a damaged DOCX (cut short)', { bytes: docxOf('Lebenslauf').slice(0, 300), name: 'cv.docx' }, 'cv_type'],
-    ['plain text named .pdf', { bytes: new TextEncoder().encode('my CV: PDF-1.7'), name: 'cv.pdf', type: 'application/pdf' }, 'cv_type'],
+    [
+      'plain text named .pdf',
+      { bytes: new TextEncoder().encode('my CV: PDF-1.7'), name: 'cv.pdf', type: 'application/pdf' },
+      'cv_type',
+    ],
     ['an empty file', { bytes: new Uint8Array(), name: 'cv.pdf', type: 'application/pdf' }, 'cv_required'],
     ['no file', null, 'cv_required'],
     ['a PDF one byte over 5 MB', pdf(CV_MAX_BYTES + 1), 'cv_too_large'],
-    ['a DOCX of 200 KB that expands to 200 MiB', async () => ({ bytes: await expandingDocxOf(200 * MB), name: 'cv.docx' }), 'cv_expands'],
-    ['a DOCX that says 1 KB and expands to 30 MiB', async () => ({ bytes: await expandingDocxOf(30 * MB, 1024), name: 'cv.docx' }), 'cv_type'],
+    [
+      'a DOCX of 200 KB that expands to 200 MiB',
+      async () => ({ bytes: await expandingDocxOf(200 * MB), name: 'cv.docx' }),
+      'cv_expands',
+    ],
+    [
+      'a DOCX that says 1 KB and expands to 30 MiB',
+      async () => ({ bytes: await expandingDocxOf(30 * MB, 1024), name: 'cv.docx' }),
+      'cv_type',
+    ],
     ['a DOCX of 5,000 entries', { bytes: crowdedDocxOf(5000), name: 'cv.docx' }, 'cv_expands'],
-  ])('refuses %s with the CV field\'s message, stores nothing, and keeps everything typed', async (_, upload, message) => {
-    const [count, keys] = [await submissionCount(), await cvKeys()]
-    const file = typeof upload === 'function' ? await upload() : upload
-    const { status, text } = await apply(PATH, GIULIA, file)
-    expect(status).toBe(422)
-    expect(fieldError(text, 'cv')).toBe(textsOf('it')(`validation.${message}`))
-    expect(text).toMatch(/<input id="field-cv" type="file"[^>]*aria-invalid="true"/)
-    expect(text).toContain('value="Giulia Rossi"')
-    expect(text).toContain('value="giulia.rossi@example.com"')
-    expect(text).toContain('Riparo biciclette da dieci anni')
-    expect(text).toMatch(/<option value="3" selected="">/)
-    // The file is the one thing not kept, and the form says so beside it.
-    expect(textOf(text)).toContain(textsOf('it')('jobs.cv_again'))
-    expect(text).toMatch(/aria-describedby="[^"]*field-cv-again/)
-    expect(await submissionCount()).toBe(count)
-    expect(await cvKeys()).toEqual(keys)
-  })
+  ])(
+    "refuses %s with the CV field's message, stores nothing, and keeps everything typed",
+    async (_, upload, message) => {
+      const [count, keys] = [await submissionCount(), await cvKeys()]
+      const file = typeof upload === 'function' ? await upload() : upload
+      const { status, text } = await apply(PATH, GIULIA, file)
+      expect(status).toBe(422)
+      expect(fieldError(text, 'cv')).toBe(textsOf('it')(`validation.${message}`))
+      expect(text).toMatch(/<input id="field-cv" type="file"[^>]*aria-invalid="true"/)
+      expect(text).toContain('value="Giulia Rossi"')
+      expect(text).toContain('value="giulia.rossi@example.com"')
+      expect(text).toContain('Riparo biciclette da dieci anni')
+      expect(text).toMatch(/<option value="3" selected="">/)
+      // The file is the one thing not kept, and the form says so beside it.
+      expect(textOf(text)).toContain(textsOf('it')('jobs.cv_again'))
+      expect(text).toMatch(/aria-describedby="[^"]*field-cv-again/)
+      expect(await submissionCount()).toBe(count)
+      expect(await cvKeys()).toEqual(keys)
+    },
+  )
 
   it('answers 413 with the error page to a 6 MB file, before reading it', async () => {
     const [count, keys] = [await submissionCount(), await cvKeys()]
@@ -278,7 +367,7 @@ describe('a refused application', () => {
     expect(await cvKeys()).toEqual(keys)
   })
 
-  it('names every field\'s problem at once, in the visitor\'s language, and keeps the CV out of storage', async () => {
+  it("names every field's problem at once, in the visitor's language, and keeps the CV out of storage", async () => {
     const keys = await cvKeys()
     const { status, text } = await apply(PATH, { position: '', name: '', email: '', phone: '', cover_letter: '' }, null)
     expect(status).toBe(422)
@@ -292,7 +381,18 @@ describe('a refused application', () => {
     expect(fieldError(text, 'position')).toBe('')
     expect(fieldError(text, 'cover_letter')).toBe('')
 
-    const wrong = await apply(PATH, { ...GIULIA, position: 'abc', name: 'G'.repeat(121), email: 'giulia.rossi-at-example.com', phone: 'call me', cover_letter: 'x'.repeat(5001) }, pdf())
+    const wrong = await apply(
+      PATH,
+      {
+        ...GIULIA,
+        position: 'abc',
+        name: 'G'.repeat(121),
+        email: 'giulia.rossi-at-example.com',
+        phone: 'call me',
+        cover_letter: 'x'.repeat(5001),
+      },
+      pdf(),
+    )
     expect(wrong.status).toBe(422)
     expect(fieldError(wrong.text, 'position')).toBe(t('validation.position'))
     expect(fieldError(wrong.text, 'name')).toBe(t('validation.too_long'))
@@ -361,7 +461,8 @@ describe('a refused application', () => {
     const bucket = { put: async () => Promise.reject(new Error('R2 unavailable')) } as unknown as R2Bucket
     const lines: string[] = []
     const { status, text } = await (async () => {
-      for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+      for (const level of ['log', 'warn', 'error'] as const)
+        vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
       return apply(PATH, GIULIA, pdf(), { FILES: bucket })
     })()
     expect(status).toBe(503)
@@ -371,7 +472,7 @@ describe('a refused application', () => {
     expect(lines.some((line) => line.includes('"event":"cv_not_stored"'))).toBe(true)
   })
 
-  it('still answers the API\'s refusal when the CV cannot be deleted (the retention will)', async () => {
+  it("still answers the API's refusal when the CV cannot be deleted (the retention will)", async () => {
     const bucket = new Proxy(env.FILES, {
       get(target, name) {
         if (name === 'delete') return async () => Promise.reject(new Error('R2 unavailable'))
@@ -391,14 +492,19 @@ describe('a refused application', () => {
     }
   })
 
-  it('sends the API the CV\'s key, type, size and name, never its bytes', async () => {
+  it("sends the API the CV's key, type, size and name, never its bytes", async () => {
     const upstream = httpUpstream()
     const { status } = await apply(PATH, GIULIA, pdf(MB), { UPSTREAM_URL })
     expect(status).toBe(303)
     const call = upstream.requests.find((request) => new URL(request.url).pathname === '/api/forms/job')!
     const body = await call.text()
     expect(body.length).toBeLessThan(2000)
-    expect(JSON.parse(body).cv).toEqual({ key: expect.stringMatching(CV_KEY_FORMAT), type: 'pdf', size: MB, name: 'Giulia Rossi CV.pdf' })
+    expect(JSON.parse(body).cv).toEqual({
+      key: expect.stringMatching(CV_KEY_FORMAT),
+      type: 'pdf',
+      size: MB,
+      name: 'Giulia Rossi CV.pdf',
+    })
     expect(body).not.toContain('private-cv-marker')
   })
 
@@ -419,7 +525,16 @@ describe('privacy', () => {
       await apply(PATH, { ...GIULIA, email: 'giulia.rossi-at-example.com' }, pdf())
     })
     const all = lines.join('\n')
-    for (const secret of ['Giulia', 'giulia.rossi', 'example.com', '555 0199', 'Riparo', 'CV.pdf', 'private-cv-marker', 'cv/']) {
+    for (const secret of [
+      'Giulia',
+      'giulia.rossi',
+      'example.com',
+      '555 0199',
+      'Riparo',
+      'CV.pdf',
+      'private-cv-marker',
+      'cv/',
+    ]) {
       expect(all, secret).not.toContain(secret)
     }
   })
@@ -428,7 +543,16 @@ describe('privacy', () => {
     const { headers } = await apply(PATH, GIULIA, pdf())
     const key = (await storedSubmission(referenceOf(headers.get('Location'))!))!.file_key!
     const id = key.slice('cv/'.length)
-    for (const path of [`/${key}`, `/files/${key}`, `/files/${id}`, `/it-it/${key}`, `/it-it/files/${key}`, `/api/${key}`, `/api/files/${key}`, `/r2/${key}`]) {
+    for (const path of [
+      `/${key}`,
+      `/files/${key}`,
+      `/files/${id}`,
+      `/it-it/${key}`,
+      `/it-it/files/${key}`,
+      `/api/${key}`,
+      `/api/files/${key}`,
+      `/r2/${key}`,
+    ]) {
       const { status, text } = await visit(path)
       expect(status, path).toBe(404)
       expect(text, path).not.toContain('private-cv-marker')
@@ -452,7 +576,11 @@ describe('the retention', () => {
   /** Runs the Worker's Cron Trigger as Cloudflare would at `time`, with these bindings changed. */
   async function runCron(time: number, bindings: Partial<Cloudflare.Env> = {}) {
     const ctx = createExecutionContext()
-    worker.scheduled(createScheduledController({ scheduledTime: new Date(time), cron: '17 3 * * *' }), { ...env, ...bindings }, ctx)
+    worker.scheduled(
+      createScheduledController({ scheduledTime: new Date(time), cron: '17 3 * * *' }),
+      { ...env, ...bindings },
+      ctx,
+    )
     await waitOnExecutionContext(ctx)
   }
 
@@ -466,7 +594,9 @@ describe('the retention', () => {
       .bind(reference, `key-${reference}-0000000000000000`, createdAt)
       .run()
     for (const kind of ['contact_notice', 'contact_acknowledgement']) {
-      await env.DB.prepare(`INSERT INTO outbox (recipient, subject, body, kind, submission_id, created_at) SELECT 'x@example.com', 's', 'b', ?1, id, ?2 FROM form_submissions WHERE reference = ?3`)
+      await env.DB.prepare(
+        `INSERT INTO outbox (recipient, subject, body, kind, submission_id, created_at) SELECT 'x@example.com', 's', 'b', ?1, id, ?2 FROM form_submissions WHERE reference = ?3`,
+      )
         .bind(kind, createdAt, reference)
         .run()
     }
@@ -481,32 +611,49 @@ describe('the retention', () => {
     const lines = await logLinesOf(() => runCron(now))
     expect(await storedSubmission('CT-OLD0-0001')).toBeNull()
     expect(await mailCount('CT-OLD0-0001')).toBe(0)
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM outbox WHERE submission_id IS NOT NULL AND submission_id NOT IN (SELECT id FROM form_submissions)").first('n')).toBe(0)
+    expect(
+      await env.DB.prepare(
+        'SELECT COUNT(*) AS n FROM outbox WHERE submission_id IS NOT NULL AND submission_id NOT IN (SELECT id FROM form_submissions)',
+      ).first('n'),
+    ).toBe(0)
     expect(await storedSubmission('CT-NEW0-0001')).not.toBeNull()
     expect(await mailCount('CT-NEW0-0001')).toBe(2)
     expect(await submissionCount()).toBe(count - 1)
     // Every CV so far was uploaded today.
     expect(await cvKeys()).toEqual(keys)
-    expect(lines.map((line) => JSON.parse(line))).toEqual([{ level: 'info', event: 'retention', days: 365, submissions: 1, reporterMails: 0, files: 0 }])
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { level: 'info', event: 'retention', days: 365, submissions: 1, reporterMails: 0, files: 0 },
+    ])
   })
 
   it('deletes a whistleblower\'s "there is news" mail once sent, or unsent after 30 days, and no other mail', async () => {
     const now = Date.now()
     const mail = (recipient: string, kind: string, days: number, sent: boolean) =>
-      env.DB.prepare('INSERT INTO outbox (recipient, subject, body, kind, created_at, sent_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .bind(recipient, 's', 'b', kind, new Date(now - days * DAY).toISOString(), sent ? new Date(now - days * DAY).toISOString() : null)
+      env.DB.prepare(
+        'INSERT INTO outbox (recipient, subject, body, kind, created_at, sent_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+        .bind(
+          recipient,
+          's',
+          'b',
+          kind,
+          new Date(now - days * DAY).toISOString(),
+          sent ? new Date(now - days * DAY).toISOString() : null,
+        )
         .run()
     await mail('sent@example.com', 'whistleblower_news', 1, true)
     await mail('stale@example.com', 'whistleblower_news', 31, false)
     await mail('waiting@example.com', 'whistleblower_news', 29, false)
     await mail('customer@example.com', 'password_reset', 31, true)
     const lines = await logLinesOf(() => runCron(now))
-    const left = await env.DB.prepare("SELECT recipient FROM outbox WHERE recipient LIKE '%@example.com' AND kind IN ('whistleblower_news', 'password_reset') ORDER BY recipient").all<{ recipient: string }>()
+    const left = await env.DB.prepare(
+      "SELECT recipient FROM outbox WHERE recipient LIKE '%@example.com' AND kind IN ('whistleblower_news', 'password_reset') ORDER BY recipient",
+    ).all<{ recipient: string }>()
     expect(left.results.map((row) => row.recipient)).toEqual(['customer@example.com', 'waiting@example.com'])
     expect(JSON.parse(lines[0] as string)).toMatchObject({ event: 'retention', reporterMails: 2 })
   })
 
-  it('follows the deployment\'s SUBMISSION_RETENTION_DAYS', async () => {
+  it("follows the deployment's SUBMISSION_RETENTION_DAYS", async () => {
     const now = Date.now()
     await submissionAt(now - 31 * DAY, 'CT-OLD0-0030')
     await submissionAt(now - 29 * DAY, 'CT-NEW0-0030')
@@ -518,12 +665,15 @@ describe('the retention', () => {
   it('never reads a retention period that is no whole number of days from 1 to 3650 (a year instead)', () => {
     const lines: string[] = []
     vi.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)))
-    for (const days of ['0', '-5', '1.5', 'forever', '99999']) expect(configOf({ ...env, SUBMISSION_RETENTION_DAYS: days }).retentionDays, days).toBe(365)
+    for (const days of ['0', '-5', '1.5', 'forever', '99999'])
+      expect(configOf({ ...env, SUBMISSION_RETENTION_DAYS: days }).retentionDays, days).toBe(365)
     expect(configOf({ ...env, SUBMISSION_RETENTION_DAYS: '90' }).retentionDays).toBe(90)
-    expect(lines.map((line) => JSON.parse(line))).toEqual(Array(5).fill({ level: 'error', event: 'config_invalid', variable: 'SUBMISSION_RETENTION_DAYS' }))
+    expect(lines.map((line) => JSON.parse(line))).toEqual(
+      Array(5).fill({ level: 'error', event: 'config_invalid', variable: 'SUBMISSION_RETENTION_DAYS' }),
+    )
   })
 
-  it('deletes the CVs uploaded before the cut-off whatever the upstream, and leaves a brand backend\'s submissions alone', async () => {
+  it("deletes the CVs uploaded before the cut-off whatever the upstream, and leaves a brand backend's submissions alone", async () => {
     const old = (await env.FILES.put(`cv/${crypto.randomUUID()}`, pdfOf('old')))!
     await new Promise((resolve) => setTimeout(resolve, 20))
     const recent = (await env.FILES.put(`cv/${crypto.randomUUID()}`, pdfOf('recent')))!
@@ -533,15 +683,22 @@ describe('the retention', () => {
     const expired = listed.filter((object) => object.uploaded.getTime() < cutOff).map((object) => object.key)
     const count = await submissionCount()
     const lines = await logLinesOf(() => runCron(cutOff + 365 * DAY, { UPSTREAM_URL }))
-    expect(await cvKeys()).toEqual(listed.map((object) => object.key).filter((key) => !expired.includes(key)).sort())
+    expect(await cvKeys()).toEqual(
+      listed
+        .map((object) => object.key)
+        .filter((key) => !expired.includes(key))
+        .sort(),
+    )
     expect(expired).toContain(old.key)
     expect(await cvKeys()).toContain(recent.key)
     expect(await env.FILES.head('other/keep-me')).not.toBeNull()
     expect(await submissionCount()).toBe(count)
-    expect(lines.map((line) => JSON.parse(line))).toEqual([{ level: 'info', event: 'retention', days: 365, submissions: null, reporterMails: null, files: expired.length }])
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { level: 'info', event: 'retention', days: 365, submissions: null, reporterMails: null, files: expired.length },
+    ])
   })
 
-  it('pages through the bucket\'s listing', async () => {
+  it("pages through the bucket's listing", async () => {
     for (let n = 0; n < 5; n++) await env.FILES.put(`cv/${crypto.randomUUID()}`, pdfOf(`cv ${n}`))
     const cursors: Array<string | undefined> = []
     const bucket = new Proxy(env.FILES, {
@@ -569,19 +726,33 @@ describe('the retention', () => {
     vi.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)))
     const ctx = createExecutionContext()
     const failed = vi.fn()
-    worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: '17 3 * * *' }), { ...env, FILES: bucket }, {
-      ...ctx,
-      waitUntil: (promise: Promise<unknown>) => ctx.waitUntil(promise.catch(failed)),
-    } as ExecutionContext)
+    worker.scheduled(
+      createScheduledController({ scheduledTime: new Date(), cron: '17 3 * * *' }),
+      { ...env, FILES: bucket },
+      {
+        ...ctx,
+        waitUntil: (promise: Promise<unknown>) => ctx.waitUntil(promise.catch(failed)),
+      } as ExecutionContext,
+    )
     await waitOnExecutionContext(ctx)
     expect(failed).toHaveBeenCalledOnce()
     expect(await storedSubmission('CT-OLD0-0404')).toBeNull()
-    expect(lines.map((line) => JSON.parse(line))).toEqual([{ level: 'error', event: 'retention', days: 365, submissions: 1, reporterMails: 0, files: 0, error: 'Error: R2 unavailable' }])
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      {
+        level: 'error',
+        event: 'retention',
+        days: 365,
+        submissions: 1,
+        reporterMails: 0,
+        files: 0,
+        error: 'Error: R2 unavailable',
+      },
+    ])
   })
 })
 
 describe('a job application sent twice', () => {
-  it('stores one application and keeps one CV (the first one\'s)', async () => {
+  it("stores one application and keeps one CV (the first one's)", async () => {
     const token = await formToken('it-it', 'job')
     const before = await cvKeys()
     const first = await apply(PATH, { ...GIULIA, form_token: token }, pdf())
@@ -593,4 +764,3 @@ describe('a job application sent twice', () => {
     expect(added).toEqual([(await storedSubmission(reference))!.file_key])
   })
 })
-

@@ -9,10 +9,16 @@ import { textOf, visit } from '../fixtures/worker'
 
 type Locale = keyof (typeof pages)['legal-notice']
 /** The trust and legal pages, in the footer's order. */
-const LEGAL = ['legal-notice', 'terms-of-sale', 'delivery-returns', 'warranty', 'privacy-policy', 'cookie-policy'] as const
+const LEGAL = [
+  'legal-notice',
+  'terms-of-sale',
+  'delivery-returns',
+  'warranty',
+  'privacy-policy',
+  'cookie-policy',
+] as const
 /** The pages that exist only where the market sells online. */
 const SELLING = ['terms-of-sale', 'delivery-returns']
-
 
 /** The footer's "Legal" column. */
 const legalColumn = (html: string, label: string) => {
@@ -25,7 +31,12 @@ describe('the trust and legal pages', () => {
   it('answer 200 in it-it at their Italian slugs, in Italian, with their own Open Graph picture', async () => {
     const slugs = LEGAL.map((key) => `/it-it/${slugOf('it-it', key)}`)
     expect(slugs).toEqual([
-      '/it-it/note-legali', '/it-it/condizioni-di-vendita', '/it-it/spedizioni-e-resi', '/it-it/garanzia', '/it-it/informativa-privacy', '/it-it/informativa-cookie',
+      '/it-it/note-legali',
+      '/it-it/condizioni-di-vendita',
+      '/it-it/spedizioni-e-resi',
+      '/it-it/garanzia',
+      '/it-it/informativa-privacy',
+      '/it-it/informativa-cookie',
     ])
     for (const [i, key] of LEGAL.entries()) {
       const { status, text } = await visit(slugs[i]!)
@@ -48,15 +59,22 @@ describe('the trust and legal pages', () => {
   it('name the company, its address, registration and VAT numbers in every language', () => {
     for (const locale of Object.keys(pages['legal-notice']) as Locale[]) {
       const all = JSON.stringify(pages['legal-notice'][locale].blocks)
-      for (const fact of ['Aurora Cycles S.p.A.', 'Via delle Officine 12', '24126', 'BG-198765', 'IT01987650163']) expect(all, locale).toContain(fact)
+      for (const fact of ['Aurora Cycles S.p.A.', 'Via delle Officine 12', '24126', 'BG-198765', 'IT01987650163'])
+        expect(all, locale).toContain(fact)
     }
   })
 
   it('are all linked under "Legal" in the footer, in order, at the market\'s slugs and in its language', async () => {
-    for (const [market, messages] of [['it-it', italian], ['il-he', hebrew], ['es-es', spanish]] as const) {
+    for (const [market, messages] of [
+      ['it-it', italian],
+      ['il-he', hebrew],
+      ['es-es', spanish],
+    ] as const) {
       const column = legalColumn((await visit(`/${market}`)).text, messages.footer.legal)
       const links = [...column.matchAll(/<a href="([^"]+)">([^<]+)<\/a>/g)].map(([, href, label]) => [href, label])
-      expect(links.slice(0, LEGAL.length), market).toEqual(LEGAL.map((key) => [`/${market}/${slugOf(market, key)}`, messages.pages[key]]))
+      expect(links.slice(0, LEGAL.length), market).toEqual(
+        LEGAL.map((key) => [`/${market}/${slugOf(market, key)}`, messages.pages[key]]),
+      )
     }
   })
 
@@ -74,7 +92,7 @@ describe('the trust and legal pages', () => {
     }
   })
 
-  it('give hreflang alternates at each market\'s own slug', async () => {
+  it("give hreflang alternates at each market's own slug", async () => {
     const { text } = await visit('/it-it/note-legali')
     expect(text).toContain('hrefLang="de-DE" href="https://site.test/de-de/impressum"')
     expect(text).toContain('hrefLang="fr-FR" href="https://site.test/fr-fr/mentions-legales"')
@@ -82,14 +100,19 @@ describe('the trust and legal pages', () => {
   })
 })
 
-describe('the footer\'s social links', () => {
-  it('are plain links to the brand\'s four profiles, each named in the page\'s language, with an inline icon and nothing loaded from them', async () => {
-    for (const [market, messages] of [['it-it', italian], ['il-he', hebrew]] as const) {
+describe("the footer's social links", () => {
+  it("are plain links to the brand's four profiles, each named in the page's language, with an inline icon and nothing loaded from them", async () => {
+    for (const [market, messages] of [
+      ['it-it', italian],
+      ['il-he', hebrew],
+    ] as const) {
       const { text } = await visit(`/${market}`)
       const footer = text.slice(text.indexOf('<footer'))
       expect(SOCIAL_PROFILES.map((p) => p.network)).toEqual(['Instagram', 'YouTube', 'Strava', 'Facebook'])
       for (const { network, url } of SOCIAL_PROFILES) {
-        const link = new RegExp(`<a href="${url.replace(/[.?]/g, '\\$&')}" rel="me noopener" class="social-link"><svg[^>]*aria-hidden="true"[^>]*>[\\s\\S]*?</svg><span class="visually-hidden">([^<]+)</span></a>`).exec(footer)
+        const link = new RegExp(
+          `<a href="${url.replace(/[.?]/g, '\\$&')}" rel="me noopener" class="social-link"><svg[^>]*aria-hidden="true"[^>]*>[\\s\\S]*?</svg><span class="visually-hidden">([^<]+)</span></a>`,
+        ).exec(footer)
         expect(link?.[1], `${market} ${network}`).toBe(messages.footer.social_on.replace('{{network}}', network))
         // No script, image or frame of the network reaches the page.
         expect(text).not.toMatch(new RegExp(`<(script|img|iframe)[^>]+${new URL(url).hostname.replace(/\./g, '\\.')}`))

@@ -10,20 +10,31 @@ import { textOf, visit } from '../fixtures/worker'
 /** The product slugs of a listing page's cards, in their order. */
 const cardsOf = (html: string): string[] => {
   const results = /<section id="listing-results"[\s\S]*?<\/section>/.exec(html)?.[0] ?? ''
-  return [...results.matchAll(/<li class="card"><a href="\/[a-z-]+\/products\/([a-z0-9-]+)"/g)].map((match) => match[1] as string)
+  return [...results.matchAll(/<li class="card"><a href="\/[a-z-]+\/products\/([a-z0-9-]+)"/g)].map(
+    (match) => match[1] as string,
+  )
 }
 /** The results' heading: how many products the listing shows. */
-const countOf = (html: string): string => textOf(/<h2 id="listing-count"[^>]*>([\s\S]*?)<\/h2>/.exec(html)?.[1] ?? '').trim()
+const countOf = (html: string): string =>
+  textOf(/<h2 id="listing-count"[^>]*>([\s\S]*?)<\/h2>/.exec(html)?.[1] ?? '').trim()
 /** The applied-filter chips: each link and its label, and the "clear filters" link. */
 const chipsOf = (html: string) =>
-  [...(/<ul class="filter-chips"[\s\S]*?<\/ul>/.exec(html)?.[0] ?? '').matchAll(/<a href="([^"]+)"[^>]*>([\s\S]*?)<\/a>/g)].map((match) => ({
+  [
+    ...(/<ul class="filter-chips"[\s\S]*?<\/ul>/.exec(html)?.[0] ?? '').matchAll(
+      /<a href="([^"]+)"[^>]*>([\s\S]*?)<\/a>/g,
+    ),
+  ].map((match) => ({
     href: (match[1] as string).replace(/&amp;/g, '&'),
-    label: textOf(match[2] as string).replace('×', '').trim(),
+    label: textOf(match[2] as string)
+      .replace('×', '')
+      .trim(),
   }))
 
 /** The `<input>` of a filter, as the page renders it (React writes `checked` before `value`). */
 const inputOf = (html: string, name: string, value: string): string =>
-  [...html.matchAll(/<input [^>]*>/g)].map((match) => match[0]).find((tag) => tag.includes(`name="${name}"`) && tag.includes(`value="${value}"`)) ?? ''
+  [...html.matchAll(/<input [^>]*>/g)]
+    .map((match) => match[0])
+    .find((tag) => tag.includes(`name="${name}"`) && tag.includes(`value="${value}"`)) ?? ''
 
 const listing = async (path: string) => {
   const answer = await visit(path)
@@ -31,11 +42,27 @@ const listing = async (path: string) => {
 }
 
 /** Italy's bikes and e-bikes in the brand's order: featured first. */
-const IT_BIKES = ['aurora-strada-9', 'aurora-sterrato-gr', 'aurora-strada-5', 'aurora-sterrato-al', 'aurora-citta-3', 'aurora-vento-trail', 'aurora-piccolo-20', 'aurora-acciaio-tour']
-const IT_E_BIKES = ['aurora-e-sterrato', 'aurora-e-citta-500', 'aurora-e-strada', 'aurora-e-cargo', 'aurora-e-vento', 'aurora-e-compatta']
+const IT_BIKES = [
+  'aurora-strada-9',
+  'aurora-sterrato-gr',
+  'aurora-strada-5',
+  'aurora-sterrato-al',
+  'aurora-citta-3',
+  'aurora-vento-trail',
+  'aurora-piccolo-20',
+  'aurora-acciaio-tour',
+]
+const IT_E_BIKES = [
+  'aurora-e-sterrato',
+  'aurora-e-citta-500',
+  'aurora-e-strada',
+  'aurora-e-cargo',
+  'aurora-e-vento',
+  'aurora-e-compatta',
+]
 
 describe('product listings: the number of results and one h1', () => {
-  it('say how many products the listing shows, one or many, in the market\'s language', async () => {
+  it("say how many products the listing shows, one or many, in the market's language", async () => {
     const all = await listing('/it-it/products')
     expect(all.status).toBe(200)
     expect(all.cards).toHaveLength(19)
@@ -47,14 +74,16 @@ describe('product listings: the number of results and one h1', () => {
     expect(hebrewCount.count).toBe(hebrew.listing.count.replace('{{count}}', String(hebrewCount.cards.length)))
   })
 
-  it.each(['/it-it/products', '/it-it/products/type/bikes', '/it-it/products?discipline=road&sort=newest', '/il-he/products/type/accessories'])(
-    'have exactly one h1, the listing\'s title (%s)',
-    async (path) => {
-      const { status, text } = await visit(path)
-      expect(status).toBe(200)
-      expect(text.match(/<h1[ >]/g)).toHaveLength(1)
-    },
-  )
+  it.each([
+    '/it-it/products',
+    '/it-it/products/type/bikes',
+    '/it-it/products?discipline=road&sort=newest',
+    '/il-he/products/type/accessories',
+  ])("have exactly one h1, the listing's title (%s)", async (path) => {
+    const { status, text } = await visit(path)
+    expect(status).toBe(200)
+    expect(text.match(/<h1[ >]/g)).toHaveLength(1)
+  })
 
   it('say so when no product matches, and still offer the filters', async () => {
     const none = await listing('/it-it/products/type/e-bikes?material=steel')
@@ -70,7 +99,14 @@ describe('product listings: each filter', () => {
     const road = await listing('/it-it/products?discipline=road')
     expect(road.cards).toEqual(['aurora-strada-9', 'aurora-strada-5', 'aurora-e-strada'])
     const two = await listing('/it-it/products?discipline=road&discipline=gravel')
-    expect(two.cards.sort()).toEqual(['aurora-e-sterrato', 'aurora-e-strada', 'aurora-sterrato-al', 'aurora-sterrato-gr', 'aurora-strada-5', 'aurora-strada-9'])
+    expect(two.cards.sort()).toEqual([
+      'aurora-e-sterrato',
+      'aurora-e-strada',
+      'aurora-sterrato-al',
+      'aurora-sterrato-gr',
+      'aurora-strada-5',
+      'aurora-strada-9',
+    ])
   })
 
   it('filter e-bikes in or out', async () => {
@@ -79,23 +115,41 @@ describe('product listings: each filter', () => {
     const bikes = await listing('/it-it/products/type/bikes?ebike=no')
     expect(bikes.cards).toEqual(IT_BIKES)
     // Gravel bikes without a motor: filters add up.
-    expect((await listing('/it-it/products?ebike=no&discipline=gravel')).cards).toEqual(['aurora-sterrato-gr', 'aurora-sterrato-al'])
+    expect((await listing('/it-it/products?ebike=no&discipline=gravel')).cards).toEqual([
+      'aurora-sterrato-gr',
+      'aurora-sterrato-al',
+    ])
   })
 
   it('filter by frame material', async () => {
-    expect((await listing('/it-it/products?material=carbon')).cards).toEqual(['aurora-strada-9', 'aurora-sterrato-gr', 'aurora-e-strada'])
-    expect((await listing('/it-it/products?material=carbon&material=steel')).cards).toEqual(['aurora-strada-9', 'aurora-sterrato-gr', 'aurora-acciaio-tour', 'aurora-e-strada'])
+    expect((await listing('/it-it/products?material=carbon')).cards).toEqual([
+      'aurora-strada-9',
+      'aurora-sterrato-gr',
+      'aurora-e-strada',
+    ])
+    expect((await listing('/it-it/products?material=carbon&material=steel')).cards).toEqual([
+      'aurora-strada-9',
+      'aurora-sterrato-gr',
+      'aurora-acciaio-tour',
+      'aurora-e-strada',
+    ])
   })
 
   it('filter by price in whole euros, both bounds included, a minimum above the maximum read the other way round', async () => {
     const range = await listing('/it-it/products/type/bikes?min=1190&max=1890')
     expect(range.cards).toEqual(['aurora-strada-5', 'aurora-sterrato-al', 'aurora-citta-3'])
     expect((await listing('/it-it/products/type/bikes?min=1890&max=1190')).cards).toEqual(range.cards)
-    expect((await listing('/it-it/products/type/bikes?min=1190.01&max=1890')).cards).toEqual(['aurora-strada-5', 'aurora-sterrato-al'])
-    expect((await listing('/it-it/products/type/accessories?max=60')).cards).toEqual(['aurora-luce-duo', 'aurora-pompa-mini'])
+    expect((await listing('/it-it/products/type/bikes?min=1190.01&max=1890')).cards).toEqual([
+      'aurora-strada-5',
+      'aurora-sterrato-al',
+    ])
+    expect((await listing('/it-it/products/type/accessories?max=60')).cards).toEqual([
+      'aurora-luce-duo',
+      'aurora-pompa-mini',
+    ])
   })
 
-  it('filter by price in Swiss francs on a Swiss page: the market\'s own prices and currency', async () => {
+  it("filter by price in Swiss francs on a Swiss page: the market's own prices and currency", async () => {
     // Piccolo 20 costs CHF 459.90 in Switzerland (EUR 449 elsewhere).
     const swiss = await listing('/ch-de/products/type/bikes?max=459.90')
     expect(swiss.cards).toEqual(['aurora-piccolo-20'])
@@ -109,7 +163,11 @@ describe('product listings: each filter', () => {
     // Strada 5 costs ₪7,290 and Sterrato AL ₪8,090 in Israel.
     const israel = await listing('/il-he/products/type/bikes?min=7000&max=8100')
     expect(israel.cards).toEqual(['aurora-strada-5', 'aurora-sterrato-al'])
-    expect(israel.chips[0]?.label).toBe(hebrew.listing.price_between.replace('{{min}}', '\u2067₪7,000.00\u2069').replace('{{max}}', '\u2067₪8,100.00\u2069'))
+    expect(israel.chips[0]?.label).toBe(
+      hebrew.listing.price_between
+        .replace('{{min}}', '\u2067₪7,000.00\u2069')
+        .replace('{{max}}', '\u2067₪8,100.00\u2069'),
+    )
   })
 
   it('keep only products in stock in the market when asked', async () => {
@@ -137,13 +195,13 @@ describe('product listings: each filter', () => {
 })
 
 describe('product listings: sort orders', () => {
-  it('put featured products first in the brand\'s order by default', async () => {
+  it("put featured products first in the brand's order by default", async () => {
     const featured = await listing('/it-it/products/type/bikes')
     expect(featured.cards.slice(0, 2)).toEqual(['aurora-strada-9', 'aurora-sterrato-gr'])
     expect((await listing('/it-it/products/type/bikes?sort=featured')).cards).toEqual(featured.cards)
   })
 
-  it('sort by price, up and down, by the market\'s prices', async () => {
+  it("sort by price, up and down, by the market's prices", async () => {
     const up = await listing('/it-it/products?sort=price-asc')
     expect(up.cards.slice(0, 3)).toEqual(['aurora-pompa-mini', 'aurora-luce-duo', 'aurora-blocco-pro'])
     expect(up.cards.at(-1)).toBe('aurora-e-cargo')
@@ -155,7 +213,10 @@ describe('product listings: sort orders', () => {
   it('sort the newest first', async () => {
     const newest = await listing('/it-it/products/type/bikes?sort=newest')
     expect(newest.cards.slice(0, 3)).toEqual(['aurora-strada-9', 'aurora-sterrato-gr', 'aurora-vento-trail'])
-    expect((await listing('/it-it/products?sort=newest')).cards.slice(0, 2)).toEqual(['aurora-e-vento', 'aurora-e-strada'])
+    expect((await listing('/it-it/products?sort=newest')).cards.slice(0, 2)).toEqual([
+      'aurora-e-vento',
+      'aurora-e-strada',
+    ])
   })
 })
 
@@ -167,7 +228,9 @@ describe('product listings: the form, the chips and "clear filters"', () => {
     expect(form).toContain('action="/it-it/products/type/bikes"')
     expect(inputOf(text, 'discipline', 'gravel')).toContain('checked=""')
     expect(inputOf(text, 'discipline', 'road')).not.toContain('checked')
-    expect(text).toContain(`<button type="submit" class="button filter-submit">${italian.listing.show_results}</button>`)
+    expect(text).toContain(
+      `<button type="submit" class="button filter-submit">${italian.listing.show_results}</button>`,
+    )
     expect(text).toMatch(/<select name="sort" form="listing-form">/)
     // The filters sit in a <details>: a panel that opens without JavaScript on phones.
     expect(text).toMatch(/<details class="listing-filters"><summary>Filtri/)
@@ -183,7 +246,9 @@ describe('product listings: the form, the chips and "clear filters"', () => {
       { href: '/it-it/products?discipline=road&material=carbon&sort=price-asc', label: italian.listing.in_stock },
       { href: '/it-it/products?sort=price-asc', label: italian.listing.clear },
     ])
-    expect(text).toContain(`aria-label="${italian.listing.remove.replace('{{filter}}', italian.listing.disciplines.road)}"`)
+    expect(text).toContain(
+      `aria-label="${italian.listing.remove.replace('{{filter}}', italian.listing.disciplines.road)}"`,
+    )
     expect(text).toContain('<span class="listing-filters-count"> (3)</span>')
     const unfiltered = await listing('/it-it/products?sort=price-asc')
     expect(unfiltered.chips).toEqual([])
@@ -230,13 +295,15 @@ describe('product listings: search engines and caches', () => {
     } finally {
       console.log = original
     }
-    const request = logs.map((line) => JSON.parse(line) as { event: string; upstreamCalls?: number }).find((line) => line.event === 'request')
+    const request = logs
+      .map((line) => JSON.parse(line) as { event: string; upstreamCalls?: number })
+      .find((line) => line.event === 'request')
     expect(request?.upstreamCalls).toBe(0)
   })
 })
 
 describe('prices on every product card', () => {
-  it('price the home page\'s featured cards in the market\'s currency', async () => {
+  it("price the home page's featured cards in the market's currency", async () => {
     const italy = await visit('/it-it')
     const featured = /<section id="featured"[\s\S]*?<\/section>/.exec(italy.text)?.[0] ?? ''
     const cards = featured.match(/<li class="card">[\s\S]*?<\/li>/g) ?? []
@@ -244,7 +311,9 @@ describe('prices on every product card', () => {
     for (const card of cards) expect(card).toMatch(/<p class="card-price">\d[\d.]*,\d{2}\u00a0€<\/p>/)
     expect(featured).toContain('<p class="card-price">4290,00\u00a0€</p>')
     const israel = await visit('/il-he')
-    expect(/<section id="featured"[\s\S]*?<\/section>/.exec(israel.text)?.[0]).toContain('<p class="card-price">\u2067₪18,390.00\u2069</p>')
+    expect(/<section id="featured"[\s\S]*?<\/section>/.exec(israel.text)?.[0]).toContain(
+      '<p class="card-price">\u2067₪18,390.00\u2069</p>',
+    )
   })
 
   it('price every listing card', async () => {
@@ -257,7 +326,9 @@ describe('prices on every product card', () => {
 
 describe('GET api/front/products: what listings filter by', () => {
   const call = async (path: string, country = 'it', locale = 'it') => {
-    const request = new Request(`http://embedded.invalid/api/${path}`, { headers: { 'X-Tenant': country, 'X-Locale': locale } })
+    const request = new Request(`http://embedded.invalid/api/${path}`, {
+      headers: { 'X-Tenant': country, 'X-Locale': locale },
+    })
     const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
     return (await response.json()) as { data: Array<ProductSummary & Record<string, unknown>> }
   }
@@ -265,12 +336,23 @@ describe('GET api/front/products: what listings filter by', () => {
   it('gives each product its discipline, frame material, e-bike flag, stock in the market and release date', async () => {
     const { data } = await call('front/products?per_page=50')
     const bySlug = new Map(data.map((product) => [product.slug, product]))
-    expect(bySlug.get('aurora-strada-9')).toMatchObject({ discipline: 'road', frame_material: 'carbon', e_bike: false, in_stock: true, released_on: '2026-03-02' })
+    expect(bySlug.get('aurora-strada-9')).toMatchObject({
+      discipline: 'road',
+      frame_material: 'carbon',
+      e_bike: false,
+      in_stock: true,
+      released_on: '2026-03-02',
+    })
     expect(bySlug.get('aurora-e-compatta')).toMatchObject({ discipline: 'folding', e_bike: true, in_stock: false })
-    expect(bySlug.get('aurora-pompa-mini')).toMatchObject({ discipline: null, frame_material: null, e_bike: false, in_stock: true })
+    expect(bySlug.get('aurora-pompa-mini')).toMatchObject({
+      discipline: null,
+      frame_material: null,
+      e_bike: false,
+      in_stock: true,
+    })
   })
 
-  it('gives the menu\'s products their price in the market, for the home page\'s cards', async () => {
+  it("gives the menu's products their price in the market, for the home page's cards", async () => {
     const { data } = await call('front/menu/products?type_id=1', 'ch', 'de')
     expect(data.find((product) => product.slug === 'aurora-piccolo-20')?.price).toBe(45990)
   })

@@ -4,7 +4,19 @@ import { PUBLIC_PAGES } from '../fixtures/public-pages'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
 import { api } from '../../reference-api'
 import { hashPassword } from '../../reference-api/passwords'
-import { DEMO, SECOND, cookieHeader, formPost, logIn, nextClient, sessionIdOf, sessions, steadyRateLimiters, storedSession, visitAs } from '../fixtures/session'
+import {
+  DEMO,
+  SECOND,
+  cookieHeader,
+  formPost,
+  logIn,
+  nextClient,
+  sessionIdOf,
+  sessions,
+  steadyRateLimiters,
+  storedSession,
+  visitAs,
+} from '../fixtures/session'
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -13,10 +25,15 @@ const post = (path: string, fields: Record<string, string>, headers: Record<stri
 
 /** What the API answers `GET api/auth/user` for a bearer token: 401 once the token is revoked. */
 const apiUser = (token: string) =>
-  api.fetch(new Request('http://embedded.invalid/api/auth/user', { headers: { Authorization: `Bearer ${token}` } }) as Parameters<typeof api.fetch>[0], env)
+  api.fetch(
+    new Request('http://embedded.invalid/api/auth/user', {
+      headers: { Authorization: `Bearer ${token}` },
+    }) as Parameters<typeof api.fetch>[0],
+    env,
+  )
 
 describe('the login page', () => {
-  it('renders in int-en without a remembered market, in the remembered market\'s language with one', async () => {
+  it("renders in int-en without a remembered market, in the remembered market's language with one", async () => {
     const plain = await visit('/login')
     expect(plain.status).toBe(200)
     expect(plain.text).toContain('<html lang="en" dir="ltr">')
@@ -63,8 +80,14 @@ describe('logging in', () => {
     expect(text).not.toContain(session.token)
   })
 
-  it('goes to the remembered market\'s home without a redirect, and never to another site', async () => {
-    const away = ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', '/%0d%0aSet-Cookie:x']
+  it("goes to the remembered market's home without a redirect, and never to another site", async () => {
+    const away = [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      '/%0d%0aSet-Cookie:x',
+    ]
     const normalisedAway = ['/..//evil.example', '/.//evil.example', '/%2e%2e//evil.example', '/a/..//evil.example']
     for (const redirect of ['', ...away, ...normalisedAway]) {
       const { status, headers } = await post('/login', { ...DEMO, redirect }, { Cookie: 'CountryLocale=de-de' })
@@ -80,8 +103,16 @@ describe('logging in', () => {
   })
 
   it('answers the same 422 for a wrong password and an unknown account, translated, and sets no cookie', async () => {
-    const wrong = await post('/login', { email: DEMO.email, password: 'not-the-password' }, { Cookie: 'CountryLocale=it-it' })
-    const unknown = await post('/login', { email: 'nobody@example.com', password: 'not-the-password' }, { Cookie: 'CountryLocale=it-it' })
+    const wrong = await post(
+      '/login',
+      { email: DEMO.email, password: 'not-the-password' },
+      { Cookie: 'CountryLocale=it-it' },
+    )
+    const unknown = await post(
+      '/login',
+      { email: 'nobody@example.com', password: 'not-the-password' },
+      { Cookie: 'CountryLocale=it-it' },
+    )
     for (const answer of [wrong, unknown]) {
       expect(answer.status).toBe(422)
       expect(answer.headers.getSetCookie()).toEqual([])
@@ -134,7 +165,11 @@ describe('logging in', () => {
 
   it('keeps the session a browser held when a new login fails', async () => {
     const giulia = await logIn()
-    const { status, headers } = await post('/login', { email: SECOND.email, password: 'not-the-password' }, cookieHeader(giulia))
+    const { status, headers } = await post(
+      '/login',
+      { email: SECOND.email, password: 'not-the-password' },
+      cookieHeader(giulia),
+    )
     expect(status).toBe(422)
     expect(headers.getSetCookie()).toEqual([])
     expect((await visitAs(giulia, '/it-it/my-account')).status).toBe(200)
@@ -167,7 +202,11 @@ describe('the login and forgot-password forms are protected against cross-site p
   ]
   it.each(attempts)('refuses %s with a 403 and sets no session', async (_, headers) => {
     for (const path of ['/login', '/login/forgot', '/logout', '/_market']) {
-      const { status, headers: answer, text } = await visit(path, changed({ ...DEMO, forgot_email: DEMO.email, market: 'it-it' }, headers))
+      const {
+        status,
+        headers: answer,
+        text,
+      } = await visit(path, changed({ ...DEMO, forgot_email: DEMO.email, market: 'it-it' }, headers))
       expect(status, path).toBe(403)
       expect(answer.getSetCookie(), path).toEqual([])
       expect(text).toContain('This form was sent from another site.')
@@ -178,7 +217,12 @@ describe('the login and forgot-password forms are protected against cross-site p
     const id = await logIn()
     const { status } = await visit('/logout', {
       method: 'POST',
-      headers: { ...cookieHeader(id), 'Content-Type': 'text/plain', Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+      headers: {
+        ...cookieHeader(id),
+        'Content-Type': 'text/plain',
+        Origin: 'https://evil.example',
+        'Sec-Fetch-Site': 'cross-site',
+      },
       body: 'x',
     })
     expect(status).toBe(403)
@@ -197,7 +241,8 @@ describe('rate limits', () => {
   it('locks an account for one client after five failed logins from it, with 429 and Retry-After; other clients still log in', async () => {
     const attacker = { 'CF-Connecting-IP': '203.0.113.5' }
     const statuses: number[] = []
-    for (let i = 0; i < 6; i++) statuses.push((await attempt('/login', { email: SECOND.email, password: 'wrong-password' }, attacker)).status)
+    for (let i = 0; i < 6; i++)
+      statuses.push((await attempt('/login', { email: SECOND.email, password: 'wrong-password' }, attacker)).status)
     expect(statuses).toEqual([422, 422, 422, 422, 422, 429])
     // Locked for that client: even the right password waits now.
     const limited = await attempt('/login', SECOND, attacker)
@@ -248,7 +293,11 @@ describe('rate limits', () => {
   })
 
   it('uses the limits of wrangler.toml', () => {
-    expect(env.TEST_RATE_LIMITS).toMatchObject({ CLIENT_ATTEMPTS: 20, ACCOUNT_CLIENT_ATTEMPTS: 5, ACCOUNT_ATTEMPTS: 30 })
+    expect(env.TEST_RATE_LIMITS).toMatchObject({
+      CLIENT_ATTEMPTS: 20,
+      ACCOUNT_CLIENT_ATTEMPTS: 5,
+      ACCOUNT_ATTEMPTS: 30,
+    })
   })
 
   it('refuses the 21st login from one client within a minute, whatever the accounts', async () => {
@@ -261,9 +310,10 @@ describe('rate limits', () => {
     expect(statuses[20]).toBe(429)
   })
 
-  it('never locks a customer out of password links: asks from many clients are all answered, then the owner\'s', async () => {
+  it("never locks a customer out of password links: asks from many clients are all answered, then the owner's", async () => {
     const statuses: number[] = []
-    for (let i = 0; i < 40; i++) statuses.push((await attempt('/login/forgot', { forgot_email: 'recovering@example.com' })).status)
+    for (let i = 0; i < 40; i++)
+      statuses.push((await attempt('/login/forgot', { forgot_email: 'recovering@example.com' })).status)
     expect(statuses.every((status) => status === 303)).toBe(true)
     const owner = await attempt('/login/forgot', { forgot_email: 'recovering@example.com' })
     expect(owner.status).toBe(303)
@@ -273,7 +323,8 @@ describe('rate limits', () => {
   it('limits forgot-password per account and client the same way, every request counted', async () => {
     const client = { 'CF-Connecting-IP': '203.0.113.9' }
     const statuses: number[] = []
-    for (let i = 0; i < 6; i++) statuses.push((await attempt('/login/forgot', { forgot_email: 'forgetful@example.com' }, client)).status)
+    for (let i = 0; i < 6; i++)
+      statuses.push((await attempt('/login/forgot', { forgot_email: 'forgetful@example.com' }, client)).status)
     expect(statuses).toEqual([303, 303, 303, 303, 303, 429])
   })
 })
@@ -286,15 +337,23 @@ describe('a browser that logged in to the account before (a device cookie)', () 
     limiters = steadyRateLimiters()
     // An account of each test's own: the locks these tests cause outlive them in KV.
     owner = { email: `device-owner-${++owners}@example.com`, password: 'Owner-Password-2026' }
-    await env.DB.prepare(`INSERT INTO users (email, first_name, last_name, password_hash) VALUES (?, 'Device', 'Owner', ?)`)
+    await env.DB.prepare(
+      `INSERT INTO users (email, first_name, last_name, password_hash) VALUES (?, 'Device', 'Owner', ?)`,
+    )
       .bind(owner.email, await hashPassword(owner.password))
       .run()
   })
-  const attempt = (fields: Record<string, string>, headers: Record<string, string> = {}, bindings: Partial<Cloudflare.Env> = {}) =>
-    visit('/login', formPost(fields, { 'CF-Connecting-IP': nextClient(), ...headers }), { ...limiters, ...bindings })
+  const attempt = (
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+    bindings: Partial<Cloudflare.Env> = {},
+  ) => visit('/login', formPost(fields, { 'CF-Connecting-IP': nextClient(), ...headers }), { ...limiters, ...bindings })
   const deviceCookieOf = (headers: Headers) => headers.getSetCookie().find((line) => line.startsWith('__Host-Device='))
   /** Logs in and answers the `Cookie` header of the device cookie the browser was given. */
-  async function deviceOf(credentials: { email: string; password: string }, bindings: Partial<Cloudflare.Env> = {}): Promise<string> {
+  async function deviceOf(
+    credentials: { email: string; password: string },
+    bindings: Partial<Cloudflare.Env> = {},
+  ): Promise<string> {
     const { status, headers } = await attempt(credentials, {}, bindings)
     expect(status).toBe(303)
     return (deviceCookieOf(headers) as string).split(';')[0] as string
@@ -334,7 +393,7 @@ describe('a browser that logged in to the account before (a device cookie)', () 
     expect(untrusted.headers.get('Retry-After')).toBe('60')
   })
 
-  it('gives no exemption when forged, altered, signed with another secret, too old or another account\'s', async () => {
+  it("gives no exemption when forged, altered, signed with another secret, too old or another account's", async () => {
     const mine = await deviceOf(owner)
     const someoneElses = await deviceOf(SECOND)
     const otherSecret = await deviceOf(owner, { SESSION_SECRET: 'another-secret' })
@@ -364,7 +423,8 @@ describe('a browser that logged in to the account before (a device cookie)', () 
   it('counts its own failures against it: five, and that device waits too, while other browsers do not', async () => {
     const device = await deviceOf(owner)
     const statuses: number[] = []
-    for (let i = 0; i < 6; i++) statuses.push((await attempt({ ...owner, password: 'wrong-password' }, { Cookie: device })).status)
+    for (let i = 0; i < 6; i++)
+      statuses.push((await attempt({ ...owner, password: 'wrong-password' }, { Cookie: device })).status)
     expect(statuses).toEqual([422, 422, 422, 422, 422, 429])
     expect((await attempt(owner, { Cookie: device })).status).toBe(429)
     expect((await attempt(owner)).status).toBe(303)
@@ -375,7 +435,8 @@ describe('a browser that logged in to the account before (a device cookie)', () 
     for (let i = 0; i < 7; i++) devices.push(await deviceOf(owner))
     const statuses: number[] = []
     for (const device of devices.slice(0, 6)) {
-      for (let i = 0; i < 5; i++) statuses.push((await attempt({ ...owner, password: 'wrong-password' }, { Cookie: device })).status)
+      for (let i = 0; i < 5; i++)
+        statuses.push((await attempt({ ...owner, password: 'wrong-password' }, { Cookie: device })).status)
     }
     expect(statuses.every((status) => status === 422)).toBe(true)
     expect((await attempt({ ...owner, password: 'wrong-password' }, { Cookie: devices[6] as string })).status).toBe(429)

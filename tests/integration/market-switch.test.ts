@@ -14,7 +14,10 @@ const post = (path: string, fields: Record<string, string>, headers: Record<stri
 
 /** The embedded API's answer to a read, as the Worker's client would get it. */
 async function apiRead<T>(path: string): Promise<T> {
-  const answer = await api.fetch(new Request(`http://embedded.invalid/api/${path}`) as Parameters<typeof api.fetch>[0], env)
+  const answer = await api.fetch(
+    new Request(`http://embedded.invalid/api/${path}`) as Parameters<typeof api.fetch>[0],
+    env,
+  )
   return ((await answer.json()) as { data: T }).data
 }
 
@@ -24,7 +27,7 @@ const pick = (market: string, from?: string) => post('/_market', from === undefi
 /** The `<a>` of "back to the site" on a login page. */
 const backLink = (html: string) => /<a href="([^"]*)">[^<]*<\/a>\s*<\/p>\s*<\/div>\s*<\/main>/.exec(html)?.[1]
 
-describe('the login page in the visitor\'s language', () => {
+describe("the login page in the visitor's language", () => {
   it('speaks the market of the redirect target: Arabic, right to left, Arabic texts, back to /ae-ar', async () => {
     const { status, text } = await visit('/login?redirect=%2Fae-ar%2Fmy-account')
     expect(status).toBe(200)
@@ -63,13 +66,20 @@ describe('the login page in the visitor\'s language', () => {
       expect(backLink(plain.text), junk).toBe('/int-en')
       expect(plain.text, junk).toContain('<input type="hidden" name="market" value="int-en"/>')
     }
-    const remembered = await visit('/login?market=xx-yy&redirect=https%3A%2F%2Fevil.example%2Fae-ar', { headers: { Cookie: 'CountryLocale=it-it' } })
+    const remembered = await visit('/login?market=xx-yy&redirect=https%3A%2F%2Fevil.example%2Fae-ar', {
+      headers: { Cookie: 'CountryLocale=it-it' },
+    })
     expect(remembered.text).toContain('<html lang="it" dir="ltr">')
     expect(backLink(remembered.text)).toBe('/it-it')
   })
 
   it('keeps the language after a refused POST: wrong password and a missing field answer 422 in Arabic', async () => {
-    const wrong = await post('/login', { email: DEMO.email, password: 'not-the-password', market: 'ae-ar', redirect: '/ae-ar/my-account' })
+    const wrong = await post('/login', {
+      email: DEMO.email,
+      password: 'not-the-password',
+      market: 'ae-ar',
+      redirect: '/ae-ar/my-account',
+    })
     expect(wrong.status).toBe(422)
     expect(wrong.text).toContain('<html lang="ar" dir="rtl">')
     expect(textOf(wrong.text)).toContain(arabic.auth.failed)
@@ -88,17 +98,21 @@ describe('the login page in the visitor\'s language', () => {
     const forgot = await post('/login/forgot', { forgot_email: DEMO.email, market: 'ae-ar' })
     expect(forgot.status).toBe(303)
     expect(forgot.headers.get('Location')).toBe('/login?market=ae-ar&notice=reset_link_sent')
-    const mail = await env.DB.prepare('SELECT body FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1').bind(DEMO.email).first<{ body: string }>()
+    const mail = await env.DB.prepare('SELECT body FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1')
+      .bind(DEMO.email)
+      .first<{ body: string }>()
     expect(mail?.body).toMatch(/https:\/\/site\.test\/ae-ar\/update-password\//)
     expect((await visit(forgot.headers.get('Location') as string)).text).toContain('<html lang="ar" dir="rtl">')
   })
 })
 
 describe('the market picker', () => {
-  it('sends the page\'s path with the pick, from the header of every market page', async () => {
+  it("sends the page's path with the pick, from the header of every market page", async () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
     const picker = text.slice(text.indexOf('class="market-picker-panel"'))
-    expect(picker).toMatch(/^[^>]*action="\/_market"[^>]*><input type="hidden" name="from" value="\/it-it\/products\/aurora-strada-9"\/>/)
+    expect(picker).toMatch(
+      /^[^>]*action="\/_market"[^>]*><input type="hidden" name="from" value="\/it-it\/products\/aurora-strada-9"\/>/,
+    )
   })
 
   it('lands on the same product, listing, news index and home in the other market', async () => {
@@ -118,7 +132,7 @@ describe('the market picker', () => {
     }
   })
 
-  it('lands on a content page at the other market\'s own slug, the dealer locator included', async () => {
+  it("lands on a content page at the other market's own slug, the dealer locator included", async () => {
     for (const [from, market, key] of [
       ['/it-it/chi-siamo', 'ch-fr', 'about-us'],
       ['/it-it/rivenditori', 'il-he', 'dealer-locator'],
@@ -131,11 +145,23 @@ describe('the market picker', () => {
 
   it('lands on the translation of an article, and on the home where the article has none', async () => {
     const index = await apiRead<PageIndex>('front/page-index')
-    const story = index.news.find((a) => a.locale === 'it' && a.scope === '*' && a.story && index.news.some((b) => b.story === a.story && b.locale === 'de'))!
+    const story = index.news.find(
+      (a) =>
+        a.locale === 'it' &&
+        a.scope === '*' &&
+        a.story &&
+        index.news.some((b) => b.story === a.story && b.locale === 'de'),
+    )!
     const german = index.news.find((b) => b.story === story.story && b.locale === 'de')!
-    expect((await pick('de-de', `/it-it/news/details/${story.slug}`)).headers.get('Location')).toBe(`/de-de/news/details/${german.slug}`)
-    const lonely = index.news.find((a) => a.locale === 'it' && !index.news.some((b) => b !== a && b.story && b.story === a.story && b.locale === 'de'))
-    if (lonely) expect((await pick('de-de', `/it-it/news/details/${lonely.slug}`)).headers.get('Location')).toBe('/de-de')
+    expect((await pick('de-de', `/it-it/news/details/${story.slug}`)).headers.get('Location')).toBe(
+      `/de-de/news/details/${german.slug}`,
+    )
+    const lonely = index.news.find(
+      (a) =>
+        a.locale === 'it' && !index.news.some((b) => b !== a && b.story && b.story === a.story && b.locale === 'de'),
+    )
+    if (lonely)
+      expect((await pick('de-de', `/it-it/news/details/${lonely.slug}`)).headers.get('Location')).toBe('/de-de')
   })
 
   it('lands on the home where the page does not exist: a product not sold there, a dealer of another market, a switched-off page', async () => {
@@ -152,8 +178,17 @@ describe('the market picker', () => {
   })
 
   it('never follows a posted path elsewhere: another origin, a market that is not live, junk, none', async () => {
-    for (const from of ['https://evil.example/it-it', '//evil.example/it-it/chi-siamo', '/\\evil.example', '/nl-nl/over-ons', '/xx-yy/chi-siamo',
-      '/it-it/chi-siamo/../../evil', 'javascript:alert(1)', '/it-it/\u0000', '']) {
+    for (const from of [
+      'https://evil.example/it-it',
+      '//evil.example/it-it/chi-siamo',
+      '/\\evil.example',
+      '/nl-nl/over-ons',
+      '/xx-yy/chi-siamo',
+      '/it-it/chi-siamo/../../evil',
+      'javascript:alert(1)',
+      '/it-it/\u0000',
+      '',
+    ]) {
       const answer = await pick('de-de', from)
       expect(answer.status, from).toBe(303)
       expect(answer.headers.get('Location'), from).toBe('/de-de')
@@ -178,8 +213,17 @@ describe('per-language slugs', () => {
     expect(ch.pageLinks['test-drive']).toBe('probefahrt')
     expect(ch.pageLinksByLocale.fr?.['test-drive']).toBe('essai')
     expect(ch.pageLinksByLocale.it?.['test-drive']).toBe('prova-su-strada')
-    for (const path of ['/ch-de/probefahrt', '/ch-fr/essai', '/ch-it/prova-su-strada', '/us-en/test-drive', '/us-es/prueba-de-bici',
-      '/ae-ar/ittasil-bina', '/ae-en/contact-us', '/il-he/tsor-kesher', '/it-it/lavora-con-noi']) {
+    for (const path of [
+      '/ch-de/probefahrt',
+      '/ch-fr/essai',
+      '/ch-it/prova-su-strada',
+      '/us-en/test-drive',
+      '/us-es/prueba-de-bici',
+      '/ae-ar/ittasil-bina',
+      '/ae-en/contact-us',
+      '/il-he/tsor-kesher',
+      '/it-it/lavora-con-noi',
+    ]) {
       expect((await visit(path)).status, path).toBe(200)
     }
     const french = await visit('/ch-fr')
@@ -187,7 +231,7 @@ describe('per-language slugs', () => {
     expect(french.text).not.toContain('href="/ch-fr/probefahrt"')
   })
 
-  it('gives hreflang alternates at each locale\'s own slug', async () => {
+  it("gives hreflang alternates at each locale's own slug", async () => {
     const { text } = await visit('/ch-fr/essai')
     expect(text).toContain('hrefLang="de-CH" href="https://site.test/ch-de/probefahrt"')
     expect(text).toContain('hrefLang="fr-CH" href="https://site.test/ch-fr/essai"')
@@ -196,7 +240,7 @@ describe('per-language slugs', () => {
     expect(text).toContain('hrefLang="en-AE" href="https://site.test/ae-en/test-drive"')
   })
 
-  it('moves the old English slug and a sibling locale\'s slug to the localised page for good, query and /sent kept', async () => {
+  it("moves the old English slug and a sibling locale's slug to the localised page for good, query and /sent kept", async () => {
     for (const [from, to] of [
       ['/it-it/work-with-us', '/it-it/lavora-con-noi'],
       ['/it-it/test-drive?model=aurora-strada-9', '/it-it/prova-su-strada?model=aurora-strada-9'],
@@ -214,7 +258,12 @@ describe('per-language slugs', () => {
   })
 
   it('still applies the switches: an old slug of a switched-off page is not moved but answers 404, like its new one', async () => {
-    for (const path of ['/de-de/test-drive', '/de-de/probefahrt', '/fr-fr/become-a-dealer', '/fr-fr/devenir-revendeur']) {
+    for (const path of [
+      '/de-de/test-drive',
+      '/de-de/probefahrt',
+      '/fr-fr/become-a-dealer',
+      '/fr-fr/devenir-revendeur',
+    ]) {
       expect((await visit(path)).status, path).toBe(404)
     }
     // A slug that was never one of the market's pages is no page.

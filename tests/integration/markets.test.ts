@@ -9,14 +9,15 @@ const MAINTENANCE = 'This page its under maintenance, please check again later.'
 beforeEach(clearCaches)
 
 describe('market resolution (PRODUCT.md §3)', () => {
-  it('serves the landing page at / without a market, with a plain link to every live market and the picker\'s form', async () => {
+  it("serves the landing page at / without a market, with a plain link to every live market and the picker's form", async () => {
     const { status, text, headers } = await visit('/')
     expect(status).toBe(200)
     expect(headers.get('Content-Type')).toContain('text/html')
     expect(text).toContain('action="/_market"')
     expect(text).toContain('<a href="/it-it" hrefLang="it-IT" lang="it" data-market="it-it">Italia</a>')
     expect(text).toContain('<a href="/ch-fr" hrefLang="fr-CH" lang="fr" data-market="ch-fr">')
-    for (const segment of LIVE_SEGMENTS) expect(text, segment).toMatch(new RegExp(`<a href="/${segment}" [^>]*data-market="${segment}">`))
+    for (const segment of LIVE_SEGMENTS)
+      expect(text, segment).toMatch(new RegExp(`<a href="/${segment}" [^>]*data-market="${segment}">`))
   })
 
   it('hides sites under maintenance from the picker', async () => {
@@ -59,10 +60,22 @@ describe('market resolution (PRODUCT.md §3)', () => {
 
   it('answers 503 maintenance for a page of every kind of a site under maintenance, clearing the remembered market (its whistleblower channel stays open: whistleblower.test.ts)', async () => {
     const pages = [
-      '/nl-nl', '/nl-nl/over-ons', '/nl-nl/products', '/nl-nl/products/type/e-bikes', '/nl-nl/products/aurora-strada-9',
-      '/nl-nl/news', '/nl-nl/news/details/report-sostenibilita-2025', '/nl-nl/search/all?q=strada', '/nl-nl/dealer-locator',
-      '/nl-nl/dealers/cicli-bergamasca', '/nl-nl/cart', '/nl-nl/checkout/abc', '/nl-nl/my-account', '/nl-nl/newsletter',
-      '/nl-nl/cookiebeleid', '/nl-nl/no/such/page',
+      '/nl-nl',
+      '/nl-nl/over-ons',
+      '/nl-nl/products',
+      '/nl-nl/products/type/e-bikes',
+      '/nl-nl/products/aurora-strada-9',
+      '/nl-nl/news',
+      '/nl-nl/news/details/report-sostenibilita-2025',
+      '/nl-nl/search/all?q=strada',
+      '/nl-nl/dealer-locator',
+      '/nl-nl/dealers/cicli-bergamasca',
+      '/nl-nl/cart',
+      '/nl-nl/checkout/abc',
+      '/nl-nl/my-account',
+      '/nl-nl/newsletter',
+      '/nl-nl/cookiebeleid',
+      '/nl-nl/no/such/page',
     ]
     for (const path of pages) {
       const { status, text, headers } = await visit(path, { headers: { Cookie: 'CountryLocale=nl-nl' } })
@@ -95,19 +108,28 @@ describe('market resolution (PRODUCT.md §3)', () => {
   })
 
   it('switches a feature off whatever the market calls its page', async () => {
-    await env.DB.prepare(`UPDATE sites SET page_links = json_set(page_links, '$."test-drive"', 'probefahrt') WHERE slug = 'de'`).run()
+    await env.DB.prepare(
+      `UPDATE sites SET page_links = json_set(page_links, '$."test-drive"', 'probefahrt') WHERE slug = 'de'`,
+    ).run()
     try {
       const { status, text } = await visit('/de-de/probefahrt')
       expect(status).toBe(404)
       expect(text).toContain('This page could not be found.')
       expect(text).not.toContain('(no-')
     } finally {
-      await env.DB.prepare(`UPDATE sites SET page_links = json_set(page_links, '$."test-drive"', 'test-drive') WHERE slug = 'de'`).run()
+      await env.DB.prepare(
+        `UPDATE sites SET page_links = json_set(page_links, '$."test-drive"', 'test-drive') WHERE slug = 'de'`,
+      ).run()
     }
   })
 
   it('serves the same feature pages where they are switched on', async () => {
-    for (const path of ['/it-it/prova-su-strada', '/de-de/haendler-werden', '/fr-fr/travailler-avec-nous', '/pt-pt/torne-se-distribuidor']) {
+    for (const path of [
+      '/it-it/prova-su-strada',
+      '/de-de/haendler-werden',
+      '/fr-fr/travailler-avec-nous',
+      '/pt-pt/torne-se-distribuidor',
+    ]) {
       expect((await visit(path)).status, path).toBe(200)
     }
   })
@@ -148,7 +170,7 @@ describe('market resolution (PRODUCT.md §3)', () => {
     expect(text).toContain('<p class="error-message" lang="en">This page could not be found (no-country).</p>')
   })
 
-  it('resolves content pages through the site\'s pageLinks, whose slugs differ per market', async () => {
+  it("resolves content pages through the site's pageLinks, whose slugs differ per market", async () => {
     const it_ = await visit('/it-it/chi-siamo')
     expect(it_.status).toBe(200)
     expect(it_.text).toContain('href="/it-it/contatti"')
@@ -162,7 +184,7 @@ describe('market resolution (PRODUCT.md §3)', () => {
 })
 
 describe('the error page (PRODUCT.md §3.9)', () => {
-  it('is dark, shows the logo, the translated texts and a link to the site\'s first URL', async () => {
+  it("is dark, shows the logo, the translated texts and a link to the site's first URL", async () => {
     const { text } = await visit('/it-it/pagina-inesistente')
     expect(text).toContain('class="error"')
     expect(text).toContain('class="logo"')
@@ -193,9 +215,11 @@ describe('direction and language', () => {
     expect((await visit('/ae-en')).text).toMatch(/<html lang="en" dir="ltr"/)
   })
 
-  it('takes each locale\'s own SEO record for the home page, in a country of three locales', async () => {
+  it("takes each locale's own SEO record for the home page, in a country of three locales", async () => {
     const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1]
-    const [de, fr, it_] = await Promise.all(['/ch-de', '/ch-fr', '/ch-it'].map(async (path) => titleOf((await visit(path)).text)))
+    const [de, fr, it_] = await Promise.all(
+      ['/ch-de', '/ch-fr', '/ch-it'].map(async (path) => titleOf((await visit(path)).text)),
+    )
     expect(new Set([de, fr, it_]).size).toBe(3)
   })
 

@@ -14,13 +14,21 @@ const page = async (path: string) => {
 
 /** The search API's answer, as the Worker gets it. */
 async function searchApi(query: string, market = { country: 'it', locale: 'it' }) {
-  const request = new Request(`http://embedded.invalid/api/front/search?${query}`, { headers: { 'X-Tenant': market.country, 'X-Locale': market.locale } })
+  const request = new Request(`http://embedded.invalid/api/front/search?${query}`, {
+    headers: { 'X-Tenant': market.country, 'X-Locale': market.locale },
+  })
   const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
-  return { status: response.status, body: (await response.json()) as { data: Array<{ kind: string; slug: string; title: string }>; meta: { total: number } } }
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      data: Array<{ kind: string; slug: string; title: string }>
+      meta: { total: number }
+    },
+  }
 }
 
 describe('news', () => {
-  it('lists the market\'s articles in its locale, newest first, with date, picture and a link to the canonical page', async () => {
+  it("lists the market's articles in its locale, newest first, with date, picture and a link to the canonical page", async () => {
     const { status, text, main } = await page('/it-it/news')
     expect(status).toBe(200)
     expect(main).toContain(italian.news.title)
@@ -33,14 +41,16 @@ describe('news', () => {
     expect(text).not.toContain('href="/it-it/news/details/surf-coast-gran-fondo-partner"')
   })
 
-  it('loads the first card\'s picture at once with high priority (the largest paint), every other lazily', async () => {
+  it("loads the first card's picture at once with high priority (the largest paint), every other lazily", async () => {
     expectFirstCardImageEager((await visit('/it-it/news')).text)
     expectFirstCardImageEager((await visit('/int-en/news')).text)
   })
 
   it('pages the index: a page past the end or a malformed number is "Page Not Found"', async () => {
     for (let i = 0; i < 6; i++) {
-      await env.DB.prepare(`INSERT INTO news (slug, scope, locale, title, excerpt, published_at) VALUES (?, 'it', 'it', ?, '', '2020-01-0${i + 1}')`)
+      await env.DB.prepare(
+        `INSERT INTO news (slug, scope, locale, title, excerpt, published_at) VALUES (?, 'it', 'it', ?, '', '2020-01-0${i + 1}')`,
+      )
         .bind(`vecchia-notizia-${i}`, `Vecchia notizia ${i}`)
         .run()
     }
@@ -62,14 +72,18 @@ describe('news', () => {
     const { status, text, main } = await page('/it-it/news/details/nuova-gravel-aurora-sterrato-gr')
     expect(status).toBe(200)
     expect(text).toMatch(/<h1>[^<]*Sterrato GR[^<]*<\/h1>/)
-    expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/news/details/nuova-gravel-aurora-sterrato-gr"/>')
+    expect(text).toContain(
+      '<link rel="canonical" href="https://site.test/it-it/news/details/nuova-gravel-aurora-sterrato-gr"/>',
+    )
     expect(text).toMatch(/<div class="rich-text"><(p|h2)>/)
     expect(main).toContain(italian.news.all)
   })
 
   it('never shows markup an article should not have', async () => {
     await env.DB.prepare(`UPDATE news SET body = ? WHERE slug = 'nuova-gravel-aurora-sterrato-gr'`)
-      .bind('<p onmouseover="x()">Testo</p><script>alert(1)</script><a href="javascript:alert(2)">link</a><img src=x onerror=alert(3)>')
+      .bind(
+        '<p onmouseover="x()">Testo</p><script>alert(1)</script><a href="javascript:alert(2)">link</a><img src=x onerror=alert(3)>',
+      )
       .run()
     await clearCaches()
     const { text } = await page('/it-it/news/details/nuova-gravel-aurora-sterrato-gr')
@@ -90,16 +104,25 @@ describe('news', () => {
     '/it-it/news/no-id-here',
     '/it-it/news/wrong-1',
     '/it-it/news/x-999999',
-  ])('answers 404 "Page Not Found" for an unknown article, another market\'s or another language\'s: %s', async (path) => {
-    const { status, words } = await page(path)
-    expect(status).toBe(404)
-    expect(words).toContain(`Page Not Found: ${path}`)
-  })
+  ])(
+    'answers 404 "Page Not Found" for an unknown article, another market\'s or another language\'s: %s',
+    async (path) => {
+      const { status, words } = await page(path)
+      expect(status).toBe(404)
+      expect(words).toContain(`Page Not Found: ${path}`)
+    },
+  )
 })
 
 describe('pictures', () => {
   it('declare every news and product picture at its true 3:2 (the files are 1200×800 and 900×600), so nothing shifts as they load', async () => {
-    const pages = ['/it-it/news', '/it-it/news/details/nuova-gravel-aurora-sterrato-gr', '/it-it', '/it-it/search/all?q=aurora', '/it-it/search/news?q=gravel']
+    const pages = [
+      '/it-it/news',
+      '/it-it/news/details/nuova-gravel-aurora-sterrato-gr',
+      '/it-it',
+      '/it-it/search/all?q=aurora',
+      '/it-it/search/news?q=gravel',
+    ]
     const sizes = new Set<string>()
     for (const path of pages) {
       const { status, text } = await visit(path)
@@ -118,7 +141,7 @@ describe('pictures', () => {
 })
 
 describe('search', () => {
-  it('finds products by name in the market\'s language, ranked by title first, and keeps the query in the box', async () => {
+  it("finds products by name in the market's language, ranked by title first, and keeps the query in the box", async () => {
     const { status, text, main } = await page('/it-it/search/products?q=strada')
     expect(status).toBe(200)
     expect(text).toContain('value="strada"')
@@ -133,7 +156,9 @@ describe('search', () => {
     const zurich = await searchApi('type=dealers&q=zurich', { country: 'ch', locale: 'de' })
     expect(zurich.body.data.map((r) => r.slug)).toContain('velowerk-limmat')
     const prefix = await searchApi('type=products&q=sterr')
-    expect(prefix.body.data.map((r) => r.slug)).toEqual(expect.arrayContaining(['aurora-sterrato-gr', 'aurora-sterrato-al', 'aurora-e-sterrato']))
+    expect(prefix.body.data.map((r) => r.slug)).toEqual(
+      expect.arrayContaining(['aurora-sterrato-gr', 'aurora-sterrato-al', 'aurora-e-sterrato']),
+    )
   })
 
   it('searches only what the market shows: its language, its products, its news and its dealers', async () => {
@@ -145,7 +170,9 @@ describe('search', () => {
     expect(dealers.body.data).toEqual([])
     const news = await searchApi('type=news&q=surf', { country: 'us', locale: 'en' })
     expect(news.body.data.map((r) => r.slug)).not.toContain('surf-coast-gran-fondo-partner')
-    expect((await searchApi('type=news&q=surf', { country: 'au', locale: 'en' })).body.data.map((r) => r.slug)).toContain('surf-coast-gran-fondo-partner')
+    expect(
+      (await searchApi('type=news&q=surf', { country: 'au', locale: 'en' })).body.data.map((r) => r.slug),
+    ).toContain('surf-coast-gran-fondo-partner')
   })
 
   it('searches everything at once and pages the results', async () => {
@@ -170,17 +197,21 @@ describe('search', () => {
 
   it('indexes the text of articles, never their markup', async () => {
     expect((await searchApi('type=news&q=h2')).body.data).toEqual([])
-    const excerpts = (await searchApi('type=news&q=bergamo&per_page=50')).body.data.map((r) => (r as { excerpt?: string }).excerpt ?? '')
+    const excerpts = (await searchApi('type=news&q=bergamo&per_page=50')).body.data.map(
+      (r) => (r as { excerpt?: string }).excerpt ?? '',
+    )
     expect(excerpts.length).toBeGreaterThan(0)
     for (const excerpt of excerpts) expect(excerpt).not.toMatch(/[<>]/)
   })
 
   it('answers 422, never a 500, for a type that is not one (inherited names included)', async () => {
-    for (const type of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) expect((await searchApi(`type=${type}&q=a`)).status, type).toBe(422)
+    for (const type of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+      expect((await searchApi(`type=${type}&q=a`)).status, type).toBe(422)
   })
 
-  it('answers 404 for any other type, and never lets a visitor\'s words become FTS5 syntax', async () => {
-    for (const type of ['dealer', 'pages', 'ALL', '..']) expect((await visit(`/it-it/search/${type}?q=x`)).status, type).toBe(404)
+  it("answers 404 for any other type, and never lets a visitor's words become FTS5 syntax", async () => {
+    for (const type of ['dealer', 'pages', 'ALL', '..'])
+      expect((await visit(`/it-it/search/${type}?q=x`)).status, type).toBe(404)
     expect(ftsQuery('strada" OR title:* NEAR(a b) -x')).toBe('"strada"* "OR"* "title"* "NEAR"* "a"* "b"* "x"*')
     expect(ftsQuery('  ... !!! ')).toBeNull()
     for (const q of ['"', '*', 'a"b', 'NOT', '(', '^title', '¿qué?']) {
@@ -200,25 +231,47 @@ describe('search', () => {
     }
   })
 
-  it('has a search box in the header of every market page (each live market\'s home, a page of each kind in it-it)', async () => {
+  it("has a search box in the header of every market page (each live market's home, a page of each kind in it-it)", async () => {
     const kinds = [
-      '/products', '/products/type/e-bikes', '/products/aurora-strada-9', '/news', '/news/details/report-sostenibilita-2025',
-      '/search/all?q=strada', '/rivenditori', '/dealers/cicli-bergamasca', '/chi-siamo', '/contatti', '/cart', '/newsletter',
-      '/whistleblower-form', '/informativa-privacy',
+      '/products',
+      '/products/type/e-bikes',
+      '/products/aurora-strada-9',
+      '/news',
+      '/news/details/report-sostenibilita-2025',
+      '/search/all?q=strada',
+      '/rivenditori',
+      '/dealers/cicli-bergamasca',
+      '/chi-siamo',
+      '/contatti',
+      '/cart',
+      '/newsletter',
+      '/whistleblower-form',
+      '/informativa-privacy',
     ]
     for (const path of [...LIVE_SEGMENTS.map((market) => `/${market}`), ...kinds.map((kind) => `/it-it${kind}`)]) {
       const market = path.split('/')[1]!
       const header = /<header[\s\S]*?<\/header>/.exec((await visit(path)).text)?.[0] ?? ''
-      expect(header, path).toMatch(new RegExp(`<form[^>]*action="/${market}/search/all"[^>]*method="get"|<form method="get" action="/${market}/search/all"`))
+      expect(header, path).toMatch(
+        new RegExp(
+          `<form[^>]*action="/${market}/search/all"[^>]*method="get"|<form method="get" action="/${market}/search/all"`,
+        ),
+      )
     }
   })
 
   it('keeps only whitelisted query parameters in canonical URLs', async () => {
     const search = await visit('/it-it/search/all?q=aurora&utm_source=mail&page=2&sort=x')
-    expect(search.text).toContain('<link rel="canonical" href="https://site.test/it-it/search/all?page=2&amp;q=aurora"/>')
+    expect(search.text).toContain(
+      '<link rel="canonical" href="https://site.test/it-it/search/all?page=2&amp;q=aurora"/>',
+    )
     const news = await visit('/it-it/news?fbclid=1')
     expect(news.text).toContain('<link rel="canonical" href="https://site.test/it-it/news"/>')
-    for (const path of ['/it-it/products?page=999', '/it-it/chi-siamo?q=x&page=7', '/it-it/dealers/cicli-bergamasca?page=9', '/it-it?page=2']) {
+    for (const path of [
+      '/it-it/products?page=999',
+      '/it-it/chi-siamo?q=x&page=7',
+      '/it-it/dealers/cicli-bergamasca?page=9',
+      '/it-it?page=2',
+    ]) {
       const { text } = await visit(path)
       expect(text, path).toContain(`<link rel="canonical" href="https://site.test${path.split('?')[0]}"/>`)
     }

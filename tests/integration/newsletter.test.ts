@@ -14,7 +14,11 @@ import { ORIGIN, textOf, visit } from '../fixtures/worker'
 /** Calls the embedded API in-process, as the Worker does, and waits for its background work. */
 async function call(path: string, init: RequestInit = {}) {
   const ctx = createExecutionContext()
-  const response = await api.fetch(new Request(`http://embedded.invalid/api/${path}`, init) as Parameters<typeof api.fetch>[0], env, ctx)
+  const response = await api.fetch(
+    new Request(`http://embedded.invalid/api/${path}`, init) as Parameters<typeof api.fetch>[0],
+    env,
+    ctx,
+  )
   const text = await response.text()
   await waitOnExecutionContext(ctx)
   return { status: response.status, text }
@@ -31,16 +35,30 @@ let people = 0
 const newAddress = () => `newsletter-${++people}-${Date.now()}@example.com`
 /** A form's key, as the Worker sends its form token's id: each call another form. */
 const newFormKey = () => crypto.randomUUID().replace(/-/g, '')
-const request = (fields: Record<string, unknown> = {}) => ({ email: newAddress(), consent: true, link_template: TEMPLATE, submission_key: newFormKey(), ...fields })
+const request = (fields: Record<string, unknown> = {}) => ({
+  email: newAddress(),
+  consent: true,
+  link_template: TEMPLATE,
+  submission_key: newFormKey(),
+  ...fields,
+})
 
-const subscribe = (body: unknown, headers: Record<string, string> = {}) => call('newsletter/subscriptions', json(body, headers))
+const subscribe = (body: unknown, headers: Record<string, string> = {}) =>
+  call('newsletter/subscriptions', json(body, headers))
 const mailsTo = (email: string) =>
-  env.DB.prepare('SELECT subject, body, kind FROM outbox WHERE recipient = ? ORDER BY id').bind(email).all<{ subject: string; body: string; kind: string }>()
+  env.DB.prepare('SELECT subject, body, kind FROM outbox WHERE recipient = ? ORDER BY id')
+    .bind(email)
+    .all<{ subject: string; body: string; kind: string }>()
     .then(({ results }) => results)
 const subscriberOf = (email: string, site = 'it') =>
-  env.DB.prepare('SELECT site, email, locale FROM newsletter_subscribers WHERE site = ? AND email = ?').bind(site, email).first<{ site: string; email: string; locale: string }>()
+  env.DB.prepare('SELECT site, email, locale FROM newsletter_subscribers WHERE site = ? AND email = ?')
+    .bind(site, email)
+    .first<{ site: string; email: string; locale: string }>()
 const pendingOf = (email: string) =>
-  env.DB.prepare('SELECT * FROM newsletter_requests WHERE email = ?').bind(email).all<Record<string, unknown>>().then(({ results }) => results)
+  env.DB.prepare('SELECT * FROM newsletter_requests WHERE email = ?')
+    .bind(email)
+    .all<Record<string, unknown>>()
+    .then(({ results }) => results)
 const tokenIn = (body: string) => /newsletter\/confirm\/([A-Za-z0-9_-]{43})/.exec(body)?.[1] as string
 
 describe('POST api/newsletter/subscriptions', () => {
@@ -81,7 +99,8 @@ describe('POST api/newsletter/subscriptions', () => {
   it(`mails one address at most ${NEWSLETTER_MAILS_PER_HOUR} links an hour, one per form, and answers the same after`, async () => {
     const body = request()
     const answers = []
-    for (let i = 0; i <= NEWSLETTER_MAILS_PER_HOUR; i++) answers.push(await subscribe({ ...body, submission_key: newFormKey() }))
+    for (let i = 0; i <= NEWSLETTER_MAILS_PER_HOUR; i++)
+      answers.push(await subscribe({ ...body, submission_key: newFormKey() }))
     expect(new Set(answers.map((a) => `${a.status} ${a.text}`)).size).toBe(1)
     expect(await mailsTo(body.email)).toHaveLength(NEWSLETTER_MAILS_PER_HOUR)
   })
@@ -99,7 +118,7 @@ describe('POST api/newsletter/subscriptions', () => {
     }
   })
 
-  it('answers 422 with the fields\' message keys to bad input, and 404 without a live market; never a 5xx', async () => {
+  it("answers 422 with the fields' message keys to bad input, and 404 without a live market; never a 5xx", async () => {
     const refusals: Array<[unknown, string]> = [
       [request({ email: 'not-an-address' }), 'email'],
       [request({ consent: false }), 'consent'],
@@ -145,11 +164,14 @@ describe('GET api/newsletter/confirm/{token} and POST api/newsletter/confirm', (
     const body = request()
     await subscribe(body)
     const token = tokenIn((await mailsTo(body.email))[0]!.body)
-    await env.DB.prepare(`UPDATE newsletter_requests SET expires_at = '2020-01-01T00:00:00.000Z' WHERE email = ?`).bind(body.email).run()
+    await env.DB.prepare(`UPDATE newsletter_requests SET expires_at = '2020-01-01T00:00:00.000Z' WHERE email = ?`)
+      .bind(body.email)
+      .run()
     expect((await call(`newsletter/confirm/${token}`)).status).toBe(410)
     expect((await call('newsletter/confirm', json({ token }))).status).toBe(410)
     expect(await subscriberOf(body.email)).toBeNull()
-    for (const bad of [{ token: 'short' }, {}, 'nonsense']) expect((await call('newsletter/confirm', json(bad))).status).toBe(422)
+    for (const bad of [{ token: 'short' }, {}, 'nonsense'])
+      expect((await call('newsletter/confirm', json(bad))).status).toBe(422)
   })
 })
 
@@ -160,15 +182,29 @@ const footerForm = (html: string) => {
 }
 
 /** Signs up from a market's footer form as a person would (a token given 10 s before, a client of its own). */
-const signUp = (market: string, fields: Record<string, string>, headers: Record<string, string> = {}, bindings: Partial<Cloudflare.Env> = {}) =>
-  sendForm(`/${market}/newsletter`, 'newsletter', fields, headers, bindings)
+const signUp = (
+  market: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+  bindings: Partial<Cloudflare.Env> = {},
+) => sendForm(`/${market}/newsletter`, 'newsletter', fields, headers, bindings)
 
 describe('the newsletter sign-up in the footer', () => {
-  it('is a plain same-origin POST form on every live market\'s pages (each home, a page of each kind in it-it) but the whistleblower channel\'s and its own, in the market\'s language, with its token, honeypot and consent', async () => {
+  it("is a plain same-origin POST form on every live market's pages (each home, a page of each kind in it-it) but the whistleblower channel's and its own, in the market's language, with its token, honeypot and consent", async () => {
     const languages = env.TEST_DEMO_MESSAGES as unknown as Record<string, typeof italian>
     const kinds = [
-      '/products', '/products/type/e-bikes', '/products/aurora-strada-9', '/news', '/news/details/report-sostenibilita-2025',
-      '/search/all?q=strada', '/rivenditori', '/dealers/cicli-bergamasca', '/chi-siamo', '/contatti', '/cart', '/informativa-privacy',
+      '/products',
+      '/products/type/e-bikes',
+      '/products/aurora-strada-9',
+      '/news',
+      '/news/details/report-sostenibilita-2025',
+      '/search/all?q=strada',
+      '/rivenditori',
+      '/dealers/cicli-bergamasca',
+      '/chi-siamo',
+      '/contatti',
+      '/cart',
+      '/informativa-privacy',
     ]
     const pages = [...LIVE_SEGMENTS.map((market) => `/${market}`), ...kinds.map((kind) => `/it-it${kind}`)]
     for (const path of pages) {
@@ -188,14 +224,15 @@ describe('the newsletter sign-up in the footer', () => {
       expect(form, path).toContain('id="footer-newsletter-consent"')
     }
     // The whistleblower channel leaves no trace of a reporter's address, and the newsletter's page is the form itself.
-    for (const path of ['/it-it/whistleblower-form', '/it-it/newsletter']) expect(footerForm((await visit(path)).text), path).toBe('')
+    for (const path of ['/it-it/whistleblower-form', '/it-it/newsletter'])
+      expect(footerForm((await visit(path)).text), path).toBe('')
     // The lead-form page keeps its own consent field, and the footer its own.
     const contact = (await visit('/it-it/contatti')).text
     expect(contact.match(/id="field-consent"/g)).toHaveLength(1)
     expect(contact.match(/id="footer-newsletter-consent"/g)).toHaveLength(1)
   })
 
-  it('stores a pending request and mails the link in the market\'s language, subscribing nobody until the link\'s button is pressed', async () => {
+  it("stores a pending request and mails the link in the market's language, subscribing nobody until the link's button is pressed", async () => {
     const email = newAddress()
     const sent = await signUp('it-it', { email, consent: 'on' })
     expect(sent.status).toBe(303)
@@ -249,7 +286,8 @@ describe('the newsletter sign-up in the footer', () => {
       const answers = together
         ? await Promise.all([signUp('it-it', fields), signUp('it-it', fields)])
         : [await signUp('it-it', fields), await signUp('it-it', fields)]
-      for (const answer of answers) expect(answer.headers.get('Location'), `together: ${together}`).toBe('/it-it/newsletter/sent')
+      for (const answer of answers)
+        expect(answer.headers.get('Location'), `together: ${together}`).toBe('/it-it/newsletter/sent')
       expect(await mailsTo(email), `together: ${together}`).toHaveLength(1)
       expect(await pendingOf(email), `together: ${together}`).toHaveLength(1)
       // Signing up again from a new form sends a new link (within the hourly limit); the first one still works.
@@ -264,13 +302,16 @@ describe('the newsletter sign-up in the footer', () => {
   it('mails each visitor of a kept page, whose footers share one token, their own link', async () => {
     const form_token = await formToken('it-it', 'newsletter')
     const [first, second] = [newAddress(), newAddress()]
-    await Promise.all([signUp('it-it', { email: first, consent: 'on', form_token }), signUp('it-it', { email: second, consent: 'on', form_token })])
+    await Promise.all([
+      signUp('it-it', { email: first, consent: 'on', form_token }),
+      signUp('it-it', { email: second, consent: 'on', form_token }),
+    ])
     await signUp('it-it', { email: first.toUpperCase(), consent: 'on', form_token })
     expect(await mailsTo(first)).toHaveLength(1)
     expect(await mailsTo(second)).toHaveLength(1)
   })
 
-  it('brings the form back with 422 and the field\'s message for a wrong address or no consent, the address kept', async () => {
+  it("brings the form back with 422 and the field's message for a wrong address or no consent, the address kept", async () => {
     const wrong = await signUp('it-it', { email: 'giulia(at)example', consent: 'on' })
     expect(wrong.status).toBe(422)
     expect(textOf(wrong.text)).toContain(italian.validation.email)
@@ -302,7 +343,11 @@ describe('the newsletter sign-up in the footer', () => {
 
   it('gives an expired form back with a new token and the address kept', async () => {
     const email = newAddress()
-    const answer = await signUp('it-it', { email, consent: 'on', form_token: await formToken('it-it', 'newsletter', 25 * 3600) })
+    const answer = await signUp('it-it', {
+      email,
+      consent: 'on',
+      form_token: await formToken('it-it', 'newsletter', 25 * 3600),
+    })
     expect(answer.status).toBe(422)
     expect(textOf(answer.text)).toContain(italian.forms.expired)
     expect(answer.text).toContain(`value="${email}"`)
@@ -313,18 +358,25 @@ describe('the newsletter sign-up in the footer', () => {
     const limiters = steadyRateLimiters()
     const client = { 'CF-Connecting-IP': '203.0.113.91' }
     const limit = env.TEST_RATE_LIMITS.FORM_ATTEMPTS as number
-    for (let i = 0; i < limit; i++) expect((await signUp('it-it', { email: 'wrong', consent: 'on' }, client, limiters)).status).toBe(422)
+    for (let i = 0; i < limit; i++)
+      expect((await signUp('it-it', { email: 'wrong', consent: 'on' }, client, limiters)).status).toBe(422)
     const refused = await signUp('it-it', { email: newAddress(), consent: 'on' }, client, limiters)
     expect(refused.status).toBe(429)
     expect(refused.headers.get('Retry-After')).toBe('60')
     expect(textOf(refused.text)).toContain(italian.validation.too_many_attempts)
-    expect((await signUp('it-it', { email: newAddress(), consent: 'on' }, { 'CF-Connecting-IP': nextClient() }, limiters)).status).toBe(303)
+    expect(
+      (await signUp('it-it', { email: newAddress(), consent: 'on' }, { 'CF-Connecting-IP': nextClient() }, limiters))
+        .status,
+    ).toBe(303)
   })
 
   it('refuses a cross-site post, of the form or of a confirmation, with 403', async () => {
     const email = newAddress()
     const token = await formToken('it-it', 'newsletter')
-    const attempts: Array<Record<string, string>> = [{ 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }, { Origin: 'https://evil.example' }]
+    const attempts: Array<Record<string, string>> = [
+      { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' },
+      { Origin: 'https://evil.example' },
+    ]
     for (const headers of attempts) {
       const form = await visit('/it-it/newsletter', {
         method: 'POST',
@@ -339,7 +391,10 @@ describe('the newsletter sign-up in the footer', () => {
   })
 
   it('answers 404 to an unknown or malformed link and 410 to an expired one, with the same message and a way to sign up again', async () => {
-    for (const [path, status] of [[`/it-it/newsletter/confirm/${'B'.repeat(43)}`, 404], ['/it-it/newsletter/confirm/x!', 404]] as const) {
+    for (const [path, status] of [
+      [`/it-it/newsletter/confirm/${'B'.repeat(43)}`, 404],
+      ['/it-it/newsletter/confirm/x!', 404],
+    ] as const) {
       const page = await visit(path)
       expect(page.status, path).toBe(status)
       expect(textOf(page.text)).toContain(italian.newsletter.invalid_text)
@@ -348,13 +403,15 @@ describe('the newsletter sign-up in the footer', () => {
     const email = newAddress()
     await signUp('it-it', { email, consent: 'on' })
     const token = tokenIn((await mailsTo(email))[0]!.body)
-    await env.DB.prepare(`UPDATE newsletter_requests SET expires_at = '2020-01-01T00:00:00.000Z' WHERE email = ?`).bind(email).run()
+    await env.DB.prepare(`UPDATE newsletter_requests SET expires_at = '2020-01-01T00:00:00.000Z' WHERE email = ?`)
+      .bind(email)
+      .run()
     expect((await visit(`/it-it/newsletter/confirm/${token}`)).status).toBe(410)
     expect((await visit(`/it-it/newsletter/confirm/${token}`, formPost({}))).status).toBe(410)
     expect(await subscriberOf(email)).toBeNull()
   })
 
-  it('writes neither the link\'s token nor the address into any log line', async () => {
+  it("writes neither the link's token nor the address into any log line", async () => {
     const email = newAddress()
     await signUp('it-it', { email, consent: 'on' })
     const token = tokenIn((await mailsTo(email))[0]!.body)
@@ -377,11 +434,21 @@ describe('the newsletter sign-up in the footer', () => {
   })
 
   it('answers 4xx, never 5xx, to any body', async () => {
-    const bodies = ['', 'email=%ZZ', `consent=on&email=${'a'.repeat(5000)}@example.com`, '\u0000\u0001', 'form_token=x.y.z&email=a@b.c&consent=on']
+    const bodies = [
+      '',
+      'email=%ZZ',
+      `consent=on&email=${'a'.repeat(5000)}@example.com`,
+      '\u0000\u0001',
+      'form_token=x.y.z&email=a@b.c&consent=on',
+    ]
     for (const body of bodies) {
       const { status } = await visit('/it-it/newsletter', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: ORIGIN, 'CF-Connecting-IP': nextClient() },
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Origin: ORIGIN,
+          'CF-Connecting-IP': nextClient(),
+        },
         body,
       })
       expect(status, body.slice(0, 40)).toBeLessThan(500)

@@ -10,18 +10,25 @@ import { clearCaches, visit } from '../fixtures/worker'
 afterEach(() => vi.restoreAllMocks())
 
 describe('security headers', () => {
-  it('protect every HTML answer: each script allowed by the answer\'s nonce, or on a kept page by its hash, never by its origin', async () => {
-    const sha256 = async (code: string) => btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)))))
+  it("protect every HTML answer: each script allowed by the answer's nonce, or on a kept page by its hash, never by its origin", async () => {
+    const sha256 = async (code: string) =>
+      btoa(
+        String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)))),
+      )
     // A page of every public kind, once fresh and once kept (a page that may be kept answers by hashes the second time).
     const pages = PUBLIC_PAGES.map(({ path }) => path)
     for (const path of [...pages, ...pages]) {
       const { headers, text } = await visit(path)
       if (!headers.get('Content-Type')?.startsWith('text/html')) continue
       expect(headers.get('Strict-Transport-Security'), path).toMatch(/max-age=(\d{8,})/)
-      expect(Number(/max-age=(\d+)/.exec(headers.get('Strict-Transport-Security')!)![1])).toBeGreaterThanOrEqual(31_536_000)
+      expect(Number(/max-age=(\d+)/.exec(headers.get('Strict-Transport-Security')!)![1])).toBeGreaterThanOrEqual(
+        31_536_000,
+      )
       expect(headers.get('X-Content-Type-Options')).toBe('nosniff')
       // The whistleblower channel sends no referrer at all (no trace of a reporter).
-      expect(headers.get('Referrer-Policy'), path).toBe(path.includes('/whistleblower-form') ? 'no-referrer' : 'strict-origin-when-cross-origin')
+      expect(headers.get('Referrer-Policy'), path).toBe(
+        path.includes('/whistleblower-form') ? 'no-referrer' : 'strict-origin-when-cross-origin',
+      )
       const csp = headers.get('Content-Security-Policy') ?? ''
       expect(csp, path).toContain("frame-ancestors 'none'")
       expect(csp, path).toContain("object-src 'none'")
@@ -59,7 +66,10 @@ describe('the request log', () => {
     const lines: string[] = []
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)))
     await visit('/it-it/chi-siamo?email=someone@example.com', {
-      headers: { Cookie: 'CountryLocale=it-it; __Host-AuthTkn=secret-session-id', Authorization: 'Bearer secret-token' },
+      headers: {
+        Cookie: 'CountryLocale=it-it; __Host-AuthTkn=secret-session-id',
+        Authorization: 'Bearer secret-token',
+      },
     })
     const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.method)
     expect(requestLines).toHaveLength(1)
@@ -80,7 +90,7 @@ describe('the request log', () => {
   })
 })
 
-describe('the Worker\'s own paths', () => {
+describe("the Worker's own paths", () => {
   it('answers /_health', async () => {
     const { status, text, headers } = await visit('/_health')
     expect(status).toBe(200)
@@ -102,14 +112,21 @@ describe('the Worker\'s own paths', () => {
     expect((await visit('/api/nowhere')).status).toBe(404)
   })
 
-  it('keeps the markets\' lead mailboxes out of the public site records, while a lead form still reaches its market\'s', async () => {
+  it("keeps the markets' lead mailboxes out of the public site records, while a lead form still reaches its market's", async () => {
     for (const path of ['/api/sites', '/api/sites/it', '/api/sites/int']) {
       const { status, text } = await visit(path)
       expect(status, path).toBe(200)
       expect(text, path).not.toContain('form_recipients')
       expect(text, path).not.toMatch(/[\w.+-]+@[\w-]+(\.[\w-]+)+/)
     }
-    const contact = { topic: 'other', name: 'Giulia Rossi', email: 'giulia@example.com', order_code: '', message: 'Una domanda.', consent: 'on' }
+    const contact = {
+      topic: 'other',
+      name: 'Giulia Rossi',
+      email: 'giulia@example.com',
+      order_code: '',
+      message: 'Una domanda.',
+      consent: 'on',
+    }
     const { status, headers } = await sendForm('/it-it/contatti', 'contact', contact)
     expect(status).toBe(303)
     const mails = await mailsOf(referenceOf(headers.get('Location'))!)
@@ -132,7 +149,11 @@ describe('wrong purge secrets', () => {
     limiters = steadyRateLimiters()
   })
   const purge = (client: string, secret: string) =>
-    visit('/_purge?market=it-it', { method: 'POST', headers: { 'CF-Connecting-IP': client, Authorization: `Bearer ${secret}` } }, limiters)
+    visit(
+      '/_purge?market=it-it',
+      { method: 'POST', headers: { 'CF-Connecting-IP': client, Authorization: `Bearer ${secret}` } },
+      limiters,
+    )
 
   it('lock a client out with 429 and Retry-After after five, the right secret included; another client still purges', async () => {
     const guesser = '203.0.113.50'
@@ -154,7 +175,8 @@ describe('wrong purge secrets', () => {
 
   it('never reach the log, and neither does the right one', async () => {
     const lines: string[] = []
-    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+    for (const level of ['log', 'warn', 'error'] as const)
+      vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
     for (let i = 0; i < 6; i++) await purge('203.0.113.53', `wrong-secret-${i}`)
     await purge('203.0.113.54', env.PURGE_SECRET)
     const log = lines.join('\n')
@@ -168,8 +190,8 @@ describe('wrong purge secrets', () => {
   })
 })
 
-describe('the brand\'s features (api/get-features)', () => {
-  it('are cached with the other lookups and switch the header\'s login link', async () => {
+describe("the brand's features (api/get-features)", () => {
+  it("are cached with the other lookups and switch the header's login link", async () => {
     await clearCaches()
     expect((await visit('/it-it')).text).toContain('href="/login?redirect=%2Fit-it"')
     expect(await env.CACHE.get(`${CACHE_VERSION}:features`)).not.toBeNull()
@@ -194,16 +216,20 @@ describe('configuration', () => {
     expect(JSON.parse(health.text)).toEqual({ status: 'misconfigured', upstream: 'invalid', publicOrigin: true })
   })
 
-  it('lets images come from the brand\'s API host when there is one, and from the tile server on the dealer locator only', async () => {
+  it("lets images come from the brand's API host when there is one, and from the tile server on the dealer locator only", async () => {
     httpUpstream()
     try {
       const home = await visit('/it-it', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
       expect(home.status).toBe(200)
       // (and the market's tag manager, as on every page of it-it)
-      expect(home.headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL} https://www.googletagmanager.com;`)
+      expect(home.headers.get('Content-Security-Policy')).toContain(
+        `img-src 'self' data: ${UPSTREAM_URL} https://www.googletagmanager.com;`,
+      )
       const locator = await visit('/it-it/rivenditori', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
       expect(locator.status).toBe(200)
-      expect(locator.headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL} https://tile.openstreetmap.org https://www.googletagmanager.com;`)
+      expect(locator.headers.get('Content-Security-Policy')).toContain(
+        `img-src 'self' data: ${UPSTREAM_URL} https://tile.openstreetmap.org https://www.googletagmanager.com;`,
+      )
     } finally {
       vi.unstubAllGlobals()
     }

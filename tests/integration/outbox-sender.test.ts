@@ -24,12 +24,16 @@ async function queued(recipient: string, kind: string, body = 'Hello') {
   return (await env.DB.prepare('SELECT MAX(id) AS id FROM outbox').first<number>('id')) as number
 }
 
-const rowOf = (id: number) => env.DB.prepare('SELECT recipient, sent_at FROM outbox WHERE id = ?').bind(id).first<{ recipient: string; sent_at: string | null }>()
+const rowOf = (id: number) =>
+  env.DB.prepare('SELECT recipient, sent_at FROM outbox WHERE id = ?')
+    .bind(id)
+    .first<{ recipient: string; sent_at: string | null }>()
 
 /** Sends until nothing is left that can be sent, keeping every log line. */
 async function drain(transport: MailTransport, overrides: Partial<Bindings> = {}) {
   const lines: string[] = []
-  for (const level of ['log', 'warn', 'error', 'info'] as const) vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
+  for (const level of ['log', 'warn', 'error', 'info'] as const)
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
   let failed = 0
   for (;;) {
     const run = await sendQueuedMails(bindings(overrides), transport)
@@ -41,13 +45,29 @@ async function drain(transport: MailTransport, overrides: Partial<Bindings> = {}
 describe('sending the outbox', () => {
   it('hands each queued mail over once: one in the clear is kept marked sent, a sealed one is opened only now and its row deleted', async () => {
     const plain = await queued('rider@example.com', 'newsletter_confirmation')
-    const sealed = await queued(await sealRecipient(WHISTLEBLOWER_SECRET, 'hidden.reporter@example.com'), 'whistleblower_news', 'There is news: https://site.test/it-it/whistleblower-form/status')
+    const sealed = await queued(
+      await sealRecipient(WHISTLEBLOWER_SECRET, 'hidden.reporter@example.com'),
+      'whistleblower_news',
+      'There is news: https://site.test/it-it/whistleblower-form/status',
+    )
     expect((await rowOf(sealed))?.recipient).toMatch(/^sealed:v1:/)
     const transport = recorder()
     await drain(transport)
     expect(transport.mails.filter((mail) => [plain, sealed].includes(mail.id))).toEqual([
-      { id: plain, to: 'rider@example.com', subject: 'Subject of newsletter_confirmation', body: 'Hello', kind: 'newsletter_confirmation' },
-      { id: sealed, to: 'hidden.reporter@example.com', subject: 'Subject of whistleblower_news', body: 'There is news: https://site.test/it-it/whistleblower-form/status', kind: 'whistleblower_news' },
+      {
+        id: plain,
+        to: 'rider@example.com',
+        subject: 'Subject of newsletter_confirmation',
+        body: 'Hello',
+        kind: 'newsletter_confirmation',
+      },
+      {
+        id: sealed,
+        to: 'hidden.reporter@example.com',
+        subject: 'Subject of whistleblower_news',
+        body: 'There is news: https://site.test/it-it/whistleblower-form/status',
+        kind: 'whistleblower_news',
+      },
     ])
     expect((await rowOf(plain))?.sent_at).toEqual(expect.any(String))
     expect(await rowOf(sealed)).toBeNull()
@@ -58,13 +78,18 @@ describe('sending the outbox', () => {
   })
 
   it('keeps a mail queued when it cannot be opened or the transport refuses it, logging its kind and id, never its recipient', async () => {
-    const sealed = await queued(await sealRecipient(WHISTLEBLOWER_SECRET, 'kept.reporter@example.com'), 'whistleblower_news')
+    const sealed = await queued(
+      await sealRecipient(WHISTLEBLOWER_SECRET, 'kept.reporter@example.com'),
+      'whistleblower_news',
+    )
     for (const overrides of [{ WHISTLEBLOWER_KEY: undefined }, { WHISTLEBLOWER_KEY: 'another-secret' }]) {
       const transport = recorder()
       const { lines, failed } = await drain(transport, overrides)
       expect(transport.mails.map((mail) => mail.id)).not.toContain(sealed)
       expect(failed).toBeGreaterThan(0)
-      expect(lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ event: 'mail_not_sent', id: sealed, kind: 'whistleblower_news' }))
+      expect(lines.map((line) => JSON.parse(line))).toContainEqual(
+        expect.objectContaining({ event: 'mail_not_sent', id: sealed, kind: 'whistleblower_news' }),
+      )
       expect(lines.join('\n')).not.toContain('kept.reporter')
       expect((await rowOf(sealed))?.sent_at).toBeNull()
     }
@@ -79,7 +104,9 @@ describe('sending the outbox', () => {
     expect((await rowOf(sealed))?.sent_at).toBeNull()
     const transport = recorder()
     await drain(transport)
-    expect(transport.mails.filter((mail) => mail.id === sealed).map((mail) => mail.to)).toEqual(['kept.reporter@example.com'])
+    expect(transport.mails.filter((mail) => mail.id === sealed).map((mail) => mail.to)).toEqual([
+      'kept.reporter@example.com',
+    ])
     expect(await rowOf(sealed)).toBeNull()
   })
 })

@@ -25,7 +25,10 @@ function countingKv() {
 }
 
 const purge = (market?: string) =>
-  visit(`/_purge${market ? `?market=${market}` : ''}`, { method: 'POST', headers: { Authorization: `Bearer ${env.PURGE_SECRET}` } })
+  visit(`/_purge${market ? `?market=${market}` : ''}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${env.PURGE_SECRET}` },
+  })
 
 beforeEach(clearCaches)
 afterEach(() => vi.restoreAllMocks())
@@ -36,7 +39,9 @@ describe('the page cache', () => {
     expect(first).toMatchObject({ path: '/it-it/products', status: 200, page: 'miss' })
     const counting = countingKv()
     let second!: Awaited<ReturnType<typeof visit>>
-    const [line] = await requestLinesOf(async () => (second = await visit('/it-it/products', {}, { CACHE: counting.kv })))
+    const [line] = await requestLinesOf(
+      async () => (second = await visit('/it-it/products', {}, { CACHE: counting.kv })),
+    )
     expect(line).toMatchObject({ status: 200, page: 'memory', upstreamCalls: 0 })
     expect(counting.reads).toEqual([])
     expect(second.text).toContain('</html>')
@@ -67,7 +72,7 @@ describe('the page cache', () => {
     expect(lines.map((line) => line.page)).toEqual(['memory', 'memory', 'miss'])
   })
 
-  it('drops one market\'s pages at a purge of that market, and keeps the others\'', async () => {
+  it("drops one market's pages at a purge of that market, and keeps the others'", async () => {
     await visit('/it-it')
     await visit('/de-de')
     expect((await purge('it-it')).status).toBe(200)
@@ -84,12 +89,16 @@ describe('the page cache', () => {
     expect((await requestLinesOf(() => visit('/it-it')))[0]?.page).toBe('miss')
   })
 
-  it('shows a console switch at once on the cached pages of that market, and keeps the other markets\' pages', async () => {
+  it("shows a console switch at once on the cached pages of that market, and keeps the other markets' pages", async () => {
     const cookie = await consoleLogin('editor')
     const jobs = `href="${pageUrlOf('it-it', 'work-with-us')}"`
     expect((await visit('/it-it')).text).toContain(jobs)
     await visit('/de-de')
-    const switched = await visitConsole(cookie, '/_console/markets/it', formPost({ test_ride_inquiry: 'on', become_a_partner: 'on' }))
+    const switched = await visitConsole(
+      cookie,
+      '/_console/markets/it',
+      formPost({ test_ride_inquiry: 'on', become_a_partner: 'on' }),
+    )
     expect(switched.status).toBe(303)
     let home = ''
     const lines = await requestLinesOf(async () => {
@@ -98,7 +107,11 @@ describe('the page cache', () => {
     })
     expect(home).not.toContain(jobs)
     expect(lines.map((line) => line.page)).toEqual(['miss', 'memory'])
-    await visitConsole(cookie, '/_console/markets/it', formPost({ test_ride_inquiry: 'on', become_a_partner: 'on', work_with_us: 'on' }))
+    await visitConsole(
+      cookie,
+      '/_console/markets/it',
+      formPost({ test_ride_inquiry: 'on', become_a_partner: 'on', work_with_us: 'on' }),
+    )
     expect((await visit('/it-it')).text).toContain(jobs)
   })
 
@@ -120,7 +133,7 @@ describe('the page cache', () => {
     expect(lines[0]?.page).toBe('memory')
   })
 
-  it('keeps a page per consent choice, and never gives a visitor another choice\'s page', async () => {
+  it("keeps a page per consent choice, and never gives a visitor another choice's page", async () => {
     const accepted = { Cookie: '__Host-Consent=v1.a1.m1.f1' }
     const first = await visit('/it-it', { headers: accepted })
     expect(first.text).toContain('class="consent consent-closed"')
@@ -134,11 +147,15 @@ describe('the page cache', () => {
     expect(lines[0]?.page).toBe('memory')
   })
 
-  it('puts a logged-in visitor\'s name into the cached page, and never another visitor\'s', async () => {
+  it("puts a logged-in visitor's name into the cached page, and never another visitor's", async () => {
     await visit('/it-it/products')
     const giulia = await logIn(DEMO)
     const second = await logIn(SECOND)
-    const [mine, theirs, nobody] = [await visitAs(giulia, '/it-it/products'), await visitAs(second, '/it-it/products'), await visit('/it-it/products')]
+    const [mine, theirs, nobody] = [
+      await visitAs(giulia, '/it-it/products'),
+      await visitAs(second, '/it-it/products'),
+      await visit('/it-it/products'),
+    ]
     expect(mine.text).toContain('account-menu')
     expect(mine.text).not.toContain('data-account')
     expect(theirs.text).toContain('account-menu')
@@ -148,7 +165,10 @@ describe('the page cache', () => {
     expect(mine.headers.get('ETag')).toBeNull()
     // The first page gives the browser its copy of the cart count (and, setting a cookie, is not kept); with it, the
     // page is their browser's to keep.
-    const count = mine.headers.getSetCookie().find((line) => line.startsWith('__Host-CartCount-it='))?.split(';')[0] as string
+    const count = mine.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('__Host-CartCount-it='))
+      ?.split(';')[0] as string
     expect(count).toMatch(/^__Host-CartCount-it=\d+\./)
     expect(mine.headers.get('Cache-Control')).toBe('private, no-store')
     const again = await visitAs(giulia, '/it-it/products', { headers: { Cookie: count } })
@@ -156,11 +176,22 @@ describe('the page cache', () => {
     expect(again.headers.get('Set-Cookie')).toBeNull()
   })
 
-  it('puts a visitor\'s cart count into the cached page, from their browser\'s copy of it when it is this cart\'s', async () => {
+  it("puts a visitor's cart count into the cached page, from their browser's copy of it when it is this cart's", async () => {
     await visit('/it-it/products/aurora-strada-9')
-    const added = await visit('/it-it/cart/items', formPost({ sku: 'STR9-M-RED', quantity: '2', key: 'page-cache-test-key-1', product: 'aurora-strada-9' }, { 'CF-Connecting-IP': nextClient() }))
-    const [cart, count] = ['__Host-Cart-it=', '__Host-CartCount-it='].map((name) =>
-      added.headers.getSetCookie().find((line) => line.startsWith(name))?.split(';')[0]) as [string, string]
+    const added = await visit(
+      '/it-it/cart/items',
+      formPost(
+        { sku: 'STR9-M-RED', quantity: '2', key: 'page-cache-test-key-1', product: 'aurora-strada-9' },
+        { 'CF-Connecting-IP': nextClient() },
+      ),
+    )
+    const [cart, count] = ['__Host-Cart-it=', '__Host-CartCount-it='].map(
+      (name) =>
+        added.headers
+          .getSetCookie()
+          .find((line) => line.startsWith(name))
+          ?.split(';')[0],
+    ) as [string, string]
     expect(cart).toBeTruthy()
     expect(count).toMatch(/^__Host-CartCount-it=2\.[0-9a-z]+$/)
     const withCookies = (...cookies: string[]) => ({ headers: { Cookie: cookies.join('; ') } })
@@ -176,15 +207,32 @@ describe('the page cache', () => {
         expect(again.headers.getSetCookie().map((line) => line.split(';')[0])).toEqual([count])
       }
     })
-    expect(lines.map((line) => [line.page, line.upstreamCalls])).toEqual([['memory', 0], ['memory', 1], ['memory', 1], ['memory', 1]])
-    expect((await visit('/it-it/products/aurora-strada-9')).text).toMatch(/data-cart-count=""[^>]*hidden=""[^>]*><\/span>/)
+    expect(lines.map((line) => [line.page, line.upstreamCalls])).toEqual([
+      ['memory', 0],
+      ['memory', 1],
+      ['memory', 1],
+      ['memory', 1],
+    ])
+    expect((await visit('/it-it/products/aurora-strada-9')).text).toMatch(
+      /data-cart-count=""[^>]*hidden=""[^>]*><\/span>/,
+    )
   })
 
-  it('keeps a logged-in customer\'s count with their session: another session of theirs reads it again', async () => {
+  it("keeps a logged-in customer's count with their session: another session of theirs reads it again", async () => {
     const session = await logIn(SECOND)
     await visit('/it-it/products/aurora-strada-9')
-    const added = await visitAs(session, '/it-it/cart/items', formPost({ sku: 'STR9-M-RED', quantity: '1', key: 'page-cache-test-key-2', product: 'aurora-strada-9' }, { 'CF-Connecting-IP': nextClient() }))
-    const count = added.headers.getSetCookie().find((line) => line.startsWith('__Host-CartCount-it='))?.split(';')[0] as string
+    const added = await visitAs(
+      session,
+      '/it-it/cart/items',
+      formPost(
+        { sku: 'STR9-M-RED', quantity: '1', key: 'page-cache-test-key-2', product: 'aurora-strada-9' },
+        { 'CF-Connecting-IP': nextClient() },
+      ),
+    )
+    const count = added.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('__Host-CartCount-it='))
+      ?.split(';')[0] as string
     expect(count).toMatch(/^__Host-CartCount-it=\d+\.[0-9a-z]+$/)
     const another = await logIn(SECOND)
     const lines = await requestLinesOf(async () => {
@@ -217,7 +265,7 @@ describe('the page cache', () => {
     for (const line of lines) expect(line.page).toBeUndefined()
   })
 
-  it('allows a cached page\'s inline scripts by their hashes, with no nonce anywhere', async () => {
+  it("allows a cached page's inline scripts by their hashes, with no nonce anywhere", async () => {
     const accepted = { Cookie: '__Host-Consent=v1.a1.m1.f1' }
     await visit('/it-it', { headers: accepted })
     const { text, headers } = await visit('/it-it', { headers: accepted })
@@ -229,7 +277,7 @@ describe('the page cache', () => {
   })
 })
 
-describe('the page cache\'s early answer', () => {
+describe("the page cache's early answer", () => {
   /** Headers that differ between two answers of the same page by nature. */
   const comparable = (headers: Headers) => [...headers].filter(([name]) => name !== 'date')
 
@@ -275,7 +323,9 @@ describe('the page cache\'s early answer', () => {
     await visit('/it-it')
     await visit('/it-it')
     const maintenance = (on: boolean) =>
-      env.DB.prepare(`UPDATE sites SET settings = json_set(settings, '$.under_maintenance', json('${on}')) WHERE slug = 'it'`).run()
+      env.DB.prepare(
+        `UPDATE sites SET settings = json_set(settings, '$.under_maintenance', json('${on}')) WHERE slug = 'it'`,
+      ).run()
     await maintenance(true)
     try {
       // Switched upstream (no purge): the site record's KV entry is gone, and this isolate's memo of it ends (before
@@ -289,15 +339,20 @@ describe('the page cache\'s early answer', () => {
   })
 })
 
-describe('the page cache\'s early answer for a logged-in visitor', () => {
+describe("the page cache's early answer for a logged-in visitor", () => {
   it('stitches their name and count in before the app runs, with the session this isolate read and their copy of the count', async () => {
     const giulia = await logIn(DEMO)
     await visit('/it-it/news')
     const first = await visitAs(giulia, '/it-it/news')
-    const copy = first.headers.getSetCookie().find((line) => line.startsWith('__Host-CartCount-it='))?.split(';')[0] as string
+    const copy = first.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('__Host-CartCount-it='))
+      ?.split(';')[0] as string
     expect(copy).toBeTruthy()
     let again!: Visit
-    const [line] = await requestLinesOf(async () => (again = await visitAs(giulia, '/it-it/news', { headers: { Cookie: copy } })))
+    const [line] = await requestLinesOf(
+      async () => (again = await visitAs(giulia, '/it-it/news', { headers: { Cookie: copy } })),
+    )
     expect(line).toMatchObject({ page: 'memory', cacheLookups: {}, upstreamCalls: 0 })
     expect(again.text).toContain('account-menu')
     expect(again.headers.get('Cache-Control')).toBe('private, no-cache')
@@ -318,7 +373,10 @@ describe('the page cache\'s early answer for a logged-in visitor', () => {
   it('leaves a session ended in this isolate to the app: the page shows nobody', async () => {
     const giulia = await logIn(DEMO)
     await visit('/it-it/news')
-    const copy = (await visitAs(giulia, '/it-it/news')).headers.getSetCookie().find((line) => line.startsWith('__Host-CartCount-it='))?.split(';')[0] as string
+    const copy = (await visitAs(giulia, '/it-it/news')).headers
+      .getSetCookie()
+      .find((line) => line.startsWith('__Host-CartCount-it='))
+      ?.split(';')[0] as string
     expect((await visitAs(giulia, '/logout', formPost({ redirect: '/it-it' }))).status).toBe(303)
     const [line] = await requestLinesOf(async () => {
       const after = await visitAs(giulia, '/it-it/news', { headers: { Cookie: copy } })

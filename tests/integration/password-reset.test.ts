@@ -13,7 +13,9 @@ let customers = 0
 
 beforeEach(async () => {
   DEMO.email = `reset-${++customers}@example.com`
-  await env.DB.prepare(`INSERT INTO users (email, first_name, last_name, password_hash) VALUES (?, 'Reset', 'Tester', ?)`)
+  await env.DB.prepare(
+    `INSERT INTO users (email, first_name, last_name, password_hash) VALUES (?, 'Reset', 'Tester', ?)`,
+  )
     .bind(DEMO.email, await hashPassword(DEMO.password))
     .run()
 })
@@ -23,7 +25,9 @@ const forgot = (email: string, cookie = 'CountryLocale=it-it') =>
 
 /** The latest mail of the outbox to an address. */
 const lastMail = (to: string) =>
-  env.DB.prepare('SELECT subject, body, kind FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1').bind(to).first<{ subject: string; body: string; kind: string }>()
+  env.DB.prepare('SELECT subject, body, kind FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1')
+    .bind(to)
+    .first<{ subject: string; body: string; kind: string }>()
 
 /** Asks for a link for the demo customer and answers its path (`/it-it/update-password/{token}`). */
 async function resetLink(): Promise<string> {
@@ -34,12 +38,17 @@ async function resetLink(): Promise<string> {
   return link as string
 }
 
-const mailsTo = (email: string) => env.DB.prepare('SELECT COUNT(*) AS n FROM outbox WHERE recipient = ?').bind(email).first<number>('n')
+const mailsTo = (email: string) =>
+  env.DB.prepare('SELECT COUNT(*) AS n FROM outbox WHERE recipient = ?').bind(email).first<number>('n')
 
 /** The update-password paths of every mail an address was sent. */
 async function linksMailedTo(email: string): Promise<string[]> {
-  const { results } = await env.DB.prepare('SELECT body FROM outbox WHERE recipient = ?').bind(email).all<{ body: string }>()
-  return results.flatMap(({ body }) => /https:\/\/site\.test(\/[a-z-]+\/update-password\/[A-Za-z0-9_-]+)/.exec(body)?.[1] ?? [])
+  const { results } = await env.DB.prepare('SELECT body FROM outbox WHERE recipient = ?')
+    .bind(email)
+    .all<{ body: string }>()
+  return results.flatMap(
+    ({ body }) => /https:\/\/site\.test(\/[a-z-]+\/update-password\/[A-Za-z0-9_-]+)/.exec(body)?.[1] ?? [],
+  )
 }
 
 /** Makes an account's links eleven minutes older, as if that much time had passed. */
@@ -47,7 +56,9 @@ const tenMinutesLater = (email: string) =>
   env.DB.prepare(
     `UPDATE password_resets SET created_at = strftime('%Y-%m-%dT%H:%M:%SZ', created_at, '-11 minutes')
       WHERE user_id = (SELECT id FROM users WHERE email = ?)`,
-  ).bind(email).run()
+  )
+    .bind(email)
+    .run()
 
 const submit = (path: string, password: string, confirmation = password) =>
   visit(path, formPost({ password, password_confirmation: confirmation, username: DEMO.email }))
@@ -71,12 +82,18 @@ describe('forgot password', () => {
     expect(page.text).toMatch(/<p class="toast" role="status">/)
   })
 
-  it('stores the link\'s token only hashed, expiring in an hour', async () => {
+  it("stores the link's token only hashed, expiring in an hour", async () => {
     const link = await resetLink()
     const token = link.split('/').pop() as string
-    const rows = await env.DB.prepare('SELECT token_hash, expires_at FROM password_resets').all<{ token_hash: string; expires_at: string }>()
+    const rows = await env.DB.prepare('SELECT token_hash, expires_at FROM password_resets').all<{
+      token_hash: string
+      expires_at: string
+    }>()
     expect(JSON.stringify(rows.results)).not.toContain(token)
-    const newest = rows.results.map((row) => Date.parse(row.expires_at)).sort().pop() as number
+    const newest = rows.results
+      .map((row) => Date.parse(row.expires_at))
+      .sort()
+      .pop() as number
     expect(Math.abs(newest - (Date.now() + 3600_000))).toBeLessThan(60_000)
   })
 
@@ -91,7 +108,12 @@ describe('forgot password answers every address after the same work', () => {
   afterEach(() => vi.restoreAllMocks())
   /** Asks with a database that answers nothing until released (a 1 s upstream timeout: were the answer waiting, a 503). */
   const forgotWith = (db: ReturnType<typeof heldDatabase>, email: string) =>
-    visit('/login/forgot', formPost({ forgot_email: email }, { 'CF-Connecting-IP': nextClient() }), { DB: db.database, UPSTREAM_TIMEOUT_MS: '1000' }, { waitForBackground: false })
+    visit(
+      '/login/forgot',
+      formPost({ forgot_email: email }, { 'CF-Connecting-IP': nextClient() }),
+      { DB: db.database, UPSTREAM_TIMEOUT_MS: '1000' },
+      { waitForBackground: false },
+    )
 
   it('answers a known and an unknown address before the account is even looked up, and mails only the known one afterwards', async () => {
     for (const email of [DEMO.email, 'nobody@example.com']) {
@@ -111,7 +133,8 @@ describe('forgot password answers every address after the same work', () => {
 
   it('logs a failure of the work left in the background, without the address', async () => {
     const lines: string[] = []
-    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+    for (const level of ['log', 'warn', 'error'] as const)
+      vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
     const db = heldDatabase(env.DB, { failWith: new Error('D1_ERROR: database unavailable') })
     const answer = await forgotWith(db, DEMO.email)
     expect(answer.status).toBe(303)
@@ -177,7 +200,11 @@ describe('the update-password page', () => {
     expect(expired.status).toBe(410)
     expect(textOf(expired.text)).toContain(italian.password.link_invalid_text)
     expect((await submit(link, NEW_PASSWORD)).status).toBe(410)
-    for (const path of [`/it-it/update-password/${'x'.repeat(43)}`, '/it-it/update-password/short', '/it-it/update-password/%00%ff']) {
+    for (const path of [
+      `/it-it/update-password/${'x'.repeat(43)}`,
+      '/it-it/update-password/short',
+      '/it-it/update-password/%00%ff',
+    ]) {
       const { status, text } = await visit(path)
       expect(status, path).toBe(404)
       expect(textOf(text)).toContain(italian.password.link_invalid_title)
@@ -195,7 +222,8 @@ describe('the update-password page', () => {
 
 describe('reset links and the logs', () => {
   it('sends one account three links at once at most, with the same answer to every ask', async () => {
-    for (let i = 0; i < 4; i++) expect((await forgot(DEMO.email)).headers.get('Location')).toBe('/login?notice=reset_link_sent')
+    for (let i = 0; i < 4; i++)
+      expect((await forgot(DEMO.email)).headers.get('Location')).toBe('/login?notice=reset_link_sent')
     expect(await mailsTo(DEMO.email)).toBe(3)
   })
 
@@ -204,7 +232,7 @@ describe('reset links and the logs', () => {
     expect(await mailsTo(DEMO.email)).toBe(3)
   })
 
-  it('still sends the owner a working link after a stranger used up the hour\'s: one more ten minutes after the newest', async () => {
+  it("still sends the owner a working link after a stranger used up the hour's: one more ten minutes after the newest", async () => {
     // A stranger asks, again and again, from address after address.
     for (let i = 0; i < 5; i++) await forgot(DEMO.email)
     expect(await mailsTo(DEMO.email)).toBe(3)
@@ -222,7 +250,7 @@ describe('reset links and the logs', () => {
     await logIn({ email: DEMO.email, password: NEW_PASSWORD })
   })
 
-  it('never logs a reset token: the page\'s path and the API call\'s are logged as :token', async () => {
+  it("never logs a reset token: the page's path and the API call's are logged as :token", async () => {
     const lines: string[] = []
     for (const level of ['log', 'warn', 'error'] as const) {
       vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')))
@@ -235,10 +263,14 @@ describe('reset links and the logs', () => {
       // Spent: the API refuses the token with a 410, a failure the log line lists by its call's path.
       expect((await visit(link)).status).toBe(410)
 
-      const requests = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === 'request')
+      const requests = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line.event === 'request')
       const pageLines = requests.filter((line) => line.path === '/it-it/update-password/:token')
       expect(pageLines.map((line) => `${line.method} ${line.status}`)).toEqual(['GET 200', 'POST 303', 'GET 410'])
-      expect(pageLines[2]?.upstreamFailures).toEqual([{ path: 'auth/reset-password/:token', failure: 'rejected', status: 410 }])
+      expect(pageLines[2]?.upstreamFailures).toEqual([
+        { path: 'auth/reset-password/:token', failure: 'rejected', status: 410 },
+      ])
       expect(lines.length).toBeGreaterThanOrEqual(4)
       for (const line of lines) expect(line).not.toContain(token)
     } finally {

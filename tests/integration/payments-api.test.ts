@@ -42,15 +42,37 @@ async function placeOrder(total = 59960): Promise<string> {
   return code
 }
 
-function eventOf(code: string, state: PaymentEvent['data']['state'], { id = `evt_${crypto.randomUUID().replace(/-/g, '')}`, amount = 59960 } = {}): PaymentEvent {
-  const type = ({ paid: 'payment.succeeded', failed: 'payment.failed', pending: 'payment.pending', cancelled: 'payment.cancelled' } as const)[state]
-  return { id, type, created: 1763890000, data: { payment_id: 'tp_aaaaaaaaaaaaaaaaaaaaaaaa', order_code: code, amount, currency: 'EUR', state } }
+function eventOf(
+  code: string,
+  state: PaymentEvent['data']['state'],
+  { id = `evt_${crypto.randomUUID().replace(/-/g, '')}`, amount = 59960 } = {},
+): PaymentEvent {
+  const type = (
+    {
+      paid: 'payment.succeeded',
+      failed: 'payment.failed',
+      pending: 'payment.pending',
+      cancelled: 'payment.cancelled',
+    } as const
+  )[state]
+  return {
+    id,
+    type,
+    created: 1763890000,
+    data: { payment_id: 'tp_aaaaaaaaaaaaaaaaaaaaaaaa', order_code: code, amount, currency: 'EUR', state },
+  }
 }
 
-const order = (code: string) => env.DB.prepare('SELECT status, payment_state FROM orders WHERE code = ?').bind(code).first()
-const stock = async () => (await env.DB.prepare('SELECT stock FROM product_variants WHERE sku = ?').bind(SKU).first<number>('stock')) ?? -1
+const order = (code: string) =>
+  env.DB.prepare('SELECT status, payment_state FROM orders WHERE code = ?').bind(code).first()
+const stock = async () =>
+  (await env.DB.prepare('SELECT stock FROM product_variants WHERE sku = ?').bind(SKU).first<number>('stock')) ?? -1
 const mails = async (code: string) =>
-  (await env.DB.prepare(`SELECT body FROM outbox WHERE kind = 'order_confirmation' AND subject LIKE ?`).bind(`%${code}%`).all<{ body: string }>()).results
+  (
+    await env.DB.prepare(`SELECT body FROM outbox WHERE kind = 'order_confirmation' AND subject LIKE ?`)
+      .bind(`%${code}%`)
+      .all<{ body: string }>()
+  ).results
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -74,13 +96,16 @@ describe('POST api/payments/events', () => {
     expect(queued[0]?.body).toContain(`https://site.test/it-it/my-account/orders/${code}`)
   })
 
-  it('answers a failed event\'s outcome again to its retry, even after the order moved on (nothing acts twice)', async () => {
+  it("answers a failed event's outcome again to its retry, even after the order moved on (nothing acts twice)", async () => {
     const code = await placeOrder()
     const event = eventOf(code, 'failed')
     expect(paymentEventAnswer.parse((await settle(event)).json).data.outcome).toBe('failed')
     // The buyer tries again: the order waits for a payment once more; the provider's retry must not fail it.
     await env.DB.prepare(`UPDATE orders SET payment_state = 'pending' WHERE code = ?`).bind(code).run()
-    expect(paymentEventAnswer.parse((await settle(event)).json).data).toMatchObject({ outcome: 'failed', duplicate: true })
+    expect(paymentEventAnswer.parse((await settle(event)).json).data).toMatchObject({
+      outcome: 'failed',
+      duplicate: true,
+    })
     expect(await order(code)).toEqual({ status: 'pending_payment', payment_state: 'pending' })
   })
 
@@ -106,7 +131,9 @@ describe('POST api/payments/events', () => {
     expect(await order(code)).toEqual({ status: 'pending_payment', payment_state: 'pending' })
     expect(await stock()).toBe(before)
     expect(await mails(code)).toEqual([])
-    expect(errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_amount_mismatch"'))).toHaveLength(1)
+    expect(
+      errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_amount_mismatch"')),
+    ).toHaveLength(1)
   })
 
   it('answers no_order for an order it does not know, and unchanged for a pending report', async () => {
@@ -116,12 +143,14 @@ describe('POST api/payments/events', () => {
     expect(await order(code)).toEqual({ status: 'pending_payment', payment_state: 'pending' })
   })
 
-  it('answers 409 event_in_progress while the event\'s first delivery settles it, and takes over a claim left without an outcome', async () => {
+  it("answers 409 event_in_progress while the event's first delivery settles it, and takes over a claim left without an outcome", async () => {
     const code = await placeOrder()
     const event = eventOf(code, 'paid')
     // A claim of this very event (its hash as the API reads it) without an outcome: its first delivery is under way.
     const hash = await sha256Hex(JSON.stringify(event))
-    await env.DB.prepare('INSERT INTO webhook_events (event_id, type, body_sha256, payment_id, order_code) VALUES (?, ?, ?, ?, ?)')
+    await env.DB.prepare(
+      'INSERT INTO webhook_events (event_id, type, body_sha256, payment_id, order_code) VALUES (?, ?, ?, ?, ?)',
+    )
       .bind(event.id, event.type, hash, event.data.payment_id, code)
       .run()
     const busy = await settle(event)
@@ -129,7 +158,9 @@ describe('POST api/payments/events', () => {
     expect(busy.json).toMatchObject({ code: 'event_in_progress' })
     expect(await order(code)).toEqual({ status: 'pending_payment', payment_state: 'pending' })
 
-    await env.DB.prepare(`UPDATE webhook_events SET received_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) WHERE event_id = ?`)
+    await env.DB.prepare(
+      `UPDATE webhook_events SET received_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) WHERE event_id = ?`,
+    )
       .bind(`-${EVENT_CLAIM_SECONDS + 1} seconds`, event.id)
       .run()
     const takenOver = await settle(event)
@@ -138,7 +169,7 @@ describe('POST api/payments/events', () => {
     expect(await mails(code)).toHaveLength(1)
   })
 
-  it('refuses what is no event, or a link off the site\'s orders (422), and remembers nothing', async () => {
+  it("refuses what is no event, or a link off the site's orders (422), and remembers nothing", async () => {
     const code = await placeOrder()
     const event = eventOf(code, 'paid')
     for (const [body, link] of [
@@ -149,7 +180,9 @@ describe('POST api/payments/events', () => {
     ] as const) {
       expect((await settle(body, link)).status, JSON.stringify([body, link])).toBe(422)
     }
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM webhook_events WHERE order_code = ?').bind(code).first('n')).toBe(0)
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM webhook_events WHERE order_code = ?').bind(code).first('n'),
+    ).toBe(0)
     expect(await order(code)).toEqual({ status: 'pending_payment', payment_state: 'pending' })
   })
 
@@ -159,17 +192,32 @@ describe('POST api/payments/events', () => {
     const event = eventOf(code, 'paid')
     const failing = new Proxy(env.DB, {
       get(db, name) {
-        if (name === 'prepare') return (sql: string) => (/FROM orders WHERE code/.test(sql) ? { bind: () => ({ first: () => Promise.reject(new Error('D1 is down')) }) } : db.prepare(sql))
+        if (name === 'prepare')
+          return (sql: string) =>
+            /FROM orders WHERE code/.test(sql)
+              ? { bind: () => ({ first: () => Promise.reject(new Error('D1 is down')) }) }
+              : db.prepare(sql)
         const value = Reflect.get(db, name)
         return typeof value === 'function' ? value.bind(db) : value
       },
     })
     const request = new Request('http://embedded.invalid/api/payments/events', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ event, link_template: LINK }),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ event, link_template: LINK }),
     })
-    const response = await api.fetch(request as Parameters<typeof api.fetch>[0], { ...env, DB: failing }, createExecutionContext())
+    const response = await api.fetch(
+      request as Parameters<typeof api.fetch>[0],
+      { ...env, DB: failing },
+      createExecutionContext(),
+    )
     expect(response.status).toBe(500)
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM webhook_events WHERE event_id = ?').bind(event.id).first('n')).toBe(0)
-    expect(paymentEventAnswer.parse((await settle(event)).json).data).toMatchObject({ outcome: 'paid', duplicate: false })
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM webhook_events WHERE event_id = ?').bind(event.id).first('n'),
+    ).toBe(0)
+    expect(paymentEventAnswer.parse((await settle(event)).json).data).toMatchObject({
+      outcome: 'paid',
+      duplicate: false,
+    })
   })
 })

@@ -26,7 +26,11 @@ async function placeOrder({ total = 174900, currency = 'EUR' } = {}): Promise<st
   )
     .bind(code, currency, total, total)
     .run()
-  await env.DB.prepare(`INSERT INTO order_events (order_id, status, at) SELECT id, 'pending_payment', placed_at FROM orders WHERE code = ?`).bind(code).run()
+  await env.DB.prepare(
+    `INSERT INTO order_events (order_id, status, at) SELECT id, 'pending_payment', placed_at FROM orders WHERE code = ?`,
+  )
+    .bind(code)
+    .run()
   return code
 }
 
@@ -45,29 +49,69 @@ async function createPayment(code: string, amount = 174900, currency = 'EUR') {
 }
 
 const order = (code: string) =>
-  env.DB.prepare('SELECT status, payment_state, payment_id FROM orders WHERE code = ?').bind(code).first<{ status: string; payment_state: string; payment_id: string | null }>()
+  env.DB.prepare('SELECT status, payment_state, payment_id FROM orders WHERE code = ?')
+    .bind(code)
+    .first<{ status: string; payment_state: string; payment_id: string | null }>()
 const timeline = async (code: string) =>
-  (await env.DB.prepare('SELECT e.status FROM order_events e JOIN orders o ON o.id = e.order_id WHERE o.code = ? ORDER BY e.at, e.rowid').bind(code).all<{ status: string }>()).results.map((row) => row.status)
+  (
+    await env.DB.prepare(
+      'SELECT e.status FROM order_events e JOIN orders o ON o.id = e.order_id WHERE o.code = ? ORDER BY e.at, e.rowid',
+    )
+      .bind(code)
+      .all<{ status: string }>()
+  ).results.map((row) => row.status)
 const eventsOf = async (code: string) =>
-  (await env.DB.prepare('SELECT type FROM webhook_events WHERE order_code = ? ORDER BY received_at, rowid').bind(code).all<{ type: string }>()).results.map((row) => row.type)
+  (
+    await env.DB.prepare('SELECT type FROM webhook_events WHERE order_code = ? ORDER BY received_at, rowid')
+      .bind(code)
+      .all<{ type: string }>()
+  ).results.map((row) => row.type)
 const paymentState = (id: string) => provider().paymentStatus(id)
 
-const SAME_ORIGIN = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin', Origin: ORIGIN }
+const SAME_ORIGIN = {
+  'Content-Type': 'application/x-www-form-urlencoded',
+  'Sec-Fetch-Site': 'same-origin',
+  Origin: ORIGIN,
+}
 const CROSS_SITE = { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://pay.provider.example' }
 
 /** The buyer presses a button of the test page. */
 const press = (paymentId: string, action: string, bindings: Partial<Cloudflare.Env> = {}) =>
   visit(`/_test-payments/${paymentId}`, { method: 'POST', headers: SAME_ORIGIN, body: `action=${action}` }, bindings)
 
-function eventFor(code: string, paymentId: string, state: PaymentEvent['data']['state'], { amount = 174900, currency = 'EUR', id = `evt_${randomKey()}` } = {}): PaymentEvent {
-  const type = ({ paid: 'payment.succeeded', failed: 'payment.failed', pending: 'payment.pending', cancelled: 'payment.cancelled' } as const)[state]
+function eventFor(
+  code: string,
+  paymentId: string,
+  state: PaymentEvent['data']['state'],
+  { amount = 174900, currency = 'EUR', id = `evt_${randomKey()}` } = {},
+): PaymentEvent {
+  const type = (
+    {
+      paid: 'payment.succeeded',
+      failed: 'payment.failed',
+      pending: 'payment.pending',
+      cancelled: 'payment.cancelled',
+    } as const
+  )[state]
   return { id, type, created: now(), data: { payment_id: paymentId, order_code: code, amount, currency, state } }
 }
 
 /** A provider's delivery: the body signed (by default with the right secret, now) and POSTed from another site. */
-async function deliver(body: string, { secret = SECRET, timestamp = now(), header }: { secret?: string; timestamp?: number; header?: string } = {}, bindings: Partial<Cloudflare.Env> = {}) {
+async function deliver(
+  body: string,
+  { secret = SECRET, timestamp = now(), header }: { secret?: string; timestamp?: number; header?: string } = {},
+  bindings: Partial<Cloudflare.Env> = {},
+) {
   const signature = header ?? (await signWebhook(secret, body, timestamp))
-  return visit('/_webhooks/payments', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Payment-Signature': signature, ...CROSS_SITE }, body }, bindings)
+  return visit(
+    '/_webhooks/payments',
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Payment-Signature': signature, ...CROSS_SITE },
+      body,
+    },
+    bindings,
+  )
 }
 
 afterEach(() => {
@@ -78,14 +122,24 @@ afterEach(() => {
 describe('the test provider behind the PaymentProvider interface', () => {
   it('creates one payment per idempotency key and sends the buyer to its page', async () => {
     const code = await placeOrder()
-    const input = { orderCode: code, amount: 174900, currency: 'EUR', market: 'it-it', returnUrl: returnUrlOf(code), idempotencyKey: randomKey(), description: `Order ${code}` }
+    const input = {
+      orderCode: code,
+      amount: 174900,
+      currency: 'EUR',
+      market: 'it-it',
+      returnUrl: returnUrlOf(code),
+      idempotencyKey: randomKey(),
+      description: `Order ${code}`,
+    }
     const first = await provider().createPayment(input)
     const again = await provider().createPayment(input)
     expect(again).toEqual(first)
     expect(first.paymentId).toMatch(/^tp_[0-9a-f]{24}$/)
     expect(first.redirectUrl).toBe(`${ORIGIN}/_test-payments/${first.paymentId}`)
     expect(first.state).toBe('pending')
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM payments WHERE order_code = ?').bind(code).first('n')).toBe(1)
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM payments WHERE order_code = ?').bind(code).first('n')).toBe(
+      1,
+    )
     expect(await paymentState(first.paymentId)).toBe('pending')
     expect(await paymentState('tp_000000000000000000000000')).toBeNull()
     expect(await paymentState('../etc')).toBeNull()
@@ -93,14 +147,43 @@ describe('the test provider behind the PaymentProvider interface', () => {
 
   it('refuses a key reused for another amount (idempotency_conflict), a return URL off the site and malformed input (invalid)', async () => {
     const code = await placeOrder()
-    const input = { orderCode: code, amount: 174900, currency: 'EUR', market: 'it-it', returnUrl: returnUrlOf(code), idempotencyKey: randomKey(), description: 'Order' }
-    await provider().createPayment(input)
-    await expect(provider().createPayment({ ...input, amount: 100 })).rejects.toEqual(new PaymentError('idempotency_conflict'))
-    await expect(provider().createPayment({ ...input, idempotencyKey: randomKey(), returnUrl: 'https://evil.example/it-it/checkout/x/result' })).rejects.toEqual(new PaymentError('invalid'))
-    for (const bad of [{ amount: 0 }, { amount: 12.5 }, { currency: 'eur' }, { orderCode: '<script>' }, { idempotencyKey: 'short' }, { market: 'Italy' }, { description: '' }]) {
-      await expect(provider().createPayment({ ...input, idempotencyKey: randomKey(), ...bad }), JSON.stringify(bad)).rejects.toEqual(new PaymentError('invalid'))
+    const input = {
+      orderCode: code,
+      amount: 174900,
+      currency: 'EUR',
+      market: 'it-it',
+      returnUrl: returnUrlOf(code),
+      idempotencyKey: randomKey(),
+      description: 'Order',
     }
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM payments WHERE order_code = ?').bind(code).first('n')).toBe(1)
+    await provider().createPayment(input)
+    await expect(provider().createPayment({ ...input, amount: 100 })).rejects.toEqual(
+      new PaymentError('idempotency_conflict'),
+    )
+    await expect(
+      provider().createPayment({
+        ...input,
+        idempotencyKey: randomKey(),
+        returnUrl: 'https://evil.example/it-it/checkout/x/result',
+      }),
+    ).rejects.toEqual(new PaymentError('invalid'))
+    for (const bad of [
+      { amount: 0 },
+      { amount: 12.5 },
+      { currency: 'eur' },
+      { orderCode: '<script>' },
+      { idempotencyKey: 'short' },
+      { market: 'Italy' },
+      { description: '' },
+    ]) {
+      await expect(
+        provider().createPayment({ ...input, idempotencyKey: randomKey(), ...bad }),
+        JSON.stringify(bad),
+      ).rejects.toEqual(new PaymentError('invalid'))
+    }
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM payments WHERE order_code = ?').bind(code).first('n')).toBe(
+      1,
+    )
   })
 
   it('shows a page marked as a test, with the merchant, the amount, the order and three buttons: no script, never cached, not indexed', async () => {
@@ -124,7 +207,14 @@ describe('the test provider behind the PaymentProvider interface', () => {
   it('shows the way to pay chosen at checkout when the payment names one', async () => {
     const code = await placeOrder()
     const { paymentId } = await provider().createPayment({
-      orderCode: code, amount: 174900, currency: 'EUR', market: 'it-it', returnUrl: returnUrlOf(code), idempotencyKey: randomKey(), description: `Order ${code}`, method: 'paypal',
+      orderCode: code,
+      amount: 174900,
+      currency: 'EUR',
+      market: 'it-it',
+      returnUrl: returnUrlOf(code),
+      idempotencyKey: randomKey(),
+      description: `Order ${code}`,
+      method: 'paypal',
     })
     expect(textOf((await visit(`/_test-payments/${paymentId}`)).text)).toMatch(/Paying with\s+PayPal/)
     const { paymentId: plain } = await createPayment(code, 174900, 'EUR')
@@ -143,7 +233,7 @@ describe('the test provider behind the PaymentProvider interface', () => {
     expect(await eventsOf(code)).toEqual(['payment.succeeded'])
   })
 
-  it('fail: the payment fails, and so does the order\'s payment; the order still waits for one (the buyer may try again)', async () => {
+  it("fail: the payment fails, and so does the order's payment; the order still waits for one (the buyer may try again)", async () => {
     const code = await placeOrder()
     const { paymentId } = await createPayment(code)
     const { status, headers } = await press(paymentId, 'fail')
@@ -187,7 +277,11 @@ describe('the test provider behind the PaymentProvider interface', () => {
     const code = await placeOrder()
     const { paymentId } = await createPayment(code)
     for (const body of ['action=refund', 'action=', '', 'action=constructor']) {
-      const { status, text } = await visit(`/_test-payments/${paymentId}`, { method: 'POST', headers: SAME_ORIGIN, body })
+      const { status, text } = await visit(`/_test-payments/${paymentId}`, {
+        method: 'POST',
+        headers: SAME_ORIGIN,
+        body,
+      })
       expect(status, body).toBe(400)
       expect(text).toContain('Choose one of the buttons')
     }
@@ -215,7 +309,7 @@ describe('the test provider behind the PaymentProvider interface', () => {
     expect((await press('tp_000000000000000000000000', 'succeed')).status).toBe(404)
   })
 
-  it('takes no payment with an HTTP upstream: its page and its buttons answer 404 (a brand\'s orders are never paid for nothing)', async () => {
+  it("takes no payment with an HTTP upstream: its page and its buttons answer 404 (a brand's orders are never paid for nothing)", async () => {
     const code = await placeOrder()
     const { paymentId } = await createPayment(code)
     const http = { UPSTREAM_URL }
@@ -232,7 +326,9 @@ describe('the test provider behind the PaymentProvider interface', () => {
     const noSecret = { PAYMENT_WEBHOOK_SECRET: undefined } as unknown as Partial<Cloudflare.Env>
     expect((await visit(`/_test-payments/${paymentId}`, {}, noSecret)).status).toBe(503)
     expect((await deliver(JSON.stringify(eventFor(code, paymentId, 'paid')), {}, noSecret)).status).toBe(503)
-    expect(errors.mock.calls.map(([line]) => String(line)).some((line) => line.includes('"payment_secret_missing"'))).toBe(true)
+    expect(
+      errors.mock.calls.map(([line]) => String(line)).some((line) => line.includes('"payment_secret_missing"')),
+    ).toBe(true)
     expect(await order(code)).toMatchObject({ payment_state: 'pending' })
   })
 })
@@ -248,11 +344,37 @@ describe('the payment webhook, POST /_webhooks/payments', () => {
   })
 
   it.each([
-    ['a forged signature (another secret)', async (body: string) => deliver(body, { secret: 'not-the-secret' }), 401, 'signature'],
-    ['an altered body (signed, then changed)', async (body: string) => deliver(body.replace('"paid"', '"paid" '), { header: await signWebhook(SECRET, body, now()) }), 401, 'signature'],
-    ['a stale timestamp (6 minutes old)', async (body: string) => deliver(body, { timestamp: now() - 360 }), 401, 'stale'],
+    [
+      'a forged signature (another secret)',
+      async (body: string) => deliver(body, { secret: 'not-the-secret' }),
+      401,
+      'signature',
+    ],
+    [
+      'an altered body (signed, then changed)',
+      async (body: string) =>
+        deliver(body.replace('"paid"', '"paid" '), { header: await signWebhook(SECRET, body, now()) }),
+      401,
+      'signature',
+    ],
+    [
+      'a stale timestamp (6 minutes old)',
+      async (body: string) => deliver(body, { timestamp: now() - 360 }),
+      401,
+      'stale',
+    ],
     ['a timestamp 6 minutes ahead', async (body: string) => deliver(body, { timestamp: now() + 360 }), 401, 'stale'],
-    ['no signature header', async (body: string) => visit('/_webhooks/payments', { method: 'POST', headers: { 'Content-Type': 'application/json', ...CROSS_SITE }, body }), 400, 'malformed'],
+    [
+      'no signature header',
+      async (body: string) =>
+        visit('/_webhooks/payments', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...CROSS_SITE },
+          body,
+        }),
+      400,
+      'malformed',
+    ],
     ['a malformed signature header', async (body: string) => deliver(body, { header: 'sha256=abc' }), 400, 'malformed'],
   ])('refuses %s and changes nothing', async (_what, send, status, reason) => {
     const code = await placeOrder()
@@ -266,7 +388,12 @@ describe('the payment webhook, POST /_webhooks/payments', () => {
 
   it('refuses a well-signed body that is no event (400 "body") and changes nothing', async () => {
     const code = await placeOrder()
-    for (const body of ['not json', '[]', '{}', JSON.stringify({ ...eventFor(code, 'tp_000000000000000000000000', 'paid'), type: 'charge.refunded' })]) {
+    for (const body of [
+      'not json',
+      '[]',
+      '{}',
+      JSON.stringify({ ...eventFor(code, 'tp_000000000000000000000000', 'paid'), type: 'charge.refunded' }),
+    ]) {
       const { status, text } = await deliver(body)
       expect(status, body).toBe(400)
       expect(JSON.parse(text)).toEqual({ error: 'body' })
@@ -311,10 +438,12 @@ describe('the payment webhook, POST /_webhooks/payments', () => {
     expect(errors).not.toHaveBeenCalled()
     expect((await deliver(JSON.stringify(eventFor(code, 'tp_111111111111111111111111', 'paid')))).status).toBe(200)
     expect(await order(code)).toEqual({ status: 'paid', payment_state: 'paid', payment_id: paymentId })
-    expect(errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_paid_twice"'))).toHaveLength(1)
+    expect(
+      errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_paid_twice"')),
+    ).toHaveLength(1)
   })
 
-  it('never lets a failed or cancelled event undo a paid order, nor fail the order\'s newer payment', async () => {
+  it("never lets a failed or cancelled event undo a paid order, nor fail the order's newer payment", async () => {
     const code = await placeOrder()
     const paid = await createPayment(code)
     await deliver(JSON.stringify(eventFor(code, paid.paymentId, 'paid')))
@@ -323,7 +452,9 @@ describe('the payment webhook, POST /_webhooks/payments', () => {
     expect(await order(code)).toMatchObject({ status: 'paid', payment_state: 'paid' })
 
     const other = await placeOrder()
-    await env.DB.prepare('UPDATE orders SET payment_id = ? WHERE code = ?').bind('tp_222222222222222222222222', other).run()
+    await env.DB.prepare('UPDATE orders SET payment_id = ? WHERE code = ?')
+      .bind('tp_222222222222222222222222', other)
+      .run()
     await deliver(JSON.stringify(eventFor(other, 'tp_333333333333333333333333', 'failed')))
     expect(await order(other)).toMatchObject({ payment_state: 'pending' })
     await deliver(JSON.stringify(eventFor(other, 'tp_222222222222222222222222', 'cancelled')))
@@ -333,10 +464,17 @@ describe('the payment webhook, POST /_webhooks/payments', () => {
   it('never settles an order with a payment of another amount or currency (logged payment_amount_mismatch)', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     const code = await placeOrder({ total: 174900, currency: 'EUR' })
-    expect((await deliver(JSON.stringify(eventFor(code, 'tp_444444444444444444444444', 'paid', { amount: 100 })))).status).toBe(200)
-    expect((await deliver(JSON.stringify(eventFor(code, 'tp_444444444444444444444444', 'paid', { currency: 'CHF' })))).status).toBe(200)
+    expect(
+      (await deliver(JSON.stringify(eventFor(code, 'tp_444444444444444444444444', 'paid', { amount: 100 })))).status,
+    ).toBe(200)
+    expect(
+      (await deliver(JSON.stringify(eventFor(code, 'tp_444444444444444444444444', 'paid', { currency: 'CHF' }))))
+        .status,
+    ).toBe(200)
     expect(await order(code)).toMatchObject({ status: 'pending_payment', payment_state: 'pending' })
-    expect(errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_amount_mismatch"'))).toHaveLength(2)
+    expect(
+      errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_amount_mismatch"')),
+    ).toHaveLength(2)
   })
 
   it('records an event for an order it does not know, and answers 200 (the provider need not retry)', async () => {
@@ -345,35 +483,50 @@ describe('the payment webhook, POST /_webhooks/payments', () => {
     expect(await eventsOf('AUR-NOSUCH')).toEqual(['payment.succeeded'])
   })
 
-  it('answers 503 when settling fails, and forgets the event so that the provider\'s retry settles the order', async () => {
+  it("answers 503 when settling fails, and forgets the event so that the provider's retry settles the order", async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     const code = await placeOrder()
     const { paymentId } = await createPayment(code)
     const body = JSON.stringify(eventFor(code, paymentId, 'paid'))
     const failing = new Proxy(env.DB, {
       get(db, name) {
-        if (name === 'prepare') return (sql: string) => (/FROM orders/.test(sql) ? { bind: () => ({ first: () => Promise.reject(new Error('D1 is down')) }) } : db.prepare(sql))
+        if (name === 'prepare')
+          return (sql: string) =>
+            /FROM orders/.test(sql)
+              ? { bind: () => ({ first: () => Promise.reject(new Error('D1 is down')) }) }
+              : db.prepare(sql)
         const value = Reflect.get(db, name)
         return typeof value === 'function' ? value.bind(db) : value
       },
     })
     const { status } = await deliver(body, {}, { DB: failing })
     expect(status).toBe(503)
-    expect(errors.mock.calls.map(([line]) => String(line)).some((line) => line.includes('"payment_settle_failed"'))).toBe(true)
+    expect(
+      errors.mock.calls.map(([line]) => String(line)).some((line) => line.includes('"payment_settle_failed"')),
+    ).toBe(true)
     expect(await eventsOf(code)).toEqual([])
     expect((await deliver(body)).status).toBe(200)
     expect(await order(code)).toMatchObject({ payment_state: 'paid' })
   })
 
-  it('logs the event\'s id and type, never its order, amount or payment', async () => {
+  it("logs the event's id and type, never its order, amount or payment", async () => {
     const lines: string[] = []
-    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+    for (const level of ['log', 'warn', 'error'] as const)
+      vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
     const code = await placeOrder()
     const { paymentId } = await createPayment(code)
     await press(paymentId, 'succeed')
-    const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === 'payment_webhook')
+    const events = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.event === 'payment_webhook')
     expect(events).toHaveLength(1)
-    expect(events[0]).toEqual({ level: 'info', event: 'payment_webhook', event_id: expect.stringMatching(/^evt_/), type: 'payment.succeeded', outcome: 'paid' })
+    expect(events[0]).toEqual({
+      level: 'info',
+      event: 'payment_webhook',
+      event_id: expect.stringMatching(/^evt_/),
+      type: 'payment.succeeded',
+      outcome: 'paid',
+    })
     for (const line of lines) {
       expect(line).not.toContain(code)
       expect(line).not.toContain(paymentId)
@@ -383,8 +536,16 @@ describe('the payment webhook, POST /_webhooks/payments', () => {
 
   it('leaves settling out of the public /api/: a POST of an event there is refused (403 from another site, 405 from this one)', async () => {
     const code = await placeOrder()
-    const body = JSON.stringify({ event: eventFor(code, 'tp_121212121212121212121212', 'paid'), link_template: `${ORIGIN}/{market}/my-account/orders/{code}` })
-    const post = (headers: Record<string, string>) => visit('/api/payments/events', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body })
+    const body = JSON.stringify({
+      event: eventFor(code, 'tp_121212121212121212121212', 'paid'),
+      link_template: `${ORIGIN}/{market}/my-account/orders/{code}`,
+    })
+    const post = (headers: Record<string, string>) =>
+      visit('/api/payments/events', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body,
+      })
     expect((await post(CROSS_SITE)).status).toBe(403)
     expect((await post({ 'Sec-Fetch-Site': 'same-origin', Origin: ORIGIN })).status).toBe(405)
     expect(await order(code)).toMatchObject({ status: 'pending_payment', payment_state: 'pending' })
@@ -395,30 +556,38 @@ describe('the payment webhook, POST /_webhooks/payments', () => {
     const code = await placeOrder()
     const json = fc.oneof(
       fc.jsonValue().map((value) => JSON.stringify(value)),
-      fc.record({
-        id: fc.oneof(fc.string(), fc.constant(`evt_${randomKey()}`)),
-        type: fc.constantFrom('payment.succeeded', 'payment.failed', 'x', ''),
-        created: fc.oneof(fc.integer(), fc.double()),
-        data: fc.record({
-          payment_id: fc.string(),
-          order_code: fc.constantFrom(code, 'AUR-NOSUCH', ''),
-          amount: fc.oneof(fc.integer(), fc.constant(174900)),
-          currency: fc.constantFrom('EUR', 'eur', ''),
-          state: fc.constantFrom('paid', 'failed', 'refunded'),
-        }),
-      }).map((value) => JSON.stringify(value)),
+      fc
+        .record({
+          id: fc.oneof(fc.string(), fc.constant(`evt_${randomKey()}`)),
+          type: fc.constantFrom('payment.succeeded', 'payment.failed', 'x', ''),
+          created: fc.oneof(fc.integer(), fc.double()),
+          data: fc.record({
+            payment_id: fc.string(),
+            order_code: fc.constantFrom(code, 'AUR-NOSUCH', ''),
+            amount: fc.oneof(fc.integer(), fc.constant(174900)),
+            currency: fc.constantFrom('EUR', 'eur', ''),
+            state: fc.constantFrom('paid', 'failed', 'refunded'),
+          }),
+        })
+        .map((value) => JSON.stringify(value)),
       fc.string({ maxLength: 200 }),
     )
     const header = fc.oneof(
       fc.constant<'sign' | 'stale'>('sign'),
       fc.constant<'sign' | 'stale'>('stale'),
       fc.string({ maxLength: 120 }),
-      fc.tuple(fc.integer({ min: 0, max: 2 ** 40 }), fc.stringMatching(/^[0-9a-f]{64}$/)).map(([t, v]) => `t=${t},v1=${v}`),
+      fc
+        .tuple(fc.integer({ min: 0, max: 2 ** 40 }), fc.stringMatching(/^[0-9a-f]{64}$/))
+        .map(([t, v]) => `t=${t},v1=${v}`),
     )
     await fc.assert(
       fc.asyncProperty(json, header, async (body, how) => {
         const { status } =
-          how === 'sign' ? await deliver(body) : how === 'stale' ? await deliver(body, { timestamp: now() - 3600 }) : await deliver(body, { header: how.replace(/[^\x20-\x7e]/g, '') })
+          how === 'sign'
+            ? await deliver(body)
+            : how === 'stale'
+              ? await deliver(body, { timestamp: now() - 3600 })
+              : await deliver(body, { header: how.replace(/[^\x20-\x7e]/g, '') })
         expect(status).toBeLessThan(500)
       }),
       { numRuns: 80 },
@@ -427,14 +596,20 @@ describe('the payment webhook, POST /_webhooks/payments', () => {
   })
 })
 
-describe('the payment webhook with the brand\'s backend over HTTP (UPSTREAM_URL)', () => {
+describe("the payment webhook with the brand's backend over HTTP (UPSTREAM_URL)", () => {
   const TOKEN = 'test-only-upstream-service-token'
-  const backend = { UPSTREAM_URL, UPSTREAM_SERVICE_TOKEN: TOKEN, UPSTREAM_TIMEOUT_MS: '300' } as unknown as Partial<Cloudflare.Env>
-  const settleCalls = (upstream: HttpUpstream) => upstream.requests.filter((request) => new URL(request.url).pathname === '/api/payments/events')
+  const backend = {
+    UPSTREAM_URL,
+    UPSTREAM_SERVICE_TOKEN: TOKEN,
+    UPSTREAM_TIMEOUT_MS: '300',
+  } as unknown as Partial<Cloudflare.Env>
+  const settleCalls = (upstream: HttpUpstream) =>
+    upstream.requests.filter((request) => new URL(request.url).pathname === '/api/payments/events')
 
   it('tells the backend a verified event in exactly one POST api/payments/events, with the service token, and answers 200', async () => {
     const lines: string[] = []
-    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+    for (const level of ['log', 'warn', 'error'] as const)
+      vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
     const upstream = httpUpstream()
     const code = await placeOrder()
     const event = eventFor(code, 'tp_666666666666666666666666', 'paid')
@@ -463,7 +638,9 @@ describe('the payment webhook with the brand\'s backend over HTTP (UPSTREAM_URL)
       expect((await deliver(body, {}, backend)).status, String(fault)).toBe(503)
     }
     expect(await order(code)).toMatchObject({ payment_state: 'pending' })
-    expect(errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_settle_failed"'))).toHaveLength(faults.length)
+    expect(
+      errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('"payment_settle_failed"')),
+    ).toHaveLength(faults.length)
     upstream.heal()
     expect((await deliver(body, {}, backend)).status).toBe(200)
     expect(await order(code)).toMatchObject({ status: 'paid', payment_state: 'paid' })
@@ -476,7 +653,8 @@ describe('the payment webhook with the brand\'s backend over HTTP (UPSTREAM_URL)
     const upstream = httpUpstream()
     const code = await placeOrder()
     const body = JSON.stringify(eventFor(code, 'tp_888888888888888888888888', 'paid'))
-    const refusal = (reason: string) => () => Response.json({ message: reason.replace(/_/g, ' '), code: reason }, { status: 409 })
+    const refusal = (reason: string) => () =>
+      Response.json({ message: reason.replace(/_/g, ' '), code: reason }, { status: 409 })
     upstream.fail('payments/events', refusal('event_conflict'))
     const replayed = await deliver(body, {}, backend)
     expect(replayed.status).toBe(400)
@@ -491,9 +669,13 @@ describe('the payment webhook with the brand\'s backend over HTTP (UPSTREAM_URL)
     const upstream = httpUpstream()
     const code = await placeOrder()
     const body = JSON.stringify(eventFor(code, 'tp_999999999999999999999999', 'paid'))
-    expect((await deliver(body, {}, { ...backend, UPSTREAM_SERVICE_TOKEN: '' } as Partial<Cloudflare.Env>)).status).toBe(503)
+    expect(
+      (await deliver(body, {}, { ...backend, UPSTREAM_SERVICE_TOKEN: '' } as Partial<Cloudflare.Env>)).status,
+    ).toBe(503)
     expect(upstream.requests).toEqual([])
-    expect(errors.mock.calls.map(([line]) => String(line)).some((line) => line.includes('"upstream_service_token_missing"'))).toBe(true)
+    expect(
+      errors.mock.calls.map(([line]) => String(line)).some((line) => line.includes('"upstream_service_token_missing"')),
+    ).toBe(true)
     expect(await order(code)).toMatchObject({ payment_state: 'pending' })
   })
 })

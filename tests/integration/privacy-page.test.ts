@@ -11,7 +11,10 @@ import { clearCaches, textOf, visit } from '../fixtures/worker'
 beforeEach(clearCaches)
 
 const policy = pages['privacy-policy']
-const messages = env.TEST_DEMO_MESSAGES as unknown as Record<string, { pages: Record<string, string>; footer: { legal: string; explore: string } }>
+const messages = env.TEST_DEMO_MESSAGES as unknown as Record<
+  string,
+  { pages: Record<string, string>; footer: { legal: string; explore: string } }
+>
 
 /** The footer's columns: "Explore" (the content pages) and "Legal", as HTML. */
 function footerColumns(html: string, locale: string) {
@@ -65,21 +68,28 @@ describe('the privacy policy page', () => {
 
 describe('the footer', () => {
   it('links the privacy policy under "Legal" in it-it and il-he, in their language', async () => {
-    for (const [market, label] of [['it-it', italian.pages['privacy-policy']], ['il-he', hebrew.pages['privacy-policy']]] as const) {
+    for (const [market, label] of [
+      ['it-it', italian.pages['privacy-policy']],
+      ['il-he', hebrew.pages['privacy-policy']],
+    ] as const) {
       const { explore, legal } = footerColumns((await visit(`/${market}`)).text, market.split('-')[1]!)
       expect(legal, market).toContain(`<a href="/${market}/${slugOf(market, 'privacy-policy')}">${label}</a>`)
       expect(explore, market).not.toContain(slugOf(market, 'privacy-policy'))
     }
   })
 
-  it('links the privacy policy from every live market\'s home page, and from it-it\'s content pages and forms', async () => {
+  it("links the privacy policy from every live market's home page, and from it-it's content pages and forms", async () => {
     for (const market of LIVE_SEGMENTS) {
       const locale = market.split('-')[1]!
       const { text } = await visit(`/${market}`)
-      expect(footerColumns(text, locale).legal, market).toContain(`<a href="/${market}/${slugOf(market, 'privacy-policy')}">${messages[locale]!.pages['privacy-policy']}</a>`)
+      expect(footerColumns(text, locale).legal, market).toContain(
+        `<a href="/${market}/${slugOf(market, 'privacy-policy')}">${messages[locale]!.pages['privacy-policy']}</a>`,
+      )
     }
     for (const path of ['/it-it/informativa-privacy', '/it-it/chi-siamo', '/it-it/rivenditori', '/it-it/contatti']) {
-      expect((await visit(path)).text, path).toContain(`<a href="/it-it/informativa-privacy">${italian.pages['privacy-policy']}</a>`)
+      expect((await visit(path)).text, path).toContain(
+        `<a href="/it-it/informativa-privacy">${italian.pages['privacy-policy']}</a>`,
+      )
     }
   })
 
@@ -91,7 +101,7 @@ describe('the footer', () => {
 })
 
 describe('the lead forms', () => {
-  it('link their consent to the market\'s privacy policy instead of the fallback sentence', async () => {
+  it("link their consent to the market's privacy policy instead of the fallback sentence", async () => {
     for (const [path, privacy, link, fallback] of [
       ['/it-it/contatti', '/it-it/informativa-privacy', italian.forms.privacy_link, italian.forms.privacy_text],
       ['/il-he/tsor-kesher', '/il-he/mediniyut-pratiyut', hebrew.forms.privacy_link, hebrew.forms.privacy_text],

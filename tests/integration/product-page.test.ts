@@ -10,18 +10,26 @@ import { textOf, visit } from '../fixtures/worker'
 
 /** Every tag of a kind in a page, as written. */
 const tags = (html: string, name: string) => html.match(new RegExp(`<${name}\\b[^>]*>`, 'g')) ?? []
-const inputOf = (html: string, value: string) => tags(html, 'input').find((tag) => tag.includes(`value="${value}"`)) ?? ''
-const sizeGroup = (html: string, colour: string) => new RegExp(`<fieldset class="size-group" data-colour="${colour}"[\\s\\S]*?</fieldset>`).exec(html)?.[0] ?? ''
-const section = (html: string, className: string) => new RegExp(`<(section|nav) class="${className}"[\\s\\S]*?</\\1>`).exec(html)?.[0] ?? ''
+const inputOf = (html: string, value: string) =>
+  tags(html, 'input').find((tag) => tag.includes(`value="${value}"`)) ?? ''
+const sizeGroup = (html: string, colour: string) =>
+  new RegExp(`<fieldset class="size-group" data-colour="${colour}"[\\s\\S]*?</fieldset>`).exec(html)?.[0] ?? ''
+const section = (html: string, className: string) =>
+  new RegExp(`<(section|nav) class="${className}"[\\s\\S]*?</\\1>`).exec(html)?.[0] ?? ''
 
 let keys = 0
 /** The product page's form as a browser without JavaScript posts it: the colour chosen and each colour's size. */
-const productForm = (fields: Record<string, string>) => ({ product: 'aurora-strada-9', key: `form-key-${Date.now()}-${keys++}-abcdefghijk`, quantity: '1', ...fields })
+const productForm = (fields: Record<string, string>) => ({
+  product: 'aurora-strada-9',
+  key: `form-key-${Date.now()}-${keys++}-abcdefghijk`,
+  quantity: '1',
+  ...fields,
+})
 const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
   visit('/it-it/cart/items', formPost(fields, { 'CF-Connecting-IP': '203.0.113.41', ...headers }))
 const cartCodeOf = (headers: Headers) => /__Host-Cart-it=([^;]+)/.exec(headers.getSetCookie().join('\n'))?.[1] ?? null
 
-describe('the product page\'s colours and sizes', () => {
+describe("the product page's colours and sizes", () => {
   it('offers the colours as round radios with their names, the first chosen, instead of the variants table', async () => {
     const { status, text } = await visit('/it-it/products/aurora-strada-9')
     expect(status).toBe(200)
@@ -32,23 +40,28 @@ describe('the product page\'s colours and sizes', () => {
     expect(colours.slice(1).join('')).not.toContain('checked')
     const swatches = textOf(/<fieldset class="pick-colours">[\s\S]*?<\/fieldset>/.exec(text)?.[0] ?? '')
     expect(swatches).toContain(italian.product.colour)
-    for (const name of [italian.colour.red, italian.colour.black, italian.colour.white]) expect(swatches).toContain(name)
+    for (const name of [italian.colour.red, italian.colour.black, italian.colour.white])
+      expect(swatches).toContain(name)
   })
 
-  it('offers each colour\'s sizes as a radio group of their own, sold out ones struck and disabled, few left marked', async () => {
+  it("offers each colour's sizes as a radio group of their own, sold out ones struck and disabled, few left marked", async () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
     expect(inputOf(text, 'STR9-M-RED')).toMatch(/type="radio" name="sku-red"/)
     expect(inputOf(text, 'STR9-M-RED')).not.toContain('disabled')
     expect(inputOf(text, 'STR9-S-BLK')).toMatch(/name="sku-black"/)
     expect(inputOf(text, 'STR9-XL-RED')).toContain('disabled=""')
     const red = sizeGroup(text, 'red')
-    expect(red).toMatch(/<label class="buy-size disabled"><input type="radio" disabled="" name="sku-red" value="STR9-XL-RED"/)
+    expect(red).toMatch(
+      /<label class="buy-size disabled"><input type="radio" disabled="" name="sku-red" value="STR9-XL-RED"/,
+    )
     expect(textOf(red)).toContain(`XL, ${italian.colour.red}, 4290,00\u00a0€, ${italian.availability.out_of_stock}`)
     expect(red).toMatch(/<label class="buy-size low"><input type="radio" name="sku-red" value="STR9-XS-RED"/)
     expect(textOf(text)).toContain(italian.availability.low_stock)
     // No size is chosen for the visitor, and "Choose a size" says so in the bar kept in view on phones.
     expect(tags(red, 'input').join('')).not.toContain('checked')
-    expect(text).toMatch(/<div class="buy-bar" data-away=""><p class="buy-bar-price">[^<]*4290,00\u00a0€<\/p><a class="button buy-bar-action" href="#sizes">Scegli una taglia<\/a>/)
+    expect(text).toMatch(
+      /<div class="buy-bar" data-away=""><p class="buy-bar-price">[^<]*4290,00\u00a0€<\/p><a class="button buy-bar-action" href="#sizes">Scegli una taglia<\/a>/,
+    )
   })
 
   it('chooses the one size of a one-size product for the visitor', async () => {
@@ -56,7 +69,7 @@ describe('the product page\'s colours and sizes', () => {
     expect(inputOf(text, 'POMP-OS-GRY')).toContain('checked=""')
   })
 
-  it('adds, without JavaScript, the size chosen in the colour chosen (another colour\'s earlier choice ignored)', async () => {
+  it("adds, without JavaScript, the size chosen in the colour chosen (another colour's earlier choice ignored)", async () => {
     const added = await post(productForm({ colour: 'black', 'sku-red': 'STR9-M-RED', 'sku-black': 'STR9-S-BLK' }))
     expect(added.status).toBe(303)
     expect(added.headers.get('Location')).toBe('/it-it/products/aurora-strada-9?notice=cart_added')
@@ -82,7 +95,7 @@ describe('the product page\'s colours and sizes', () => {
     expect((await post(productForm({ colour: 'Red!' }))).status).toBe(400)
   })
 
-  it('shows, where the market does not sell online, the colours and each size\'s availability, with no form', async () => {
+  it("shows, where the market does not sell online, the colours and each size's availability, with no form", async () => {
     const { text } = await visit('/mx-es/products/aurora-strada-9')
     expect(text).not.toContain('<form class="buy-box"')
     expect(text).not.toContain('buy-bar')
@@ -97,33 +110,58 @@ describe('the product page\'s colours and sizes', () => {
   })
 })
 
-describe('the product page\'s gallery', () => {
+describe("the product page's gallery", () => {
   it('links every picture to its file (opened in full without JavaScript, in the viewer with it), the first at once', async () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
     const gallery = section(text, 'product-gallery')
     const links = tags(gallery, 'a')
     expect(links).toHaveLength(6)
-    for (const link of links) expect(link).toMatch(/^<a class="gallery-link" href="\/images\/products\/aurora-strada-9[a-z-]*\.svg" data-viewer="">$/)
-    expect(gallery).toMatch(/<a class="gallery-link" href="\/images\/products\/aurora-strada-9.svg" data-viewer=""><img src="\/images\/products\/aurora-strada-9.svg" alt="Aurora Strada 9, Rosso" width="960" height="640" fetchPriority="high"\/>/)
-    expect(tags(gallery, 'img').slice(1).every((img) => img.includes('loading="lazy"'))).toBe(true)
+    for (const link of links)
+      expect(link).toMatch(
+        /^<a class="gallery-link" href="\/images\/products\/aurora-strada-9[a-z-]*\.svg" data-viewer="">$/,
+      )
+    expect(gallery).toMatch(
+      /<a class="gallery-link" href="\/images\/products\/aurora-strada-9.svg" data-viewer=""><img src="\/images\/products\/aurora-strada-9.svg" alt="Aurora Strada 9, Rosso" width="960" height="640" fetchPriority="high"\/>/,
+    )
+    expect(
+      tags(gallery, 'img')
+        .slice(1)
+        .every((img) => img.includes('loading="lazy"')),
+    ).toBe(true)
     // The viewer's texts in the market's language, for the chunk that opens on the first click.
-    expect(gallery).toContain('data-viewer-texts="{&quot;label&quot;:&quot;Immagini di Aurora Strada 9 a schermo intero&quot;,&quot;close&quot;:&quot;Chiudi&quot;')
+    expect(gallery).toContain(
+      'data-viewer-texts="{&quot;label&quot;:&quot;Immagini di Aurora Strada 9 a schermo intero&quot;,&quot;close&quot;:&quot;Chiudi&quot;',
+    )
   })
 
   it('marks the pictures of each colour with it, in the order of the colours offered (any shared ones last)', async () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
     const items = tags(section(text, 'product-gallery'), 'li')
-    expect(items).toEqual(['red', 'red', 'black', 'black', 'white', 'white'].map((colour) => `<li class="gallery-item" data-colour="${colour}">`))
+    expect(items).toEqual(
+      ['red', 'red', 'black', 'black', 'white', 'white'].map(
+        (colour) => `<li class="gallery-item" data-colour="${colour}">`,
+      ),
+    )
     // Each picture named apart: the colour's first by the colour, the next by its number too.
     expect(tags(section(text, 'product-gallery'), 'img').map((img) => /alt="([^"]+)"/.exec(img)?.[1])).toEqual([
-      'Aurora Strada 9, Rosso', 'Immagine 2 di Aurora Strada 9, Rosso', 'Aurora Strada 9, Nero', 'Immagine 2 di Aurora Strada 9, Nero',
-      'Aurora Strada 9, Bianco', 'Immagine 2 di Aurora Strada 9, Bianco',
+      'Aurora Strada 9, Rosso',
+      'Immagine 2 di Aurora Strada 9, Rosso',
+      'Aurora Strada 9, Nero',
+      'Immagine 2 di Aurora Strada 9, Nero',
+      'Aurora Strada 9, Bianco',
+      'Immagine 2 di Aurora Strada 9, Bianco',
     ])
-    expect(tags(text, 'input').filter((tag) => tag.includes('name="colour"')).every((tag) => tag.includes('data-pictures=""'))).toBe(true)
+    expect(
+      tags(text, 'input')
+        .filter((tag) => tag.includes('name="colour"'))
+        .every((tag) => tag.includes('data-pictures=""')),
+    ).toBe(true)
   })
 
-  it('answers each colour\'s own pictures in the product\'s contract (colour_gallery), among the gallery\'s', async () => {
-    const request = new Request('http://embedded.invalid/api/front/products/aurora-strada-9', { headers: { 'X-Tenant': 'it', 'X-Locale': 'it' } })
+  it("answers each colour's own pictures in the product's contract (colour_gallery), among the gallery's", async () => {
+    const request = new Request('http://embedded.invalid/api/front/products/aurora-strada-9', {
+      headers: { 'X-Tenant': 'it', 'X-Locale': 'it' },
+    })
     const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
     const { data } = (await response.json()) as { data: Product }
     const path = (name: string) => `/images/products/aurora-strada-9${name}.svg`
@@ -136,7 +174,7 @@ describe('the product page\'s gallery', () => {
   })
 })
 
-describe('the product page\'s breadcrumbs and related products', () => {
+describe("the product page's breadcrumbs and related products", () => {
   it('shows the breadcrumbs home › type › product, as the BreadcrumbList says, the product the current page', async () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
     const crumbs = section(text, 'breadcrumbs')
@@ -144,8 +182,12 @@ describe('the product page\'s breadcrumbs and related products', () => {
     expect(crumbs).toContain('<a href="/it-it">Home</a>')
     expect(crumbs).toContain('<a href="/it-it/products/type/bikes">Biciclette</a>')
     expect(crumbs).toContain('<span aria-current="page">Aurora Strada 9</span>')
-    const graph = JSON.parse(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/.exec(text)?.[1] ?? '{}')['@graph'] as Array<Record<string, unknown>>
-    const list = graph.find((thing) => thing['@type'] === 'BreadcrumbList') as { itemListElement: Array<{ name: string; item: string }> }
+    const graph = JSON.parse(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/.exec(text)?.[1] ?? '{}')[
+      '@graph'
+    ] as Array<Record<string, unknown>>
+    const list = graph.find((thing) => thing['@type'] === 'BreadcrumbList') as {
+      itemListElement: Array<{ name: string; item: string }>
+    }
     expect(list.itemListElement.map(({ name, item }) => [name, item])).toEqual([
       ['Home', 'https://site.test/it-it'],
       ['Biciclette', 'https://site.test/it-it/products/type/bikes'],
@@ -153,7 +195,7 @@ describe('the product page\'s breadcrumbs and related products', () => {
     ])
   })
 
-  it('isolates the breadcrumbs\' direction on a Hebrew page and names them in Hebrew', async () => {
+  it("isolates the breadcrumbs' direction on a Hebrew page and names them in Hebrew", async () => {
     const { text } = await visit('/il-he/products/aurora-strada-9')
     expect(text).toContain('<html lang="he" dir="rtl"')
     expect(section(text, 'breadcrumbs')).toContain(`aria-label="${hebrew.product.breadcrumbs}"`)

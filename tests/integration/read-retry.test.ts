@@ -40,7 +40,10 @@ function backend(answers: number[], gate?: Promise<void>) {
 async function staleTranslations(upstream: ReturnType<typeof createUpstream>) {
   const background: Promise<unknown>[] = []
   const storedAt = Date.now() - (CacheLong.freshSeconds + 60) * 1000
-  await env.CACHE.put(cacheKeys.messages('it', 'it'), JSON.stringify({ value: { common: { return_to_home: 'vecchio' } }, storedAt }))
+  await env.CACHE.put(
+    cacheKeys.messages('it', 'it'),
+    JSON.stringify({ value: { common: { return_to_home: 'vecchio' } }, storedAt }),
+  )
   const lookups = createLookups({ kv: env.CACHE, waitUntil: (promise) => void background.push(promise) }, upstream)
   /** Waits for the background work, including what it started itself (the refresh stores its answer in `waitUntil`). */
   const refreshed = async () => {
@@ -53,7 +56,7 @@ async function staleTranslations(upstream: ReturnType<typeof createUpstream>) {
   return { messages: () => lookups.forMarket(ITALY).content.messages(), refreshed }
 }
 
-describe('translation reads in a background refresh (the original\'s policy, seed §9)', () => {
+describe("translation reads in a background refresh (the original's policy, seed §9)", () => {
   it('try 5 times in all, waiting 350, 700, 1400 and 2800 ms between the tries, while the visitor gets the stale texts at once', async () => {
     const { upstream, tries, delays } = backend([503])
     const { messages, refreshed } = await staleTranslations(upstream)
@@ -78,7 +81,9 @@ describe('translation reads in a background refresh (the original\'s policy, see
   it('never retry a refusal (404 is "none", a 401 or 403 would only be refused again)', async () => {
     for (const status of [401, 403, 404]) {
       const { upstream, tries, delays } = backend([status])
-      await contentCalls(upstream, ITALY).messages({ background: true }).catch(() => null)
+      await contentCalls(upstream, ITALY)
+        .messages({ background: true })
+        .catch(() => null)
       expect(tries, String(status)).toHaveLength(1)
       expect(delays).toEqual([])
     }
@@ -89,7 +94,14 @@ describe('translation reads in a background refresh (the original\'s policy, see
     const gate = new Promise<void>((resolve) => (open = resolve))
     const { upstream, tries, delays } = backend([503], gate)
     const markets = Array.from({ length: 12 }, (_, n) => ({ country: `c${n}`, locale: 'it' }))
-    const reads = markets.map((market) => contentCalls(upstream, market).messages({ background: true }).then(() => 'answered', () => 'failed'))
+    const reads = markets.map((market) =>
+      contentCalls(upstream, market)
+        .messages({ background: true })
+        .then(
+          () => 'answered',
+          () => 'failed',
+        ),
+    )
     // Ten reads wait out their first delay, holding their slots; the other two have failed after one try.
     await vi.waitFor(() => expect(delays).toHaveLength(10))
     expect(await Promise.all(reads.slice(10))).toEqual(['failed', 'failed'])
@@ -98,11 +110,16 @@ describe('translation reads in a background refresh (the original\'s policy, see
     expect(await Promise.all(reads)).toEqual(Array(12).fill('failed'))
     expect(tries).toHaveLength(10 * 5 + 2)
     for (const market of markets.slice(0, 10)) {
-      expect(tries.filter((path) => path.endsWith(`/${market.country}/it`)), market.country).toHaveLength(5)
+      expect(
+        tries.filter((path) => path.endsWith(`/${market.country}/it`)),
+        market.country,
+      ).toHaveLength(5)
     }
     // Every slot is free again: the next refresh has the whole policy.
     const next = backend([503])
-    await contentCalls(next.upstream, ITALY).messages({ background: true }).catch(() => null)
+    await contentCalls(next.upstream, ITALY)
+      .messages({ background: true })
+      .catch(() => null)
     expect(next.tries).toHaveLength(5)
   })
 })

@@ -65,8 +65,11 @@ describe('the remembered market (PRODUCT.md §3.12)', () => {
     expect(text).toMatch(/class="suggestion"[\s\S]*value="ch-fr"/)
   })
 
-  it('suggests the market of the edge\'s country first, in the best language the visitor accepts', async () => {
-    const { text } = await visit('/', { headers: { 'Accept-Language': 'it-IT,it;q=0.9' }, cf: { country: 'CH' } } as RequestInit)
+  it("suggests the market of the edge's country first, in the best language the visitor accepts", async () => {
+    const { text } = await visit('/', {
+      headers: { 'Accept-Language': 'it-IT,it;q=0.9' },
+      cf: { country: 'CH' },
+    } as RequestInit)
     expect(text).toMatch(/class="suggestion"[\s\S]*value="ch-it"/)
   })
 

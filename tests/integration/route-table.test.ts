@@ -15,7 +15,15 @@ import { consoleLoginPage, consoleLogout, submitConsoleLogin } from '../../src/c
 import { purge } from '../../src/ops/purge'
 import { health } from '../../src/ops/health'
 import { pickMarket } from '../../src/market/pick-market'
-import { addressesPage, createAddress, deleteAddress, deleteAddressPage, editAddressPage, makeDefaultAddress, updateAddress } from '../../src/pages/account/addresses'
+import {
+  addressesPage,
+  createAddress,
+  deleteAddress,
+  deleteAddressPage,
+  editAddressPage,
+  makeDefaultAddress,
+  updateAddress,
+} from '../../src/pages/account/addresses'
 import { bikesPage, registerBike } from '../../src/pages/account/bikes'
 import { orderPage } from '../../src/pages/account/order'
 import { ordersPage } from '../../src/pages/account/orders'
@@ -33,7 +41,14 @@ import { articlePage, articlePermalink, newsIndex } from '../../src/pages/news'
 import { productPage } from '../../src/pages/product'
 import { productsPage } from '../../src/pages/products'
 import { leadFormSent, submitLeadForm } from '../../src/pages/lead-form'
-import { newsletterConfirmed, newsletterConfirmPage, newsletterPage, newsletterSent, submitNewsletter, submitNewsletterConfirm } from '../../src/pages/newsletter'
+import {
+  newsletterConfirmed,
+  newsletterConfirmPage,
+  newsletterPage,
+  newsletterSent,
+  submitNewsletter,
+  submitNewsletterConfirm,
+} from '../../src/pages/newsletter'
 import { searchPage } from '../../src/pages/search'
 import { submitUpdatePassword, updatePasswordPage } from '../../src/pages/update-password'
 import { registerPage, registerSent, submitRegister } from '../../src/pages/register'
@@ -153,16 +168,21 @@ type Matched = { handler: Handler; path: string }
 
 /** The routes the router picks for a request, in the order they run (the Worker's own middleware first). */
 function routesFor(method: string, path: string): Matched[] {
-  const [matches] = app.router.match(method === 'ALL' ? 'GET' : method, path) as unknown as [Array<[[Handler, Matched], unknown]>]
+  const [matches] = app.router.match(method === 'ALL' ? 'GET' : method, path) as unknown as [
+    Array<[[Handler, Matched], unknown]>,
+  ]
   return matches.map(([[, route]]) => route)
 }
 
 /** The handler that answers a request: the first matched one that is not middleware. */
-const answering = (method: string, path: string) => routesFor(method, path).find((route) => !isMiddleware(route.handler))?.handler
+const answering = (method: string, path: string) =>
+  routesFor(method, path).find((route) => !isMiddleware(route.handler))?.handler
 
 describe('the route table', () => {
   it('is exactly the table below: a new route is added here too, with its example', () => {
-    const routes = app.routes.filter((route) => !isMiddleware(route.handler as Handler)).map((route) => `${route.method} ${route.path}`)
+    const routes = app.routes
+      .filter((route) => !isMiddleware(route.handler as Handler))
+      .map((route) => `${route.method} ${route.path}`)
     expect(routes.sort()).toEqual(ROUTES.map(([method, pattern]) => `${method} ${pattern}`).sort())
   })
 
@@ -170,7 +190,7 @@ describe('the route table', () => {
     expect(answering(method, example)).toBe(handler)
   })
 
-  it('matches the Worker\'s own paths before any market is resolved', () => {
+  it("matches the Worker's own paths before any market is resolved", () => {
     for (const [method, , example] of ROUTES.filter(([, pattern]) => !pattern.startsWith('/:market'))) {
       const routes = routesFor(method, example)
       const own = routes.findIndex((route) => !isMiddleware(route.handler))
@@ -180,8 +200,10 @@ describe('the route table', () => {
     }
   })
 
-  it('keeps the generic content-page routes last among the market\'s, so a page added for whistleblower-form, cart or sitemap.xml answers', () => {
-    const marketRoutes = app.routes.filter((route) => route.path.startsWith('/:market') && !isMiddleware(route.handler as Handler))
+  it("keeps the generic content-page routes last among the market's, so a page added for whistleblower-form, cart or sitemap.xml answers", () => {
+    const marketRoutes = app.routes.filter(
+      (route) => route.path.startsWith('/:market') && !isMiddleware(route.handler as Handler),
+    )
     expect(marketRoutes.slice(-2).map((route) => route.handler)).toEqual([contentPage, submitLeadForm])
     // A path that only the content page matches today is its, and the more specific routes above it win theirs.
     expect(answering('GET', '/it-it/whistleblower-form')).toBe(reportPage)

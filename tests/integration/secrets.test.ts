@@ -18,10 +18,15 @@ function logLines() {
 }
 
 describe('without SESSION_SECRET', () => {
-  it.each([['unset', undefined], ['empty', '']])('answers a login with 503, sets no cookie and stores no session (%s)', async (_, secret) => {
+  it.each([
+    ['unset', undefined],
+    ['empty', ''],
+  ])('answers a login with 503, sets no cookie and stores no session (%s)', async (_, secret) => {
     const lines = logLines()
     const sessionsBefore = (await env.SESSIONS.list()).keys.length
-    const { status, text, headers } = await visit('/login', formPost(DEMO, { 'CF-Connecting-IP': nextClient() }), { SESSION_SECRET: secret })
+    const { status, text, headers } = await visit('/login', formPost(DEMO, { 'CF-Connecting-IP': nextClient() }), {
+      SESSION_SECRET: secret,
+    })
     expect(status).toBe(503)
     expect(textOf(text)).toContain(MAINTENANCE)
     expect(headers.get('Set-Cookie') ?? '').not.toContain(SESSION_COOKIE)
@@ -32,7 +37,8 @@ describe('without SESSION_SECRET', () => {
 
   it('treats a visitor holding a session cookie as anonymous, never with a 500; with the secret, the session is back', async () => {
     const id = await logIn()
-    const asHolder = (path: string, bindings: Partial<Cloudflare.Env> = { SESSION_SECRET: undefined }) => visit(path, { headers: cookieHeader(id) }, bindings)
+    const asHolder = (path: string, bindings: Partial<Cloudflare.Env> = { SESSION_SECRET: undefined }) =>
+      visit(path, { headers: cookieHeader(id) }, bindings)
     expect((await asHolder('/it-it')).status).toBe(200)
     const account = await asHolder('/it-it/my-account')
     expect(account.status).toBe(302)
@@ -45,7 +51,10 @@ describe('without PURGE_SECRET', () => {
   const purge = (secret: string | undefined, bearer: string) =>
     visit('/_purge', { method: 'POST', headers: { Authorization: `Bearer ${bearer}` } }, { PURGE_SECRET: secret })
 
-  it.each([['unset', undefined], ['empty', '']])('answers POST /_purge with 503 whatever the bearer, and purges nothing (%s)', async (_, secret) => {
+  it.each([
+    ['unset', undefined],
+    ['empty', ''],
+  ])('answers POST /_purge with 503 whatever the bearer, and purges nothing (%s)', async (_, secret) => {
     expect((await visit('/it-it')).status).toBe(200)
     const cached = (await env.CACHE.list()).keys.length
     expect(cached).toBeGreaterThan(0)

@@ -11,12 +11,14 @@ function expectProtected(headers: Headers, what: string) {
   expect(headers.get('X-Frame-Options'), what).toBe('DENY')
   expect(headers.get('Cross-Origin-Opener-Policy'), what).toBe('same-origin')
   const permissions = headers.get('Permissions-Policy') ?? ''
-  for (const feature of ['camera=()', 'microphone=()', 'geolocation=(self)', 'payment=(self)']) expect(permissions, what).toContain(feature)
+  for (const feature of ['camera=()', 'microphone=()', 'geolocation=(self)', 'payment=(self)'])
+    expect(permissions, what).toContain(feature)
   expect(headers.get('Referrer-Policy'), what).toBe('strict-origin-when-cross-origin')
 }
 
 /** The Content-Security-Policy's img-src sources. */
-const imageSources = (headers: Headers) => /(?:^|; )img-src ([^;]*)/.exec(headers.get('Content-Security-Policy') ?? '')?.[1]
+const imageSources = (headers: Headers) =>
+  /(?:^|; )img-src ([^;]*)/.exec(headers.get('Content-Security-Policy') ?? '')?.[1]
 
 describe('security headers on every kind of answer', () => {
   it('protect HTML pages (found, not found, maintenance) and give them a CSP', async () => {
@@ -37,11 +39,15 @@ describe('security headers on every kind of answer', () => {
     }
   })
 
-  it('protect redirects: the remembered market, the account guard, a form\'s answer', async () => {
+  it("protect redirects: the remembered market, the account guard, a form's answer", async () => {
     const remembered = await visit('/', { headers: { Cookie: 'CountryLocale=it-it' } })
     const guarded = await visit('/it-it/my-account')
     const picked = await visit('/_market', formPost({ market: 'ch-fr' }))
-    for (const [what, answer, status] of [['remembered', remembered, 302], ['guard', guarded, 302], ['pick', picked, 303]] as const) {
+    for (const [what, answer, status] of [
+      ['remembered', remembered, 302],
+      ['guard', guarded, 302],
+      ['pick', picked, 303],
+    ] as const) {
       expect(answer.status, what).toBe(status)
       expect(answer.headers.get('Location'), what).toBeTruthy()
       expectProtected(answer.headers, what)
@@ -50,13 +56,13 @@ describe('security headers on every kind of answer', () => {
 })
 
 describe('Vary', () => {
-  it('the landing page varies with the visitor\'s language and remembered market', async () => {
+  it("the landing page varies with the visitor's language and remembered market", async () => {
     const { status, headers } = await visit('/', { headers: { 'Accept-Language': 'de-DE,de;q=0.9' } })
     expect(status).toBe(200)
     expect(headers.get('Vary')).toBe('Accept-Language, Cookie')
   })
 
-  it('the remembered market\'s redirect varies with the cookie', async () => {
+  it("the remembered market's redirect varies with the cookie", async () => {
     const { status, headers } = await visit('/', { headers: { Cookie: 'CountryLocale=ch-fr' } })
     expect(status).toBe(302)
     expect(headers.get('Location')).toBe('/ch-fr')
@@ -64,7 +70,7 @@ describe('Vary', () => {
   })
 })
 
-describe('MAP_TILE_URL and the dealer locator\'s CSP', () => {
+describe("MAP_TILE_URL and the dealer locator's CSP", () => {
   const locator = async (MAP_TILE_URL: string) => {
     await clearCaches()
     const answer = await visit('/it-it/rivenditori', {}, { MAP_TILE_URL })
@@ -72,7 +78,7 @@ describe('MAP_TILE_URL and the dealer locator\'s CSP', () => {
     return answer
   }
 
-  it('lets map images come from a valid tile server\'s origin, and gives the map its template', async () => {
+  it("lets map images come from a valid tile server's origin, and gives the map its template", async () => {
     const { headers, text } = await locator('https://tiles.example.com/osm/{z}/{x}/{y}.png')
     // Beside the tiles, only the market's tag manager (GTM-IT00001), which every visitor's page may load.
     expect(imageSources(headers)).toBe("'self' data: https://tiles.example.com https://www.googletagmanager.com")
@@ -83,10 +89,13 @@ describe('MAP_TILE_URL and the dealer locator\'s CSP', () => {
     ['plain http', 'http://tiles.example.com/{z}/{x}/{y}.png'],
     ['subdomains', 'https://{s}.tiles.example.com/{z}/{x}/{y}.png'],
     ['garbage', 'not a url'],
-  ])('lets no tile origin into img-src for an invalid MAP_TILE_URL (%s), and hands the map no template', async (_, url) => {
-    const { headers, text } = await locator(url)
-    expect(imageSources(headers)).toBe("'self' data: https://www.googletagmanager.com")
-    expect(text).not.toContain('tiles.example.com')
-    expect(text).not.toContain('not a url')
-  })
+  ])(
+    'lets no tile origin into img-src for an invalid MAP_TILE_URL (%s), and hands the map no template',
+    async (_, url) => {
+      const { headers, text } = await locator(url)
+      expect(imageSources(headers)).toBe("'self' data: https://www.googletagmanager.com")
+      expect(text).not.toContain('tiles.example.com')
+      expect(text).not.toContain('not a url')
+    },
+  )
 })

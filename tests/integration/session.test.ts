@@ -21,7 +21,12 @@ const AUTH_PAGES = [
 
 /** Calls the embedded API with a token, as the Worker does. */
 const apiUser = (token: string) =>
-  api.fetch(new Request('http://embedded.invalid/api/auth/user', { headers: { Authorization: `Bearer ${token}` } }) as Parameters<typeof api.fetch>[0], env)
+  api.fetch(
+    new Request('http://embedded.invalid/api/auth/user', {
+      headers: { Authorization: `Bearer ${token}` },
+    }) as Parameters<typeof api.fetch>[0],
+    env,
+  )
 
 describe('the auth guard', () => {
   it.each(AUTH_PAGES)('sends an anonymous visitor from %s to the login page, coming back afterwards', async (path) => {
@@ -32,7 +37,7 @@ describe('the auth guard', () => {
     expect(headers.getSetCookie()).toEqual([])
   })
 
-  it('guards the account\'s forms too: an anonymous post changes nothing and goes to the login page (303)', async () => {
+  it("guards the account's forms too: an anonymous post changes nothing and goes to the login page (303)", async () => {
     const before = await env.DB.prepare('SELECT COUNT(*) AS n FROM addresses').first<number>('n')
     const { status, headers } = await visit('/it-it/my-account/addresses/1/delete', formPost({ first_name: 'X' }))
     expect(status).toBe(303)
@@ -46,7 +51,7 @@ describe('the auth guard', () => {
     expect((await visit('/nl-nl/my-account')).status).toBe(503)
   })
 
-  it('lets a logged-in visitor in, with pages no cache keeps and the header\'s account link and logout button', async () => {
+  it("lets a logged-in visitor in, with pages no cache keeps and the header's account link and logout button", async () => {
     const id = await logIn()
     const { status, headers, text } = await visitAs(id, '/it-it/my-account')
     expect(status).toBe(200)
@@ -58,7 +63,10 @@ describe('the auth guard', () => {
     // (The first gives the browser its copy of the cart count, src/cart/cart-count.ts, and so is not kept at all.)
     const first = await visitAs(id, '/it-it')
     expect(first.headers.get('Cache-Control')).toBe('private, no-store')
-    const copy = first.headers.getSetCookie().find((line) => line.startsWith('__Host-CartCount-it='))?.split(';')[0] as string
+    const copy = first.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('__Host-CartCount-it='))
+      ?.split(';')[0] as string
     const home = await visitAs(id, '/it-it', { headers: { Cookie: copy } })
     expect(home.headers.get('Cache-Control')).toBe('private, no-cache')
     expect(home.headers.getSetCookie()).toEqual([])
@@ -94,7 +102,8 @@ describe('logging out', () => {
 describe('a 401 on a call of an anonymous visitor (seed §8: "401 on any call: log out")', () => {
   const http = { UPSTREAM_URL, UPSTREAM_TIMEOUT_MS: '300' }
   /** The request log line of the last request, parsed. */
-  const requestLine = (lines: string[]) => JSON.parse(lines.filter((line) => line.includes('"event":"request"')).at(-1) ?? '{}') as Record<string, unknown>
+  const requestLine = (lines: string[]) =>
+    JSON.parse(lines.filter((line) => line.includes('"event":"request"')).at(-1) ?? '{}') as Record<string, unknown>
 
   /** An anonymous visit of `path` (a market remembered) over an API that answers 401 to `prefix`, with its log lines. */
   async function visitRefused(prefix: string, path: string) {
@@ -102,7 +111,8 @@ describe('a 401 on a call of an anonymous visitor (seed §8: "401 on any call: l
     const upstream = httpUpstream()
     upstream.fail(prefix, 401)
     const lines: string[] = []
-    for (const level of ['log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
+    for (const level of ['log', 'warn', 'error'] as const)
+      vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)))
     return { ...(await visit(path, { headers: { Cookie: 'CountryLocale=it-it' } }, http)), upstream, lines }
   }
 
@@ -110,32 +120,40 @@ describe('a 401 on a call of an anonymous visitor (seed §8: "401 on any call: l
     ['the SEO record', 'front/seo', '/it-it/chi-siamo'],
     ['the product menu', 'front/menu', '/it-it'],
     ['the latest news', 'front/news', '/it-it'],
-  ])('on %s: nobody to log out, so the page is answered without it, and the refusal is logged', async (_, prefix, path) => {
-    const { status, headers, lines } = await visitRefused(prefix, path)
-    expect(status).toBe(200)
-    expect(headers.get('Location')).toBeNull()
-    expect(headers.getSetCookie()).toEqual([])
-    expect(requestLine(lines).upstreamFailures).toContainEqual(expect.objectContaining({ failure: 'unauthorized', status: 401 }))
-  })
+  ])(
+    'on %s: nobody to log out, so the page is answered without it, and the refusal is logged',
+    async (_, prefix, path) => {
+      const { status, headers, lines } = await visitRefused(prefix, path)
+      expect(status).toBe(200)
+      expect(headers.get('Location')).toBeNull()
+      expect(headers.getSetCookie()).toEqual([])
+      expect(requestLine(lines).upstreamFailures).toContainEqual(
+        expect.objectContaining({ failure: 'unauthorized', status: 401 }),
+      )
+    },
+  )
 
   it.each([
     ['the site lookup', 'sites/it', '/it-it'],
     ['the content page', 'front/pages/about-us', '/it-it/chi-siamo'],
     ['the product', 'front/products/aurora-strada-9', '/it-it/products/aurora-strada-9'],
-  ])('on %s the page needs: a bad gateway (502, the error page), neither maintenance nor a login, and the visitor keeps the market they picked', async (_, prefix, path) => {
-    const { status, headers, text, upstream, lines } = await visitRefused(prefix, path)
-    expect(status).toBe(502)
-    expect(text).toContain('Something went wrong on our side. Please try again.')
-    expect(text).not.toContain('under maintenance')
-    expect(headers.get('Retry-After')).toBeNull()
-    expect(headers.get('Location')).toBeNull()
-    // Only maintenance (a site lookup's 500 or 503) forgets the remembered market: a 401 leaves every cookie alone.
-    expect(headers.getSetCookie()).toEqual([])
-    expect(headers.get('Cache-Control')).toBe('no-store')
-    expect(upstream.requests.filter((request) => request.url.includes(`/api/${prefix}`))).toHaveLength(1)
-    expect(requestLine(lines)).toMatchObject({ status: 502, error: expect.stringContaining('unauthorized') })
-    expect(lines.join('\n')).not.toContain('Stack')
-  })
+  ])(
+    'on %s the page needs: a bad gateway (502, the error page), neither maintenance nor a login, and the visitor keeps the market they picked',
+    async (_, prefix, path) => {
+      const { status, headers, text, upstream, lines } = await visitRefused(prefix, path)
+      expect(status).toBe(502)
+      expect(text).toContain('Something went wrong on our side. Please try again.')
+      expect(text).not.toContain('under maintenance')
+      expect(headers.get('Retry-After')).toBeNull()
+      expect(headers.get('Location')).toBeNull()
+      // Only maintenance (a site lookup's 500 or 503) forgets the remembered market: a 401 leaves every cookie alone.
+      expect(headers.getSetCookie()).toEqual([])
+      expect(headers.get('Cache-Control')).toBe('no-store')
+      expect(upstream.requests.filter((request) => request.url.includes(`/api/${prefix}`))).toHaveLength(1)
+      expect(requestLine(lines)).toMatchObject({ status: 502, error: expect.stringContaining('unauthorized') })
+      expect(lines.join('\n')).not.toContain('Stack')
+    },
+  )
 })
 
 describe('a 401 from the API ends the session', () => {
@@ -185,7 +203,8 @@ describe('a 401 from the API ends the session', () => {
         upstream.fail('auth/user', fault)
         const warnings: string[] = []
         vi.spyOn(console, 'warn').mockImplementation((line: unknown) => void warnings.push(String(line)))
-        const checks = () => upstream.requests.filter((request) => new URL(request.url).pathname === '/api/auth/user').length
+        const checks = () =>
+          upstream.requests.filter((request) => new URL(request.url).pathname === '/api/auth/user').length
 
         // The first page asks, meets the outage, and stays logged in (only a 401 logs out).
         const first = await visitAs(id, '/it-it', {}, http)
@@ -228,7 +247,11 @@ describe('session lifetimes', () => {
   it('ends a session past its absolute lifetime however active it was', async () => {
     const id = await logIn()
     const session = await storedSession(id)
-    await sessions().save(id, { ...session, createdAt: Date.now() - SessionLifetime.absoluteMs - 1000, seenAt: Date.now() })
+    await sessions().save(id, {
+      ...session,
+      createdAt: Date.now() - SessionLifetime.absoluteMs - 1000,
+      seenAt: Date.now(),
+    })
     expect((await visitAs(id, '/it-it/my-account')).status).toBe(302)
   })
 
@@ -266,7 +289,11 @@ describe('a session store that fails', () => {
       delete: () => Promise.reject(new Error('KV unavailable')),
       list: () => Promise.reject(new Error('KV unavailable')),
     } as unknown as KVNamespace
-    const { status, text, headers } = await visit('/it-it', { headers: { Cookie: `__Host-AuthTkn=${id}` } }, { SESSIONS: broken })
+    const { status, text, headers } = await visit(
+      '/it-it',
+      { headers: { Cookie: `__Host-AuthTkn=${id}` } },
+      { SESSIONS: broken },
+    )
     expect(status).toBe(200)
     expect(text).toContain('href="/login?redirect=%2Fit-it"')
     expect(headers.getSetCookie()).toEqual([])
@@ -275,7 +302,7 @@ describe('a session store that fails', () => {
 })
 
 describe('the session store', () => {
-  it('keeps neither the cookie\'s id nor the token readable in KV', async () => {
+  it("keeps neither the cookie's id nor the token readable in KV", async () => {
     const id = await logIn()
     const { token } = await storedSession(id)
     const { keys } = await env.SESSIONS.list()

@@ -10,47 +10,77 @@ import { ORIGIN, textOf, visit } from '../fixtures/worker'
 
 const PASSWORD = 'Gravel-Roads-2027'
 /** A sign-up form's token as the page would have given it `seconds` ago. */
-const formToken = (seconds = 10) => issueFormToken(env.SESSION_SECRET as string, 'register', Date.now() - seconds * 1000)
+const formToken = (seconds = 10) =>
+  issueFormToken(env.SESSION_SECRET as string, 'register', Date.now() - seconds * 1000)
 
 let people = 0
 const newAddress = () => `signup-${++people}@example.com`
 
 /** The sign-up form posted as a person would: a token given out 10 s before, a client of its own, Italy remembered. */
-async function signUp(fields: Record<string, string> = {}, headers: Record<string, string> = {}, bindings: Partial<Cloudflare.Env> = {}) {
-  const body = { first_name: 'Chiara', last_name: 'Bianchi', email: newAddress(), password: PASSWORD, consent: 'on', form_token: await formToken(), ...fields }
-  const answer = await visit('/login/register', formPost(body, { Cookie: 'CountryLocale=it-it', 'CF-Connecting-IP': nextClient(), ...headers }), bindings)
+async function signUp(
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+  bindings: Partial<Cloudflare.Env> = {},
+) {
+  const body = {
+    first_name: 'Chiara',
+    last_name: 'Bianchi',
+    email: newAddress(),
+    password: PASSWORD,
+    consent: 'on',
+    form_token: await formToken(),
+    ...fields,
+  }
+  const answer = await visit(
+    '/login/register',
+    formPost(body, { Cookie: 'CountryLocale=it-it', 'CF-Connecting-IP': nextClient(), ...headers }),
+    bindings,
+  )
   return { ...answer, email: body.email }
 }
 
 const userOf = (email: string) =>
-  env.DB.prepare('SELECT id, email_confirmed_at FROM users WHERE email = ?').bind(email).first<{ id: number; email_confirmed_at: string | null }>()
+  env.DB.prepare('SELECT id, email_confirmed_at FROM users WHERE email = ?')
+    .bind(email)
+    .first<{ id: number; email_confirmed_at: string | null }>()
 const usersCount = () => env.DB.prepare('SELECT COUNT(*) AS n FROM users').first<number>('n')
 const lastMail = (to: string) =>
-  env.DB.prepare('SELECT subject, body, kind FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1').bind(to).first<{ subject: string; body: string; kind: string }>()
+  env.DB.prepare('SELECT subject, body, kind FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1')
+    .bind(to)
+    .first<{ subject: string; body: string; kind: string }>()
 /** The confirmation link (path and query) of the latest mail to an address. */
 async function linkMailedTo(email: string): Promise<string> {
-  const link = /https:\/\/site\.test(\/[a-z]{2,3}-[a-z]{2}\/confirm-email\/[A-Za-z0-9_-]{43}(?:\?redirect=\S+)?)/.exec((await lastMail(email))?.body ?? '')?.[1]
+  const link = /https:\/\/site\.test(\/[a-z]{2,3}-[a-z]{2}\/confirm-email\/[A-Za-z0-9_-]{43}(?:\?redirect=\S+)?)/.exec(
+    (await lastMail(email))?.body ?? '',
+  )?.[1]
   expect(link).toBeTruthy()
   return link as string
 }
 
 describe('the sign-up form', () => {
   it('is linked from the login page, keeping the redirect, and shows the fields, the rules, the consent, a token and a honeypot', async () => {
-    const login = await visit('/login?redirect=%2Fit-it%2Fcheckout%2FABC', { headers: { Cookie: 'CountryLocale=it-it' } })
-    expect(login.text).toContain(`href="/login/register?redirect=%2Fit-it%2Fcheckout%2FABC">${italian.register.title}</a>`)
-    const { status, text, headers } = await visit('/login/register?redirect=%2Fit-it%2Fcheckout%2FABC', { headers: { Cookie: 'CountryLocale=it-it' } })
+    const login = await visit('/login?redirect=%2Fit-it%2Fcheckout%2FABC', {
+      headers: { Cookie: 'CountryLocale=it-it' },
+    })
+    expect(login.text).toContain(
+      `href="/login/register?redirect=%2Fit-it%2Fcheckout%2FABC">${italian.register.title}</a>`,
+    )
+    const { status, text, headers } = await visit('/login/register?redirect=%2Fit-it%2Fcheckout%2FABC', {
+      headers: { Cookie: 'CountryLocale=it-it' },
+    })
     expect(status).toBe(200)
     expect(headers.get('Cache-Control')).toMatch(/no-store/)
     expect(text).toContain('<html lang="it"')
     expect(text).toContain(`<h1>${italian.register.title}</h1>`)
-    for (const name of ['first_name', 'last_name', 'email', 'password', 'consent', 'form_token', 'homepage']) expect(text).toContain(`name="${name}"`)
+    for (const name of ['first_name', 'last_name', 'email', 'password', 'consent', 'form_token', 'homepage'])
+      expect(text).toContain(`name="${name}"`)
     expect(text).toContain('name="redirect" value="/it-it/checkout/ABC"')
     expect(textOf(text)).toContain(italian.password.rules.replace('{{min}}', '10'))
     expect(text).toContain('href="/it-it/informativa-privacy"')
     expect(text).toContain(`href="/login?redirect=%2Fit-it%2Fcheckout%2FABC">${italian.auth.submit}</a>`)
   })
 
-  it('speaks the remembered market\'s language, int-en without one, and right to left in il-he', async () => {
+  it("speaks the remembered market's language, int-en without one, and right to left in il-he", async () => {
     expect((await visit('/login/register')).text).toContain(`<h1>${english.register.title}</h1>`)
     const he = await visit('/login/register', { headers: { Cookie: 'CountryLocale=il-he' } })
     expect(he.text).toContain('<html lang="he" dir="rtl"')
@@ -64,7 +94,9 @@ describe('the sign-up form', () => {
     expect((await userOf(answer.email))?.email_confirmed_at).toBeNull()
     const mail = await lastMail(answer.email)
     expect(mail).toMatchObject({ kind: 'email_confirmation', subject: italian.mail.confirm_email_subject })
-    expect(mail?.body).toMatch(/https:\/\/site\.test\/it-it\/confirm-email\/[A-Za-z0-9_-]{43}\?redirect=%2Fit-it%2Fcheckout%2FABC\n/)
+    expect(mail?.body).toMatch(
+      /https:\/\/site\.test\/it-it\/confirm-email\/[A-Za-z0-9_-]{43}\?redirect=%2Fit-it%2Fcheckout%2FABC\n/,
+    )
     const sent = await visit('/login/register/sent', { headers: { Cookie: 'CountryLocale=it-it' } })
     expect(sent.status).toBe(200)
     expect(textOf(sent.text)).toContain(italian.register.sent_text)
@@ -94,7 +126,11 @@ describe('the sign-up form', () => {
     ]
     for (const [fields, field, message] of cases) {
       const users = await usersCount()
-      const answer = await signUp({ last_name: 'Bianchi-Kept', ...fields, password: fields.password ?? 'Typed-Secret-2027' })
+      const answer = await signUp({
+        last_name: 'Bianchi-Kept',
+        ...fields,
+        password: fields.password ?? 'Typed-Secret-2027',
+      })
       if (fields.password === '') expect(textOf(answer.text)).not.toContain(italian.validation.password_rules)
       expect(answer.status, field).toBe(422)
       expect(answer.text).toContain(`id="field-${field}-error"`)
@@ -110,13 +146,22 @@ describe('the sign-up form', () => {
     const token = await formToken()
     const email = newAddress()
     for (let i = 0; i < 2; i++) expect((await signUp({ email, form_token: token })).status).toBe(303)
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM users WHERE email = ?').bind(email).first<number>('n')).toBe(1)
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM outbox WHERE recipient = ?').bind(email).first<number>('n')).toBe(1)
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM users WHERE email = ?').bind(email).first<number>('n')).toBe(
+      1,
+    )
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM outbox WHERE recipient = ?').bind(email).first<number>('n'),
+    ).toBe(1)
   })
 
   it('creates nothing for a bot (honeypot, no token, a forged one, too fast) and answers it as a person', async () => {
     const users = await usersCount()
-    const bots: Record<string, string>[] = [{ homepage: 'http://spam.example' }, { form_token: '' }, { form_token: 'x.1.y' }, { form_token: await formToken(1) }]
+    const bots: Record<string, string>[] = [
+      { homepage: 'http://spam.example' },
+      { form_token: '' },
+      { form_token: 'x.1.y' },
+      { form_token: await formToken(1) },
+    ]
     for (const fields of bots) {
       const answer = await signUp(fields)
       expect(answer.status).toBe(303)
@@ -152,17 +197,40 @@ describe('the sign-up form', () => {
 
   it('answers any fields and any body below 500', async () => {
     const token = await formToken()
-    const field = fc.constantFrom('first_name', 'last_name', 'email', 'password', 'consent', 'form_token', 'homepage', 'redirect', '__proto__')
-    const value = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('on', '', token, 'x'.repeat(300), '//evil.example', 'a@b.example'))
+    const field = fc.constantFrom(
+      'first_name',
+      'last_name',
+      'email',
+      'password',
+      'consent',
+      'form_token',
+      'homepage',
+      'redirect',
+      '__proto__',
+    )
+    const value = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom('on', '', token, 'x'.repeat(300), '//evil.example', 'a@b.example'),
+    )
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.tuple(field, value), { maxLength: 10 }),
-        fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain', 'application/json'),
+        fc.constantFrom(
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'text/plain',
+          'application/json',
+        ),
         fc.constantFrom('/login/register', '/it-it/confirm-email/AAAAAAAAAAAAAAAAAAAAAAAA', '/it-it/confirm-email/%00'),
         async (pairs, type, path) => {
           const { status } = await visit(path, {
             method: 'POST',
-            headers: { 'Content-Type': type, Origin: ORIGIN, 'Sec-Fetch-Site': 'same-origin', 'CF-Connecting-IP': nextClient() },
+            headers: {
+              'Content-Type': type,
+              Origin: ORIGIN,
+              'Sec-Fetch-Site': 'same-origin',
+              'CF-Connecting-IP': nextClient(),
+            },
             body: new URLSearchParams(pairs).toString(),
           })
           expect(status, path).toBeLessThan(500)
@@ -191,7 +259,9 @@ describe('the confirmation link', () => {
     expect(confirmed.headers.get('Location')).toBe('/login?redirect=%2Fit-it%2Fcheckout%2FABC&notice=email_confirmed')
     expect(confirmed.headers.get('Set-Cookie')).toMatch(/CountryLocale=it-it/)
     expect((await userOf(email))?.email_confirmed_at).toMatch(/^\d{4}-/)
-    const login = await visit('/login?redirect=%2Fit-it%2Fcheckout%2FABC&notice=email_confirmed', { headers: { Cookie: 'CountryLocale=it-it' } })
+    const login = await visit('/login?redirect=%2Fit-it%2Fcheckout%2FABC&notice=email_confirmed', {
+      headers: { Cookie: 'CountryLocale=it-it' },
+    })
     expect(textOf(login.text)).toContain(italian.notice.email_confirmed)
 
     // Used: the same link no longer works, by GET or POST.
@@ -204,7 +274,11 @@ describe('the confirmation link', () => {
   it('answers 404 for an unknown link and 410 for an expired one, with the same message', async () => {
     const { email } = await signUp()
     const link = await linkMailedTo(email)
-    await env.DB.prepare(`UPDATE email_confirmations SET expires_at = '2020-01-01T00:00:00.000Z' WHERE user_id = (SELECT id FROM users WHERE email = ?)`).bind(email).run()
+    await env.DB.prepare(
+      `UPDATE email_confirmations SET expires_at = '2020-01-01T00:00:00.000Z' WHERE user_id = (SELECT id FROM users WHERE email = ?)`,
+    )
+      .bind(email)
+      .run()
     expect((await visit(link, formPost({}))).status).toBe(410)
     const unknown = await visit('/it-it/confirm-email/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')
     expect(unknown.status).toBe(404)
@@ -212,7 +286,7 @@ describe('the confirmation link', () => {
     expect((await userOf(email))?.email_confirmed_at).toBeNull()
   })
 
-  it('never logs the token: the page\'s path and the API call\'s are logged as :token', async () => {
+  it("never logs the token: the page's path and the API call's are logged as :token", async () => {
     const { email } = await signUp()
     const link = await linkMailedTo(email)
     const token = link.split('/').pop()!.split('?')[0] as string
@@ -224,10 +298,17 @@ describe('the confirmation link', () => {
       expect((await visit(link)).status).toBe(200)
       expect((await visit(link, formPost({}))).status).toBe(303)
       expect((await visit(link)).status).toBe(410)
-      const requests = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === 'request')
-      expect(requests.filter((line) => line.path === '/it-it/confirm-email/:token').map((line) => `${line.method} ${line.status}`))
-        .toEqual(['GET 200', 'POST 303', 'GET 410'])
-      expect(requests.at(-1)?.upstreamFailures).toEqual([{ path: 'auth/confirm-email/:token', failure: 'rejected', status: 410 }])
+      const requests = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line.event === 'request')
+      expect(
+        requests
+          .filter((line) => line.path === '/it-it/confirm-email/:token')
+          .map((line) => `${line.method} ${line.status}`),
+      ).toEqual(['GET 200', 'POST 303', 'GET 410'])
+      expect(requests.at(-1)?.upstreamFailures).toEqual([
+        { path: 'auth/confirm-email/:token', failure: 'rejected', status: 410 },
+      ])
       for (const line of lines) expect(line).not.toContain(token)
     } finally {
       vi.restoreAllMocks()
@@ -247,13 +328,20 @@ describe('an unconfirmed account', () => {
 
     const first = await linkMailedTo(email)
     const limiters = steadyRateLimiters()
-    const resend = () => visitAs(session, '/it-it/my-account/confirm-email', formPost({}, { 'CF-Connecting-IP': '203.0.113.93' }), limiters)
+    const resend = () =>
+      visitAs(
+        session,
+        '/it-it/my-account/confirm-email',
+        formPost({}, { 'CF-Connecting-IP': '203.0.113.93' }),
+        limiters,
+      )
     const again = await resend()
     expect(again.status).toBe(303)
     expect(again.headers.get('Location')).toBe('/it-it/my-account?notice=confirmation_sent')
     const second = await linkMailedTo(email)
     expect(second).not.toBe(first)
-    for (let i = 1; i < (env.TEST_RATE_LIMITS.ACCOUNT_CLIENT_ATTEMPTS as number); i++) expect((await resend()).status).toBe(303)
+    for (let i = 1; i < (env.TEST_RATE_LIMITS.ACCOUNT_CLIENT_ATTEMPTS as number); i++)
+      expect((await resend()).status).toBe(303)
     const refused = await resend()
     expect(refused.status).toBe(429)
     expect(refused.headers.get('Retry-After')).toBe('60')
@@ -273,7 +361,15 @@ describe('an unconfirmed account', () => {
 
   it('refuses "send again" cross-site and without a session', async () => {
     const session = await logIn()
-    expect((await visitAs(session, '/it-it/my-account/confirm-email', formPost({}, { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }))).status).toBe(403)
+    expect(
+      (
+        await visitAs(
+          session,
+          '/it-it/my-account/confirm-email',
+          formPost({}, { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }),
+        )
+      ).status,
+    ).toBe(403)
     const anonymous = await visit('/it-it/my-account/confirm-email', formPost({}))
     expect(anonymous.status).toBe(303)
     expect(anonymous.headers.get('Location')).toMatch(/^\/login\?redirect=/)

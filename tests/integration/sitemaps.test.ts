@@ -19,9 +19,12 @@ type Url = ReturnType<typeof sitemapUrls>[number]
 function pageKindOf(loc: string): string {
   const [market, ...segments] = new URL(loc).pathname.split('/').filter(Boolean)
   const [first, second] = segments
-  const kind = !first ? 'home'
-    : first === 'products' || first === 'news' ? [first, second === 'type' || second === 'details' ? second : second && '*'].filter(Boolean).join('/')
-      : first === 'dealers' ? 'dealers/*'
+  const kind = !first
+    ? 'home'
+    : first === 'products' || first === 'news'
+      ? [first, second === 'type' || second === 'details' ? second : second && '*'].filter(Boolean).join('/')
+      : first === 'dealers'
+        ? 'dealers/*'
         : 'page'
   return `${market} ${kind}`
 }
@@ -65,14 +68,16 @@ describe('the sitemap index', () => {
   })
 })
 
-describe('the markets\' sitemaps', () => {
+describe("the markets' sitemaps", () => {
   it('list only indexable pages of live markets, with lastmod and alternates that are reciprocal, and a URL of every page kind and market answers 200 with the same alternates', async () => {
     const urls = await everyUrl()
     expect(urls.size).toBeGreaterThan(500)
     for (const [loc, url] of urls) {
       expect(loc.startsWith(`${ORIGIN}/`), loc).toBe(true)
       expect(loc, 'no market under maintenance').not.toMatch(/\/nl-nl(\/|$)/)
-      expect(loc, 'no page that is not indexed').not.toMatch(/\/(search|my-account|checkout|cart|update-password|whistleblower-form)(\/|$)/)
+      expect(loc, 'no page that is not indexed').not.toMatch(
+        /\/(search|my-account|checkout|cart|update-password|whistleblower-form)(\/|$)/,
+      )
       expect(url.lastmod === null || W3C_TIME.test(url.lastmod), loc).toBe(true)
       // Self-referencing, one x-default to the landing page, and reciprocal: each alternate lists the same set.
       expect(Object.values(url.alternates), loc).toContain(loc)
@@ -83,13 +88,20 @@ describe('the markets\' sitemaps', () => {
       }
     }
     // Switched-off pages are nowhere.
-    for (const off of ['/de-de/probefahrt', '/pt-pt/trabalhe-connosco', '/fr-fr/devenir-revendeur', '/fr-fr/devenir-distributeur']) {
+    for (const off of [
+      '/de-de/probefahrt',
+      '/pt-pt/trabalhe-connosco',
+      '/fr-fr/devenir-revendeur',
+      '/fr-fr/devenir-distributeur',
+    ]) {
       expect(urls.has(`${ORIGIN}${off}`), off).toBe(false)
     }
     // A URL of each page kind in each market (every URL with FULL_SITEMAP_WALK=1) answers 200 and carries, in its
     // head, the very alternates its sitemap gives it.
     const rendered = pagesToRender(urls)
-    expect(new Set(rendered.map(([loc]) => pageKindOf(loc).split(' ')[1]))).toEqual(new Set(['home', 'products', 'products/type', 'products/*', 'news', 'news/details', 'dealers/*', 'page']))
+    expect(new Set(rendered.map(([loc]) => pageKindOf(loc).split(' ')[1]))).toEqual(
+      new Set(['home', 'products', 'products/type', 'products/*', 'news', 'news/details', 'dealers/*', 'page']),
+    )
     for (const [loc, url] of rendered) {
       const page = await visit(loc)
       expect(page.status, loc).toBe(200)
@@ -123,8 +135,10 @@ describe('the markets\' sitemaps', () => {
 
   it(`are split every ${URLS_PER_SITEMAP} URLs, each part listed in the index`, async () => {
     const dealers = Array.from({ length: URLS_PER_SITEMAP + 50 }, (_, i) =>
-      env.DB.prepare("INSERT INTO dealers (slug, site, name, address, city, country_code, lat, lng) VALUES (?, 'za', ?, 'Main Road 1', 'Durban', 'ZA', -29.8, 31.0)")
-        .bind(`durban-cycles-${i}`, `Durban Cycles ${i}`))
+      env.DB.prepare(
+        "INSERT INTO dealers (slug, site, name, address, city, country_code, lat, lng) VALUES (?, 'za', ?, 'Main Road 1', 'Durban', 'ZA', -29.8, 31.0)",
+      ).bind(`durban-cycles-${i}`, `Durban Cycles ${i}`),
+    )
     await env.DB.batch(dealers)
     const index = sitemapIndexEntries((await visit('/sitemap.xml')).text).map((entry) => entry.loc)
     expect(index).toContain(`${ORIGIN}/za-en/sitemap.xml`)

@@ -11,15 +11,21 @@ const NBSP = '\u00a0'
 /** The page's specification values, `dt` → the `dd`'s markup. */
 const specsOf = (html: string, labels: Record<string, string>) => {
   const list = /<dl class="specs">([\s\S]*?)<\/dl>/.exec(html)?.[1] ?? ''
-  const byLabel = Object.fromEntries([...list.matchAll(/<dt>([^<]*)<\/dt><dd>([\s\S]*?)<\/dd>/g)].map(([, dt, dd]) => [dt, dd]))
+  const byLabel = Object.fromEntries(
+    [...list.matchAll(/<dt>([^<]*)<\/dt><dd>([\s\S]*?)<\/dd>/g)].map(([, dt, dd]) => [dt, dd]),
+  )
   return (key: string) => byLabel[labels[key] ?? key]
 }
-const sizeGuideOf = (html: string) => /<details class="size-guide" id="size-guide">[\s\S]*?<\/details>/.exec(html)?.[0] ?? ''
-const cellsOf = (html: string, tag: 'th' | 'td') => [...html.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))].map(([, cell]) => cell)
+const sizeGuideOf = (html: string) =>
+  /<details class="size-guide" id="size-guide">[\s\S]*?<\/details>/.exec(html)?.[0] ?? ''
+const cellsOf = (html: string, tag: 'th' | 'td') =>
+  [...html.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))].map(([, cell]) => cell)
 
 /** Calls the embedded API in-process for a market, as the Worker does. */
 async function product(slug: string, country: string, locale: string): Promise<Product> {
-  const request = new Request(`http://embedded.invalid/api/front/products/${slug}`, { headers: { 'X-Tenant': country, 'X-Locale': locale } })
+  const request = new Request(`http://embedded.invalid/api/front/products/${slug}`, {
+    headers: { 'X-Tenant': country, 'X-Locale': locale },
+  })
   const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
   expect(response.status).toBe(200)
   return productAnswer.parse(await response.json()).data
@@ -65,7 +71,7 @@ describe('specification values on product pages', () => {
 })
 
 describe('the size guide', () => {
-  it('offers a native disclosure on /it-it with the product\'s sizes, their rider heights and the geometry in Italian numbers', async () => {
+  it("offers a native disclosure on /it-it with the product's sizes, their rider heights and the geometry in Italian numbers", async () => {
     const { text } = await visit('/it-it/products/aurora-strada-9')
     const guide = sizeGuideOf(text)
     expect(guide).toContain(`<summary>${italian.size_guide.open}</summary>`)
@@ -75,7 +81,10 @@ describe('the size guide', () => {
     // The geometry scrolls in its own box, named by its heading and reachable from the keyboard.
     expect(geometry).toMatch(/^ role="group" tabindex="0" aria-labelledby="size-guide-geometry">/)
     expect(cellsOf(geometry ?? '', 'th').slice(0, 6)).toEqual([italian.size_guide.measure, 'XS', 'S', 'M', 'L', 'XL'])
-    const row = (label: string) => new RegExp(`<th scope="row">${label}(?: <span class="unit">mm</span>)?</th>((?:<td[^>]*>[^<]*</td>)+)`).exec(geometry ?? '')?.[1] ?? ''
+    const row = (label: string) =>
+      new RegExp(`<th scope="row">${label}(?: <span class="unit">mm</span>)?</th>((?:<td[^>]*>[^<]*</td>)+)`).exec(
+        geometry ?? '',
+      )?.[1] ?? ''
     // Lengths in millimetres, the unit once beside the measurement's name; angles with their sign.
     expect(geometry).toContain(`<th scope="row">${italian.size_guide.stack} <span class="unit">mm</span></th>`)
     expect(cellsOf(row(italian.size_guide.stack), 'td')).toEqual(['505', '525', '548', '570', '593'])
@@ -118,7 +127,7 @@ describe('the size guide', () => {
 })
 
 describe('GET api/front/products/{slug}: specifications and size guide', () => {
-  it('answers the specifications in the caller\'s locale as parts: text translated, codes and quantities as they are', async () => {
+  it("answers the specifications in the caller's locale as parts: text translated, codes and quantities as they are", async () => {
     const italianProduct = await product('aurora-strada-9', 'it', 'it')
     expect(italianProduct.specs[0]).toEqual({
       key: 'frame',
@@ -130,24 +139,42 @@ describe('GET api/front/products/{slug}: specifications and size guide', () => {
       ],
     })
     const englishProduct = await product('aurora-strada-9', 'int', 'en')
-    expect(englishProduct.specs.find((spec) => spec.key === 'brakes')?.parts[0]).toEqual({ kind: 'text', text: 'Hydraulic disc, ' })
+    expect(englishProduct.specs.find((spec) => spec.key === 'brakes')?.parts[0]).toEqual({
+      kind: 'text',
+      text: 'Hydraulic disc, ',
+    })
   })
 
-  it('answers a bicycle\'s size guide in cm, mm and degrees, and none for an accessory', async () => {
+  it("answers a bicycle's size guide in cm, mm and degrees, and none for an accessory", async () => {
     const bike = await product('aurora-strada-9', 'it', 'it')
     expect(bike.size_guide?.map((row) => row.size)).toEqual(['XS', 'S', 'M', 'L', 'XL'])
     expect(bike.size_guide?.[2]).toEqual({
       size: 'M',
       rider_height_cm: { min: 168, max: 178 },
-      geometry: { stack: 548, reach: 386, seat_tube: 530, top_tube: 545, head_angle: 72.5, seat_angle: 73.5, chainstay: 408, wheelbase: 990 },
+      geometry: {
+        stack: 548,
+        reach: 386,
+        seat_tube: 530,
+        top_tube: 545,
+        head_angle: 72.5,
+        seat_angle: 73.5,
+        chainstay: 408,
+        wheelbase: 990,
+      },
     })
     expect((await product('aurora-pompa-mini', 'it', 'it')).size_guide).toBeNull()
   })
 
-  it('reads a brand API\'s older specification (one `value` string) as one text, and no size guide as none', () => {
+  it("reads a brand API's older specification (one `value` string) as one text, and no size guide as none", () => {
     const older = productAnswer.parse({
       data: {
-        id: 1, slug: 'a', name: 'A', type: { id: 1, slug: 'bikes', name: 'Bikes' }, price: 1, gallery: [], variants: [],
+        id: 1,
+        slug: 'a',
+        name: 'A',
+        type: { id: 1, slug: 'bikes', name: 'Bikes' },
+        price: 1,
+        gallery: [],
+        variants: [],
         specs: [{ key: 'frame', value: 'Carbonio' }],
       },
     }).data

@@ -5,12 +5,19 @@ import { demoStaff, forgetUsedCode, totpCode } from '../fixtures/console'
 import { visit } from '../fixtures/worker'
 
 /** Calls the embedded API in-process, as the Worker does, with a staff token when given. */
-async function call(path: string, { token, method = 'GET', body }: { token?: string; method?: string; body?: unknown } = {}) {
+async function call(
+  path: string,
+  { token, method = 'GET', body }: { token?: string; method?: string; body?: unknown } = {},
+) {
   const headers: Record<string, string> = { Accept: 'application/json' }
   if (token) headers.Authorization = `Bearer ${token}`
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   const response = await api.fetch(
-    new Request(`http://embedded.invalid/api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }) as Parameters<typeof api.fetch>[0],
+    new Request(`http://embedded.invalid/api/${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }) as Parameters<typeof api.fetch>[0],
     env,
   )
   const text = await response.text()
@@ -23,17 +30,35 @@ const STEP = 30_000
 async function staffToken(role: 'editor' | 'case_handler', at = Date.now()): Promise<string> {
   await forgetUsedCode(role)
   const member = demoStaff(role)
-  const answer = await call('staff/login', { method: 'POST', body: { email: member.email, password: member.password, code: await totpCode(member.totp_secret, at) } })
+  const answer = await call('staff/login', {
+    method: 'POST',
+    body: { email: member.email, password: member.password, code: await totpCode(member.totp_secret, at) },
+  })
   expect(answer.status).toBe(200)
   return answer.json().access_token
 }
 
-async function insertSubmission(row: { reference: string; kind: string; site: string; created_at: string; email?: string; handled?: boolean }) {
+async function insertSubmission(row: {
+  reference: string
+  kind: string
+  site: string
+  created_at: string
+  email?: string
+  handled?: boolean
+}) {
   await env.DB.prepare(
     `INSERT INTO form_submissions (reference, submission_key, kind, site, locale, email, fields, created_at, handled_at)
      VALUES (?, ?, ?, ?, 'en', ?, '{"name":"Test"}', ?, ?)`,
   )
-    .bind(row.reference, `key-${row.reference}-${'x'.repeat(20)}`, row.kind, row.site, row.email ?? 'lead@example.com', row.created_at, row.handled ? row.created_at : null)
+    .bind(
+      row.reference,
+      `key-${row.reference}-${'x'.repeat(20)}`,
+      row.kind,
+      row.site,
+      row.email ?? 'lead@example.com',
+      row.created_at,
+      row.handled ? row.created_at : null,
+    )
     .run()
 }
 
@@ -42,7 +67,10 @@ describe('POST api/staff/login', () => {
 
   it('answers a token for 8 hours and the staff member, for the right e-mail, password and current code', async () => {
     const member = demoStaff('editor')
-    const answer = await call('staff/login', { method: 'POST', body: { email: member.email.toUpperCase(), password: member.password, code: await totpCode(member.totp_secret) } })
+    const answer = await call('staff/login', {
+      method: 'POST',
+      body: { email: member.email.toUpperCase(), password: member.password, code: await totpCode(member.totp_secret) },
+    })
     expect(answer.status).toBe(200)
     const { access_token, expires_at, staff } = answer.json()
     expect(access_token).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -51,7 +79,9 @@ describe('POST api/staff/login', () => {
     expect(staff).toEqual({ id: member.id, email: member.email, name: member.name, role: 'editor' })
     expect(answer.text).not.toMatch(/password|totp/)
     // Only the token's hash is stored.
-    const stored = await env.DB.prepare('SELECT token_hash FROM staff_tokens WHERE staff_id = ?').bind(member.id).all<{ token_hash: string }>()
+    const stored = await env.DB.prepare('SELECT token_hash FROM staff_tokens WHERE staff_id = ?')
+      .bind(member.id)
+      .all<{ token_hash: string }>()
     expect(stored.results.map((row) => row.token_hash)).not.toContain(access_token)
   })
 
@@ -63,7 +93,10 @@ describe('POST api/staff/login', () => {
       const member = demoStaff('editor')
       const login = async (at: number) => {
         await forgetUsedCode('editor')
-        return call('staff/login', { method: 'POST', body: { email: member.email, password: member.password, code: await totpCode(member.totp_secret, at) } })
+        return call('staff/login', {
+          method: 'POST',
+          body: { email: member.email, password: member.password, code: await totpCode(member.totp_secret, at) },
+        })
       }
       expect((await login(now - STEP)).status).toBe(200)
       expect((await login(now + STEP)).status).toBe(200)
@@ -87,11 +120,18 @@ describe('POST api/staff/login', () => {
     const answers = []
     for (const body of attempts) answers.push(await call('staff/login', { method: 'POST', body }))
     // The right code once, then the same code again.
-    expect((await call('staff/login', { method: 'POST', body: { email: member.email, password: member.password, code } })).status).toBe(200)
-    answers.push(await call('staff/login', { method: 'POST', body: { email: member.email, password: member.password, code } }))
+    expect(
+      (await call('staff/login', { method: 'POST', body: { email: member.email, password: member.password, code } }))
+        .status,
+    ).toBe(200)
+    answers.push(
+      await call('staff/login', { method: 'POST', body: { email: member.email, password: member.password, code } }),
+    )
     await env.DB.prepare('UPDATE staff_users SET active = 0 WHERE id = ?').bind(member.id).run()
     await forgetUsedCode('editor')
-    answers.push(await call('staff/login', { method: 'POST', body: { email: member.email, password: member.password, code } }))
+    answers.push(
+      await call('staff/login', { method: 'POST', body: { email: member.email, password: member.password, code } }),
+    )
     await env.DB.prepare('UPDATE staff_users SET active = 1 WHERE id = ?').bind(member.id).run()
     for (const answer of answers) {
       expect(answer.status).toBe(422)
@@ -101,20 +141,40 @@ describe('POST api/staff/login', () => {
 
   it('refuses an earlier step once a later one was used', async () => {
     const member = demoStaff('editor')
-    expect((await call('staff/login', { method: 'POST', body: { email: member.email, password: member.password, code: await totpCode(member.totp_secret, Date.now() + STEP) } })).status).toBe(200)
-    const now = await call('staff/login', { method: 'POST', body: { email: member.email, password: member.password, code: await totpCode(member.totp_secret) } })
+    expect(
+      (
+        await call('staff/login', {
+          method: 'POST',
+          body: {
+            email: member.email,
+            password: member.password,
+            code: await totpCode(member.totp_secret, Date.now() + STEP),
+          },
+        })
+      ).status,
+    ).toBe(200)
+    const now = await call('staff/login', {
+      method: 'POST',
+      body: { email: member.email, password: member.password, code: await totpCode(member.totp_secret) },
+    })
     expect(now.status).toBe(422)
   })
 
   it('answers 422 for malformed bodies', async () => {
-    for (const body of [null, {}, { email: 'x', password: 'y', code: '123456' }, { email: 'editor@aurora-cycles.example', password: 'x', code: '12345' }, 'text']) {
+    for (const body of [
+      null,
+      {},
+      { email: 'x', password: 'y', code: '123456' },
+      { email: 'editor@aurora-cycles.example', password: 'x', code: '12345' },
+      'text',
+    ]) {
       expect((await call('staff/login', { method: 'POST', body })).status).toBe(422)
     }
   })
 })
 
 describe('GET api/staff/me and POST api/staff/logout', () => {
-  it('answers the token\'s member, and 401 once the token is revoked', async () => {
+  it("answers the token's member, and 401 once the token is revoked", async () => {
     const token = await staffToken('case_handler')
     const me = await call('staff/me', { token })
     expect(me.status).toBe(200)
@@ -139,7 +199,7 @@ describe('GET api/staff/me and POST api/staff/logout', () => {
   })
 })
 
-describe('the editors\' staff calls', () => {
+describe("the editors' staff calls", () => {
   const EDITOR_CALLS: Array<[method: string, path: string, body?: unknown]> = [
     ['GET', 'staff/submissions'],
     ['GET', 'staff/submissions/1'],
@@ -152,19 +212,39 @@ describe('the editors\' staff calls', () => {
     ['GET', 'staff/events?target=market:it'],
   ]
 
-  it.each(EDITOR_CALLS)('%s api/%s answers 401 without a token and 403 to a case handler', async (method, path, body) => {
-    expect((await call(path, { method, body })).status).toBe(401)
-    const token = await staffToken('case_handler')
-    expect((await call(path, { token, method, body })).status).toBe(403)
-  })
+  it.each(EDITOR_CALLS)(
+    '%s api/%s answers 401 without a token and 403 to a case handler',
+    async (method, path, body) => {
+      expect((await call(path, { method, body })).status).toBe(401)
+      const token = await staffToken('case_handler')
+      expect((await call(path, { token, method, body })).status).toBe(403)
+    },
+  )
 
   it('lists submissions newest first, filtered by market, kind, dates (inclusive) and handled, paged', async () => {
     await env.DB.prepare('DELETE FROM form_submissions').run()
-    await insertSubmission({ reference: 'TR-AAAA-0001', kind: 'test_ride', site: 'it', created_at: '2026-11-01T09:00:00.000Z' })
-    await insertSubmission({ reference: 'TR-AAAA-0002', kind: 'test_ride', site: 'de', created_at: '2026-11-02T23:59:00.000Z' })
-    await insertSubmission({ reference: 'CT-AAAA-0003', kind: 'contact', site: 'it', created_at: '2026-11-03T00:00:00.000Z', handled: true })
+    await insertSubmission({
+      reference: 'TR-AAAA-0001',
+      kind: 'test_ride',
+      site: 'it',
+      created_at: '2026-11-01T09:00:00.000Z',
+    })
+    await insertSubmission({
+      reference: 'TR-AAAA-0002',
+      kind: 'test_ride',
+      site: 'de',
+      created_at: '2026-11-02T23:59:00.000Z',
+    })
+    await insertSubmission({
+      reference: 'CT-AAAA-0003',
+      kind: 'contact',
+      site: 'it',
+      created_at: '2026-11-03T00:00:00.000Z',
+      handled: true,
+    })
     const token = await staffToken('editor')
-    const references = async (query: string) => (await call(`staff/submissions${query}`, { token })).json().data.map((s: { reference: string }) => s.reference)
+    const references = async (query: string) =>
+      (await call(`staff/submissions${query}`, { token })).json().data.map((s: { reference: string }) => s.reference)
     expect(await references('')).toEqual(['CT-AAAA-0003', 'TR-AAAA-0002', 'TR-AAAA-0001'])
     expect(await references('?site=it')).toEqual(['CT-AAAA-0003', 'TR-AAAA-0001'])
     expect(await references('?kind=test_ride')).toEqual(['TR-AAAA-0002', 'TR-AAAA-0001'])
@@ -181,8 +261,15 @@ describe('the editors\' staff calls', () => {
   })
 
   it('marks a submission handled once, names who, and records it', async () => {
-    await insertSubmission({ reference: 'JA-BBBB-0001', kind: 'job', site: 'it', created_at: '2026-11-05T10:00:00.000Z' })
-    const id = await env.DB.prepare("SELECT id FROM form_submissions WHERE reference = 'JA-BBBB-0001'").first<number>('id')
+    await insertSubmission({
+      reference: 'JA-BBBB-0001',
+      kind: 'job',
+      site: 'it',
+      created_at: '2026-11-05T10:00:00.000Z',
+    })
+    const id = await env.DB.prepare("SELECT id FROM form_submissions WHERE reference = 'JA-BBBB-0001'").first<number>(
+      'id',
+    )
     const token = await staffToken('editor')
     const first = await call(`staff/submissions/${id}/handled`, { token, method: 'POST', body: {} })
     expect(first.status).toBe(200)
@@ -191,29 +278,51 @@ describe('the editors\' staff calls', () => {
     expect(Date.parse(handledAt)).toBeGreaterThan(Date.now() - 60_000)
     const again = await call(`staff/submissions/${id}/handled`, { token, method: 'POST', body: {} })
     expect(again.json().data.handled_at).toBe(handledAt)
-    const events = await env.DB.prepare("SELECT action, detail FROM staff_events WHERE target = ?").bind(`submission:${id}`).all()
+    const events = await env.DB.prepare('SELECT action, detail FROM staff_events WHERE target = ?')
+      .bind(`submission:${id}`)
+      .all()
     expect(events.results).toEqual([{ action: 'submission_handled', detail: '{"reference":"JA-BBBB-0001"}' }])
     expect((await call('staff/submissions/999999/handled', { token, method: 'POST', body: {} })).status).toBe(404)
     expect((await call('staff/submissions/abc', { token })).status).toBe(404)
   })
 
-  it('changes a market\'s switches, records the change, and refuses anything but the four switches', async () => {
+  it("changes a market's switches, records the change, and refuses anything but the four switches", async () => {
     const token = await staffToken('editor')
-    const changed = await call('staff/markets/gr', { token, method: 'POST', body: { under_maintenance: true, work_with_us: false } })
+    const changed = await call('staff/markets/gr', {
+      token,
+      method: 'POST',
+      body: { under_maintenance: true, work_with_us: false },
+    })
     expect(changed.status).toBe(200)
-    expect(changed.json().data).toMatchObject({ country: 'gr', under_maintenance: true, work_with_us: false, test_ride_inquiry: true })
-    const settings = JSON.parse((await env.DB.prepare("SELECT settings FROM sites WHERE slug = 'gr'").first<string>('settings')) ?? '{}')
+    expect(changed.json().data).toMatchObject({
+      country: 'gr',
+      under_maintenance: true,
+      work_with_us: false,
+      test_ride_inquiry: true,
+    })
+    const settings = JSON.parse(
+      (await env.DB.prepare("SELECT settings FROM sites WHERE slug = 'gr'").first<string>('settings')) ?? '{}',
+    )
     expect(settings).toMatchObject({ under_maintenance: true, work_with_us: false, test_ride_inquiry: true })
     expect(settings.form_recipients).toBeTruthy()
     const events = (await call('staff/events?target=market:gr', { token })).json().data
     expect(events[0]).toMatchObject({ action: 'market_changed', staff_name: demoStaff('editor').name })
-    expect(JSON.parse(events[0].detail)).toEqual({ under_maintenance: { from: false, to: true }, work_with_us: { from: true, to: false } })
+    expect(JSON.parse(events[0].detail)).toEqual({
+      under_maintenance: { from: false, to: true },
+      work_with_us: { from: true, to: false },
+    })
     // The same again changes nothing and records nothing.
     await call('staff/markets/gr', { token, method: 'POST', body: { under_maintenance: true } })
     expect((await call('staff/events?target=market:gr', { token })).json().data).toHaveLength(1)
-    expect((await call('staff/markets/gr', { token, method: 'POST', body: { google_tag_manager: 'GTM-X' } })).status).toBe(422)
-    expect((await call('staff/markets/gr', { token, method: 'POST', body: { under_maintenance: 'yes' } })).status).toBe(422)
-    expect((await call('staff/markets/zz', { token, method: 'POST', body: { under_maintenance: true } })).status).toBe(404)
+    expect(
+      (await call('staff/markets/gr', { token, method: 'POST', body: { google_tag_manager: 'GTM-X' } })).status,
+    ).toBe(422)
+    expect((await call('staff/markets/gr', { token, method: 'POST', body: { under_maintenance: 'yes' } })).status).toBe(
+      422,
+    )
+    expect((await call('staff/markets/zz', { token, method: 'POST', body: { under_maintenance: true } })).status).toBe(
+      404,
+    )
     await call('staff/markets/gr', { token, method: 'POST', body: { under_maintenance: false, work_with_us: true } })
   })
 
@@ -222,9 +331,17 @@ describe('the editors\' staff calls', () => {
     const markets = (await call('staff/markets', { token })).json().data
     expect(markets.map((m: { country: string }) => m.country)).toContain('it')
     expect(markets.find((m: { country: string }) => m.country === 'it')).toEqual({
-      country: 'it', name: expect.any(String), locales: ['it'], under_maintenance: false, test_ride_inquiry: true, become_a_partner: true, work_with_us: true,
+      country: 'it',
+      name: expect.any(String),
+      locales: ['it'],
+      under_maintenance: false,
+      test_ride_inquiry: true,
+      become_a_partner: true,
+      work_with_us: true,
     })
-    await env.DB.prepare("INSERT INTO outbox (recipient, subject, body, kind) VALUES ('a@example.com', 'First', 'Body one', 'contact_notice'), ('b@example.com', 'Second', 'Body two', 'test_ride_acknowledgement')").run()
+    await env.DB.prepare(
+      "INSERT INTO outbox (recipient, subject, body, kind) VALUES ('a@example.com', 'First', 'Body one', 'contact_notice'), ('b@example.com', 'Second', 'Body two', 'test_ride_acknowledgement')",
+    ).run()
     const outbox = (await call('staff/outbox', { token })).json()
     expect(outbox.data[0]).toMatchObject({ subject: 'Second', kind: 'test_ride_acknowledgement' })
     const filtered = (await call('staff/outbox?kind=contact_notice', { token })).json()
@@ -234,7 +351,7 @@ describe('the editors\' staff calls', () => {
     expect((await call('staff/outbox/999999', { token })).status).toBe(404)
   })
 
-  it('never shows editors a password reset (its link takes over the account) or a whistleblower\'s news (it ties an address to a report)', async () => {
+  it("never shows editors a password reset (its link takes over the account) or a whistleblower's news (it ties an address to a report)", async () => {
     const token = await staffToken('editor')
     const inserted = await env.DB.prepare(
       "INSERT INTO outbox (recipient, subject, body, kind) VALUES ('owner@example.com', 'Reset', 'https://site.test/reset/secret', 'password_reset'), ('reporter@example.com', 'News', 'there is news', 'whistleblower_news') RETURNING id",
@@ -246,12 +363,26 @@ describe('the editors\' staff calls', () => {
     for (const { id } of inserted.results) expect((await call(`staff/outbox/${id}`, { token })).status).toBe(404)
   })
 
-  it('records a purge and answers a target\'s events', async () => {
+  it("records a purge and answers a target's events", async () => {
     const token = await staffToken('editor')
-    expect((await call('staff/events', { token, method: 'POST', body: { action: 'cache_purged', target: 'cache:everything' } })).status).toBe(201)
-    expect((await call('staff/events', { token, method: 'POST', body: { action: 'market_deleted', target: 'x' } })).status).toBe(422)
+    expect(
+      (
+        await call('staff/events', {
+          token,
+          method: 'POST',
+          body: { action: 'cache_purged', target: 'cache:everything' },
+        })
+      ).status,
+    ).toBe(201)
+    expect(
+      (await call('staff/events', { token, method: 'POST', body: { action: 'market_deleted', target: 'x' } })).status,
+    ).toBe(422)
     const events = (await call('staff/events?target=cache:everything', { token })).json().data
-    expect(events[0]).toMatchObject({ action: 'cache_purged', target: 'cache:everything', staff_name: demoStaff('editor').name })
+    expect(events[0]).toMatchObject({
+      action: 'cache_purged',
+      target: 'cache:everything',
+      staff_name: demoStaff('editor').name,
+    })
     expect((await call('staff/events', { token })).status).toBe(422)
   })
 })

@@ -13,7 +13,10 @@ const LOADING = 'role="status"'
 
 /** The title of the newest Italian article, as the embedded API answers it. */
 async function newestTitle(): Promise<string> {
-  const answer = await api.fetch(new Request('http://x/api/front/news?per_page=1', { headers: { 'X-Tenant': 'it', 'X-Locale': 'it' } }), env)
+  const answer = await api.fetch(
+    new Request('http://x/api/front/news?per_page=1', { headers: { 'X-Tenant': 'it', 'X-Locale': 'it' } }),
+    env,
+  )
   return ((await answer.json()) as { data: Array<{ title: string }> }).data[0]!.title
 }
 
@@ -51,7 +54,7 @@ async function within<T>(work: T | Promise<T>, ms: number, failure: string): Pro
 beforeEach(clearCaches)
 afterEach(() => vi.unstubAllGlobals())
 
-describe('the home page\'s latest news streams after the shell', () => {
+describe("the home page's latest news streams after the shell", () => {
   it('sends the shell first, without waiting for slow news, then the news', async () => {
     const title = await newestTitle()
     const upstream = httpUpstream()
@@ -65,7 +68,11 @@ describe('the home page\'s latest news streams after the shell', () => {
     })
     const ctx = createExecutionContext()
     try {
-      const response = await within(app.request(`${ORIGIN}/it-it`, {}, { ...env, ...http }, ctx), 2500, 'the answer waited for the news')
+      const response = await within(
+        app.request(`${ORIGIN}/it-it`, {}, { ...env, ...http }, ctx),
+        2500,
+        'the answer waited for the news',
+      )
       expect(response.status).toBe(200)
       const reader = response.body!.getReader()
 
@@ -112,12 +119,17 @@ describe('the home page\'s latest news streams after the shell', () => {
     const lines = await requestLinesOf(async () => {
       // The first answer leaves while the news are held (its shell streams), then completes once they come.
       const ctx = createExecutionContext()
-      const first = await within(app.request(`${ORIGIN}/it-it`, {}, { ...env, ...http }, ctx), 2500, 'the answer waited for the news')
+      const first = await within(
+        app.request(`${ORIGIN}/it-it`, {}, { ...env, ...http }, ctx),
+        2500,
+        'the answer waited for the news',
+      )
       policies.push(first.headers.get('Content-Security-Policy') ?? '')
       news.open()
       await first.text()
       await waitOnExecutionContext(ctx)
-      for (let i = 0; i < 2; i++) policies.push((await visit('/it-it', {}, http)).headers.get('Content-Security-Policy') ?? '')
+      for (let i = 0; i < 2; i++)
+        policies.push((await visit('/it-it', {}, http)).headers.get('Content-Security-Policy') ?? '')
     })
     expect(lines.map((line) => line.page)).toEqual(['miss', 'miss', 'memory'])
     // The stream carried this answer's nonce; the page kept is allowed by hashes.

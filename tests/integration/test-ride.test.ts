@@ -63,7 +63,7 @@ const visitFrom = (path: string, latitude: string, longitude: string, country: s
 beforeEach(clearCaches)
 
 describe('the test ride form', () => {
-  it('shows the market\'s bicycles by type, its dealers that offer test rides, the day window and the part of day', async () => {
+  it("shows the market's bicycles by type, its dealers that offer test rides, the day window and the part of day", async () => {
     const { status, text, headers } = await visit('/it-it/prova-su-strada')
     expect(status).toBe(200)
     expect(headers.get('Cache-Control')).toBe('no-store')
@@ -74,7 +74,11 @@ describe('the test ride form', () => {
     expect(text).toMatch(/<optgroup label="Biciclette">[\s\S]*<optgroup label="E-bike">/)
     // Officina Navigli and Ciclofficina del Giglio offer no test rides; the rest are listed by town.
     expect(optionsOf(text, 'dealer').values).toEqual(['cicli-bergamasca', 'bici-felsinea', 'ruota-capitolina'])
-    expect(optionsOf(text, 'dealer').labels).toEqual(['Cicli Bergamasca — Bergamo', 'Bici Felsinea — Bologna', 'Ruota Capitolina — Roma'])
+    expect(optionsOf(text, 'dealer').labels).toEqual([
+      'Cicli Bergamasca — Bergamo',
+      'Bici Felsinea — Bologna',
+      'Ruota Capitolina — Roma',
+    ])
     expect(textOf(text)).toContain(italian.test_ride.by_town)
     expect(text).toContain(`type="date" required="" dir="ltr" min="${daysFromToday(1)}" max="${daysFromToday(60)}"`)
     expect(text).toContain('name="part_of_day" value="morning"')
@@ -83,10 +87,11 @@ describe('the test ride form', () => {
     expect(text).toContain('data-island="test-ride-days"')
   })
 
-  it('reads its lists from the market\'s cached reads: a second view asks the API nothing', async () => {
+  it("reads its lists from the market's cached reads: a second view asks the API nothing", async () => {
     const upstream = httpUpstream()
     try {
-      const paths = (from: number) => upstream.requests.slice(from).map((request) => new URL(request.url).pathname.replace(/^\/api\//, ''))
+      const paths = (from: number) =>
+        upstream.requests.slice(from).map((request) => new URL(request.url).pathname.replace(/^\/api\//, ''))
       const first = await visit('/it-it/prova-su-strada', {}, { UPSTREAM_URL })
       expect(first.status).toBe(200)
       expect(paths(0)).toEqual(expect.arrayContaining(['front/product-types', 'front/products', 'front/dealers']))
@@ -99,13 +104,19 @@ describe('the test ride form', () => {
   })
 
   it('says which product types are bicycles in the contract (`registrable`)', async () => {
-    const request = new Request('http://embedded.invalid/api/front/product-types', { headers: { 'X-Tenant': 'it', 'X-Locale': 'it' } })
+    const request = new Request('http://embedded.invalid/api/front/product-types', {
+      headers: { 'X-Tenant': 'it', 'X-Locale': 'it' },
+    })
     const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
     const { data } = (await response.json()) as { data: Array<{ slug: string; registrable: boolean }> }
-    expect(data.map(({ slug, registrable }) => [slug, registrable])).toEqual([['bikes', true], ['e-bikes', true], ['accessories', false]])
+    expect(data.map(({ slug, registrable }) => [slug, registrable])).toEqual([
+      ['bikes', true],
+      ['e-bikes', true],
+      ['accessories', false],
+    ])
   })
 
-  it('tells the opening days of the dealer it starts with, in the page\'s language', async () => {
+  it("tells the opening days of the dealer it starts with, in the page's language", async () => {
     const italy = await visit('/it-it/prova-su-strada?dealer=cicli-bergamasca')
     expect(textOf(italy.text)).toContain('Giorni di apertura di \u2068Cicli Bergamasca\u2069: da lunedì a sabato.')
     // Yarkon Bikes closes on Saturdays: its week reads from Sunday to Friday.
@@ -119,7 +130,8 @@ describe('the test ride form', () => {
 describe('the opening days as words', () => {
   const view = {
     locale: 'en',
-    t: (key: string, params?: Record<string, unknown>) => (key === 'test_ride.day_range' ? `${params?.first} to ${params?.last}` : english.test_ride.every_day),
+    t: (key: string, params?: Record<string, unknown>) =>
+      key === 'test_ride.day_range' ? `${params?.first} to ${params?.last}` : english.test_ride.every_day,
   } as unknown as View
 
   it('names a run of three days or more as a range, shorter runs day by day, and a week without a closed day "every day"', () => {
@@ -139,7 +151,7 @@ describe('prefill from ?model= and ?dealer=', () => {
     expect(optionsOf(text, 'dealer').selected).toBe('ruota-capitolina')
   })
 
-  it('ignores an accessory, an unknown or another market\'s model and dealers that are not in the list, without an error', async () => {
+  it("ignores an accessory, an unknown or another market's model and dealers that are not in the list, without an error", async () => {
     for (const query of [
       'model=aurora-aria-helmet&dealer=officina-navigli',
       'model=no-such-bike&dealer=velowerk-limmat',
@@ -165,13 +177,15 @@ describe('the dealers nearest first', () => {
     expect(optionsOf(rome.text, 'dealer').values).toEqual(['ruota-capitolina', 'bici-felsinea', 'cicli-bergamasca'])
     expect(optionsOf(rome.text, 'dealer').labels[0]).toMatch(/^Ruota Capitolina — Roma · \d+ km$/)
     expect(textOf(rome.text)).toContain(italian.dealer.nearest_to.replace('{{place}}', 'Roma'))
-    expect(rome.text).toMatch(/<form[^>]*class="ride-near"[^>]*role="search"[\s\S]*?name="model" value="aurora-strada-9"[\s\S]*?name="near"[^>]*value="Roma"/)
+    expect(rome.text).toMatch(
+      /<form[^>]*class="ride-near"[^>]*role="search"[\s\S]*?name="model" value="aurora-strada-9"[\s\S]*?name="near"[^>]*value="Roma"/,
+    )
     expect(optionsOf(rome.text, 'product').selected).toBe('aurora-strada-9')
     const bergamo = await visit('/it-it/prova-su-strada?near=24125')
     expect(optionsOf(bergamo.text, 'dealer').values[0]).toBe('cicli-bergamasca')
   })
 
-  it('lists them from the visitor\'s position at the edge when no town is typed', async () => {
+  it("lists them from the visitor's position at the edge when no town is typed", async () => {
     const { text } = await visitFrom('/it-it/prova-su-strada', '44.49', '11.34', 'IT')
     expect(optionsOf(text, 'dealer').values[0]).toBe('bici-felsinea')
     expect(textOf(text)).toContain(italian.dealer.near_you)
@@ -186,14 +200,20 @@ describe('the dealers nearest first', () => {
 })
 
 describe('booking a test ride', () => {
-  it('stores it in it-it, mails the dealer and the sales recipient in Italian and the visitor in Italian with the dealer\'s address and the day, and shows the reference', async () => {
+  it("stores it in it-it, mails the dealer and the sales recipient in Italian and the visitor in Italian with the dealer's address and the day, and shows the reference", async () => {
     const { status, headers } = await sendForm('/it-it/prova-su-strada', 'test_ride', RIDE)
     expect(status).toBe(303)
     expect(headers.get('Location')).toMatch(/^\/it-it\/prova-su-strada\/sent\?reference=TR-/)
     const reference = referenceOf(headers.get('Location'))!
     const stored = await storedSubmission(reference)
     expect(stored).toMatchObject({ kind: 'test_ride', site: 'it', locale: 'it', email: 'giulia@example.com' })
-    expect(stored!.fields).toMatchObject({ product: 'aurora-strada-9', dealer: 'cicli-bergamasca', date: TUESDAY, part_of_day: 'morning', phone: '+39 035 555 0101' })
+    expect(stored!.fields).toMatchObject({
+      product: 'aurora-strada-9',
+      dealer: 'cicli-bergamasca',
+      date: TUESDAY,
+      part_of_day: 'morning',
+      phone: '+39 035 555 0101',
+    })
 
     const mails = await mailsOf(reference)
     expect(mails.map(({ recipient, kind }) => [recipient, kind])).toEqual([
@@ -234,7 +254,11 @@ describe('booking a test ride', () => {
     const reference = referenceOf(headers.get('Location'))!
     expect(await storedSubmission(reference)).toMatchObject({ kind: 'test_ride', site: 'il', locale: 'he' })
     const mails = await mailsOf(reference)
-    expect(mails.map((mail) => mail.recipient)).toEqual(['info@yarkon-bikes.example', 'sales.il@aurora-cycles.example', 'noa@example.com'])
+    expect(mails.map((mail) => mail.recipient)).toEqual([
+      'info@yarkon-bikes.example',
+      'sales.il@aurora-cycles.example',
+      'noa@example.com',
+    ])
     const acknowledgement = mails[2]!
     expect(acknowledgement.body).toMatch(/^שלום נועה,\n/)
     expect(acknowledgement.body).toContain(longDate(SUNDAY, 'he'))
@@ -243,8 +267,14 @@ describe('booking a test ride', () => {
     expect(mails[0]!.body).toContain(`${hebrew.forms.field.dealer}: Yarkon Bikes`)
   })
 
-  it('notifies in the market\'s first language (German in Switzerland) and acknowledges in the visitor\'s (French or German)', async () => {
-    const ride = { ...RIDE, dealer: 'cycles-du-leman', date: TUESDAY, email: 'camille@example.com', phone: '+41 22 555 01 01' }
+  it("notifies in the market's first language (German in Switzerland) and acknowledges in the visitor's (French or German)", async () => {
+    const ride = {
+      ...RIDE,
+      dealer: 'cycles-du-leman',
+      date: TUESDAY,
+      email: 'camille@example.com',
+      phone: '+41 22 555 01 01',
+    }
     const inFrench = await sendForm('/ch-fr/essai', 'test_ride', ride)
     expect(inFrench.status).toBe(303)
     const [dealerNotice, salesNotice, frenchAck] = await mailsOf(referenceOf(inFrench.headers.get('Location'))!)
@@ -268,7 +298,7 @@ describe('booking a test ride', () => {
   })
 })
 
-describe('the fields\' messages', () => {
+describe("the fields' messages", () => {
   it('names every missing field with its own message and keeps nothing', async () => {
     const before = await submissionCount()
     const { status, text } = await sendForm('/it-it/prova-su-strada', 'test_ride', {})
@@ -277,7 +307,8 @@ describe('the fields\' messages', () => {
     expect(messageOf(text, 'dealer')).toBe(italian.validation.dealer)
     expect(messageOf(text, 'date')).toContain(italian.validation.required)
     expect(messageOf(text, 'part_of_day')).toBe(italian.validation.part_of_day)
-    for (const field of ['first_name', 'last_name', 'email', 'phone']) expect(messageOf(text, field), field).toContain(italian.validation.required)
+    for (const field of ['first_name', 'last_name', 'email', 'phone'])
+      expect(messageOf(text, field), field).toContain(italian.validation.required)
     // The consent and its message belong to every form (src/components/lead-form-frame.tsx).
     expect(messageOf(text, 'consent')).toBeTruthy()
     expect(messageOf(text, 'message')).toBeNull()
@@ -309,7 +340,7 @@ describe('the fields\' messages', () => {
     expect(optionsOf(text, 'dealer').selected).toBe('cicli-bergamasca')
   })
 
-  it('refuses a model the market does not sell as a bicycle and a dealer without test rides (the API\'s check)', async () => {
+  it("refuses a model the market does not sell as a bicycle and a dealer without test rides (the API's check)", async () => {
     const before = await submissionCount()
     for (const [field, values, message] of [
       ['product', { product: 'aurora-aria-helmet' }, italian.validation.model],
@@ -321,7 +352,11 @@ describe('the fields\' messages', () => {
       expect(status, JSON.stringify(values)).toBe(422)
       expect(messageOf(text, field)).toBe(message)
     }
-    const { status } = await sendForm('/us-en/test-drive', 'test_ride', { ...RIDE, product: 'aurora-e-cargo', dealer: 'flatiron-cycle-works' })
+    const { status } = await sendForm('/us-en/test-drive', 'test_ride', {
+      ...RIDE,
+      product: 'aurora-e-cargo',
+      dealer: 'flatiron-cycle-works',
+    })
     expect(status).toBe(422)
     expect(await submissionCount()).toBe(before)
   })
@@ -338,9 +373,14 @@ describe('the day', () => {
     }
     expect(await submissionCount()).toBe(before)
     // Ruota Capitolina opens from Monday to Saturday: pick the first and the last days of the window it is open.
-    const open = (days: number) => ((new Date(Date.now() + days * 86_400_000).getUTCDay() + 6) % 7 === 6 ? days + (days === 1 ? 1 : -1) : days)
+    const open = (days: number) =>
+      (new Date(Date.now() + days * 86_400_000).getUTCDay() + 6) % 7 === 6 ? days + (days === 1 ? 1 : -1) : days
     for (const days of [open(1), open(60)]) {
-      const { status } = await sendForm('/it-it/prova-su-strada', 'test_ride', { ...RIDE, dealer: 'ruota-capitolina', date: daysFromToday(days) })
+      const { status } = await sendForm('/it-it/prova-su-strada', 'test_ride', {
+        ...RIDE,
+        dealer: 'ruota-capitolina',
+        date: daysFromToday(days),
+      })
       expect(status, daysFromToday(days)).toBe(303)
     }
   })
@@ -352,7 +392,11 @@ describe('the day', () => {
     expect(messageOf(italy.text, 'date')).toBe(italian.validation.dealer_closed)
     expect(italy.text).toContain(`value="${SUNDAY}"`)
     expect(italy.text).toContain('&quot;refused&quot;:true')
-    const israel = await sendForm('/il-he/nesiat-mivchan', 'test_ride', { ...RIDE, dealer: 'yarkon-bikes', date: SATURDAY })
+    const israel = await sendForm('/il-he/nesiat-mivchan', 'test_ride', {
+      ...RIDE,
+      dealer: 'yarkon-bikes',
+      date: SATURDAY,
+    })
     expect(israel.status).toBe(422)
     expect(messageOf(israel.text, 'date')).toBe(hebrew.validation.dealer_closed)
     expect(await submissionCount()).toBe(before)
@@ -360,7 +404,7 @@ describe('the day', () => {
 })
 
 describe('where test rides are switched off (de-de)', () => {
-  it('answers 404 to the form\'s page and its posts, and stores nothing', async () => {
+  it("answers 404 to the form's page and its posts, and stores nothing", async () => {
     const before = await submissionCount()
     expect((await visit('/de-de/probefahrt')).status).toBe(404)
     expect((await visit('/de-de/probefahrt?model=aurora-strada-9')).status).toBe(404)
@@ -370,8 +414,13 @@ describe('where test rides are switched off (de-de)', () => {
     expect(await submissionCount()).toBe(before)
   })
 
-  it('drops the links to it from the product page, the dealer page, the locator\'s cards and the menus', async () => {
-    for (const path of ['/de-de/products/aurora-strada-9', '/de-de/dealers/radhaus-isar', '/de-de/haendler', '/de-de']) {
+  it("drops the links to it from the product page, the dealer page, the locator's cards and the menus", async () => {
+    for (const path of [
+      '/de-de/products/aurora-strada-9',
+      '/de-de/dealers/radhaus-isar',
+      '/de-de/haendler',
+      '/de-de',
+    ]) {
       const { status, text } = await visit(path)
       expect(status, path).toBe(200)
       expect(text, path).not.toContain('/de-de/probefahrt')
@@ -379,7 +428,7 @@ describe('where test rides are switched off (de-de)', () => {
     }
   })
 
-  it('keeps them where it is on: the product page\'s ?model=, the dealer page\'s and the locator\'s ?dealer= for dealers with test rides', async () => {
+  it("keeps them where it is on: the product page's ?model=, the dealer page's and the locator's ?dealer= for dealers with test rides", async () => {
     const product = await visit('/it-it/products/aurora-strada-9')
     expect(product.text).toContain('href="/it-it/prova-su-strada?model=aurora-strada-9"')
     const dealer = await visit('/it-it/dealers/cicli-bergamasca')
@@ -387,7 +436,9 @@ describe('where test rides are switched off (de-de)', () => {
     const noTestRides = await visit('/it-it/dealers/officina-navigli')
     expect(noTestRides.text).not.toContain('/it-it/prova-su-strada?dealer=')
     const locator = await visit('/it-it/rivenditori')
-    expect(locator.text).toMatch(/<a href="\/it-it\/prova-su-strada\?dealer=cicli-bergamasca">[^<]+<span class="visually-hidden"> \(Cicli Bergamasca\)<\/span><\/a>/)
+    expect(locator.text).toMatch(
+      /<a href="\/it-it\/prova-su-strada\?dealer=cicli-bergamasca">[^<]+<span class="visually-hidden"> \(Cicli Bergamasca\)<\/span><\/a>/,
+    )
     expect(locator.text).not.toContain('/it-it/prova-su-strada?dealer=officina-navigli')
     expect(locator.text).not.toContain('/it-it/prova-su-strada?dealer=ciclofficina-del-giglio')
   })

@@ -9,7 +9,9 @@ afterEach(() => vi.restoreAllMocks())
 
 const ACCEPTED = `${CONSENT_COOKIE}=v1.a1.m1.f1`
 const REFUSED = `${CONSENT_COOKIE}=v1.a0.m0.f0`
-const withConsent = (value: string, headers: Record<string, string> = {}) => ({ headers: { Cookie: value, ...headers } })
+const withConsent = (value: string, headers: Record<string, string> = {}) => ({
+  headers: { Cookie: value, ...headers },
+})
 
 const cspOf = (headers: Headers) => headers.get('Content-Security-Policy') ?? ''
 /** The page's scripts, in document order. */
@@ -17,23 +19,31 @@ const scriptsOf = (html: string) => [...html.matchAll(/<script\b[^>]*>[\s\S]*?<\
 /** The trackers a page loads (its `<script id="trackers">`), by name and delay. */
 const trackersOf = (html: string) => {
   const json = /<script type="application\/json" id="trackers"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1]
-  return json ? (JSON.parse(json) as Array<{ name: string; delayMs: number; src: string; id: string }>).map(({ name, delayMs, src }) => ({ name, delayMs, src })) : []
+  return json
+    ? (JSON.parse(json) as Array<{ name: string; delayMs: number; src: string; id: string }>).map(
+        ({ name, delayMs, src }) => ({ name, delayMs, src }),
+      )
+    : []
 }
 const containerOf = (html: string) => /\(window,document,"(GTM-[A-Z0-9]+)"\)/.exec(html)?.[1] ?? null
 
 async function updateSettings(site: string, change: Record<string, unknown>) {
   const row = await env.DB.prepare('SELECT settings FROM sites WHERE slug = ?').bind(site).first<{ settings: string }>()
-  await env.DB.prepare('UPDATE sites SET settings = ? WHERE slug = ?').bind(JSON.stringify({ ...JSON.parse(row!.settings), ...change }), site).run()
+  await env.DB.prepare('UPDATE sites SET settings = ? WHERE slug = ?')
+    .bind(JSON.stringify({ ...JSON.parse(row!.settings), ...change }), site)
+    .run()
 }
 
 describe('the tag manager (PRODUCT.md §5)', () => {
-  it('runs first of all scripts: Consent Mode v2 defaults all denied with wait_for_update 2000, then the site\'s own container', async () => {
+  it("runs first of all scripts: Consent Mode v2 defaults all denied with wait_for_update 2000, then the site's own container", async () => {
     const { text, headers } = await visit('/it-it')
     const [first] = scriptsOf(text)
     // A page the page cache keeps: the snippet is allowed by its hash, not by a nonce.
     expect(first).toMatch(/^<script>/)
     const code = first!.replace(/^<script>|<\/script>$/g, '')
-    const hash = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)))))
+    const hash = btoa(
+      String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)))),
+    )
     expect(cspOf(headers)).toContain(`'sha256-${hash}'`)
     expect(first).toContain(
       `gtag('consent','default',{"ad_storage":"denied","ad_user_data":"denied","ad_personalization":"denied","analytics_storage":"denied","wait_for_update":2000});`,
@@ -47,11 +57,14 @@ describe('the tag manager (PRODUCT.md §5)', () => {
   it.each([
     ['au-en', 'oceania', 'GTM-OCEANIA'],
     ['za-en', 'africa', 'GTM-AFRICA01'],
-  ])('on %s, whose site names no container, loads the %s fallback of the deployment (%s)', async (market, _, container) => {
-    expect(containerOf((await visit(`/${market}`)).text)).toBe(container)
-  })
+  ])(
+    'on %s, whose site names no container, loads the %s fallback of the deployment (%s)',
+    async (market, _, container) => {
+      expect(containerOf((await visit(`/${market}`)).text)).toBe(container)
+    },
+  )
 
-  it('uses the region\'s fallback for a malformed container id, and writes nothing of it into the page', async () => {
+  it("uses the region's fallback for a malformed container id, and writes nothing of it into the page", async () => {
     await updateSettings('es', { google_tag_manager: "GTM-X');alert(1);//" })
     const { text } = await visit('/es-es')
     expect(containerOf(text)).toBe('GTM-EUROPE1')
@@ -67,12 +80,13 @@ describe('the tag manager (PRODUCT.md §5)', () => {
 })
 
 describe('before a choice', () => {
-  it('loads no other tracker, asks with the banner, allows only the tag manager\'s origin, and stays cacheable without a cookie', async () => {
+  it("loads no other tracker, asks with the banner, allows only the tag manager's origin, and stays cacheable without a cookie", async () => {
     const { text, headers } = await visit('/it-it')
     expect(trackersOf(text)).toEqual([])
     expect(text).not.toContain('/assets/tracking-')
     expect(text).toMatch(/<body[^>]*><section id="cookie-settings" class="consent" aria-labelledby="consent-title">/)
-    for (const value of ['accept', 'reject', 'save']) expect(text).toMatch(new RegExp(`<button type="submit" value="${value}"[^>]* name="choice">`))
+    for (const value of ['accept', 'reject', 'save'])
+      expect(text).toMatch(new RegExp(`<button type="submit" value="${value}"[^>]* name="choice">`))
     expect(text).toContain('<a href="#cookie-settings">Impostazioni dei cookie</a>')
     const csp = cspOf(headers)
     expect(csp).toContain('https://www.googletagmanager.com')
@@ -95,7 +109,9 @@ describe('after a choice', () => {
     // The trackers' loader is preloaded, then started as a module by the page's loader (allowed by its hash).
     expect(text).toMatch(/<link rel="modulepreload" href="\/assets\/tracking-[\w-]+\.js"\/>/)
     expect(text).toMatch(/<script>\["\/assets\/entry-[\w-]+\.js","\/assets\/tracking-[\w-]+\.js"\]\.forEach\(/)
-    expect(cspOf(headers)).toMatch(/connect-src [^;]*https:\/\/\*\.google-analytics\.com[^;]*https:\/\/www\.facebook\.com/)
+    expect(cspOf(headers)).toMatch(
+      /connect-src [^;]*https:\/\/\*\.google-analytics\.com[^;]*https:\/\/www\.facebook\.com/,
+    )
     expect(headers.get('Cache-Control')).toBe('private, no-cache')
     // The banner is closed, reopened from the footer with the choice ticked.
     expect(text).toContain('class="consent consent-closed"')
@@ -103,31 +119,60 @@ describe('after a choice', () => {
   })
 
   it.each([
-    ['us-en', 'v1.a0.m0.f1', [{ name: 'intercom', delayMs: 5000, src: 'https://widget.intercom.io/widget/icus0001' }], 'https://*.intercom.io'],
-    ['de-de', 'v1.a1.m0.f0', [{ name: 'clarity', delayMs: 6000, src: 'https://www.clarity.ms/tag/clarity-de-01' }], 'https://*.clarity.ms'],
-    ['mx-es', 'v1.a0.m1.f0', [{ name: 'mexico-tag', delayMs: 6000, src: 'https://tag.mexico.aurora-cycles.example/tag.js?id=MX-TAG-0001' }], 'https://tag.mexico.aurora-cycles.example'],
-    ['it-it', 'v1.a1.m0.f0', [{ name: 'google-analytics', delayMs: 6000, src: 'https://www.googletagmanager.com/gtag/js?id=G-IT0000001' }], 'https://*.google-analytics.com'],
-  ])('on %s with %s loads only the chosen categories\' trackers, and the CSP names only their origins', async (market, value, trackers, origin) => {
-    const { text, headers } = await visit(`/${market}`, withConsent(`${CONSENT_COOKIE}=${value}`))
-    expect(trackersOf(text)).toEqual(trackers)
-    const csp = cspOf(headers)
-    expect(csp).toContain(origin)
-    for (const other of ['facebook', 'clarity', 'intercom', 'google-analytics', 'mexico'].filter((name) => !origin.includes(name))) {
-      expect(csp, other).not.toContain(other)
-    }
-    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/)
-  })
+    [
+      'us-en',
+      'v1.a0.m0.f1',
+      [{ name: 'intercom', delayMs: 5000, src: 'https://widget.intercom.io/widget/icus0001' }],
+      'https://*.intercom.io',
+    ],
+    [
+      'de-de',
+      'v1.a1.m0.f0',
+      [{ name: 'clarity', delayMs: 6000, src: 'https://www.clarity.ms/tag/clarity-de-01' }],
+      'https://*.clarity.ms',
+    ],
+    [
+      'mx-es',
+      'v1.a0.m1.f0',
+      [{ name: 'mexico-tag', delayMs: 6000, src: 'https://tag.mexico.aurora-cycles.example/tag.js?id=MX-TAG-0001' }],
+      'https://tag.mexico.aurora-cycles.example',
+    ],
+    [
+      'it-it',
+      'v1.a1.m0.f0',
+      [{ name: 'google-analytics', delayMs: 6000, src: 'https://www.googletagmanager.com/gtag/js?id=G-IT0000001' }],
+      'https://*.google-analytics.com',
+    ],
+  ])(
+    "on %s with %s loads only the chosen categories' trackers, and the CSP names only their origins",
+    async (market, value, trackers, origin) => {
+      const { text, headers } = await visit(`/${market}`, withConsent(`${CONSENT_COOKIE}=${value}`))
+      expect(trackersOf(text)).toEqual(trackers)
+      const csp = cspOf(headers)
+      expect(csp).toContain(origin)
+      for (const other of ['facebook', 'clarity', 'intercom', 'google-analytics', 'mexico'].filter(
+        (name) => !origin.includes(name),
+      )) {
+        expect(csp, other).not.toContain(other)
+      }
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/)
+    },
+  )
 
   describe('the Mexico-specific tag (seed §9), which the site record has no setting for (docs/decisions/024)', () => {
     const MARKETING = withConsent(`${CONSENT_COOKIE}=v1.a0.m1.f0`)
     const tagsOf = (html: string) => trackersOf(html).filter((tracker) => tracker.name === 'mexico-tag')
 
-    it('loads on the market of Mexico from the deployment\'s MEXICO_TAG_URL, whatever its settings hold', async () => {
+    it("loads on the market of Mexico from the deployment's MEXICO_TAG_URL, whatever its settings hold", async () => {
       const row = await env.DB.prepare("SELECT settings FROM sites WHERE slug = 'mx'").first<{ settings: string }>()
       expect(Object.keys(JSON.parse(row!.settings))).not.toContain('mexico_tag')
       await updateSettings('mx', { mexico_tag: { integrate: false, id: 'OTHER' } })
-      const { text, headers } = await visit('/mx-es', MARKETING, { MEXICO_TAG_URL: 'https://tag.example.mx/t.js?id=MX-DEPLOY-1' })
-      expect(tagsOf(text)).toEqual([{ name: 'mexico-tag', delayMs: 6000, src: 'https://tag.example.mx/t.js?id=MX-DEPLOY-1' }])
+      const { text, headers } = await visit('/mx-es', MARKETING, {
+        MEXICO_TAG_URL: 'https://tag.example.mx/t.js?id=MX-DEPLOY-1',
+      })
+      expect(tagsOf(text)).toEqual([
+        { name: 'mexico-tag', delayMs: 6000, src: 'https://tag.example.mx/t.js?id=MX-DEPLOY-1' },
+      ])
       expect(cspOf(headers)).toMatch(/script-src [^;]*https:\/\/tag\.example\.mx/)
     })
 
@@ -146,7 +191,9 @@ describe('after a choice', () => {
   it('loads none after a refusal, and tells the tag manager everything stays denied', async () => {
     const { text, headers } = await visit('/it-it', withConsent(REFUSED))
     expect(trackersOf(text)).toEqual([])
-    expect(scriptsOf(text)[0]).toContain(`gtag('consent','update',{"ad_storage":"denied","ad_user_data":"denied","ad_personalization":"denied","analytics_storage":"denied"});`)
+    expect(scriptsOf(text)[0]).toContain(
+      `gtag('consent','update',{"ad_storage":"denied","ad_user_data":"denied","ad_personalization":"denied","analytics_storage":"denied"});`,
+    )
     expect(cspOf(headers)).not.toMatch(/google-analytics|facebook/)
   })
 
@@ -179,7 +226,8 @@ describe('Global Privacy Control', () => {
 })
 
 describe('POST /_consent', () => {
-  const post = (fields: Record<string, string>, headers: Record<string, string> = {}) => visit('/_consent', formPost(fields, headers))
+  const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    visit('/_consent', formPost(fields, headers))
 
   it.each([
     [{ choice: 'accept' }, 'v1.a1.m1.f1'],
@@ -209,7 +257,10 @@ describe('POST /_consent', () => {
   })
 
   it('refuses a post from another site', async () => {
-    const { status, headers } = await post({ choice: 'accept' }, { Origin: 'https://attacker.example', 'Sec-Fetch-Site': 'cross-site' })
+    const { status, headers } = await post(
+      { choice: 'accept' },
+      { Origin: 'https://attacker.example', 'Sec-Fetch-Site': 'cross-site' },
+    )
     expect(status).toBe(403)
     expect(headers.get('Set-Cookie')).toBeNull()
   })
@@ -231,21 +282,31 @@ describe('the cookie policy', () => {
     expect(text).toContain(`href="https://www.aurora-cycles.example/legal/${id}/cookie-policy"`)
   })
 
-  it.each(['si-sl', 'hr-hr'])('is English\'s on %s even where the deployment names an id for the language (never read, logged)', async (market) => {
-    const warnings: string[] = []
-    vi.spyOn(console, 'warn').mockImplementation((line: unknown) => void warnings.push(String(line)))
-    const ids = '{"en":"70401001","it":"70401003","sl":"70401006","hr":"70401007"}'
-    const { text } = await visit(`/${market}`, {}, { CONSENT_POLICY_IDS: ids })
-    expect(text).toContain('href="https://www.aurora-cycles.example/legal/70401001/cookie-policy"')
-    expect(text).not.toMatch(/legal\/7040100[67]\//)
-    expect(warnings.map((line) => JSON.parse(line))).toContainEqual({ level: 'warn', event: 'config_unused', variable: 'CONSENT_POLICY_IDS', languages: ['sl', 'hr'] })
-  })
+  it.each(['si-sl', 'hr-hr'])(
+    "is English's on %s even where the deployment names an id for the language (never read, logged)",
+    async (market) => {
+      const warnings: string[] = []
+      vi.spyOn(console, 'warn').mockImplementation((line: unknown) => void warnings.push(String(line)))
+      const ids = '{"en":"70401001","it":"70401003","sl":"70401006","hr":"70401007"}'
+      const { text } = await visit(`/${market}`, {}, { CONSENT_POLICY_IDS: ids })
+      expect(text).toContain('href="https://www.aurora-cycles.example/legal/70401001/cookie-policy"')
+      expect(text).not.toMatch(/legal\/7040100[67]\//)
+      expect(warnings.map((line) => JSON.parse(line))).toContainEqual({
+        level: 'warn',
+        event: 'config_unused',
+        variable: 'CONSENT_POLICY_IDS',
+        languages: ['sl', 'hr'],
+      })
+    },
+  )
 })
 
 describe('pages that load no tracking at all', () => {
   it('are the account pages: no tag manager, no banner, no cookie settings, no third-party origin in the CSP', async () => {
     const session = await logIn()
-    const { status, text, headers } = await visit('/it-it/my-account', { headers: { Cookie: `${cookieHeader(session).Cookie}; ${ACCEPTED}` } })
+    const { status, text, headers } = await visit('/it-it/my-account', {
+      headers: { Cookie: `${cookieHeader(session).Cookie}; ${ACCEPTED}` },
+    })
     expect(status).toBe(200)
     expect(text).not.toContain('gtag(')
     expect(text).not.toContain('id="cookie-settings"')
@@ -269,9 +330,13 @@ describe('pages that load no tracking at all', () => {
 })
 
 describe('caching', () => {
-  it('keeps a page public for visitors who have not chosen, and the chooser\'s own page private', async () => {
+  it("keeps a page public for visitors who have not chosen, and the chooser's own page private", async () => {
     expect((await visit('/it-it/products')).headers.get('Cache-Control')).toBe('no-cache')
-    expect((await visit('/it-it/products', withConsent(REFUSED))).headers.get('Cache-Control')).toBe('private, no-cache')
-    expect((await visit(`${ORIGIN}/it-it/products`, { headers: { 'Sec-GPC': '1' } })).headers.get('Cache-Control')).toBe('private, no-cache')
+    expect((await visit('/it-it/products', withConsent(REFUSED))).headers.get('Cache-Control')).toBe(
+      'private, no-cache',
+    )
+    expect(
+      (await visit(`${ORIGIN}/it-it/products`, { headers: { 'Sec-GPC': '1' } })).headers.get('Cache-Control'),
+    ).toBe('private, no-cache')
   })
 })

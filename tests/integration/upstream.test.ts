@@ -43,7 +43,9 @@ describe('the upstream client', () => {
 
   it('sends a state-changing call once, as JSON, with the same headers and no retry', async () => {
     const { upstream, seen } = client(() => new Response('', { status: 502 }))
-    const call = upstream.forMarket({ country: 'it', locale: 'it' }).send('POST', 'auth/logout', { reason: 'user' }, answer)
+    const call = upstream
+      .forMarket({ country: 'it', locale: 'it' })
+      .send('POST', 'auth/logout', { reason: 'user' }, answer)
     await expect(call).rejects.toMatchObject({ failure: 'unavailable', status: 502 })
     expect(seen).toHaveLength(1)
     expect(seen[0]?.method).toBe('POST')
@@ -54,7 +56,9 @@ describe('the upstream client', () => {
 
   it('answers null for a 404 and the validated data otherwise', async () => {
     expect(await client(() => new Response('', { status: 404 })).upstream.get('x', answer)).toBeNull()
-    expect(await client(() => Response.json({ data: { ok: true } })).upstream.get('x', answer)).toEqual({ data: { ok: true } })
+    expect(await client(() => Response.json({ data: { ok: true } })).upstream.get('x', answer)).toEqual({
+      data: { ok: true },
+    })
   })
 
   it('turns a 401 into the distinct "unauthorized" failure, without retrying', async () => {
@@ -64,23 +68,35 @@ describe('the upstream client', () => {
   })
 
   it('treats an answer that fails its schema as a failure', async () => {
-    await expect(client(() => Response.json({ data: { ok: 'yes' } })).upstream.get('x', answer)).rejects.toMatchObject({ failure: 'invalid' })
-    await expect(client(() => new Response('<html>')).upstream.get('x', answer)).rejects.toMatchObject({ failure: 'invalid' })
+    await expect(client(() => Response.json({ data: { ok: 'yes' } })).upstream.get('x', answer)).rejects.toMatchObject({
+      failure: 'invalid',
+    })
+    await expect(client(() => new Response('<html>')).upstream.get('x', answer)).rejects.toMatchObject({
+      failure: 'invalid',
+    })
   })
 
   it('gives up after its timeout, and can be aborted by the caller', async () => {
     const never = () => new Promise<Response>(() => {})
     await expect(client(never, 50).upstream.get('slow', answer)).rejects.toMatchObject({ failure: 'timeout' })
     const controller = new AbortController()
-    const upstream = createUpstream({ transport: never, baseUrl: 'http://b.test', timeoutMs: 10_000, signal: controller.signal })
+    const upstream = createUpstream({
+      transport: never,
+      baseUrl: 'http://b.test',
+      timeoutMs: 10_000,
+      signal: controller.signal,
+    })
     const pending = upstream.get('slow', answer)
     controller.abort()
     await expect(pending).rejects.toBeInstanceOf(UpstreamError)
   })
 
-  it('retries a transport failure while the visitor\'s timeout allows, but not a 500 or 503', async () => {
+  it("retries a transport failure while the visitor's timeout allows, but not a 500 or 503", async () => {
     let calls = 0
-    const flaky = client(() => (++calls === 1 ? new Response('', { status: 502 }) : Response.json({ data: { ok: true } })), 2000)
+    const flaky = client(
+      () => (++calls === 1 ? new Response('', { status: 502 }) : Response.json({ data: { ok: true } })),
+      2000,
+    )
     expect(await flaky.upstream.get('x', answer)).toEqual({ data: { ok: true } })
     expect(calls).toBe(2)
     const down = client(() => new Response('', { status: 503 }), 2000)
@@ -112,7 +128,11 @@ describe('the site over an HTTP upstream', () => {
   it.each([500, 503])('answers maintenance when the site lookup answers %i', async (status) => {
     const upstream = httpUpstream()
     upstream.fail('sites/it', status)
-    const { status: answered, text, headers } = await visit('/it-it', { headers: { Cookie: 'CountryLocale=it-it' } }, http)
+    const {
+      status: answered,
+      text,
+      headers,
+    } = await visit('/it-it', { headers: { Cookie: 'CountryLocale=it-it' } }, http)
     expect(answered).toBe(503)
     expect(text).toContain(MAINTENANCE)
     expect(headers.get('Retry-After')).toMatch(/^\d+$/)

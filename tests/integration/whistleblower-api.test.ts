@@ -12,12 +12,20 @@ import { caseEvents, reportRow, setCaseState } from '../fixtures/whistleblower'
 async function call(path: string, body: unknown, tenant: string | null = 'it') {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Locale': 'it' }
   if (tenant) headers['X-Tenant'] = tenant
-  const request = new Request(`http://embedded.invalid/api/${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+  const request = new Request(`http://embedded.invalid/api/${path}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  })
   const ctx = createExecutionContext()
   const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env, ctx)
   const text = await response.text()
   await waitOnExecutionContext(ctx)
-  return { status: response.status, text, json: JSON.parse(text) as Record<string, unknown> & { data?: Record<string, unknown> } }
+  return {
+    status: response.status,
+    text,
+    json: JSON.parse(text) as Record<string, unknown> & { data?: Record<string, unknown> },
+  }
 }
 
 /** A new report as the Worker sends it: sealed texts, a wrapped key, the receipt derived from its submission key. */
@@ -26,7 +34,11 @@ async function newReport(overrides: Record<string, unknown> = {}, objectKeys: st
   const { key, wrapped } = await newReportKey(env.WHISTLEBLOWER_KEY)
   const receipt = await receiptFor(env.WHISTLEBLOWER_KEY, submission_key)
   const attachments = await Promise.all(
-    objectKeys.map(async (object_key) => ({ object_key, sealed_meta: await sealText(key, '{"name":"a.pdf","type":"application/pdf"}'), size: 128 })),
+    objectKeys.map(async (object_key) => ({
+      object_key,
+      sealed_meta: await sealText(key, '{"name":"a.pdf","type":"application/pdf"}'),
+      size: 128,
+    })),
   )
   const request = {
     submission_key,
@@ -52,23 +64,40 @@ describe('POST api/whistleblower/reports', () => {
     expect(status).toBe(201)
     expect(newReportAnswer.parse(json).data).toEqual({ receipt_code: receipt.code, created: true })
     const row = (await reportRow(receipt.code))!
-    expect(row).toMatchObject({ site: 'it', locale: 'it', category: 'environment', anonymous: 1, state: 'received', submission_key: request.submission_key })
+    expect(row).toMatchObject({
+      site: 'it',
+      locale: 'it',
+      category: 'environment',
+      anonymous: 1,
+      state: 'received',
+      submission_key: request.submission_key,
+    })
     expect(row.passphrase_hash).toMatch(/^pbkdf2-sha256\$100000\$/)
     expect(row.passphrase_hash).not.toContain(receipt.passphrase)
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM whistleblower_files WHERE report_id = ? AND message_id IS NULL').bind(row.id).first('n')).toBe(2)
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM whistleblower_files WHERE report_id = ? AND message_id IS NULL')
+        .bind(row.id)
+        .first('n'),
+    ).toBe(2)
     expect(await caseEvents(receipt.code)).toEqual([{ action: 'received', staff_id: null, detail: '' }])
   })
 
-  it('answers the same submission key again with the first report\'s code (200, created: false), storing nothing more', async () => {
+  it("answers the same submission key again with the first report's code (200, created: false), storing nothing more", async () => {
     const first = await newReport({}, [objectKey()])
     expect((await call('whistleblower/reports', first.request)).status).toBe(201)
-    const again = { ...first.request, wrapped_key: (await newReportKey(env.WHISTLEBLOWER_KEY)).wrapped, attachments: [{ ...first.request.attachments[0]!, object_key: objectKey() }] }
+    const again = {
+      ...first.request,
+      wrapped_key: (await newReportKey(env.WHISTLEBLOWER_KEY)).wrapped,
+      attachments: [{ ...first.request.attachments[0]!, object_key: objectKey() }],
+    }
     const { status, json } = await call('whistleblower/reports', again)
     expect(status).toBe(200)
     expect(json.data).toEqual({ receipt_code: first.receipt.code, created: false })
     const row = (await reportRow(first.receipt.code))!
     expect(row.wrapped_key).toBe(first.request.wrapped_key)
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM whistleblower_files WHERE report_id = ?').bind(row.id).first('n')).toBe(1)
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM whistleblower_files WHERE report_id = ?').bind(row.id).first('n'),
+    ).toBe(1)
     expect(await caseEvents(first.receipt.code)).toHaveLength(1)
   })
 
@@ -76,16 +105,24 @@ describe('POST api/whistleblower/reports', () => {
     const { request } = await newReport()
     expect((await call('whistleblower/reports', request, null)).status).toBe(404)
     expect((await call('whistleblower/reports', request, 'zz')).status).toBe(404)
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM whistleblower_reports WHERE submission_key = ?').bind(request.submission_key).first('n')).toBe(0)
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM whistleblower_reports WHERE submission_key = ?')
+        .bind(request.submission_key)
+        .first('n'),
+    ).toBe(0)
   })
 
-  it('refuses what the contract forbids with the fields\' keys (422): plain text, a bad code, a fourth file, a foreign object key', async () => {
+  it("refuses what the contract forbids with the fields' keys (422): plain text, a bad code, a fourth file, a foreign object key", async () => {
     const { request } = await newReport()
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ sealed_report: 'this is plain text, not sealed' }, 'sealed_report', 'sealed'],
       [{ receipt_code: 'WB-1234' }, 'receipt_code', 'receipt_code'],
       [{ category: 'gossip' }, 'category', 'category'],
-      [{ attachments: [1, 2, 3, 4].map(() => ({ object_key: objectKey(), sealed_meta: 'AAAA', size: 10 })) }, 'attachments', 'attachments_count'],
+      [
+        { attachments: [1, 2, 3, 4].map(() => ({ object_key: objectKey(), sealed_meta: 'AAAA', size: 10 })) },
+        'attachments',
+        'attachments_count',
+      ],
       [{ attachments: [{ object_key: 'cv/elsewhere', sealed_meta: 'AAAA', size: 10 }] }, 'attachments', 'attachment'],
     ]
     for (const [change, field, key] of cases) {
@@ -115,14 +152,25 @@ describe('POST api/whistleblower/status', () => {
       .bind(`handler-${randomToken().slice(0, 8)}@aurora-cycles.example`)
       .first<number>('id')
     for (const author of ['handler', 'note', 'reporter'] as const) {
-      await env.DB.prepare('INSERT INTO whistleblower_messages (report_id, author, staff_id, sealed_body) VALUES (?, ?, ?, ?)')
+      await env.DB.prepare(
+        'INSERT INTO whistleblower_messages (report_id, author, staff_id, sealed_body) VALUES (?, ?, ?, ?)',
+      )
         .bind(row.id, author, author === 'reporter' ? null : staff, await sealText(key, `${author} text`))
         .run()
     }
-    const { status, json, text } = await call('whistleblower/status', { receipt_code: receipt.code, passphrase: receipt.passphrase })
+    const { status, json, text } = await call('whistleblower/status', {
+      receipt_code: receipt.code,
+      passphrase: receipt.passphrase,
+    })
     expect(status).toBe(200)
     const opened = reporterCaseAnswer.parse(json).data
-    expect(opened).toMatchObject({ receipt_code: receipt.code, category: 'environment', state: 'received', wrapped_key: request.wrapped_key, sealed_outcome: null })
+    expect(opened).toMatchObject({
+      receipt_code: receipt.code,
+      category: 'environment',
+      state: 'received',
+      wrapped_key: request.wrapped_key,
+      sealed_outcome: null,
+    })
     expect(opened.messages.map((message) => message.author)).toEqual(['handler', 'reporter'])
     expect(opened.attachments).toHaveLength(1)
     expect(text).not.toContain('Hanna')
@@ -134,8 +182,14 @@ describe('POST api/whistleblower/status', () => {
   it('answers a wrong passphrase and an unknown code with the same 404, recording nothing', async () => {
     const { request, receipt } = await newReport()
     await call('whistleblower/reports', request)
-    const wrong = await call('whistleblower/status', { receipt_code: receipt.code, passphrase: 'AAAA-BBBB-CCCC-DDDD-EEEE-FFFF' })
-    const unknown = await call('whistleblower/status', { receipt_code: 'WB-ZZZZ-ZZZZ-ZZZZ-ZZZZ', passphrase: receipt.passphrase })
+    const wrong = await call('whistleblower/status', {
+      receipt_code: receipt.code,
+      passphrase: 'AAAA-BBBB-CCCC-DDDD-EEEE-FFFF',
+    })
+    const unknown = await call('whistleblower/status', {
+      receipt_code: 'WB-ZZZZ-ZZZZ-ZZZZ-ZZZZ',
+      passphrase: receipt.passphrase,
+    })
     expect(wrong.status).toBe(404)
     expect(unknown.status).toBe(404)
     expect(wrong.text).toBe(unknown.text)
@@ -146,14 +200,20 @@ describe('POST api/whistleblower/status', () => {
     const { request, receipt } = await newReport()
     await call('whistleblower/reports', request)
     await setCaseState(receipt.code, 'in_progress', 'draft outcome')
-    expect((await call('whistleblower/status', { receipt_code: receipt.code, passphrase: receipt.passphrase })).json.data?.sealed_outcome).toBeNull()
+    expect(
+      (await call('whistleblower/status', { receipt_code: receipt.code, passphrase: receipt.passphrase })).json.data
+        ?.sealed_outcome,
+    ).toBeNull()
     await setCaseState(receipt.code, 'closed')
-    expect((await call('whistleblower/status', { receipt_code: receipt.code, passphrase: receipt.passphrase })).json.data?.sealed_outcome).toEqual(expect.any(String))
+    expect(
+      (await call('whistleblower/status', { receipt_code: receipt.code, passphrase: receipt.passphrase })).json.data
+        ?.sealed_outcome,
+    ).toEqual(expect.any(String))
   })
 })
 
 describe('POST api/whistleblower/replies', () => {
-  it('stores the reporter\'s answer with its files once per submission key, records it, and leaves the state as it was', async () => {
+  it("stores the reporter's answer with its files once per submission key, records it, and leaves the state as it was", async () => {
     const { request, receipt, key } = await newReport()
     await call('whistleblower/reports', request)
     await setCaseState(receipt.code, 'acknowledged')
@@ -167,29 +227,53 @@ describe('POST api/whistleblower/replies', () => {
     const first = await call('whistleblower/replies', reply)
     expect(first.status).toBe(201)
     expect(replyAnswer.parse(first.json).data).toEqual({ created: true })
-    const second = await call('whistleblower/replies', { ...reply, sealed_body: await sealText(key, 'more details'), attachments: [] })
+    const second = await call('whistleblower/replies', {
+      ...reply,
+      sealed_body: await sealText(key, 'more details'),
+      attachments: [],
+    })
     expect(second.status).toBe(200)
     expect(second.json.data).toEqual({ created: false })
     const row = (await reportRow(receipt.code))!
     expect(row.state).toBe('acknowledged')
-    const message = await env.DB.prepare("SELECT id FROM whistleblower_messages WHERE report_id = ? AND author = 'reporter'").bind(row.id).all<{ id: number }>()
+    const message = await env.DB.prepare(
+      "SELECT id FROM whistleblower_messages WHERE report_id = ? AND author = 'reporter'",
+    )
+      .bind(row.id)
+      .all<{ id: number }>()
     expect(message.results).toHaveLength(1)
     const id = message.results[0]!.id
-    expect(await env.DB.prepare('SELECT message_id FROM whistleblower_files WHERE report_id = ?').bind(row.id).all()).toMatchObject({ results: [{ message_id: id }] })
+    expect(
+      await env.DB.prepare('SELECT message_id FROM whistleblower_files WHERE report_id = ?').bind(row.id).all(),
+    ).toMatchObject({ results: [{ message_id: id }] })
     const replied = (await caseEvents(receipt.code)).filter((event) => event.action === 'reporter_replied')
-    expect(replied).toEqual([{ action: 'reporter_replied', staff_id: null, detail: `message:${id} submission:${reply.submission_key}` }])
+    expect(replied).toEqual([
+      { action: 'reporter_replied', staff_id: null, detail: `message:${id} submission:${reply.submission_key}` },
+    ])
   })
 
   it('refuses an answer to a closed case (409 case_closed) and one with a wrong pair (404)', async () => {
     const { request, receipt, key } = await newReport()
     await call('whistleblower/reports', request)
-    const reply = { receipt_code: receipt.code, passphrase: receipt.passphrase, submission_key: randomToken(), sealed_body: await sealText(key, 'late'), attachments: [] }
-    expect((await call('whistleblower/replies', { ...reply, passphrase: 'AAAA-BBBB-CCCC-DDDD-EEEE-FFFF' })).status).toBe(404)
+    const reply = {
+      receipt_code: receipt.code,
+      passphrase: receipt.passphrase,
+      submission_key: randomToken(),
+      sealed_body: await sealText(key, 'late'),
+      attachments: [],
+    }
+    expect(
+      (await call('whistleblower/replies', { ...reply, passphrase: 'AAAA-BBBB-CCCC-DDDD-EEEE-FFFF' })).status,
+    ).toBe(404)
     await setCaseState(receipt.code, 'closed')
     const closed = await call('whistleblower/replies', reply)
     expect(closed.status).toBe(409)
     expect(closed.json.code).toBe('case_closed')
     const row = (await reportRow(receipt.code))!
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM whistleblower_messages WHERE report_id = ?').bind(row.id).first('n')).toBe(0)
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM whistleblower_messages WHERE report_id = ?')
+        .bind(row.id)
+        .first('n'),
+    ).toBe(0)
   })
 })

@@ -11,7 +11,9 @@ describe('caching policies', () => {
     // What the edge may keep longer than the browser is said apart.
     const edgeForAMinute = { ...Caching.shared, shared: { keep: true, freshSeconds: 60 } }
     expect(cacheControl(edgeForAMinute)).toBe('no-cache, s-maxage=60')
-    expect(cacheControl({ ...Caching.hour, shared: { keep: true, freshSeconds: 86_400 } })).toBe('public, max-age=3600, s-maxage=86400')
+    expect(cacheControl({ ...Caching.hour, shared: { keep: true, freshSeconds: 86_400 } })).toBe(
+      'public, max-age=3600, s-maxage=86400',
+    )
   })
 
   it('lower to the stricter of two, whichever order', () => {
@@ -22,7 +24,7 @@ describe('caching policies', () => {
   })
 })
 
-describe('a request\'s caching decision', () => {
+describe("a request's caching decision", () => {
   it('keeps nothing its route did not allow', () => {
     expect(new CachingDecision().final(false)).toEqual(Caching.never)
   })

@@ -9,7 +9,11 @@ function configWith(MAP_TILE_URL: string | undefined) {
   const errors: string[] = []
   vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
   const config = configOf({ ...env, MAP_TILE_URL } as typeof env)
-  return { mapTiles: config.mapTiles, logged: errors.map((line) => JSON.parse(line) as Record<string, unknown>), errors }
+  return {
+    mapTiles: config.mapTiles,
+    logged: errors.map((line) => JSON.parse(line) as Record<string, unknown>),
+    errors,
+  }
 }
 
 describe('MAP_TILE_URL', () => {
@@ -55,15 +59,18 @@ describe('MAP_TILE_URL', () => {
 })
 
 /** The tracking configuration of a fresh environment with some variables changed, and the error and warning lines it logged. */
-function trackingWith(vars: Partial<Record<'GTM_FALLBACKS' | 'MEXICO_TAG_URL' | 'CONSENT_POLICY_URL' | 'CONSENT_POLICY_IDS', string>>) {
+function trackingWith(
+  vars: Partial<Record<'GTM_FALLBACKS' | 'MEXICO_TAG_URL' | 'CONSENT_POLICY_URL' | 'CONSENT_POLICY_IDS', string>>,
+) {
   const errors: string[] = []
-  for (const level of ['error', 'warn'] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void errors.push(String(line)))
+  for (const level of ['error', 'warn'] as const)
+    vi.spyOn(console, level).mockImplementation((line: unknown) => void errors.push(String(line)))
   const config = configOf({ ...env, ...vars } as typeof env)
   return { tracking: config.tracking, logged: errors.map((line) => JSON.parse(line) as Record<string, unknown>) }
 }
 
 describe('the tracking variables', () => {
-  it('reads the tag manager\'s fallback container per region', () => {
+  it("reads the tag manager's fallback container per region", () => {
     const { tracking, logged } = trackingWith({ GTM_FALLBACKS: '{"europe":"GTM-EU1","oceania":"GTM-OC1"}' })
     expect(tracking.tagManagerFallbacks).toEqual({ europe: 'GTM-EU1', oceania: 'GTM-OC1' })
     expect(logged).toEqual([])
@@ -79,12 +86,17 @@ describe('the tracking variables', () => {
     expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'GTM_FALLBACKS' }])
   })
 
-  it('reads the Mexico tag\'s whole script URL and its origin (no site setting fills it in); refuses plain http, a placeholder or no URL', () => {
+  it("reads the Mexico tag's whole script URL and its origin (no site setting fills it in); refuses plain http, a placeholder or no URL", () => {
     expect(trackingWith({ MEXICO_TAG_URL: 'https://tag.example.mx/t.js?id=MX-1' }).tracking.mexicoTag).toEqual({
       url: 'https://tag.example.mx/t.js?id=MX-1',
       origin: 'https://tag.example.mx',
     })
-    for (const value of ['http://tag.example.mx/t.js', 'https://tag.example.mx/t.js?id={id}', 'https://{id}.example.mx/t.js', 'tag.example.mx/t.js']) {
+    for (const value of [
+      'http://tag.example.mx/t.js',
+      'https://tag.example.mx/t.js?id={id}',
+      'https://{id}.example.mx/t.js',
+      'tag.example.mx/t.js',
+    ]) {
       const { tracking, logged } = trackingWith({ MEXICO_TAG_URL: value })
       expect(tracking.mexicoTag, value).toBeNull()
       expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'MEXICO_TAG_URL' }])
@@ -92,12 +104,18 @@ describe('the tracking variables', () => {
     expect(trackingWith({ MEXICO_TAG_URL: '' }).tracking.mexicoTag).toBeNull()
   })
 
-  it('reads the cookie policy\'s template and ids per language; with malformed ids there is no policy link', () => {
-    expect(trackingWith({ CONSENT_POLICY_URL: 'https://p.example/{id}', CONSENT_POLICY_IDS: '{"en":"1","it":"2"}' }).tracking.policies).toEqual({
+  it("reads the cookie policy's template and ids per language; with malformed ids there is no policy link", () => {
+    expect(
+      trackingWith({ CONSENT_POLICY_URL: 'https://p.example/{id}', CONSENT_POLICY_IDS: '{"en":"1","it":"2"}' }).tracking
+        .policies,
+    ).toEqual({
       url: 'https://p.example/{id}',
       ids: { en: '1', it: '2' },
     })
-    const { tracking, logged } = trackingWith({ CONSENT_POLICY_URL: 'https://p.example/{id}', CONSENT_POLICY_IDS: '{"en":"1\\"><script>"}' })
+    const { tracking, logged } = trackingWith({
+      CONSENT_POLICY_URL: 'https://p.example/{id}',
+      CONSENT_POLICY_IDS: '{"en":"1\\"><script>"}',
+    })
     expect(tracking.policies).toBeNull()
     expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'CONSENT_POLICY_IDS' }])
   })
@@ -108,7 +126,9 @@ describe('the tracking variables', () => {
       CONSENT_POLICY_IDS: '{"en":"1","it":"2","sl":"6","hr":"7"}',
     })
     expect(tracking.policies).toEqual({ url: 'https://p.example/{id}', ids: { en: '1', it: '2' } })
-    expect(logged).toEqual([{ level: 'warn', event: 'config_unused', variable: 'CONSENT_POLICY_IDS', languages: ['sl', 'hr'] }])
+    expect(logged).toEqual([
+      { level: 'warn', event: 'config_unused', variable: 'CONSENT_POLICY_IDS', languages: ['sl', 'hr'] },
+    ])
   })
 })
 
@@ -116,10 +136,13 @@ describe('FORM_MIN_FILL_SECONDS', () => {
   it('takes whole seconds from 0 to 60 and keeps the default (3) for anything else, logged', () => {
     const errors: string[] = []
     vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
-    const seconds = (value: string | undefined) => configOf({ ...env, FORM_MIN_FILL_SECONDS: value } as typeof env).formMinFillSeconds
+    const seconds = (value: string | undefined) =>
+      configOf({ ...env, FORM_MIN_FILL_SECONDS: value } as typeof env).formMinFillSeconds
     expect([seconds(undefined), seconds(''), seconds('0'), seconds('10'), seconds('60')]).toEqual([3, 3, 0, 10, 60])
     expect(errors).toEqual([])
     expect(['-1', '61', '1.5', 'never'].map(seconds)).toEqual([3, 3, 3, 3])
-    expect(errors.map((line) => JSON.parse(line))).toEqual(Array(4).fill({ level: 'error', event: 'config_invalid', variable: 'FORM_MIN_FILL_SECONDS' }))
+    expect(errors.map((line) => JSON.parse(line))).toEqual(
+      Array(4).fill({ level: 'error', event: 'config_invalid', variable: 'FORM_MIN_FILL_SECONDS' }),
+    )
   })
 })

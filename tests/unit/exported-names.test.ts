@@ -11,7 +11,8 @@ import { importsOf, inside, sources as everySource } from '../fixtures/sources'
 const sources = new Map([...everySource].filter(([path]) => !inside(path, 'reference-api')))
 
 /** The site and the contract it reads (the reference API is a program of its own: docs/decisions/032). */
-const isSiteModule = (path: string) => (path.startsWith('src/') || path.startsWith('contract/')) && !path.endsWith('.d.ts')
+const isSiteModule = (path: string) =>
+  (path.startsWith('src/') || path.startsWith('contract/')) && !path.endsWith('.d.ts')
 const ENTRY_POINTS = new Set(['src/index.ts'])
 /** The contract's schemas and types: a surface for any backend, read or not by this site. */
 const isContract = (path: string) => path.startsWith('contract/')
@@ -25,7 +26,11 @@ function exportedNames(text: string): string[] {
     names.push(name as string)
   for (const [, list] of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}(?!\s*from)/gm))
     for (const item of (list as string).split(',')) {
-      const name = item.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()
+      const name = item
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()
       if (name) names.push(name)
     }
   return names
@@ -41,20 +46,26 @@ function importedNames(): Map<string, Set<string>> {
 }
 
 /** Whether a module uses a name it exports besides declaring it (a page's component its handler renders, say). */
-const usedAtHome = (text: string, name: string) => (text.match(new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g'))?.length ?? 0) > 1
+const usedAtHome = (text: string, name: string) =>
+  (text.match(new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g'))?.length ?? 0) > 1
 
 describe('exported names', () => {
   it('reads the sources', () => {
     expect(sources.has('src/app.ts')).toBe(true)
     expect(sources.has('tests/fixtures/worker.ts')).toBe(true)
-    expect(exportedNames('export const a = 1\nexport async function b() {}\nexport type C = 1\nexport { d, e as f }')).toEqual(['a', 'b', 'C', 'd', 'f'])
+    expect(
+      exportedNames('export const a = 1\nexport async function b() {}\nexport type C = 1\nexport { d, e as f }'),
+    ).toEqual(['a', 'b', 'C', 'd', 'f'])
   })
 
   it('gives each exported name of the site and its contract one module (src/, contract/)', () => {
     const modulesOf = new Map<string, string[]>()
     for (const [path, text] of sources)
-      if (isSiteModule(path)) for (const name of new Set(exportedNames(text))) modulesOf.set(name, [...(modulesOf.get(name) ?? []), path])
-    const twice = [...modulesOf].filter(([_name, modules]) => modules.length > 1).map(([name, modules]) => `${name}: ${modules.join(', ')}`)
+      if (isSiteModule(path))
+        for (const name of new Set(exportedNames(text))) modulesOf.set(name, [...(modulesOf.get(name) ?? []), path])
+    const twice = [...modulesOf]
+      .filter(([_name, modules]) => modules.length > 1)
+      .map(([name, modules]) => `${name}: ${modules.join(', ')}`)
     expect(twice).toEqual([])
   })
 

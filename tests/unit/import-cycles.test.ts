@@ -58,7 +58,7 @@ describe('the import graph of src/ and client/', () => {
 })
 
 describe('what the page cache needs from its render', () => {
-  it('is carried by the render\'s own request and read once, by requestContext, into c.var.pageCacheRender', () => {
+  it("is carried by the render's own request and read once, by requestContext, into c.var.pageCacheRender", () => {
     const graph = importGraph(sources)
     const readers = [...graph].filter(([, targets]) => targets.includes('src/page-cache/render-request.ts'))
     expect(readers.map(([file]) => file).sort()).toEqual(['src/page-cache/page-cache.ts', 'src/request-context.ts'])

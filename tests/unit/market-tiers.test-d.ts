@@ -25,6 +25,5 @@ export const segmentOfAnyView = (view: View) =>
   // @ts-expect-error any page's view may be one without a market (the landing page, login, an error page)
   view.market.segment
 
-
 // Translating is one call (`t('brand.name')`); the translator still knows its language and direction.
 export const translated = (t: Translator) => `${t('brand.name')} ${t.locale} ${t.dir}`

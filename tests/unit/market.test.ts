@@ -16,22 +16,32 @@ const site = (slug: string, locales: string[], settings: Record<string, unknown>
     settings,
   })
 
-const sites = [site('int', ['en']), site('it', ['it']), site('ch', ['de', 'fr', 'it']), site('nl', ['nl'], { under_maintenance: true }), site('us', ['en', 'es'], {}, 'americas')]
+const sites = [
+  site('int', ['en']),
+  site('it', ['it']),
+  site('ch', ['de', 'fr', 'it']),
+  site('nl', ['nl'], { under_maintenance: true }),
+  site('us', ['en', 'es'], {}, 'americas'),
+]
 
 describe('market segments', () => {
   it('accepts country-locale and nothing else', () => {
     expect(parseMarketSegment('ch-fr')).toEqual({ country: 'ch', locale: 'fr' })
     expect(parseMarketSegment('int-en')).toEqual({ country: 'int', locale: 'en' })
-    for (const bad of ['', 'it', 'it-', 'IT-it', 'it-ita', 'itit-it', 'it_it', undefined]) expect(parseMarketSegment(bad)).toBeNull()
+    for (const bad of ['', 'it', 'it-', 'IT-it', 'it-ita', 'itit-it', 'it_it', undefined])
+      expect(parseMarketSegment(bad)).toBeNull()
   })
 })
 
 describe('the availability rule', () => {
   const withPages = (settings: Record<string, unknown>) =>
-    siteSchema.parse({ ...site('de', ['de'], settings), pageLinks: { 'test-drive': 'probefahrt', 'dealer-locator': 'haendler', 'about-us': 'ueber-uns' } })
+    siteSchema.parse({
+      ...site('de', ['de'], settings),
+      pageLinks: { 'test-drive': 'probefahrt', 'dealer-locator': 'haendler', 'about-us': 'ueber-uns' },
+    })
   const market = (settings: Record<string, unknown> = {}) => ({ site: withPages(settings), segment: 'de-de' })
 
-  it('matches the original rule for a market\'s switches: the path contains the feature\'s word, or is its slug', () => {
+  it("matches the original rule for a market's switches: the path contains the feature's word, or is its slug", () => {
     const de = availabilityOf(market({ test_ride_inquiry: false }), [])
     expect(de.allowsPath('/de-de/test-drive')).toBe(false)
     expect(de.allowsPath('/de-de/products/x/test-drive')).toBe(false)
@@ -42,8 +52,11 @@ describe('the availability rule', () => {
     expect(de.pageLinks().map(({ key }) => key)).toEqual(['dealer-locator', 'about-us'])
   })
 
-  it('switches sections off with the brand\'s features, everywhere, and leaves the rest on', () => {
-    const features = [{ key: 'search', name: 'Search', enabled: false }, { key: 'dealer_locator', name: 'Dealers', enabled: false }]
+  it("switches sections off with the brand's features, everywhere, and leaves the rest on", () => {
+    const features = [
+      { key: 'search', name: 'Search', enabled: false },
+      { key: 'dealer_locator', name: 'Dealers', enabled: false },
+    ]
     const de = availabilityOf(market(), features)
     expect(de.has('search')).toBe(false)
     expect(de.has('dealer-pages')).toBe(false)
@@ -93,9 +106,11 @@ describe('the market suggestion', () => {
 
 describe('the site record', () => {
   it('accepts same-site paths only as its URLs (the Worker redirects to them)', () => {
-    const withUrl = (url: string) => siteSchema.safeParse({ ...site('it', ['it']), urls: [{ locale_code: 'it', url }] }).success
+    const withUrl = (url: string) =>
+      siteSchema.safeParse({ ...site('it', ['it']), urls: [{ locale_code: 'it', url }] }).success
     expect(withUrl('/it-it')).toBe(true)
-    for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example', 'it-it', '/it it']) expect(withUrl(bad), bad).toBe(false)
+    for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example', 'it-it', '/it it'])
+      expect(withUrl(bad), bad).toBe(false)
   })
 })
 
@@ -103,19 +118,30 @@ describe('head tags from an SEO record', () => {
   it('drop an Open Graph image that is not a URL instead of failing the page', () => {
     const record = { model_id: 1, model_type: 'Page', og_image: 'http://[' }
     expect(headFromSeo(record, { title: 'T' }, 'https://s.test').ogImage).toBeNull()
-    expect(headFromSeo({ ...record, og_image: '/images/a.svg' }, { title: 'T' }, 'https://s.test').ogImage).toBe('https://s.test/images/a.svg')
+    expect(headFromSeo({ ...record, og_image: '/images/a.svg' }, { title: 'T' }, 'https://s.test').ogImage).toBe(
+      'https://s.test/images/a.svg',
+    )
   })
 })
 
 describe('canonical URLs', () => {
   it('keep only the whitelisted query parameters', () => {
-    expect(canonicalUrl('https://s.test', 'https://s.test/it-it/search/all?utm_source=x&q=+gravel+&page=2&sort=asc', ['page', 'q'])).toBe('https://s.test/it-it/search/all?page=2&q=gravel')
-    expect(canonicalUrl('https://s.test', 'https://s.test/it-it/news?page=1&fbclid=1', ['page'])).toBe('https://s.test/it-it/news')
+    expect(
+      canonicalUrl('https://s.test', 'https://s.test/it-it/search/all?utm_source=x&q=+gravel+&page=2&sort=asc', [
+        'page',
+        'q',
+      ]),
+    ).toBe('https://s.test/it-it/search/all?page=2&q=gravel')
+    expect(canonicalUrl('https://s.test', 'https://s.test/it-it/news?page=1&fbclid=1', ['page'])).toBe(
+      'https://s.test/it-it/news',
+    )
     // A page that reads neither keeps neither: no endless copies of it.
-    expect(canonicalUrl('https://s.test', 'https://s.test/it-it/chi-siamo?q=x&page=7')).toBe('https://s.test/it-it/chi-siamo')
+    expect(canonicalUrl('https://s.test', 'https://s.test/it-it/chi-siamo?q=x&page=7')).toBe(
+      'https://s.test/it-it/chi-siamo',
+    )
   })
 
-  it('start with the site\'s public origin, never the host the request named', () => {
+  it("start with the site's public origin, never the host the request named", () => {
     expect(canonicalUrl('https://s.test', 'https://evil.example/it-it')).toBe('https://s.test/it-it')
     expect(canonicalUrl(null, 'https://evil.example/it-it')).toBeUndefined()
   })

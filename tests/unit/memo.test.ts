@@ -31,7 +31,9 @@ describe('isolateMemo', () => {
     const memo = isolateMemo<number>({ limit: 10, maxAgeMs: 1000 })
     let made = 0
     const make = () => ++made
-    expect([memo.remember('k', make, 0), memo.remember('k', make, 999), memo.remember('k', make, 1000)]).toEqual([1, 1, 2])
+    expect([memo.remember('k', make, 0), memo.remember('k', make, 999), memo.remember('k', make, 1000)]).toEqual([
+      1, 1, 2,
+    ])
   })
 
   it('forgets a promise that rejects, so the next call makes it again', async () => {

@@ -14,9 +14,14 @@ app.get('*', (c) => {
   return c.text(`noTrace=${c.var.noTrace}`)
 })
 
-describe('whether a request is the whistleblower channel\'s', () => {
-  it('is decided once, as c.var.noTrace, for the channel\'s paths in any market, known or not, and below them', async () => {
-    const channel = ['/it-it/whistleblower-form', '/it-it/whistleblower-form/', '/it-it/whistleblower-form/status', '/xx-yy/whistleblower-form']
+describe("whether a request is the whistleblower channel's", () => {
+  it("is decided once, as c.var.noTrace, for the channel's paths in any market, known or not, and below them", async () => {
+    const channel = [
+      '/it-it/whistleblower-form',
+      '/it-it/whistleblower-form/',
+      '/it-it/whistleblower-form/status',
+      '/xx-yy/whistleblower-form',
+    ]
     for (const path of channel) {
       const answer = await app.request(path)
       expect(await answer.text(), path).toBe('noTrace=true')
@@ -27,7 +32,13 @@ describe('whether a request is the whistleblower channel\'s', () => {
   })
 
   it('is false for every other path, however close, and leaves their answers as their routes made them', async () => {
-    const others = ['/it-it', '/it-it/whistleblower-formx', '/it-it/whistleblower', '/whistleblower-form', '/it-it/pages/whistleblower-form']
+    const others = [
+      '/it-it',
+      '/it-it/whistleblower-formx',
+      '/it-it/whistleblower',
+      '/whistleblower-form',
+      '/it-it/pages/whistleblower-form',
+    ]
     for (const path of others) {
       const answer = await app.request(path)
       expect(await answer.text(), path).toBe('noTrace=false')

@@ -17,7 +17,8 @@ const imports = [...sources]
   .map(([file, text]) => [file, importsOf(file, text).map((found) => target(file, found))] as const)
 
 /** A path of this repository, as against a package's name. */
-const isPath = (name: string) => inside(name, 'src', 'client', 'contract', 'reference-api', 'tests', 'scripts', 'worker', 'worker.ts')
+const isPath = (name: string) =>
+  inside(name, 'src', 'client', 'contract', 'reference-api', 'tests', 'scripts', 'worker', 'worker.ts')
 
 /** Every import of the files under `folder` that `allowed` refuses, as `file → import`. */
 const crossings = (folder: string, allowed: (name: string) => boolean) =>
@@ -27,8 +28,14 @@ const crossings = (folder: string, allowed: (name: string) => boolean) =>
 
 describe('the reference API apart from the site', () => {
   it('reads the imports of every program', () => {
-    for (const folder of ['src', 'client', 'contract', 'reference-api']) expect(imports.some(([file]) => inside(file, folder)), folder).toBe(true)
-    expect(imports.find(([file]) => file === 'reference-api/index.ts')?.[1]).toContain('reference-api/resources/account.ts')
+    for (const folder of ['src', 'client', 'contract', 'reference-api'])
+      expect(
+        imports.some(([file]) => inside(file, folder)),
+        folder,
+      ).toBe(true)
+    expect(imports.find(([file]) => file === 'reference-api/index.ts')?.[1]).toContain(
+      'reference-api/resources/account.ts',
+    )
   })
 
   it('the site (src/, client/) imports nothing of reference-api/', () => {
@@ -43,5 +50,4 @@ describe('the reference API apart from the site', () => {
   it('contract/ imports only itself and packages', () => {
     expect(crossings('contract', (name) => !isPath(name) || inside(name, 'contract'))).toEqual([])
   })
-
 })

@@ -65,28 +65,39 @@ describe('renderPage', () => {
     expect(first).toContain('loading')
     resolve('latest news')
     let rest = ''
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value)
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value)
     expect(rest).toContain('latest news')
     expect(rest).toContain('<script nonce="n0nce"')
   })
 
   it('renders a keepable page without a nonce, allowing only the inline scripts its own components registered', async () => {
     const registered = new Set<string>()
-    const body = (await renderPage(<InlineScriptsContext.Provider value={registered}>{page(<KeptPageScripts />)}</InlineScriptsContext.Provider>, { ...options, deferred: [] })) as string
+    const body = (await renderPage(
+      <InlineScriptsContext.Provider value={registered}>{page(<KeptPageScripts />)}</InlineScriptsContext.Provider>,
+      { ...options, deferred: [] },
+    )) as string
     expect(body).not.toContain('nonce')
     expect([...registered]).toEqual(['window.dataLayer=[]'])
     const expected = `'sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode('window.dataLayer=[]')))))}'`
     expect(await inlineScriptHashes(registered)).toEqual([expected])
   })
 
-  it('gives a page that is not kept, rendered whole, the answer\'s nonce on its scripts', async () => {
-    const body = (await renderPage(page(<InlineScript code="go()" />), { ...options, keepable: false, deferred: [] })) as string
+  it("gives a page that is not kept, rendered whole, the answer's nonce on its scripts", async () => {
+    const body = (await renderPage(page(<InlineScript code="go()" />), {
+      ...options,
+      keepable: false,
+      deferred: [],
+    })) as string
     expect(body).toContain('<script nonce="n0nce">go()</script>')
   })
 
-  it('gives a stream, which is this answer\'s own, the answer\'s nonce on every script', async () => {
+  it("gives a stream, which is this answer's own, the answer's nonce on every script", async () => {
     const pending = defer(new Promise<string>(() => {}))
-    const body = (await renderPage(page(<EntryScript />), { ...options, deferred: [pending] })) as ReadableStream<Uint8Array>
+    const body = (await renderPage(page(<EntryScript />), {
+      ...options,
+      deferred: [pending],
+    })) as ReadableStream<Uint8Array>
     const first = new TextDecoder().decode((await body.getReader().read()).value)
     expect(first).toContain('nonce="n0nce"')
   })
@@ -102,7 +113,11 @@ describe('renderPage', () => {
     const onError = vi.fn()
     let resolve!: (value: string) => void
     const data = defer(new Promise<string>((r) => (resolve = r)))
-    const body = (await renderPage(page(<Broken data={data} />), { ...options, onError, deferred: [data] })) as ReadableStream
+    const body = (await renderPage(page(<Broken data={data} />), {
+      ...options,
+      onError,
+      deferred: [data],
+    })) as ReadableStream
     resolve('x')
     const html = await new Response(body).text()
     expect(html).toContain('<header>shell</header>')
@@ -111,9 +126,11 @@ describe('renderPage', () => {
     expect(String(onError.mock.calls[0]?.[0])).toContain('a section broke')
   })
 
-  it('always streams in RENDER_MODE=stream (the benchmark\'s baseline)', async () => {
+  it("always streams in RENDER_MODE=stream (the benchmark's baseline)", async () => {
     const data = defer(Promise.resolve('ready'))
     await data
-    expect(await renderPage(page(<Section data={data} />), { ...options, mode: 'stream', deferred: [data] })).toBeInstanceOf(ReadableStream)
+    expect(
+      await renderPage(page(<Section data={data} />), { ...options, mode: 'stream', deferred: [data] }),
+    ).toBeInstanceOf(ReadableStream)
   })
 })

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { feetAndInches, formatMeasure, formatQuantity, formatRiderHeight, specRuns, specText } from '../../src/catalogue/spec-values'
+import {
+  feetAndInches,
+  formatMeasure,
+  formatQuantity,
+  formatRiderHeight,
+  specRuns,
+  specText,
+} from '../../src/catalogue/spec-values'
 import type { SpecPart } from '../../contract/catalogue-schemas'
 
 const NBSP = '\u00a0'
@@ -41,14 +48,22 @@ describe('specification values written for a market', () => {
       { text: `1,050${NBSP}g`, ltr: true },
     ])
     // A code keeps together on one line.
-    expect(specRuns([{ kind: 'code', text: '700 × 28c' }], 'he-IL')).toEqual([{ text: `700${NBSP}×${NBSP}28c`, ltr: true }])
+    expect(specRuns([{ kind: 'code', text: '700 × 28c' }], 'he-IL')).toEqual([
+      { text: `700${NBSP}×${NBSP}28c`, ltr: true },
+    ])
   })
 
   it('give Arabic the Latin digits its prices use (as Intl writes ar-AE) and left-to-right runs (ar-AE)', () => {
     // Prices in ae-ar are Intl's ar-AE numbers (src/i18n/formats.ts): Latin digits, a decimal point.
     expect(new Intl.NumberFormat('ar-AE', { minimumFractionDigits: 2 }).format(1799.5)).toBe('1,799.50')
     expect(formatQuantity(7.4, 'ar-AE', { unit: 'kg' })).toBe(`7.4${NBSP}kg`)
-    const runs = specRuns([{ kind: 'text', text: 'حتى ' }, { kind: 'quantity', value: 110, unit: 'km' }], 'ar-AE')
+    const runs = specRuns(
+      [
+        { kind: 'text', text: 'حتى ' },
+        { kind: 'quantity', value: 110, unit: 'km' },
+      ],
+      'ar-AE',
+    )
     expect(runs).toEqual([
       { text: 'حتى ', ltr: false },
       { text: `110${NBSP}km`, ltr: true },

@@ -13,7 +13,7 @@ const RFC_VECTORS: Array<[seconds: number, code: string]> = [
 ]
 
 describe('TOTP (RFC 6238)', () => {
-  it.each(RFC_VECTORS)('gives the RFC\'s code at %i s', async (seconds, code) => {
+  it.each(RFC_VECTORS)("gives the RFC's code at %i s", async (seconds, code) => {
     expect(await totpAt(RFC_SECRET, seconds * 1000, { digits: 8 })).toBe(code)
   })
 
@@ -33,7 +33,8 @@ describe('TOTP (RFC 6238)', () => {
     expect(await verifyTotp(secret, await at(now - 90_000), now)).toBe(false)
     const code = await at(now)
     expect(await verifyTotp(secret, `${code.slice(0, 3)} ${code.slice(3)}`, now)).toBe(true)
-    for (const typed of ['', '12345', '1234567', 'abcdef', `${code}0`]) expect(await verifyTotp(secret, typed, now)).toBe(false)
+    for (const typed of ['', '12345', '1234567', 'abcdef', `${code}0`])
+      expect(await verifyTotp(secret, typed, now)).toBe(false)
     expect(await verifyTotp('short', code, now)).toBe(false)
   })
 })

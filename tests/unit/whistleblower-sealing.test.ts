@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { fromBase64 } from '../../src/crypto/digest'
-import { newPassphrase, newReceiptCode, readPassphrase, readReceiptCode, receiptFor } from '../../src/whistleblower/receipt'
+import {
+  newPassphrase,
+  newReceiptCode,
+  readPassphrase,
+  readReceiptCode,
+  receiptFor,
+} from '../../src/whistleblower/receipt'
 import { PASSPHRASE_FORMAT, RECEIPT_CODE_FORMAT } from '../../contract/whistleblower-schemas'
 import { newReportKey, openBytes, openReportKey, openText, sealBytes, sealText } from '../../src/whistleblower/sealed'
 import { isSealedRecipient, openRecipient, sealRecipient } from '../../src/whistleblower/sealed-recipient'
@@ -22,7 +28,7 @@ describe('a report sealed with its own key', () => {
     expect(await sealText(key, CANARY)).not.toBe(await sealText(key, CANARY))
   })
 
-  it('refuses a key wrapped with another secret, an altered wrapped key, altered bytes and another report\'s key', async () => {
+  it("refuses a key wrapped with another secret, an altered wrapped key, altered bytes and another report's key", async () => {
     const report = await newReportKey(SECRET)
     const other = await newReportKey(SECRET)
     await expect(openReportKey('another-secret', report.wrapped)).rejects.toThrow()
@@ -43,7 +49,7 @@ describe('a report sealed with its own key', () => {
   })
 })
 
-describe('a reporter\'s address sealed for the mail sender', () => {
+describe("a reporter's address sealed for the mail sender", () => {
   const ADDRESS = 'canary.reporter@example.com'
 
   it('opens with the same secret only, differs each time, and never holds the address in the clear', async () => {
@@ -55,11 +61,13 @@ describe('a reporter\'s address sealed for the mail sender', () => {
     expect(await sealRecipient(SECRET, ADDRESS)).not.toBe(sealed)
     expect(await openRecipient(SECRET, sealed)).toBe(ADDRESS)
     await expect(openRecipient('another-secret', sealed)).rejects.toThrow()
-    await expect(openRecipient(SECRET, `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`)).rejects.toThrow()
+    await expect(
+      openRecipient(SECRET, `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`),
+    ).rejects.toThrow()
     await expect(openRecipient(SECRET, ADDRESS)).rejects.toThrow('not a sealed recipient')
   })
 
-  it('uses a key of its own: no report\'s key opens it', async () => {
+  it("uses a key of its own: no report's key opens it", async () => {
     const sealed = await sealRecipient(SECRET, ADDRESS)
     const { key } = await newReportKey(SECRET)
     await expect(openText(key, sealed.slice('sealed:v1:'.length))).rejects.toThrow()
@@ -67,7 +75,7 @@ describe('a reporter\'s address sealed for the mail sender', () => {
 })
 
 describe('the receipt', () => {
-  it('gives a receipt code of 80 random bits and a passphrase of 120, grouped by four in Crockford\'s base32', () => {
+  it("gives a receipt code of 80 random bits and a passphrase of 120, grouped by four in Crockford's base32", () => {
     expect(newReceiptCode()).toMatch(/^WB-([0-9A-HJKMNP-TV-Z]{4}-){3}[0-9A-HJKMNP-TV-Z]{4}$/)
     expect(newPassphrase()).toMatch(/^([0-9A-HJKMNP-TV-Z]{4}-){5}[0-9A-HJKMNP-TV-Z]{4}$/)
     expect(new Set(Array.from({ length: 50 }, newPassphrase)).size).toBe(50)
@@ -102,7 +110,12 @@ describe('the receipt', () => {
 
   it('spreads derived characters over the whole alphabet (no bias from the derivation)', async () => {
     const seen = new Set<string>()
-    for (let i = 0; i < 40; i++) for (const char of (await receiptFor(SECRET, `submission-key-number-${i}-padding-xx`)).passphrase.replace(/-/g, '')) seen.add(char)
+    for (let i = 0; i < 40; i++)
+      for (const char of (await receiptFor(SECRET, `submission-key-number-${i}-padding-xx`)).passphrase.replace(
+        /-/g,
+        '',
+      ))
+        seen.add(char)
     expect(seen.size).toBe(32)
   })
 })

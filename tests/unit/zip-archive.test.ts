@@ -5,14 +5,20 @@ import { expansionOf, zipEntries } from '../../src/forms/zip-archive'
 const BOUNDS = { maxBytes: 20 * 1024 * 1024, maxEntries: 1000 }
 
 /** A ZIP of the given files, deflated. */
-const zipOf = (files: Record<string, Uint8Array>) => new Uint8Array(zipSync(files, { level: 6 })) as Uint8Array<ArrayBuffer>
+const zipOf = (files: Record<string, Uint8Array>) =>
+  new Uint8Array(zipSync(files, { level: 6 })) as Uint8Array<ArrayBuffer>
 
 /** Where the end-of-directory record starts (no archive comment in these). */
 const endOf = (bytes: Uint8Array) => bytes.length - 22
 
 describe('the ZIP reader of CVs', () => {
   it('reads an honest archive and finds it within the bounds', () => {
-    const entries = zipEntries(zipOf({ 'word/document.xml': new TextEncoder().encode('<w:document/>'.repeat(2000)), 'a.txt': new Uint8Array(10) }))
+    const entries = zipEntries(
+      zipOf({
+        'word/document.xml': new TextEncoder().encode('<w:document/>'.repeat(2000)),
+        'a.txt': new Uint8Array(10),
+      }),
+    )
     expect(entries?.map((entry) => entry.name)).toEqual(['word/document.xml', 'a.txt'])
     expect(expansionOf(entries!, BOUNDS)).toBe('within')
   })

@@ -29,7 +29,10 @@ export async function downloadAttachment(c: Context<AppEnv>): Promise<Response> 
     logEvent('error', 'attachment_missing', { case: id, attachment: attachmentId })
     throw PageError.notFound('')
   }
-  const { name, bytes } = await opened(openAttachment(secret, file, location, new Uint8Array(await object.arrayBuffer())), id)
+  const { name, bytes } = await opened(
+    openAttachment(secret, file, location, new Uint8Array(await object.arrayBuffer())),
+    id,
+  )
   return c.body(bytes, 200, {
     'Content-Type': 'application/octet-stream',
     'Content-Disposition': contentDisposition(name),
@@ -53,6 +56,9 @@ export function contentDisposition(name: string): string {
       .map((point) => (/^[\p{Cc}\p{Cs}/\\]$/u.test(point) ? '_' : point))
       .join('') || 'attachment'
   const ascii = clean.replace(/[^\x20-\x7e]/g, '_').replace(/["%;]/g, '_')
-  const encoded = encodeURIComponent(clean).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+  const encoded = encodeURIComponent(clean).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`
 }

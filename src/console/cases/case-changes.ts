@@ -20,7 +20,11 @@ export async function acknowledgeCase(c: Context<AppEnv>): Promise<Response> {
   const file = await fileOf(c, id, 'acknowledge')
   const notify = await notifyFor(c, file)
   const { refused } = await unlessRefused(callsOf(c).acknowledge(id, notify), [409])
-  return backToCase(c, id, refused ? { refused: refused.rejection.code ?? 'already_acknowledged' } : { done: 'acknowledged' })
+  return backToCase(
+    c,
+    id,
+    refused ? { refused: refused.rejection.code ?? 'already_acknowledged' } : { done: 'acknowledged' },
+  )
 }
 
 /** `POST /_console/cases/{id}/messages`: a message to the reporter, sealed. */
@@ -53,11 +57,18 @@ async function write(c: Context<AppEnv>, form: Draft['form']): Promise<Response>
   }
   const notify = await notifyFor(c, file)
   const { refused } = await unlessRefused(
-    form === 'message' ? calls.write(id, { author: 'handler', sealed_body: sealed, notify }) : calls.close(id, { sealed_outcome: sealed, notify }),
+    form === 'message'
+      ? calls.write(id, { author: 'handler', sealed_body: sealed, notify })
+      : calls.close(id, { sealed_outcome: sealed, notify }),
     [409],
   )
   if (refused) return backToCase(c, id, { refused: refused.rejection.code ?? 'case_closed' })
-  return backToCase(c, id, { done: form === 'message' ? 'message_sent' : 'closed' }, form === 'message' ? '#conversation' : '')
+  return backToCase(
+    c,
+    id,
+    { done: form === 'message' ? 'message_sent' : 'closed' },
+    form === 'message' ? '#conversation' : '',
+  )
 }
 
 /** The reporter's address and status page for a "there is news" mail, or null; 503 without a public origin to link. */
@@ -68,7 +79,12 @@ async function notifyFor(c: Context<AppEnv>, file: CaseFile) {
 }
 
 /** 303 back to the case with a flash. */
-function backToCase(c: Context<AppEnv>, id: number, flash: { done: string } | { refused: string }, anchor = ''): Response {
+function backToCase(
+  c: Context<AppEnv>,
+  id: number,
+  flash: { done: string } | { refused: string },
+  anchor = '',
+): Response {
   const [name, value] = Object.entries(flash)[0] as [string, string]
   return sendRedirect(c, `${casePath(id)}?${name}=${encodeURIComponent(value)}${anchor}`, 303)
 }

@@ -16,10 +16,12 @@ export async function casesPage(c: Context<AppEnv>): Promise<Response> {
     body: (
       <>
         <p className="hint cases-intro">
-          The Directive's deadlines: acknowledge a report within 7 days of receiving it; give feedback within 3 months of the acknowledgement. Open cases
-          with a deadline passed come first.
+          The Directive's deadlines: acknowledge a report within 7 days of receiving it; give feedback within 3 months
+          of the acknowledgement. Open cases with a deadline passed come first.
         </p>
-        {overdue > 0 && <Flash tone="error">{overdue === 1 ? '1 case is overdue.' : `${overdue} cases are overdue.`}</Flash>}
+        {overdue > 0 && (
+          <Flash tone="error">{overdue === 1 ? '1 case is overdue.' : `${overdue} cases are overdue.`}</Flash>
+        )}
         <DataTable
           caption="Cases, overdue first, then by next deadline"
           empty="No reports have come in."

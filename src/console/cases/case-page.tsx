@@ -48,11 +48,25 @@ export async function showCase(c: Context<AppEnv>, draft?: Draft): Promise<Respo
   return sendConsolePage(c, {
     title: `Case ${file.receipt_code}`,
     status: draft ? 422 : 200,
-    body: <CaseView kase={kase} deadlines={caseDeadlines(kase, new Date())} done={done} refused={refused} draft={draft} />,
+    body: (
+      <CaseView kase={kase} deadlines={caseDeadlines(kase, new Date())} done={done} refused={refused} draft={draft} />
+    ),
   })
 }
 
-function CaseView({ kase, deadlines, done, refused, draft }: { kase: OpenedCase; deadlines: CaseDeadlines; done?: string; refused?: string; draft?: Draft }) {
+function CaseView({
+  kase,
+  deadlines,
+  done,
+  refused,
+  draft,
+}: {
+  kase: OpenedCase
+  deadlines: CaseDeadlines
+  done?: string
+  refused?: string
+  draft?: Draft
+}) {
   const closed = kase.state === 'closed'
   const byMessage = (messageId: number | null) => kase.attachments.filter((each) => each.message_id === messageId)
   const conversation = kase.messages.filter((each) => each.author !== 'note')
@@ -82,7 +96,9 @@ function CaseView({ kase, deadlines, done, refused, draft }: { kase: OpenedCase;
           <h2 id="acknowledge">Acknowledge</h2>
           <p className="hint cases-intro">
             Tells the reporter on the status page that the report was received and is being looked at
-            {kase.notifyEmail ? ', and mails them that there is news (nothing more).' : '. They left no address: they see it when they next look.'}
+            {kase.notifyEmail
+              ? ', and mails them that there is news (nothing more).'
+              : '. They left no address: they see it when they next look.'}
           </p>
           <form className="button-form" method="post" action={`${casePath(kase.id)}/acknowledge`}>
             <button type="submit" className="button primary">
@@ -100,8 +116,17 @@ function CaseView({ kase, deadlines, done, refused, draft }: { kase: OpenedCase;
             ['When and where', <Text>{kase.report.when_where}</Text>],
             ['Who is involved', kase.report.involved ? <Text>{kase.report.involved}</Text> : null],
             ['Reporter', kase.anonymous ? 'Anonymous' : <Text>{kase.report.name ?? ''}</Text>],
-            ...(kase.anonymous ? [] : ([['How to contact them', kase.report.contact ? <Text>{kase.report.contact}</Text> : null]] as Array<[string, ReactNode]>)),
-            ['News by mail', kase.notifyEmail ? 'Yes: they left an address for mails that say only that there is news' : 'No address left'],
+            ...(kase.anonymous
+              ? []
+              : ([['How to contact them', kase.report.contact ? <Text>{kase.report.contact}</Text> : null]] as Array<
+                  [string, ReactNode]
+                >)),
+            [
+              'News by mail',
+              kase.notifyEmail
+                ? 'Yes: they left an address for mails that say only that there is news'
+                : 'No address left',
+            ],
           ]}
         />
         <Attachments id={kase.id} attachments={byMessage(null)} title="Attachments with the report" />
@@ -116,8 +141,12 @@ function CaseView({ kase, deadlines, done, refused, draft }: { kase: OpenedCase;
             {conversation.map((message) => (
               <li key={message.id} className={`message from-${message.author}`}>
                 <p className="message-head">
-                  <strong>{message.author === 'reporter' ? 'Reporter' : `${message.staff_name ?? 'Case handler'}, to the reporter`}</strong> ·{' '}
-                  {message.author === 'reporter' ? <Day at={message.created_at} /> : <Time at={message.created_at} />}
+                  <strong>
+                    {message.author === 'reporter'
+                      ? 'Reporter'
+                      : `${message.staff_name ?? 'Case handler'}, to the reporter`}
+                  </strong>{' '}
+                  · {message.author === 'reporter' ? <Day at={message.created_at} /> : <Time at={message.created_at} />}
                 </p>
                 <Text>{message.body}</Text>
                 <Attachments id={kase.id} attachments={byMessage(message.id)} title="Attachments" />
@@ -156,7 +185,13 @@ function CaseView({ kase, deadlines, done, refused, draft }: { kase: OpenedCase;
             ))}
           </ol>
         )}
-        <TextForm action={`${casePath(kase.id)}/notes`} name="note" label="Add a note" button="Add the note" draft={draftOf('note')} />
+        <TextForm
+          action={`${casePath(kase.id)}/notes`}
+          name="note"
+          label="Add a note"
+          button="Add the note"
+          draft={draftOf('note')}
+        />
       </section>
 
       <section aria-labelledby="outcome">
@@ -183,7 +218,11 @@ function CaseView({ kase, deadlines, done, refused, draft }: { kase: OpenedCase;
           head={['When', 'Who', 'What']}
           rows={kase.events.map((event, index) => ({
             key: index,
-            cells: [REPORTER_ACTIONS.has(event.action) ? <Day at={event.at} /> : <Time at={event.at} />, event.staff_name ?? 'Reporter', eventText(event, kase)],
+            cells: [
+              REPORTER_ACTIONS.has(event.action) ? <Day at={event.at} /> : <Time at={event.at} />,
+              event.staff_name ?? 'Reporter',
+              eventText(event, kase),
+            ],
           }))}
         />
       </section>
@@ -219,7 +258,8 @@ function Attachments({ id, attachments, title }: { id: number; attachments: Open
   )
 }
 
-const kilobytes = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`)
+const kilobytes = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
 function TextForm({
   action,
@@ -229,7 +269,15 @@ function TextForm({
   button,
   tone = 'primary',
   draft,
-}: { action: string; name: string; label: string; hint?: string; button: string; tone?: 'primary' | 'danger'; draft?: Draft }) {
+}: {
+  action: string
+  name: string
+  label: string
+  hint?: string
+  button: string
+  tone?: 'primary' | 'danger'
+  draft?: Draft
+}) {
   const id = `field-${name}`
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
@@ -248,7 +296,15 @@ function TextForm({
             {draft.errors.map((key) => FIELD_MESSAGES[key] ?? 'Check this text.').join(' ')}
           </p>
         ) : null}
-        <textarea id={id} name="text" rows={5} required aria-invalid={draft?.errors.length ? true : undefined} aria-describedby={described} defaultValue={draft?.text ?? ''} />
+        <textarea
+          id={id}
+          name="text"
+          rows={5}
+          required
+          aria-invalid={draft?.errors.length ? true : undefined}
+          aria-describedby={described}
+          defaultValue={draft?.text ?? ''}
+        />
       </div>
       <button type="submit" className={`button ${tone}`}>
         {button}
@@ -289,7 +345,14 @@ function eventText(event: CaseEvent, kase: OpenedCase): ReactNode {
       return PURPOSES[event.detail] ? `Opened the case ${PURPOSES[event.detail]}` : 'Opened the case'
     case 'file_downloaded': {
       const file = kase.attachments.find((each) => String(each.id) === event.detail)
-      return file ? <>{`Downloaded attachment ${event.detail} (`}<Written>{file.name}</Written>)</> : `Downloaded attachment ${event.detail}`
+      return file ? (
+        <>
+          {`Downloaded attachment ${event.detail} (`}
+          <Written>{file.name}</Written>)
+        </>
+      ) : (
+        `Downloaded attachment ${event.detail}`
+      )
     }
     case 'acknowledged':
       if (event.detail === 'with_message') return 'Acknowledged the case by writing to the reporter'

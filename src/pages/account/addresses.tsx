@@ -64,9 +64,26 @@ function AddressFields({ view, form, countries }: { view: MarketView; form: Addr
         value={values.country_code ?? ''}
         errors={errors}
       />
-      <Field view={view} name="phone" label={t('address.phone')} optional type="tel" dir="ltr" autoComplete="tel" maxLength={30} defaultValue={values.phone} errors={errors} />
+      <Field
+        view={view}
+        name="phone"
+        label={t('address.phone')}
+        optional
+        type="tel"
+        dir="ltr"
+        autoComplete="tel"
+        maxLength={30}
+        defaultValue={values.phone}
+        errors={errors}
+      />
       <div className="field checkbox">
-        <input id="field-is_default" type="checkbox" name="is_default" value="on" defaultChecked={values.is_default === 'on'} />
+        <input
+          id="field-is_default"
+          type="checkbox"
+          name="is_default"
+          value="on"
+          defaultChecked={values.is_default === 'on'}
+        />
         <label htmlFor="field-is_default">{t('address.make_default')}</label>
       </div>
     </>
@@ -74,7 +91,14 @@ function AddressFields({ view, form, countries }: { view: MarketView; form: Addr
 }
 
 /** The address book: each address with edit, make default and delete, then the form to add one. */
-export function AddressesPage({ view, chrome, head, addresses, form, countries }: AccountPageProps & { addresses: Address[]; form: AddressForm; countries: Country[] }) {
+export function AddressesPage({
+  view,
+  chrome,
+  head,
+  addresses,
+  form,
+  countries,
+}: AccountPageProps & { addresses: Address[]; form: AddressForm; countries: Country[] }) {
   const { t } = view
   const base = `${accountBase(view)}/addresses`
   return (
@@ -90,7 +114,11 @@ export function AddressesPage({ view, chrome, head, addresses, form, countries }
               {address.is_default && <p className="badge">{t('address.default')}</p>}
               <AddressLines address={address} tag={view.market.tag} />
               <div className="actions">
-                <a className="button secondary" href={`${base}/${address.id}/edit`} aria-label={`${t('address.edit')}: ${address.label ?? address.line1}`}>
+                <a
+                  className="button secondary"
+                  href={`${base}/${address.id}/edit`}
+                  aria-label={`${t('address.edit')}: ${address.label ?? address.line1}`}
+                >
                   {t('address.edit')}
                 </a>
                 {!address.is_default && (
@@ -100,7 +128,11 @@ export function AddressesPage({ view, chrome, head, addresses, form, countries }
                     </button>
                   </form>
                 )}
-                <a className="button danger" href={`${base}/${address.id}/delete`} aria-label={`${t('address.delete')}: ${address.label ?? address.line1}`}>
+                <a
+                  className="button danger"
+                  href={`${base}/${address.id}/delete`}
+                  aria-label={`${t('address.delete')}: ${address.label ?? address.line1}`}
+                >
                   {t('address.delete')}
                 </a>
               </div>
@@ -122,7 +154,14 @@ export function AddressesPage({ view, chrome, head, addresses, form, countries }
 }
 
 /** One address's edit form; it posts to the address's own URL (`updateAddress`), whichever URL showed it. */
-export function EditAddressPage({ view, chrome, head, id, form, countries }: AccountPageProps & { id: string; form: AddressForm; countries: Country[] }) {
+export function EditAddressPage({
+  view,
+  chrome,
+  head,
+  id,
+  form,
+  countries,
+}: AccountPageProps & { id: string; form: AddressForm; countries: Country[] }) {
   const { t } = view
   const base = `${accountBase(view)}/addresses`
   return (
@@ -145,7 +184,13 @@ export function EditAddressPage({ view, chrome, head, id, form, countries }: Acc
  * "Delete this address?": the address as it stands, a button that deletes it (a POST carrying a token signed for this
  * customer and this address, so nothing but this page deletes it) and the way back that keeps it.
  */
-export function DeleteAddressPage({ view, chrome, head, address, token }: AccountPageProps & { address: Address; token: string }) {
+export function DeleteAddressPage({
+  view,
+  chrome,
+  head,
+  address,
+  token,
+}: AccountPageProps & { address: Address; token: string }) {
   const { t } = view
   const base = `${accountBase(view)}/addresses`
   const name = address.label || `${address.first_name} ${address.last_name}`
@@ -173,29 +218,63 @@ export function DeleteAddressPage({ view, chrome, head, address, token }: Accoun
 
 /** The countries an address may be in: those of the brand's markets, named in the visitor's language. */
 export function countriesOf(sites: Site[], tag: string): Country[] {
-  const codes = new Set(sites.map((site) => site.country.country_code.toUpperCase()).filter((code) => /^[A-Z]{2}$/.test(code)))
-  return [...codes].map((code) => ({ code, name: countryName(code, tag) })).sort((a, b) => a.name.localeCompare(b.name, tag))
+  const codes = new Set(
+    sites.map((site) => site.country.country_code.toUpperCase()).filter((code) => /^[A-Z]{2}$/.test(code)),
+  )
+  return [...codes]
+    .map((code) => ({ code, name: countryName(code, tag) }))
+    .sort((a, b) => a.name.localeCompare(b.name, tag))
 }
 
-const emptyForm = (c: Context<MarketEnv>): AddressForm => ({ values: { country_code: c.var.market.country.toUpperCase() } })
+const emptyForm = (c: Context<MarketEnv>): AddressForm => ({
+  values: { country_code: c.var.market.country.toUpperCase() },
+})
 
 const formOf = (address: Address): AddressForm => ({
   values: Object.fromEntries(
-    Object.entries(address).map(([key, value]) => [key, key === 'is_default' ? (value ? 'on' : '') : String(value ?? '')]),
+    Object.entries(address).map(([key, value]) => [
+      key,
+      key === 'is_default' ? (value ? 'on' : '') : String(value ?? ''),
+    ]),
   ),
 })
 
 async function sendAddressesPage(c: Context<MarketEnv>, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
   const addresses = await c.var.account.addresses()
-  return sendAccountPage(c, { key: 'address.title' }, (props) => (
-    <AddressesPage {...props} addresses={addresses} form={form} countries={countriesOf(props.chrome.sites, props.view.market.tag)} />
-  ), status)
+  return sendAccountPage(
+    c,
+    { key: 'address.title' },
+    (props) => (
+      <AddressesPage
+        {...props}
+        addresses={addresses}
+        form={form}
+        countries={countriesOf(props.chrome.sites, props.view.market.tag)}
+      />
+    ),
+    status,
+  )
 }
 
-function sendEditPage(c: Context<MarketEnv>, id: string, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
-  return sendAccountPage(c, { key: 'address.edit_title' }, (props) => (
-    <EditAddressPage {...props} id={id} form={form} countries={countriesOf(props.chrome.sites, props.view.market.tag)} />
-  ), status)
+function sendEditPage(
+  c: Context<MarketEnv>,
+  id: string,
+  form: AddressForm,
+  status: 200 | 422 = 200,
+): Promise<Response> {
+  return sendAccountPage(
+    c,
+    { key: 'address.edit_title' },
+    (props) => (
+      <EditAddressPage
+        {...props}
+        id={id}
+        form={form}
+        countries={countriesOf(props.chrome.sites, props.view.market.tag)}
+      />
+    ),
+    status,
+  )
 }
 
 /** The address id in the path; a malformed one is "Page Not Found" like someone else's. */
@@ -205,7 +284,8 @@ function addressId(c: Context<MarketEnv>): string {
   return id
 }
 
-const backToList = (c: Context<MarketEnv>, notice: Notice) => sendRedirect(c, withNotice(`/${c.var.market.segment}/my-account/addresses`, notice), 303)
+const backToList = (c: Context<MarketEnv>, notice: Notice) =>
+  sendRedirect(c, withNotice(`/${c.var.market.segment}/my-account/addresses`, notice), 303)
 
 /** `GET /{m}/my-account/addresses`. */
 export const addressesPage = (c: Context<MarketEnv>) => sendAddressesPage(c, emptyForm(c))
@@ -253,7 +333,12 @@ async function sendDeletePage(c: Context<MarketEnv>, id: string, status: 200 | 4
   const address = await c.var.account.address(id)
   if (!address) throw PageError.pageNotFound(c.req.url)
   const token = await issueFormToken(sessionSecret(c), deleteScope(c, id))
-  return sendAccountPage(c, { key: 'address.delete_title' }, (props) => <DeleteAddressPage {...props} address={address} token={token} />, status)
+  return sendAccountPage(
+    c,
+    { key: 'address.delete_title' },
+    (props) => <DeleteAddressPage {...props} address={address} token={token} />,
+    status,
+  )
 }
 
 /** `GET /{m}/my-account/addresses/{id}/delete`: "Delete this address?" (the list's delete link leads here). */
@@ -267,7 +352,9 @@ export const deleteAddressPage = (c: Context<MarketEnv>) => sendDeletePage(c, ad
 export async function deleteAddress(c: Context<MarketEnv>): Promise<Response> {
   const id = addressId(c)
   const form = await readForm(c)
-  const token = await readFormToken(sessionSecret(c), deleteScope(c, id), form[FORM_TOKEN_FIELD], { minFillSeconds: configOf(c.env).formMinFillSeconds })
+  const token = await readFormToken(sessionSecret(c), deleteScope(c, id), form[FORM_TOKEN_FIELD], {
+    minFillSeconds: configOf(c.env).formMinFillSeconds,
+  })
   if (!token || token.state === 'expired') return sendDeletePage(c, id, 400)
   const deleted = await c.var.account.deleteAddress(id)
   if (!deleted) throw PageError.pageNotFound(c.req.url)

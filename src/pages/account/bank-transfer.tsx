@@ -21,7 +21,14 @@ export const groupedIban = (iban: string) => iban.replace(/(.{4})(?=.)/g, '$1 ')
  * payment reference. The codes and the amount are isolated, so a right-to-left page never reorders them. `headingId`
  * names the section (the order page and the checkout's result each have one).
  */
-export function BankTransferDetails({ view, account, amount, code, headingId, level = 2 }: {
+export function BankTransferDetails({
+  view,
+  account,
+  amount,
+  code,
+  headingId,
+  level = 2,
+}: {
   view: MarketView
   account: BankAccount | null
   amount: string

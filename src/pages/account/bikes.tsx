@@ -74,7 +74,14 @@ export function BikesPage({ view, chrome, head, bikes, models, form }: BikesProp
           />
           <Field view={view} name="product_id" label={t('bike.model')} errors={form.errors}>
             {({ id, invalid, describedBy }) => (
-              <select id={id} name="product_id" required aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={form.values.product_id ?? ''}>
+              <select
+                id={id}
+                name="product_id"
+                required
+                aria-invalid={invalid || undefined}
+                aria-describedby={describedBy}
+                defaultValue={form.values.product_id ?? ''}
+              >
                 <option value="">{t('bike.choose_model')}</option>
                 {models.map((model) => (
                   <option key={model.id} value={String(model.id)}>
@@ -84,8 +91,24 @@ export function BikesPage({ view, chrome, head, bikes, models, form }: BikesProp
               </select>
             )}
           </Field>
-          <Field view={view} name="purchased_on" label={t('bike.purchased_on')} type="date" max={today} defaultValue={form.values.purchased_on} errors={form.errors} />
-          <Field view={view} name="dealer_name" label={t('bike.dealer')} optional maxLength={120} defaultValue={form.values.dealer_name} errors={form.errors} />
+          <Field
+            view={view}
+            name="purchased_on"
+            label={t('bike.purchased_on')}
+            type="date"
+            max={today}
+            defaultValue={form.values.purchased_on}
+            errors={form.errors}
+          />
+          <Field
+            view={view}
+            name="dealer_name"
+            label={t('bike.dealer')}
+            optional
+            maxLength={120}
+            defaultValue={form.values.dealer_name}
+            errors={form.errors}
+          />
           <button type="submit" className="button">
             {t('bike.submit')}
           </button>
@@ -98,7 +121,12 @@ export function BikesPage({ view, chrome, head, bikes, models, form }: BikesProp
 async function sendBikesPage(c: Context<MarketEnv>, form: BikeForm, status: 200 | 422 | 429 = 200): Promise<Response> {
   const { account } = c.var
   const [bikes, models] = await Promise.all([account.bikes(), account.bikeModels()])
-  return sendAccountPage(c, { key: 'bike.title' }, (props) => <BikesPage {...props} bikes={bikes} models={models} form={form} />, status)
+  return sendAccountPage(
+    c,
+    { key: 'bike.title' },
+    (props) => <BikesPage {...props} bikes={bikes} models={models} form={form} />,
+    status,
+  )
 }
 
 /** `GET /{m}/my-account/bikes`. */

@@ -26,7 +26,10 @@ const ONE_SIZE = 'One size'
  * An order line's variant in the page's language: its size and its colour named by `colour.{key}` when the line
  * knows its SKU (every line placed through checkout), else the text stored when it was placed.
  */
-export function variantName(view: View, item: Pick<Order['items'][number], 'variant' | 'size' | 'colour'>): string | null {
+export function variantName(
+  view: View,
+  item: Pick<Order['items'][number], 'variant' | 'size' | 'colour'>,
+): string | null {
   if (item.size && item.colour) {
     const size = item.size === ONE_SIZE ? view.t('order.one_size') : item.size
     return view.t('cart.variant', { size: `\u2068${size}\u2069`, colour: view.t(`colour.${item.colour}`) })

@@ -30,7 +30,13 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
 
       {awaitsTransfer(order) && (
         <div className="account-card bank-card">
-          <BankTransferDetails view={view} account={bankAccountOf(chrome.sites, order.market)} amount={money(order.total)} code={order.code} headingId="bank-title" />
+          <BankTransferDetails
+            view={view}
+            account={bankAccountOf(chrome.sites, order.market)}
+            amount={money(order.total)}
+            code={order.code}
+            headingId="bank-title"
+          />
         </div>
       )}
 
@@ -39,10 +45,18 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
         <table className="order-items stack-table" role="table" aria-labelledby="items-title">
           <thead role="rowgroup">
             <tr role="row">
-              <th scope="col" role="columnheader">{t('order.product')}</th>
-              <th scope="col" role="columnheader" className="number">{columns.quantity}</th>
-              <th scope="col" role="columnheader" className="number">{columns.unit}</th>
-              <th scope="col" role="columnheader" className="number">{columns.total}</th>
+              <th scope="col" role="columnheader">
+                {t('order.product')}
+              </th>
+              <th scope="col" role="columnheader" className="number">
+                {columns.quantity}
+              </th>
+              <th scope="col" role="columnheader" className="number">
+                {columns.unit}
+              </th>
+              <th scope="col" role="columnheader" className="number">
+                {columns.total}
+              </th>
             </tr>
           </thead>
           <tbody role="rowgroup">
@@ -59,30 +73,52 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
                       </span>
                     )}
                   </th>
-                  <td role="cell" className="number" data-label={columns.quantity}>{item.quantity}</td>
-                  <td role="cell" className="number" data-label={columns.unit}>{amount(item.unit_price)}</td>
-                  <td role="cell" className="number" data-label={columns.total}>{amount(item.total)}</td>
+                  <td role="cell" className="number" data-label={columns.quantity}>
+                    {item.quantity}
+                  </td>
+                  <td role="cell" className="number" data-label={columns.unit}>
+                    {amount(item.unit_price)}
+                  </td>
+                  <td role="cell" className="number" data-label={columns.total}>
+                    {amount(item.total)}
+                  </td>
                 </tr>
               )
             })}
           </tbody>
           <tfoot role="rowgroup" className="order-sums">
             <tr role="row">
-              <th scope="row" role="rowheader" colSpan={3}>{t('order.subtotal')}</th>
-              <td role="cell" className="number">{amount(order.subtotal)}</td>
+              <th scope="row" role="rowheader" colSpan={3}>
+                {t('order.subtotal')}
+              </th>
+              <td role="cell" className="number">
+                {amount(order.subtotal)}
+              </td>
             </tr>
             <tr role="row">
-              <th scope="row" role="rowheader" colSpan={3}>{t('order.shipping')}</th>
-              <td role="cell" className="number">{amount(order.shipping)}</td>
+              <th scope="row" role="rowheader" colSpan={3}>
+                {t('order.shipping')}
+              </th>
+              <td role="cell" className="number">
+                {amount(order.shipping)}
+              </td>
             </tr>
             <tr role="row" className="total">
-              <th scope="row" role="rowheader" colSpan={3}>{t('order.total')}</th>
-              <td role="cell" className="number">{amount(order.total)}</td>
+              <th scope="row" role="rowheader" colSpan={3}>
+                {t('order.total')}
+              </th>
+              <td role="cell" className="number">
+                {amount(order.total)}
+              </td>
             </tr>
             {order.tax > 0 && (
               <tr role="row">
-                <th scope="row" role="rowheader" colSpan={3}>{t('order.tax')}</th>
-                <td role="cell" className="number">{amount(order.tax)}</td>
+                <th scope="row" role="rowheader" colSpan={3}>
+                  {t('order.tax')}
+                </th>
+                <td role="cell" className="number">
+                  {amount(order.tax)}
+                </td>
               </tr>
             )}
           </tfoot>
@@ -107,7 +143,9 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
               <AddressLines address={order.shipping_address} tag={tag} />
             </>
           )}
-          {order.delivery.tracking_code && <p>{translated(view, 'order.tracking', { code: <Ltr>{order.delivery.tracking_code}</Ltr> })}</p>}
+          {order.delivery.tracking_code && (
+            <p>{translated(view, 'order.tracking', { code: <Ltr>{order.delivery.tracking_code}</Ltr> })}</p>
+          )}
         </section>
         <section aria-labelledby="payment-title" className="account-card">
           <h2 id="payment-title">{t('order.payment')}</h2>
@@ -136,5 +174,7 @@ export async function orderPage(c: Context<MarketEnv>): Promise<Response> {
   const code = c.req.param('code') ?? ''
   const order = /^[A-Za-z0-9-]{3,40}$/.test(code) ? await c.var.account.order(code) : null
   if (!order) throw PageError.pageNotFound(c.req.url)
-  return sendAccountPage(c, { key: 'order.title', params: { code: order.code } }, (props) => <OrderPage {...props} order={order} />)
+  return sendAccountPage(c, { key: 'order.title', params: { code: order.code } }, (props) => (
+    <OrderPage {...props} order={order} />
+  ))
 }

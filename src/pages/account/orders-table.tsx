@@ -11,7 +11,15 @@ import { Ltr } from './ltr'
  * column's name (`data-label`), so every amount is in view without scrolling sideways. The explicit roles keep it a
  * table for assistive technology when CSS changes how its parts are displayed.
  */
-export function OrdersTable({ view, orders, labelledBy }: { view: MarketView; orders: OrderSummary[]; labelledBy: string }) {
+export function OrdersTable({
+  view,
+  orders,
+  labelledBy,
+}: {
+  view: MarketView
+  orders: OrderSummary[]
+  labelledBy: string
+}) {
   const { t, market } = view
   const tag = market.tag
   const columns = { date: t('orders.date'), status: t('orders.status'), total: t('orders.total') }
@@ -19,9 +27,15 @@ export function OrdersTable({ view, orders, labelledBy }: { view: MarketView; or
     <table className="orders-table stack-table" role="table" aria-labelledby={labelledBy}>
       <thead role="rowgroup">
         <tr role="row">
-          <th scope="col" role="columnheader">{t('orders.code')}</th>
-          <th scope="col" role="columnheader">{columns.date}</th>
-          <th scope="col" role="columnheader">{columns.status}</th>
+          <th scope="col" role="columnheader">
+            {t('orders.code')}
+          </th>
+          <th scope="col" role="columnheader">
+            {columns.date}
+          </th>
+          <th scope="col" role="columnheader">
+            {columns.status}
+          </th>
           <th scope="col" role="columnheader" className="number">
             {columns.total}
           </th>
@@ -31,7 +45,10 @@ export function OrdersTable({ view, orders, labelledBy }: { view: MarketView; or
         {orders.map((order) => (
           <tr key={order.code} role="row">
             <th scope="row" role="rowheader" className="stack-title">
-              <a href={`${accountBase(view)}/orders/${encodeURIComponent(order.code)}`} aria-label={t('orders.view', { code: order.code })}>
+              <a
+                href={`${accountBase(view)}/orders/${encodeURIComponent(order.code)}`}
+                aria-label={t('orders.view', { code: order.code })}
+              >
                 <Ltr>{order.code}</Ltr>
               </a>
             </th>

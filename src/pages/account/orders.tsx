@@ -12,13 +12,23 @@ import { type AccountPageProps, sendAccountPage } from './send-account-page'
 export const ORDERS_PER_PAGE = 10
 
 /** The orders, newest first, a page at a time. */
-export function OrdersPage({ view, chrome, head, orders, meta }: AccountPageProps & { orders: OrderSummary[]; meta: PageMeta }) {
+export function OrdersPage({
+  view,
+  chrome,
+  head,
+  orders,
+  meta,
+}: AccountPageProps & { orders: OrderSummary[]; meta: PageMeta }) {
   const { t } = view
   const pages = Math.max(1, Math.ceil(meta.total / meta.per_page))
   return (
     <AccountLayout view={view} chrome={chrome} head={head}>
       <h1 id="orders-title">{t('orders.title')}</h1>
-      {orders.length === 0 ? <p>{t('orders.none')}</p> : <OrdersTable view={view} orders={orders} labelledBy="orders-title" />}
+      {orders.length === 0 ? (
+        <p>{t('orders.none')}</p>
+      ) : (
+        <OrdersTable view={view} orders={orders} labelledBy="orders-title" />
+      )}
       <Pagination
         view={view}
         page={meta.page}

@@ -59,7 +59,11 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes }: Ove
       </section>
       <section aria-labelledby="recent-orders-title" className="account-card">
         <h2 id="recent-orders-title">{t('account.recent_orders')}</h2>
-        {orders.length === 0 ? <p>{t('account.no_orders')}</p> : <OrdersTable view={view} orders={orders} labelledBy="recent-orders-title" />}
+        {orders.length === 0 ? (
+          <p>{t('account.no_orders')}</p>
+        ) : (
+          <OrdersTable view={view} orders={orders} labelledBy="recent-orders-title" />
+        )}
         <p>
           <a href={`${base}/orders`}>{t('account.all_orders')}</a>
         </p>
@@ -78,7 +82,11 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes }: Ove
 /** `GET /{m}/my-account`: profile, latest orders and bikes, fetched together with the viewer's token. */
 export async function accountOverview(c: Context<MarketEnv>): Promise<Response> {
   const { account } = c.var
-  const [profile, orders, bikes] = await Promise.all([account.profile(), account.orders(1, RECENT_ORDERS), account.bikes()])
+  const [profile, orders, bikes] = await Promise.all([
+    account.profile(),
+    account.orders(1, RECENT_ORDERS),
+    account.bikes(),
+  ])
   if (!profile) throw new UpstreamError('invalid', 'account/profile')
   return sendAccountPage(c, { key: 'account.title' }, (props) => (
     <AccountOverview {...props} user={profile} orders={orders?.items ?? []} bikes={bikes} />

@@ -28,7 +28,14 @@ import {
   readCheckout,
   sendCheckoutPage,
 } from './checkout-page'
-import { type AddressPrefix, addressForPlace, type CheckoutValues, choicesOf, formErrorsOf, initialValues } from './checkout-values'
+import {
+  type AddressPrefix,
+  addressForPlace,
+  type CheckoutValues,
+  choicesOf,
+  formErrorsOf,
+  initialValues,
+} from './checkout-values'
 
 /** A dealer the order can be picked up at, with its distance when it was measured from a known place. */
 type PickupDealer = Pick<Dealer, 'slug' | 'name' | 'address' | 'postal_code' | 'city'> & { distanceKm: number | null }
@@ -46,7 +53,8 @@ type FormMessage = 'dealer_unavailable' | null
 
 /** Messages of the form's own choices (`checkout.error.*`); any other key is a `validation.*` text. */
 const OWN_ERRORS = new Set(['delivery', 'dealer', 'payment_method', 'saved_address'])
-const errorText = (view: MarketView, key: string) => (OWN_ERRORS.has(key) ? view.t(`checkout.error.${key}`) : view.t(`validation.${key}`))
+const errorText = (view: MarketView, key: string) =>
+  OWN_ERRORS.has(key) ? view.t(`checkout.error.${key}`) : view.t(`validation.${key}`)
 
 /** A radio group's message under its legend, tied to it for assistive technology. */
 function GroupError({ view, id, errors }: { view: MarketView; id: string; errors?: string[] }) {
@@ -100,18 +108,35 @@ function AddressChoiceFields({
   const invalid = Boolean(errors?.[name]?.length)
   const fieldError = (field: string) => errors?.[`${prefix}_${field}`]
   return (
-    <fieldset className={`checkout-addresses checkout-${prefix}`} id={groupId} aria-describedby={invalid ? `${groupId}-error` : undefined}>
+    <fieldset
+      className={`checkout-addresses checkout-${prefix}`}
+      id={groupId}
+      aria-describedby={invalid ? `${groupId}-error` : undefined}
+    >
       <legend>{legend}</legend>
       <GroupError view={view} id={groupId} errors={errors?.[name]} />
       <div className="checkout-options">
         {addresses.map((address) => (
           <label key={address.id} className="checkout-option" htmlFor={`${groupId}-${address.id}`}>
-            <input id={`${groupId}-${address.id}`} type="radio" name={name} value={String(address.id)} defaultChecked={chosen === String(address.id)} />
+            <input
+              id={`${groupId}-${address.id}`}
+              type="radio"
+              name={name}
+              value={String(address.id)}
+              defaultChecked={chosen === String(address.id)}
+            />
             <SavedAddressLabel address={address} />
           </label>
         ))}
         <label className="checkout-option" htmlFor={`${groupId}-new`}>
-          <input id={`${groupId}-new`} type="radio" name={name} value="new" defaultChecked={chosen === 'new'} className="checkout-new-toggle" />
+          <input
+            id={`${groupId}-new`}
+            type="radio"
+            name={name}
+            value="new"
+            defaultChecked={chosen === 'new'}
+            className="checkout-new-toggle"
+          />
           <span className="checkout-option-text">
             <strong>{t('checkout.new_address')}</strong>
           </span>
@@ -153,7 +178,13 @@ function AddressChoiceFields({
           errors={errors}
         />
         <div className="field checkbox">
-          <input id={`field-${prefix}_save`} type="checkbox" name={`${prefix}_save`} value="on" defaultChecked={values[`${prefix}_save`] === 'on'} />
+          <input
+            id={`field-${prefix}_save`}
+            type="checkbox"
+            name={`${prefix}_save`}
+            value="on"
+            defaultChecked={values[`${prefix}_save`] === 'on'}
+          />
           <label htmlFor={`field-${prefix}_save`}>{t('checkout.save_address')}</label>
         </div>
       </div>
@@ -186,11 +217,19 @@ export function CheckoutFormPage({
   const money = moneyOf(view, checkout.cart.currency)
   const shipping = checkout.cart.shipping
   const shippingPrice = shipping?.price ?? 0
-  const inCountry = data.addresses.filter((address) => address.country_code.toUpperCase() === market.country.toUpperCase())
-  const marketCountry = [{ code: market.country.toUpperCase(), name: countryName(market.country.toUpperCase(), market.tag) }]
+  const inCountry = data.addresses.filter(
+    (address) => address.country_code.toUpperCase() === market.country.toUpperCase(),
+  )
+  const marketCountry = [
+    { code: market.country.toUpperCase(), name: countryName(market.country.toUpperCase(), market.tag) },
+  ]
   const delivery = values.delivery === 'pickup' ? 'pickup' : 'home'
   const originNote =
-    origin.from === 'place' ? t('dealer.nearest_to', { place: origin.place }) : origin.from === 'visitor' ? t('dealer.near_you') : t('checkout.dealers_by_town')
+    origin.from === 'place'
+      ? t('dealer.nearest_to', { place: origin.place })
+      : origin.from === 'visitor'
+        ? t('dealer.near_you')
+        : t('checkout.dealers_by_town')
   return (
     <div className="checkout-page">
       <CheckoutSteps view={view} current={1} paths={paths} />
@@ -213,21 +252,44 @@ export function CheckoutFormPage({
               </span>
               {t('checkout.delivery_title')}
             </h2>
-            <fieldset className="checkout-delivery" id="field-delivery" aria-describedby={errors?.delivery ? 'field-delivery-error' : undefined}>
+            <fieldset
+              className="checkout-delivery"
+              id="field-delivery"
+              aria-describedby={errors?.delivery ? 'field-delivery-error' : undefined}
+            >
               <legend className="visually-hidden">{t('checkout.delivery_title')}</legend>
               <GroupError view={view} id="field-delivery" errors={errors?.delivery} />
               <div className="checkout-options two">
                 <label className="checkout-option" htmlFor="delivery-home">
-                  <input id="delivery-home" type="radio" name="delivery" value="home" defaultChecked={delivery === 'home'} />
+                  <input
+                    id="delivery-home"
+                    type="radio"
+                    name="delivery"
+                    value="home"
+                    defaultChecked={delivery === 'home'}
+                  />
                   <span className="checkout-option-text">
                     <strong>{t('checkout.home')}</strong>
                     <span>{shippingPrice === 0 ? t('cart.delivery_free') : money(shippingPrice)}</span>
-                    {shipping && <span>{t('cart.delivery_days', { min: String(shipping.days[0]), max: String(shipping.days[1]) })}</span>}
-                    {shipping && shipping.free_from !== null && shippingPrice > 0 && <span>{t('cart.free_from', { price: money(shipping.free_from) })}</span>}
+                    {shipping && (
+                      <span>
+                        {t('cart.delivery_days', { min: String(shipping.days[0]), max: String(shipping.days[1]) })}
+                      </span>
+                    )}
+                    {shipping && shipping.free_from !== null && shippingPrice > 0 && (
+                      <span>{t('cart.free_from', { price: money(shipping.free_from) })}</span>
+                    )}
                   </span>
                 </label>
                 <label className="checkout-option" htmlFor="delivery-pickup">
-                  <input id="delivery-pickup" type="radio" name="delivery" value="pickup" defaultChecked={delivery === 'pickup'} disabled={dealers.length === 0} />
+                  <input
+                    id="delivery-pickup"
+                    type="radio"
+                    name="delivery"
+                    value="pickup"
+                    defaultChecked={delivery === 'pickup'}
+                    disabled={dealers.length === 0}
+                  />
                   <span className="checkout-option-text">
                     <strong>{t('checkout.pickup')}</strong>
                     <span>{t('cart.delivery_free')}</span>
@@ -237,7 +299,13 @@ export function CheckoutFormPage({
               </div>
             </fieldset>
             {dealers.length > 0 && (
-              <fieldset className="checkout-dealers" id="field-dealer" aria-describedby={['field-dealer-hint', errors?.dealer ? 'field-dealer-error' : ''].filter(Boolean).join(' ')}>
+              <fieldset
+                className="checkout-dealers"
+                id="field-dealer"
+                aria-describedby={['field-dealer-hint', errors?.dealer ? 'field-dealer-error' : '']
+                  .filter(Boolean)
+                  .join(' ')}
+              >
                 <legend>{t('checkout.dealer_legend')}</legend>
                 <p className="hint" id="field-dealer-hint">
                   {originNote}
@@ -246,7 +314,13 @@ export function CheckoutFormPage({
                 <div className="checkout-options">
                   {dealers.map((dealer) => (
                     <label key={dealer.slug} className="checkout-option" htmlFor={`dealer-${dealer.slug}`}>
-                      <input id={`dealer-${dealer.slug}`} type="radio" name="dealer" value={dealer.slug} defaultChecked={values.dealer === dealer.slug} />
+                      <input
+                        id={`dealer-${dealer.slug}`}
+                        type="radio"
+                        name="dealer"
+                        value={dealer.slug}
+                        defaultChecked={values.dealer === dealer.slug}
+                      />
                       <span className="checkout-option-text">
                         <strong>
                           <bdi>{dealer.name}</bdi>
@@ -258,7 +332,11 @@ export function CheckoutFormPage({
                           {dealer.postal_code && <bdi dir="ltr">{dealer.postal_code}</bdi>} <bdi>{dealer.city}</bdi>
                         </span>
                       </span>
-                      {dealer.distanceKm !== null && <span className="checkout-option-aside">{t('dealer.distance', { km: String(Math.round(dealer.distanceKm)) })}</span>}
+                      {dealer.distanceKm !== null && (
+                        <span className="checkout-option-aside">
+                          {t('dealer.distance', { km: String(Math.round(dealer.distanceKm)) })}
+                        </span>
+                      )}
                     </label>
                   ))}
                 </div>
@@ -283,7 +361,13 @@ export function CheckoutFormPage({
               errors={errors}
             />
             <div className="field checkbox checkout-billing-same">
-              <input id="field-billing_same" type="checkbox" name="billing_same" value="on" defaultChecked={values.billing_same === 'on'} />
+              <input
+                id="field-billing_same"
+                type="checkbox"
+                name="billing_same"
+                value="on"
+                defaultChecked={values.billing_same === 'on'}
+              />
               <label htmlFor="field-billing_same">{t('checkout.billing_same')}</label>
             </div>
             <AddressChoiceFields
@@ -305,7 +389,16 @@ export function CheckoutFormPage({
               </span>
               {t('checkout.payment_title')}
             </h2>
-            <fieldset className="checkout-payment" id="field-payment_method" aria-describedby={['field-payment_method-hint', errors?.payment_method ? 'field-payment_method-error' : ''].filter(Boolean).join(' ')}>
+            <fieldset
+              className="checkout-payment"
+              id="field-payment_method"
+              aria-describedby={[
+                'field-payment_method-hint',
+                errors?.payment_method ? 'field-payment_method-error' : '',
+              ]
+                .filter(Boolean)
+                .join(' ')}
+            >
               <legend className="visually-hidden">{t('checkout.payment_title')}</legend>
               <p className="hint" id="field-payment_method-hint">
                 {t('checkout.payment_hint')}
@@ -314,7 +407,13 @@ export function CheckoutFormPage({
               <div className="checkout-options two">
                 {checkout.payment_methods.map((method) => (
                   <label key={method} className="checkout-option" htmlFor={`payment-${method}`}>
-                    <input id={`payment-${method}`} type="radio" name="payment_method" value={method} defaultChecked={values.payment_method === method} />
+                    <input
+                      id={`payment-${method}`}
+                      type="radio"
+                      name="payment_method"
+                      value={method}
+                      defaultChecked={values.payment_method === method}
+                    />
                     <span className="checkout-option-text">
                       <strong>{t(`payment_method.${method}`)}</strong>
                       <span>{t(`checkout.payment_${method}`)}</span>
@@ -366,13 +465,23 @@ function UnconfirmedPage({ view, user, code }: { view: MarketView; user: User; c
 /** Where the pick-up list measures from: the town of the address given (postcode first), else the edge's rule. */
 async function placeOfAddress(c: Context<MarketEnv>, address: Pick<PostalAddress, 'postal_code' | 'city'> | null) {
   if (!address) return null
-  const place = (words: string) => (words.trim().length >= 2 ? c.var.api.dealers.place(words.trim().slice(0, 80)).catch(() => null) : Promise.resolve(null))
+  const place = (words: string) =>
+    words.trim().length >= 2
+      ? c.var.api.dealers.place(words.trim().slice(0, 80)).catch(() => null)
+      : Promise.resolve(null)
   return (await place(address.postal_code)) ?? (await place(address.city))
 }
 
 /** The market's dealers that sell, nearest first to the customer's address, or the visitor, or the market's centre. */
-async function pickupDealers(c: Context<MarketEnv>, values: CheckoutValues, addresses: Address[]): Promise<{ dealers: PickupDealer[]; origin: Origin }> {
-  const [all, place] = await Promise.all([c.var.api.dealers.all(), placeOfAddress(c, addressForPlace(values, addresses))])
+async function pickupDealers(
+  c: Context<MarketEnv>,
+  values: CheckoutValues,
+  addresses: Address[],
+): Promise<{ dealers: PickupDealer[]; origin: Origin }> {
+  const [all, place] = await Promise.all([
+    c.var.api.dealers.all(),
+    placeOfAddress(c, addressForPlace(values, addresses)),
+  ])
   const selling = (all ?? []).filter((dealer) => dealer.services.sales)
   const origin = originOf(c, place, '', all ?? [])
   const measured = origin.from !== 'centre'
@@ -387,8 +496,16 @@ async function pickupDealers(c: Context<MarketEnv>, values: CheckoutValues, addr
   return { dealers, origin }
 }
 
-async function loadForm(c: Context<MarketEnv>, checkout: Checkout, addresses: Address[], values: CheckoutValues): Promise<FormData> {
-  const [{ dealers, origin }, chromeSites] = await Promise.all([pickupDealers(c, values, addresses), c.var.lookups.sites().catch(() => [])])
+async function loadForm(
+  c: Context<MarketEnv>,
+  checkout: Checkout,
+  addresses: Address[],
+  values: CheckoutValues,
+): Promise<FormData> {
+  const [{ dealers, origin }, chromeSites] = await Promise.all([
+    pickupDealers(c, values, addresses),
+    c.var.lookups.sites().catch(() => []),
+  ])
   const countries = countriesOf(chromeSites, c.var.market.tag)
   return { checkout, addresses, dealers, origin, countries }
 }
@@ -401,9 +518,22 @@ async function sendForm(
   { errors, message = null, status = 200 }: { errors?: FieldErrors; message?: FormMessage; status?: 200 | 422 } = {},
 ) {
   const token = await checkoutToken(c, code, 'choices', status !== 200)
-  return sendCheckoutPage(c, { key: 'checkout.title' }, ({ view }) => (
-    <CheckoutFormPage view={view} data={data} values={values} errors={errors} message={message} token={token} code={code} />
-  ), { status })
+  return sendCheckoutPage(
+    c,
+    { key: 'checkout.title' },
+    ({ view }) => (
+      <CheckoutFormPage
+        view={view}
+        data={data}
+        values={values}
+        errors={errors}
+        message={message}
+        token={token}
+        code={code}
+      />
+    ),
+    { status },
+  )
 }
 
 /**
@@ -413,10 +543,16 @@ async function sendForm(
  */
 export async function checkoutPage(c: Context<MarketEnv>): Promise<Response> {
   const code = cartCodeOf(c)
-  const [checkout, user, addresses] = await Promise.all([readCheckout(c, code), c.var.account.profile(), c.var.account.addresses()])
+  const [checkout, user, addresses] = await Promise.all([
+    readCheckout(c, code),
+    c.var.account.profile(),
+    c.var.account.addresses(),
+  ])
   if (!user) throw PageError.pageNotFound(c.req.url)
   if (!user.email_confirmed) {
-    return sendCheckoutPage(c, { key: 'checkout.unconfirmed_title' }, ({ view }) => <UnconfirmedPage view={view} user={user} code={code} />)
+    return sendCheckoutPage(c, { key: 'checkout.unconfirmed_title' }, ({ view }) => (
+      <UnconfirmedPage view={view} user={user} code={code} />
+    ))
   }
   if (checkout.cart.lines.length === 0) return sendRedirect(c, checkoutPaths(c.var.market, code).cart, 303)
   const values = initialValues(checkout, addresses, c.var.market.country.toUpperCase())
@@ -432,8 +568,13 @@ export async function checkoutPage(c: Context<MarketEnv>): Promise<Response> {
 export async function submitCheckout(c: Context<MarketEnv>): Promise<Response> {
   const code = cartCodeOf(c)
   const form = await readForm(c)
-  if (!(await postedToken(c, code, 'choices', form[FORM_TOKEN_FIELD]))) throw new PageError(400, ErrorMessages.badRequest)
-  const values: CheckoutValues = Object.fromEntries(Object.entries(form).filter(([key]) => key !== FORM_TOKEN_FIELD).map(([key, value]) => [key, String(value).slice(0, 200)]))
+  if (!(await postedToken(c, code, 'choices', form[FORM_TOKEN_FIELD])))
+    throw new PageError(400, ErrorMessages.badRequest)
+  const values: CheckoutValues = Object.fromEntries(
+    Object.entries(form)
+      .filter(([key]) => key !== FORM_TOKEN_FIELD)
+      .map(([key, value]) => [key, String(value).slice(0, 200)]),
+  )
   const paths = checkoutPaths(c.var.market, code)
   const again = async (errors: FieldErrors) => {
     const [checkout, addresses] = await Promise.all([readCheckout(c, code), c.var.account.addresses()])
@@ -447,4 +588,3 @@ export async function submitCheckout(c: Context<MarketEnv>): Promise<Response> {
   if (answer.cart.lines.length === 0) return sendRedirect(c, paths.cart, 303)
   return sendRedirect(c, paths.review, 303)
 }
-

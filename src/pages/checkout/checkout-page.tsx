@@ -48,30 +48,51 @@ export function checkoutPaths(market: Pick<Market, 'segment'>, code: string) {
 }
 
 /** What each checkout form's token is signed for: the customer, the cart and the step, so no other form's token fits. */
-const tokenScope = (c: Context<MarketEnv>, code: string, step: 'choices' | 'place' | 'retry') => `checkout:${c.var.viewer?.user.id ?? 0}:${code}:${step}`
+const tokenScope = (c: Context<MarketEnv>, code: string, step: 'choices' | 'place' | 'retry') =>
+  `checkout:${c.var.viewer?.user.id ?? 0}:${code}:${step}`
 
 /** A new token for a checkout form; `ready` makes it count as already filled in (a form given back to send again). */
-export async function checkoutToken(c: Context<MarketEnv>, code: string, step: 'choices' | 'place' | 'retry', ready = false): Promise<string> {
+export async function checkoutToken(
+  c: Context<MarketEnv>,
+  code: string,
+  step: 'choices' | 'place' | 'retry',
+  ready = false,
+): Promise<string> {
   const secret = c.env.SESSION_SECRET
   if (!secret) throw PageError.maintenance()
   return issueFormToken(secret, tokenScope(c, code, step), ready ? Date.now() - MIN_FILL_SECONDS * 1000 : Date.now())
 }
 
 /** The posted token of a checkout form: null when missing, forged, or another form's (the request is then a 400). */
-export async function postedToken(c: Context<MarketEnv>, code: string, step: 'choices' | 'place' | 'retry', value: string | undefined): Promise<FormToken | null> {
+export async function postedToken(
+  c: Context<MarketEnv>,
+  code: string,
+  step: 'choices' | 'place' | 'retry',
+  value: string | undefined,
+): Promise<FormToken | null> {
   const secret = c.env.SESSION_SECRET
   if (!secret) throw PageError.maintenance()
   return readFormToken(secret, tokenScope(c, code, step), value, { minFillSeconds: configOf(c.env).formMinFillSeconds })
 }
 
 /** The money of the market, as the cart page writes it (`4290,00 €`, `$4,699.99`, `CHF 4390.00`). */
-export const moneyOf = (view: MarketView, currency: Cart['currency']) => (minor: number) => formatMoney(minor, currency, view.market)
+export const moneyOf = (view: MarketView, currency: Cart['currency']) => (minor: number) =>
+  formatMoney(minor, currency, view.market)
 
 /** A VAT rate in basis points as the market writes a percentage (`22 %`, `8,1 %`). */
-export const percentOf = (rate: number, market: Market) => new Intl.NumberFormat(market.tag, { style: 'percent', maximumFractionDigits: 2 }).format(rate / 10_000)
+export const percentOf = (rate: number, market: Market) =>
+  new Intl.NumberFormat(market.tag, { style: 'percent', maximumFractionDigits: 2 }).format(rate / 10_000)
 
 /** Where the customer is in the checkout: the three steps, the current one marked. */
-export function CheckoutSteps({ view, current, paths }: { view: MarketView; current: 1 | 2 | 3; paths: ReturnType<typeof checkoutPaths> }) {
+export function CheckoutSteps({
+  view,
+  current,
+  paths,
+}: {
+  view: MarketView
+  current: 1 | 2 | 3
+  paths: ReturnType<typeof checkoutPaths>
+}) {
   const { t } = view
   const steps = [
     { n: 1, label: t('checkout.step_details'), href: paths.form },
@@ -82,7 +103,11 @@ export function CheckoutSteps({ view, current, paths }: { view: MarketView; curr
     <nav className="checkout-steps" aria-label={t('checkout.steps')}>
       <ol>
         {steps.map((step) => (
-          <li key={step.n} className={step.n === current ? 'current' : step.n < current ? 'done' : undefined} aria-current={step.n === current ? 'step' : undefined}>
+          <li
+            key={step.n}
+            className={step.n === current ? 'current' : step.n < current ? 'done' : undefined}
+            aria-current={step.n === current ? 'step' : undefined}
+          >
             <span className="checkout-step-number" aria-hidden="true">
               {step.n}
             </span>
@@ -114,7 +139,11 @@ export function CheckoutAmounts({ view, checkout }: { view: MarketView; checkout
         </div>
         {!amounts.vat.included && (
           <div>
-            <dt>{amounts.vat.rate === null ? t('cart.tax') : t('cart.vat_added', { rate: percentOf(amounts.vat.rate, market) })}</dt>
+            <dt>
+              {amounts.vat.rate === null
+                ? t('cart.tax')
+                : t('cart.vat_added', { rate: percentOf(amounts.vat.rate, market) })}
+            </dt>
             <dd>{amounts.vat.amount === null ? t('checkout.tax_from_address') : money(amounts.vat.amount)}</dd>
           </div>
         )}
@@ -124,9 +153,13 @@ export function CheckoutAmounts({ view, checkout }: { view: MarketView; checkout
         </div>
       </dl>
       {amounts.vat.included && amounts.vat.amount !== null && amounts.vat.rate !== null && (
-        <p className="checkout-note">{t('cart.vat_included', { rate: percentOf(amounts.vat.rate, market), amount: money(amounts.vat.amount) })}</p>
+        <p className="checkout-note">
+          {t('cart.vat_included', { rate: percentOf(amounts.vat.rate, market), amount: money(amounts.vat.amount) })}
+        </p>
       )}
-      {amounts.vat.included && amounts.vat.rate === null && <p className="checkout-note">{t('cart.vat_included_plain')}</p>}
+      {amounts.vat.included && amounts.vat.rate === null && (
+        <p className="checkout-note">{t('cart.vat_included_plain')}</p>
+      )}
     </>
   )
 }
@@ -138,7 +171,15 @@ export const variantText = (view: MarketView, line: Cart['lines'][number]) =>
 /**
  * The order summary beside the form (sticky on desktop, under it on phones): each line small, then the amounts.
  */
-export function CheckoutSummary({ view, checkout, children }: { view: MarketView; checkout: Checkout; children?: ReactNode }) {
+export function CheckoutSummary({
+  view,
+  checkout,
+  children,
+}: {
+  view: MarketView
+  checkout: Checkout
+  children?: ReactNode
+}) {
   const { t } = view
   const money = moneyOf(view, checkout.cart.currency)
   return (
@@ -147,7 +188,11 @@ export function CheckoutSummary({ view, checkout, children }: { view: MarketView
       <ul className="checkout-summary-lines">
         {checkout.cart.lines.map((line) => (
           <li key={line.sku}>
-            {line.product.image ? <img src={line.product.image} alt="" width={72} height={48} loading="lazy" decoding="async" /> : <span className="cart-line-noimage" aria-hidden="true" />}
+            {line.product.image ? (
+              <img src={line.product.image} alt="" width={72} height={48} loading="lazy" decoding="async" />
+            ) : (
+              <span className="cart-line-noimage" aria-hidden="true" />
+            )}
             <span className="checkout-summary-name">
               {line.product.name}
               <span>
@@ -169,7 +214,9 @@ export function CheckoutSummary({ view, checkout, children }: { view: MarketView
  * the page's side, the postcode and the phone number stay left-to-right runs inside a right-to-left page.
  */
 export function AddressBlock({ view, address }: { view: MarketView; address: PostalAddress }) {
-  const lines = [`${address.first_name} ${address.last_name}`, address.company, address.line1, address.line2].filter(Boolean)
+  const lines = [`${address.first_name} ${address.last_name}`, address.company, address.line1, address.line2].filter(
+    Boolean,
+  )
   return (
     <address>
       {lines.map((line, index) => (
@@ -206,12 +253,20 @@ export async function sendCheckoutPage(
   c: Context<MarketEnv>,
   title: { key: string; params?: Record<string, string> },
   page: (props: CheckoutPageProps) => ReactNode,
-  { status = 200, headers, refreshSeconds }: { status?: 200 | 409 | 422 | 503; headers?: Record<string, string>; refreshSeconds?: number } = {},
+  {
+    status = 200,
+    headers,
+    refreshSeconds,
+  }: { status?: 200 | 409 | 422 | 503; headers?: Record<string, string>; refreshSeconds?: number } = {},
 ): Promise<Response> {
   const { market, t } = c.var
   const chrome = await loadChrome(c)
   const view = viewOf(c, t, market, false)
-  const head: HeadProps = { title: `${t(title.key, title.params)} · ${t('brand.name')}`, robots: 'noindex', refreshSeconds }
+  const head: HeadProps = {
+    title: `${t(title.key, title.params)} · ${t('brand.name')}`,
+    robots: 'noindex',
+    refreshSeconds,
+  }
   return sendPage(
     c,
     <DefaultLayout view={view} head={head} chrome={chrome}>

@@ -1,6 +1,12 @@
 import type { FieldErrors } from '../../components/form-field'
 import { type Address, type PostalAddress, postalAddressInput } from '../../../contract/account-schemas'
-import { type AddressChoice, type Checkout, type CheckoutChoices, PAYMENT_METHODS, type PaymentMethod } from '../../../contract/checkout-schemas'
+import {
+  type AddressChoice,
+  type Checkout,
+  type CheckoutChoices,
+  PAYMENT_METHODS,
+  type PaymentMethod,
+} from '../../../contract/checkout-schemas'
 import { fieldErrors } from '../../../contract/fields'
 
 /**
@@ -11,23 +17,44 @@ import { fieldErrors } from '../../../contract/fields'
 
 /** The two address parts of the form; each field is named `{prefix}_{field}` (`ship_postal_code`). */
 export type AddressPrefix = 'ship' | 'bill'
-const PREFIXES: Record<AddressPrefix, 'shipping_address' | 'billing_address'> = { ship: 'shipping_address', bill: 'billing_address' }
+const PREFIXES: Record<AddressPrefix, 'shipping_address' | 'billing_address'> = {
+  ship: 'shipping_address',
+  bill: 'billing_address',
+}
 
 /** The form's values by field name (each kept to 200 characters when posted). */
 export type CheckoutValues = Record<string, string>
 
 /** Whether two postal addresses are the same (a choice's copy and a saved address). */
 const sameAddress = (a: PostalAddress, b: PostalAddress) =>
-  (['first_name', 'last_name', 'company', 'line1', 'line2', 'postal_code', 'city', 'region', 'country_code', 'phone'] as const).every(
-    (field) => (a[field] ?? '') === (b[field] ?? ''),
-  )
+  (
+    [
+      'first_name',
+      'last_name',
+      'company',
+      'line1',
+      'line2',
+      'postal_code',
+      'city',
+      'region',
+      'country_code',
+      'phone',
+    ] as const
+  ).every((field) => (a[field] ?? '') === (b[field] ?? ''))
 
 /** The form's values for one address part: the saved address it is, or its fields as a new one. */
-function addressValues(prefix: AddressPrefix, address: PostalAddress | null, saved: Address[], fallback: Address | undefined, country: string): CheckoutValues {
+function addressValues(
+  prefix: AddressPrefix,
+  address: PostalAddress | null,
+  saved: Address[],
+  fallback: Address | undefined,
+  country: string,
+): CheckoutValues {
   const match = address ? saved.find((candidate) => sameAddress(candidate, address)) : fallback
   if (match) return { [`${prefix}_choice`]: String(match.id), [`${prefix}_country_code`]: country }
   const values: CheckoutValues = { [`${prefix}_choice`]: 'new', [`${prefix}_country_code`]: country }
-  if (address) for (const [key, value] of Object.entries(address)) values[`${prefix}_${key}`] = value == null ? '' : String(value)
+  if (address)
+    for (const [key, value] of Object.entries(address)) values[`${prefix}_${key}`] = value == null ? '' : String(value)
   return values
 }
 
@@ -43,13 +70,22 @@ export function initialValues(checkout: Checkout, addresses: Address[], country:
     dealer: choices.delivery?.dealer?.slug ?? '',
     ...addressValues('ship', choices.shipping_address, inCountry, made ? undefined : preferred, country),
     billing_same: !made || choices.billing_same ? 'on' : '',
-    ...addressValues('bill', choices.billing_same ? null : choices.billing_address, addresses, made && !choices.billing_same ? undefined : anyDefault, country),
+    ...addressValues(
+      'bill',
+      choices.billing_same ? null : choices.billing_address,
+      addresses,
+      made && !choices.billing_same ? undefined : anyDefault,
+      country,
+    ),
     payment_method: choices.payment_method ?? checkout.payment_methods[0] ?? 'card',
   }
 }
 
 /** The address the dealers are sorted by: the one the form names (delivery, else billing), a saved one or new. */
-export function addressForPlace(values: CheckoutValues, addresses: Address[]): Pick<PostalAddress, 'postal_code' | 'city'> | null {
+export function addressForPlace(
+  values: CheckoutValues,
+  addresses: Address[],
+): Pick<PostalAddress, 'postal_code' | 'city'> | null {
   for (const prefix of ['ship', 'bill'] as const) {
     const choice = values[`${prefix}_choice`]
     if (choice && choice !== 'new') {
@@ -63,17 +99,37 @@ export function addressForPlace(values: CheckoutValues, addresses: Address[]): P
 }
 
 /** The address part's choice as the API takes it, or its messages keyed by the form's field names. */
-function addressChoiceOf(prefix: AddressPrefix, form: CheckoutValues): { choice?: AddressChoice; errors?: FieldErrors } {
+function addressChoiceOf(
+  prefix: AddressPrefix,
+  form: CheckoutValues,
+): { choice?: AddressChoice; errors?: FieldErrors } {
   const chosen = form[`${prefix}_choice`] ?? 'new'
   if (chosen !== 'new') {
-    return /^[1-9][0-9]{0,8}$/.test(chosen) ? { choice: { saved: Number(chosen) } } : { errors: { [`${prefix}_choice`]: ['saved_address'] } }
+    return /^[1-9][0-9]{0,8}$/.test(chosen)
+      ? { choice: { saved: Number(chosen) } }
+      : { errors: { [`${prefix}_choice`]: ['saved_address'] } }
   }
   const fields = Object.fromEntries(
-    ['first_name', 'last_name', 'company', 'line1', 'line2', 'postal_code', 'city', 'region', 'country_code', 'phone'].map((field) => [field, form[`${prefix}_${field}`] ?? '']),
+    [
+      'first_name',
+      'last_name',
+      'company',
+      'line1',
+      'line2',
+      'postal_code',
+      'city',
+      'region',
+      'country_code',
+      'phone',
+    ].map((field) => [field, form[`${prefix}_${field}`] ?? '']),
   )
   const parsed = postalAddressInput.safeParse(fields)
   if (!parsed.success) {
-    return { errors: Object.fromEntries(Object.entries(fieldErrors(parsed.error)).map(([field, keys]) => [`${prefix}_${field}`, keys])) }
+    return {
+      errors: Object.fromEntries(
+        Object.entries(fieldErrors(parsed.error)).map(([field, keys]) => [`${prefix}_${field}`, keys]),
+      ),
+    }
   }
   return { choice: { address: parsed.data, save: form[`${prefix}_save`] === 'on' } }
 }
@@ -88,7 +144,8 @@ export function choicesOf(form: CheckoutValues): { choices?: CheckoutChoices; er
   const payment = form.payment_method
   if (!(PAYMENT_METHODS as readonly string[]).includes(payment ?? '')) errors.payment_method = ['payment_method']
   const shipping = method === 'home' ? addressChoiceOf('ship', form) : {}
-  const billing = method === 'pickup' || (method === 'home' && form.billing_same !== 'on') ? addressChoiceOf('bill', form) : {}
+  const billing =
+    method === 'pickup' || (method === 'home' && form.billing_same !== 'on') ? addressChoiceOf('bill', form) : {}
   Object.assign(errors, shipping.errors, billing.errors)
   if (Object.keys(errors).length > 0) return { errors }
   return {
@@ -107,14 +164,24 @@ export function choicesOf(form: CheckoutValues): { choices?: CheckoutChoices; er
  */
 export function formErrorsOf(apiErrors: Record<string, string[]> | undefined): FieldErrors {
   const errors: FieldErrors = {}
-  const add = (field: string, keys: string[]) => (errors[field] = [...new Set([...(errors[field] ?? []), ...keys.map((key) => (/^[a-z_]+$/.test(key) ? key : 'invalid'))])])
+  const add = (field: string, keys: string[]) =>
+    (errors[field] = [
+      ...new Set([...(errors[field] ?? []), ...keys.map((key) => (/^[a-z_]+$/.test(key) ? key : 'invalid'))]),
+    ])
   for (const [path, keys] of Object.entries(apiErrors ?? {})) {
     const [head, second, third] = path.split('.')
     const prefix = (Object.keys(PREFIXES) as AddressPrefix[]).find((candidate) => PREFIXES[candidate] === head)
     // A delivery address abroad: the market delivers only in its own country.
     const own = prefix === 'ship' ? keys.map((key) => (key === 'country' ? 'delivery_country' : key)) : keys
-    if (prefix) add(second === 'address' && third ? `${prefix}_${third}` : `${prefix}_choice`, second === 'saved' || !second ? ['saved_address'] : own)
-    else if (head === 'dealer' || head === 'delivery') add(head === 'dealer' || second === 'dealer' ? 'dealer' : 'delivery', [head === 'delivery' && second !== 'dealer' ? 'delivery' : 'dealer'])
+    if (prefix)
+      add(
+        second === 'address' && third ? `${prefix}_${third}` : `${prefix}_choice`,
+        second === 'saved' || !second ? ['saved_address'] : own,
+      )
+    else if (head === 'dealer' || head === 'delivery')
+      add(head === 'dealer' || second === 'dealer' ? 'dealer' : 'delivery', [
+        head === 'delivery' && second !== 'dealer' ? 'delivery' : 'dealer',
+      ])
     else if (head === 'payment_method') add('payment_method', ['payment_method'])
     else add('form', keys)
   }

@@ -9,7 +9,16 @@ import { formatDate, formatMoney } from '../../i18n/formats'
 import { sendRedirect } from '../../render/respond'
 import type { Order } from '../../../contract/account-schemas'
 import type { PlacedOrder } from '../../../contract/checkout-schemas'
-import { AddressBlock, CheckoutSteps, cartCodeOf, checkoutPaths, checkoutToken, postedToken, readCheckout, sendCheckoutPage } from './checkout-page'
+import {
+  AddressBlock,
+  CheckoutSteps,
+  cartCodeOf,
+  checkoutPaths,
+  checkoutToken,
+  postedToken,
+  readCheckout,
+  sendCheckoutPage,
+} from './checkout-page'
 import { payOrder } from './pay'
 import { variantName } from '../account/ltr'
 import { BankTransferDetails } from '../account/bank-transfer'
@@ -137,7 +146,8 @@ export function ResultPage({
         <p className="result-badge">{t(`checkout.result_badge_${state}`)}</p>
         <h1>{t(`checkout.result_${state}_title`)}</h1>
         <p className="result-code">
-          {t('checkout.order_code')} {orderCode} · {t('order.placed_on', { date: formatDate(placed.placed_at, market.tag) })}
+          {t('checkout.order_code')} {orderCode} ·{' '}
+          {t('order.placed_on', { date: formatDate(placed.placed_at, market.tag) })}
         </p>
         {state === 'paid' && (
           <>
@@ -169,7 +179,9 @@ export function ResultPage({
               {t('checkout.result_pending_text')}
             </p>
             {refreshing ? (
-              <p className="checkout-note">{t('checkout.result_pending_refresh', { seconds: String(RESULT_REFRESH_SECONDS) })}</p>
+              <p className="checkout-note">
+                {t('checkout.result_pending_refresh', { seconds: String(RESULT_REFRESH_SECONDS) })}
+              </p>
             ) : (
               <p className="checkout-note">
                 {t('checkout.result_pending_stopped')} <a href={paths.result}>{t('checkout.result_look_again')}</a>
@@ -196,7 +208,10 @@ export function ResultPage({
               headingId="result-bank-title"
             />
             <p>
-              <a className="button secondary" href={`/${market.segment}/my-account/orders/${encodeURIComponent(order.code)}`}>
+              <a
+                className="button secondary"
+                href={`/${market.segment}/my-account/orders/${encodeURIComponent(order.code)}`}
+              >
                 {t('checkout.to_account_order')}
               </a>
             </p>
@@ -241,7 +256,18 @@ export async function resultPage(c: Context<MarketEnv>): Promise<Response> {
   return sendCheckoutPage(
     c,
     { key: `checkout.result_${state}_title` },
-    ({ view }) => <ResultPage view={view} state={state} order={order} placed={placed} email={email} code={code} token={token} refreshing={waiting} />,
+    ({ view }) => (
+      <ResultPage
+        view={view}
+        state={state}
+        order={order}
+        placed={placed}
+        email={email}
+        code={code}
+        token={token}
+        refreshing={waiting}
+      />
+    ),
     waiting ? { refreshSeconds: RESULT_REFRESH_SECONDS, headers: { Refresh: String(RESULT_REFRESH_SECONDS) } } : {},
   )
 }

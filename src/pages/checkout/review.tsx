@@ -27,10 +27,23 @@ import { payOrder } from './pay'
 
 /** Why the review is shown again: the prices changed since it was shown, or the checkout did (another tab). */
 type ReviewChange = 'prices' | 'checkout' | null
-const changeOf = (value: string | undefined): ReviewChange => (value === 'prices' || value === 'checkout' ? value : null)
+const changeOf = (value: string | undefined): ReviewChange =>
+  value === 'prices' || value === 'checkout' ? value : null
 
 /** One reviewed part with its "change" link back to the form. */
-function ReviewPart({ view, title, id, href, children }: { view: MarketView; title: string; id: string; href: string; children: ReactNode }) {
+function ReviewPart({
+  view,
+  title,
+  id,
+  href,
+  children,
+}: {
+  view: MarketView
+  title: string
+  id: string
+  href: string
+  children: ReactNode
+}) {
   return (
     <section className="review-part" aria-labelledby={id}>
       <div className="review-part-head">
@@ -46,7 +59,19 @@ function ReviewPart({ view, title, id, href, children }: { view: MarketView; tit
 }
 
 /** The review: every line and amount, the delivery, the addresses, the payment method, then "place order and pay". */
-export function ReviewPage({ view, checkout, code, token, change }: { view: MarketView; checkout: Checkout; code: string; token: string; change: ReviewChange }) {
+export function ReviewPage({
+  view,
+  checkout,
+  code,
+  token,
+  change,
+}: {
+  view: MarketView
+  checkout: Checkout
+  code: string
+  token: string
+  change: ReviewChange
+}) {
   const { t } = view
   const paths = checkoutPaths(view.market, code)
   const money = moneyOf(view, checkout.cart.currency)
@@ -68,13 +93,19 @@ export function ReviewPage({ view, checkout, code, token, change }: { view: Mark
             <ul className="review-lines">
               {cart.lines.map((line) => (
                 <li key={line.sku}>
-                  {line.product.image ? <img src={line.product.image} alt="" width={120} height={80} loading="lazy" decoding="async" /> : <span className="cart-line-noimage" aria-hidden="true" />}
+                  {line.product.image ? (
+                    <img src={line.product.image} alt="" width={120} height={80} loading="lazy" decoding="async" />
+                  ) : (
+                    <span className="cart-line-noimage" aria-hidden="true" />
+                  )}
                   <div className="review-line-text">
                     <h3>{line.product.name}</h3>
                     <p>{variantText(view, line)}</p>
                     <p>
                       {t('checkout.quantity_short', { count: String(line.quantity) })} ·{' '}
-                      {line.unit_price === null ? t('cart.unavailable_line') : t('cart.unit_price', { price: money(line.unit_price) })}
+                      {line.unit_price === null
+                        ? t('cart.unavailable_line')
+                        : t('cart.unit_price', { price: money(line.unit_price) })}
                     </p>
                   </div>
                   <p className="review-line-total">
@@ -85,7 +116,12 @@ export function ReviewPage({ view, checkout, code, token, change }: { view: Mark
               ))}
             </ul>
           </ReviewPart>
-          <ReviewPart view={view} title={t('checkout.delivery_title')} id="review-delivery" href={`${paths.form}#checkout-delivery-title`}>
+          <ReviewPart
+            view={view}
+            title={t('checkout.delivery_title')}
+            id="review-delivery"
+            href={`${paths.form}#checkout-delivery-title`}
+          >
             {choices.delivery?.method === 'pickup' && dealer ? (
               <>
                 <p className="review-strong">{t('order.delivery_pickup', { dealer: dealer.name })}</p>
@@ -103,15 +139,38 @@ export function ReviewPage({ view, checkout, code, token, change }: { view: Mark
               <>
                 <p className="review-strong">{t('checkout.home')}</p>
                 {choices.shipping_address && <AddressBlock view={view} address={choices.shipping_address} />}
-                {cart.shipping && <p className="checkout-note">{t('cart.delivery_days', { min: String(cart.shipping.days[0]), max: String(cart.shipping.days[1]) })}</p>}
+                {cart.shipping && (
+                  <p className="checkout-note">
+                    {t('cart.delivery_days', {
+                      min: String(cart.shipping.days[0]),
+                      max: String(cart.shipping.days[1]),
+                    })}
+                  </p>
+                )}
               </>
             )}
           </ReviewPart>
-          <ReviewPart view={view} title={t('checkout.billing_legend')} id="review-billing" href={`${paths.form}#checkout-addresses-title`}>
-            {choices.billing_same ? <p>{t('checkout.billing_same')}</p> : choices.billing_address && <AddressBlock view={view} address={choices.billing_address} />}
+          <ReviewPart
+            view={view}
+            title={t('checkout.billing_legend')}
+            id="review-billing"
+            href={`${paths.form}#checkout-addresses-title`}
+          >
+            {choices.billing_same ? (
+              <p>{t('checkout.billing_same')}</p>
+            ) : (
+              choices.billing_address && <AddressBlock view={view} address={choices.billing_address} />
+            )}
           </ReviewPart>
-          <ReviewPart view={view} title={t('checkout.payment_title')} id="review-payment" href={`${paths.form}#checkout-payment-title`}>
-            <p className="review-strong">{choices.payment_method ? t(`payment_method.${choices.payment_method}`) : ''}</p>
+          <ReviewPart
+            view={view}
+            title={t('checkout.payment_title')}
+            id="review-payment"
+            href={`${paths.form}#checkout-payment-title`}
+          >
+            <p className="review-strong">
+              {choices.payment_method ? t(`payment_method.${choices.payment_method}`) : ''}
+            </p>
             <p className="checkout-note">{t('checkout.payment_hint')}</p>
           </ReviewPart>
         </div>
@@ -142,11 +201,14 @@ export async function reviewPage(c: Context<MarketEnv>): Promise<Response> {
   const paths = checkoutPaths(c.var.market, code)
   if (checkout.cart.lines.length === 0) return sendRedirect(c, paths.cart, 303)
   // A line that cannot be bought as it stands (sold out, too few left) is the cart's to fix, not the form's.
-  if (checkout.cart.lines.some((line) => !line.available)) return sendRedirect(c, withNotice(paths.cart, 'cart_changed'), 303)
+  if (checkout.cart.lines.some((line) => !line.available))
+    return sendRedirect(c, withNotice(paths.cart, 'cart_changed'), 303)
   if (!checkout.ready) return sendRedirect(c, paths.form, 303)
   const token = await checkoutToken(c, code, 'place')
   const change = changeOf(c.req.query('changed'))
-  return sendCheckoutPage(c, { key: 'checkout.review_title' }, ({ view }) => <ReviewPage view={view} checkout={checkout} code={code} token={token} change={change} />)
+  return sendCheckoutPage(c, { key: 'checkout.review_title' }, ({ view }) => (
+    <ReviewPage view={view} checkout={checkout} code={code} token={token} change={change} />
+  ))
 }
 
 /**

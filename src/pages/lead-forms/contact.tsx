@@ -26,8 +26,26 @@ export const contactForm = leadForm({
           checked={fieldValue(values, 'topic')}
           errors={errors}
         />
-        <Field view={view} name="name" label={t('forms.field.name')} autoComplete="name" maxLength={120} defaultValue={fieldValue(values, 'name')} errors={errors} />
-        <Field view={view} name="email" label={t('forms.field.email')} type="email" autoComplete="email" maxLength={254} dir="ltr" defaultValue={fieldValue(values, 'email')} errors={errors} />
+        <Field
+          view={view}
+          name="name"
+          label={t('forms.field.name')}
+          autoComplete="name"
+          maxLength={120}
+          defaultValue={fieldValue(values, 'name')}
+          errors={errors}
+        />
+        <Field
+          view={view}
+          name="email"
+          label={t('forms.field.email')}
+          type="email"
+          autoComplete="email"
+          maxLength={254}
+          dir="ltr"
+          defaultValue={fieldValue(values, 'email')}
+          errors={errors}
+        />
         <Field
           view={view}
           name="order_code"
@@ -41,7 +59,14 @@ export const contactForm = leadForm({
           defaultValue={fieldValue(values, 'order_code')}
           errors={errors}
         />
-        <TextAreaField view={view} name="message" label={t('forms.field.message')} maxLength={5000} value={fieldValue(values, 'message')} errors={errors} />
+        <TextAreaField
+          view={view}
+          name="message"
+          label={t('forms.field.message')}
+          maxLength={5000}
+          value={fieldValue(values, 'message')}
+          errors={errors}
+        />
       </>
     )
   },

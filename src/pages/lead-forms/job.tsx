@@ -67,7 +67,10 @@ export const jobForm = leadForm<JobData>({
     })
     let keep = false
     try {
-      const { answer, refused } = await unlessRefused(c.var.api.forms.job({ ...fields.data, cv: cvOf(file, cv.cv) }), [422])
+      const { answer, refused } = await unlessRefused(
+        c.var.api.forms.job({ ...fields.data, cv: cvOf(file, cv.cv) }),
+        [422],
+      )
       if (refused) return { errors: refused.rejection.errors ?? { form: ['invalid'] } }
       // A repeated application (a double click) answers the first one's reference: its CV is the first one's.
       keep = answer !== null && answer.created !== false
@@ -78,7 +81,10 @@ export const jobForm = leadForm<JobData>({
       throw error
     } finally {
       // A CV that cannot be deleted now is deleted by the retention with the others of its day.
-      if (!keep) await c.env.FILES.delete(file).catch((error: unknown) => logEvent('error', 'cv_not_deleted', { error: errorName(error) }))
+      if (!keep)
+        await c.env.FILES.delete(file).catch((error: unknown) =>
+          logEvent('error', 'cv_not_deleted', { error: errorName(error) }),
+        )
     }
   },
 })
@@ -93,7 +99,11 @@ const cvOf = (key: string, cv: CvFile) => ({ key, type: cv.type, size: cv.bytes.
  */
 function mayBeStored(error: unknown): boolean {
   if (!isUpstreamError(error)) return false
-  return error.failure === 'timeout' || error.failure === 'invalid' || (error.failure === 'unavailable' && error.status === undefined)
+  return (
+    error.failure === 'timeout' ||
+    error.failure === 'invalid' ||
+    (error.failure === 'unavailable' && error.status === undefined)
+  )
 }
 
 /** The market's open positions, each with a link that chooses it in the form; or the open application's promise. */
@@ -116,7 +126,11 @@ function OpenPositions({ view, jobs, applyUrl }: { view: View } & JobData) {
               </p>
               {job.summary && <p className="job-summary">{job.summary}</p>}
               {applyUrl && (
-                <a className="job-apply" href={`${applyUrl}?position=${job.id}#lead-form-title`} aria-describedby={`job-${job.id}`}>
+                <a
+                  className="job-apply"
+                  href={`${applyUrl}?position=${job.id}#lead-form-title`}
+                  aria-describedby={`job-${job.id}`}
+                >
                   {t('jobs.apply')}
                   <span aria-hidden="true" className="job-apply-arrow">
                     →
@@ -141,9 +155,21 @@ function JobFields({ view, data, values, errors }: FieldsProps<JobData>) {
     <>
       {/* Without open positions the application is an open one: nothing to choose (unless one closed meanwhile). */}
       {(data.jobs.length > 0 || errors?.position) && (
-        <Field view={view} name="position" label={t('forms.field.position')} hint={t('jobs.position_hint')} errors={errors}>
+        <Field
+          view={view}
+          name="position"
+          label={t('forms.field.position')}
+          hint={t('jobs.position_hint')}
+          errors={errors}
+        >
           {({ id, invalid, describedBy }) => (
-            <select id={id} name="position" aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={fieldValue(values, 'position')}>
+            <select
+              id={id}
+              name="position"
+              aria-invalid={invalid || undefined}
+              aria-describedby={describedBy}
+              defaultValue={fieldValue(values, 'position')}
+            >
               <option value="">{t('forms.job.open_application')}</option>
               {data.jobs.map((job) => (
                 <option key={job.id} value={String(job.id)}>
@@ -170,7 +196,13 @@ function JobFields({ view, data, values, errors }: FieldsProps<JobData>) {
         value={fieldValue(values, 'cover_letter')}
         errors={errors}
       />
-      <Field view={view} name="cv" label={t('forms.field.cv')} hint={t('jobs.cv_hint', { size: CV_LIMIT })} errors={errors}>
+      <Field
+        view={view}
+        name="cv"
+        label={t('forms.field.cv')}
+        hint={t('jobs.cv_hint', { size: CV_LIMIT })}
+        errors={errors}
+      >
         {({ id, invalid, describedBy }) => (
           <div className="cv-input">
             {cvAgain && (

@@ -3,7 +3,15 @@ import type { ReactNode } from 'react'
 import type { MarketEnv } from '../../env'
 import { ChoiceGroup, SelectField, TextAreaField } from '../../components/choice-fields'
 import { countriesIn } from '../../i18n/countries'
-import { checkAndSend, type FieldsProps, type FormValues, leadForm, checkedValuesOf, fieldValue, TEXT_FORM_BYTES } from '../../forms/lead-form'
+import {
+  checkAndSend,
+  type FieldsProps,
+  type FormValues,
+  leadForm,
+  checkedValuesOf,
+  fieldValue,
+  TEXT_FORM_BYTES,
+} from '../../forms/lead-form'
 import { partnerApplication, SHOP_SERVICES, YEARLY_VOLUMES } from '../../../contract/form-schemas'
 import { textFields } from '../../components/lead-form-fields'
 
@@ -79,13 +87,23 @@ function partnerForm(form: {
         <fieldset className="form-group">
           <legend>{props.view.t(form.legend)}</legend>
           <Specific {...props} />
-          <TextAreaField view={props.view} name="message" label={props.view.t('forms.field.message')} optional maxLength={3000} value={fieldValue(props.values, 'message')} errors={props.errors} />
+          <TextAreaField
+            view={props.view}
+            name="message"
+            label={props.view.t('forms.field.message')}
+            optional
+            maxLength={3000}
+            value={fieldValue(props.values, 'message')}
+            errors={props.errors}
+          />
         </fieldset>
       </>
     ),
     send: (c, values, key) => {
       const lists = Object.fromEntries((form.lists ?? []).map((name) => [name, checkedValuesOf(values, name)]))
-      return checkAndSend(partnerApplication, { ...values, ...lists, kind: form.kind }, key, (application) => c.var.api.forms.partner(application))
+      return checkAndSend(partnerApplication, { ...values, ...lists, kind: form.kind }, key, (application) =>
+        c.var.api.forms.partner(application),
+      )
     },
   })
 }
@@ -107,7 +125,16 @@ export const dealerForm = partnerForm({
         checked={checkedValuesOf(values, 'services')}
         errors={errors}
       />
-      <TextAreaField view={view} name="brands" label={view.t('forms.field.brands')} hint={view.t('forms.partner.brands_hint')} rows={3} maxLength={500} value={fieldValue(values, 'brands')} errors={errors} />
+      <TextAreaField
+        view={view}
+        name="brands"
+        label={view.t('forms.field.brands')}
+        hint={view.t('forms.partner.brands_hint')}
+        rows={3}
+        maxLength={500}
+        value={fieldValue(values, 'brands')}
+        errors={errors}
+      />
     </>
   ),
 })
@@ -119,7 +146,16 @@ export const distributorForm = partnerForm({
   legend: 'forms.partner.distribution',
   Specific: ({ view, values, errors }) => (
     <>
-      <TextAreaField view={view} name="territory" label={view.t('forms.field.territory')} hint={view.t('forms.partner.territory_hint')} rows={3} maxLength={300} value={fieldValue(values, 'territory')} errors={errors} />
+      <TextAreaField
+        view={view}
+        name="territory"
+        label={view.t('forms.field.territory')}
+        hint={view.t('forms.partner.territory_hint')}
+        rows={3}
+        maxLength={300}
+        value={fieldValue(values, 'territory')}
+        errors={errors}
+      />
       <SelectField
         view={view}
         name="yearly_volume"

@@ -6,7 +6,14 @@ import { Field } from '../../components/form-field'
 import { Island } from '../../components/island'
 import type { View } from '../../components/view'
 import type { MarketEnv } from '../../env'
-import { checkAndSend, type FieldsProps, type FormValues, leadForm, fieldValue, TEXT_FORM_BYTES } from '../../forms/lead-form'
+import {
+  checkAndSend,
+  type FieldsProps,
+  type FormValues,
+  leadForm,
+  fieldValue,
+  TEXT_FORM_BYTES,
+} from '../../forms/lead-form'
 import { byDistance } from '../../../contract/distance'
 import type { Dealer } from '../../../contract/catalogue-schemas'
 import { PARTS_OF_DAY, TEST_RIDE_DAYS_AHEAD, testRideRequest, testRideWindow } from '../../../contract/form-schemas'
@@ -47,14 +54,19 @@ async function loadRide(c: Context<MarketEnv>): Promise<RideData> {
   const bicycles = types.filter((type) => type.registrable)
   const products = await Promise.all(bicycles.map((type) => api.catalogue.products(type.slug)))
   const groups = bicycles
-    .map((type, index) => ({ type: type.name, models: (products[index] ?? []).map(({ slug, name }) => ({ slug, name })) }))
+    .map((type, index) => ({
+      type: type.name,
+      models: (products[index] ?? []).map(({ slug, name }) => ({ slug, name })),
+    }))
     .filter((group) => group.models.length > 0)
   const offering = all.filter((dealer) => dealer.services.test_rides && dealer.hours.some((day) => day.length > 0))
   const origin = originOf(c, place, near, all)
   const collator = new Intl.Collator(market.tag)
   const sorted =
     origin.from === 'centre'
-      ? [...offering].sort((a, b) => collator.compare(a.city, b.city) || collator.compare(a.name, b.name)).map((dealer) => ({ ...dealer, distanceKm: null }))
+      ? [...offering]
+          .sort((a, b) => collator.compare(a.city, b.city) || collator.compare(a.name, b.name))
+          .map((dealer) => ({ ...dealer, distanceKm: null }))
       : byDistance(offering, origin.point).map((dealer) => ({ ...dealer, distanceKm: dealer.distance_km }))
   const dealers = sorted.map(({ slug, name, city, hours, distanceKm }) => ({
     slug,
@@ -130,7 +142,15 @@ function NearSearch({ view, data, values }: FieldsProps<RideData>) {
         <p className="hint" id="ride-near-hint">
           {t('test_ride.near_hint')}
         </p>
-        <input id="ride-near" name="near" type="search" defaultValue={data.near} maxLength={80} autoComplete="postal-code" aria-describedby="ride-near-hint" />
+        <input
+          id="ride-near"
+          name="near"
+          type="search"
+          defaultValue={data.near}
+          maxLength={80}
+          autoComplete="postal-code"
+          aria-describedby="ride-near-hint"
+        />
       </div>
       <button type="submit" className="button secondary">
         {t('dealer.near_submit')}
@@ -146,7 +166,10 @@ function RideFields({ view, data, values, errors }: FieldsProps<RideData>) {
   const dealer = fieldValue(values, 'dealer')
   const date = fieldValue(values, 'date')
   const days: Record<string, RideDealerDays> = Object.fromEntries(
-    data.dealers.map((d) => [d.slug, { open: d.open, note: t('test_ride.open_days', { dealer: isolate(d.name), days: openDaysText(view, d.open) }) }]),
+    data.dealers.map((d) => [
+      d.slug,
+      { open: d.open, note: t('test_ride.open_days', { dealer: isolate(d.name), days: openDaysText(view, d.open) }) },
+    ]),
   )
   return (
     <div className="test-ride">
@@ -154,7 +177,14 @@ function RideFields({ view, data, values, errors }: FieldsProps<RideData>) {
         <legend>{t('test_ride.ride_legend')}</legend>
         <Field view={view} name="product" label={t('forms.field.model')} errors={errors}>
           {({ id, invalid, describedBy }) => (
-            <select id={id} name="product" required aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={fieldValue(values, 'product')}>
+            <select
+              id={id}
+              name="product"
+              required
+              aria-invalid={invalid || undefined}
+              aria-describedby={describedBy}
+              defaultValue={fieldValue(values, 'product')}
+            >
               <option value="">{t('test_ride.choose_model')}</option>
               {data.groups.map((group) => (
                 <optgroup key={group.type} label={group.type}>
@@ -170,7 +200,14 @@ function RideFields({ view, data, values, errors }: FieldsProps<RideData>) {
         </Field>
         <Field view={view} name="dealer" label={t('forms.field.dealer')} hint={orderNote(view, data)} errors={errors}>
           {({ id, invalid, describedBy }) => (
-            <select id={id} name="dealer" required aria-invalid={invalid || undefined} aria-describedby={describedBy} defaultValue={dealer}>
+            <select
+              id={id}
+              name="dealer"
+              required
+              aria-invalid={invalid || undefined}
+              aria-describedby={describedBy}
+              defaultValue={dealer}
+            >
               <option value="">{t('test_ride.choose_dealer')}</option>
               {data.dealers.map((d) => (
                 <option key={d.slug} value={d.slug}>
@@ -181,7 +218,13 @@ function RideFields({ view, data, values, errors }: FieldsProps<RideData>) {
           )}
         </Field>
         <div className="ride-when">
-          <Field view={view} name="date" label={t('forms.field.date')} hint={t('test_ride.date_hint', { days: TEST_RIDE_DAYS_AHEAD })} errors={errors}>
+          <Field
+            view={view}
+            name="date"
+            label={t('forms.field.date')}
+            hint={t('test_ride.date_hint', { days: TEST_RIDE_DAYS_AHEAD })}
+            errors={errors}
+          >
             {({ id, invalid, describedBy }) => (
               <>
                 <input

@@ -26,9 +26,18 @@ export async function whistleblowerParts(c: Context<MarketEnv>): Promise<Whistle
 }
 
 /** The site's layout around a page of the channel: never indexed, titled by the page. */
-export function WhistleblowerLayout({ view, chrome, title, children }: WhistleblowerParts & { title: string; children: ReactNode }) {
+export function WhistleblowerLayout({
+  view,
+  chrome,
+  title,
+  children,
+}: WhistleblowerParts & { title: string; children: ReactNode }) {
   return (
-    <DefaultLayout view={view} chrome={chrome} head={{ title: `${title} · ${view.t('brand.name')}`, robots: 'noindex, nofollow' }}>
+    <DefaultLayout
+      view={view}
+      chrome={chrome}
+      head={{ title: `${title} · ${view.t('brand.name')}`, robots: 'noindex, nofollow' }}
+    >
       <div className="wb-page">{children}</div>
     </DefaultLayout>
   )
@@ -39,21 +48,30 @@ export function WhistleblowerLayout({ view, chrome, title, children }: Whistlebl
  * site's own (no Turnstile either: the honeypot and the signed fill time stop simple bots). The cookie, referrer and
  * log rules of every answer on these paths are src/whistleblower/no-trace.ts's.
  */
-export const sendWhistleblowerPage = (c: Context<MarketEnv>, page: ReactElement, status: 200 | 404 | 409 | 422 | 429 | ErrorStatus = 200) =>
-  sendPage(c, page, { caching: Caching.never, kind: 'whistleblower', tracking: false, status })
+export const sendWhistleblowerPage = (
+  c: Context<MarketEnv>,
+  page: ReactElement,
+  status: 200 | 404 | 409 | 422 | 429 | ErrorStatus = 200,
+) => sendPage(c, page, { caching: Caching.never, kind: 'whistleblower', tracking: false, status })
 
 /** A date of a case as the market writes it (`23 novembre 2026`). */
 export const caseDate = (view: MarketView, iso: string) => {
   const date = new Date(iso.includes('T') ? iso : `${iso.replace(' ', 'T')}Z`)
-  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(view.market.tag, { dateStyle: 'long', timeZone: 'UTC' }).format(date)
+  return Number.isNaN(date.getTime())
+    ? iso
+    : new Intl.DateTimeFormat(view.market.tag, { dateStyle: 'long', timeZone: 'UTC' }).format(date)
 }
 
 /** A file's size as the market writes it (`1.2 MB`, `340 kB`). */
 export const fileSize = (view: MarketView, bytes: number) => {
   const tag = view.market.tag
   return bytes >= 1_000_000
-    ? new Intl.NumberFormat(tag, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }).format(bytes / 1_000_000)
-    : new Intl.NumberFormat(tag, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 }).format(Math.max(1, Math.round(bytes / 1000)))
+    ? new Intl.NumberFormat(tag, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }).format(
+        bytes / 1_000_000,
+      )
+    : new Intl.NumberFormat(tag, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 }).format(
+        Math.max(1, Math.round(bytes / 1000)),
+      )
 }
 
 /** A receipt code or passphrase as shown: large, monospace, a left-to-right run isolated from right-to-left text. */
@@ -69,9 +87,19 @@ export function Code({ children, id }: { children: string; id?: string }) {
  * The attachments of a report or an answer (at most ATTACHMENTS_MAX, each ATTACHMENT_MAX_BYTES). A form that comes
  * back with messages cannot keep its files: `filesAgain` says so beside the field.
  */
-export function AttachmentsField({ view, errors, filesAgain }: { view: MarketView; errors?: FieldErrors; filesAgain: boolean }) {
+export function AttachmentsField({
+  view,
+  errors,
+  filesAgain,
+}: {
+  view: MarketView
+  errors?: FieldErrors
+  filesAgain: boolean
+}) {
   const { t } = view
-  const size = new Intl.NumberFormat(view.market.tag, { style: 'unit', unit: 'megabyte' }).format(ATTACHMENT_MAX_BYTES / 1024 / 1024)
+  const size = new Intl.NumberFormat(view.market.tag, { style: 'unit', unit: 'megabyte' }).format(
+    ATTACHMENT_MAX_BYTES / 1024 / 1024,
+  )
   return (
     <Field
       view={view}
@@ -94,7 +122,9 @@ export function AttachmentsField({ view, errors, filesAgain }: { view: MarketVie
             type="file"
             multiple
             aria-invalid={invalid || undefined}
-            aria-describedby={[describedBy, filesAgain && 'field-attachments-again'].filter(Boolean).join(' ') || undefined}
+            aria-describedby={
+              [describedBy, filesAgain && 'field-attachments-again'].filter(Boolean).join(' ') || undefined
+            }
           />
         </div>
       )}

@@ -25,7 +25,16 @@ import { receiptFor, storedSubmissionKey } from '../../whistleblower/receipt'
 import { newReportKey, sealText } from '../../whistleblower/sealed'
 import PrintButton from '../../../client/islands/print-button'
 import { IslandNames } from '../../../client/islands/names'
-import { AttachmentsField, Code, reportPath, sendWhistleblowerPage, statusPath, WhistleblowerLayout, type WhistleblowerParts, whistleblowerParts } from './page'
+import {
+  AttachmentsField,
+  Code,
+  reportPath,
+  sendWhistleblowerPage,
+  statusPath,
+  WhistleblowerLayout,
+  type WhistleblowerParts,
+  whistleblowerParts,
+} from './page'
 
 /**
  * The largest body the report (and an answer on the status page) reads: three attachments of ATTACHMENT_MAX_BYTES and
@@ -40,8 +49,16 @@ const tokenScope = (c: Context<MarketEnv>) => `${c.var.market.segment}:whistlebl
 type ReportState = { values: FormValues; errors?: FieldErrors; message?: string; token?: string }
 
 /** The text fields the form posts (files and the machinery's fields aside). */
-const TEXT_FIELDS = ['category', 'what', 'when_where', 'involved', 'identity', 'name', 'contact', 'notify_email'] as const
-
+const TEXT_FIELDS = [
+  'category',
+  'what',
+  'when_where',
+  'involved',
+  'identity',
+  'name',
+  'contact',
+  'notify_email',
+] as const
 
 /** `GET /{m}/whistleblower-form`: what the channel is for, who reads it, the reporter's protection, then the form. */
 export async function reportPage(c: Context<MarketEnv>): Promise<Response> {
@@ -64,7 +81,9 @@ export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
   if (!secret || !signing) return sendReportForm(c, { values: values, message: 'whistleblower.unavailable' }, 503)
 
   const posted = typeof body[FORM_TOKEN_FIELD] === 'string' ? (body[FORM_TOKEN_FIELD] as string) : undefined
-  const read = await readFormToken(signing, tokenScope(c), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds })
+  const read = await readFormToken(signing, tokenScope(c), posted, {
+    minFillSeconds: configOf(c.env).formMinFillSeconds,
+  })
   const token = personsToken({ [HONEYPOT_FIELD]: textOf(body[HONEYPOT_FIELD]) }, read)
   if (!token) {
     logEvent('info', 'form_bot_caught', { form: 'whistleblower' })
@@ -87,10 +106,13 @@ export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
     notify_email: fieldValue(values, 'notify_email'),
   })
   const files = postedFiles(body.attachments)
-  const errors: FieldErrors = fields.success ? {} : { ...namedErrors(values, anonymousAllowed), ...fieldErrors(fields.error) }
+  const errors: FieldErrors = fields.success
+    ? {}
+    : { ...namedErrors(values, anonymousAllowed), ...fieldErrors(fields.error) }
   const refused = refusedFiles(files)
   if (refused) errors.attachments = [refused]
-  if (!fields.success || Object.keys(errors).length > 0) return sendReportForm(c, { values: values, errors, token: posted }, 422)
+  if (!fields.success || Object.keys(errors).length > 0)
+    return sendReportForm(c, { values: values, errors, token: posted }, 422)
 
   const report = fields.data
   const receipt = await receiptFor(secret, token.id)
@@ -113,7 +135,12 @@ export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
       }),
       [422],
     )
-    if (refusal) return sendReportForm(c, { values: values, errors: refusal.rejection.errors ?? { form: ['invalid'] }, token: posted }, 422)
+    if (refusal)
+      return sendReportForm(
+        c,
+        { values: values, errors: refusal.rejection.errors ?? { form: ['invalid'] }, token: posted },
+        422,
+      )
     if (!answer) return sendReportForm(c, { values: values, message: 'whistleblower.unavailable', token: posted }, 503)
     // The same form sent again: the first report stands, with its own files; this call's go.
     keep = answer.created
@@ -121,7 +148,9 @@ export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
   } catch (error) {
     if (!isUpstreamError(error) || error.failure === 'rejected') throw error
     // No answer at all (a timeout): the report may be stored, and its files with it. They stay.
-    keep = error.failure === 'timeout' || (error.failure === 'unavailable' && error.status === undefined && error.path !== 'files')
+    keep =
+      error.failure === 'timeout' ||
+      (error.failure === 'unavailable' && error.status === undefined && error.path !== 'files')
     logEvent('warn', 'whistleblower_not_sent', { failure: error.failure })
     return sendReportForm(c, { values: values, message: 'whistleblower.not_sent', token: posted }, 503)
   } finally {
@@ -139,7 +168,8 @@ function namedErrors(values: FormValues, anonymousAllowed: boolean): FieldErrors
   const name = fieldValue(values, 'name').trim()
   const checkedName = personName(120).safeParse(name)
   if (!checkedName.success) errors.name = valueErrors(checkedName.error)
-  if (!fieldValue(values, 'contact').trim() && !fieldValue(values, 'notify_email').trim()) errors.contact = ['contact_required']
+  if (!fieldValue(values, 'contact').trim() && !fieldValue(values, 'notify_email').trim())
+    errors.contact = ['contact_required']
   return errors
 }
 
@@ -155,11 +185,16 @@ function reportText(report: ReportFields) {
   }
 }
 
-async function sendReportForm(c: Context<MarketEnv>, state: ReportState, status: 200 | 422 | 429 | 503 = 200): Promise<Response> {
+async function sendReportForm(
+  c: Context<MarketEnv>,
+  state: ReportState,
+  status: 200 | 422 | 429 | 503 = 200,
+): Promise<Response> {
   const parts = await whistleblowerParts(c)
   const signing = c.env.SESSION_SECRET
   const available = Boolean(c.env.WHISTLEBLOWER_KEY && signing)
-  const token = c.env.WHISTLEBLOWER_KEY && signing ? (state.token ?? (await issueFormToken(signing, tokenScope(c)))) : null
+  const token =
+    c.env.WHISTLEBLOWER_KEY && signing ? (state.token ?? (await issueFormToken(signing, tokenScope(c)))) : null
   const settings = c.var.market.site.settings
   return sendWhistleblowerPage(
     c,
@@ -240,13 +275,29 @@ export function ReportPage({ view, chrome, state, token, anonymousAllowed, exter
   )
 }
 
-function ReportForm({ view, state, token, anonymousAllowed }: { view: MarketView; state: ReportState; token: string; anonymousAllowed: boolean }) {
+function ReportForm({
+  view,
+  state,
+  token,
+  anonymousAllowed,
+}: {
+  view: MarketView
+  state: ReportState
+  token: string
+  anonymousAllowed: boolean
+}) {
   const { t } = view
   const { values, errors } = state
   const named = !anonymousAllowed || fieldValue(values, 'identity') === 'named'
   const filesAgain = Boolean(errors && Object.keys(errors).length > 0) || Boolean(state.message)
   return (
-    <form method="post" className="stacked-form wb-form" aria-labelledby="wb-form-title" encType="multipart/form-data" noValidate>
+    <form
+      method="post"
+      className="stacked-form wb-form"
+      aria-labelledby="wb-form-title"
+      encType="multipart/form-data"
+      noValidate
+    >
       <FormErrors view={view} errors={errors} message={state.message ? t(state.message) : null} />
       <p className="form-note">{t('forms.required_note')}</p>
       <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
@@ -364,7 +415,11 @@ function sendReceipt(c: Context<MarketEnv>, receipt: { code: string; passphrase:
   return whistleblowerParts(c).then((parts) => sendWhistleblowerPage(c, <ReceiptPage {...parts} receipt={receipt} />))
 }
 
-export function ReceiptPage({ view, chrome, receipt }: WhistleblowerParts & { receipt: { code: string; passphrase: string } }) {
+export function ReceiptPage({
+  view,
+  chrome,
+  receipt,
+}: WhistleblowerParts & { receipt: { code: string; passphrase: string } }) {
   const { t } = view
   const segment = view.market.segment
   return (

@@ -18,10 +18,27 @@ import {
   messageText,
   type ReporterCase,
 } from '../../../contract/whistleblower-schemas'
-import { deleteAttachments, postedFiles, refusedFiles, SEALING_OVERHEAD, storeAttachments } from '../../whistleblower/attachments'
+import {
+  deleteAttachments,
+  postedFiles,
+  refusedFiles,
+  SEALING_OVERHEAD,
+  storeAttachments,
+} from '../../whistleblower/attachments'
 import { readPassphrase, readReceiptCode } from '../../whistleblower/receipt'
 import { openReportKey, openText, sealText } from '../../whistleblower/sealed'
-import { AttachmentsField, caseDate, Code, fileSize, reportPath, sendWhistleblowerPage, statusPath, WhistleblowerLayout, type WhistleblowerParts, whistleblowerParts } from './page'
+import {
+  AttachmentsField,
+  caseDate,
+  Code,
+  fileSize,
+  reportPath,
+  sendWhistleblowerPage,
+  statusPath,
+  WhistleblowerLayout,
+  type WhistleblowerParts,
+  whistleblowerParts,
+} from './page'
 import { textOf } from './report'
 
 /** What the token of a reply form is signed for: answers on one market's status page. */
@@ -48,7 +65,12 @@ export type ReporterOpenedCase = {
 }
 
 /** The reply form as it is shown again: its text, its messages, its token; or a confirmation that it was sent. */
-type ReplyState = { message?: string; errors?: FieldErrors; notice?: 'sent' | 'closed' | 'expired' | 'not_sent'; token?: string }
+type ReplyState = {
+  message?: string
+  errors?: FieldErrors
+  notice?: 'sent' | 'closed' | 'expired' | 'not_sent'
+  token?: string
+}
 
 /** `GET /{m}/whistleblower-form/status`: the receipt code and the passphrase, typed each time. */
 export async function statusPage(c: Context<MarketEnv>): Promise<Response> {
@@ -89,14 +111,21 @@ export async function submitStatus(c: Context<MarketEnv>): Promise<Response> {
  * sealed and sent, and the case is shown again with a confirmation. The same form sent twice stores one answer; a
  * closed case takes none (409).
  */
-async function reply(c: Context<MarketEnv>, secret: string, key: CaseKey, body: Record<string, unknown>): Promise<Response> {
+async function reply(
+  c: Context<MarketEnv>,
+  secret: string,
+  key: CaseKey,
+  body: Record<string, unknown>,
+): Promise<Response> {
   const opened = await openCase(c, secret, key)
   if (!opened) return noCase(c)
   if (opened.state === 'closed') return sendCase(c, opened, { notice: 'closed' }, 409)
   const typed = textOf(body.message)
   const signing = c.env.SESSION_SECRET
   const posted = textOf(body[FORM_TOKEN_FIELD])
-  const token = signing ? await readFormToken(signing, replyScope(c), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds }) : null
+  const token = signing
+    ? await readFormToken(signing, replyScope(c), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds })
+    : null
   // A form without a good token (or one open for more than a day) comes back with its text and a new token.
   if (!token || token.state === 'expired') return sendCase(c, opened, { message: typed, notice: 'expired' }, 422)
   const text = messageText.safeParse(typed)
@@ -124,7 +153,9 @@ async function reply(c: Context<MarketEnv>, secret: string, key: CaseKey, body: 
   } catch (error) {
     if (isRejection(error, 409)) return sendCase(c, opened, { notice: 'closed' }, 409)
     if (isUpstreamError(error) && error.failure !== 'rejected') {
-      keep = error.failure === 'timeout' || (error.failure === 'unavailable' && error.status === undefined && error.path !== 'files')
+      keep =
+        error.failure === 'timeout' ||
+        (error.failure === 'unavailable' && error.status === undefined && error.path !== 'files')
       logEvent('warn', 'whistleblower_reply_not_sent', { failure: error.failure })
       return sendCase(c, opened, { message: typed, token: posted, notice: 'not_sent' }, 503)
     }
@@ -137,7 +168,11 @@ async function reply(c: Context<MarketEnv>, secret: string, key: CaseKey, body: 
 }
 
 /** The case of a key, opened with the report's own key; null for any pair that opens none. */
-async function openCase(c: Context<MarketEnv>, secret: string, key: CaseKey): Promise<(ReporterOpenedCase & { wrappedKey: string }) | null> {
+async function openCase(
+  c: Context<MarketEnv>,
+  secret: string,
+  key: CaseKey,
+): Promise<(ReporterOpenedCase & { wrappedKey: string }) | null> {
   const found = await c.var.api.whistleblower.status(key)
   if (!found) return null
   try {
@@ -166,12 +201,22 @@ async function opened(secret: string, key: CaseKey, found: ReporterCase): Promis
     messages: await Promise.all(
       found.messages
         .filter((message) => message.author !== 'note')
-        .map(async (message) => ({ id: message.id, author: message.author as 'reporter' | 'handler', body: await open(message.sealed_body), createdAt: message.created_at })),
+        .map(async (message) => ({
+          id: message.id,
+          author: message.author as 'reporter' | 'handler',
+          body: await open(message.sealed_body),
+          createdAt: message.created_at,
+        })),
     ),
     files: await Promise.all(
       found.attachments.map(async (file) => {
         const meta = JSON.parse(await open(file.sealed_meta)) as { name?: string }
-        return { id: file.id, messageId: file.message_id, name: meta.name ?? '', size: Math.max(0, file.size - SEALING_OVERHEAD) }
+        return {
+          id: file.id,
+          messageId: file.message_id,
+          name: meta.name ?? '',
+          size: Math.max(0, file.size - SEALING_OVERHEAD),
+        }
       }),
     ),
   }
@@ -180,21 +225,36 @@ async function opened(secret: string, key: CaseKey, found: ReporterCase): Promis
 /** The one answer for a pair that opens no case, whatever was wrong with it. */
 const noCase = (c: Context<MarketEnv>) => sendStatusForm(c, { message: 'whistleblower.no_case' }, 404)
 
-async function sendStatusForm(c: Context<MarketEnv>, state: { message?: string; errors?: FieldErrors }, status: 200 | 404 | 429 | 503 = 200) {
+async function sendStatusForm(
+  c: Context<MarketEnv>,
+  state: { message?: string; errors?: FieldErrors },
+  status: 200 | 404 | 429 | 503 = 200,
+) {
   const parts = await whistleblowerParts(c)
   const message = status === 503 ? 'whistleblower.unavailable' : state.message
   return sendWhistleblowerPage(c, <StatusFormPage {...parts} message={message} errors={state.errors} />, status)
 }
 
-async function sendCase(c: Context<MarketEnv>, opened: ReporterOpenedCase, state: ReplyState, status: 200 | 409 | 422 | 503 = 200) {
+async function sendCase(
+  c: Context<MarketEnv>,
+  opened: ReporterOpenedCase,
+  state: ReplyState,
+  status: 200 | 409 | 422 | 503 = 200,
+) {
   const parts = await whistleblowerParts(c)
   const signing = c.env.SESSION_SECRET
-  const token = opened.state === 'closed' || !signing ? null : (state.token ?? (await issueFormToken(signing, replyScope(c))))
+  const token =
+    opened.state === 'closed' || !signing ? null : (state.token ?? (await issueFormToken(signing, replyScope(c))))
   return sendWhistleblowerPage(c, <CasePage {...parts} opened={opened} state={state} token={token} />, status)
 }
 
 /** The follow-up form: receipt code and passphrase, nothing remembered. */
-export function StatusFormPage({ view, chrome, message, errors }: WhistleblowerParts & { message?: string; errors?: FieldErrors }) {
+export function StatusFormPage({
+  view,
+  chrome,
+  message,
+  errors,
+}: WhistleblowerParts & { message?: string; errors?: FieldErrors }) {
   const { t } = view
   const segment = view.market.segment
   return (
@@ -241,11 +301,22 @@ export function StatusFormPage({ view, chrome, message, errors }: WhistleblowerP
 }
 
 /** A case: its state and dates, the messages, the report as sent, its files, and the reply form (unless closed). */
-export function CasePage({ view, chrome, opened, state, token }: WhistleblowerParts & { opened: ReporterOpenedCase; state: ReplyState; token: string | null }) {
+export function CasePage({
+  view,
+  chrome,
+  opened,
+  state,
+  token,
+}: WhistleblowerParts & { opened: ReporterOpenedCase; state: ReplyState; token: string | null }) {
   const { t } = view
   const segment = view.market.segment
   const filesOf = (messageId: number | null) => opened.files.filter((file) => file.messageId === messageId)
-  const notice = state.notice === 'sent' ? 'whistleblower.reply_sent' : state.notice === 'closed' ? 'whistleblower.case_closed' : null
+  const notice =
+    state.notice === 'sent'
+      ? 'whistleblower.reply_sent'
+      : state.notice === 'closed'
+        ? 'whistleblower.case_closed'
+        : null
   return (
     <WhistleblowerLayout view={view} chrome={chrome} title={t('whistleblower.case_title')}>
       <section className="wb-panel wb-case" aria-labelledby="wb-case-title">
@@ -254,7 +325,10 @@ export function CasePage({ view, chrome, opened, state, token }: WhistleblowerPa
           {t('whistleblower.receipt_code')}: <Code>{opened.code}</Code>
         </p>
         {notice && (
-          <p className={state.notice === 'sent' ? 'wb-notice' : 'form-error'} role={state.notice === 'sent' ? 'status' : 'alert'}>
+          <p
+            className={state.notice === 'sent' ? 'wb-notice' : 'form-error'}
+            role={state.notice === 'sent' ? 'status' : 'alert'}
+          >
             {t(notice)}
           </p>
         )}
@@ -272,7 +346,9 @@ export function CasePage({ view, chrome, opened, state, token }: WhistleblowerPa
             {opened.messages.map((message) => (
               <li key={message.id} className={`wb-message ${message.author}`}>
                 <p className="wb-message-meta">
-                  <strong>{t(message.author === 'handler' ? 'whistleblower.from_handler' : 'whistleblower.from_you')}</strong>
+                  <strong>
+                    {t(message.author === 'handler' ? 'whistleblower.from_handler' : 'whistleblower.from_you')}
+                  </strong>
                   {' · '}
                   <time dateTime={message.createdAt}>{caseDate(view, message.createdAt)}</time>
                 </p>
@@ -305,7 +381,11 @@ export function CasePage({ view, chrome, opened, state, token }: WhistleblowerPa
               </>
             )}
             <dt>{t('whistleblower.identity_title')}</dt>
-            <dd>{opened.report.name ? `${opened.report.name}${opened.report.contact ? ` · ${opened.report.contact}` : ''}` : t('whistleblower.identity.anonymous')}</dd>
+            <dd>
+              {opened.report.name
+                ? `${opened.report.name}${opened.report.contact ? ` · ${opened.report.contact}` : ''}`
+                : t('whistleblower.identity.anonymous')}
+            </dd>
           </dl>
           <FileList view={view} files={filesOf(null)} />
         </details>
@@ -364,13 +444,30 @@ function FileList({ view, files }: { view: MarketView; files: OpenedFile[] }) {
 }
 
 /** The reporter's answer, carrying the case's key in hidden fields so that it is not typed again during this visit. */
-function ReplyForm({ view, opened, state, token }: { view: MarketView; opened: ReporterOpenedCase; state: ReplyState; token: string }) {
+function ReplyForm({
+  view,
+  opened,
+  state,
+  token,
+}: {
+  view: MarketView
+  opened: ReporterOpenedCase
+  state: ReplyState
+  token: string
+}) {
   const { t } = view
   const errors = state.errors
-  const message = state.notice === 'expired' ? t('forms.expired') : state.notice === 'not_sent' ? t('whistleblower.not_sent') : null
+  const message =
+    state.notice === 'expired' ? t('forms.expired') : state.notice === 'not_sent' ? t('whistleblower.not_sent') : null
   const filesAgain = Boolean(errors && Object.keys(errors).length > 0) || Boolean(message)
   return (
-    <form method="post" className="stacked-form wb-reply" aria-labelledby="wb-reply-title" encType="multipart/form-data" noValidate>
+    <form
+      method="post"
+      className="stacked-form wb-reply"
+      aria-labelledby="wb-reply-title"
+      encType="multipart/form-data"
+      noValidate
+    >
       <h2 id="wb-reply-title">{t('whistleblower.reply_title')}</h2>
       <FormErrors view={view} errors={errors} message={message} />
       <input type="hidden" name={INTENT_FIELD} value="reply" />

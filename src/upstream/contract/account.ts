@@ -28,7 +28,8 @@ export const accountCalls = (client: Upstream) => ({
   resendConfirmation: (linkTemplate: string) =>
     client.send('POST', 'auth/resend-confirmation', { link_template: linkTemplate }, acknowledgedAnswer),
   /** `GET api/account/orders?page=&per_page=`: newest first. */
-  orders: (page: number, perPage: number) => pagedOf(client.get(`account/orders${query({ page, per_page: perPage })}`, ordersAnswer)),
+  orders: (page: number, perPage: number) =>
+    pagedOf(client.get(`account/orders${query({ page, per_page: perPage })}`, ordersAnswer)),
   /** `GET api/account/orders/{code}`. */
   order: (code: string) => dataOf(client.get(`account/orders/${segment(code)}`, orderAnswer)),
   /** `GET api/account/bikes`. */
@@ -44,11 +45,14 @@ export const accountCalls = (client: Upstream) => ({
   /** `POST api/account/addresses`. */
   addAddress: (address: AddressInput) => dataOf(client.send('POST', 'account/addresses', address, addressAnswer)),
   /** `PUT api/account/addresses/{id}`. */
-  updateAddress: (id: string, address: AddressInput) => dataOf(client.send('PUT', `account/addresses/${segment(id)}`, address, addressAnswer)),
+  updateAddress: (id: string, address: AddressInput) =>
+    dataOf(client.send('PUT', `account/addresses/${segment(id)}`, address, addressAnswer)),
   /** `DELETE api/account/addresses/{id}`: whether it was there. */
-  deleteAddress: async (id: string) => (await client.send('DELETE', `account/addresses/${segment(id)}`, undefined, acknowledgedAnswer)) !== null,
+  deleteAddress: async (id: string) =>
+    (await client.send('DELETE', `account/addresses/${segment(id)}`, undefined, acknowledgedAnswer)) !== null,
   /** `POST api/account/addresses/{id}/default`. */
-  makeDefaultAddress: (id: string) => dataOf(client.send('POST', `account/addresses/${segment(id)}/default`, undefined, addressAnswer)),
+  makeDefaultAddress: (id: string) =>
+    dataOf(client.send('POST', `account/addresses/${segment(id)}/default`, undefined, addressAnswer)),
 })
 
 export type AccountCalls = ReturnType<typeof accountCalls>

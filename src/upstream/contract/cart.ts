@@ -28,9 +28,14 @@ export const cartCalls = (client: Upstream, holder: { customer: true } | { code:
       ),
     /** `PUT …/items/{sku}`: null when the line is not there. */
     change: (sku: string, quantity: number) =>
-      base ? dataOf(client.send('PUT', `${base}/items/${segment(sku)}`, { quantity }, cartAnswer)) : Promise.resolve(null),
+      base
+        ? dataOf(client.send('PUT', `${base}/items/${segment(sku)}`, { quantity }, cartAnswer))
+        : Promise.resolve(null),
     /** `DELETE …/items/{sku}`: null when the line is not there. */
-    remove: (sku: string) => (base ? dataOf(client.send('DELETE', `${base}/items/${segment(sku)}`, undefined, cartAnswer)) : Promise.resolve(null)),
+    remove: (sku: string) =>
+      base
+        ? dataOf(client.send('DELETE', `${base}/items/${segment(sku)}`, undefined, cartAnswer))
+        : Promise.resolve(null),
     /** `POST api/account/cart/merge`: the anonymous cart of `code` folded into the customer's (then deleted). */
     merge: (code: string) => dataOf(client.send('POST', 'account/cart/merge', { cart: code }, cartAnswer)),
   }

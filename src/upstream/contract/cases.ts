@@ -31,9 +31,11 @@ export const caseCalls = (client: Upstream) => ({
    * `GET api/staff/cases/{id}`: the case as stored (sealed), recorded as `opened`; with a purpose when the Worker reads
    * it to make a change or open an attachment (`?for=message`), recorded with it.
    */
-  file: (id: number, purpose?: CaseReadPurpose) => dataOf(client.get(`staff/cases/${segment(id)}${query({ for: purpose })}`, caseFileAnswer)),
+  file: (id: number, purpose?: CaseReadPurpose) =>
+    dataOf(client.get(`staff/cases/${segment(id)}${query({ for: purpose })}`, caseFileAnswer)),
   /** `GET api/staff/cases/{id}/attachments/{attachment}`: where its sealed bytes are, recorded as `file_downloaded`. */
-  attachment: (id: number, attachment: number) => dataOf(client.get(`staff/cases/${segment(id)}/attachments/${segment(attachment)}`, attachmentLocationAnswer)),
+  attachment: (id: number, attachment: number) =>
+    dataOf(client.get(`staff/cases/${segment(id)}/attachments/${segment(attachment)}`, attachmentLocationAnswer)),
   /** `POST api/staff/cases/{id}/acknowledge`: received → acknowledged (`409 already_acknowledged`, `case_closed`). */
   acknowledge: (id: number, notify: Notify) =>
     dataOf(client.send('POST', `staff/cases/${segment(id)}/acknowledge`, { notify }, caseChangeAnswer)),
@@ -41,7 +43,8 @@ export const caseCalls = (client: Upstream) => ({
   write: (id: number, message: z.infer<typeof caseMessageRequest>) =>
     dataOf(client.send('POST', `staff/cases/${segment(id)}/messages`, message, caseChangeAnswer)),
   /** `POST api/staff/cases/{id}/close`: the sealed outcome (`409 case_closed`). */
-  close: (id: number, request: z.infer<typeof closeCaseRequest>) => dataOf(client.send('POST', `staff/cases/${segment(id)}/close`, request, caseChangeAnswer)),
+  close: (id: number, request: z.infer<typeof closeCaseRequest>) =>
+    dataOf(client.send('POST', `staff/cases/${segment(id)}/close`, request, caseChangeAnswer)),
 })
 
 export type CaseCalls = ReturnType<typeof caseCalls>

@@ -14,12 +14,14 @@ const PRODUCTS_OF_A_TYPE = 50
  */
 export const catalogueCalls = (client: Upstream) => ({
   /** `GET api/front/menu/products?type_id=N`: the header's product menu. */
-  menu: (typeId: number, options?: ReadOptions) => listOf(client.get(`front/menu/products${query({ type_id: typeId })}`, menuAnswer, options)),
+  menu: (typeId: number, options?: ReadOptions) =>
+    listOf(client.get(`front/menu/products${query({ type_id: typeId })}`, menuAnswer, options)),
   /** `GET api/front/product-types`: the types the market sells. */
   types: (options?: ReadOptions) => listOf(client.get('front/product-types', productTypesAnswer, options)),
   /** `GET api/front/products?type=`: every product of a type the market sells. */
   products: (type: string, options?: ReadOptions) =>
     listOf(client.get(`front/products${query({ type, per_page: PRODUCTS_OF_A_TYPE })}`, productListAnswer, options)),
   /** `GET api/front/products/{slug}`: a product the market sells, or null. */
-  product: (slug: string, options?: ReadOptions) => dataOf(client.get(`front/products/${segment(slug)}`, productAnswer, options)),
+  product: (slug: string, options?: ReadOptions) =>
+    dataOf(client.get(`front/products/${segment(slug)}`, productAnswer, options)),
 })

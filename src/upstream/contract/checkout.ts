@@ -21,7 +21,9 @@ export const checkoutCalls = (client: Upstream) => ({
    * double click, a refresh, two tabs) answers the same order; the first placement answers 201, later ones 200.
    */
   place: (code: string, reviewKey: string) =>
-    dataOf(client.send('POST', `account/checkout/${segment(code)}/orders`, { review_key: reviewKey }, placedOrderAnswer)),
+    dataOf(
+      client.send('POST', `account/checkout/${segment(code)}/orders`, { review_key: reviewKey }, placedOrderAnswer),
+    ),
   /**
    * `POST api/account/orders/{code}/payment-attempts`: the attempt to pay now: a new one after a failed payment, the
    * current one while it is pending (so a double click pays once); 409 `already_paid` or `order_closed`.
@@ -30,7 +32,14 @@ export const checkoutCalls = (client: Upstream) => ({
     dataOf(client.send('POST', `account/orders/${segment(orderCode)}/payment-attempts`, {}, placedOrderAnswer)),
   /** `PUT api/account/orders/{code}/payment`: records the provider's payment of an attempt (409 `stale_attempt`). */
   recordPayment: (orderCode: string, attempt: number, paymentId: string) =>
-    dataOf(client.send('PUT', `account/orders/${segment(orderCode)}/payment`, { attempt, payment_id: paymentId }, placedOrderAnswer)),
+    dataOf(
+      client.send(
+        'PUT',
+        `account/orders/${segment(orderCode)}/payment`,
+        { attempt, payment_id: paymentId },
+        placedOrderAnswer,
+      ),
+    ),
 })
 
 export type CheckoutCalls = ReturnType<typeof checkoutCalls>

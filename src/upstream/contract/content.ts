@@ -11,9 +11,16 @@ import { dataOf, segment } from './answers'
 export const contentCalls = (client: Upstream, market: { country: string; locale: string }) => ({
   /** `GET api/country-wise-locale-content/{country}/{locale}`: the UI texts. */
   messages: (options?: ReadOptions) =>
-    dataOf(client.get(`country-wise-locale-content/${segment(market.country)}/${segment(market.locale)}`, messagesAnswer, options)),
+    dataOf(
+      client.get(
+        `country-wise-locale-content/${segment(market.country)}/${segment(market.locale)}`,
+        messagesAnswer,
+        options,
+      ),
+    ),
   /** `GET api/front/pages/{key}`: a content page by its pageLinks key. */
-  page: (key: string, options?: ReadOptions) => dataOf(client.get(`front/pages/${segment(key)}`, contentPageAnswer, options)),
+  page: (key: string, options?: ReadOptions) =>
+    dataOf(client.get(`front/pages/${segment(key)}`, contentPageAnswer, options)),
   /** `GET api/front/seo/{model_id}/{model_type}`: a model's SEO record. */
   seo: (modelType: string, modelId: string | number, options?: ReadOptions) =>
     dataOf(client.get(`front/seo/${segment(modelId)}/${segment(modelType)}`, seoAnswer, options)),

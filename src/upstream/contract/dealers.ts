@@ -19,7 +19,11 @@ export const dealerCalls = (client: Upstream) => ({
   async all(options?: ReadOptions): Promise<Dealer[] | null> {
     const dealers: Dealer[] = []
     for (let page = 1; page <= MAX_DEALER_PAGES; page++) {
-      const answer = await client.get(`front/dealers${query({ page, per_page: DEALERS_PER_PAGE })}`, dealersAnswer, options)
+      const answer = await client.get(
+        `front/dealers${query({ page, per_page: DEALERS_PER_PAGE })}`,
+        dealersAnswer,
+        options,
+      )
       if (!answer) return page === 1 ? null : dealers
       dealers.push(...answer.data)
       if (dealers.length >= answer.meta.total || answer.data.length === 0) return dealers
@@ -28,5 +32,6 @@ export const dealerCalls = (client: Upstream) => ({
     return dealers
   },
   /** `GET api/front/places?q=`: a town or postcode of the market, or null. */
-  place: (words: string, options?: ReadOptions) => dataOf(client.get(`front/places${query({ q: words })}`, placeAnswer, options)),
+  place: (words: string, options?: ReadOptions) =>
+    dataOf(client.get(`front/places${query({ q: words })}`, placeAnswer, options)),
 })

@@ -10,7 +10,8 @@ import {
 import { listOf } from './answers'
 
 /** A stored submission's reference, or null when the API does not know the call (404). */
-const referenceOf = async (answer: Promise<{ data: { reference: string } } | null>) => (await answer)?.data.reference ?? null
+const referenceOf = async (answer: Promise<{ data: { reference: string } } | null>) =>
+  (await answer)?.data.reference ?? null
 
 /**
  * The lead forms of a market: its open positions, and the four forms' submissions. Each answers the submission's
@@ -26,12 +27,14 @@ export const formCalls = (client: Upstream) => ({
   /** `POST api/forms/test-ride`. */
   testRide: (request: TestRideRequest) => referenceOf(client.send('POST', 'forms/test-ride', request, referenceAnswer)),
   /** `POST api/forms/partner`: a dealer's or a distributor's application. */
-  partner: (application: PartnerApplication) => referenceOf(client.send('POST', 'forms/partner', application, referenceAnswer)),
+  partner: (application: PartnerApplication) =>
+    referenceOf(client.send('POST', 'forms/partner', application, referenceAnswer)),
   /**
    * `POST api/forms/job`: the CV is already in R2; the call carries its key. Answers whether this call stored the
    * application (`created`), so that the CV of a repeated one is not kept.
    */
-  job: async (application: JobApplication) => (await client.send('POST', 'forms/job', application, referenceAnswer))?.data ?? null,
+  job: async (application: JobApplication) =>
+    (await client.send('POST', 'forms/job', application, referenceAnswer))?.data ?? null,
   /** `POST api/forms/contact`. */
   contact: (message: ContactMessage) => referenceOf(client.send('POST', 'forms/contact', message, referenceAnswer)),
 })

@@ -11,12 +11,15 @@ import { dataOf, listOf, pagedOf, query, segment } from './answers'
  */
 export const newsCalls = (client: Upstream) => ({
   /** `GET api/front/news?per_page=N`: the newest articles. */
-  latest: (count: number, options?: ReadOptions) => listOf(client.get(`front/news${query({ per_page: count })}`, newsListAnswer, options)),
+  latest: (count: number, options?: ReadOptions) =>
+    listOf(client.get(`front/news${query({ per_page: count })}`, newsListAnswer, options)),
   /** `GET api/front/news?page=&per_page=`: a page of the index, with the total. */
   page: (page: number, perPage: number, options?: ReadOptions) =>
     pagedOf(client.get(`front/news${query({ page, per_page: perPage })}`, newsListAnswer, options)),
   /** `GET api/front/news/{slug}`: an article, or null. */
-  article: (slug: string, options?: ReadOptions) => dataOf(client.get(`front/news/${segment(slug)}`, newsArticleAnswer, options)),
+  article: (slug: string, options?: ReadOptions) =>
+    dataOf(client.get(`front/news/${segment(slug)}`, newsArticleAnswer, options)),
   /** `GET api/front/news/id/{id}`: an article by its permalink's id, or null. */
-  articleById: (id: number, options?: ReadOptions) => dataOf(client.get(`front/news/id/${segment(id)}`, newsArticleAnswer, options)),
+  articleById: (id: number, options?: ReadOptions) =>
+    dataOf(client.get(`front/news/id/${segment(id)}`, newsArticleAnswer, options)),
 })

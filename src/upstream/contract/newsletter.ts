@@ -12,7 +12,8 @@ import { dataOf, segment } from './answers'
  */
 export const newsletterCalls = (client: Upstream) => ({
   /** `POST api/newsletter/subscriptions`: stores a pending request and mails its confirmation link (null: 404, no such market). */
-  subscribe: (request: NewsletterRequest) => client.send('POST', 'newsletter/subscriptions', request, acknowledgedAnswer),
+  subscribe: (request: NewsletterRequest) =>
+    client.send('POST', 'newsletter/subscriptions', request, acknowledgedAnswer),
   /** `GET api/newsletter/confirm/{token}`: the address a link would subscribe, or null (410 when spent). */
   link: (token: string) => dataOf(client.get(`newsletter/confirm/${segment(token)}`, newsletterLinkAnswer)),
   /** `POST api/newsletter/confirm`: subscribes a link's address (once). */

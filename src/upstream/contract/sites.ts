@@ -10,7 +10,8 @@ import { dataOf, listOf, segment } from './answers'
  */
 export const siteCalls = (client: Upstream) => ({
   /** `GET api/sites/{country}`: one market's site, or null. */
-  site: (country: string, options?: ReadOptions) => dataOf(client.get(`sites/${segment(country)}`, siteAnswer, options)),
+  site: (country: string, options?: ReadOptions) =>
+    dataOf(client.get(`sites/${segment(country)}`, siteAnswer, options)),
   /** `GET api/sites`: every market's site. */
   sites: (options?: ReadOptions) => listOf(client.get('sites', sitesAnswer, options)),
   /** `GET api/get-features`: the brand's features (on unless listed off). */

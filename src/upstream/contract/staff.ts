@@ -58,10 +58,12 @@ export const staffCalls = (client: Upstream) => ({
   /** `GET api/staff/submissions/{id}`: one in full, or null. */
   submission: (id: number) => dataOf(client.get(`staff/submissions/${segment(id)}`, submissionAnswer)),
   /** `POST api/staff/submissions/{id}/handled`: marks it handled by the token's staff member (recorded). */
-  markHandled: (id: number) => dataOf(client.send('POST', `staff/submissions/${segment(id)}/handled`, {}, submissionAnswer)),
+  markHandled: (id: number) =>
+    dataOf(client.send('POST', `staff/submissions/${segment(id)}/handled`, {}, submissionAnswer)),
 
   /** `GET api/staff/outbox?kind=&page=`: the mails the site sent, newest first. */
-  outbox: (filters: { kind?: string; page?: number } = {}) => pagedOf(client.get(`staff/outbox${query(filters)}`, outboxAnswer)),
+  outbox: (filters: { kind?: string; page?: number } = {}) =>
+    pagedOf(client.get(`staff/outbox${query(filters)}`, outboxAnswer)),
 
   /** `GET api/staff/outbox/{id}`: one mail in full, or null. */
   mail: (id: number) => dataOf(client.get(`staff/outbox/${segment(id)}`, outboxMailAnswer)),
@@ -73,7 +75,8 @@ export const staffCalls = (client: Upstream) => ({
     dataOf(client.send('POST', `staff/markets/${segment(country)}`, change, marketAnswer)),
 
   /** `POST api/staff/events`: records something staff did at the edge (a purge). */
-  recordEvent: (event: z.infer<typeof staffEventRequest>) => client.send('POST', 'staff/events', event, acknowledgedAnswer),
+  recordEvent: (event: z.infer<typeof staffEventRequest>) =>
+    client.send('POST', 'staff/events', event, acknowledgedAnswer),
   /** `GET api/staff/events?target=`: what was done to a target (`market:it`, `cache:everything`), newest first. */
   events: (target: string) => listOf(client.get(`staff/events${query({ target })}`, staffEventsAnswer)),
 })
