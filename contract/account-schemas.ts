@@ -125,6 +125,20 @@ export const addressInput = z.object({
     .transform((value) => value === true || value === 'on' || value === '1'),
 })
 
+/** A postal address's fields, in the one order the contract lists them: stored, compared and digested in it. */
+export const POSTAL_ADDRESS_FIELDS = [
+  'first_name',
+  'last_name',
+  'company',
+  'line1',
+  'line2',
+  'postal_code',
+  'city',
+  'region',
+  'country_code',
+  'phone',
+] as const
+
 export const postalAddressSchema = z.object({
   first_name: z.string(),
   last_name: z.string(),

@@ -5,6 +5,7 @@ import {
   addressesAnswer,
   addressInput,
   type AddressInput,
+  POSTAL_ADDRESS_FIELDS,
 } from '../../contract/account-schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, positiveInt, refuse, respond } from '../context'
 
@@ -15,19 +16,7 @@ type AddressRow = AddressInput & { id: number; is_default: number | boolean }
 
 const COLUMNS =
   'id, label, first_name, last_name, company, line1, line2, postal_code, city, region, country_code, phone, is_default'
-const FIELDS = [
-  'label',
-  'first_name',
-  'last_name',
-  'company',
-  'line1',
-  'line2',
-  'postal_code',
-  'city',
-  'region',
-  'country_code',
-  'phone',
-] as const
+const FIELDS = ['label', ...POSTAL_ADDRESS_FIELDS] as const
 
 const toAddress = (row: AddressRow) => ({ ...row, is_default: Boolean(row.is_default) })
 

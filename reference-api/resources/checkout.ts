@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import type { z } from 'zod'
 import { toBase64Url } from '../bytes'
-import type { PostalAddress } from '../../contract/account-schemas'
+import { POSTAL_ADDRESS_FIELDS, type PostalAddress } from '../../contract/account-schemas'
 import { type Cart, cartCode } from '../../contract/cart-schemas'
 import {
   type AddressChoice,
@@ -21,19 +21,7 @@ import { type CartRow, marketOf, pricedCart } from './cart'
 import { amountsOf, regionRate, vatRuleIn } from '../pricing'
 import { paymentMethodsOf } from '../../contract/schemas'
 
-/** A postal address's fields, in the one order they are stored, compared and digested in. */
-const ADDRESS_FIELDS = [
-  'first_name',
-  'last_name',
-  'company',
-  'line1',
-  'line2',
-  'postal_code',
-  'city',
-  'region',
-  'country_code',
-  'phone',
-] as const
+const ADDRESS_FIELDS = POSTAL_ADDRESS_FIELDS
 type AddressField = (typeof ADDRESS_FIELDS)[number]
 
 type CheckoutRow = {

@@ -1,5 +1,10 @@
 import type { FieldErrors } from '../../components/form-field'
-import { type Address, type PostalAddress, postalAddressInput } from '../../../contract/account-schemas'
+import {
+  type Address,
+  POSTAL_ADDRESS_FIELDS,
+  type PostalAddress,
+  postalAddressInput,
+} from '../../../contract/account-schemas'
 import {
   type AddressChoice,
   type Checkout,
@@ -27,20 +32,7 @@ export type CheckoutValues = Record<string, string>
 
 /** Whether two postal addresses are the same (a choice's copy and a saved address). */
 const sameAddress = (a: PostalAddress, b: PostalAddress) =>
-  (
-    [
-      'first_name',
-      'last_name',
-      'company',
-      'line1',
-      'line2',
-      'postal_code',
-      'city',
-      'region',
-      'country_code',
-      'phone',
-    ] as const
-  ).every((field) => (a[field] ?? '') === (b[field] ?? ''))
+  POSTAL_ADDRESS_FIELDS.every((field) => (a[field] ?? '') === (b[field] ?? ''))
 
 /** The form's values for one address part: the saved address it is, or its fields as a new one. */
 function addressValues(
@@ -109,20 +101,7 @@ function addressChoiceOf(
       ? { choice: { saved: Number(chosen) } }
       : { errors: { [`${prefix}_choice`]: ['saved_address'] } }
   }
-  const fields = Object.fromEntries(
-    [
-      'first_name',
-      'last_name',
-      'company',
-      'line1',
-      'line2',
-      'postal_code',
-      'city',
-      'region',
-      'country_code',
-      'phone',
-    ].map((field) => [field, form[`${prefix}_${field}`] ?? '']),
-  )
+  const fields = Object.fromEntries(POSTAL_ADDRESS_FIELDS.map((field) => [field, form[`${prefix}_${field}`] ?? '']))
   const parsed = postalAddressInput.safeParse(fields)
   if (!parsed.success) {
     return {
