@@ -48,6 +48,8 @@ export type CheckContext = {
   credentials?: { email: string; password: string }
   /** A staff member's token (`--staff-token`). */
   staffToken?: string
+  /** Only GET calls: no login, so no token from one. */
+  readsOnly?: boolean
 }
 
 /** One area of the contract: its name, whether the site cannot run without it, and its calls. */
@@ -127,7 +129,7 @@ export const AREAS: Area[] = [
     required: true,
     async check(probe, context) {
       await probe.refuses('auth/login', [401, 422], { method: 'POST', body: NOBODY })
-      if (!context.token && context.credentials) {
+      if (!context.token && context.credentials && !context.readsOnly) {
         const login = await probe.read('auth/login', loginAnswer, { method: 'POST', body: context.credentials })
         context.token = login?.access_token
       }

@@ -1,8 +1,8 @@
 import { AREAS, type Area, type CheckContext } from './areas'
 import { AreaMissing, areaProbe, type CallResult } from './probe'
 
-/** An area's verdict: every call conformed, the backend lacks it, a call failed, or it could only be probed. */
-export type AreaOutcome = 'conforms' | 'missing' | 'fails'
+/** An area's verdict: every call conformed, the backend lacks it, a call failed, or nothing could be called. */
+export type AreaOutcome = 'conforms' | 'missing' | 'fails' | 'unchecked'
 
 export type AreaReport = {
   id: string
@@ -33,6 +33,8 @@ export type CheckOptions = {
   token?: string
   credentials?: { email: string; password: string }
   staffToken?: string
+  /** Only GET calls (`--embedded`: the public `/api/` serves reads alone). */
+  readsOnly?: boolean
   /** The areas to read, all by default (tests pass one). */
   areas?: Area[]
 }
@@ -51,12 +53,13 @@ export async function checkBackend(options: CheckOptions): Promise<BackendReport
     locale: options.locale,
     token: options.token,
     credentials: options.credentials,
+    readsOnly: options.readsOnly,
     staffToken: options.staffToken,
   }
   const areas: AreaReport[] = []
   for (const area of options.areas ?? AREAS) {
     const market = context.country && context.locale ? { country: context.country, locale: context.locale } : undefined
-    const probe = areaProbe({ base: options.base, fetch: options.fetch, market })
+    const probe = areaProbe({ base: options.base, fetch: options.fetch, market, readsOnly: options.readsOnly })
     let note: string | undefined
     let missing = false
     try {
@@ -67,9 +70,13 @@ export async function checkBackend(options: CheckOptions): Promise<BackendReport
     }
     const outcome: AreaOutcome = missing
       ? 'missing'
-      : probe.calls.every((call) => call.outcome === 'conforms') && probe.calls.length > 0
-        ? 'conforms'
-        : 'fails'
+      : probe.calls.length === 0 && probe.skipped.length > 0
+        ? 'unchecked'
+        : probe.calls.length > 0 && probe.calls.every((call) => call.outcome === 'conforms')
+          ? 'conforms'
+          : 'fails'
+    if (probe.skipped.length > 0)
+      note = [`not called (reads only): ${probe.skipped.join(', ')}`, note].filter(Boolean).join('; ')
     areas.push({ id: area.id, name: area.name, required: area.required, outcome, calls: probe.calls, note })
   }
   return {

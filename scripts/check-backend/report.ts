@@ -1,6 +1,6 @@
 import type { BackendReport } from './check'
 
-const MARK = { conforms: 'ok', missing: '--', fails: 'XX' } as const
+const MARK = { conforms: 'ok', missing: '--', fails: 'XX', unchecked: '..' } as const
 
 /**
  * The report as the command prints it: one line an area (required areas marked), its calls' failures beneath it,

@@ -106,3 +106,24 @@ describe('npm run check:backend', () => {
     expect(report.passed).toBe(true)
   })
 })
+
+describe('npm run check:backend -- --embedded', () => {
+  it('calls nothing but GET (the public /api/ serves reads alone), says what it left out, and passes', async () => {
+    const methods: string[] = []
+    const report = await checkBackend({
+      base: BASE,
+      fetch: (input, init) => {
+        methods.push(init?.method ?? 'GET')
+        return referenceApi()(input, init)
+      },
+      credentials: CUSTOMER,
+      readsOnly: true,
+    })
+    expect(new Set(methods)).toEqual(new Set(['GET']))
+    expect(report.areas.find((area) => area.id === 'login')?.note).toContain(
+      'not called (reads only): POST api/auth/login',
+    )
+    expect(report.areas.find((area) => area.id === 'newsletter')?.outcome).toBe('unchecked')
+    expect(report.passed).toBe(true)
+  })
+})
