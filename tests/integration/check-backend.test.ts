@@ -1,0 +1,129 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { api } from '../../reference-api'
+import { AREAS } from '../../scripts/check-backend/areas'
+import { checkBackend } from '../../scripts/check-backend/check'
+import { reportText } from '../../scripts/check-backend/report'
+import { demoStaff, forgetUsedCode, totpCode } from '../fixtures/console'
+
+const BASE = 'https://api.brand.test'
+const CUSTOMER = { email: 'customer@example.com', password: 'Demo-Rider-2026!' }
+
+/** The embedded reference API in-process, reached as a backend over HTTP would be, with `change` over its answers. */
+const referenceApi =
+  (change?: (path: string, answer: Response) => Response | Promise<Response>): typeof fetch =>
+  async (input, init) => {
+    const request = new Request(input, init)
+    const answer = await api.fetch(request as Parameters<typeof api.fetch>[0], env)
+    return change ? change(new URL(request.url).pathname.replace(/^\/api\//, ''), answer) : answer
+  }
+
+/** The demo editor's staff token, signed in through the API. */
+async function editorToken(): Promise<string> {
+  await forgetUsedCode('editor')
+  const member = demoStaff('editor')
+  const answer = await referenceApi()(`${BASE}/api/staff/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ email: member.email, password: member.password, code: await totpCode(member.totp_secret) }),
+  })
+  expect(answer.status).toBe(200)
+  return ((await answer.json()) as { access_token: string }).access_token
+}
+
+describe('npm run check:backend', () => {
+  it('finds every area of the reference API conforming, every read made, and passes', async () => {
+    const report = await checkBackend({
+      base: BASE,
+      fetch: referenceApi(),
+      country: 'it',
+      credentials: CUSTOMER,
+      staffToken: await editorToken(),
+    })
+    expect(report.areas.map((area) => area.id)).toEqual(AREAS.map((area) => area.id))
+    for (const area of report.areas)
+      expect({ area: area.id, outcome: area.outcome, note: area.note, calls: area.calls }).toMatchObject({
+        outcome: 'conforms',
+        note: undefined,
+      })
+    const calls = report.areas.flatMap((area) => area.calls.map((call) => call.call))
+    for (const call of [
+      'GET api/sites',
+      'GET api/sites/it',
+      'GET api/country-wise-locale-content/it/it',
+      'GET api/get-features',
+      'GET api/front/menu/products?type_id=1',
+      'POST api/auth/login',
+      'GET api/auth/user',
+      'GET api/front/page-index',
+      'GET api/account/profile',
+      'GET api/staff/outbox?page=1&per_page=10',
+    ])
+      expect(calls).toContain(call)
+    expect(calls.some((call) => call.startsWith('GET api/front/products/'))).toBe(true)
+    expect(calls.some((call) => call.startsWith('GET api/account/orders/'))).toBe(true)
+    expect(report.passed).toBe(true)
+    expect(reportText(report)).toContain('PASS: every required area conforms')
+  })
+
+  it('names the area, the call and the first mismatching field of an answer with a field of the wrong type', async () => {
+    const broken = referenceApi(async (path, answer) => {
+      if (!path.startsWith('front/products/')) return answer
+      const body = (await answer.json()) as { data: Record<string, unknown> }
+      return Response.json({ data: { ...body.data, name: 42 } })
+    })
+    const report = await checkBackend({ base: BASE, fetch: broken, country: 'it' })
+    const catalogue = report.areas.find((area) => area.id === 'catalogue')
+    expect(catalogue?.outcome).toBe('fails')
+    const failed = catalogue?.calls.find((call) => call.outcome === 'fails')
+    expect(failed?.call).toMatch(/^GET api\/front\/products\/[a-z0-9-]+$/)
+    expect(failed?.detail).toMatch(/^data\.name: /)
+    expect(reportText(report)).toMatch(
+      /XX Catalogue: fails \(2\/3 calls\)\n {5}GET api\/front\/products\/\S+: data\.name: /,
+    )
+    // The catalogue is not one of the original's calls: the verdict still passes.
+    expect(report.passed).toBe(true)
+  })
+
+  it('fails when a required area is missing, and says which', async () => {
+    const noFeatures = referenceApi((path, answer) =>
+      path === 'get-features' ? Response.json({ message: 'Not Found' }, { status: 404 }) : answer,
+    )
+    const report = await checkBackend({ base: BASE, fetch: noFeatures, country: 'it' })
+    expect(report.areas.find((area) => area.id === 'features')?.outcome).toBe('missing')
+    expect(report.passed).toBe(false)
+    const text = reportText(report)
+    expect(text).toContain('-- Features [required]: missing (GET api/get-features answered 404)')
+    expect(text).toContain('FAIL: required area(s) not conforming: Features')
+  })
+
+  it('reports a backend that lacks an optional area as missing and still passes', async () => {
+    const noStaff = referenceApi((path, answer) =>
+      path.startsWith('staff/') ? new Response('', { status: 405 }) : answer,
+    )
+    const report = await checkBackend({ base: BASE, fetch: noStaff, country: 'it' })
+    expect(report.areas.find((area) => area.id === 'staff')?.outcome).toBe('missing')
+    expect(report.passed).toBe(true)
+  })
+})
+
+describe('npm run check:backend -- --embedded', () => {
+  it('calls nothing but GET (the public /api/ serves reads alone), says what it left out, and passes', async () => {
+    const methods: string[] = []
+    const report = await checkBackend({
+      base: BASE,
+      fetch: (input, init) => {
+        methods.push(init?.method ?? 'GET')
+        return referenceApi()(input, init)
+      },
+      credentials: CUSTOMER,
+      readsOnly: true,
+    })
+    expect(new Set(methods)).toEqual(new Set(['GET']))
+    expect(report.areas.find((area) => area.id === 'login')?.note).toContain(
+      'not called (reads only): POST api/auth/login',
+    )
+    expect(report.areas.find((area) => area.id === 'newsletter')?.outcome).toBe('unchecked')
+    expect(report.passed).toBe(true)
+  })
+})
