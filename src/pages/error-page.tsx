@@ -41,7 +41,8 @@ const WORDING: Record<ErrorKind, { title: string; text: string }> = {
 
 /**
  * The error page: dark, the logo, the status, a heading and an explanation in the market's language, the exact
- * message (PRODUCT.md §3: an English text, so marked as English for screen readers) and a way home.
+ * message (PRODUCT.md §3: an English text, so marked as English for screen readers and set left to right, its full stop
+ * at its end in a right-to-left market too) and a way home.
  */
 export function ErrorPage({ view, status, title, message, text, home, homeLabel }: ErrorPageProps) {
   return (
@@ -49,7 +50,7 @@ export function ErrorPage({ view, status, title, message, text, home, homeLabel 
       <p className="error-status">{status}</p>
       <h1 className="error-title">{title}</h1>
       <p>{text}</p>
-      <p className="error-message" lang="en">
+      <p className="error-message" lang="en" dir="ltr">
         {message}
       </p>
       <a className="button" href={home}>

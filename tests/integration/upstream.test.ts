@@ -160,7 +160,7 @@ describe('the site over an HTTP upstream', () => {
     expect(status).toBe(503)
     expect(headers.get('Retry-After')).toMatch(/^\d+$/)
     expect(text).toContain(`<h1 class="error-title">${italian.common.unavailable_title}</h1>`)
-    expect(text).toContain(`<p class="error-message" lang="en">${UNAVAILABLE}</p>`)
+    expect(text).toContain(`<p class="error-message" lang="en" dir="ltr">${UNAVAILABLE}</p>`)
   })
 
   it('never caches an answer that failed validation', async () => {
