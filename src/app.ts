@@ -203,6 +203,11 @@ app.onError(async (error, c) => {
     c.var.log.error = errorName(error)
     logEvent('error', 'unhandled', { path: loggablePath(c.req.path), error: errorName(error) })
   }
+  // The original's "other call failures" (seed §8): logged, the page "temporarily unavailable".
+  if (pageError.kind === 'unavailable') {
+    c.var.log.error = errorName(error)
+    logEvent('warn', 'page_unavailable', { path: loggablePath(c.req.path), error: errorName(error) })
+  }
   try {
     return await sendErrorPage(c, pageError)
   } catch (renderError) {

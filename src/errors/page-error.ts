@@ -6,6 +6,7 @@ export const ErrorMessages = {
   noCountry: 'This page could not be found (no-country).',
   noLocale: 'This page could not be found (no-locale).',
   maintenance: 'This page its under maintenance, please check again later.',
+  unavailable: 'This page is temporarily unavailable, please try again in a moment.',
   featureOff: 'This page could not be found.',
   pageNotFound: (fullPath: string) => `Page Not Found: ${fullPath}`,
   badRequest: 'This request could not be understood.',
@@ -20,8 +21,11 @@ export const ErrorMessages = {
 export type ErrorStatus = 400 | 403 | 404 | 405 | 413 | 429 | 500 | 502 | 503
 const CLIENT_ERRORS = [400, 403, 404, 405, 413, 429] as const
 
-/** How the error page introduces itself: not found, maintenance, or a failure of ours. */
-export type ErrorKind = 'not-found' | 'maintenance' | 'bad-request' | 'server-error'
+/**
+ * How the error page introduces itself: not found, maintenance (the site lookup's 500/503 or `under_maintenance`),
+ * temporarily unavailable (any other failed call of the page's own data), or a failure of ours.
+ */
+export type ErrorKind = 'not-found' | 'maintenance' | 'unavailable' | 'bad-request' | 'server-error'
 
 /**
  * The one error of the page path: thrown by middleware and loaders before anything streams, turned into the error
@@ -57,22 +61,38 @@ export class PageError extends Error {
     return new PageError(503, ErrorMessages.maintenance)
   }
 
+  /** 503 "temporarily unavailable": the page's own data could not be read; not maintenance, the market is kept. */
+  static unavailable() {
+    return new PageError(503, ErrorMessages.unavailable, 'unavailable')
+  }
+
   /**
-   * The one mapping of errors to answers: page errors as they are, upstream failures as maintenance (an upstream
-   * refusal nobody expected as a bad request, or as 429 when it was one), refusals 4xx, the rest 500. A 401 reaching
-   * here had no session to end (the app ends a logged-in visitor's first): the API refused the site's own call, a bad
-   * answer from the gateway's side (502), not maintenance (only a failed site lookup is, seed §8), so the visitor keeps
-   * their market.
+   * What a failed site lookup means (seed §8): its 500 or 503 is maintenance; any other failure (a timeout, garbage,
+   * another status) is thrown on as it is, a failed call like any other.
+   *
+   * @example
+   * const site = await lookups.site(country, locale).catch(PageError.fromSiteLookup)
+   */
+  static fromSiteLookup(error: unknown): never {
+    if (isUpstreamError(error) && (error.status === 500 || error.status === 503)) throw PageError.maintenance()
+    throw error
+  }
+
+  /**
+   * The one mapping of errors to answers (the original's catalogue, seed §8): page errors as they are (maintenance
+   * among them, thrown only by the site lookup's 500/503 and `under_maintenance`), an upstream refusal nobody expected
+   * as a bad request (or 429 when it was one), any other upstream failure as 503 "temporarily unavailable", client
+   * errors 4xx, the rest 500. A 401 reaching here had no session to end (the app ends a logged-in visitor's first): the
+   * API refused an anonymous visitor's call, a failed call like any other, never maintenance.
    */
   static from(error: unknown): PageError {
     if (error instanceof PageError) return error
-    if (isUpstreamError(error) && error.failure === 'unauthorized') return new PageError(502, ErrorMessages.serverError)
     if (isUpstreamError(error) && error.failure === 'rejected') {
       return error.status === 429
         ? new PageError(429, ErrorMessages.tooManyAttempts)
         : new PageError(400, ErrorMessages.badRequest)
     }
-    if (isUpstreamError(error)) return PageError.maintenance()
+    if (isUpstreamError(error)) return PageError.unavailable()
     if (error instanceof HTTPException && error.status < 500) {
       const status = CLIENT_ERRORS.find((s) => s === error.status) ?? 400
       return new PageError(status, ErrorMessages.badRequest)

@@ -7,8 +7,8 @@ import { availableFor } from './request-availability'
 
 /**
  * Resolves `/{country}-{locale}` before anything renders (PRODUCT.md §3.4–5): 404 "(no-country)" and "(no-locale)",
- * 503 maintenance when the site lookup fails or the site is under maintenance (its whistleblower channel excepted), 404
- * for a switched-off feature.
+ * 503 maintenance when the site lookup answers 500/503 or the site is under maintenance (its whistleblower channel
+ * excepted), 503 "temporarily unavailable" when it fails otherwise, 404 for a switched-off feature.
  * Sets `c.var.market`, `c.var.api` (the market's reads), `c.var.t` and `c.var.available`.
  *
  * @example
@@ -18,8 +18,8 @@ export const resolveMarket = (): MiddlewareHandler<MarketEnv> => async (c, next)
   const parsed = parseMarketSegment(c.req.path.split('/')[1])
   if (!parsed) throw PageError.notFound(ErrorMessages.noCountry)
 
-  // A failed lookup with nothing cached throws UpstreamError: the app answers it as maintenance (503).
-  const site = await c.var.lookups.site(parsed.country, parsed.locale)
+  // A failed lookup with nothing cached: 500/503 is maintenance, any other failure "temporarily unavailable" (seed §8).
+  const site = await c.var.lookups.site(parsed.country, parsed.locale).catch(PageError.fromSiteLookup)
   if (!site) throw PageError.notFound(ErrorMessages.noCountry)
   if (!site.locales.includes(parsed.locale)) throw PageError.notFound(ErrorMessages.noLocale)
   const market = toMarket(site, parsed.locale)

@@ -6,7 +6,7 @@ import { Caching } from '../cache/answer-caching'
 import type { AppEnv } from '../env'
 import { loadTranslator } from '../i18n/load-translator'
 import { createTranslator } from '../i18n/translator'
-import { FALLBACK_MARKET, siteHome } from '../market/market'
+import { FALLBACK_MARKET, parseMarketSegment, siteHome } from '../market/market'
 import { forgetMarket } from '../market/remembered-market'
 import type { ErrorKind, PageError } from '../errors/page-error'
 import { sendPage, viewOf } from '../render/respond'
@@ -16,6 +16,9 @@ const LANDING_PATH = '/'
 
 /** How long a visitor is told to wait before retrying a site under maintenance. */
 export const RETRY_AFTER_SECONDS = 300
+
+/** How long a visitor (or a crawler) is told to wait before asking again for a page whose data could not be read. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 60
 
 type ErrorPageProps = {
   view: View
@@ -31,13 +34,15 @@ type ErrorPageProps = {
 const WORDING: Record<ErrorKind, { title: string; text: string }> = {
   'not-found': { title: 'common.not_found_title', text: 'common.page_not_found_homepage' },
   maintenance: { title: 'common.maintenance_title', text: 'common.maintenance' },
+  unavailable: { title: 'common.unavailable_title', text: 'common.unavailable' },
   'bad-request': { title: 'common.error_title', text: 'common.error_text' },
   'server-error': { title: 'common.error_title', text: 'common.error_text' },
 }
 
 /**
  * The error page: dark, the logo, the status, a heading and an explanation in the market's language, the exact
- * message (PRODUCT.md §3: an English text, so marked as English for screen readers) and a way home.
+ * message (PRODUCT.md §3: an English text, so marked as English for screen readers and set left to right, its full stop
+ * at its end in a right-to-left market too) and a way home.
  */
 export function ErrorPage({ view, status, title, message, text, home, homeLabel }: ErrorPageProps) {
   return (
@@ -45,7 +50,7 @@ export function ErrorPage({ view, status, title, message, text, home, homeLabel 
       <p className="error-status">{status}</p>
       <h1 className="error-title">{title}</h1>
       <p>{text}</p>
-      <p className="error-message" lang="en">
+      <p className="error-message" lang="en" dir="ltr">
         {message}
       </p>
       <a className="button" href={home}>
@@ -59,7 +64,8 @@ export function ErrorPage({ view, status, title, message, text, home, homeLabel 
  * Answers a PageError with the error page. Inside a resolved market it speaks the market's language and leads to the
  * site's first URL; otherwise int-en's texts and `/int-en`. Maintenance ("check again later") leads to the market
  * picker of the landing page, never to a page of the market under maintenance.
- * Maintenance also forgets the remembered market.
+ * Maintenance also forgets the remembered market; "temporarily unavailable" keeps it (the market is not down, one
+ * read failed), and speaks the language of the market asked for even when its site record could not be read.
  */
 export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promise<Response> {
   const market = c.get('market') ?? null
@@ -68,10 +74,10 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
     c.get('t') ??
     (maintenance && !market
       ? createTranslator(FALLBACK_MARKET.locale, null) // the upstream just failed: do not wait for it twice
-      : await loadTranslator(c.var.lookups.forMarket(market ?? FALLBACK_MARKET)))
+      : await loadTranslator(c.var.lookups.forMarket(market ?? textsMarketOf(c, error))))
   // A market under maintenance (or the whole site, when nothing answers) would only answer 503 again: its way out is
   // the market picker of the landing page, where the markets that are live are listed.
-  const home = maintenance ? LANDING_PATH : market ? siteHome(market.site) : FALLBACK_MARKET.home
+  const home = maintenance ? LANDING_PATH : market ? siteHome(market.site) : textsMarketOf(c, error).home
   if (maintenance) forgetMarket(c)
   return sendPage(
     c,
@@ -88,11 +94,29 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
       status: error.status,
       kind: 'error',
       caching: Caching.never,
-      headers: maintenance
-        ? { 'Retry-After': String(RETRY_AFTER_SECONDS) }
-        : error.status === 429
-          ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) }
-          : {},
+      headers: retryAfterOf(error),
     },
   )
+}
+
+/** The wait an error page announces: maintenance's, a read's that failed, a refused burst's; none for the rest. */
+function retryAfterOf(error: PageError): Record<string, string> {
+  const seconds =
+    error.kind === 'maintenance'
+      ? RETRY_AFTER_SECONDS
+      : error.kind === 'unavailable'
+        ? UNAVAILABLE_RETRY_AFTER_SECONDS
+        : error.status === 429
+          ? ATTEMPT_WINDOW_SECONDS
+          : null
+  return seconds === null ? {} : { 'Retry-After': String(seconds) }
+}
+
+/**
+ * Whose texts and home an error page outside a resolved market shows: the market the path asks for when only reading
+ * its data failed ("temporarily unavailable" of a site lookup that timed out), else int-en's.
+ */
+function textsMarketOf(c: Context<AppEnv>, error: PageError): { country: string; locale: string; home: string } {
+  const asked = error.kind === 'unavailable' ? parseMarketSegment(c.req.path.split('/')[1]) : null
+  return asked ? { ...asked, home: `/${asked.country}-${asked.locale}` } : FALLBACK_MARKET
 }

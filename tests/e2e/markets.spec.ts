@@ -1,5 +1,8 @@
 import { expect, test, problemsOf, recordProblems } from './fixtures/offline'
+import { layoutProblems } from './fixtures/layout'
+import { queryLocalD1 } from './fixtures/local-d1'
 import { keepScreenshot } from './fixtures/screenshots'
+import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 
 const SCREENSHOTS = 'test-results/screenshots'
 
@@ -95,4 +98,41 @@ test('a market under maintenance answers 503, headed in its language above the e
   await expect(page.getByText('This page its under maintenance, please check again later.')).toBeVisible()
   await page.goto('/')
   await expect(page.getByRole('button', { name: 'Nederland' })).toHaveCount(0)
+})
+
+test('a page whose data cannot be read is "temporarily unavailable" in its market\'s language, right to left, at phone width', async ({
+  page,
+  context,
+}) => {
+  // The backend's answer for one product in Hebrew breaks the contract (a specification key it may not have): its read
+  // fails, as a faltering backend's would, while the market itself is fine. No other test opens this product.
+  const broken = `(SELECT id FROM products WHERE slug = 'aurora-luce-duo') AND locale = 'he'`
+  const [row] = await queryLocalD1<{ specs: string | null }>(
+    `SELECT specs FROM product_names WHERE product_id = ${broken}`,
+  )
+  const restore = row?.specs == null ? 'NULL' : `'${row.specs.replaceAll("'", "''")}'`
+  await queryLocalD1(
+    `UPDATE product_names SET specs = '[{"key":"NOT A KEY","parts":[{"kind":"text","text":"x"}]}]' WHERE product_id = ${broken}`,
+  )
+  try {
+    await page.setViewportSize({ width: 390, height: 800 })
+    await context.addCookies([{ name: 'CountryLocale', value: 'il-he', domain: '127.0.0.1', path: '/' }])
+    const response = await page.goto('/il-he/products/aurora-luce-duo')
+    expect(response?.status()).toBe(503)
+    expect(response?.headers()['retry-after']).toBe('60')
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'he')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(hebrew.common.unavailable_title)
+    await expect(page.getByText(hebrew.common.unavailable)).toBeVisible()
+    // The exact English message, marked as English, reads left to right inside the right-to-left page.
+    const message = page.getByText('This page is temporarily unavailable, please try again in a moment.')
+    await expect(message).toHaveAttribute('lang', 'en')
+    expect(await message.evaluate((el) => getComputedStyle(el).direction)).toBe('ltr')
+    await expect(page.getByText('This page its under maintenance, please check again later.')).toHaveCount(0)
+    expect(await page.evaluate(layoutProblems)).toEqual([])
+    // Not maintenance: the remembered market is kept.
+    expect((await context.cookies()).find((cookie) => cookie.name === 'CountryLocale')?.value).toBe('il-he')
+  } finally {
+    await queryLocalD1(`UPDATE product_names SET specs = ${restore} WHERE product_id = ${broken}`)
+  }
 })

@@ -159,7 +159,7 @@ describe('market resolution (PRODUCT.md §3)', () => {
     expect(text).toContain('<html lang="it"')
     expect(text).toContain(`<h1 class="error-title">${italian.common.not_found_title}</h1>`)
     expect(textOf(text)).toContain(italian.common.page_not_found_homepage)
-    expect(text).toContain('<p class="error-message" lang="en">Page Not Found: /it-it/pagina-inesistente</p>')
+    expect(text).toContain('<p class="error-message" lang="en" dir="ltr">Page Not Found: /it-it/pagina-inesistente</p>')
     expect(text).not.toMatch(/<h1[^>]*>[^<]*Page Not Found/)
   })
 
@@ -167,7 +167,9 @@ describe('market resolution (PRODUCT.md §3)', () => {
     const { status, text } = await visit('/xx-yy/anything')
     expect(status).toBe(404)
     expect(text).toContain('<h1 class="error-title">Page not found</h1>')
-    expect(text).toContain('<p class="error-message" lang="en">This page could not be found (no-country).</p>')
+    expect(text).toContain(
+      '<p class="error-message" lang="en" dir="ltr">This page could not be found (no-country).</p>',
+    )
   })
 
   it("resolves content pages through the site's pageLinks, whose slugs differ per market", async () => {

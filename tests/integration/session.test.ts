@@ -138,19 +138,19 @@ describe('a 401 on a call of an anonymous visitor (seed §8: "401 on any call: l
     ['the content page', 'front/pages/about-us', '/it-it/chi-siamo'],
     ['the product', 'front/products/aurora-strada-9', '/it-it/products/aurora-strada-9'],
   ])(
-    'on %s the page needs: a bad gateway (502, the error page), neither maintenance nor a login, and the visitor keeps the market they picked',
+    'on %s the page needs: 503 "temporarily unavailable" (a failed call, seed §8), neither maintenance nor a login, and the visitor keeps the market they picked',
     async (_, prefix, path) => {
       const { status, headers, text, upstream, lines } = await visitRefused(prefix, path)
-      expect(status).toBe(502)
-      expect(text).toContain('Something went wrong on our side. Please try again.')
+      expect(status).toBe(503)
+      expect(text).toContain('This page is temporarily unavailable, please try again in a moment.')
       expect(text).not.toContain('under maintenance')
-      expect(headers.get('Retry-After')).toBeNull()
+      expect(headers.get('Retry-After')).toBe('60')
       expect(headers.get('Location')).toBeNull()
       // Only maintenance (a site lookup's 500 or 503) forgets the remembered market: a 401 leaves every cookie alone.
       expect(headers.getSetCookie()).toEqual([])
       expect(headers.get('Cache-Control')).toBe('no-store')
       expect(upstream.requests.filter((request) => request.url.includes(`/api/${prefix}`))).toHaveLength(1)
-      expect(requestLine(lines)).toMatchObject({ status: 502, error: expect.stringContaining('unauthorized') })
+      expect(requestLine(lines)).toMatchObject({ status: 503, error: expect.stringContaining('unauthorized') })
       expect(lines.join('\n')).not.toContain('Stack')
     },
   )

@@ -9,6 +9,7 @@ import italian from '../../demo/messages/it.json'
 import { clearCaches, visit } from '../fixtures/worker'
 
 const MAINTENANCE = 'This page its under maintenance, please check again later.'
+const UNAVAILABLE = 'This page is temporarily unavailable, please try again in a moment.'
 const http = { UPSTREAM_URL, UPSTREAM_TIMEOUT_MS: '300' }
 
 beforeEach(clearCaches)
@@ -143,22 +144,23 @@ describe('the site over an HTTP upstream', () => {
     expect(text).not.toContain('href="/it-it"')
   })
 
-  it('answers maintenance, never a 500, when a slow upstream times out with nothing cached', async () => {
+  it('answers 503 "temporarily unavailable", never a 500 nor maintenance, when a slow upstream times out with nothing cached', async () => {
     httpUpstream().fail('sites/', 'slow')
     const { status, text } = await visit('/it-it/chi-siamo', {}, http)
     expect(status).toBe(503)
-    expect(text).toContain(MAINTENANCE)
+    expect(text).toContain(UNAVAILABLE)
+    expect(text).not.toContain(MAINTENANCE)
   })
 
-  it('heads the maintenance page of a known market in its language, with the exact message and the 503 unchanged', async () => {
+  it('heads the "temporarily unavailable" page of a known market in its language, with the exact message and the 503 unchanged', async () => {
     const upstream = httpUpstream()
     await visit('/it-it', {}, http)
     upstream.fail('', 'refused')
     const { status, text, headers } = await visit('/it-it/chi-siamo', {}, http)
     expect(status).toBe(503)
     expect(headers.get('Retry-After')).toMatch(/^\d+$/)
-    expect(text).toContain(`<h1 class="error-title">${italian.common.maintenance_title}</h1>`)
-    expect(text).toContain(`<p class="error-message" lang="en">${MAINTENANCE}</p>`)
+    expect(text).toContain(`<h1 class="error-title">${italian.common.unavailable_title}</h1>`)
+    expect(text).toContain(`<p class="error-message" lang="en" dir="ltr">${UNAVAILABLE}</p>`)
   })
 
   it('never caches an answer that failed validation', async () => {
