@@ -43,10 +43,12 @@ describe("the site on the brand's own backend (the original's eight calls)", () 
 
   it('reads the absolute URLs of a site record as their paths', async () => {
     const { text } = await onOriginal('/it-it')
+    expect(text).toContain('value="it-it"')
     expect(text).not.toContain('https://www.aurora-cycles.example/it-it"')
   })
 
   it('answers 503 maintenance for a market under maintenance, 404 (no-country) for none', async () => {
+    expect((await onOriginal('/it-it')).status).toBe(200)
     const maintenance = await onOriginal('/nl-nl')
     expect(maintenance.status).toBe(503)
     expect(textOf(maintenance.text)).toContain(MAINTENANCE)
@@ -62,9 +64,11 @@ describe("the site on the brand's own backend (the original's eight calls)", () 
     expect(textOf(text)).toContain('Vai al contenuto')
   })
 
-  it("maps the brand's features through the one table: search switched off, unknown features ignored", async () => {
-    expect((await onOriginal('/it-it/search?q=strada')).status).toBe(404)
-    expect((await onOriginal('/it-it')).text).not.toContain('href="/it-it/search')
+  it("maps the brand's features through the one table: search switched off by its `status: 0`", async () => {
+    expect((await onOriginal('/it-it/search/all?q=strada')).status).toBe(404)
+    const home = (await onOriginal('/it-it')).text
+    expect(home).not.toContain('action="/it-it/search/all"')
+    expect(home).toContain('class="login-link icon-button"')
   })
 
   it('answers a wrong password (401 from the backend) with the login page and its message, keeping the market', async () => {
