@@ -44,6 +44,8 @@ export default defineConfig({
       'tests/integration/**/*.test.tsx',
     ],
     setupFiles: ['./tests/apply-migrations.ts'],
+    // The stand-in of the brand's own backend over real HTTP (tests/integration/original-backend.test.ts).
+    globalSetup: ['./tests/fixtures/original-backend-setup.ts'],
     // Two files at once on two cores: much of a file's time is its runtime starting and its storage being filled.
     maxWorkers: 2,
     // No test measures speed: a busy machine (sealing 30 MB of attachments, say) gets the time it needs.

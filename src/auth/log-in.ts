@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { logEvent } from '../ops/log'
-import { unlessRefused, UpstreamError } from '../upstream/errors'
+import { isUpstreamError, unlessRefused, UpstreamError } from '../upstream/errors'
 import type { LoginRequest } from '../../contract/account-schemas'
 import { mergeHeldCarts } from '../cart/merge-at-login'
 import { authOf } from './auth-of'
@@ -17,7 +17,8 @@ export type LoginOutcome = 'logged-in' | 'refused' | 'limited'
  * Logs a visitor in (PRODUCT.md §4): `POST api/auth/login` for a token, `GET api/auth/user` with it, then a new
  * session whose id alone goes to the browser. A session the browser already held (another account's, or this one's)
  * ends first, its token revoked: every login gets a new id. The API refusing the credentials is `refused`, never
- * saying whether the account exists, and changes nothing; its own rate limit is `limited`; any other failure throws
+ * saying whether the account exists, and changes nothing (a 401, as many Laravel login controllers answer wrong
+ * credentials, is a refusal too, never an outage); its own rate limit is `limited`; any other failure throws
  * (the 503 page). The anonymous carts the browser holds are merged into the customer's.
  */
 export async function logIn(
@@ -31,7 +32,7 @@ export async function logIn(
     throw PageError.maintenance()
   }
   const auth = authOf(c, market)
-  const { answer, refused } = await unlessRefused(auth.login(credentials), [400, 422, 429])
+  const { answer, refused } = await unlessRefused(auth.login(credentials).catch(asRefusal), [400, 401, 422, 429])
   if (refused) return refused.status === 429 ? 'limited' : 'refused'
   const user = answer && (await auth.user(answer.access_token))
   const expiresAt = Date.parse(answer?.expires_at ?? '')
@@ -44,4 +45,11 @@ export async function logIn(
   // The carts the visitor filled before logging in become the customer's (docs/api.md "Cart").
   await mergeHeldCarts(c, answer.access_token, market.locale)
   return 'logged-in'
+}
+
+/** A 401 to `POST api/auth/login` is wrong credentials (the Laravel way): a refusal like a 422, no outage, no logout. */
+function asRefusal(error: unknown): never {
+  if (isUpstreamError(error) && error.failure === 'unauthorized')
+    throw new UpstreamError('rejected', error.path, 401, { message: '' })
+  throw error
 }

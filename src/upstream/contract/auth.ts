@@ -7,7 +7,8 @@ import {
   resetPasswordAnswer,
   resetTokenAnswer,
 } from '../../../contract/account-schemas'
-import { loginAnswer, userAnswer } from '../../../contract/schemas'
+import { loginAnswer } from '../../../contract/schemas'
+import { userRecordAnswer } from '../readers/user-record'
 import { dataOf, segment } from './answers'
 
 /**
@@ -20,8 +21,8 @@ import { dataOf, segment } from './answers'
 export const authCalls = (client: Upstream) => ({
   /** `POST api/auth/login`: a bearer token and its expiry. */
   login: (credentials: LoginRequest) => client.send('POST', 'auth/login', credentials, loginAnswer),
-  /** `GET api/auth/user` with a token: its user, or null. */
-  user: (token: string) => dataOf(client.withToken(token).get('auth/user', userAnswer)),
+  /** `GET api/auth/user` with a token: its user (a plain Laravel user too), or null. */
+  user: (token: string) => dataOf(client.withToken(token).get('auth/user', userRecordAnswer)),
   /** `POST api/auth/logout`: revokes a token. */
   logout: (token: string) => client.withToken(token).send('POST', 'auth/logout', {}, acknowledgedAnswer),
   /** `POST api/auth/forgot-password`: mails a reset link built on `linkBase` when the account exists (the same answer either way). */

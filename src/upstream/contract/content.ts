@@ -1,5 +1,6 @@
 import type { ReadOptions, Upstream } from '../client'
-import { contentPageAnswer, messagesAnswer, seoAnswer } from '../../../contract/schemas'
+import { contentPageAnswer, seoAnswer } from '../../../contract/schemas'
+import { translationsAnswer } from '../readers/translations'
 import { dataOf, segment } from './answers'
 
 /**
@@ -9,12 +10,12 @@ import { dataOf, segment } from './answers'
  * const page = await contentCalls(marketClient, market).page('about-us')
  */
 export const contentCalls = (client: Upstream, market: { country: string; locale: string }) => ({
-  /** `GET api/country-wise-locale-content/{country}/{locale}`: the UI texts. */
+  /** `GET api/country-wise-locale-content/{country}/{locale}`: the UI texts (nested or flat dotted keys). */
   messages: (options?: ReadOptions) =>
     dataOf(
       client.get(
         `country-wise-locale-content/${segment(market.country)}/${segment(market.locale)}`,
-        messagesAnswer,
+        translationsAnswer,
         options,
       ),
     ),
