@@ -20,20 +20,21 @@ import {
 import { checkoutAnswer } from '../../contract/checkout-schemas'
 import { jobsAnswer } from '../../contract/form-schemas'
 import { pageIndexAnswer } from '../../contract/page-index-schemas'
-import {
-  contentPageAnswer,
-  featuresAnswer,
-  loginAnswer,
-  menuAnswer,
-  messagesAnswer,
-  newsListAnswer,
-  seoAnswer,
-  siteAnswer,
-  sitesAnswer,
-  userAnswer,
-} from '../../contract/schemas'
+import { z } from 'zod'
+import { contentPageAnswer, loginAnswer, menuAnswer, newsListAnswer, seoAnswer } from '../../contract/schemas'
 import { marketListAnswer, outboxAnswer, staffAnswer, submissionListAnswer } from '../../contract/staff-schemas'
+import { featureListAnswer } from '../../src/upstream/readers/features'
+import { siteRecord, siteRecordAnswer } from '../../src/upstream/readers/site-records'
+import { translationsAnswer } from '../../src/upstream/readers/translations'
+import { userRecordAnswer } from '../../src/upstream/readers/user-record'
 import type { AreaProbe } from './probe'
+
+/**
+ * The original's calls are read as the site reads them (src/upstream/readers/: a site record without a currency, a
+ * plain Laravel user, flat translation keys, features by name), so the kit passes what the site can run on. The
+ * sites list is read record by record: a record the site would drop (and log) is named here.
+ */
+const everySiteRecord = z.object({ data: z.array(siteRecord) })
 
 /** What the areas learn from the backend and the command line as they go (the market, a product, a token…). */
 export type CheckContext = {
@@ -75,10 +76,10 @@ export const AREAS: Area[] = [
     name: 'Markets (api/sites)',
     required: true,
     async check(probe, context) {
-      const sites = await probe.read('sites', sitesAnswer)
+      const sites = await probe.read('sites', everySiteRecord)
       const country = context.country ?? sites?.data[0]?.slug
       if (!country) return 'no market to read'
-      const site = (await probe.read(`sites/${q(country)}`, siteAnswer))?.data
+      const site = (await probe.read(`sites/${q(country)}`, siteRecordAnswer))?.data
       context.country = country
       context.locale ??= site?.locales[0]
       if (site?.seo) context.seoModel = { id: site.seo.model_id, type: site.seo.model_type }
@@ -92,7 +93,7 @@ export const AREAS: Area[] = [
     required: true,
     async check(probe, { country, locale }) {
       if (!country || !locale) return 'no market to read'
-      await probe.read(`country-wise-locale-content/${q(country)}/${q(locale)}`, messagesAnswer)
+      await probe.read(`country-wise-locale-content/${q(country)}/${q(locale)}`, translationsAnswer)
       return undefined
     },
   },
@@ -101,7 +102,7 @@ export const AREAS: Area[] = [
     name: 'Features',
     required: true,
     async check(probe) {
-      await probe.read('get-features', featuresAnswer)
+      await probe.read('get-features', featureListAnswer)
       return undefined
     },
   },
@@ -137,7 +138,7 @@ export const AREAS: Area[] = [
         await probe.refuses('auth/user', [401])
         return 'the user not read: give --token, or --email and --password'
       }
-      await probe.read('auth/user', userAnswer, { token: context.token })
+      await probe.read('auth/user', userRecordAnswer, { token: context.token })
       return undefined
     },
   },

@@ -1,10 +1,11 @@
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { api } from '../../reference-api'
 import { AREAS } from '../../scripts/check-backend/areas'
 import { checkBackend } from '../../scripts/check-backend/check'
 import { reportText } from '../../scripts/check-backend/report'
 import { demoStaff, forgetUsedCode, totpCode } from '../fixtures/console'
+import { ORIGINAL_PASSWORD } from '../fixtures/original-backend.mjs'
 
 const BASE = 'https://api.brand.test'
 const CUSTOMER = { email: 'customer@example.com', password: 'Demo-Rider-2026!' }
@@ -64,6 +65,23 @@ describe('npm run check:backend', () => {
     expect(calls.some((call) => call.startsWith('GET api/account/orders/'))).toBe(true)
     expect(report.passed).toBe(true)
     expect(reportText(report)).toContain('PASS: every required area conforms')
+  })
+
+  it("reads the brand's own backend as the site does: the original's eight calls conform but its one bad site record, named", async () => {
+    const report = await checkBackend({
+      base: inject('originalBackendUrl'),
+      fetch: (input, init) => fetch(input, init),
+      country: 'it',
+      credentials: { email: CUSTOMER.email, password: ORIGINAL_PASSWORD },
+    })
+    const outcome = (id: string) => report.areas.find((area) => area.id === id)
+    for (const area of report.areas.filter((each) => each.required && each.id !== 'sites'))
+      expect({ area: area.id, outcome: area.outcome, calls: area.calls }).toMatchObject({ outcome: 'conforms' })
+    const sites = outcome('sites')
+    expect(sites?.outcome).toBe('fails')
+    expect(sites?.calls.find((call) => call.outcome === 'fails')?.detail).toMatch(/^data\[\d+\]\.slug: /)
+    expect(outcome('catalogue')?.outcome).toBe('missing')
+    expect(report.passed).toBe(false)
   })
 
   it('names the area, the call and the first mismatching field of an answer with a field of the wrong type', async () => {
