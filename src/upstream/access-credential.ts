@@ -8,6 +8,9 @@ import { logEvent } from '../ops/log'
  */
 export type AccessCredential = { clientId: string; clientSecret: string }
 
+/** Read once per isolate and environment, as the configuration is (src/config.ts): a half is logged once. */
+const read = new WeakMap<object, AccessCredential | null>()
+
 /**
  * The service token when both its halves are set, else null; one half alone is logged `config_invalid` (its value
  * never) and counts as none.
@@ -16,6 +19,15 @@ export type AccessCredential = { clientId: string; clientSecret: string }
  * const credential = accessCredentialOf(c.env)
  */
 export function accessCredentialOf(env: Bindings): AccessCredential | null {
+  let credential = read.get(env)
+  if (credential === undefined) {
+    credential = credentialOf(env)
+    read.set(env, credential)
+  }
+  return credential
+}
+
+function credentialOf(env: Bindings): AccessCredential | null {
   const clientId = env.UPSTREAM_ACCESS_CLIENT_ID || ''
   const clientSecret = env.UPSTREAM_ACCESS_CLIENT_SECRET || ''
   if (clientId && clientSecret) return { clientId, clientSecret }

@@ -55,7 +55,7 @@ describe("the Worker's Access service token (UPSTREAM_ACCESS_CLIENT_ID / _SECRET
       expect(request.headers.get('CF-Access-Client-Secret'), request.url).toBe(env.UPSTREAM_ACCESS_CLIENT_SECRET)
     }
     expect(lines.length).toBeGreaterThan(0)
-    expect(lines.join('\n')).not.toContain(env.UPSTREAM_ACCESS_CLIENT_SECRET as string)
+    expect(lines.join('\n')).not.toContain(env.UPSTREAM_ACCESS_CLIENT_SECRET)
   })
 
   describe('with the embedded API', () => {
@@ -68,13 +68,13 @@ describe("the Worker's Access service token (UPSTREAM_ACCESS_CLIENT_ID / _SECRET
     })
 
     it('goes with no call: the embedded API is no origin behind Access', async () => {
-      const calls: Request[] = []
+      const calls: Array<{ url: string; headers: Headers }> = []
       const recording = composed as ReferenceApi
       // The real reference API, its requests seen on their way in.
       embedReferenceApi({
         ...recording,
         fetch: (request, bindings, ctx) => {
-          calls.push(request.clone())
+          calls.push({ url: request.url, headers: new Headers(request.headers) })
           return api.fetch(request, bindings, ctx)
         },
       })
