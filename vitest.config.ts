@@ -30,6 +30,9 @@ export default defineConfig({
           SESSION_SECRET: 'test-only-session-secret',
           WHISTLEBLOWER_KEY: 'test-only-whistleblower-key',
           PAYMENT_WEBHOOK_SECRET: 'test-only-payment-webhook-secret',
+          // The Worker's Access service token at the stand-in backend (tests/fixtures/http-upstream.ts); unused when embedded.
+          UPSTREAM_ACCESS_CLIENT_ID: 'test-only-access-client.access',
+          UPSTREAM_ACCESS_CLIENT_SECRET: 'test-only-access-client-secret',
           // The tests' requests go to https://site.test (tests/fixtures/worker.ts): the site's public origin.
           PUBLIC_ORIGIN: 'https://site.test',
         },

@@ -1,4 +1,6 @@
 // `npm start`: the whole site on the embedded API, on a fresh clone: packages, local D1 with demo data, wrangler dev.
+// `UPSTREAM_URL=https://… npm start` points it at a backend instead, with the Worker's Access service token from the
+// environment (UPSTREAM_ACCESS_CLIENT_ID / _SECRET) or from `.dev.vars`, which wrangler reads itself (docs/configuration.md).
 // Quiet: what it is doing, then the site's address, the demo logins and the console's address last; wrangler's own
 // start-up lines are shown only if it stops before it is ready, its request lines once it is.
 import { spawn } from 'node:child_process'
@@ -10,6 +12,9 @@ const port = process.env.PORT || '8787'
 const site = `http://127.0.0.1:${port}`
 const started = Date.now()
 const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
+/** The backend and its service token, when the environment names them (`.dev.vars` may name them too). */
+const UPSTREAM_VARIABLES = ['UPSTREAM_URL', 'UPSTREAM_ACCESS_CLIENT_ID', 'UPSTREAM_ACCESS_CLIENT_SECRET']
+const upstream = process.env.UPSTREAM_URL || null
 
 ensureDependencies()
 console.log('Preparing the local database (migrations, demo data)…')
@@ -36,6 +41,7 @@ const wrangler = spawn(
     'WHISTLEBLOWER_KEY:local-whistleblower-key-not-for-production',
     '--var',
     'PAYMENT_WEBHOOK_SECRET:local-payment-webhook-secret-not-for-production',
+    ...UPSTREAM_VARIABLES.flatMap((name) => (process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [])),
     // The browser tests' site: their robots fill in forms faster than a person (the rule itself is proven in workerd).
     ...(process.env.FORM_MIN_FILL_SECONDS
       ? ['--var', `FORM_MIN_FILL_SECONDS:${process.env.FORM_MIN_FILL_SECONDS}`]
@@ -61,7 +67,11 @@ function announce() {
   const [customer] = DEMO_CUSTOMERS
   console.log(`
 The site is ready after ${since()}: ${site}
-  Demo customer:  ${customer.email} / ${customer.password} (log in at ${site}/login)
+${
+  upstream
+    ? `  Backend:        ${upstream} (its cached answers are its own: a switch starts from empty caches)`
+    : `  Demo customer:  ${customer.email} / ${customer.password} (log in at ${site}/login)`
+}
   Purge secret:   local-purge-secret (local use only)
   Staff console:  ${site}/_console — ${DEMO_STAFF.map((member) => `${member.role} ${member.email} / ${member.password}`).join(', ')}
                   (their TOTP secrets: docs/console.md)

@@ -1,10 +1,18 @@
 import type { Bindings } from './env'
 import { MIN_FILL_SECONDS } from './forms/form-token'
 import { logEvent } from './ops/log'
+import { upstreamFingerprint } from './upstream/fingerprint'
 import type { Region } from '../contract/schemas'
 
-/** Where the site's data comes from: the embedded API, the brand's API over HTTP, or a `UPSTREAM_URL` that is no URL. */
-export type UpstreamConfig = { kind: 'embedded' } | { kind: 'http'; url: string; origin: string } | { kind: 'invalid' }
+/**
+ * Where the site's data comes from: the embedded API, the brand's API over HTTP, or a `UPSTREAM_URL` that is no URL
+ * (or plain `http:` on a host other than this machine's). Each has its fingerprint: the part of every cached lookup's
+ * key that names the upstream (src/upstream/fingerprint.ts), so a switch of upstream starts from empty caches.
+ */
+export type UpstreamConfig =
+  | { kind: 'embedded'; fingerprint: string }
+  | { kind: 'http'; url: string; origin: string; fingerprint: string }
+  | { kind: 'invalid'; fingerprint: string }
 
 /** The Worker's settings, read from its variables once per isolate and environment. */
 export type Config = {
@@ -96,17 +104,24 @@ export function configOf(env: Bindings): Config {
   return config
 }
 
+/**
+ * An https URL; plain http only on this machine (127.0.0.1 or localhost: a backend run beside `npm start`), so
+ * the service credential and visitors' data never cross a network in clear (docs/decisions/040).
+ */
 function upstreamOf(value: string | undefined): UpstreamConfig {
-  if (!value) return { kind: 'embedded' }
+  if (!value) return { kind: 'embedded', fingerprint: upstreamFingerprint('embedded') }
   try {
     const url = new URL(value)
-    if (url.protocol === 'https:' || url.protocol === 'http:') {
-      return { kind: 'http', url: url.href.replace(/\/+$/, ''), origin: url.origin }
+    if (url.protocol === 'https:' || (url.protocol === 'http:' && isThisMachine(url.hostname))) {
+      const href = url.href.replace(/\/+$/, '')
+      return { kind: 'http', url: href, origin: url.origin, fingerprint: upstreamFingerprint(href) }
     }
   } catch {}
   logEvent('error', 'config_invalid', { variable: 'UPSTREAM_URL' })
-  return { kind: 'invalid' }
+  return { kind: 'invalid', fingerprint: upstreamFingerprint('invalid') }
 }
+
+const isThisMachine = (hostname: string) => hostname === '127.0.0.1' || hostname === 'localhost'
 
 /** An HTTPS tile template on one host (`{s}` subdomains would each need their own CSP entry). */
 function mapTilesOf(value: string | undefined): Config['mapTiles'] {
@@ -125,7 +140,7 @@ function mapTilesOf(value: string | undefined): Config['mapTiles'] {
 function publicOriginOf(value: string | undefined): string | null {
   try {
     const url = new URL(value ?? '')
-    const local = url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost')
+    const local = url.protocol === 'http:' && isThisMachine(url.hostname)
     if ((url.protocol === 'https:' || local) && url.origin === value?.replace(/\/$/, '')) return url.origin
   } catch {}
   logEvent('error', 'config_invalid', { variable: 'PUBLIC_ORIGIN' })

@@ -42,6 +42,13 @@ export type Bindings = Env & {
    * webhooks answer 503. Unused with the embedded API, which takes no such call from outside.
    */
   UPSTREAM_SERVICE_TOKEN?: string
+  /**
+   * The Worker's Cloudflare Access service token at the brand's backend (src/upstream/access-credential.ts): sent as
+   * `CF-Access-Client-Id` / `CF-Access-Client-Secret` on every call over HTTP. Without it, with an HTTP upstream, no
+   * write is sent (forms, sign-up, reset, whistleblower: 503). Unused with the embedded API. Never logged.
+   */
+  UPSTREAM_ACCESS_CLIENT_ID?: string
+  UPSTREAM_ACCESS_CLIENT_SECRET?: string
 }
 
 /**

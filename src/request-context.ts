@@ -1,9 +1,11 @@
 import type { MiddlewareHandler } from 'hono'
+import { cacheKeysOf } from './cache/keys'
 import { createLookups } from './cache/lookups'
 import { configOf } from './config'
 import type { AppEnv } from './env'
 import { pageCacheRenderOf } from './page-cache/render-request'
 import { createUpstream } from './upstream/client'
+import { accessCredentialOf } from './upstream/access-credential'
 import { referenceApiOf } from './upstream/reference-api'
 import { EMBEDDED_ORIGIN, embeddedTransport, httpTransport, misconfiguredTransport } from './upstream/transport'
 import { errorName, logEvent } from './ops/log'
@@ -26,7 +28,11 @@ export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) =
   const http = config.upstream.kind === 'http' ? config.upstream : null
   const embedded = config.upstream.kind === 'embedded' ? referenceApiOf(c) : null
   const upstream = createUpstream({
-    transport: http ? httpTransport : embedded ? embeddedTransport(embedded) : misconfiguredTransport,
+    transport: http
+      ? httpTransport(accessCredentialOf(c.env))
+      : embedded
+        ? embeddedTransport(embedded)
+        : misconfiguredTransport,
     baseUrl: http?.url ?? EMBEDDED_ORIGIN,
     timeoutMs: config.upstreamTimeoutMs,
     signal: c.req.raw.signal,
@@ -43,6 +49,7 @@ export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) =
         onRefreshError: (key, error) => logEvent('warn', 'cache_refresh_failed', { key, error: errorName(error) }),
       },
       upstream,
+      cacheKeysOf(config.upstream.fingerprint),
     ),
   )
   await next()

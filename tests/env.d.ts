@@ -22,5 +22,8 @@ declare namespace Cloudflare {
     PURGE_SECRET: string
     SESSION_SECRET: string
     WHISTLEBLOWER_KEY: string
+    /** The Worker's Access service token at the tests' stand-in backend (tests/fixtures/http-upstream.ts). */
+    UPSTREAM_ACCESS_CLIENT_ID: string
+    UPSTREAM_ACCESS_CLIENT_SECRET: string
   }
 }

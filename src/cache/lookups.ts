@@ -9,7 +9,7 @@ import { pageIndexCalls } from '../upstream/contract/page-index'
 import { searchCalls } from '../upstream/contract/search'
 import { siteCalls } from '../upstream/contract/sites'
 import { whistleblowerCalls } from '../upstream/contract/whistleblower'
-import { cacheKeys } from './keys'
+import type { CacheKeys } from './keys'
 import { type CachePolicy, CacheItem, CacheLong, CacheShort } from './policies'
 import { cached, type CacheContext, type Load, remembered } from './swr'
 import type { Site } from '../../contract/schemas'
@@ -28,38 +28,38 @@ const MENU_TYPE_ID = 1
  * answer: the brand-wide ones here, a market's through `forMarket`. Lists answer `[]` when the API has none.
  *
  * @example
- * const lookups = createLookups(cache, upstream)
+ * const lookups = createLookups(cache, upstream, cacheKeysOf(config.upstream.fingerprint))
  * const site = await lookups.site('it', 'it')
  * const product = await lookups.forMarket({ country: 'it', locale: 'it' }).catalogue.product('aurora-road-pro')
  */
-export function createLookups(cache: CacheContext, upstream: Upstream) {
+export function createLookups(cache: CacheContext, upstream: Upstream, keys: CacheKeys) {
   const brand = siteCalls(upstream)
 
   return {
     /** A market's site record, or null when there is no such market. */
     site: (country: string, locale: string) =>
-      cached(cache, cacheKeys.site(country), CacheShort, (background) =>
+      cached(cache, keys.site(country), CacheShort, (background) =>
         siteCalls(upstream.forMarket({ country, locale })).site(country, { background }),
       ),
     /** Every market's site record. */
-    sites: () => cachedList(cache, cacheKeys.sites(), CacheShort, (background) => brand.sites({ background })),
+    sites: () => cachedList(cache, keys.sites(), CacheShort, (background) => brand.sites({ background })),
     /** The brand's features. */
-    features: () => cachedList(cache, cacheKeys.features(), CacheShort, (background) => brand.features({ background })),
+    features: () => cachedList(cache, keys.features(), CacheShort, (background) => brand.features({ background })),
     /**
      * Where every public page of the brand exists and when it changed (hreflang, sitemaps), or null when the API has
      * none. Brand-wide: purged with any market, like the sites list.
      */
     pageIndex: () =>
-      cached(cache, cacheKeys.pageIndex(), CacheShort, (background) => pageIndexCalls(upstream).index({ background })),
+      cached(cache, keys.pageIndex(), CacheShort, (background) => pageIndexCalls(upstream).index({ background })),
     /** The reads of one market, in its language and prices. */
-    forMarket: (market: MarketRef) => marketReads(cache, upstream.forMarket(market), market),
+    forMarket: (market: MarketRef) => marketReads(cache, keys, upstream.forMarket(market), market),
   }
 }
 
 export type Lookups = ReturnType<typeof createLookups>
 
 /** A market's site record as this isolate remembers it (see `remembered`): what `lookups.site` answers from memo. */
-export const rememberedSite = (country: string) => remembered<Site>(cacheKeys.site(country), CacheShort)
+export const rememberedSite = (keys: CacheKeys, country: string) => remembered<Site>(keys.site(country), CacheShort)
 
 /** A cached list: empty when the API has none. */
 const cachedList = async <T>(cache: CacheContext, key: string, policy: CachePolicy, load: Load<T[]>): Promise<T[]> =>
@@ -70,7 +70,7 @@ const cachedList = async <T>(cache: CacheContext, key: string, policy: CachePoli
  * search and places are the visitor's own words and go to the API each time, as the whistleblower channel's calls
  * (never cached: each is one reporter's).
  */
-function marketReads(cache: CacheContext, client: Upstream, market: MarketRef) {
+function marketReads(cache: CacheContext, keys: CacheKeys, client: Upstream, market: MarketRef) {
   const { country, locale } = market
   const content = contentCalls(client, market)
   const catalogue = catalogueCalls(client)
@@ -81,50 +81,48 @@ function marketReads(cache: CacheContext, client: Upstream, market: MarketRef) {
     market,
     content: {
       messages: () =>
-        cached(cache, cacheKeys.messages(country, locale), CacheLong, (background) => content.messages({ background })),
+        cached(cache, keys.messages(country, locale), CacheLong, (background) => content.messages({ background })),
       page: (key: string) =>
-        cached(cache, cacheKeys.page(country, locale, key), CacheLong, (background) =>
-          content.page(key, { background }),
-        ),
+        cached(cache, keys.page(country, locale, key), CacheLong, (background) => content.page(key, { background })),
       seo: (modelType: string, modelId: string | number) =>
-        cached(cache, cacheKeys.seo(country, locale, modelType, modelId), CacheLong, (background) =>
+        cached(cache, keys.seo(country, locale, modelType, modelId), CacheLong, (background) =>
           content.seo(modelType, modelId, { background }),
         ),
     },
     catalogue: {
       menu: () =>
-        cachedList(cache, cacheKeys.menu(country, locale, MENU_TYPE_ID), CacheShort, (background) =>
+        cachedList(cache, keys.menu(country, locale, MENU_TYPE_ID), CacheShort, (background) =>
           catalogue.menu(MENU_TYPE_ID, { background }),
         ),
       types: () =>
-        cachedList(cache, cacheKeys.productTypes(country, locale), CacheShort, (background) =>
+        cachedList(cache, keys.productTypes(country, locale), CacheShort, (background) =>
           catalogue.types({ background }),
         ),
       products: (type: string) =>
-        cachedList(cache, cacheKeys.products(country, locale, type), CacheShort, (background) =>
+        cachedList(cache, keys.products(country, locale, type), CacheShort, (background) =>
           catalogue.products(type, { background }),
         ),
       product: (slug: string) =>
-        cached(cache, cacheKeys.product(country, locale, slug), CacheItem, (background) =>
+        cached(cache, keys.product(country, locale, slug), CacheItem, (background) =>
           catalogue.product(slug, { background }),
         ),
     },
     news: {
       latest: (count: number) =>
-        cachedList(cache, cacheKeys.latestNews(country, locale, count), CacheShort, (background) =>
+        cachedList(cache, keys.latestNews(country, locale, count), CacheShort, (background) =>
           news.latest(count, { background }),
         ),
       /** A page of the index (NEWS_PER_PAGE articles) with the total, or null when the API has no index. */
       page: (page: number) =>
-        cached(cache, cacheKeys.newsPage(country, locale, page), CacheShort, (background) =>
+        cached(cache, keys.newsPage(country, locale, page), CacheShort, (background) =>
           news.page(page, NEWS_PER_PAGE, { background }),
         ),
       article: (slug: string) =>
-        cached(cache, cacheKeys.article(country, locale, slug), CacheItem, (background) =>
+        cached(cache, keys.article(country, locale, slug), CacheItem, (background) =>
           news.article(slug, { background }),
         ),
       articleById: (id: number) =>
-        cached(cache, cacheKeys.articleById(country, locale, id), CacheItem, (background) =>
+        cached(cache, keys.articleById(country, locale, id), CacheItem, (background) =>
           news.articleById(id, { background }),
         ),
     },
@@ -133,7 +131,7 @@ function marketReads(cache: CacheContext, client: Upstream, market: MarketRef) {
       all: () =>
         cachedList(
           cache,
-          cacheKeys.dealers(country, locale),
+          keys.dealers(country, locale),
           CacheShort,
           async (background) => (await dealers.all({ background })) ?? [],
         ),
@@ -143,8 +141,7 @@ function marketReads(cache: CacheContext, client: Upstream, market: MarketRef) {
     forms: {
       ...formCalls(client),
       /** The market's open positions: the same for every visitor of the market. */
-      jobs: () =>
-        cachedList(cache, cacheKeys.jobs(country, locale), CacheShort, (background) => forms.jobs({ background })),
+      jobs: () => cachedList(cache, keys.jobs(country, locale), CacheShort, (background) => forms.jobs({ background })),
     },
     whistleblower: whistleblowerCalls(client),
     newsletter: newsletterCalls(client),

@@ -33,7 +33,7 @@ const rereads = rereadGate()
  * visitor's load is never shared with another request (workerd may hang a request awaiting another's I/O).
  *
  * @example
- * const site = await cached(cache, cacheKeys.site('it'), CacheShort, (background) => siteCalls(upstream).site('it', { background }))
+ * const site = await cached(cache, keys.site('it'), CacheShort, (background) => siteCalls(upstream).site('it', { background }))
  */
 export async function cached<T>(
   cache: CacheContext,
@@ -82,9 +82,9 @@ export function remembered<T>(key: string, policy: CachePolicy, now = Date.now()
   return { value: memoEntry.value as T | null }
 }
 
-/** Forgets this isolate's memo (after a purge, and between tests). */
-export function forgetMemo(prefix = ''): void {
-  memo.clear((key) => key.startsWith(prefix))
+/** Forgets this isolate's memo of the keys with a prefix, or those a test picks (after a purge, and between tests). */
+export function forgetMemo(which: string | ((key: string) => boolean) = ''): void {
+  memo.clear(typeof which === 'string' ? (key) => key.startsWith(which) : which)
 }
 
 function policyOf(entry: Entry<unknown>, policy: CachePolicy): CachePolicy {

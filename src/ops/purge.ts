@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
-import { everythingPrefix, marketKeys } from '../cache/keys'
+import { cacheKeysOf, everythingPrefix, isMarketKey } from '../cache/keys'
+import { configOf } from '../config'
 import { forgetMemo } from '../cache/swr'
 import type { AppEnv, Bindings } from '../env'
 import { parseMarketSegment } from '../market/market'
@@ -46,16 +47,16 @@ export async function purge(c: Context<AppEnv>): Promise<Response> {
 }
 
 /**
- * Purges one market's cached lookups (`CACHE` entries and this isolate's memo; the sites list too) and its pages (its
+ * Purges one market's cached lookups (the current upstream's `CACHE` entries and this isolate's memo; the sites list
+ * too; another upstream's entries are never read: src/cache/keys.ts) and its pages (its
  * page version raised: src/page-cache/versions.ts): answers how many KV entries went. `/_purge?market=` and the
  * console's markets and purge pages call it.
  */
-export async function purgeMarket(env: Pick<Bindings, 'CACHE'>, country: string): Promise<number> {
-  const { keys, prefix } = marketKeys(country)
+export async function purgeMarket(env: Bindings, country: string): Promise<number> {
+  const { keys, prefix } = cacheKeysOf(configOf(env).upstream.fingerprint).market(country)
   await Promise.all(keys.map((key) => env.CACHE.delete(key)))
   const purged = keys.length + (await deletePrefix(env.CACHE, prefix))
-  for (const key of keys) forgetMemo(key)
-  forgetMemo(prefix)
+  forgetMemo(isMarketKey(country))
   await raisePageVersion(env.CACHE, country)
   logEvent('info', 'cache_purged', { scope: country, purged })
   return purged

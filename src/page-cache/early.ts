@@ -3,6 +3,7 @@ import { SESSION_COOKIE } from '../auth/session-cookie'
 import { rememberedSession } from '../auth/sessions'
 import { viewerName } from '../auth/viewer'
 import { Caching, cacheControl } from '../cache/answer-caching'
+import { cacheKeysOf } from '../cache/keys'
 import { rememberedSite } from '../cache/lookups'
 import { isolateMemo } from '../cache/memo'
 import { cartCountCookieName, keptCount } from '../cart/cart-count'
@@ -61,7 +62,7 @@ export function answerEarly(request: Request, env: Bindings): Response | Promise
   const address = addresses.get(addressKey(variant, url))
   if (!address) return null
   const version = rememberedPageVersion(address.country)
-  const site = version === null ? undefined : rememberedSite(address.country)
+  const site = version === null ? undefined : rememberedSite(cacheKeysOf(config.upstream.fingerprint), address.country)
   if (!site?.value || !isLive(site.value)) return null
   const parts = personalPartsOf(cookies, address, env)
   if (parts === undefined) return null

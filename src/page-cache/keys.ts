@@ -1,4 +1,5 @@
 import type { Config } from '../config'
+import { shortHash } from '../crypto/short-hash'
 import { assets } from '../render/assets'
 import { type ConsentState, consentValue } from '../tracking/consent'
 import type { Candidate } from './cacheable'
@@ -13,7 +14,7 @@ export function variantOf({ consent, gpc }: ConsentState): string {
 }
 
 /**
- * A page's key: the build and the deployment's settings, the market's and the brand's page versions, the variant,
+ * A page's key: the build and the deployment's settings (the upstream's fingerprint among them), the market's and the brand's page versions, the variant,
  * the path and what it reads.
  *
  * @example
@@ -26,16 +27,15 @@ export const pageKeyOf = (config: Config, version: string, variant: string, { pa
 const BUILD = assets.build
 
 /**
- * The deployment's settings in a few characters (FNV-1a of the configuration): a changed variable (the public
- * origin, a tag-manager fallback, image resizing) is a new deployment of the same build, whose pages differ.
+ * The deployment's settings in a few characters (a short hash of the configuration): a changed variable (the public
+ * origin, a tag-manager fallback, image resizing, `UPSTREAM_URL`) is a new deployment of the same build, whose pages
+ * differ.
  */
 const settings = new WeakMap<object, string>()
 function settingsOf(config: Config): string {
   let known = settings.get(config)
   if (known === undefined) {
-    let hash = 0x811c9dc5
-    for (const char of JSON.stringify(config)) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193)
-    known = (hash >>> 0).toString(36)
+    known = shortHash(JSON.stringify(config))
     settings.set(config, known)
   }
   return known

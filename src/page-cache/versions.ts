@@ -1,4 +1,4 @@
-import { marketKeys } from '../cache/keys'
+import { isMarketKey } from '../cache/keys'
 import { isolateMemo } from '../cache/memo'
 import { MEMO_SECONDS } from '../cache/policies'
 import { rereadGate } from '../cache/rereads'
@@ -46,9 +46,7 @@ function forgetLookups(scope: string): void {
     forgetMemo()
     return
   }
-  const { keys, prefix } = marketKeys(scope)
-  for (const key of keys) forgetMemo(key)
-  forgetMemo(prefix)
+  forgetMemo(isMarketKey(scope))
 }
 
 /** The version part of a market's page keys (`{market}.{brand}`), or null when KV cannot tell it. */

@@ -1,3 +1,6 @@
+import { type AccessCredential, withAccessCredential } from './access-credential'
+import { logEvent } from '../ops/log'
+
 /** Sends one request to the content/account API and answers its response. */
 export type Transport = (request: Request) => Promise<Response>
 
@@ -11,8 +14,23 @@ export const EMBEDDED_ORIGIN = 'http://embedded.invalid'
 export const misconfiguredTransport: Transport = async () =>
   Response.json({ message: 'UPSTREAM_URL is not an http(s) URL' }, { status: 503 })
 
-/** HTTP transport: the brand's own backend at `UPSTREAM_URL`. */
-export const httpTransport: Transport = (request) => fetch(request)
+/**
+ * HTTP transport: the brand's own backend at `UPSTREAM_URL`, every call with the Worker's Access service token. Without
+ * one, reads still go (a backend that is not behind Access answers them), but no write: a form, a sign-up, a password
+ * reset, a whistleblower report never reaches a backend that cannot tell the Worker from anyone else. Such a call
+ * answers 503 without being sent, logged `upstream_credential_missing` (docs/decisions/040).
+ *
+ * @example
+ * const transport = httpTransport(accessCredentialOf(c.env))
+ */
+export const httpTransport =
+  (credential: AccessCredential | null): Transport =>
+  async (request) => {
+    if (credential) return fetch(withAccessCredential(request, credential))
+    if (request.method === 'GET' || request.method === 'HEAD') return fetch(request)
+    logEvent('error', 'upstream_credential_missing', { method: request.method })
+    return Response.json({ message: 'The Worker has no service credential for the backend' }, { status: 503 })
+  }
 
 /**
  * In-process transport: the embedded reference API's `fetch`, called without a network hop.

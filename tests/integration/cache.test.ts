@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { CACHE_VERSION, cacheKeys, marketKeys } from '../../src/cache/keys'
+import { cacheKeys } from '../fixtures/cache-keys'
 import { CacheShort, MEMO_SECONDS } from '../../src/cache/policies'
 import { REREAD_GRACE_MS } from '../../src/cache/rereads'
 import { cached, type CacheContext, type CacheOutcome } from '../../src/cache/swr'
@@ -185,13 +185,13 @@ describe('POST /_purge', () => {
     await visit('/es-es')
     const before = (await env.CACHE.list()).keys.map((k) => k.name)
     expect(before).toContain(cacheKeys.site('it'))
-    expect(before.some((k) => k.startsWith(`${CACHE_VERSION}:market:it:it:`))).toBe(true)
+    expect(before.some((k) => k.startsWith(`${cacheKeys.market('it').prefix}it:`))).toBe(true)
     const { status, text } = await purge('?market=it-it', 'test-purge-secret')
     expect(status).toBe(200)
     expect(JSON.parse(text).purged).toBeGreaterThan(1)
     const after = (await env.CACHE.list()).keys.map((k) => k.name)
     expect(after).not.toContain(cacheKeys.site('it'))
-    expect(after.some((k) => k.startsWith(marketKeys('it').prefix))).toBe(false)
+    expect(after.some((k) => k.startsWith(cacheKeys.market('it').prefix))).toBe(false)
     expect(after).toContain(cacheKeys.site('es'))
   })
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { api } from '../../reference-api'
-import { cacheKeys } from '../../src/cache/keys'
+import { cacheKeys } from '../fixtures/cache-keys'
 import { ACCESS_OTHER_PERSON } from '../../src/console/guard'
 import { SIGN_IN_LIMITED, SIGN_IN_NOT_ACCESS, SIGN_IN_REFUSED } from '../../src/console/sign-in'
 import { CONSOLE_SECTIONS } from '../../src/console/sections'

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { mailsOf, referenceOf, sendForm } from '../fixtures/lead-forms'
-import { CACHE_VERSION } from '../../src/cache/keys'
+import { cacheKeys } from '../fixtures/cache-keys'
 import { PUBLIC_PAGES } from '../fixtures/public-pages'
 import { steadyRateLimiters } from '../fixtures/session'
 import { clearCaches, visit } from '../fixtures/worker'
@@ -108,7 +108,7 @@ describe("the Worker's own paths", () => {
 
   it('serves the embedded API under /api/ only when it is the upstream', async () => {
     expect((await visit('/api/sites/it')).status).toBe(200)
-    expect((await visit('/api/sites/it', {}, { UPSTREAM_URL: 'http://upstream.test' })).status).toBe(404)
+    expect((await visit('/api/sites/it', {}, { UPSTREAM_URL })).status).toBe(404)
     expect((await visit('/api/nowhere')).status).toBe(404)
   })
 
@@ -194,7 +194,7 @@ describe("the brand's features (api/get-features)", () => {
   it("are cached with the other lookups and switch the header's login link", async () => {
     await clearCaches()
     expect((await visit('/it-it')).text).toContain('href="/login?redirect=%2Fit-it"')
-    expect(await env.CACHE.get(`${CACHE_VERSION}:features`)).not.toBeNull()
+    expect(await env.CACHE.get(cacheKeys.features())).not.toBeNull()
     await env.DB.prepare("UPDATE features SET enabled = 0 WHERE key = 'customer_login'").run()
     try {
       await clearCaches()

@@ -4,7 +4,7 @@ import { consoleLogin, visitConsole } from '../fixtures/console'
 import { DEMO, formPost, logIn, nextClient, SECOND, visitAs } from '../fixtures/session'
 import { pageUrlOf } from '../fixtures/page-slugs'
 import { requestLinesOf } from '../fixtures/request-lines'
-import { cacheKeys } from '../../src/cache/keys'
+import { cacheKeys } from '../fixtures/cache-keys'
 import { forgetMemo } from '../../src/cache/swr'
 import { clearCaches, type Visit, visit } from '../fixtures/worker'
 

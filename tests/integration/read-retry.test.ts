@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { cacheKeys } from '../../src/cache/keys'
+import { cacheKeys } from '../fixtures/cache-keys'
 import { createLookups } from '../../src/cache/lookups'
 import { CacheLong } from '../../src/cache/policies'
 import { createUpstream } from '../../src/upstream/client'
@@ -44,7 +44,11 @@ async function staleTranslations(upstream: ReturnType<typeof createUpstream>) {
     cacheKeys.messages('it', 'it'),
     JSON.stringify({ value: { common: { return_to_home: 'vecchio' } }, storedAt }),
   )
-  const lookups = createLookups({ kv: env.CACHE, waitUntil: (promise) => void background.push(promise) }, upstream)
+  const lookups = createLookups(
+    { kv: env.CACHE, waitUntil: (promise) => void background.push(promise) },
+    upstream,
+    cacheKeys,
+  )
   /** Waits for the background work, including what it started itself (the refresh stores its answer in `waitUntil`). */
   const refreshed = async () => {
     let seen: number

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { cacheKeys } from '../../src/cache/keys'
+import { cacheKeys } from '../fixtures/cache-keys'
 import { alternatesIn, canonicalIn, structuredDataIn } from '../fixtures/head'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { clearCaches, ORIGIN, visit } from '../fixtures/worker'

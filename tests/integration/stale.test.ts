@@ -1,11 +1,11 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type HttpUpstream, httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
-import { cacheKeys } from '../../src/cache/keys'
+import { cacheKeysWith } from '../fixtures/cache-keys'
 import { clearCaches, visit } from '../fixtures/worker'
 
 const http = { UPSTREAM_URL, UPSTREAM_TIMEOUT_MS: '300' }
-const SITE_KEY = cacheKeys.site('it')
+const SITE_KEY = cacheKeysWith(http).site('it')
 
 // One stand-in backend for the whole file, never removed: the background refreshes these tests start keep retrying
 // (for seconds, as the policy says) after each test, and must keep reaching it rather than the network.

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { cacheKeys } from '../../src/cache/keys'
+import { cacheKeysWith } from '../fixtures/cache-keys'
 import { createUpstream } from '../../src/upstream/client'
 import { UpstreamError } from '../../src/upstream/errors'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
@@ -167,7 +167,7 @@ describe('the site over an HTTP upstream', () => {
     const upstream = httpUpstream()
     upstream.fail('sites/es', 'garbage')
     expect((await visit('/es-es', {}, http)).status).toBe(503)
-    expect(await env.CACHE.get(cacheKeys.site('es'))).toBeNull()
+    expect(await env.CACHE.get(cacheKeysWith(http).site('es'))).toBeNull()
     upstream.heal()
     expect((await visit('/es-es', {}, http)).status).toBe(200)
   })
