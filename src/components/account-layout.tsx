@@ -14,16 +14,21 @@ export const ACCOUNT_SECTIONS = [
 /** `/{m}/my-account` of the view's market. */
 export const accountBase = (view: MarketView) => `/${view.market.segment}/my-account`
 
-/** The default layout with the account's navigation beside the page. */
+/**
+ * The default layout with the account's navigation beside the page; `unlinked` names the sections (their `path`) the
+ * navigation leaves out, whose data the backend does not serve.
+ */
 export function AccountLayout({
   view,
   chrome,
   head,
+  unlinked = [],
   children,
 }: {
   view: MarketView
   chrome: Chrome
   head: HeadProps
+  unlinked?: readonly string[]
   children: ReactNode
 }) {
   const base = accountBase(view)
@@ -32,7 +37,7 @@ export function AccountLayout({
       <div className="account">
         <nav className="account-nav" aria-label={view.t('account.navigation')}>
           <ul>
-            {ACCOUNT_SECTIONS.map(({ path, label }) => {
+            {ACCOUNT_SECTIONS.filter(({ path }) => !unlinked.includes(path)).map(({ path, label }) => {
               const href = base + path
               const current = view.path === href || (path !== '' && view.path.startsWith(`${href}/`))
               return (

@@ -240,7 +240,7 @@ const formOf = (address: Address): AddressForm => ({
 })
 
 async function sendAddressesPage(c: Context<MarketEnv>, form: AddressForm, status: 200 | 422 = 200): Promise<Response> {
-  const addresses = await c.var.account.addresses()
+  const addresses = (await c.var.account.addresses()) ?? []
   return sendAccountPage(
     c,
     { key: 'address.title' },

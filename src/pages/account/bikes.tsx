@@ -124,7 +124,7 @@ async function sendBikesPage(c: Context<MarketEnv>, form: BikeForm, status: 200 
   return sendAccountPage(
     c,
     { key: 'bike.title' },
-    (props) => <BikesPage {...props} bikes={bikes} models={models} form={form} />,
+    (props) => <BikesPage {...props} bikes={bikes ?? []} models={models} form={form} />,
     status,
   )
 }

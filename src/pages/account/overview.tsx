@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
 import type { MarketEnv } from '../../env'
-import type { Bike, OrderSummary } from '../../../contract/account-schemas'
+import type { Address, Bike, OrderSummary } from '../../../contract/account-schemas'
 import { UpstreamError } from '../../upstream/errors'
 import type { User } from '../../../contract/schemas'
 import { BikeList } from './bikes'
@@ -12,14 +12,27 @@ import { type AccountPageProps, sendAccountPage } from './send-account-page'
 /** How many of the latest orders the overview lists. */
 const RECENT_ORDERS = 3
 
-type OverviewProps = AccountPageProps & { user: User; orders: OrderSummary[]; bikes: Bike[] }
+/** The overview's lists: each null where the backend does not serve it. */
+type OverviewLists = { orders: OrderSummary[] | null; bikes: Bike[] | null; addresses: Address[] | null }
 
-/** The account overview: the customer's details, recent orders, registered bikes and the ways on. */
-export function AccountOverview({ view, chrome, head, user, orders, bikes }: OverviewProps) {
+type OverviewProps = AccountPageProps & { user: User } & OverviewLists
+
+/** The account's pages whose list the backend does not serve: not linked (`/orders`, …). */
+const unservedPages = ({ orders, bikes, addresses }: OverviewLists): string[] =>
+  [orders ? null : '/orders', bikes ? null : '/bikes', addresses ? null : '/addresses'].filter(
+    (path): path is string => path !== null,
+  )
+
+/**
+ * The account overview: the customer's details, recent orders, registered bikes and the ways on. A list the backend
+ * does not serve says "not available here", and its page is not linked.
+ */
+export function AccountOverview({ view, chrome, head, user, orders, bikes, addresses }: OverviewProps) {
   const { t } = view
   const base = accountBase(view)
+  const notAvailable = <p className="not-available">{t('account.not_available')}</p>
   return (
-    <AccountLayout view={view} chrome={chrome} head={head}>
+    <AccountLayout view={view} chrome={chrome} head={head} unlinked={unservedPages({ orders, bikes, addresses })}>
       <h1>{t('account.welcome', { name: user.first_name })}</h1>
       {!user.email_confirmed && (
         <section aria-labelledby="confirm-title" className="account-card confirm-banner">
@@ -52,43 +65,67 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes }: Ove
               </dd>
             </>
           )}
+          {!addresses && (
+            <>
+              <dt>{t('address.title')}</dt>
+              <dd>{t('account.not_available')}</dd>
+            </>
+          )}
         </dl>
-        <p>
-          <a href={`${base}/addresses`}>{t('account.manage_addresses')}</a>
-        </p>
+        {addresses && (
+          <p>
+            <a href={`${base}/addresses`}>{t('account.manage_addresses')}</a>
+          </p>
+        )}
       </section>
       <section aria-labelledby="recent-orders-title" className="account-card">
         <h2 id="recent-orders-title">{t('account.recent_orders')}</h2>
-        {orders.length === 0 ? (
+        {!orders ? (
+          notAvailable
+        ) : orders.length === 0 ? (
           <p>{t('account.no_orders')}</p>
         ) : (
           <OrdersTable view={view} orders={orders} labelledBy="recent-orders-title" />
         )}
-        <p>
-          <a href={`${base}/orders`}>{t('account.all_orders')}</a>
-        </p>
+        {orders && (
+          <p>
+            <a href={`${base}/orders`}>{t('account.all_orders')}</a>
+          </p>
+        )}
       </section>
       <section aria-labelledby="bikes-title" className="account-card">
         <h2 id="bikes-title">{t('account.your_bikes')}</h2>
-        {bikes.length === 0 ? <p>{t('account.no_bikes')}</p> : <BikeList view={view} bikes={bikes} level={3} />}
-        <p>
-          <a href={`${base}/bikes#register`}>{t('account.register_bike_cta')}</a>
-        </p>
+        {!bikes ? (
+          notAvailable
+        ) : bikes.length === 0 ? (
+          <p>{t('account.no_bikes')}</p>
+        ) : (
+          <BikeList view={view} bikes={bikes} level={3} />
+        )}
+        {bikes && (
+          <p>
+            <a href={`${base}/bikes#register`}>{t('account.register_bike_cta')}</a>
+          </p>
+        )}
       </section>
     </AccountLayout>
   )
 }
 
-/** `GET /{m}/my-account`: profile, latest orders and bikes, fetched together with the viewer's token. */
+/**
+ * `GET /{m}/my-account`: profile, latest orders, bikes and addresses, fetched together with the viewer's token; a list
+ * the backend does not serve (404) is null.
+ */
 export async function accountOverview(c: Context<MarketEnv>): Promise<Response> {
   const { account } = c.var
-  const [profile, orders, bikes] = await Promise.all([
+  const [profile, orders, bikes, addresses] = await Promise.all([
     account.profile(),
     account.orders(1, RECENT_ORDERS),
     account.bikes(),
+    account.addresses(),
   ])
   if (!profile) throw new UpstreamError('invalid', 'account/profile')
   return sendAccountPage(c, { key: 'account.title' }, (props) => (
-    <AccountOverview {...props} user={profile} orders={orders?.items ?? []} bikes={bikes} />
+    <AccountOverview {...props} user={profile} orders={orders?.items ?? null} bikes={bikes} addresses={addresses} />
   ))
 }

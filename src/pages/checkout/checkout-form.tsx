@@ -546,7 +546,7 @@ export async function checkoutPage(c: Context<MarketEnv>): Promise<Response> {
   const [checkout, user, addresses] = await Promise.all([
     readCheckout(c, code),
     c.var.account.profile(),
-    c.var.account.addresses(),
+    c.var.account.addresses().then((list) => list ?? []),
   ])
   if (!user) throw PageError.pageNotFound(c.req.url)
   if (!user.email_confirmed) {
@@ -577,7 +577,10 @@ export async function submitCheckout(c: Context<MarketEnv>): Promise<Response> {
   )
   const paths = checkoutPaths(c.var.market, code)
   const again = async (errors: FieldErrors) => {
-    const [checkout, addresses] = await Promise.all([readCheckout(c, code), c.var.account.addresses()])
+    const [checkout, addresses] = await Promise.all([
+      readCheckout(c, code),
+      c.var.account.addresses().then((list) => list ?? []),
+    ])
     return sendForm(c, code, await loadForm(c, checkout, addresses, values), values, { errors, status: 422 })
   }
   const { choices, errors } = choicesOf(values)

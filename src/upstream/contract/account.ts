@@ -10,9 +10,9 @@ import {
   bikesAnswer,
   orderAnswer,
   ordersAnswer,
-  profileAnswer,
 } from '../../../contract/account-schemas'
-import { dataOf, listOf, pagedOf, query, segment } from './answers'
+import { userRecordAnswer } from '../readers/user-record'
+import { dataOf, listOf, pagedOf, query, segment, servedListOf } from './answers'
 
 /**
  * The logged-in customer's account, over a client that carries their token and their market. Every call answers
@@ -22,8 +22,13 @@ import { dataOf, listOf, pagedOf, query, segment } from './answers'
  * const orders = await accountCalls(customerClient).orders(1, 10)
  */
 export const accountCalls = (client: Upstream) => ({
-  /** `GET api/account/profile`. */
-  profile: () => dataOf(client.get('account/profile', profileAnswer)),
+  /**
+   * `GET api/account/profile`, read tolerantly; where the backend has no profile call (404: the brand's own backend
+   * serves only the original's calls), the user of `GET api/auth/user`.
+   */
+  profile: async () =>
+    (await dataOf(client.get('account/profile', userRecordAnswer))) ??
+    dataOf(client.get('auth/user', userRecordAnswer)),
   /** `POST api/auth/resend-confirmation`: mails a new confirmation link while the address is unconfirmed. */
   resendConfirmation: (linkTemplate: string) =>
     client.send('POST', 'auth/resend-confirmation', { link_template: linkTemplate }, acknowledgedAnswer),
@@ -32,14 +37,14 @@ export const accountCalls = (client: Upstream) => ({
     pagedOf(client.get(`account/orders${query({ page, per_page: perPage })}`, ordersAnswer)),
   /** `GET api/account/orders/{code}`. */
   order: (code: string) => dataOf(client.get(`account/orders/${segment(code)}`, orderAnswer)),
-  /** `GET api/account/bikes`. */
-  bikes: () => listOf(client.get('account/bikes', bikesAnswer)),
+  /** `GET api/account/bikes`, or null where the backend does not serve it (404). */
+  bikes: () => servedListOf(client.get('account/bikes', bikesAnswer)),
   /** `GET api/account/bike-models`: the models a bike can be registered as. */
   bikeModels: () => listOf(client.get('account/bike-models', bikeModelsAnswer)),
   /** `POST api/account/bikes`. */
   registerBike: (bike: BikeRegistration) => dataOf(client.send('POST', 'account/bikes', bike, bikeAnswer)),
-  /** `GET api/account/addresses`. */
-  addresses: () => listOf(client.get('account/addresses', addressesAnswer)),
+  /** `GET api/account/addresses`, or null where the backend does not serve it (404). */
+  addresses: () => servedListOf(client.get('account/addresses', addressesAnswer)),
   /** `GET api/account/addresses/{id}`. */
   address: (id: string) => dataOf(client.get(`account/addresses/${segment(id)}`, addressAnswer)),
   /** `POST api/account/addresses`. */

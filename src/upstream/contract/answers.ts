@@ -13,6 +13,14 @@ export async function listOf<T>(answer: Promise<{ data: T[] } | null>): Promise<
   return (await answer)?.data ?? []
 }
 
+/**
+ * An enveloped list, or null when the API answered 404: a list the backend does not serve (the brand's own backend
+ * may serve none of the account's lists), told apart from an empty one.
+ */
+export async function servedListOf<T>(answer: Promise<{ data: T[] } | null>): Promise<T[] | null> {
+  return (await answer)?.data ?? null
+}
+
 /** A paged answer as `{ items, meta }`, or null when the API answered 404. */
 export async function pagedOf<T>(answer: Promise<{ data: T[]; meta: PageMeta } | null>): Promise<Paged<T> | null> {
   const paged = await answer
