@@ -20,9 +20,15 @@ const SERVICE_TOKEN = 'test-only-upstream-service-token'
  * started: `--project "over http"` starts only the reference API and the site over HTTP).
  */
 function runsProject(name: string): boolean {
-  const asked = process.argv.flatMap((arg, i, args) =>
-    arg === '--project' ? [args[i + 1] ?? ''] : arg.startsWith('--project=') ? [arg.slice('--project='.length)] : [],
-  )
+  const asked: string[] = []
+  let listing = false
+  for (const arg of process.argv.slice(2)) {
+    if (arg.startsWith('--project=')) asked.push(arg.slice('--project='.length))
+    // `--project a b`: every value up to the next option, as Playwright reads it.
+    else if (arg === '--project') listing = true
+    else if (arg.startsWith('-')) listing = false
+    else if (listing) asked.push(arg)
+  }
   return asked.length === 0 || asked.some((project) => project.toLowerCase() === name)
 }
 const SITE_PROJECTS = ['site', 'site-wide switches']
