@@ -111,10 +111,12 @@ export const persistArgs = () =>
 /**
  * Applies the D1 migrations to the local database, loads the demo data (both idempotent) and empties the local KV
  * cache, so that what was just loaded shows at once instead of yesterday's cached answers. `config`: another Worker's
- * wrangler config (the standalone reference API's, `reference-api/wrangler.toml`), whose database it prepares.
+ * wrangler config (the reference API's own, `reference-api/wrangler.toml`), whose database it prepares.
  */
 export async function prepareLocalDatabase({ config } = {}) {
-  rmSync(join(root, process.env.WRANGLER_PERSIST_TO ?? '.wrangler/state', 'v3/kv'), { recursive: true, force: true })
+  // The reference API's own Worker has no KV: the site's, in the same state folder, is left alone.
+  if (!config)
+    rmSync(join(root, process.env.WRANGLER_PERSIST_TO ?? '.wrangler/state', 'v3/kv'), { recursive: true, force: true })
   const configArgs = config ? ['--config', config] : []
   // CI=true: wrangler would otherwise ask for a confirmation in a terminal; applying local migrations needs none.
   runTool('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...configArgs, ...persistArgs()], {
