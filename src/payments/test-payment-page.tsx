@@ -26,8 +26,8 @@ const STYLESHEET = '/console.css'
  * `GET /_test-payments/{paymentId}`: the embedded test provider's page, standing for a provider's hosted checkout.
  * Marked "TEST PAYMENT — no money moves"; shows the merchant, the amount and the order; while the payment is pending,
  * three buttons: succeed, fail, leave pending. English (the provider's page, not the brand's), no script, the
- * console's strict policy, never cached or indexed. 404 unless the test provider is the deployment's (the reference
- * API is the upstream, embedded or served on this machine) and the payment exists.
+ * console's strict policy, never cached or indexed. 404 unless the test provider is the deployment's (the embedded
+ * API or a backend on this machine is the upstream) and the payment exists.
  */
 export async function testPaymentPage(c: Context<AppEnv>): Promise<Response> {
   const payment = await paymentOf(c)

@@ -319,7 +319,7 @@ describe('the test provider behind the PaymentProvider interface', () => {
     expect(await order(code)).toMatchObject({ payment_state: 'pending' })
   })
 
-  it('takes payments with the reference API served on this machine (an http: upstream on 127.0.0.1): its page answers', async () => {
+  it('takes payments with a backend on this machine (an http: upstream on 127.0.0.1, as the reference API served alone): its page answers', async () => {
     const code = await placeOrder()
     const { paymentId } = await createPayment(code)
     const local = { UPSTREAM_URL: 'http://127.0.0.1:8788' }
