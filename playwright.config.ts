@@ -4,6 +4,36 @@ import { defineConfig } from '@playwright/test'
 const PORT = Number(process.env.E2E_PORT) || 8799
 
 /**
+ * The journeys that run a second time over HTTP (tagged `@over-http`): the site as the brand would run it, its
+ * `UPSTREAM_URL` on the reference API served by a Worker of its own (reference-api/worker.ts) on `E2E_API_PORT`
+ * (default the site's port + 1), with an Access service token and the payments' service token; that site on
+ * `E2E_OVER_HTTP_PORT` (default + 2). Nothing of the site then works only in-process (docs/decisions/042).
+ */
+const OVER_HTTP = /@over-http/
+const API_PORT = Number(process.env.E2E_API_PORT) || PORT + 1
+const OVER_HTTP_PORT = Number(process.env.E2E_OVER_HTTP_PORT) || PORT + 2
+const ACCESS = { id: 'test-only-access-client-id', secret: 'test-only-access-client-secret' }
+const SERVICE_TOKEN = 'test-only-upstream-service-token'
+
+/**
+ * Whether a run includes a project: every run does unless `--project` names others (then its servers are not
+ * started: `--project "over http"` starts only the reference API and the site over HTTP).
+ */
+function runsProject(name: string): boolean {
+  const asked: string[] = []
+  let listing = false
+  for (const arg of process.argv.slice(2)) {
+    if (arg.startsWith('--project=')) asked.push(arg.slice('--project='.length))
+    // `--project a b`: every value up to the next option, as Playwright reads it.
+    else if (arg === '--project') listing = true
+    else if (arg.startsWith('-')) listing = false
+    else if (listing) asked.push(arg)
+  }
+  return asked.length === 0 || asked.some((project) => project.toLowerCase() === name)
+}
+const SITE_PROJECTS = ['site', 'site-wide switches']
+
+/**
  * The specs that change what every visitor sees (console.spec.ts switches Italy into maintenance and back): they run
  * after all the others, so that no page of another test meets the switch.
  */
@@ -21,6 +51,12 @@ export default defineConfig({
   projects: [
     { name: 'site', testIgnore: SITE_WIDE },
     { name: 'site-wide switches', testMatch: SITE_WIDE, dependencies: ['site'] },
+    {
+      name: 'over http',
+      grep: OVER_HTTP,
+      testIgnore: SITE_WIDE,
+      use: { baseURL: `http://127.0.0.1:${OVER_HTTP_PORT}` },
+    },
   ],
   // Once in CI, for what a shared 2-core machine may do; a retry is reported as "flaky" in the JSON report, never
   // hidden.
@@ -44,13 +80,56 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node scripts/start.mjs',
-    env: { PORT: String(PORT), WRANGLER_PERSIST_TO: '.wrangler/e2e-state', FORM_MIN_FILL_SECONDS: '0' },
-    url: `http://127.0.0.1:${PORT}/_health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: [
+    ...(SITE_PROJECTS.some(runsProject)
+      ? [
+          {
+            command: 'node scripts/start.mjs',
+            env: { PORT: String(PORT), WRANGLER_PERSIST_TO: '.wrangler/e2e-state', FORM_MIN_FILL_SECONDS: '0' },
+            url: `http://127.0.0.1:${PORT}/_health`,
+            timeout: 120_000,
+            reuseExistingServer: false,
+            stdout: 'ignore' as const,
+            stderr: 'pipe' as const,
+          },
+        ]
+      : []),
+    // Started one after the other: the reference API first, then the site that calls it.
+    ...(runsProject('over http')
+      ? [
+          {
+            command: 'node scripts/start-reference-api.mjs',
+            env: {
+              PORT: String(API_PORT),
+              WRANGLER_PERSIST_TO: '.wrangler/e2e-reference-api-state',
+              ACCESS_CLIENT_ID: ACCESS.id,
+              ACCESS_CLIENT_SECRET: ACCESS.secret,
+              UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
+            },
+            url: `http://127.0.0.1:${API_PORT}/_health`,
+            timeout: 120_000,
+            reuseExistingServer: false,
+            stdout: 'ignore' as const,
+            stderr: 'pipe' as const,
+          },
+          {
+            command: 'node scripts/start.mjs',
+            env: {
+              PORT: String(OVER_HTTP_PORT),
+              WRANGLER_PERSIST_TO: '.wrangler/e2e-over-http-state',
+              FORM_MIN_FILL_SECONDS: '0',
+              UPSTREAM_URL: `http://127.0.0.1:${API_PORT}`,
+              UPSTREAM_ACCESS_CLIENT_ID: ACCESS.id,
+              UPSTREAM_ACCESS_CLIENT_SECRET: ACCESS.secret,
+              UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
+            },
+            url: `http://127.0.0.1:${OVER_HTTP_PORT}/_health`,
+            timeout: 120_000,
+            reuseExistingServer: false,
+            stdout: 'ignore' as const,
+            stderr: 'pipe' as const,
+          },
+        ]
+      : []),
+  ],
 })

@@ -5,11 +5,11 @@ import type { User } from '../contract/schemas'
 import type { Staff } from '../contract/staff-schemas'
 
 /**
- * The embedded API's environment: its D1 database, the market the caller speaks for and, on account calls, its user
- * (on staff calls, its staff member).
+ * The embedded API's environment: its D1 database and the Worker's service token (which settling a payment needs when
+ * set), the market the caller speaks for and, on account calls, its user (on staff calls, its staff member).
  */
 export type ApiEnv = {
-  Bindings: { DB: D1Database }
+  Bindings: { DB: D1Database; UPSTREAM_SERVICE_TOKEN?: string }
   Variables: { tenant: string | null; locale: string; user: User; staff: Staff }
 }
 

@@ -110,18 +110,29 @@ export const persistArgs = () =>
 
 /**
  * Applies the D1 migrations to the local database, loads the demo data (both idempotent) and empties the local KV
- * cache, so that what was just loaded shows at once instead of yesterday's cached answers.
+ * cache, so that what was just loaded shows at once instead of yesterday's cached answers. `config`: another Worker's
+ * wrangler config (the reference API's own, `reference-api/wrangler.toml`), whose database it prepares.
  */
-export async function prepareLocalDatabase() {
-  rmSync(join(root, process.env.WRANGLER_PERSIST_TO ?? '.wrangler/state', 'v3/kv'), { recursive: true, force: true })
+export async function prepareLocalDatabase({ config } = {}) {
+  // The reference API's own Worker has no KV: the site's, in the same state folder, is left alone.
+  if (!config)
+    rmSync(join(root, process.env.WRANGLER_PERSIST_TO ?? '.wrangler/state', 'v3/kv'), { recursive: true, force: true })
+  const configArgs = config ? ['--config', config] : []
   // CI=true: wrangler would otherwise ask for a confirmation in a terminal; applying local migrations needs none.
-  runTool('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs()], {
+  runTool('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...configArgs, ...persistArgs()], {
     env: { ...quietEnv(), CI: 'true' },
     quiet: true,
   })
   const { demoSeedStatements } = await import('./demo-seed.mjs')
-  const file = join(root, '.wrangler/demo-seed.sql')
+  // A file of this process's own: the browser tests prepare two Workers' databases side by side.
+  const file = join(root, `.wrangler/demo-seed-${process.pid}.sql`)
   mkdirSync(dirname(file), { recursive: true })
   writeFileSync(file, `${demoSeedStatements().join('\n')}\n`)
-  runTool('wrangler', ['d1', 'execute', 'DB', '--local', '--file', file, ...persistArgs()], { quiet: true })
+  try {
+    runTool('wrangler', ['d1', 'execute', 'DB', '--local', '--file', file, ...configArgs, ...persistArgs()], {
+      quiet: true,
+    })
+  } finally {
+    rmSync(file, { force: true })
+  }
 }

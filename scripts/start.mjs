@@ -12,8 +12,16 @@ const port = process.env.PORT || '8787'
 const site = `http://127.0.0.1:${port}`
 const started = Date.now()
 const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
-/** The backend and its service token, when the environment names them (`.dev.vars` may name them too). */
-const UPSTREAM_VARIABLES = ['UPSTREAM_URL', 'UPSTREAM_ACCESS_CLIENT_ID', 'UPSTREAM_ACCESS_CLIENT_SECRET']
+/**
+ * The backend, its Access service token and the Worker's token for settling payments there, when the environment
+ * names them (`.dev.vars` may name them too).
+ */
+const UPSTREAM_VARIABLES = [
+  'UPSTREAM_URL',
+  'UPSTREAM_ACCESS_CLIENT_ID',
+  'UPSTREAM_ACCESS_CLIENT_SECRET',
+  'UPSTREAM_SERVICE_TOKEN',
+]
 const upstream = process.env.UPSTREAM_URL || null
 
 ensureDependencies()

@@ -7,6 +7,7 @@ import {
   type Settlement,
 } from '../../contract/payment-schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, refuse, respond } from '../context'
+import { requireServiceToken } from '../service-token'
 import { settlePayment } from '../settle-payment'
 
 /**
@@ -33,9 +34,10 @@ const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
  * the lock, so of two deliveries at once only one acts. The same event again answers the first delivery's outcome
  * (`duplicate: true`) and does nothing; another event under a known id is `409 event_conflict`, the same one while its
  * first delivery settles it `409 event_in_progress`. When settling fails the event is forgotten (500), so the
- * provider's retry settles it. The embedded API is reached for it only in-process: the public `/api/` takes no POST.
+ * provider's retry settles it. Only the edge calls it: with the Worker's service token as its bearer when the API knows
+ * one (401 without it), in-process otherwise (the site's public `/api/` takes no POST).
  */
-export const payments = new Hono<ApiEnv>().post('/payments/events', async (c) => {
+export const payments = new Hono<ApiEnv>().post('/payments/events', requireServiceToken, async (c) => {
   const request = paymentEventRequest.safeParse(await jsonBody(c))
   if (!request.success) return invalid(c, request.error)
   const { event, link_template: linkTemplate } = request.data

@@ -27,7 +27,7 @@ const STYLESHEET = '/console.css'
  * Marked "TEST PAYMENT — no money moves"; shows the merchant, the amount and the order; while the payment is pending,
  * three buttons: succeed, fail, leave pending. English (the provider's page, not the brand's), no script, the
  * console's strict policy, never cached or indexed. 404 unless the test provider is the deployment's (the embedded
- * API is the upstream) and the payment exists.
+ * API or a backend on this machine is the upstream) and the payment exists.
  */
 export async function testPaymentPage(c: Context<AppEnv>): Promise<Response> {
   const payment = await paymentOf(c)

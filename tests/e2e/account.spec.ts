@@ -10,10 +10,9 @@ const violationsOf = async (page: Page) =>
     await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze()
   ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 
-test('the demo customer logs in, uses the whole account, logs out, and the account is closed again', async ({
-  page,
-  context,
-}) => {
+test('the demo customer logs in, uses the whole account, logs out, and the account is closed again', {
+  tag: '@over-http',
+}, async ({ page, context }) => {
   await logInFrom(page, '/it-it/my-account')
   await expect(page).toHaveURL('/it-it/my-account')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Salve, Giulia')

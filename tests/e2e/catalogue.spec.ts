@@ -30,9 +30,9 @@ async function openProductThroughMenu(page: Page, segment: string) {
 }
 
 for (const market of MARKETS) {
-  test(`${market.segment} (${market.dir}): a product through the menu, search, a news article, the nearest dealer and its page`, async ({
-    page,
-  }) => {
+  test(`${market.segment} (${market.dir}): a product through the menu, search, a news article, the nearest dealer and its page`, {
+    tag: '@over-http',
+  }, async ({ page }) => {
     await openProductThroughMenu(page, market.segment)
     await expect(page.locator('html')).toHaveAttribute('dir', market.dir)
     await expect(page.locator('.price')).toBeVisible()

@@ -182,12 +182,9 @@ test.describe('checkout', () => {
   // A whole purchase: a sign-up in the browser, the outbox, axe at two widths on five pages.
   test.describe.configure({ timeout: 180_000 })
 
-  test('it-it at desktop width: an anonymous visitor adds a bike, creates an account, picks up at a dealer, pays, and finds the order', async ({
-    page,
-    context,
-    baseURL,
-    outbox,
-  }) => {
+  test('it-it at desktop width: an anonymous visitor adds a bike, creates an account, picks up at a dealer, pays, and finds the order', {
+    tag: '@over-http',
+  }, async ({ page, context, baseURL, outbox }) => {
     await page.setViewportSize(DESKTOP)
     await remember(context, 'it-it', baseURL!)
     const email = `e2e-checkout-it-${Date.now()}@example.com`

@@ -43,9 +43,9 @@ test.describe('the contact form without JavaScript', () => {
 })
 
 test.describe('the partner forms', () => {
-  test('a dealer applies in it-it at phone width: services kept after an error, focus on the first field with a message', async ({
-    page,
-  }) => {
+  test('a dealer applies in it-it at phone width: services kept after an error, focus on the first field with a message', {
+    tag: '@over-http',
+  }, async ({ page }) => {
     await page.setViewportSize(PHONE)
     await page.goto('/it-it/diventa-rivenditore')
     await page.locator('#field-company_name').fill('Cicli Aurora Bergamo')

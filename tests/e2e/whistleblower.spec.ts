@@ -39,11 +39,9 @@ const JOURNEYS = [
 ] as const
 
 for (const journey of JOURNEYS) {
-  test(`a reporter sends an anonymous report in ${journey.market} at phone width, keeps the receipt and follows the case`, async ({
-    page,
-    context,
-    thirdParties,
-  }) => {
+  test(`a reporter sends an anonymous report in ${journey.market} at phone width, keeps the receipt and follows the case`, {
+    tag: '@over-http',
+  }, async ({ page, context, thirdParties }) => {
     test.setTimeout(60_000)
     await page.setViewportSize(PHONE)
     const form = await page.goto(`/${journey.market}/whistleblower-form`)

@@ -10,15 +10,27 @@ const LINK = 'https://site.test/{market}/my-account/orders/{code}'
 const SKU = 'ARIA-S-WHT'
 let orders = 0
 
-/** Calls `POST api/payments/events` of the embedded API in-process, as the Worker's upstream client does. */
-async function settle(event: unknown, linkTemplate: string = LINK) {
+/**
+ * Calls `POST api/payments/events` of the embedded API in-process, as the Worker's upstream client does (`token`: its
+ * bearer; `serviceToken`: the API's UPSTREAM_SERVICE_TOKEN).
+ */
+async function settle(
+  event: unknown,
+  linkTemplate: string = LINK,
+  { token, serviceToken }: { token?: string; serviceToken?: string } = {},
+) {
   const request = new Request('http://embedded.invalid/api/payments/events', {
     method: 'POST',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    headers: {
+      Accept: 'application/json',
+      'Content-Type': 'application/json',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify({ event, link_template: linkTemplate }),
   })
   const ctx = createExecutionContext()
-  const response = await api.fetch(request as Parameters<typeof api.fetch>[0], env, ctx)
+  const apiEnv = serviceToken ? { ...env, UPSTREAM_SERVICE_TOKEN: serviceToken } : env
+  const response = await api.fetch(request as Parameters<typeof api.fetch>[0], apiEnv, ctx)
   const json = (await response.json().catch(() => null)) as Record<string, unknown>
   await waitOnExecutionContext(ctx)
   return { status: response.status, json }
@@ -219,5 +231,23 @@ describe('POST api/payments/events', () => {
       outcome: 'paid',
       duplicate: false,
     })
+  })
+})
+
+describe("settling with the Worker's service token (UPSTREAM_SERVICE_TOKEN set on the API)", () => {
+  const SERVICE_TOKEN = 'test-only-upstream-service-token'
+
+  it('answers 401 and settles nothing without it or with another bearer, and settles the order with it', async () => {
+    const code = await placeOrder()
+    const event = eventOf(code, 'paid')
+    for (const token of [undefined, 'not-the-service-token']) {
+      const refused = await settle(event, LINK, { token, serviceToken: SERVICE_TOKEN })
+      expect(refused.status, String(token)).toBe(401)
+    }
+    const pending = await env.DB.prepare('SELECT payment_state FROM orders WHERE code = ?').bind(code).first()
+    expect(pending).toEqual({ payment_state: 'pending' })
+    const settled = await settle(event, LINK, { token: SERVICE_TOKEN, serviceToken: SERVICE_TOKEN })
+    expect(settled.status).toBe(200)
+    expect(settled.json).toMatchObject({ data: { outcome: 'paid', duplicate: false } })
   })
 })

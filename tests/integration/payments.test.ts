@@ -319,6 +319,15 @@ describe('the test provider behind the PaymentProvider interface', () => {
     expect(await order(code)).toMatchObject({ payment_state: 'pending' })
   })
 
+  it('takes payments with a backend on this machine (an http: upstream on 127.0.0.1, as the reference API served alone): its page answers', async () => {
+    const code = await placeOrder()
+    const { paymentId } = await createPayment(code)
+    const local = { UPSTREAM_URL: 'http://127.0.0.1:8788' }
+    const page = await visit(`/_test-payments/${paymentId}`, {}, local)
+    expect(page.status).toBe(200)
+    expect(page.text).toContain('no money moves')
+  })
+
   it('answers 503 without PAYMENT_WEBHOOK_SECRET (page and webhook), logging payment_secret_missing', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     const code = await placeOrder()
