@@ -7,12 +7,12 @@ import { type PageAvailability, availabilityOf } from './availability'
 
 /**
  * The request's availability, decided once: the market's when the path has one (after `resolveMarket`), else the
- * brand's features alone (`/login`, `/logout`).
+ * brand's features alone (`/login`, `/logout`); the contract's areas the backend lacks are off either way.
  */
 export async function availableFor<E extends AppEnv>(c: Context<E>): Promise<PageAvailability> {
   const decided = c.get('available')
   if (decided) return decided
-  const available = availabilityOf(c.get('market') ?? null, await brandFeatures(c))
+  const available = availabilityOf(c.get('market') ?? null, await brandFeatures(c), c.var.areas.offPages())
   c.set('available', available)
   return available
 }
