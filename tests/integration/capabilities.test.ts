@@ -104,12 +104,13 @@ describe("the areas the brand's backend serves (UPSTREAM_AREAS)", () => {
     expect(await reportRow(receipt?.code ?? '')).toMatchObject({ site: 'it' })
   })
 
-  it('gives a product the backend names only in its menu a page from the menu, with find a dealer and a test ride', async () => {
+  it('gives a product the backend names only in its menu a page from the menu, with a test ride (and no dealer locator it lacks)', async () => {
     const page = await onOriginal('/it-it/products/aurora-strada-9')
     expect(page.status).toBe(200)
     expect(textOf(page.text)).toContain('Strada 9')
     expect(page.text).toContain('href="/it-it/prova-su-strada?model=aurora-strada-9"')
-    expect(page.text).toContain('href="/it-it/rivenditori"')
+    // No dealer locator where the backend serves neither content pages nor dealers: no link to it.
+    expect(page.text).not.toContain('href="/it-it/rivenditori"')
   })
 
   it('leaves the embedded default (no UPSTREAM_URL) with every area', async () => {
