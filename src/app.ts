@@ -8,7 +8,7 @@ import { answerCaching } from './cache/answer-caching'
 import type { AppEnv, MarketEnv } from './env'
 import { PageError } from './errors/page-error'
 import { PICK_MARKET_PATH, pickMarket } from './market/pick-market'
-import { requirePage } from './market/request-availability'
+import { requireArea, requirePage } from './market/request-availability'
 import { resolveMarket } from './market/resolve-market'
 import { health } from './ops/health'
 import { errorName, logEvent } from './ops/log'
@@ -129,15 +129,16 @@ market.get('/search/:type', requirePage('search'), searchPage)
 market.get('/dealers/:slug', requirePage('dealer-pages'), dealerPage)
 market.get('/:sitemap{sitemap(?:-[0-9]+)?\\.xml}', marketSitemap)
 // The whistleblower channel: pages of their own, not content pages (src/pages/whistleblower/, src/whistleblower/).
-market.use('/whistleblower-form/*', requirePage('whistleblower'))
-market.get('/whistleblower-form', requirePage('whistleblower'), reportPage)
-market.post('/whistleblower-form', requirePage('whistleblower'), acceptBodiesUpTo(REPORT_BODY_BYTES), submitReport)
+// Open even under maintenance; off only where neither the backend nor the Worker holds the channel.
+market.use('/whistleblower-form/*', requireArea('whistleblower'))
+market.get('/whistleblower-form', reportPage)
+market.post('/whistleblower-form', acceptBodiesUpTo(REPORT_BODY_BYTES), submitReport)
 market.get('/whistleblower-form/status', statusPage)
 market.post('/whistleblower-form/status', acceptBodiesUpTo(REPORT_BODY_BYTES), submitStatus)
 // The newsletter's double opt-in (src/pages/newsletter.tsx): the footer's form posts to /newsletter.
 market.use('/newsletter/*', requirePage('newsletter'))
-market.get('/newsletter', requirePage('newsletter'), newsletterPage)
-market.post('/newsletter', requirePage('newsletter'), submitNewsletter)
+market.get('/newsletter', newsletterPage)
+market.post('/newsletter', submitNewsletter)
 market.get('/newsletter/sent', newsletterSent)
 market.get('/newsletter/confirmed', newsletterConfirmed)
 market.get('/newsletter/confirm/:token', newsletterConfirmPage)

@@ -3,6 +3,7 @@ import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { errorName, logEvent } from '../ops/log'
 import type { Feature } from '../../contract/schemas'
+import type { Area } from '../upstream/areas'
 import { type PageAvailability, availabilityOf } from './availability'
 
 /**
@@ -36,5 +37,19 @@ export const requirePage =
   (page: string): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     if (!(await availableFor(c)).has(page)) throw PageError.pageNotFound(c.req.url)
+    await next()
+  }
+
+/**
+ * A route of an area of the contract that stays open whatever its market's state (the whistleblower channel, even
+ * under maintenance) answers "Page Not Found" only when the backend lacks the area and the Worker does not hold it.
+ *
+ * @example
+ * market.get('/whistleblower-form', requireArea('whistleblower'), reportPage)
+ */
+export const requireArea =
+  (area: Area): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (!c.var.areas.served(area) && !c.var.areas.held(area)) throw PageError.pageNotFound(c.req.url)
     await next()
   }
