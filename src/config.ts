@@ -143,7 +143,7 @@ function upstreamAreasOf(value: string | undefined): ReadonlySet<Area> | 'all' {
   const areas = new Set<Area>()
   for (const name of names) {
     if ((AREA_NAMES as string[]).includes(name)) areas.add(name as Area)
-    else if (name !== 'none') logEvent('error', 'config_invalid', { variable: 'UPSTREAM_AREAS', value: name })
+    else if (name !== 'none') logEvent('error', 'config_invalid', { variable: 'UPSTREAM_AREAS' })
   }
   return areas
 }
