@@ -180,9 +180,9 @@ app.post(CONSENT_PATH, submitConsent)
 app.get(LOGIN_PATH, guestOnly(), loginPage)
 app.post(LOGIN_PATH, requirePage('account'), submitLogin)
 app.post(FORGOT_PASSWORD_PATH, guestOnly(), submitForgotPassword)
-app.get(REGISTER_PATH, requirePage('account'), guestOnly(), registerPage)
-app.post(REGISTER_PATH, requirePage('account'), guestOnly(), submitRegister)
-app.get(REGISTER_SENT_PATH, requirePage('account'), registerSent)
+app.get(REGISTER_PATH, requirePage('account'), requirePage('sign-up'), guestOnly(), registerPage)
+app.post(REGISTER_PATH, requirePage('account'), requirePage('sign-up'), guestOnly(), submitRegister)
+app.get(REGISTER_SENT_PATH, requirePage('account'), requirePage('sign-up'), registerSent)
 app.post(LOGOUT_PATH, logOut)
 
 // Everything else is /{country}-{locale}/…

@@ -67,6 +67,14 @@ describe("the areas the brand's backend serves (UPSTREAM_AREAS)", () => {
     expect((await onOriginal('/it-it/dealers/ciclofficina-roma')).status).toBe(404)
   })
 
+  it('offers no sign-up where the backend lacks the account area: no link on the login page, its path 404', async () => {
+    const login = await onOriginal('/login?market=it-it')
+    expect(login.status).toBe(200)
+    expect(login.text).not.toContain('href="/login/register')
+    expect((await onOriginal('/login/register')).status).toBe(404)
+    expect((await visit('/login?market=it-it')).text).toContain('href="/login/register')
+  })
+
   it('takes a contact form through the embedded API on D1 (stored, acknowledged with a reference)', async () => {
     const home = await onOriginal('/it-it')
     const contact = linksOf(home.text).find((link) => link === '/it-it/contatti')
