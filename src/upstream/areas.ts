@@ -33,7 +33,7 @@ export const AREAS = {
     pages: ['cart', 'checkout'],
   },
   forms: {
-    calls: ['forms/'],
+    calls: ['forms/', 'jobs'],
     held: true,
     pages: ['test-drive', 'become-a-dealer', 'become-a-distributor', 'work-with-us', 'contact-us'],
   },

@@ -4,6 +4,7 @@ import { areaOfCall, areasOf } from '../../src/upstream/areas'
 describe("the contract's areas (src/upstream/areas.ts)", () => {
   it("names each call's area, and none for the original's eight calls", () => {
     expect(areaOfCall('forms/contact')).toBe('forms')
+    expect(areaOfCall('jobs')).toBe('forms')
     expect(areaOfCall('whistleblower/reports')).toBe('whistleblower')
     expect(areaOfCall('front/news?per_page=3')).toBe('news')
     expect(areaOfCall('front/products/aurora-strada-9')).toBe('catalogue')
