@@ -8,7 +8,7 @@ import { answerCaching } from './cache/answer-caching'
 import type { AppEnv, MarketEnv } from './env'
 import { PageError } from './errors/page-error'
 import { PICK_MARKET_PATH, pickMarket } from './market/pick-market'
-import { requirePage } from './market/request-availability'
+import { requireArea, requirePage } from './market/request-availability'
 import { resolveMarket } from './market/resolve-market'
 import { health } from './ops/health'
 import { errorName, logEvent } from './ops/log'
@@ -119,21 +119,24 @@ market.post('/checkout/:code/review', submitReview)
 market.get('/checkout/:code/result', resultPage)
 market.post('/checkout/:code/result', submitResult)
 
-market.get('/products', productsPage)
-market.get('/products/type/:type', productsPage)
+market.get('/products', requirePage('products'), productsPage)
+market.get('/products/type/:type', requirePage('products'), productsPage)
 market.get('/products/:slug', productPage)
-market.get('/news', newsIndex)
-market.get('/news/details/:slug', articlePage)
-market.get('/news/:slugId', articlePermalink)
+market.get('/news', requirePage('news'), newsIndex)
+market.get('/news/details/:slug', requirePage('news'), articlePage)
+market.get('/news/:slugId', requirePage('news'), articlePermalink)
 market.get('/search/:type', requirePage('search'), searchPage)
 market.get('/dealers/:slug', requirePage('dealer-pages'), dealerPage)
 market.get('/:sitemap{sitemap(?:-[0-9]+)?\\.xml}', marketSitemap)
 // The whistleblower channel: pages of their own, not content pages (src/pages/whistleblower/, src/whistleblower/).
+// Open even under maintenance; off only where neither the backend nor the Worker holds the channel.
+market.use('/whistleblower-form/*', requireArea('whistleblower'))
 market.get('/whistleblower-form', reportPage)
 market.post('/whistleblower-form', acceptBodiesUpTo(REPORT_BODY_BYTES), submitReport)
 market.get('/whistleblower-form/status', statusPage)
 market.post('/whistleblower-form/status', acceptBodiesUpTo(REPORT_BODY_BYTES), submitStatus)
 // The newsletter's double opt-in (src/pages/newsletter.tsx): the footer's form posts to /newsletter.
+market.use('/newsletter/*', requirePage('newsletter'))
 market.get('/newsletter', newsletterPage)
 market.post('/newsletter', submitNewsletter)
 market.get('/newsletter/sent', newsletterSent)
@@ -177,9 +180,9 @@ app.post(CONSENT_PATH, submitConsent)
 app.get(LOGIN_PATH, guestOnly(), loginPage)
 app.post(LOGIN_PATH, requirePage('account'), submitLogin)
 app.post(FORGOT_PASSWORD_PATH, guestOnly(), submitForgotPassword)
-app.get(REGISTER_PATH, requirePage('account'), guestOnly(), registerPage)
-app.post(REGISTER_PATH, requirePage('account'), guestOnly(), submitRegister)
-app.get(REGISTER_SENT_PATH, requirePage('account'), registerSent)
+app.get(REGISTER_PATH, requirePage('account'), requirePage('sign-up'), guestOnly(), registerPage)
+app.post(REGISTER_PATH, requirePage('account'), requirePage('sign-up'), guestOnly(), submitRegister)
+app.get(REGISTER_SENT_PATH, requirePage('account'), requirePage('sign-up'), registerSent)
 app.post(LOGOUT_PATH, logOut)
 
 // Everything else is /{country}-{locale}/…

@@ -1,6 +1,7 @@
 import type { Bindings } from './env'
 import { MIN_FILL_SECONDS } from './forms/form-token'
 import { logEvent } from './ops/log'
+import { AREA_NAMES, type Area } from './upstream/areas'
 import { upstreamFingerprint } from './upstream/fingerprint'
 import type { Region } from '../contract/schemas'
 
@@ -18,6 +19,11 @@ export type UpstreamConfig =
 export type Config = {
   upstream: UpstreamConfig
   upstreamTimeoutMs: number
+  /**
+   * The contract's areas the upstream serves (`UPSTREAM_AREAS`, src/upstream/areas.ts): every one with the embedded
+   * API or an empty variable, else those listed (`none`: the original's eight calls only).
+   */
+  upstreamAreas: ReadonlySet<Area> | 'all'
   renderMode: 'auto' | 'stream'
   /**
    * Whether public pages are answered from the page cache (`PAGE_CACHE`, on unless `off`: src/page-cache/). Off, every
@@ -82,7 +88,8 @@ export function configOf(env: Bindings): Config {
   let config = read.get(env)
   if (!config) {
     config = {
-      upstream: upstreamOf(env.UPSTREAM_URL),
+      upstream: upstreamOf(env.UPSTREAM_URL, env.UPSTREAM_AREAS),
+      upstreamAreas: env.UPSTREAM_URL ? upstreamAreasOf(env.UPSTREAM_AREAS) : 'all',
       upstreamTimeoutMs: timeout(env.UPSTREAM_TIMEOUT_MS),
       renderMode: env.RENDER_MODE === 'stream' ? 'stream' : 'auto',
       pageCache: env.PAGE_CACHE !== 'off',
@@ -108,17 +115,37 @@ export function configOf(env: Bindings): Config {
  * An https URL; plain http only on this machine (127.0.0.1 or localhost: a backend run beside `npm start`), so
  * the service credential and visitors' data never cross a network in clear (docs/decisions/040).
  */
-function upstreamOf(value: string | undefined): UpstreamConfig {
+function upstreamOf(value: string | undefined, areas: string | undefined): UpstreamConfig {
   if (!value) return { kind: 'embedded', fingerprint: upstreamFingerprint('embedded') }
   try {
     const url = new URL(value)
     if (url.protocol === 'https:' || (url.protocol === 'http:' && isThisMachine(url.hostname))) {
       const href = url.href.replace(/\/+$/, '')
-      return { kind: 'http', url: href, origin: url.origin, fingerprint: upstreamFingerprint(href) }
+      // The areas it serves change what the site links and caches: another list is another upstream's caches.
+      const fingerprint = upstreamFingerprint(areas?.trim() ? `${href} ${areas.trim()}` : href)
+      return { kind: 'http', url: href, origin: url.origin, fingerprint }
     }
   } catch {}
   logEvent('error', 'config_invalid', { variable: 'UPSTREAM_URL' })
   return { kind: 'invalid', fingerprint: upstreamFingerprint('invalid') }
+}
+
+/**
+ * `UPSTREAM_AREAS`: a comma-separated list of areas (`content,catalogue,news`), `none` for the original's eight calls
+ * only, empty for every area. An unknown name is left out, logged `config_invalid`.
+ */
+function upstreamAreasOf(value: string | undefined): ReadonlySet<Area> | 'all' {
+  const names = (value ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean)
+  if (!names.length) return 'all'
+  const areas = new Set<Area>()
+  for (const name of names) {
+    if ((AREA_NAMES as string[]).includes(name)) areas.add(name as Area)
+    else if (name !== 'none') logEvent('error', 'config_invalid', { variable: 'UPSTREAM_AREAS' })
+  }
+  return areas
 }
 
 const isThisMachine = (hostname: string) => hostname === '127.0.0.1' || hostname === 'localhost'

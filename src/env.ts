@@ -1,3 +1,4 @@
+import type { Areas } from './upstream/areas'
 import type { Viewer } from './auth/viewer'
 import type { AccessIdentity } from './console/access'
 import type { CachingDecision } from './cache/answer-caching'
@@ -66,6 +67,8 @@ export type Variables = {
   /** How the answer may be cached: what its route allows, lowered by anything personal. */
   caching: CachingDecision
   upstream: Upstream
+  /** The contract's areas the upstream serves, the Worker holds or are off (src/upstream/areas.ts). */
+  areas: Areas
   /** The brand-wide cached reads (sites, features) and `forMarket`. */
   lookups: Lookups
   /** The request's market: set by `resolveMarket`, on the `/:market` sub-app only. */

@@ -7,7 +7,14 @@ import { pageCacheRenderOf } from './page-cache/render-request'
 import { createUpstream } from './upstream/client'
 import { accessCredentialOf } from './upstream/access-credential'
 import { referenceApiOf } from './upstream/reference-api'
-import { EMBEDDED_ORIGIN, embeddedTransport, httpTransport, misconfiguredTransport } from './upstream/transport'
+import { areasOf } from './upstream/areas'
+import {
+  EMBEDDED_ORIGIN,
+  areaTransport,
+  embeddedTransport,
+  httpTransport,
+  misconfiguredTransport,
+} from './upstream/transport'
 import { errorName, logEvent } from './ops/log'
 import { RequestLog } from './ops/request-log'
 
@@ -26,13 +33,20 @@ export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) =
   c.set('log', log)
   const config = configOf(c.env)
   const http = config.upstream.kind === 'http' ? config.upstream : null
-  const embedded = config.upstream.kind === 'embedded' ? referenceApiOf(c) : null
+  const referenceApi = referenceApiOf(c)
+  const embedded = config.upstream.kind === 'embedded' ? referenceApi : null
+  const areas = areasOf(config.upstreamAreas, referenceApi !== null)
+  c.set('areas', areas)
+  const backend = http && httpTransport(accessCredentialOf(c.env))
   const upstream = createUpstream({
-    transport: http
-      ? httpTransport(accessCredentialOf(c.env))
-      : embedded
-        ? embeddedTransport(embedded)
-        : misconfiguredTransport,
+    transport:
+      http && backend
+        ? referenceApi
+          ? areaTransport(backend, embeddedTransport(referenceApi), areas, http.url)
+          : backend
+        : embedded
+          ? embeddedTransport(embedded)
+          : misconfiguredTransport,
     baseUrl: http?.url ?? EMBEDDED_ORIGIN,
     timeoutMs: config.upstreamTimeoutMs,
     signal: c.req.raw.signal,

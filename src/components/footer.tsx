@@ -64,9 +64,11 @@ export function Footer({ view, chrome }: { view: MarketView; chrome: Chrome }) {
           <h2>{t('footer.legal')}</h2>
           <ul>
             {legal.map(link)}
-            <li>
-              <a href={`${base}/whistleblower-form`}>{t('footer.whistleblower')}</a>
-            </li>
+            {chrome.available.has('whistleblower') && (
+              <li>
+                <a href={`${base}/whistleblower-form`}>{t('footer.whistleblower')}</a>
+              </li>
+            )}
             {tracking && (
               <li>
                 <a href={`#${CONSENT_SETTINGS_ID}`}>{t('footer.cookie_settings')}</a>

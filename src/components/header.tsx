@@ -118,12 +118,14 @@ function ProductMenu({ view, chrome, base }: { view: View; chrome: Chrome; base:
                 </ul>
               </>
             )}
-            <a className="panel-all" href={`${base}/products`}>
-              {t('header.all_types')}
-              <span aria-hidden="true" className="panel-all-arrow">
-                →
-              </span>
-            </a>
+            {chrome.available.has('products') && (
+              <a className="panel-all" href={`${base}/products`}>
+                {t('header.all_types')}
+                <span aria-hidden="true" className="panel-all-arrow">
+                  →
+                </span>
+              </a>
+            )}
           </div>
         </div>
       </div>

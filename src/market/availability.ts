@@ -1,5 +1,9 @@
 import type { Feature, Site } from '../../contract/schemas'
+import { AREAS } from '../upstream/areas'
 import { isLive } from './market'
+
+/** The availability rule's name of the content area's pages (every pageLinks page but a lead form's). */
+const CONTENT_PAGES = AREAS.content.pages[0]
 
 /**
  * What can be switched off, and what belongs to it. A market's settings switch its lead forms; the brand's features
@@ -73,10 +77,15 @@ type MarketOf = { site: Site; segment: string }
  * const available = availabilityOf(market, features)
  * if (!available.has('search')) throw PageError.pageNotFound(url)
  */
-export function availabilityOf(market: MarketOf | null, features: readonly Feature[]): PageAvailability {
+export function availabilityOf(
+  market: MarketOf | null,
+  features: readonly Feature[],
+  areasOff: readonly string[] = [],
+): PageAvailability {
   const site = market?.site ?? null
   const live = site ? isLive(site) : true
-  const off = new Set<string>()
+  // The pages of the contract's areas the backend lacks and the Worker does not hold (src/upstream/areas.ts).
+  const off = new Set<string>(areasOff)
   const switchedOff = new Set<string>()
   for (const { feature, pages } of BRAND_FEATURES) {
     if (features.find((f) => f.key === feature)?.enabled === false) for (const page of pages) off.add(page)
@@ -90,9 +99,12 @@ export function availabilityOf(market: MarketOf | null, features: readonly Featu
   }
   // Not a switch of the original: its paths are not matched by word (allowsPath), only its routes answer 404.
   if (site && !site.settings.sells_online) for (const page of SELLING_PAGES) off.add(page)
-  const has = (page: string) => live && !off.has(page)
   const locale = market?.segment.split('-')[1] ?? ''
   const links = site ? localePageLinks(site, locale) : []
+  // Without the content area, a content page exists only for its lead form (its label for a title).
+  if (off.has(CONTENT_PAGES))
+    for (const { key } of links) if (!(AREAS.forms.pages as readonly string[]).includes(key)) off.add(key)
+  const has = (page: string) => live && !off.has(page)
   const pageLinks = () => links.filter(({ key }) => has(key))
 
   return {
@@ -118,7 +130,7 @@ export function availabilityOf(market: MarketOf | null, features: readonly Featu
       const link = has(key) ? links.find((l) => l.key === key) : undefined
       return link && market ? `/${market.segment}/${link.slug}${query}` : null
     },
-    elsewhere: (other) => availabilityOf(other, features),
+    elsewhere: (other) => availabilityOf(other, features, areasOff),
   }
 }
 

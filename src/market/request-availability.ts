@@ -3,16 +3,17 @@ import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { errorName, logEvent } from '../ops/log'
 import type { Feature } from '../../contract/schemas'
+import type { Area } from '../upstream/areas'
 import { type PageAvailability, availabilityOf } from './availability'
 
 /**
  * The request's availability, decided once: the market's when the path has one (after `resolveMarket`), else the
- * brand's features alone (`/login`, `/logout`).
+ * brand's features alone (`/login`, `/logout`); the contract's areas the backend lacks are off either way.
  */
 export async function availableFor<E extends AppEnv>(c: Context<E>): Promise<PageAvailability> {
   const decided = c.get('available')
   if (decided) return decided
-  const available = availabilityOf(c.get('market') ?? null, await brandFeatures(c))
+  const available = availabilityOf(c.get('market') ?? null, await brandFeatures(c), c.var.areas.offPages())
   c.set('available', available)
   return available
 }
@@ -36,5 +37,19 @@ export const requirePage =
   (page: string): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     if (!(await availableFor(c)).has(page)) throw PageError.pageNotFound(c.req.url)
+    await next()
+  }
+
+/**
+ * A route of an area of the contract that stays open whatever its market's state (the whistleblower channel, even
+ * under maintenance) answers "Page Not Found" only when the backend lacks the area and the Worker does not hold it.
+ *
+ * @example
+ * market.get('/whistleblower-form', requireArea('whistleblower'), reportPage)
+ */
+export const requireArea =
+  (area: Area): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (!c.var.areas.served(area) && !c.var.areas.held(area)) throw PageError.pageNotFound(c.req.url)
     await next()
   }

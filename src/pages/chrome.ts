@@ -20,9 +20,9 @@ export async function loadChrome(c: Context<MarketEnv>): Promise<Chrome> {
   const [sites, productMenu, productTypes, cartCount, newsletter] = await Promise.all([
     orNothing('sites', lookups.sites()),
     orNothing('product_menu', api.catalogue.menu()),
-    orNothing('product_types', api.catalogue.types()),
+    available.has('products') ? orNothing('product_types', api.catalogue.types()) : [],
     headerCartCount(c),
-    newsletterToken(c),
+    available.has('newsletter') ? newsletterToken(c) : null,
   ])
   return { sites, productMenu, productTypes, available, cartCount, newsletterToken: newsletter }
 }

@@ -30,10 +30,25 @@ export function ContentPageLayout({ view, chrome, head, page, children }: Conten
   )
 }
 
+/**
+ * A lead form's page where the backend has no content pages (its form held by the embedded API): its label for a
+ * title, no text (docs/decisions/041).
+ */
+const formPageOf = async (key: string, t: MarketEnv['Variables']['t']): Promise<Page> => ({
+  id: 0,
+  key,
+  title: t(`pages.${key}`),
+  summary: '',
+  blocks: [],
+})
+
 /** A content page's parts by its key (an available one): "Page Not Found" when it has no content. */
 export async function contentPageParts(c: Context<MarketEnv>, key: string): Promise<ContentPageParts> {
-  const { market, api, available, t } = c.var
-  const [page, chrome] = await Promise.all([api.content.page(key), loadChrome(c)])
+  const { market, api, available, areas, t } = c.var
+  const [page, chrome] = await Promise.all([
+    areas.served('content') ? api.content.page(key) : formPageOf(key, t),
+    loadChrome(c),
+  ])
   if (!page) throw PageError.pageNotFound(c.req.url)
   const view = viewOf(c, t, market)
   const seo = await modelSeo(api, 'Page', page.id)

@@ -27,7 +27,8 @@ type HomeProps = {
   chrome: Chrome
   head: HeadProps
   featured: MenuProduct[]
-  latestNews: Deferred<NewsSummary[] | null>
+  /** The latest news, or null where the backend has no news (no block then). */
+  latestNews: Deferred<NewsSummary[] | null> | null
 }
 
 /** The market home: hero, featured bikes, latest news (streamed), the dealer finder and, where on, the test ride. */
@@ -63,18 +64,20 @@ export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps
         </section>
       )}
 
-      <section className="band" aria-labelledby="news-title">
-        <h2 id="news-title">{t('home.latest_news')}</h2>
-        <Suspense
-          fallback={
-            <p className="loading" role="status">
-              {t('common.loading')}
-            </p>
-          }
-        >
-          <LatestNews view={view} news={latestNews} />
-        </Suspense>
-      </section>
+      {latestNews && (
+        <section className="band" aria-labelledby="news-title">
+          <h2 id="news-title">{t('home.latest_news')}</h2>
+          <Suspense
+            fallback={
+              <p className="loading" role="status">
+                {t('common.loading')}
+              </p>
+            }
+          >
+            <LatestNews view={view} news={latestNews} />
+          </Suspense>
+        </section>
+      )}
 
       {dealerLocator && (
         <section className="band call-to-action" aria-labelledby="dealer-title">
@@ -117,12 +120,14 @@ function LatestNews({ view, news }: { view: MarketView; news: Promise<NewsSummar
 
 /** `GET /{m}`: critical data (chrome, featured bikes) awaited; the latest news deferred. */
 export async function home(c: Context<MarketEnv>): Promise<Response> {
-  const { market, api, t } = c.var
-  const latestNews = defer(
-    orNull(api.news.latest(LATEST_NEWS_COUNT), (error) =>
-      logEvent('warn', 'deferred_failed', { section: 'latest_news', error: errorName(error) }),
-    ),
-  )
+  const { market, api, t, available } = c.var
+  const latestNews = available.has('news')
+    ? defer(
+        orNull(api.news.latest(LATEST_NEWS_COUNT), (error) =>
+          logEvent('warn', 'deferred_failed', { section: 'latest_news', error: errorName(error) }),
+        ),
+      )
+    : null
   const [chrome, seo] = await Promise.all([loadChrome(c), pageSeo(api, 'home')])
   const view = viewOf(c, t, market)
   const head: HeadProps = {
@@ -138,6 +143,6 @@ export async function home(c: Context<MarketEnv>): Promise<Response> {
   const featured = chrome.productMenu.slice(0, FEATURED_COUNT)
   return sendPage(c, <HomePage view={view} chrome={chrome} head={head} featured={featured} latestNews={latestNews} />, {
     caching: Caching.shared,
-    deferred: [latestNews],
+    deferred: latestNews ? [latestNews] : [],
   })
 }

@@ -1,3 +1,4 @@
+import { availableFor } from '../market/request-availability'
 import type { Context } from 'hono'
 import { ATTEMPT_WINDOW_SECONDS, attemptKeys, attemptRefused, countAgainstAccount } from '../auth/attempts'
 import { trustDevice } from '../auth/device-cookie'
@@ -32,13 +33,20 @@ type LoginState = {
   forgot?: { email: string; errors?: FieldErrors; failure?: 'auth.too_many' }
 }
 
-type LoginPageProps = { view: View; head: HeadProps; market: LoginMarket; state: LoginState }
+type LoginPageProps = {
+  view: View
+  head: HeadProps
+  market: LoginMarket
+  state: LoginState
+  /** Whether signing up exists (the backend serves the account area): else no link to it. */
+  signUp: boolean
+}
 
 /**
  * The login page: the login form and, below it, "forgot password". Plain forms: they work without JavaScript. Each
  * carries the page's market, so that its answers speak the same language (auth/login-market.ts).
  */
-export function LoginPage({ view, head, market, state }: LoginPageProps) {
+export function LoginPage({ view, head, market, state, signUp }: LoginPageProps) {
   const { t } = view
   const forgot = state.forgot
   return (
@@ -72,9 +80,12 @@ export function LoginPage({ view, head, market, state }: LoginPageProps) {
             {t('auth.submit')}
           </button>
         </form>
-        <p className="auth-switch">
-          {t('register.new_here')} <a href={loginLink(REGISTER_PATH, market, state.redirect)}>{t('register.title')}</a>
-        </p>
+        {signUp && (
+          <p className="auth-switch">
+            {t('register.new_here')}{' '}
+            <a href={loginLink(REGISTER_PATH, market, state.redirect)}>{t('register.title')}</a>
+          </p>
+        )}
 
         <details className="forgot" open={forgot ? true : undefined}>
           <summary>{t('auth.forgot_title')}</summary>
@@ -121,7 +132,8 @@ async function sendLoginPage(
     robots: 'noindex',
   }
   const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) } : {}
-  return sendPage(c, <LoginPage view={view} head={head} market={market} state={state} />, {
+  const signUp = (await availableFor(c)).has('sign-up')
+  return sendPage(c, <LoginPage view={view} head={head} market={market} state={state} signUp={signUp} />, {
     status,
     headers,
     caching: Caching.private,

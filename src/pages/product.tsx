@@ -16,6 +16,7 @@ import { pageGroups } from '../seo/page-groups'
 import { breadcrumbs, productData } from '../seo/structured-data'
 import type { Product, ProductSummary } from '../../contract/catalogue-schemas'
 import { findBySlug } from './find-by-slug'
+import { menuProductPage } from './menu-product'
 import AddToCart, { type AddToCartProps } from '../../client/islands/add-to-cart'
 import { IslandNames } from '../../client/islands/names'
 import { Island } from '../components/island'
@@ -283,10 +284,12 @@ async function relatedTo(c: Context<MarketEnv>, product: Product): Promise<Produ
 
 /**
  * `GET /{m}/products/{slug}`: a product sold in the market, in its language and currency. An unknown slug, or a
- * product the market does not sell, is "Page Not Found". Products carry their own SEO fields.
+ * product the market does not sell, is "Page Not Found". Products carry their own SEO fields. Without the catalogue
+ * area, the page of what the menu says (src/pages/menu-product.tsx).
  */
 export async function productPage(c: Context<MarketEnv>): Promise<Response> {
   const { api, t, market } = c.var
+  if (!c.var.areas.served('catalogue')) return menuProductPage(c)
   const { found: product, chrome, view } = await findBySlug(c, (slug) => api.catalogue.product(slug))
   const base = `/${market.segment}`
   const head: HeadProps = {

@@ -90,9 +90,9 @@ export const pageGroups = {
           return [{ place, path, lastmod: newest([own?.updated_at, ...dealers.map((dealer) => dealer.updated_at)]) }]
         }),
 
-  /** The listing of every product, in the markets that sell any. */
+  /** The listing of every product, in the markets that sell any (where the catalogue is served). */
   products: (places: PagePlace[], index: PageIndex): PageGroup =>
-    places.flatMap((place) => {
+    withPage(places, 'products').flatMap((place) => {
       const sold = productsIn(index, place)
       return sold.length
         ? [{ place, path: `/${place.segment}/products`, lastmod: newest(sold.map((p) => p.updated_at)) }]
@@ -101,7 +101,7 @@ export const pageGroups = {
 
   /** The listing of one product type, in the markets that sell one of its products. */
   productType: (places: PagePlace[], index: PageIndex, type: string): PageGroup =>
-    places.flatMap((place) => {
+    withPage(places, 'products').flatMap((place) => {
       const sold = productsIn(index, place).filter((product) => product.type === type)
       return sold.length
         ? [{ place, path: `/${place.segment}/products/type/${type}`, lastmod: newest(sold.map((p) => p.updated_at)) }]
@@ -115,9 +115,9 @@ export const pageGroups = {
       index.products.find((p) => p.slug === slug),
     ),
 
-  /** The news index: every live market has one. */
+  /** The news index: every live market has one, where the news is served. */
   newsIndex: (places: PagePlace[], index: PageIndex | null): PageGroup =>
-    places.map((place) => ({
+    withPage(places, 'news').map((place) => ({
       place,
       path: `/${place.segment}/news`,
       lastmod: index && newest(articlesIn(index, place).map((a) => a.updated_at)),
@@ -133,7 +133,7 @@ export const pageGroups = {
     const article = shown.find((a) => a.scope !== '*') ?? shown[0]
     if (!article) return []
     const story = article.story ? (byStory.get(article.story) ?? []) : [article]
-    return places.flatMap((place) => {
+    return withPage(places, 'news').flatMap((place) => {
       const told = story.filter((a) => showsArticle(place, a))
       const version = told.find((a) => a.scope !== '*') ?? told[0]
       return version
@@ -149,6 +149,9 @@ export const pageGroups = {
       index.dealers.find((d) => d.slug === slug),
     ),
 }
+
+/** The places where the availability rule lets a section be seen (`news`, `products`). */
+const withPage = (places: PagePlace[], page: string) => places.filter((place) => place.available.has(page))
 
 function productGroup(places: PagePlace[], product: PageIndex['products'][number] | undefined): PageGroup {
   if (!product) return []

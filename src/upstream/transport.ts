@@ -1,4 +1,5 @@
 import { type AccessCredential, withAccessCredential } from './access-credential'
+import type { Areas } from './areas'
 import { logEvent } from '../ops/log'
 
 /** Sends one request to the content/account API and answers its response. */
@@ -42,3 +43,19 @@ export const embeddedTransport =
   (fetchApi: (request: Request) => Response | Promise<Response>): Transport =>
   async (request) =>
     fetchApi(request)
+
+/**
+ * The transport of a backend that lacks some areas of the contract: a call of an area the Worker holds itself (lead
+ * forms, the whistleblower channel, the newsletter, the staff console: src/upstream/areas.ts) goes to the embedded
+ * reference API on D1, every other call to the backend (docs/decisions/041).
+ *
+ * @example
+ * const transport = areaTransport(httpTransport(credential), embeddedTransport(api), areas, config.upstream.url)
+ */
+export const areaTransport =
+  (backend: Transport, embedded: Transport, areas: Areas, baseUrl: string): Transport =>
+  async (request) => {
+    const path = request.url.startsWith(`${baseUrl}/api/`) ? request.url.slice(baseUrl.length + 5) : ''
+    if (!areas.heldCall(path)) return backend(request)
+    return embedded(new Request(`${EMBEDDED_ORIGIN}/api/${path}`, request))
+  }

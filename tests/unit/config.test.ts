@@ -146,3 +146,31 @@ describe('FORM_MIN_FILL_SECONDS', () => {
     )
   })
 })
+
+describe('UPSTREAM_AREAS', () => {
+  const areasWith = (UPSTREAM_URL: string, UPSTREAM_AREAS: string) => {
+    const errors: string[] = []
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
+    const config = configOf({ ...env, UPSTREAM_URL, UPSTREAM_AREAS } as typeof env)
+    return { config, logged: errors.map((line) => JSON.parse(line) as Record<string, unknown>) }
+  }
+  const BACKEND = 'https://api.brand.example'
+
+  it('serves every area with the embedded API, whatever the list says, and with an empty list', () => {
+    expect(areasWith('', 'none').config.upstreamAreas).toBe('all')
+    expect(areasWith(BACKEND, '').config.upstreamAreas).toBe('all')
+  })
+
+  it('reads a list of areas, "none" as the eight calls only, and leaves an unknown name out (config_invalid)', () => {
+    expect([...(areasWith(BACKEND, 'none').config.upstreamAreas as Set<string>)]).toEqual([])
+    const { config, logged } = areasWith(BACKEND, ' content, news ,pigeons')
+    expect([...(config.upstreamAreas as Set<string>)]).toEqual(['content', 'news'])
+    expect(logged).toEqual([{ level: 'error', event: 'config_invalid', variable: 'UPSTREAM_AREAS' }])
+  })
+
+  it('keeps the caches of another list of areas apart (the upstream fingerprint)', () => {
+    const all = areasWith(BACKEND, '').config.upstream.fingerprint
+    expect(areasWith(BACKEND, 'none').config.upstream.fingerprint).not.toBe(all)
+    expect(areasWith(BACKEND, '').config.upstream.fingerprint).toBe(all)
+  })
+})

@@ -1,0 +1,97 @@
+/**
+ * The areas of the upstream contract (docs/api.md) a backend may serve or lack, and what each means for the site: its
+ * calls (paths under `api/`), whether the Worker holds it itself on D1 when the backend lacks it (the embedded
+ * reference API answers its calls), and the pages the availability rule switches off when it is neither served nor
+ * held. The original's eight calls (sites, features, translations, the products' menu, SEO, login and user) belong to
+ * no area: every backend serves them (docs/backend.md). One table, docs/backend.md "Areas" (docs/decisions/041).
+ */
+export const AREAS = {
+  content: { calls: ['front/pages/', 'front/page-index'], held: false, pages: ['content-pages'] },
+  catalogue: { calls: ['front/products', 'front/product-types'], held: false, pages: ['products'] },
+  news: { calls: ['front/news'], held: false, pages: ['news'] },
+  dealers: { calls: ['front/dealers', 'front/places'], held: false, pages: ['dealer-locator', 'dealer-pages'] },
+  search: { calls: ['front/search'], held: false, pages: ['search'] },
+  account: {
+    calls: [
+      'account/profile',
+      'account/orders',
+      'account/bikes',
+      'account/bike-models',
+      'account/addresses',
+      'auth/register',
+      'auth/confirm-email',
+      'auth/resend-confirmation',
+      'auth/forgot-password',
+      'auth/reset-password',
+    ],
+    held: false,
+    pages: ['sign-up'],
+  },
+  'cart-checkout': {
+    calls: ['cart', 'carts/', 'account/cart', 'account/checkout', 'payments/'],
+    held: false,
+    pages: ['cart', 'checkout'],
+  },
+  forms: {
+    calls: ['forms/', 'jobs'],
+    held: true,
+    pages: ['test-drive', 'become-a-dealer', 'become-a-distributor', 'work-with-us', 'contact-us'],
+  },
+  whistleblower: { calls: ['whistleblower/'], held: true, pages: ['whistleblower'] },
+  newsletter: { calls: ['newsletter/'], held: true, pages: ['newsletter'] },
+  staff: { calls: ['staff/'], held: true, pages: ['console'] },
+} as const satisfies Record<string, { calls: readonly string[]; held: boolean; pages: readonly string[] }>
+
+/** An area of the contract: `content`, `catalogue`, `news`, `dealers`, `search`, `account`, `cart-checkout`… */
+export type Area = keyof typeof AREAS
+
+/** Every area, in the table's order. */
+export const AREA_NAMES = Object.keys(AREAS) as Area[]
+
+/** The areas of one deployment: which the backend serves, which the Worker holds in its stead, which are off. */
+export type Areas = {
+  /** Whether the backend at `UPSTREAM_URL` (or the embedded API) serves the area. */
+  served(area: Area): boolean
+  /** Whether the area's calls go to the embedded API on D1 rather than to the backend. */
+  held(area: Area): boolean
+  /** The availability rule's pages of the areas neither served nor held (switched off everywhere). */
+  offPages(): string[]
+  /** Whether a call (its path under `api/`) goes to the embedded API on D1. */
+  heldCall(path: string): boolean
+}
+
+/** The area a call belongs to (its path under `api/`, query included), or null for the original's eight calls. */
+export function areaOfCall(path: string): Area | null {
+  const bare = path.split('?')[0] ?? ''
+  for (const area of AREA_NAMES) {
+    if (
+      AREAS[area].calls.some(
+        (call) => bare === call.replace(/\/$/, '') || bare.startsWith(call.endsWith('/') ? call : `${call}/`),
+      )
+    )
+      return area
+  }
+  return null
+}
+
+/**
+ * The areas of a deployment: `served` as configured (`UPSTREAM_AREAS`, read by src/config.ts), the held ones taken by
+ * the embedded API when the Worker has one (`canHold`).
+ *
+ * @example
+ * const areas = areasOf(new Set(['content', 'catalogue']), true)
+ * areas.heldCall('forms/contact') // true
+ */
+export function areasOf(served: ReadonlySet<Area> | 'all', canHold: boolean): Areas {
+  const isServed = (area: Area) => served === 'all' || served.has(area)
+  const held = (area: Area) => !isServed(area) && canHold && AREAS[area].held
+  return {
+    served: isServed,
+    held,
+    offPages: () => AREA_NAMES.filter((area) => !isServed(area) && !held(area)).flatMap((area) => AREAS[area].pages),
+    heldCall(path) {
+      const area = areaOfCall(path)
+      return area !== null && held(area)
+    },
+  }
+}
