@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
+import { ProductActions } from '../components/product-actions'
 import { absoluteUrl, type HeadProps } from '../components/page-head'
 import { ResponsiveImage } from '../components/responsive-image'
 import type { Chrome, MarketView } from '../components/view'
@@ -26,8 +27,6 @@ export function MenuProductPage({
   product: MenuProduct
 }) {
   const { t } = view
-  const testRide = chrome.available.pageUrl('test-drive', `?model=${encodeURIComponent(product.slug)}`)
-  const dealerLocator = chrome.available.pageUrl('dealer-locator')
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <nav className="breadcrumbs" aria-label={t('product.breadcrumbs')}>
@@ -58,18 +57,7 @@ export function MenuProductPage({
           />
         )}
         <div className="product-aside">
-          <div className="actions actions-prominent">
-            {testRide && (
-              <a className="button" href={testRide}>
-                {t('product.book_test_ride')}
-              </a>
-            )}
-            {dealerLocator && (
-              <a className="button secondary" href={dealerLocator}>
-                {t('product.find_dealer')}
-              </a>
-            )}
-          </div>
+          <ProductActions view={view} chrome={chrome} slug={product.slug} />
         </div>
       </article>
     </DefaultLayout>

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
+import { ProductActions } from '../components/product-actions'
 import { absoluteUrl, type HeadProps } from '../components/page-head'
 import type { Chrome, MarketView } from '../components/view'
 import { ProductCards } from '../components/product-cards'
@@ -41,8 +42,6 @@ export function ProductPage({
   const { t } = view
   const market = view.market
   const base = `/${market.segment}`
-  const testRide = chrome.available.pageUrl('test-drive', `?model=${encodeURIComponent(product.slug)}`)
-  const dealerLocator = chrome.available.pageUrl('dealer-locator')
   const price = (minor: number) => formatMoney(minor, market.site.currency, market)
   // Where a variant costs more than the product's "from" price, the price says so and the variants show theirs.
   const pricesVary = product.variants.some((variant) => variant.price !== product.price)
@@ -84,18 +83,7 @@ export function ProductPage({
               </section>
             )
           )}
-          <div className={`actions${sells ? '' : ' actions-prominent'}`}>
-            {testRide && (
-              <a className={`button${sells ? ' secondary' : ''}`} href={testRide}>
-                {t('product.book_test_ride')}
-              </a>
-            )}
-            {dealerLocator && (
-              <a className="button secondary" href={dealerLocator}>
-                {t('product.find_dealer')}
-              </a>
-            )}
-          </div>
+          <ProductActions view={view} chrome={chrome} slug={product.slug} sells={sells} />
         </div>
         {product.description && (
           <div className="product-section product-description">

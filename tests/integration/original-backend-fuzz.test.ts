@@ -7,6 +7,7 @@ import { LIVE_SEGMENTS, MAINTENANCE_SEGMENTS } from '../fixtures/demo-markets'
 import { slugOf } from '../fixtures/page-slugs'
 import { formPost, nextClient, sessionIdOf } from '../fixtures/session'
 import { ORIGIN, visit } from '../fixtures/worker'
+import { headerValue, queryOf } from '../fixtures/fuzz-inputs'
 
 /**
  * A fuzzed crawl of the Worker in workerd against the stand-in of the brand's own backend over real HTTP
@@ -67,16 +68,8 @@ const accountPath = fc
   .tuple(fc.constantFrom(...SEGMENTS), fc.constantFrom('', '/orders', '/bikes', '/addresses', '/orders/A-1'))
   .map(([market, page]) => `/${market}/my-account${page}`)
 const path = fc.oneof({ weight: 3, arbitrary: marketPath }, accountPath, { weight: 2, arbitrary: junkPath })
-const query = fc.option(
-  fc.oneof(
-    fc.webQueryParameters(),
-    fc
-      .tuple(fc.constantFrom('q', 'page', 'near', 'lat', 'type', 'redirect'), fc.string({ maxLength: 30 }))
-      .map(([k, v]) => `${k}=${encodeURIComponent(v)}`),
-  ),
-  { nil: undefined },
-)
-const header = fc.string({ maxLength: 40 }).filter((value) => /^[\t\x20-\x7e]*$/.test(value))
+const query = queryOf(['q', 'page', 'near', 'lat', 'type', 'redirect'])
+const header = headerValue(40)
 
 describe("a fuzzed crawl over the brand's own backend", () => {
   let customerCookie = ''
