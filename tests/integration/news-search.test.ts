@@ -6,6 +6,7 @@ import { ftsQuery } from '../../reference-api/resources/search'
 import { expectFirstCardImageEager } from '../fixtures/card-images'
 import { LIVE_SEGMENTS } from '../fixtures/demo-markets'
 import { clearCaches, textOf, visit } from '../fixtures/worker'
+import { IT_PAGE_KINDS } from '../fixtures/public-pages'
 
 const page = async (path: string) => {
   const answer = await visit(path)
@@ -232,22 +233,7 @@ describe('search', () => {
   })
 
   it("has a search box in the header of every market page (each live market's home, a page of each kind in it-it)", async () => {
-    const kinds = [
-      '/products',
-      '/products/type/e-bikes',
-      '/products/aurora-strada-9',
-      '/news',
-      '/news/details/report-sostenibilita-2025',
-      '/search/all?q=strada',
-      '/rivenditori',
-      '/dealers/cicli-bergamasca',
-      '/chi-siamo',
-      '/contatti',
-      '/cart',
-      '/newsletter',
-      '/whistleblower-form',
-      '/informativa-privacy',
-    ]
+    const kinds = [...IT_PAGE_KINDS, '/newsletter', '/whistleblower-form']
     for (const path of [...LIVE_SEGMENTS.map((market) => `/${market}`), ...kinds.map((kind) => `/it-it${kind}`)]) {
       const market = path.split('/')[1]!
       const header = /<header[\s\S]*?<\/header>/.exec((await visit(path)).text)?.[0] ?? ''

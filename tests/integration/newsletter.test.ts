@@ -10,6 +10,7 @@ import { LIVE_SEGMENTS } from '../fixtures/demo-markets'
 import { slugOf } from '../fixtures/page-slugs'
 import { formPost, nextClient, steadyRateLimiters } from '../fixtures/session'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
+import { IT_PAGE_KINDS } from '../fixtures/public-pages'
 
 /** Calls the embedded API in-process, as the Worker does, and waits for its background work. */
 async function call(path: string, init: RequestInit = {}) {
@@ -192,20 +193,7 @@ const signUp = (
 describe('the newsletter sign-up in the footer', () => {
   it("is a plain same-origin POST form on every live market's pages (each home, a page of each kind in it-it) but the whistleblower channel's and its own, in the market's language, with its token, honeypot and consent", async () => {
     const languages = env.TEST_DEMO_MESSAGES as unknown as Record<string, typeof italian>
-    const kinds = [
-      '/products',
-      '/products/type/e-bikes',
-      '/products/aurora-strada-9',
-      '/news',
-      '/news/details/report-sostenibilita-2025',
-      '/search/all?q=strada',
-      '/rivenditori',
-      '/dealers/cicli-bergamasca',
-      '/chi-siamo',
-      '/contatti',
-      '/cart',
-      '/informativa-privacy',
-    ]
+    const kinds = IT_PAGE_KINDS
     const pages = [...LIVE_SEGMENTS.map((market) => `/${market}`), ...kinds.map((kind) => `/it-it${kind}`)]
     for (const path of pages) {
       const market = path.split('/')[1]!
