@@ -26,11 +26,36 @@ export async function deleteSubmissions(db: D1Database, cutOff: Date): Promise<n
   }
 }
 
-/** Deletes the whistleblowers' "there is news" mails once sent, or unsent ones created before the cut-off. */
-export async function deleteReporterMails(db: D1Database, cutOff: Date): Promise<number> {
+/**
+ * How long a whistleblower's "there is news" mail that was never sent is kept: its recipient ties an address to a
+ * report, so it goes as soon as it is sent, or after this many days.
+ */
+export const REPORTER_MAIL_DAYS = 30
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** Deletes the whistleblowers' "there is news" mails once sent, or unsent ones older than REPORTER_MAIL_DAYS at `now`. */
+export async function deleteReporterMails(db: D1Database, now: Date): Promise<number> {
+  const cutOff = new Date(now.getTime() - REPORTER_MAIL_DAYS * DAY_MS)
   const { meta } = await db
     .prepare(`DELETE FROM outbox WHERE kind = 'whistleblower_news' AND (sent_at IS NOT NULL OR created_at < ?)`)
     .bind(cutOff.toISOString())
     .run()
   return meta.changes
+}
+
+/** What one retention run deleted. */
+export type ApiRetention = { submissions: number; reporterMails: number }
+
+/**
+ * The API's whole retention run as of `now`: the submissions older than `retentionDays` with their mails, and the
+ * reporters' mails (REPORTER_MAIL_DAYS). The standalone Worker's Cron Trigger runs it (reference-api/worker.ts); the
+ * site's runs the two parts beside its own R2 deletes (src/forms/retention.ts).
+ */
+export async function runRetention(db: D1Database, now: Date, retentionDays: number): Promise<ApiRetention> {
+  const [submissions, reporterMails] = await Promise.all([
+    deleteSubmissions(db, new Date(now.getTime() - retentionDays * DAY_MS)),
+    deleteReporterMails(db, now),
+  ])
+  return { submissions, reporterMails }
 }

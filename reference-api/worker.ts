@@ -1,12 +1,24 @@
 import { Hono } from 'hono'
 import type { ApiEnv } from './context'
 import { api } from './index'
+import { errorName, logEvent } from './log'
+import { runRetention } from './retention'
 import { sameSecret } from './service-token'
 
-/** The standalone Worker's environment: the API's own, and the Access service token it stands in for Access with. */
+/**
+ * The standalone Worker's environment: the API's own, the Access service token it stands in for Access with, and how
+ * many days it keeps lead-form submissions (`SUBMISSION_RETENTION_DAYS`, as the site's deployment says it; 365).
+ */
 type StandaloneEnv = {
-  Bindings: ApiEnv['Bindings'] & { ACCESS_CLIENT_ID?: string; ACCESS_CLIENT_SECRET?: string }
+  Bindings: ApiEnv['Bindings'] & {
+    ACCESS_CLIENT_ID?: string
+    ACCESS_CLIENT_SECRET?: string
+    SUBMISSION_RETENTION_DAYS?: string
+  }
 }
+
+/** Submissions are kept this many days unless `SUBMISSION_RETENTION_DAYS` (a whole number of 1 to 3650) says otherwise. */
+const RETENTION_DAYS = 365
 
 /**
  * The reference API as a Worker of its own (`reference-api/wrangler.toml`): the whole contract of docs/api.md over
@@ -38,4 +50,29 @@ standalone.post('/api/payments/events', async (c, next) => {
 
 standalone.all('*', (c) => api.fetch(c.req.raw, c.env, c.executionCtx))
 
-export default { fetch: standalone.fetch } satisfies ExportedHandler<StandaloneEnv['Bindings']>
+/** The retention period of a deployment's setting: a whole number of days from 1 to 3650, else the default (logged). */
+export function retentionDaysOf(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return RETENTION_DAYS
+  const days = Number(value)
+  if (Number.isInteger(days) && days >= 1 && days <= 3650) return days
+  logEvent('error', 'config_invalid', { variable: 'SUBMISSION_RETENTION_DAYS' })
+  return RETENTION_DAYS
+}
+
+/**
+ * Its Cron Trigger (reference-api/wrangler.toml) deletes what the retention says, as the site's does for the embedded
+ * API: the log line carries counts only, and a failed run throws so that it is seen. Its outbox waits for whoever
+ * sends the backend's mail (the API's own `sendOutbox`).
+ */
+async function scheduled(controller: ScheduledController, env: StandaloneEnv['Bindings']): Promise<void> {
+  const days = retentionDaysOf(env.SUBMISSION_RETENTION_DAYS)
+  try {
+    const deleted = await runRetention(env.DB, new Date(controller.scheduledTime), days)
+    logEvent('info', 'retention', { days, ...deleted })
+  } catch (error) {
+    logEvent('error', 'retention', { days, error: errorName(error) })
+    throw error
+  }
+}
+
+export default { fetch: standalone.fetch, scheduled } satisfies ExportedHandler<StandaloneEnv['Bindings']>

@@ -8,12 +8,6 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /** R2 lists and deletes at most 1000 keys at a time. */
 const KEYS_PER_PAGE = 1000
 
-/**
- * How long the embedded API keeps a whistleblower's "there is news" mail that was never sent: its recipient ties an
- * address to a report, so it goes as soon as it is sent, or after this many days.
- */
-export const REPORTER_MAIL_DAYS = 30
-
 export type RetentionReport = {
   cutOff: string
   submissions: number | null
@@ -24,7 +18,7 @@ export type RetentionReport = {
 /**
  * Deletes what lead forms left behind once the deployment's retention period (`SUBMISSION_RETENTION_DAYS`) is over, as
  * of `now` (the Cron Trigger's time): the embedded reference API's submissions created before the cut-off, with their
- * mails, and the whistleblowers' "there is news" mails once sent (REPORTER_MAIL_DAYS), deleted by the reference API
+ * mails, and the whistleblowers' "there is news" mails once sent (or kept as long as the API says), deleted by the reference API
  * itself — only when it is the site's upstream (a brand's own backend keeps its own data and deletes it itself) — and
  * every CV uploaded to R2 before the cut-off, whatever the upstream (the Worker stored them). The log line carries
  * counts only. A part that fails does not stop the other; the run then fails, so the failure is seen.
@@ -35,9 +29,7 @@ export async function deleteExpiredSubmissions(env: Bindings, now: Date): Promis
   const embedded = config.upstream.kind === 'embedded' ? embeddedReferenceApi() : null
   const [submissions, reporterMails, files] = await Promise.allSettled([
     embedded ? embedded.deleteSubmissions(env.DB, cutOff) : Promise.resolve(null),
-    embedded
-      ? embedded.deleteReporterMails(env.DB, new Date(now.getTime() - REPORTER_MAIL_DAYS * DAY_MS))
-      : Promise.resolve(null),
+    embedded ? embedded.deleteReporterMails(env.DB, now) : Promise.resolve(null),
     deleteFiles(env.FILES, cutOff),
   ])
   const report: RetentionReport = {

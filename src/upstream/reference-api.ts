@@ -12,8 +12,8 @@ export type ReferenceApi = {
   sendOutbox(db: D1Database, deliver: (mail: QueuedMail) => Promise<void>, limit: number): Promise<SendingReport>
   /** Deletes its lead-form submissions created before `cutOff`, with their mails; answers how many. */
   deleteSubmissions(db: D1Database, cutOff: Date): Promise<number>
-  /** Deletes whistleblowers' "there is news" mails once sent, or unsent ones created before `cutOff`; answers how many. */
-  deleteReporterMails(db: D1Database, cutOff: Date): Promise<number>
+  /** Deletes whistleblowers' "there is news" mails once sent, or unsent ones past the API's own period; how many. */
+  deleteReporterMails(db: D1Database, now: Date): Promise<number>
 }
 
 /** A queued row of the reference API's outbox, as stored. */
