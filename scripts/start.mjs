@@ -1,9 +1,11 @@
 // `npm start`: the whole site on the embedded API, on a fresh clone: packages, local D1 with demo data, wrangler dev.
 // `UPSTREAM_URL=https://… npm start` points it at a backend instead, with the Worker's Access service token from the
-// environment (UPSTREAM_ACCESS_CLIENT_ID / _SECRET) or from `.dev.vars`, which wrangler reads itself (docs/configuration.md).
+// environment (UPSTREAM_ACCESS_CLIENT_ID / _SECRET) or from `.dev.vars`, which wrangler reads itself (docs/configuration.md),
+// after checking once that the backend serves the areas UPSTREAM_AREAS declares (a warning if not; it starts anyway).
 // Quiet: what it is doing, then the site's address, the demo logins and the console's address last; wrangler's own
 // start-up lines are shown only if it stops before it is ready, its request lines once it is.
 import { spawn } from 'node:child_process'
+import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { DEMO_CUSTOMERS, DEMO_STAFF } from './demo-seed.mjs'
 import { ensureDependencies, persistArgs, prepareLocalDatabase, quietEnv, root, tool } from './local.mjs'
@@ -18,6 +20,7 @@ const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
  */
 const UPSTREAM_VARIABLES = [
   'UPSTREAM_URL',
+  'UPSTREAM_AREAS',
   'UPSTREAM_ACCESS_CLIENT_ID',
   'UPSTREAM_ACCESS_CLIENT_SECRET',
   'UPSTREAM_SERVICE_TOKEN',
@@ -25,8 +28,11 @@ const UPSTREAM_VARIABLES = [
 const upstream = process.env.UPSTREAM_URL || null
 
 ensureDependencies()
+// The backend's areas checked once, while the database is prepared (docs/backend.md "Checking a backend").
+const backendCheck = upstream ? checkBackend(upstream) : null
 console.log('Preparing the local database (migrations, demo data)…')
 await prepareLocalDatabase()
+if (backendCheck) console.log(await backendCheck)
 console.log(`Building the client and starting wrangler dev (${since()})…`)
 
 const wrangler = spawn(
@@ -57,6 +63,38 @@ const wrangler = spawn(
   ]),
   { cwd: root, env: quietEnv(), stdio: ['inherit', 'pipe', 'pipe'] },
 )
+
+/**
+ * `npm run check:backend -- <UPSTREAM_URL> --summary` with the deployment's variables (UPSTREAM_AREAS, the Access
+ * token): its summary to print. A failure is a warning naming the areas, never a stop: the site starts anyway, and a
+ * page of a failing area answers as the error catalogue says (docs/decisions/044).
+ */
+function checkBackend(url) {
+  return new Promise((resolve) => {
+    const check = spawn(process.execPath, [join(root, 'scripts/check-backend.mjs'), url, '--summary'], {
+      cwd: root,
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    })
+    let output = ''
+    for (const stream of [check.stdout, check.stderr]) stream.on('data', (chunk) => (output += chunk))
+    check.on('error', (error) => resolve(`Warning: the backend's areas were not checked (${error.message})`))
+    check.on('close', (code) => {
+      const summary = output.trim().replaceAll('\n', '\n  ')
+      if (code === 0) resolve(`Backend ${url}: ${summary}`)
+      else if (code === 1)
+        resolve(
+          `Warning: the backend ${url} does not serve what the site will ask of it; the site starts anyway, and the ` +
+            `pages of these areas answer errors (fix the backend or UPSTREAM_AREAS: docs/backend.md)\n  ${summary}`,
+        )
+      else
+        resolve(
+          `Warning: the backend's areas were not checked (check:backend ended ${code ?? 'by timeout'})\n  ${summary}`,
+        )
+    })
+  })
+}
 
 let ready = false
 const startUp = []

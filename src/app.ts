@@ -80,14 +80,21 @@ market.use(resolveMarket())
 market.use(pageCache((request, env, ctx) => app.fetch(request, env, ctx)))
 market.get('/', home)
 
-market.use('/update-password/*', guestOnly())
+// Without the account area (src/upstream/areas.ts) its pages answer 404 before anything else is asked.
+market.use('/update-password/*', requirePage('password-reset'), guestOnly())
 market.get('/update-password/:token', updatePasswordPage)
 market.post('/update-password/:token', submitUpdatePassword)
 
 // Confirming an address works logged in or not (the link may be opened on another device).
-market.get('/confirm-email/:token', requirePage('account'), confirmEmailPage)
-market.post('/confirm-email/:token', requirePage('account'), submitConfirmEmail)
+market.use('/confirm-email/*', requirePage('account'), requirePage('email-confirmation'))
+market.get('/confirm-email/:token', confirmEmailPage)
+market.post('/confirm-email/:token', submitConfirmEmail)
 
+// The account's pages of an area the backend lacks (orders: the shop's) answer 404 before the login is asked for.
+market.use('/my-account/orders/*', requirePage('account-orders'))
+market.use('/my-account/bikes/*', requirePage('account-bikes'))
+market.use('/my-account/addresses/*', requirePage('account-addresses'))
+market.use('/my-account/confirm-email', requirePage('email-confirmation'))
 market.use('/my-account/*', requireViewer())
 // Checkout exists only where the market sells online: 404 before the login is even asked for.
 market.use('/checkout/*', requirePage('checkout'), requireViewer())
@@ -179,7 +186,7 @@ app.post(PICK_MARKET_PATH, pickMarket)
 app.post(CONSENT_PATH, submitConsent)
 app.get(LOGIN_PATH, guestOnly(), loginPage)
 app.post(LOGIN_PATH, requirePage('account'), submitLogin)
-app.post(FORGOT_PASSWORD_PATH, guestOnly(), submitForgotPassword)
+app.post(FORGOT_PASSWORD_PATH, requirePage('password-reset'), guestOnly(), submitForgotPassword)
 app.get(REGISTER_PATH, requirePage('account'), requirePage('sign-up'), guestOnly(), registerPage)
 app.post(REGISTER_PATH, requirePage('account'), requirePage('sign-up'), guestOnly(), submitRegister)
 app.get(REGISTER_SENT_PATH, requirePage('account'), requirePage('sign-up'), registerSent)

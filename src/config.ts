@@ -1,7 +1,7 @@
 import type { Bindings } from './env'
 import { MIN_FILL_SECONDS } from './forms/form-token'
 import { logEvent } from './ops/log'
-import { AREA_NAMES, type Area } from './upstream/areas'
+import { type Area, declaredAreas } from './upstream/areas'
 import { upstreamFingerprint } from './upstream/fingerprint'
 import type { Region } from '../contract/schemas'
 
@@ -130,21 +130,10 @@ function upstreamOf(value: string | undefined, areas: string | undefined): Upstr
   return { kind: 'invalid', fingerprint: upstreamFingerprint('invalid') }
 }
 
-/**
- * `UPSTREAM_AREAS`: a comma-separated list of areas (`content,catalogue,news`), `none` for the original's eight calls
- * only, empty for every area. An unknown name is left out, logged `config_invalid`.
- */
+/** `UPSTREAM_AREAS` (src/upstream/areas.ts `declaredAreas`): an unknown name is left out, logged `config_invalid`. */
 function upstreamAreasOf(value: string | undefined): ReadonlySet<Area> | 'all' {
-  const names = (value ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean)
-  if (!names.length) return 'all'
-  const areas = new Set<Area>()
-  for (const name of names) {
-    if ((AREA_NAMES as string[]).includes(name)) areas.add(name as Area)
-    else if (name !== 'none') logEvent('error', 'config_invalid', { variable: 'UPSTREAM_AREAS' })
-  }
+  const { areas, unknown } = declaredAreas(value)
+  if (unknown.length) logEvent('error', 'config_invalid', { variable: 'UPSTREAM_AREAS' })
   return areas
 }
 

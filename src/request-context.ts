@@ -8,6 +8,7 @@ import { createUpstream } from './upstream/client'
 import { accessCredentialOf } from './upstream/access-credential'
 import { referenceApiOf } from './upstream/reference-api'
 import { areasOf } from './upstream/areas'
+import { watchAreas } from './upstream/area-missing'
 import {
   EMBEDDED_ORIGIN,
   areaTransport,
@@ -37,7 +38,7 @@ export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) =
   const embedded = config.upstream.kind === 'embedded' ? referenceApi : null
   const areas = areasOf(config.upstreamAreas, referenceApi !== null)
   c.set('areas', areas)
-  const backend = http && httpTransport(accessCredentialOf(c.env))
+  const backend = http && watchAreas(httpTransport(accessCredentialOf(c.env)), areas, http)
   const upstream = createUpstream({
     transport:
       http && backend

@@ -53,7 +53,10 @@ export type CheckContext = {
   readsOnly?: boolean
 }
 
-/** One area of the contract: its name, whether the site cannot run without it, and its calls. */
+/**
+ * One area of the contract: its name, whether the site cannot run without it, and its calls. An optional area's id is
+ * its name in `UPSTREAM_AREAS` (src/upstream/areas.ts), so a deployment's declaration names the kit's areas.
+ */
 export type Area = {
   id: string
   name: string
@@ -217,7 +220,7 @@ export const AREAS: Area[] = [
     },
   },
   {
-    id: 'cart',
+    id: 'cart-checkout',
     name: 'Cart and checkout',
     required: false,
     async check(probe, { token }) {

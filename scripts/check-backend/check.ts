@@ -8,6 +8,8 @@ export type AreaReport = {
   id: string
   name: string
   required: boolean
+  /** Whether the deployment declares the area served (`UPSTREAM_AREAS`): then it must conform, as a required one. */
+  declared: boolean
   outcome: AreaOutcome
   calls: CallResult[]
   /** What was not read and why (no token given). */
@@ -18,7 +20,9 @@ export type BackendReport = {
   base: string
   market: { country?: string; locale?: string }
   areas: AreaReport[]
-  /** False when a required area (the original's eight calls) is missing or fails. */
+  /** Whether areas were declared (`UPSTREAM_AREAS`, `--areas`): else the optional areas are only reported. */
+  declaring: boolean
+  /** False when a required area (the original's eight calls) or a declared one is missing or fails. */
   passed: boolean
 }
 
@@ -37,11 +41,17 @@ export type CheckOptions = {
   readsOnly?: boolean
   /** The areas to read, all by default (tests pass one). */
   areas?: Area[]
+  /**
+   * The areas the deployment declares its backend serves (`UPSTREAM_AREAS` as src/upstream/areas.ts reads it: `all`
+   * for an empty one); left out, nothing is declared and the optional areas are only reported.
+   */
+  declared?: ReadonlySet<string> | 'all'
 }
 
 /**
  * Reads every area of the contract from a backend with the shared schemas and answers, area by area, what conforms,
- * what is missing and what fails (with the first mismatching field).
+ * what is missing and what fails (with the first mismatching field). It passes when the original's eight calls and
+ * every area the deployment declares (`declared`) conform.
  *
  * @example
  * const report = await checkBackend({ base: 'https://api.brand.example', fetch })
@@ -77,12 +87,14 @@ export async function checkBackend(options: CheckOptions): Promise<BackendReport
           : 'fails'
     if (probe.skipped.length > 0)
       note = [`not called (reads only): ${probe.skipped.join(', ')}`, note].filter(Boolean).join('; ')
-    areas.push({ id: area.id, name: area.name, required: area.required, outcome, calls: probe.calls, note })
+    const declared = !area.required && (options.declared === 'all' || (options.declared?.has(area.id) ?? false))
+    areas.push({ id: area.id, name: area.name, required: area.required, declared, outcome, calls: probe.calls, note })
   }
   return {
     base: options.base,
     market: { country: context.country, locale: context.locale },
     areas,
-    passed: areas.every((area) => !area.required || area.outcome === 'conforms'),
+    declaring: options.declared !== undefined,
+    passed: areas.every((area) => !(area.required || area.declared) || area.outcome === 'conforms'),
   }
 }

@@ -40,13 +40,15 @@ type LoginPageProps = {
   state: LoginState
   /** Whether signing up exists (the backend serves the account area): else no link to it. */
   signUp: boolean
+  /** Whether a forgotten password can be reset (the account area again): else no form for it. */
+  passwordReset: boolean
 }
 
 /**
  * The login page: the login form and, below it, "forgot password". Plain forms: they work without JavaScript. Each
  * carries the page's market, so that its answers speak the same language (auth/login-market.ts).
  */
-export function LoginPage({ view, head, market, state, signUp }: LoginPageProps) {
+export function LoginPage({ view, head, market, state, signUp, passwordReset }: LoginPageProps) {
   const { t } = view
   const forgot = state.forgot
   return (
@@ -87,28 +89,30 @@ export function LoginPage({ view, head, market, state, signUp }: LoginPageProps)
           </p>
         )}
 
-        <details className="forgot" open={forgot ? true : undefined}>
-          <summary>{t('auth.forgot_title')}</summary>
-          <form method="post" action={FORGOT_PASSWORD_PATH} className="stacked-form" noValidate>
-            <p>{t('auth.forgot_intro')}</p>
-            <input type="hidden" name={LOGIN_MARKET_PARAM} value={market.segment} />
-            {state.redirect && <input type="hidden" name="redirect" value={state.redirect} />}
-            <FormErrors view={view} errors={forgot?.errors} message={forgot?.failure ? t(forgot.failure) : null} />
-            <Field
-              view={view}
-              name="forgot_email"
-              label={t('auth.email')}
-              type="email"
-              autoComplete="email"
-              dir="ltr"
-              defaultValue={forgot?.email}
-              errors={forgot?.errors}
-            />
-            <button type="submit" className="button secondary">
-              {t('auth.forgot_submit')}
-            </button>
-          </form>
-        </details>
+        {passwordReset && (
+          <details className="forgot" open={forgot ? true : undefined}>
+            <summary>{t('auth.forgot_title')}</summary>
+            <form method="post" action={FORGOT_PASSWORD_PATH} className="stacked-form" noValidate>
+              <p>{t('auth.forgot_intro')}</p>
+              <input type="hidden" name={LOGIN_MARKET_PARAM} value={market.segment} />
+              {state.redirect && <input type="hidden" name="redirect" value={state.redirect} />}
+              <FormErrors view={view} errors={forgot?.errors} message={forgot?.failure ? t(forgot.failure) : null} />
+              <Field
+                view={view}
+                name="forgot_email"
+                label={t('auth.email')}
+                type="email"
+                autoComplete="email"
+                dir="ltr"
+                defaultValue={forgot?.email}
+                errors={forgot?.errors}
+              />
+              <button type="submit" className="button secondary">
+                {t('auth.forgot_submit')}
+              </button>
+            </form>
+          </details>
+        )}
         <p>
           <a href={backToSite(market, state.redirect)}>{t('auth.back_to_site')}</a>
         </p>
@@ -132,8 +136,18 @@ async function sendLoginPage(
     robots: 'noindex',
   }
   const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(ATTEMPT_WINDOW_SECONDS) } : {}
-  const signUp = (await availableFor(c)).has('sign-up')
-  return sendPage(c, <LoginPage view={view} head={head} market={market} state={state} signUp={signUp} />, {
+  const available = await availableFor(c)
+  const page = (
+    <LoginPage
+      view={view}
+      head={head}
+      market={market}
+      state={state}
+      signUp={available.has('sign-up')}
+      passwordReset={available.has('password-reset')}
+    />
+  )
+  return sendPage(c, page, {
     status,
     headers,
     caching: Caching.private,

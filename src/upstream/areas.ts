@@ -1,20 +1,36 @@
 /**
  * The areas of the upstream contract (docs/api.md) a backend may serve or lack, and what each means for the site: its
  * calls (paths under `api/`), whether the Worker holds it itself on D1 when the backend lacks it (the embedded
- * reference API answers its calls), and the pages the availability rule switches off when it is neither served nor
- * held. The original's eight calls (sites, features, translations, the products' menu, SEO, login and user) belong to
- * no area: every backend serves them (docs/backend.md). One table, docs/backend.md "Areas" (docs/decisions/041).
+ * reference API answers its calls), the pages the availability rule switches off when it is neither served nor
+ * held, and its `lists`: the calls a backend serving the area answers 200 whatever it holds (an empty list, a
+ * profile), so that their 404 proves the backend lacks the route (src/upstream/area-missing.ts). The original's eight
+ * calls (sites, features, translations, the products' menu, SEO, login and user) belong to no area: every backend
+ * serves them (docs/backend.md). One table, docs/backend.md "Areas" (docs/decisions/041).
  */
 export const AREAS = {
-  content: { calls: ['front/pages/', 'front/page-index'], held: false, pages: ['content-pages'] },
-  catalogue: { calls: ['front/products', 'front/product-types'], held: false, pages: ['products'] },
-  news: { calls: ['front/news'], held: false, pages: ['news'] },
-  dealers: { calls: ['front/dealers', 'front/places'], held: false, pages: ['dealer-locator', 'dealer-pages'] },
-  search: { calls: ['front/search'], held: false, pages: ['search'] },
+  content: {
+    calls: ['front/pages/', 'front/page-index'],
+    lists: ['front/page-index'],
+    held: false,
+    pages: ['content-pages'],
+  },
+  catalogue: {
+    calls: ['front/products', 'front/product-types'],
+    lists: ['front/products', 'front/product-types'],
+    held: false,
+    pages: ['products'],
+  },
+  news: { calls: ['front/news'], lists: ['front/news'], held: false, pages: ['news'] },
+  dealers: {
+    calls: ['front/dealers', 'front/places'],
+    lists: ['front/dealers'],
+    held: false,
+    pages: ['dealer-locator', 'dealer-pages'],
+  },
+  search: { calls: ['front/search'], lists: ['front/search'], held: false, pages: ['search'] },
   account: {
     calls: [
       'account/profile',
-      'account/orders',
       'account/bikes',
       'account/bike-models',
       'account/addresses',
@@ -24,29 +40,60 @@ export const AREAS = {
       'auth/forgot-password',
       'auth/reset-password',
     ],
+    lists: ['account/profile', 'account/bikes', 'account/bike-models', 'account/addresses'],
     held: false,
-    pages: ['sign-up'],
+    pages: ['sign-up', 'account-bikes', 'account-addresses', 'email-confirmation', 'password-reset'],
   },
+  // A customer's orders are the shop's: they exist where the cart and checkout do.
   'cart-checkout': {
-    calls: ['cart', 'carts/', 'account/cart', 'account/checkout', 'payments/'],
+    calls: ['cart', 'carts/', 'account/cart', 'account/checkout', 'account/orders', 'payments/'],
+    lists: ['account/orders'],
     held: false,
-    pages: ['cart', 'checkout'],
+    pages: ['cart', 'checkout', 'account-orders'],
   },
   forms: {
     calls: ['forms/', 'jobs'],
+    lists: ['jobs'],
     held: true,
     pages: ['test-drive', 'become-a-dealer', 'become-a-distributor', 'work-with-us', 'contact-us'],
   },
-  whistleblower: { calls: ['whistleblower/'], held: true, pages: ['whistleblower'] },
-  newsletter: { calls: ['newsletter/'], held: true, pages: ['newsletter'] },
-  staff: { calls: ['staff/'], held: true, pages: ['console'] },
-} as const satisfies Record<string, { calls: readonly string[]; held: boolean; pages: readonly string[] }>
+  whistleblower: { calls: ['whistleblower/'], lists: [], held: true, pages: ['whistleblower'] },
+  newsletter: { calls: ['newsletter/'], lists: [], held: true, pages: ['newsletter'] },
+  staff: { calls: ['staff/'], lists: [], held: true, pages: ['console'] },
+} as const satisfies Record<
+  string,
+  { calls: readonly string[]; lists: readonly string[]; held: boolean; pages: readonly string[] }
+>
 
 /** An area of the contract: `content`, `catalogue`, `news`, `dealers`, `search`, `account`, `cart-checkout`… */
 export type Area = keyof typeof AREAS
 
 /** Every area, in the table's order. */
 export const AREA_NAMES = Object.keys(AREAS) as Area[]
+
+/**
+ * A declaration of the areas a backend serves, as `UPSTREAM_AREAS` writes it: a comma-separated list
+ * (`content,catalogue,news`), `none` for the original's eight calls only, empty for every area. Read alike by the
+ * Worker (src/config.ts) and the conformance kit (scripts/check-backend/); the names that are no area are answered
+ * apart, for the reader to log or refuse.
+ *
+ * @example
+ * declaredAreas('content, news') // { areas: Set { 'content', 'news' }, unknown: [] }
+ */
+export function declaredAreas(value: string | undefined): { areas: ReadonlySet<Area> | 'all'; unknown: string[] } {
+  const names = (value ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean)
+  if (!names.length) return { areas: 'all', unknown: [] }
+  const areas = new Set<Area>()
+  const unknown: string[] = []
+  for (const name of names) {
+    if ((AREA_NAMES as string[]).includes(name)) areas.add(name as Area)
+    else if (name !== 'none') unknown.push(name)
+  }
+  return { areas, unknown }
+}
 
 /** The areas of one deployment: which the backend serves, which the Worker holds in its stead, which are off. */
 export type Areas = {

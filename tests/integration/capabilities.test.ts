@@ -3,6 +3,9 @@ import { beforeEach, describe, expect, inject, it } from 'vitest'
 import { referenceOf, sendForm, storedSubmission } from '../fixtures/lead-forms'
 import { ANONYMOUS_REPORT, postReport, reportRow } from '../fixtures/whistleblower'
 import { clearCaches, ORIGIN, textOf, visit } from '../fixtures/worker'
+import { MARKET_COOKIE } from '../../src/market/remembered-market'
+import { ORIGINAL_PASSWORD } from '../fixtures/original-backend.mjs'
+import { formPost, logIn, nextClient, sessionIdOf, visitAs } from '../fixtures/session'
 import { sitemapIndexEntries, sitemapUrls } from '../fixtures/xml'
 
 /**
@@ -127,5 +130,96 @@ describe("the areas the brand's backend serves (UPSTREAM_AREAS)", () => {
     const home = await visit('/it-it')
     expect(home.text).toContain('action="/it-it/search/all"')
     expect(home.text).toContain('href="/it-it/news"')
+  })
+})
+
+/** Logs Giulia (a plain Laravel user) in through the stand-in with `UPSTREAM_AREAS=none`: her session's id. */
+async function logInOnOriginal(): Promise<string> {
+  const login = await onOriginal(
+    '/login',
+    formPost(
+      { email: 'customer@example.com', password: ORIGINAL_PASSWORD, market: 'it-it' },
+      { 'CF-Connecting-IP': nextClient(), Cookie: `${MARKET_COOKIE}=it-it` },
+    ),
+  )
+  expect(login.status).toBe(303)
+  return sessionIdOf(login.headers) as string
+}
+
+/** The account's pages of the areas `account` and `cart-checkout` (orders), and the password reset's and confirmation's. */
+const ACCOUNT_SUB_PAGES = [
+  '/it-it/my-account/orders',
+  '/it-it/my-account/orders/AUR-10001',
+  '/it-it/my-account/bikes',
+  '/it-it/my-account/addresses',
+  '/it-it/my-account/addresses/1/edit',
+  '/it-it/my-account/addresses/1/delete',
+  '/it-it/update-password/a-token-of-forty-characters-or-so-000000',
+  '/it-it/confirm-email/a-token-of-forty-characters-or-so-000000',
+]
+
+describe('the account without its area (nor the shop holding the orders)', () => {
+  it('answers 404 on every account sub-page, logged in or not, and on the reset and confirmation posts', async () => {
+    const session = await logInOnOriginal()
+    const failing: string[] = []
+    for (const path of ACCOUNT_SUB_PAGES) {
+      for (const { status } of [await onOriginal(path), await visitAs(session, path, {}, bindings)])
+        if (status !== 404) failing.push(`${path} ${status}`)
+    }
+    const posts = {
+      '/it-it/my-account/confirm-email': {},
+      '/it-it/my-account/bikes': { frame_number: 'WAU123456789' },
+      '/login/forgot': { forgot_email: 'customer@example.com', market: 'it-it' },
+    }
+    for (const [path, fields] of Object.entries(posts)) {
+      const { status } = await visitAs(session, path, formPost(fields, { 'CF-Connecting-IP': nextClient() }), bindings)
+      if (status !== 404) failing.push(`POST ${path} ${status}`)
+    }
+    expect(failing).toEqual([])
+  })
+
+  it('links none of them from the account navigation or the overview, and the login page offers no password reset', async () => {
+    const overview = await visitAs(await logInOnOriginal(), '/it-it/my-account', {}, bindings)
+    expect(overview.status).toBe(200)
+    expect(textOf(overview.text)).toContain('Salve, Giulia')
+    expect(overview.text).toContain('href="/it-it/my-account"')
+    expect(overview.text).not.toMatch(/href="\/it-it\/my-account\/(orders|bikes|addresses)/)
+    expect(overview.text).not.toContain('action="/it-it/my-account/confirm-email"')
+    const login = await onOriginal('/login?market=it-it')
+    expect(login.status).toBe(200)
+    expect(login.text).not.toContain('action="/login/forgot"')
+    expect(login.text).not.toMatch(/update-password|register/)
+  })
+
+  it("answers below 400 on every link of a logged-in customer's overview", async () => {
+    const session = await logInOnOriginal()
+    const overview = await visitAs(session, '/it-it/my-account', {}, bindings)
+    const links = linksOf(overview.text)
+    expect(links).toContain('/it-it/my-account')
+    const failing: string[] = []
+    for (const link of links) {
+      const { status } = await visitAs(session, link, {}, bindings)
+      if (status >= 400) failing.push(`${link} ${status}`)
+    }
+    expect(failing).toEqual([])
+  })
+
+  it('leaves the account whole with the embedded API: its pages, their links, the password reset', async () => {
+    const session = await logIn()
+    const overview = await visitAs(session, '/it-it/my-account')
+    for (const page of ['orders', 'bikes', 'addresses']) {
+      expect(overview.text).toContain(`href="/it-it/my-account/${page}"`)
+      expect((await visitAs(session, `/it-it/my-account/${page}`)).status).toBe(200)
+    }
+    const login = await visit('/login?market=it-it')
+    expect(login.text).toContain('action="/login/forgot"')
+    expect(
+      (
+        await visit(
+          '/login/forgot',
+          formPost({ forgot_email: 'nobody@example.com', market: 'it-it' }, { 'CF-Connecting-IP': nextClient() }),
+        )
+      ).status,
+    ).toBe(303)
   })
 })

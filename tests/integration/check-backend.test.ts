@@ -3,7 +3,9 @@ import { describe, expect, inject, it } from 'vitest'
 import { api } from '../../reference-api'
 import { AREAS } from '../../scripts/check-backend/areas'
 import { checkBackend } from '../../scripts/check-backend/check'
-import { reportText } from '../../scripts/check-backend/report'
+import { declarationOf, deploymentVariables } from '../../scripts/check-backend/deployment'
+import { reportText, summaryText } from '../../scripts/check-backend/report'
+import { AREA_NAMES } from '../../src/upstream/areas'
 import { demoStaff, forgetUsedCode, totpCode } from '../fixtures/console'
 import { ORIGINAL_PASSWORD } from '../fixtures/original-backend.mjs'
 
@@ -122,6 +124,75 @@ describe('npm run check:backend', () => {
     const report = await checkBackend({ base: BASE, fetch: noStaff, country: 'it' })
     expect(report.areas.find((area) => area.id === 'staff')?.outcome).toBe('missing')
     expect(report.passed).toBe(true)
+  })
+})
+
+describe('npm run check:backend with the areas a deployment declares (--areas, UPSTREAM_AREAS)', () => {
+  it('fails when a declared area does not conform, and names it', async () => {
+    const noNews = referenceApi((path, answer) =>
+      path.startsWith('front/news') ? Response.json({ message: 'Not Found' }, { status: 404 }) : answer,
+    )
+    const report = await checkBackend({ base: BASE, fetch: noNews, country: 'it', declared: new Set(['news']) })
+    expect(report.areas.find((area) => area.id === 'news')).toMatchObject({ declared: true, outcome: 'missing' })
+    expect(report.passed).toBe(false)
+    expect(reportText(report)).toContain(
+      '-- News [declared]: missing (GET api/front/news?page=1&per_page=3 answered 404)',
+    )
+    expect(reportText(report)).toContain('FAIL: declared area(s) not conforming: News')
+    expect(summaryText(report)).toBe(
+      [
+        'FAIL: declared area(s) not conforming: News',
+        '  declared area news: missing (GET api/front/news?page=1&per_page=3: answered 404)',
+        '  could be declared in UPSTREAM_AREAS: content, catalogue, dealers, search, account, cart-checkout, forms, whistleblower, newsletter, staff',
+      ].join('\n'),
+    )
+  })
+
+  it('passes when every declared area conforms, and hints at the conforming areas left undeclared', async () => {
+    const report = await checkBackend({
+      base: BASE,
+      fetch: referenceApi(),
+      country: 'it',
+      declared: new Set(['catalogue']),
+    })
+    expect(report.passed).toBe(true)
+    const text = reportText(report)
+    expect(text).toContain('ok Catalogue [declared]: conforms')
+    expect(text).toMatch(/ok News: conforms \(\d+\/\d+ calls\)\n {5}could be declared: add news to UPSTREAM_AREAS/)
+    expect(text).toContain('PASS: every required and declared area conforms')
+    // Without a declaration nothing is hinted: the optional areas are only reported.
+    expect(reportText(await checkBackend({ base: BASE, fetch: referenceApi(), country: 'it' }))).not.toContain(
+      'could be declared',
+    )
+  })
+
+  it("checks every area as declared when UPSTREAM_AREAS is empty (the Worker's reading): a missing one fails", async () => {
+    const noStaff = referenceApi((path, answer) =>
+      path.startsWith('staff/') ? new Response('', { status: 405 }) : answer,
+    )
+    const { declared } = declarationOf(undefined, deploymentVariables({}, 'UPSTREAM_AREAS=""\n'))
+    expect(declared).toBe('all')
+    const report = await checkBackend({ base: BASE, fetch: noStaff, country: 'it', declared })
+    expect(report.passed).toBe(false)
+    expect(reportText(report)).toContain('FAIL: declared area(s) not conforming: Staff console')
+  })
+
+  it('reads the declaration from --areas, else the environment, else .dev.vars, by the names of UPSTREAM_AREAS', () => {
+    const devVars = 'UPSTREAM_URL=https://api.brand.example\nUPSTREAM_AREAS="content, news"\n'
+    expect([...(declarationOf(undefined, deploymentVariables({}, devVars)).declared as Set<string>)]).toEqual([
+      'content',
+      'news',
+    ])
+    expect([
+      ...(declarationOf(undefined, deploymentVariables({ UPSTREAM_AREAS: 'dealers' }, devVars))
+        .declared as Set<string>),
+    ]).toEqual(['dealers'])
+    expect([
+      ...(declarationOf('none', deploymentVariables({ UPSTREAM_AREAS: 'dealers' })).declared as Set<string>),
+    ]).toEqual([])
+    expect(declarationOf('news,pigeons', deploymentVariables({})).unknown).toEqual(['pigeons'])
+    // The kit's optional areas are the Worker's areas, by the same names.
+    expect(AREAS.filter((area) => !area.required).map((area) => area.id)).toEqual(AREA_NAMES)
   })
 })
 

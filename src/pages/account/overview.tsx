@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
 import type { MarketEnv } from '../../env'
+import { availableFor } from '../../market/request-availability'
 import type { Address, Bike, OrderSummary } from '../../../contract/account-schemas'
 import { UpstreamError } from '../../upstream/errors'
 import type { User } from '../../../contract/schemas'
@@ -30,11 +31,12 @@ const unservedPages = ({ orders, bikes, addresses }: OverviewLists): string[] =>
 export function AccountOverview({ view, chrome, head, user, orders, bikes, addresses }: OverviewProps) {
   const { t } = view
   const base = accountBase(view)
+  const confirming = !user.email_confirmed && chrome.available.has('email-confirmation')
   const notAvailable = <p className="not-available">{t('account.not_available')}</p>
   return (
     <AccountLayout view={view} chrome={chrome} head={head} unlinked={unservedPages({ orders, bikes, addresses })}>
       <h1>{t('account.welcome', { name: user.first_name })}</h1>
-      {!user.email_confirmed && (
+      {confirming && (
         <section aria-labelledby="confirm-title" className="account-card confirm-banner">
           <h2 id="confirm-title">{t('confirm.banner_title')}</h2>
           <p>
@@ -114,15 +116,17 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes, addre
 
 /**
  * `GET /{m}/my-account`: profile, latest orders, bikes and addresses, fetched together with the viewer's token; a list
- * the backend does not serve (404) is null.
+ * of an area the deployment lacks is never asked for, and one the backend does not serve (404) is null: the overview
+ * then shows what the user alone gives.
  */
 export async function accountOverview(c: Context<MarketEnv>): Promise<Response> {
   const { account } = c.var
+  const available = await availableFor(c)
   const [profile, orders, bikes, addresses] = await Promise.all([
     account.profile(),
-    account.orders(1, RECENT_ORDERS),
-    account.bikes(),
-    account.addresses(),
+    available.has('account-orders') ? account.orders(1, RECENT_ORDERS) : null,
+    available.has('account-bikes') ? account.bikes() : null,
+    available.has('account-addresses') ? account.addresses() : null,
   ])
   if (!profile) throw new UpstreamError('invalid', 'account/profile')
   return sendAccountPage(c, { key: 'account.title' }, (props) => (
