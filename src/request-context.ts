@@ -35,7 +35,7 @@ export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) =
   const http = config.upstream.kind === 'http' ? config.upstream : null
   const referenceApi = referenceApiOf(c)
   const embedded = config.upstream.kind === 'embedded' ? referenceApi : null
-  const areas = areasOf(config.upstreamAreas, referenceApi !== null)
+  const areas = areasOf(config.upstreamAreas, referenceApi !== null, config.upstreamHold)
   c.set('areas', areas)
   const backend = http && httpTransport(accessCredentialOf(c.env))
   const upstream = createUpstream({
