@@ -7,9 +7,12 @@ import { pageCacheRenderOf } from './page-cache/render-request'
 import { createUpstream } from './upstream/client'
 import { accessCredentialOf } from './upstream/access-credential'
 import { referenceApiOf } from './upstream/reference-api'
-import { areasOf } from './upstream/areas'
+import { type Areas, areasOf } from './upstream/areas'
+import { heldShopTransport } from './upstream/held-shop'
 import {
   EMBEDDED_ORIGIN,
+  type EmbeddedTransport,
+  type Transport,
   areaTransport,
   embeddedTransport,
   httpTransport,
@@ -17,6 +20,12 @@ import {
 } from './upstream/transport'
 import { errorName, logEvent } from './ops/log'
 import { RequestLog } from './ops/request-log'
+
+/** The backend's transport with the areas the Worker holds in its stead: the shop's own way when it holds the shop. */
+function heldAreasTransport(backend: Transport, embedded: EmbeddedTransport, areas: Areas, baseUrl: string): Transport {
+  const held = areaTransport(backend, embedded, areas, baseUrl)
+  return areas.held('cart-checkout') ? heldShopTransport(backend, embedded, baseUrl, held) : held
+}
 
 /**
  * Builds what every request needs before anything else runs: its log line, the upstream client (the embedded
@@ -42,7 +51,7 @@ export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) =
     transport:
       http && backend
         ? referenceApi
-          ? areaTransport(backend, embeddedTransport(referenceApi), areas, http.url)
+          ? heldAreasTransport(backend, embeddedTransport(referenceApi), areas, http.url)
           : backend
         : embedded
           ? embeddedTransport(embedded)

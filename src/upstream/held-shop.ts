@@ -1,6 +1,6 @@
 import { isShopCall } from './areas'
 import { userRecordAnswer } from './readers/user-record'
-import { EMBEDDED_ORIGIN, type EmbeddedTransport, type Transport } from './transport'
+import { apiPathOf, EMBEDDED_ORIGIN, type EmbeddedTransport, type Transport } from './transport'
 import type { WorkerCustomer } from '../../contract/worker-customer'
 
 /** One market's record: `sites/{country}`. */
@@ -12,15 +12,19 @@ const SITE_RECORD = /^sites\/[^/?]+$/
  * which the embedded API cannot check: the token is asked about at the backend (`GET api/auth/user`, once per token and
  * request), and the call goes to the embedded API without it, for the user the backend answered (a Worker-vouched
  * customer beside the request, never in it); settling a payment keeps the Worker's service token. A token the backend refuses answers 401, as the backend would. A market's
- * record is the backend's, with whether it sells online from the held shop's own record of it (D1's `sites`). Answers
- * null for any other call.
+ * record is the backend's, with whether it sells online from the held shop's own record of it (D1's `sites`). Any
+ * other call goes on to `next` (the areas' transport).
  *
  * @example
- * const shop = heldShop(httpTransport(credential), embeddedTransport(api), 'https://api.brand.example')
- * const answer = await shop(request, 'account/cart') // null: not the shop's, send it on as usual
+ * const transport = heldShopTransport(backend, embedded, config.upstream.url, areaTransport(backend, embedded, areas, config.upstream.url))
  */
-export function heldShop(backend: Transport, embedded: EmbeddedTransport, baseUrl: string) {
-  const customers = new Map<string, Promise<WorkerCustomer | Response>>()
+export function heldShopTransport(
+  backend: Transport,
+  embedded: EmbeddedTransport,
+  baseUrl: string,
+  next: Transport,
+): Transport {
+  const customers = new Map<string, Promise<WorkerCustomer | Refusal>>()
   const customerOf = (request: Request, authorization: string) => {
     let customer = customers.get(authorization)
     if (!customer) {
@@ -30,35 +34,44 @@ export function heldShop(backend: Transport, embedded: EmbeddedTransport, baseUr
     return customer
   }
 
-  return async (request: Request, path: string): Promise<Response | null> => {
+  return async (request) => {
+    const path = apiPathOf(request, baseUrl)
     if (request.method === 'GET' && SITE_RECORD.test(path)) return siteRecord(backend, embedded, request, path)
-    if (!isShopCall(path)) return null
+    if (!isShopCall(path)) return next(request)
     const held = new Request(`${EMBEDDED_ORIGIN}/api/${path}`, request)
     const authorization = held.headers.get('Authorization')
     // Settling a payment is the Worker's own call: its bearer is the service token, not a customer's.
     if (!authorization || path.startsWith('payments/')) return embedded(held)
     held.headers.delete('Authorization')
     const customer = await customerOf(request, authorization)
-    return customer instanceof Response ? customer : embedded(held, customer)
+    if (customer === 401) return Response.json({ message: 'Unauthenticated.' }, { status: 401 })
+    if (customer === 503) return Response.json({ message: 'The customer could not be read' }, { status: 503 })
+    return embedded(held, customer)
   }
 }
 
-/** The backend's user of a bearer token as the customer the Worker vouches for, or the backend's refusal. */
+/** Why a customer cannot be vouched for: the backend refused the token (401), or could not say (503). */
+type Refusal = 401 | 503
+
+/** The backend's user of a bearer token as the customer the Worker vouches for, or why not. */
 async function backendCustomer(
   backend: Transport,
   baseUrl: string,
   request: Request,
   authorization: string,
-): Promise<WorkerCustomer | Response> {
+): Promise<WorkerCustomer | Refusal> {
   const headers = new Headers({ Accept: 'application/json', Authorization: authorization })
   for (const name of ['X-Tenant', 'X-Locale']) {
     const value = request.headers.get(name)
     if (value) headers.set(name, value)
   }
   const answer = await backend(new Request(`${baseUrl}/api/auth/user`, { headers, signal: request.signal }))
-  if (answer.status === 401) return Response.json({ message: 'Unauthenticated.' }, { status: 401 })
-  const read = answer.ok ? userRecordAnswer.safeParse(await answer.json().catch(() => null)) : null
-  if (!read?.success) return Response.json({ message: 'The customer could not be read' }, { status: 503 })
+  if (!answer.ok) {
+    await answer.body?.cancel()
+    return answer.status === 401 ? 401 : 503
+  }
+  const read = userRecordAnswer.safeParse(await answer.json().catch(() => null))
+  if (!read.success) return 503
   const { id, email, name, first_name, last_name, email_confirmed } = read.data.data
   return { backend_id: String(id), email, name, first_name, last_name, email_confirmed }
 }

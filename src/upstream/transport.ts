@@ -1,6 +1,5 @@
 import { type AccessCredential, withAccessCredential } from './access-credential'
 import type { Areas } from './areas'
-import { heldShop } from './held-shop'
 import { logEvent } from '../ops/log'
 import type { WorkerCustomer } from '../../contract/worker-customer'
 
@@ -49,28 +48,23 @@ export const embeddedTransport =
   async (request, customer) =>
     fetchApi(request, customer)
 
+/** A call's path under `api/` (`account/cart`, query included), or '' when the request is not to `{baseUrl}/api/`. */
+export const apiPathOf = (request: Request, baseUrl: string) =>
+  request.url.startsWith(`${baseUrl}/api/`) ? request.url.slice(baseUrl.length + 5) : ''
+
 /**
  * The transport of a backend that lacks some areas of the contract: a call of an area the Worker holds itself (lead
  * forms, the whistleblower channel, the newsletter, the staff console: src/upstream/areas.ts) or the deployment chose
- * to hold (the catalogue, the shop: `UPSTREAM_HOLD`) goes to the embedded reference API on D1, every other call to the
- * backend (docs/decisions/041). A held shop's calls and its market's record take the held shop's way
- * (src/upstream/held-shop.ts, docs/decisions/043).
+ * to hold (the catalogue, the shop: `UPSTREAM_HOLD`, docs/decisions/043) goes to the embedded reference API on D1,
+ * every other call to the backend (docs/decisions/041).
  *
  * @example
  * const transport = areaTransport(httpTransport(credential), embeddedTransport(api), areas, config.upstream.url)
  */
-export const areaTransport = (
-  backend: Transport,
-  embedded: EmbeddedTransport,
-  areas: Areas,
-  baseUrl: string,
-): Transport => {
-  const shop = areas.held('cart-checkout') ? heldShop(backend, embedded, baseUrl) : null
-  return async (request) => {
-    const path = request.url.startsWith(`${baseUrl}/api/`) ? request.url.slice(baseUrl.length + 5) : ''
-    const shopAnswer = shop && (await shop(request, path))
-    if (shopAnswer) return shopAnswer
+export const areaTransport =
+  (backend: Transport, embedded: Transport, areas: Areas, baseUrl: string): Transport =>
+  async (request) => {
+    const path = apiPathOf(request, baseUrl)
     if (!areas.heldCall(path)) return backend(request)
     return embedded(new Request(`${EMBEDDED_ORIGIN}/api/${path}`, request))
   }
-}
