@@ -15,6 +15,7 @@ interface __BaseEnv_Env {
 	ASSETS: Fetcher;
 	UPSTREAM_URL: string;
 	UPSTREAM_AREAS: string;
+	UPSTREAM_HOLD: string;
 	UPSTREAM_TIMEOUT_MS: string;
 	RENDER_MODE: string;
 	PAGE_CACHE: string;
@@ -41,7 +42,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "UPSTREAM_URL" | "UPSTREAM_AREAS" | "UPSTREAM_TIMEOUT_MS" | "RENDER_MODE" | "PAGE_CACHE" | "MAP_TILE_URL" | "PUBLIC_ORIGIN" | "TURNSTILE_SITE_KEY" | "SUBMISSION_RETENTION_DAYS" | "FORM_MIN_FILL_SECONDS" | "PAYMENT_PROVIDER" | "IMAGE_RESIZING" | "GTM_FALLBACKS" | "MEXICO_TAG_URL" | "CONSENT_POLICY_URL" | "CONSENT_POLICY_IDS">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "UPSTREAM_URL" | "UPSTREAM_AREAS" | "UPSTREAM_HOLD" | "UPSTREAM_TIMEOUT_MS" | "RENDER_MODE" | "PAGE_CACHE" | "MAP_TILE_URL" | "PUBLIC_ORIGIN" | "TURNSTILE_SITE_KEY" | "SUBMISSION_RETENTION_DAYS" | "FORM_MIN_FILL_SECONDS" | "PAYMENT_PROVIDER" | "IMAGE_RESIZING" | "GTM_FALLBACKS" | "MEXICO_TAG_URL" | "CONSENT_POLICY_URL" | "CONSENT_POLICY_IDS">> {}
 }
 declare module "*.txt" {
 	const value: string;

@@ -1,6 +1,7 @@
 import { api } from './reference-api'
 import { sendOutbox } from './reference-api/outbox-sender'
 import { deleteReporterMails, deleteSubmissions } from './reference-api/retention'
+import { withWorkerCustomer } from './reference-api/worker-customer'
 import type { Bindings } from './src/env'
 import site from './src/index'
 import { embedReferenceApi } from './src/upstream/reference-api'
@@ -11,7 +12,7 @@ import { embedReferenceApi } from './src/upstream/reference-api'
  * `UPSTREAM_URL` is empty, and whose retention and outbox the site's Cron Trigger and mail sender run.
  */
 embedReferenceApi({
-  fetch: (request, env, ctx) => api.fetch(request, env, ctx),
+  fetch: (request, env, ctx, customer) => api.fetch(request, withWorkerCustomer(env, customer), ctx),
   sendOutbox,
   deleteSubmissions,
   deleteReporterMails,

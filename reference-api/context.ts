@@ -3,13 +3,15 @@ import type { z } from 'zod'
 import { fieldErrors } from '../contract/fields'
 import type { User } from '../contract/schemas'
 import type { Staff } from '../contract/staff-schemas'
+import type { WorkerCustomer } from '../contract/worker-customer'
 
 /**
  * The embedded API's environment: its D1 database and the Worker's service token (which settling a payment needs when
- * set), the market the caller speaks for and, on account calls, its user (on staff calls, its staff member).
+ * set), the customer the Worker vouches for on a held shop's call (reference-api/worker-customer.ts), the market the
+ * caller speaks for and, on account calls, its user (on staff calls, its staff member).
  */
 export type ApiEnv = {
-  Bindings: { DB: D1Database; UPSTREAM_SERVICE_TOKEN?: string }
+  Bindings: { DB: D1Database; UPSTREAM_SERVICE_TOKEN?: string; WORKER_CUSTOMER?: WorkerCustomer }
   Variables: { tenant: string | null; locale: string; user: User; staff: Staff }
 }
 

@@ -64,9 +64,9 @@ export async function orderPaidStatements(
     db
       .prepare(
         `SELECT o.id, o.code, o.market, o.locale, o.currency, o.subtotal, o.shipping, o.tax, o.total, o.shipping_address, o.delivery_method,
-              o.delivery_dealer, o.payment_method, u.email, u.first_name, u.locale AS user_locale,
+              o.delivery_dealer, o.payment_method, COALESCE(b.email, u.email) AS email, u.first_name, u.locale AS user_locale,
               s.currency_token, s.currency_place, s.currency AS site_currency
-         FROM orders o JOIN users u ON u.id = o.user_id
+         FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN backend_customers b ON b.user_id = u.id
          LEFT JOIN sites s ON s.slug = substr(o.market, 1, instr(o.market, '-') - 1)
         WHERE o.id = ?`,
       )

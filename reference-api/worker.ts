@@ -4,6 +4,7 @@ import { api } from './index'
 import { errorName, logEvent } from './log'
 import { runRetention } from './retention'
 import { sameSecret } from './service-token'
+import { vouchedOverHttp, withWorkerCustomer } from './worker-customer'
 
 /**
  * The standalone Worker's environment: the API's own, the Access service token it stands in for Access with, and how
@@ -26,7 +27,8 @@ const RETENTION_DAYS = 365
  * "over HTTP" project, docs/decisions/042). It stands in for Cloudflare Access too: with `ACCESS_CLIENT_ID` and
  * `ACCESS_CLIENT_SECRET` set, a call without that service token (`CF-Access-Client-Id` / `CF-Access-Client-Secret`)
  * answers 403, as Access would. Reachable by anyone on its port, it settles no payment without the Worker's service
- * token (`UPSTREAM_SERVICE_TOKEN`): `POST api/payments/events` answers 503 until it is set.
+ * token (`UPSTREAM_SERVICE_TOKEN`): `POST api/payments/events` answers 503 until it is set; nor does it take a held
+ * shop's customer (`X-Worker-Customer`, docs/decisions/043) from anyone else.
  */
 const standalone = new Hono<StandaloneEnv>()
 
@@ -48,7 +50,14 @@ standalone.post('/api/payments/events', async (c, next) => {
   return next()
 })
 
-standalone.all('*', (c) => api.fetch(c.req.raw, c.env, c.executionCtx))
+// A held shop's customer, vouched for by the Worker with its service token; anyone else's header is ignored.
+standalone.all('*', async (c) =>
+  api.fetch(
+    c.req.raw,
+    withWorkerCustomer(c.env, await vouchedOverHttp(c.req.raw, c.env.UPSTREAM_SERVICE_TOKEN)),
+    c.executionCtx,
+  ),
+)
 
 /** The retention period of a deployment's setting: a whole number of days from 1 to 3650, else the default (logged). */
 export function retentionDaysOf(value: string | undefined): number {

@@ -1,7 +1,7 @@
 import type { Bindings } from './env'
 import { MIN_FILL_SECONDS } from './forms/form-token'
 import { logEvent } from './ops/log'
-import { type Area, declaredAreas } from './upstream/areas'
+import { type Area, HOLDABLE_AREAS, declaredAreas } from './upstream/areas'
 import { upstreamFingerprint } from './upstream/fingerprint'
 import type { Region } from '../contract/schemas'
 
@@ -24,6 +24,11 @@ export type Config = {
    * API or an empty variable, else those listed (`none`: the original's eight calls only).
    */
   upstreamAreas: ReadonlySet<Area> | 'all'
+  /**
+   * The areas the deployment chose to hold on the Worker's D1 although the backend lacks them and the Worker does not
+   * hold them by itself (`UPSTREAM_HOLD`: `catalogue`, `cart-checkout`; docs/decisions/043). Empty with the embedded API.
+   */
+  upstreamHold: ReadonlySet<Area>
   renderMode: 'auto' | 'stream'
   /**
    * Whether public pages are answered from the page cache (`PAGE_CACHE`, on unless `off`: src/page-cache/). Off, every
@@ -87,9 +92,11 @@ const read = new WeakMap<object, Config>()
 export function configOf(env: Bindings): Config {
   let config = read.get(env)
   if (!config) {
+    const upstreamAreas = env.UPSTREAM_URL ? upstreamAreasOf(env.UPSTREAM_AREAS) : 'all'
     config = {
-      upstream: upstreamOf(env.UPSTREAM_URL, env.UPSTREAM_AREAS),
-      upstreamAreas: env.UPSTREAM_URL ? upstreamAreasOf(env.UPSTREAM_AREAS) : 'all',
+      upstream: upstreamOf(env.UPSTREAM_URL, env.UPSTREAM_AREAS, env.UPSTREAM_HOLD),
+      upstreamAreas,
+      upstreamHold: upstreamAreas === 'all' ? new Set() : upstreamHoldOf(env.UPSTREAM_HOLD, upstreamAreas),
       upstreamTimeoutMs: timeout(env.UPSTREAM_TIMEOUT_MS),
       renderMode: env.RENDER_MODE === 'stream' ? 'stream' : 'auto',
       pageCache: env.PAGE_CACHE !== 'off',
@@ -115,14 +122,16 @@ export function configOf(env: Bindings): Config {
  * An https URL; plain http only on this machine (127.0.0.1 or localhost: a backend run beside `npm start`), so
  * the service credential and visitors' data never cross a network in clear (docs/decisions/040).
  */
-function upstreamOf(value: string | undefined, areas: string | undefined): UpstreamConfig {
+function upstreamOf(value: string | undefined, areas: string | undefined, hold: string | undefined): UpstreamConfig {
   if (!value) return { kind: 'embedded', fingerprint: upstreamFingerprint('embedded') }
   try {
     const url = new URL(value)
     if (url.protocol === 'https:' || (url.protocol === 'http:' && isThisMachine(url.hostname))) {
       const href = url.href.replace(/\/+$/, '')
-      // The areas it serves change what the site links and caches: another list is another upstream's caches.
-      const fingerprint = upstreamFingerprint(areas?.trim() ? `${href} ${areas.trim()}` : href)
+      // The areas it serves (and those held in its stead) change what the site links and caches: another list is
+      // another upstream's caches.
+      const lists = [areas?.trim() ?? '', hold?.trim() ? `hold:${hold.trim()}` : ''].filter(Boolean).join(' ')
+      const fingerprint = upstreamFingerprint(lists ? `${href} ${lists}` : href)
       return { kind: 'http', url: href, origin: url.origin, fingerprint }
     }
   } catch {}
@@ -135,6 +144,25 @@ function upstreamAreasOf(value: string | undefined): ReadonlySet<Area> | 'all' {
   const { areas, unknown } = declaredAreas(value)
   if (unknown.length) logEvent('error', 'config_invalid', { variable: 'UPSTREAM_AREAS' })
   return areas
+}
+
+/**
+ * `UPSTREAM_HOLD`: a comma-separated list of the areas to hold on D1 (`catalogue`, `cart-checkout`); one the backend
+ * serves is served, not held. Any other name is left out, logged `config_invalid`; so is `cart-checkout` when the
+ * catalogue is neither served nor held: a shop with no product page to buy from (docs/decisions/043).
+ */
+function upstreamHoldOf(value: string | undefined, served: ReadonlySet<Area>): ReadonlySet<Area> {
+  const hold = new Set<Area>()
+  for (const name of (value ?? '').split(',').map((part) => part.trim())) {
+    if (!name) continue
+    if ((HOLDABLE_AREAS as readonly string[]).includes(name)) hold.add(name as Area)
+    else logEvent('error', 'config_invalid', { variable: 'UPSTREAM_HOLD' })
+  }
+  if (hold.has('cart-checkout') && !hold.has('catalogue') && !served.has('catalogue')) {
+    hold.delete('cart-checkout')
+    logEvent('error', 'config_invalid', { variable: 'UPSTREAM_HOLD', reason: 'cart-checkout without the catalogue' })
+  }
+  return hold
 }
 
 const isThisMachine = (hostname: string) => hostname === '127.0.0.1' || hostname === 'localhost'

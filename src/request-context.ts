@@ -7,10 +7,13 @@ import { pageCacheRenderOf } from './page-cache/render-request'
 import { createUpstream } from './upstream/client'
 import { accessCredentialOf } from './upstream/access-credential'
 import { referenceApiOf } from './upstream/reference-api'
-import { areasOf } from './upstream/areas'
+import { type Areas, areasOf } from './upstream/areas'
 import { watchAreas } from './upstream/area-missing'
+import { heldShopTransport } from './upstream/held-shop'
 import {
   EMBEDDED_ORIGIN,
+  type EmbeddedTransport,
+  type Transport,
   areaTransport,
   embeddedTransport,
   httpTransport,
@@ -18,6 +21,12 @@ import {
 } from './upstream/transport'
 import { errorName, logEvent } from './ops/log'
 import { RequestLog } from './ops/request-log'
+
+/** The backend's transport with the areas the Worker holds in its stead: the shop's own way when it holds the shop. */
+function heldAreasTransport(backend: Transport, embedded: EmbeddedTransport, areas: Areas, baseUrl: string): Transport {
+  const held = areaTransport(backend, embedded, areas, baseUrl)
+  return areas.held('cart-checkout') ? heldShopTransport(backend, embedded, baseUrl, held) : held
+}
 
 /**
  * Builds what every request needs before anything else runs: its log line, the upstream client (the embedded
@@ -36,14 +45,14 @@ export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) =
   const http = config.upstream.kind === 'http' ? config.upstream : null
   const referenceApi = referenceApiOf(c)
   const embedded = config.upstream.kind === 'embedded' ? referenceApi : null
-  const areas = areasOf(config.upstreamAreas, referenceApi !== null)
+  const areas = areasOf(config.upstreamAreas, referenceApi !== null, config.upstreamHold)
   c.set('areas', areas)
   const backend = http && watchAreas(httpTransport(accessCredentialOf(c.env)), areas, http)
   const upstream = createUpstream({
     transport:
       http && backend
         ? referenceApi
-          ? areaTransport(backend, embeddedTransport(referenceApi), areas, http.url)
+          ? heldAreasTransport(backend, embeddedTransport(referenceApi), areas, http.url)
           : backend
         : embedded
           ? embeddedTransport(embedded)

@@ -15,6 +15,7 @@ import { loginAnswer, type User, userAnswer } from '../../contract/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, refuse, respond } from '../context'
 import { mailText, queueMail } from '../outbox'
 import { hashPassword, newToken, tokenHash, verifyPassword } from '../passwords'
+import { workerCustomerUser } from '../worker-customer'
 
 /** How long an access token lives. */
 export const TOKEN_HOURS = 12
@@ -188,8 +189,12 @@ export function bearerToken(c: ApiContext): string | undefined {
   return token && TOKEN_FORMAT.test(token) ? token : undefined
 }
 
-/** The user of the request's bearer token, if it is known and not expired. */
+/**
+ * The user of the request's bearer token, if it is known and not expired; on a held shop's call, the customer the
+ * Worker vouches for instead (docs/decisions/043).
+ */
 export async function bearerUser(c: ApiContext): Promise<User | null> {
+  if (c.env.WORKER_CUSTOMER) return workerCustomerUser(c.env.DB, c.env.WORKER_CUSTOMER)
   const token = bearerToken(c)
   if (!token) return null
   const row = await c.env.DB.prepare(

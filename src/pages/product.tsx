@@ -273,11 +273,11 @@ async function relatedTo(c: Context<MarketEnv>, product: Product): Promise<Produ
 /**
  * `GET /{m}/products/{slug}`: a product sold in the market, in its language and currency. An unknown slug, or a
  * product the market does not sell, is "Page Not Found". Products carry their own SEO fields. Without the catalogue
- * area, the page of what the menu says (src/pages/menu-product.tsx).
+ * area (served, or held on D1: docs/decisions/043), the page of what the menu says (src/pages/menu-product.tsx).
  */
 export async function productPage(c: Context<MarketEnv>): Promise<Response> {
   const { api, t, market } = c.var
-  if (!c.var.areas.served('catalogue')) return menuProductPage(c)
+  if (!c.var.areas.served('catalogue') && !c.var.areas.held('catalogue')) return menuProductPage(c)
   const { found: product, chrome, view } = await findBySlug(c, (slug) => api.catalogue.product(slug))
   const base = `/${market.segment}`
   const head: HeadProps = {

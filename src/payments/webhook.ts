@@ -17,7 +17,7 @@ export const WEBHOOK_BODY_BYTES = 64 * 1024
  * (`POST api/payments/events`, docs/api.md "Settling a payment"), with the Worker's service token when the API is
  * reached over HTTP: its outcome answers 200 (a retry of the same event: 200 with `duplicate`; another body under a
  * known id: 400 "replayed"). Log lines carry the event's id and type, never its amount, order or payer. 404 when no
- * provider is configured; 503 without the webhook secret or, with an HTTP upstream, the service token, or when the
+ * provider is configured; 503 without the webhook secret or, with an HTTP upstream and no held shop, the service token, or when the
  * API fails, times out or is still settling the event: the provider retries, and the API acts on the retry.
  */
 export async function receivePaymentWebhook(c: Context<AppEnv>): Promise<Response> {
@@ -26,7 +26,8 @@ export async function receivePaymentWebhook(c: Context<AppEnv>): Promise<Respons
   if (choice.kind === 'unavailable') return c.json({ error: 'unavailable' }, 503)
   const config = configOf(c.env)
   const serviceToken = c.env.UPSTREAM_SERVICE_TOKEN || undefined
-  if (config.upstream.kind === 'http' && !serviceToken) {
+  // A held shop settles on the Worker's D1, in-process (docs/decisions/043): no backend to show the token to.
+  if (config.upstream.kind === 'http' && !c.var.areas.held('cart-checkout') && !serviceToken) {
     logEvent('error', 'upstream_service_token_missing')
     return c.json({ error: 'unavailable' }, 503)
   }

@@ -68,6 +68,18 @@ export const AREAS = {
 /** An area of the contract: `content`, `catalogue`, `news`, `dealers`, `search`, `account`, `cart-checkout`… */
 export type Area = keyof typeof AREAS
 
+/**
+ * The areas a deployment may choose to hold on D1 although the Worker does not hold them by itself (`UPSTREAM_HOLD`,
+ * src/config.ts): the catalogue (products, prices and stock loaded into D1) and the shop on it (docs/decisions/043).
+ */
+export const HOLDABLE_AREAS = ['catalogue', 'cart-checkout'] as const satisfies readonly Area[]
+
+/**
+ * The customer's orders (`account/orders`, their payment attempts and payments): the shop's, so held with
+ * cart-checkout whatever area the table files them under; a held order lives in D1, where the backend cannot read it.
+ */
+const SHOP_ORDER_CALLS = 'account/orders'
+
 /** Every area, in the table's order. */
 export const AREA_NAMES = Object.keys(AREAS) as Area[]
 
@@ -121,24 +133,44 @@ export function areaOfCall(path: string): Area | null {
   return null
 }
 
+/** Whether a call (its path under `api/`) is one of the customer's orders. */
+const isOrderCall = (path: string) => {
+  const bare = path.split('?')[0] ?? ''
+  return bare === SHOP_ORDER_CALLS || bare.startsWith(`${SHOP_ORDER_CALLS}/`)
+}
+
 /**
- * The areas of a deployment: `served` as configured (`UPSTREAM_AREAS`, read by src/config.ts), the held ones taken by
- * the embedded API when the Worker has one (`canHold`).
+ * Whether a call (its path under `api/`) is the shop's: cart, checkout, payments, the customer's orders.
  *
  * @example
- * const areas = areasOf(new Set(['content', 'catalogue']), true)
- * areas.heldCall('forms/contact') // true
+ * isShopCall('account/orders/A7K2/payment') // true
  */
-export function areasOf(served: ReadonlySet<Area> | 'all', canHold: boolean): Areas {
+export const isShopCall = (path: string) => areaOfCall(path) === 'cart-checkout' || isOrderCall(path)
+
+/**
+ * The areas of a deployment: `served` as configured (`UPSTREAM_AREAS`, read by src/config.ts), the held ones taken by
+ * the embedded API when the Worker has one (`canHold`): those it holds by itself, and those the deployment chose to
+ * hold (`hold`, `UPSTREAM_HOLD`). With cart-checkout held, the customer's orders are held with it.
+ *
+ * @example
+ * const areas = areasOf(new Set(['content', 'catalogue']), true, new Set(['cart-checkout']))
+ * areas.heldCall('forms/contact') // true
+ * areas.heldCall('account/orders?page=1') // true
+ */
+export function areasOf(
+  served: ReadonlySet<Area> | 'all',
+  canHold: boolean,
+  hold: ReadonlySet<Area> = new Set(),
+): Areas {
   const isServed = (area: Area) => served === 'all' || served.has(area)
-  const held = (area: Area) => !isServed(area) && canHold && AREAS[area].held
+  const held = (area: Area) => !isServed(area) && canHold && (AREAS[area].held || hold.has(area))
   return {
     served: isServed,
     held,
     offPages: () => AREA_NAMES.filter((area) => !isServed(area) && !held(area)).flatMap((area) => AREAS[area].pages),
     heldCall(path) {
       const area = areaOfCall(path)
-      return area !== null && held(area)
+      return (area !== null && held(area)) || (held('cart-checkout') && isOrderCall(path))
     },
   }
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import type { AppEnv, Bindings } from '../env'
+import type { WorkerCustomer } from '../../contract/worker-customer'
 
 /**
  * The embedded reference API as the composition root (worker.ts) hands it to the site: the site never imports it
@@ -7,7 +8,16 @@ import type { AppEnv, Bindings } from '../env'
  * its retention and the mail queue's consumer its outbox.
  */
 export type ReferenceApi = {
-  fetch: (request: Request, env: Bindings, ctx: Context['executionCtx']) => Response | Promise<Response>
+  /**
+   * Answers a call in-process; `customer`, the backend's user the Worker vouches for on a held shop's call
+   * (docs/decisions/043), travels beside the request, never in it.
+   */
+  fetch: (
+    request: Request,
+    env: Bindings,
+    ctx: Context['executionCtx'],
+    customer?: WorkerCustomer,
+  ) => Response | Promise<Response>
   /** Sends at most `limit` of its queued mails through `deliver` (a sealed recipient as stored), oldest first. */
   sendOutbox(db: D1Database, deliver: (mail: QueuedMail) => Promise<void>, limit: number): Promise<SendingReport>
   /** Deletes its lead-form submissions created before `cutOff`, with their mails; answers how many. */
@@ -37,8 +47,10 @@ export function embedReferenceApi(referenceApi: ReferenceApi): void {
 /** The embedded reference API, or null when the Worker was composed without one. */
 export const embeddedReferenceApi = (): ReferenceApi | null => embedded
 
-/** The request's way to the embedded reference API's `fetch`, or null when none was handed over. */
-export function referenceApiOf(c: Context<AppEnv>): ((request: Request) => Response | Promise<Response>) | null {
+/** The request's way to the embedded reference API's `fetch` (for a vouched customer, when given), or null when none was handed over. */
+export function referenceApiOf(
+  c: Context<AppEnv>,
+): ((request: Request, customer?: WorkerCustomer) => Response | Promise<Response>) | null {
   const referenceApi = embedded
-  return referenceApi && ((request) => referenceApi.fetch(request, c.env, c.executionCtx))
+  return referenceApi && ((request, customer) => referenceApi.fetch(request, c.env, c.executionCtx, customer))
 }

@@ -1,9 +1,13 @@
 import { type AccessCredential, withAccessCredential } from './access-credential'
 import type { Areas } from './areas'
 import { logEvent } from '../ops/log'
+import type { WorkerCustomer } from '../../contract/worker-customer'
 
 /** Sends one request to the content/account API and answers its response. */
 export type Transport = (request: Request) => Promise<Response>
+
+/** Sends one call to the embedded API in-process, for the customer the Worker vouches for when one is given. */
+export type EmbeddedTransport = (request: Request, customer?: WorkerCustomer) => Promise<Response>
 
 /** The base URL of in-process calls to the embedded API; never resolved on a network. */
 export const EMBEDDED_ORIGIN = 'http://embedded.invalid'
@@ -40,14 +44,19 @@ export const httpTransport =
  * const transport = embeddedTransport(referenceApiOf(c))
  */
 export const embeddedTransport =
-  (fetchApi: (request: Request) => Response | Promise<Response>): Transport =>
-  async (request) =>
-    fetchApi(request)
+  (fetchApi: (request: Request, customer?: WorkerCustomer) => Response | Promise<Response>): EmbeddedTransport =>
+  async (request, customer) =>
+    fetchApi(request, customer)
+
+/** A call's path under `api/` (`account/cart`, query included), or '' when the request is not to `{baseUrl}/api/`. */
+export const apiPathOf = (request: Request, baseUrl: string) =>
+  request.url.startsWith(`${baseUrl}/api/`) ? request.url.slice(baseUrl.length + 5) : ''
 
 /**
  * The transport of a backend that lacks some areas of the contract: a call of an area the Worker holds itself (lead
- * forms, the whistleblower channel, the newsletter, the staff console: src/upstream/areas.ts) goes to the embedded
- * reference API on D1, every other call to the backend (docs/decisions/041).
+ * forms, the whistleblower channel, the newsletter, the staff console: src/upstream/areas.ts) or the deployment chose
+ * to hold (the catalogue, the shop: `UPSTREAM_HOLD`, docs/decisions/043) goes to the embedded reference API on D1,
+ * every other call to the backend (docs/decisions/041).
  *
  * @example
  * const transport = areaTransport(httpTransport(credential), embeddedTransport(api), areas, config.upstream.url)
@@ -55,7 +64,7 @@ export const embeddedTransport =
 export const areaTransport =
   (backend: Transport, embedded: Transport, areas: Areas, baseUrl: string): Transport =>
   async (request) => {
-    const path = request.url.startsWith(`${baseUrl}/api/`) ? request.url.slice(baseUrl.length + 5) : ''
+    const path = apiPathOf(request, baseUrl)
     if (!areas.heldCall(path)) return backend(request)
     return embedded(new Request(`${EMBEDDED_ORIGIN}/api/${path}`, request))
   }
