@@ -1,9 +1,12 @@
 // `npm start`: the whole site on the embedded API, on a fresh clone: packages, local D1 with demo data, wrangler dev.
 // `UPSTREAM_URL=https://… npm start` points it at a backend instead, with the Worker's Access service token from the
 // environment (UPSTREAM_ACCESS_CLIENT_ID / _SECRET) or from `.dev.vars`, which wrangler reads itself (docs/configuration.md).
+// Payments are the test provider's unless the environment or `.dev.vars` name Stripe (PAYMENT_PROVIDER=stripe,
+// STRIPE_SECRET_KEY, PAYMENT_WEBHOOK_SECRET, STRIPE_API_URL).
 // Quiet: what it is doing, then the site's address, the demo logins and the console's address last; wrangler's own
 // start-up lines are shown only if it stops before it is ready, its request lines once it is.
 import { spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { DEMO_CUSTOMERS, DEMO_STAFF } from './demo-seed.mjs'
 import { ensureDependencies, persistArgs, prepareLocalDatabase, quietEnv, root, tool } from './local.mjs'
@@ -22,7 +25,21 @@ const UPSTREAM_VARIABLES = [
   'UPSTREAM_ACCESS_CLIENT_SECRET',
   'UPSTREAM_SERVICE_TOKEN',
 ]
+/** Stripe's settings (docs/configuration.md "Payments"), when the environment names them. */
+const PAYMENT_VARIABLES = ['STRIPE_SECRET_KEY', 'STRIPE_API_URL', 'PAYMENT_TEST_PROVIDER_ALLOWED']
 const upstream = process.env.UPSTREAM_URL || null
+
+/** The names `.dev.vars` sets (wrangler reads their values itself, and a `--var` would win over them). */
+const devVars = new Set(
+  existsSync(`${root}/.dev.vars`)
+    ? [...readFileSync(`${root}/.dev.vars`, 'utf8').matchAll(/^\s*(?:export\s+)?([A-Z0-9_]+)\s*=/gm)].map(
+        ([, name]) => name,
+      )
+    : [],
+)
+/** A setting from the environment, else the local default unless `.dev.vars` names it. */
+const localSetting = (name, value) =>
+  process.env[name] ? ['--var', `${name}:${process.env[name]}`] : devVars.has(name) ? [] : ['--var', `${name}:${value}`]
 
 ensureDependencies()
 console.log('Preparing the local database (migrations, demo data)…')
@@ -47,9 +64,12 @@ const wrangler = spawn(
     `PUBLIC_ORIGIN:${site}`,
     '--var',
     'WHISTLEBLOWER_KEY:local-whistleblower-key-not-for-production',
-    '--var',
-    'PAYMENT_WEBHOOK_SECRET:local-payment-webhook-secret-not-for-production',
-    ...UPSTREAM_VARIABLES.flatMap((name) => (process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [])),
+    // The test provider (wrangler.toml names Stripe for deployments), unless the environment or .dev.vars say otherwise.
+    ...localSetting('PAYMENT_PROVIDER', 'test'),
+    ...localSetting('PAYMENT_WEBHOOK_SECRET', 'local-payment-webhook-secret-not-for-production'),
+    ...[...UPSTREAM_VARIABLES, ...PAYMENT_VARIABLES].flatMap((name) =>
+      process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],
+    ),
     // The browser tests' site: their robots fill in forms faster than a person (the rule itself is proven in workerd).
     ...(process.env.FORM_MIN_FILL_SECONDS
       ? ['--var', `FORM_MIN_FILL_SECONDS:${process.env.FORM_MIN_FILL_SECONDS}`]
