@@ -47,16 +47,18 @@ export function paymentProviderOf(env: Bindings): ProviderChoice {
 }
 
 /**
- * Checkout's guard: a market that sells online takes no order it cannot be paid for. Without a usable provider (none,
- * the test provider outside its places, a missing secret) every checkout page answers 503 "temporarily unavailable",
- * logged `payment_provider_missing`; the configuration's own `config_invalid` line says why.
+ * Checkout's guard: a market that sells online takes no order it can never be paid for. With no provider configured
+ * (none, a name this Worker does not have, the test provider outside its places: src/config.ts logged why as
+ * `config_invalid`) every checkout page answers 503 "temporarily unavailable", logged `payment_provider_missing`. A
+ * provider missing a secret is `unavailable` instead: the order may be placed, and paying answers 503 with the way
+ * back (src/pages/checkout/pay.tsx), as when the provider cannot be reached.
  *
  * @example
  * market.use('/checkout/*', requirePage('checkout'), requireViewer(), requirePaymentProvider())
  */
 export function requirePaymentProvider(): MiddlewareHandler<MarketEnv> {
   return async (c, next) => {
-    if (paymentProviderOf(c.env).kind !== 'ready') {
+    if (paymentProviderOf(c.env).kind === 'off') {
       logEvent('error', 'payment_provider_missing')
       throw PageError.unavailable()
     }
