@@ -1,9 +1,11 @@
 import { env } from 'cloudflare:workers'
-import { afterEach, describe, expect, inject, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest'
 import { paymentKeyOf } from '../../contract/payment-key'
+import { configOf, STRIPE_API } from '../../src/config'
 import { PaymentError } from '../../src/payments/provider'
 import { paymentProviderOf } from '../../src/payments/providers'
 import { stripeLocaleOf } from '../../src/payments/stripe-locale'
+import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { DEMO, logIn, visitAs } from '../fixtures/session'
 import { stripeSignature } from '../fixtures/stripe-stand-in.mjs'
 import { STAND_IN_WEBHOOK_SECRET } from '../fixtures/stripe-stand-in-setup'
@@ -100,7 +102,10 @@ const deliver = (event: Pick<SignedEvent, 'body' | 'signature'>, bindings: Parti
     bindings,
   )
 
-afterEach(() => vi.restoreAllMocks())
+afterEach(() => {
+  vi.restoreAllMocks()
+  vi.unstubAllGlobals()
+})
 
 describe('Stripe behind the PaymentProvider interface, against its stand-in', () => {
   it("creates a hosted Checkout Session of the order's amount, currency, locale, idempotency key and metadata", async () => {
@@ -144,6 +149,19 @@ describe('Stripe behind the PaymentProvider interface, against its stand-in', ()
     const aed = sessions.find((s) => s.client_reference_id === dirham.code)
     expect(aed?._params.payment_method_types).toBeUndefined()
     expect(aed?.locale).toBe('auto')
+  })
+
+  it("reads STRIPE_API_URL as Stripe's API and hosted page origin: Stripe's own unless https, or http on this machine", () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const read = (url: string) => configOf({ ...env, ...STRIPE, STRIPE_API_URL: url })
+    expect(read('')).toMatchObject({ stripeApi: STRIPE_API, paymentPageOrigin: 'https://checkout.stripe.com' })
+    expect(read('http://127.0.0.1:12111')).toMatchObject({
+      stripeApi: { protocol: 'http', host: '127.0.0.1', port: 12111 },
+      paymentPageOrigin: 'http://127.0.0.1:12111',
+    })
+    expect(errors).not.toHaveBeenCalled()
+    expect(read('http://stripe.attacker.example').stripeApi).toBe(STRIPE_API)
+    expect(errors.mock.calls.some(([line]) => String(line).includes('STRIPE_API_URL'))).toBe(true)
   })
 
   it("maps the market to Stripe's languages, else auto", () => {
@@ -245,6 +263,32 @@ describe("Stripe's webhooks settle the order as the test provider's do", () => {
     expect(await paidEvents()).toEqual({ n: 1 })
   })
 
+  it("with the brand's backend over HTTP: the mapped event settled in one POST api/payments/events, the retry a duplicate", async () => {
+    const order = await placeOrder()
+    const { paymentId } = await pay(order)
+    const [completed] = (await buyerPresses(paymentId, 'pay')) as SignedEvent[]
+    const upstream = httpUpstream()
+    const backend = { ...STRIPE, UPSTREAM_URL, UPSTREAM_SERVICE_TOKEN: 'test-only-upstream-service-token' }
+    const event = completed as SignedEvent
+    expect((await deliver(event, backend)).status).toBe(200)
+    const retry = { body: event.body, signature: stripeSignature(STAND_IN_WEBHOOK_SECRET, event.body) }
+    expect(JSON.parse((await deliver(retry, backend)).text)).toEqual({ received: true, duplicate: true })
+    const calls = upstream.requests.filter((request) => new URL(request.url).pathname === '/api/payments/events')
+    expect(calls).toHaveLength(2)
+    const sent = (await calls[0]?.json()) as { event: { type: string; data: Record<string, unknown> } }
+    expect(sent.event.type).toBe('payment.succeeded')
+    expect(sent.event.data).toEqual({
+      payment_id: paymentId,
+      order_code: order.code,
+      amount: order.total,
+      currency: 'EUR',
+      state: 'paid',
+      idempotency_key: order.key,
+    })
+    expect(calls[0]?.headers.get('Authorization')).toBe('Bearer test-only-upstream-service-token')
+    expect(await orderState(order.code)).toEqual({ status: 'paid', payment_state: 'paid' })
+  })
+
   it("acknowledges Stripe's other events (200, ignored) and changes nothing", async () => {
     const body = JSON.stringify({
       id: 'evt_other00000000',
@@ -260,6 +304,10 @@ describe("Stripe's webhooks settle the order as the test provider's do", () => {
 })
 
 describe('the test provider only where it belongs', () => {
+  beforeEach(() => {
+    // The refused checkout pages' own warning lines (page_unavailable).
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+  })
   const checkoutAs = async (bindings: Partial<Cloudflare.Env>) =>
     visitAs(await logIn(DEMO), `/it-it/checkout/${'c'.repeat(32)}`, {}, bindings)
   const configLines = (errors: { mock: { calls: unknown[][] } }) =>
