@@ -16,6 +16,13 @@ const ACCESS = { id: 'test-only-access-client-id', secret: 'test-only-access-cli
 const SERVICE_TOKEN = 'test-only-upstream-service-token'
 
 /**
+ * The journeys paid through Stripe (stripe.spec.ts) run against a site of their own with `PAYMENT_PROVIDER=stripe`,
+ * its API the stand-in of tests/fixtures/stripe-stand-in.mjs, on `E2E_STRIPE_PORT` (default the site's port + 3).
+ */
+const STRIPE_SPEC = /stripe\.spec\.ts$/
+const STRIPE_PORT = Number(process.env.E2E_STRIPE_PORT) || PORT + 3
+
+/**
  * Whether a run includes a project: every run does unless `--project` names others (then its servers are not
  * started: `--project "over http"` starts only the reference API and the site over HTTP).
  */
@@ -49,12 +56,13 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   workers: 2,
   projects: [
-    { name: 'site', testIgnore: SITE_WIDE },
+    { name: 'site', testIgnore: [SITE_WIDE, STRIPE_SPEC] },
     { name: 'site-wide switches', testMatch: SITE_WIDE, dependencies: ['site'] },
+    { name: 'stripe', testMatch: STRIPE_SPEC, use: { baseURL: `http://127.0.0.1:${STRIPE_PORT}` } },
     {
       name: 'over http',
       grep: OVER_HTTP,
-      testIgnore: SITE_WIDE,
+      testIgnore: [SITE_WIDE, STRIPE_SPEC],
       use: { baseURL: `http://127.0.0.1:${OVER_HTTP_PORT}` },
     },
   ],
@@ -87,6 +95,23 @@ export default defineConfig({
             command: 'node scripts/start.mjs',
             env: { PORT: String(PORT), WRANGLER_PERSIST_TO: '.wrangler/e2e-state', FORM_MIN_FILL_SECONDS: '0' },
             url: `http://127.0.0.1:${PORT}/_health`,
+            timeout: 120_000,
+            reuseExistingServer: false,
+            stdout: 'ignore' as const,
+            stderr: 'pipe' as const,
+          },
+        ]
+      : []),
+    ...(runsProject('stripe')
+      ? [
+          {
+            command: 'node tests/fixtures/stripe-site.mjs',
+            env: {
+              PORT: String(STRIPE_PORT),
+              WRANGLER_PERSIST_TO: '.wrangler/e2e-stripe-state',
+              FORM_MIN_FILL_SECONDS: '0',
+            },
+            url: `http://127.0.0.1:${STRIPE_PORT}/_health`,
             timeout: 120_000,
             reuseExistingServer: false,
             stdout: 'ignore' as const,

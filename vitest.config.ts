@@ -30,6 +30,10 @@ export default defineConfig({
           SESSION_SECRET: 'test-only-session-secret',
           WHISTLEBLOWER_KEY: 'test-only-whistleblower-key',
           PAYMENT_WEBHOOK_SECRET: 'test-only-payment-webhook-secret',
+          // The tests' site is a staging deployment that names the test provider (docs/decisions/046);
+          // tests/integration/stripe.test.ts takes Stripe's stand-in instead.
+          PAYMENT_PROVIDER: 'test',
+          PAYMENT_TEST_PROVIDER_ALLOWED: 'staging',
           // The Worker's Access service token at the stand-in backend (tests/fixtures/http-upstream.ts); unused when embedded.
           UPSTREAM_ACCESS_CLIENT_ID: 'test-only-access-client.access',
           UPSTREAM_ACCESS_CLIENT_SECRET: 'test-only-access-client-secret',
@@ -47,8 +51,9 @@ export default defineConfig({
       'tests/integration/**/*.test.tsx',
     ],
     setupFiles: ['./tests/apply-migrations.ts'],
-    // The stand-in of the brand's own backend over real HTTP (tests/integration/original-backend.test.ts).
-    globalSetup: ['./tests/fixtures/original-backend-setup.ts'],
+    // The stand-ins of the brand's own backend (tests/integration/original-backend.test.ts) and of Stripe's API
+    // (tests/integration/stripe.test.ts) over real HTTP.
+    globalSetup: ['./tests/fixtures/original-backend-setup.ts', './tests/fixtures/stripe-stand-in-setup.ts'],
     // Two files at once on two cores: much of a file's time is its runtime starting and its storage being filled.
     maxWorkers: 2,
     // No test measures speed: a busy machine (sealing 30 MB of attachments, say) gets the time it needs.

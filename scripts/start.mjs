@@ -2,9 +2,12 @@
 // `UPSTREAM_URL=https://… npm start` points it at a backend instead, with the Worker's Access service token from the
 // environment (UPSTREAM_ACCESS_CLIENT_ID / _SECRET) or from `.dev.vars`, which wrangler reads itself (docs/configuration.md),
 // after checking once that the backend serves the areas UPSTREAM_AREAS declares (a warning if not; it starts anyway).
+// Payments are the test provider's unless the environment or `.dev.vars` name Stripe (PAYMENT_PROVIDER=stripe,
+// STRIPE_SECRET_KEY, PAYMENT_WEBHOOK_SECRET, STRIPE_API_URL).
 // Quiet: what it is doing, then the site's address, the demo logins and the console's address last; wrangler's own
 // start-up lines are shown only if it stops before it is ready, its request lines once it is.
 import { spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { DEMO_CUSTOMERS, DEMO_STAFF } from './demo-seed.mjs'
@@ -21,11 +24,26 @@ const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
 const UPSTREAM_VARIABLES = [
   'UPSTREAM_URL',
   'UPSTREAM_AREAS',
+  'UPSTREAM_HOLD',
   'UPSTREAM_ACCESS_CLIENT_ID',
   'UPSTREAM_ACCESS_CLIENT_SECRET',
   'UPSTREAM_SERVICE_TOKEN',
 ]
+/** Stripe's settings (docs/configuration.md "Payments"), when the environment names them. */
+const PAYMENT_VARIABLES = ['STRIPE_SECRET_KEY', 'STRIPE_API_URL', 'PAYMENT_TEST_PROVIDER_ALLOWED']
 const upstream = process.env.UPSTREAM_URL || null
+
+/** The names `.dev.vars` sets (wrangler reads their values itself, and a `--var` would win over them). */
+const devVars = new Set(
+  existsSync(`${root}/.dev.vars`)
+    ? [...readFileSync(`${root}/.dev.vars`, 'utf8').matchAll(/^\s*(?:export\s+)?([A-Z0-9_]+)\s*=/gm)].map(
+        ([, name]) => name,
+      )
+    : [],
+)
+/** A setting from the environment, else the local default unless `.dev.vars` names it. */
+const localSetting = (name, value) =>
+  process.env[name] ? ['--var', `${name}:${process.env[name]}`] : devVars.has(name) ? [] : ['--var', `${name}:${value}`]
 
 ensureDependencies()
 // The backend's areas checked once, while the database is prepared (docs/backend.md "Checking a backend").
@@ -53,9 +71,12 @@ const wrangler = spawn(
     `PUBLIC_ORIGIN:${site}`,
     '--var',
     'WHISTLEBLOWER_KEY:local-whistleblower-key-not-for-production',
-    '--var',
-    'PAYMENT_WEBHOOK_SECRET:local-payment-webhook-secret-not-for-production',
-    ...UPSTREAM_VARIABLES.flatMap((name) => (process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [])),
+    // The test provider (wrangler.toml names Stripe for deployments), unless the environment or .dev.vars say otherwise.
+    ...localSetting('PAYMENT_PROVIDER', 'test'),
+    ...localSetting('PAYMENT_WEBHOOK_SECRET', 'local-payment-webhook-secret-not-for-production'),
+    ...[...UPSTREAM_VARIABLES, ...PAYMENT_VARIABLES].flatMap((name) =>
+      process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],
+    ),
     // The browser tests' site: their robots fill in forms faster than a person (the rule itself is proven in workerd).
     ...(process.env.FORM_MIN_FILL_SECONDS
       ? ['--var', `FORM_MIN_FILL_SECONDS:${process.env.FORM_MIN_FILL_SECONDS}`]

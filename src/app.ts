@@ -63,6 +63,7 @@ import { CONSENT_PATH } from './tracking/consent'
 import { submitConsent } from './tracking/submit-consent'
 import { marketSitemap, sitemapIndex } from './seo/sitemap'
 import { noTrace } from './whistleblower/no-trace'
+import { requirePaymentProvider } from './payments/providers'
 import { submitTestPayment, testPaymentPage } from './payments/test-payment-page'
 import { deliverTestWebhooksTo, TEST_PAYMENTS_PATH, WEBHOOK_PATH } from './payments/test-provider'
 import { receivePaymentWebhook, WEBHOOK_BODY_BYTES } from './payments/webhook'
@@ -96,8 +97,8 @@ market.use('/my-account/bikes/*', requirePage('account-bikes'))
 market.use('/my-account/addresses/*', requirePage('account-addresses'))
 market.use('/my-account/confirm-email', requirePage('email-confirmation'))
 market.use('/my-account/*', requireViewer())
-// Checkout exists only where the market sells online: 404 before the login is even asked for.
-market.use('/checkout/*', requirePage('checkout'), requireViewer())
+// Checkout exists only where the market sells online: 404 before the login is even asked for; 503 without a provider.
+market.use('/checkout/*', requirePage('checkout'), requireViewer(), requirePaymentProvider())
 market.get('/my-account', accountOverview)
 market.post('/my-account/confirm-email', resendConfirmation)
 market.get('/my-account/orders', ordersPage)

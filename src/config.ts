@@ -54,10 +54,20 @@ export type Config = {
   /** What the tracking of every market needs from the deployment (docs/decisions/012). */
   tracking: TrackingConfig
   /**
-   * The payment provider (`PAYMENT_PROVIDER`): `test`, the embedded test provider (the default; only with the embedded
-   * API), or null when the value names no provider this Worker has (logged `config_invalid`): payments are off.
+   * The payment provider (`PAYMENT_PROVIDER`): `stripe`, or `test`, the embedded test provider (also an empty value),
+   * which moves no money and is taken only where it belongs: a site on this machine (`PUBLIC_ORIGIN` on loopback, its
+   * backend embedded or on this machine too) or a deployment that names itself `staging`
+   * (`PAYMENT_TEST_PROVIDER_ALLOWED`). Null when the value names no provider this Worker has, or the test provider
+   * anywhere else (logged `config_invalid`): payments are off and checkout answers 503 (docs/decisions/046).
    */
-  paymentProvider: 'test' | null
+  paymentProvider: 'test' | 'stripe' | null
+  /** Where Stripe's API is (`STRIPE_API_URL`; Stripe's own when empty or invalid, logged). */
+  stripeApi: StripeApi
+  /**
+   * The origin of the provider's hosted payment page, which checkout's forms lead to (their CSP's `form-action`):
+   * Stripe's Checkout, or the stand-in's at `STRIPE_API_URL`; null for the test provider (its page is the site's).
+   */
+  paymentPageOrigin: string | null
   /**
    * Whether pictures are served through Cloudflare's image resizing (`IMAGE_RESIZING = "on"`): raster pictures then
    * come with `srcset` candidates at the widths they are shown (src/components/responsive-image.tsx). Off (the default,
@@ -65,6 +75,12 @@ export type Config = {
    */
   imageResizing: boolean
 }
+
+/** Stripe's API address as the `stripe` package takes it (`protocol`, `host`, `port`). */
+export type StripeApi = { protocol: 'https' | 'http'; host: string; port: number }
+
+/** Stripe's own API. */
+export const STRIPE_API: StripeApi = { protocol: 'https', host: 'api.stripe.com', port: 443 }
 
 /** The deployment's part of tracking and consent: region fallbacks, the Mexico tag's script, the policies' links. */
 export type TrackingConfig = {
@@ -92,16 +108,18 @@ const read = new WeakMap<object, Config>()
 export function configOf(env: Bindings): Config {
   let config = read.get(env)
   if (!config) {
+    const upstream = upstreamOf(env.UPSTREAM_URL, env.UPSTREAM_AREAS, env.UPSTREAM_HOLD)
     const upstreamAreas = env.UPSTREAM_URL ? upstreamAreasOf(env.UPSTREAM_AREAS) : 'all'
+    const publicOrigin = publicOriginOf(env.PUBLIC_ORIGIN)
     config = {
-      upstream: upstreamOf(env.UPSTREAM_URL, env.UPSTREAM_AREAS, env.UPSTREAM_HOLD),
+      upstream,
       upstreamAreas,
       upstreamHold: upstreamAreas === 'all' ? new Set() : upstreamHoldOf(env.UPSTREAM_HOLD, upstreamAreas),
       upstreamTimeoutMs: timeout(env.UPSTREAM_TIMEOUT_MS),
       renderMode: env.RENDER_MODE === 'stream' ? 'stream' : 'auto',
       pageCache: env.PAGE_CACHE !== 'off',
       mapTiles: mapTilesOf(env.MAP_TILE_URL),
-      publicOrigin: publicOriginOf(env.PUBLIC_ORIGIN),
+      publicOrigin,
       turnstileSiteKey: env.TURNSTILE_SITE_KEY && env.TURNSTILE_SECRET_KEY ? env.TURNSTILE_SITE_KEY : null,
       retentionDays: retentionDaysOf(env.SUBMISSION_RETENTION_DAYS),
       formMinFillSeconds: formMinFillSecondsOf(env.FORM_MIN_FILL_SECONDS),
@@ -110,9 +128,15 @@ export function configOf(env: Bindings): Config {
         mexicoTag: scriptUrlOf('MEXICO_TAG_URL', env.MEXICO_TAG_URL),
         policies: policiesOf(env.CONSENT_POLICY_URL, env.CONSENT_POLICY_IDS),
       },
-      paymentProvider: paymentProviderOf(env.PAYMENT_PROVIDER),
+      paymentProvider: paymentProviderOf(env.PAYMENT_PROVIDER, {
+        local: isLocalSite(publicOrigin, upstream),
+        staging: env.PAYMENT_TEST_PROVIDER_ALLOWED === 'staging',
+      }),
+      stripeApi: stripeApiOf(env.STRIPE_API_URL),
+      paymentPageOrigin: null,
       imageResizing: imageResizingOf(env.IMAGE_RESIZING),
     }
+    if (config.paymentProvider === 'stripe') config.paymentPageOrigin = paymentPageOriginOf(config.stripeApi)
     read.set(env, config)
   }
   return config
@@ -191,11 +215,53 @@ function publicOriginOf(value: string | undefined): string | null {
   return null
 }
 
-/** `test` or empty (the default) is the test provider; a provider this Worker does not have is none, logged. */
-function paymentProviderOf(value: string | undefined): Config['paymentProvider'] {
-  if (!value || value === 'test') return 'test'
+/**
+ * `stripe`; `test` or empty, the test provider, only on a local site or a named staging deployment; anything else is
+ * none, logged with what to do (a production configuration with the test provider fails here, never pays for nothing).
+ */
+function paymentProviderOf(
+  value: string | undefined,
+  { local, staging }: { local: boolean; staging: boolean },
+): Config['paymentProvider'] {
+  if (value === 'stripe') return 'stripe'
+  if (!value || value === 'test') {
+    if (local || staging) return 'test'
+    logEvent('error', 'config_invalid', {
+      variable: 'PAYMENT_PROVIDER',
+      reason:
+        'the test provider moves no money: set PAYMENT_PROVIDER = "stripe", or PAYMENT_TEST_PROVIDER_ALLOWED = "staging" on a staging deployment',
+    })
+    return null
+  }
   logEvent('error', 'config_invalid', { variable: 'PAYMENT_PROVIDER' })
   return null
+}
+
+/**
+ * A site on this machine: its public origin on loopback and its data from the embedded API or a backend on this
+ * machine too (an `http:` upstream, which upstreamOf takes only from 127.0.0.1 or localhost).
+ */
+const isLocalSite = (publicOrigin: string | null, upstream: UpstreamConfig) =>
+  publicOrigin !== null &&
+  isThisMachine(new URL(publicOrigin).hostname) &&
+  (upstream.kind === 'embedded' || (upstream.kind === 'http' && upstream.origin.startsWith('http:')))
+
+/** Stripe's hosted Checkout; a stand-in serves its page where it serves its API. */
+const paymentPageOriginOf = (api: StripeApi) =>
+  api === STRIPE_API ? 'https://checkout.stripe.com' : new URL(`${api.protocol}://${api.host}:${api.port}`).origin
+
+/** An https origin (plain http only on this machine), else Stripe's own; a value that is neither is logged. */
+function stripeApiOf(value: string | undefined): StripeApi {
+  if (!value) return STRIPE_API
+  try {
+    const url = new URL(value)
+    if (url.protocol === 'https:' || (url.protocol === 'http:' && isThisMachine(url.hostname))) {
+      const protocol = url.protocol === 'https:' ? 'https' : 'http'
+      return { protocol, host: url.hostname, port: Number(url.port) || (protocol === 'https' ? 443 : 80) }
+    }
+  } catch {}
+  logEvent('error', 'config_invalid', { variable: 'STRIPE_API_URL' })
+  return STRIPE_API
 }
 
 /** `on` or `off` (empty: off); anything else is off, logged, so a typo never sends every picture to a missing service. */

@@ -37,6 +37,18 @@ export type Bindings = Env & {
    * (Stripe's `whsec_…`; for the test provider, any long random text). Without it, payments answer 503.
    */
   PAYMENT_WEBHOOK_SECRET?: string
+  /** Stripe's secret API key (`sk_live_…`, `rk_live_…` restricted), with `PAYMENT_PROVIDER = "stripe"`. */
+  STRIPE_SECRET_KEY?: string
+  /**
+   * Where Stripe's API is (a variable, empty by default: `https://api.stripe.com`); local use and tests point it at a
+   * stand-in (`http:` only on this machine).
+   */
+  STRIPE_API_URL?: string
+  /**
+   * `staging`: this deployment takes the test provider although its `PUBLIC_ORIGIN` is not this machine's (a staging
+   * environment named so explicitly). Anything else: the test provider runs only locally (docs/decisions/046).
+   */
+  PAYMENT_TEST_PROVIDER_ALLOWED?: string
   /**
    * The Worker's own bearer token at the brand's backend (`UPSTREAM_URL`), sent on the calls only the edge may make:
    * settling a payment (`POST api/payments/events`, docs/decisions/033). Without it, with an HTTP upstream, payment

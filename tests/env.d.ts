@@ -20,6 +20,11 @@ declare namespace Cloudflare {
     /** '1' when every sitemap URL is to be rendered (`FULL_SITEMAP_WALK=1`), else one per page kind and market. */
     TEST_FULL_SITEMAP_WALK: string
     PURGE_SECRET: string
+    /** The payment settings a test may change (src/env.ts; vitest.config.ts names the test provider for staging). */
+    PAYMENT_WEBHOOK_SECRET?: string
+    PAYMENT_TEST_PROVIDER_ALLOWED?: string
+    STRIPE_SECRET_KEY?: string
+    STRIPE_API_URL?: string
     SESSION_SECRET: string
     WHISTLEBLOWER_KEY: string
     /** The Worker's Access service token at the tests' stand-in backend (tests/fixtures/http-upstream.ts). */

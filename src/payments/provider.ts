@@ -8,7 +8,7 @@ import { type SignatureRefusal, verifyWebhookSignature } from './signature'
  * webhook (`POST /_webhooks/payments`, src/payments/webhook.ts), whose event the brand's API settles (`POST
  * api/payments/events`);
  * the result page may ask `paymentStatus` while the webhook has not come. The embedded test provider
- * (src/payments/test-provider.ts) implements it; a real provider (Stripe) is one more implementation chosen by
+ * (src/payments/test-provider.ts) and Stripe (src/payments/stripe-provider.ts) implement it, chosen by
  * `PAYMENT_PROVIDER`.
  */
 export interface PaymentProvider {
@@ -30,7 +30,7 @@ export interface PaymentProvider {
   verifyWebhook(request: Request): Promise<WebhookVerdict>
 }
 
-export type ProviderName = 'test'
+export type ProviderName = 'test' | 'stripe'
 
 /** A payment's state at the provider: pending until the buyer's payment succeeds, fails or is abandoned. */
 export type PaymentState = 'pending' | 'paid' | 'failed' | 'cancelled'
@@ -66,12 +66,14 @@ export const EVENT_TYPES: Record<PaymentState, PaymentEvent['type']> = {
 }
 
 /**
- * A webhook verified (with its raw body, whose hash tells a retry from another event under the same id), or refused:
- * 400 for what is no webhook of the scheme (no or malformed header, a body that is no event), 401 for a signature
- * that is not the secret's or a timestamp outside the window.
+ * A webhook verified (with its raw body, whose hash tells a retry from another event under the same id), verified but
+ * of a type that settles nothing (`event: null`: acknowledged so the provider stops sending it), or refused: 400 for
+ * what is no webhook of the scheme (no or malformed header, a body that is no event), 401 for a signature that is not
+ * the secret's or a timestamp outside the window.
  */
 export type WebhookVerdict =
   | { ok: true; event: PaymentEvent; body: string }
+  | { ok: true; event: null; ignored: { id: string; type: string } }
   | { ok: false; status: 400 | 401; reason: SignatureRefusal | 'body' }
 
 /** Why a payment call failed: bad input, a key reused for another payment, or no usable provider. */

@@ -16,12 +16,14 @@ export const WEBHOOK_BODY_BYTES = 64 * 1024
  * body as an event (400). Then the event goes to the brand's API, which settles the order once per event id
  * (`POST api/payments/events`, docs/api.md "Settling a payment"), with the Worker's service token when the API is
  * reached over HTTP: its outcome answers 200 (a retry of the same event: 200 with `duplicate`; another body under a
- * known id: 400 "replayed"). Log lines carry the event's id and type, never its amount, order or payer. 404 when no
- * provider is configured; 503 without the webhook secret or, with an HTTP upstream and no held shop, the service token, or when the
+ * known id: 400 "replayed"); an event of a type that settles nothing (Stripe's others) is acknowledged, 200 with
+ * `ignored`. Log lines carry the event's id and type, never its amount, order or payer. 404 when no
+ * provider is configured; 503 without the webhook secret or, with an HTTP upstream and no held shop, the service
+ * token, or when the
  * API fails, times out or is still settling the event: the provider retries, and the API acts on the retry.
  */
 export async function receivePaymentWebhook(c: Context<AppEnv>): Promise<Response> {
-  const choice = paymentProviderOf(c.env, 'webhooks')
+  const choice = paymentProviderOf(c.env)
   if (choice.kind === 'off') return c.json({ error: 'not_found' }, 404)
   if (choice.kind === 'unavailable') return c.json({ error: 'unavailable' }, 503)
   const config = configOf(c.env)
@@ -37,6 +39,14 @@ export async function receivePaymentWebhook(c: Context<AppEnv>): Promise<Respons
     return c.json({ error: verdict.reason }, verdict.status)
   }
   const { event } = verdict
+  if (!event) {
+    logEvent('info', 'payment_webhook', {
+      event_id: verdict.ignored.id,
+      type: verdict.ignored.type,
+      outcome: 'ignored',
+    })
+    return c.json({ received: true, ignored: true })
+  }
   const fields = { event_id: event.id, type: event.type }
   // The confirmation mail's link to the order; a provider is only ever chosen with a public origin.
   const linkTemplate = `${config.publicOrigin}/{market}/my-account/orders/{code}`

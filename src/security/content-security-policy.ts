@@ -6,9 +6,19 @@ import type { CspDirective, CspSources } from '../tracking/trackers'
  * What a page is, as far as its policy goes: the dealer locator shows map tiles; a lead form may show Turnstile's
  * widget (a frame of its own); error pages run no script at all; the whistleblower channel's pages allow no origin
  * but the site's own (not the brand's API host, not Turnstile); the staff console's pages run none and load nothing
- * but this site's stylesheet and images (CONSOLE_POLICY), and so does the embedded test payment provider's page.
+ * but this site's stylesheet and images (CONSOLE_POLICY), and so does the embedded test payment provider's page;
+ * checkout's forms may lead to the payment provider's hosted page (Stripe's Checkout), whose redirect the browser
+ * checks against `form-action`.
  */
-export type PageKind = 'page' | 'dealer-locator' | 'form' | 'error' | 'whistleblower' | 'console' | 'test-payment'
+export type PageKind =
+  | 'page'
+  | 'dealer-locator'
+  | 'form'
+  | 'checkout'
+  | 'error'
+  | 'whistleblower'
+  | 'console'
+  | 'test-payment'
 
 /** The staff console's policy: no script at all, nothing from elsewhere, forms only to this site, never framed. */
 export const CONSOLE_POLICY =
@@ -76,7 +86,7 @@ export function contentSecurityPolicy({
     ...(extra('media-src').length ? [list("media-src 'self'", ...extra('media-src'))] : []),
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
+    kind === 'checkout' ? list("form-action 'self'", config.paymentPageOrigin) : "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ')
 }

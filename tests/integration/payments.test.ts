@@ -309,10 +309,11 @@ describe('the test provider behind the PaymentProvider interface', () => {
     expect((await press('tp_000000000000000000000000', 'succeed')).status).toBe(404)
   })
 
-  it("takes no payment with an HTTP upstream: its page and its buttons answer 404 (a brand's orders are never paid for nothing)", async () => {
+  it("takes no payment with a deployed backend unless the deployment names staging: its page and its buttons answer 404 (a brand's orders are never paid for nothing)", async () => {
     const code = await placeOrder()
     const { paymentId } = await createPayment(code)
-    const http = { UPSTREAM_URL }
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const http = { UPSTREAM_URL, PAYMENT_TEST_PROVIDER_ALLOWED: '' }
     expect((await visit(`/_test-payments/${paymentId}`, {}, http)).status).toBe(404)
     expect((await press(paymentId, 'succeed', http)).status).toBe(404)
     expect(await paymentState(paymentId)).toBe('pending')

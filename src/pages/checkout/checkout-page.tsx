@@ -272,6 +272,12 @@ export async function sendCheckoutPage(
     <DefaultLayout view={view} head={head} chrome={chrome}>
       {page({ view, chrome, head })}
     </DefaultLayout>,
-    { status, caching: Caching.private, tracking: false, headers: { 'X-Robots-Tag': 'noindex, nofollow', ...headers } },
+    {
+      status,
+      caching: Caching.private,
+      kind: 'checkout',
+      tracking: false,
+      headers: { 'X-Robots-Tag': 'noindex, nofollow', ...headers },
+    },
   )
 }
