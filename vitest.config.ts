@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 import { DEMO_STAFF, demoMessages, demoSeedStatements } from './scripts/demo-seed.mjs'
+import { MAIL_STAND_IN_KEY, MAIL_STAND_IN_WEBHOOK_SECRET } from './tests/fixtures/mail-stand-in.mjs'
 
 process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV ??= 'false'
 
@@ -14,9 +15,16 @@ const rateLimits = Object.fromEntries(
 
 export default defineConfig({
   plugins: [
-    cloudflareTest(async () => ({
+    cloudflareTest(async ({ inject }) => ({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
+        // The site's mail queue as tests see it (docs/mail.md): what a request announces goes to a queue nobody
+        // consumes, so no test's outbox changes under it; a test that means the mail to leave hands the site
+        // TEST_MAIL_QUEUE, the queue wrangler.toml's consumer (retries, dead letters) really takes.
+        queueProducers: {
+          MAIL_QUEUE: { queueName: 'brand-site-mail-unconsumed' },
+          TEST_MAIL_QUEUE: { queueName: 'brand-site-mail' },
+        },
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations('migrations'),
           TEST_DEMO_SEED: [{ name: '0001_demo.sql', queries: demoSeedStatements() }],
@@ -37,6 +45,11 @@ export default defineConfig({
           // The Worker's Access service token at the stand-in backend (tests/fixtures/http-upstream.ts); unused when embedded.
           UPSTREAM_ACCESS_CLIENT_ID: 'test-only-access-client.access',
           UPSTREAM_ACCESS_CLIENT_SECRET: 'test-only-access-client-secret',
+          // Resend's stand-in (tests/fixtures/mail-stand-in.mjs): where mails leave to when they do.
+          MAIL_PROVIDER: 'resend',
+          MAIL_API_URL: inject('mailStandInUrl'),
+          MAIL_API_KEY: MAIL_STAND_IN_KEY,
+          MAIL_WEBHOOK_SECRET: MAIL_STAND_IN_WEBHOOK_SECRET,
           // The tests' requests go to https://site.test (tests/fixtures/worker.ts): the site's public origin.
           PUBLIC_ORIGIN: 'https://site.test',
         },
@@ -51,9 +64,13 @@ export default defineConfig({
       'tests/integration/**/*.test.tsx',
     ],
     setupFiles: ['./tests/apply-migrations.ts'],
-    // The stand-ins of the brand's own backend (tests/integration/original-backend.test.ts) and of Stripe's API
-    // (tests/integration/stripe.test.ts) over real HTTP.
-    globalSetup: ['./tests/fixtures/original-backend-setup.ts', './tests/fixtures/stripe-stand-in-setup.ts'],
+    // The stand-ins over real HTTP: the brand's own backend (tests/integration/original-backend.test.ts), Stripe's API
+    // (tests/integration/stripe.test.ts) and Resend's (tests/integration/mail-queue.test.ts).
+    globalSetup: [
+      './tests/fixtures/original-backend-setup.ts',
+      './tests/fixtures/stripe-stand-in-setup.ts',
+      './tests/fixtures/mail-stand-in-setup.ts',
+    ],
     // Two files at once on two cores: much of a file's time is its runtime starting and its storage being filled.
     maxWorkers: 2,
     // No test measures speed: a busy machine (sealing 30 MB of attachments, say) gets the time it needs.

@@ -1,5 +1,5 @@
 import { api } from './reference-api'
-import { sendOutbox } from './reference-api/outbox-sender'
+import { claimUnqueuedMails, failMail, releaseMails, sendMail, suppressAddress } from './reference-api/outbox-sender'
 import { deleteReporterMails, deleteSubmissions } from './reference-api/retention'
 import { withWorkerCustomer } from './reference-api/worker-customer'
 import type { Bindings } from './src/env'
@@ -9,11 +9,15 @@ import { embedReferenceApi } from './src/upstream/reference-api'
 /**
  * The Worker as deployed, composed of two programs that never import each other (docs/decisions/032): the site
  * (src/) and the embedded reference API (reference-api/), whose fetch the site's upstream client calls in-process while
- * `UPSTREAM_URL` is empty, and whose retention and outbox the site's Cron Trigger and mail sender run.
+ * `UPSTREAM_URL` is empty, and whose retention and outbox the site's Cron Trigger and mail queue run.
  */
 embedReferenceApi({
   fetch: (request, env, ctx, customer) => api.fetch(request, withWorkerCustomer(env, customer), ctx),
-  sendOutbox,
+  claimUnqueuedMails,
+  releaseMails,
+  sendMail,
+  failMail,
+  suppressAddress,
   deleteSubmissions,
   deleteReporterMails,
 })
@@ -21,4 +25,5 @@ embedReferenceApi({
 export default {
   fetch: site.fetch,
   scheduled: site.scheduled,
+  queue: site.queue,
 } satisfies ExportedHandler<Bindings>

@@ -176,6 +176,14 @@ export const outboxMailSchema = z.object({
   kind: z.string(),
   created_at: z.string(),
   sent_at: z.string().nullable(),
+  /**
+   * Where the mail is (docs/mail.md): queued (waiting or being retried), sent (with the mail service's id), failed
+   * (with the reason: a code, never personal data). Optional: a backend that does not say is read from `sent_at`.
+   */
+  state: z.enum(['queued', 'sent', 'failed']).optional(),
+  provider_id: z.string().nullable().optional(),
+  failure: z.string().nullable().optional(),
+  attempts: z.number().int().nonnegative().optional(),
 })
 export type OutboxMail = z.infer<typeof outboxMailSchema>
 /** `GET api/staff/outbox?page=`: newest first, paged. */

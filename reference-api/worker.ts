@@ -71,7 +71,7 @@ export function retentionDaysOf(value: string | undefined): number {
 /**
  * Its Cron Trigger (reference-api/wrangler.toml) deletes what the retention says, as the site's does for the embedded
  * API: the log line carries counts only, and a failed run throws so that it is seen. Its outbox waits for whoever
- * sends the backend's mail (the API's own `sendOutbox`).
+ * sends the backend's mail (the API's own `claimUnqueuedMails` and `sendMail`, as the site's mail queue calls them).
  */
 async function scheduled(controller: ScheduledController, env: StandaloneEnv['Bindings']): Promise<void> {
   const days = retentionDaysOf(env.SUBMISSION_RETENTION_DAYS)

@@ -67,6 +67,7 @@ import { requirePaymentProvider } from './payments/providers'
 import { submitTestPayment, testPaymentPage } from './payments/test-payment-page'
 import { deliverTestWebhooksTo, TEST_PAYMENTS_PATH, WEBHOOK_PATH } from './payments/test-provider'
 import { receivePaymentWebhook, WEBHOOK_BODY_BYTES } from './payments/webhook'
+import { MAIL_EVENT_BODY_BYTES, MAIL_EVENTS_PATH, receiveMailEvent } from './mail/mail-events'
 import { REPORT_BODY_BYTES, reportPage, submitReport } from './pages/whistleblower/report'
 import { statusPage, submitStatus } from './pages/whistleblower/status'
 
@@ -178,6 +179,8 @@ app.route('/_console', consoleApp)
 // Payments (src/payments/): the providers' signed webhook, the only POST other sites may send; the embedded test
 // provider's page (404 unless it is the deployment's provider), whose buttons are same-origin like every form.
 app.post(WEBHOOK_PATH, allowCrossSite(), acceptBodiesUpTo(WEBHOOK_BODY_BYTES), receivePaymentWebhook)
+// The mail service's signed webhook (src/mail/mail-events.ts): bounces and complaints stop mail to an address.
+app.post(MAIL_EVENTS_PATH, allowCrossSite(), acceptBodiesUpTo(MAIL_EVENT_BODY_BYTES), receiveMailEvent)
 app.get(`${TEST_PAYMENTS_PATH}/:id`, testPaymentPage)
 app.post(`${TEST_PAYMENTS_PATH}/:id`, submitTestPayment)
 

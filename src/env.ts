@@ -62,6 +62,10 @@ export type Bindings = Env & {
    */
   UPSTREAM_ACCESS_CLIENT_ID?: string
   UPSTREAM_ACCESS_CLIENT_SECRET?: string
+  /** The mail service's API key (`MAIL_PROVIDER=resend`: Resend's `re_…`). Without it, every mail fails "unconfigured". */
+  MAIL_API_KEY?: string
+  /** Checks the mail service's signed webhook (Svix scheme, `whsec_…`). Without it, `/_webhooks/mail` answers 503. */
+  MAIL_WEBHOOK_SECRET?: string
 }
 
 /**

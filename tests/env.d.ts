@@ -19,6 +19,10 @@ declare namespace Cloudflare {
     }>
     /** '1' when every sitemap URL is to be rendered (`FULL_SITEMAP_WALK=1`), else one per page kind and market. */
     TEST_FULL_SITEMAP_WALK: string
+    /** The mail queue wrangler.toml's consumer takes, for a test that means a mail to leave (MAIL_QUEUE is parked). */
+    TEST_MAIL_QUEUE: Queue
+    MAIL_API_KEY: string
+    MAIL_WEBHOOK_SECRET: string
     PURGE_SECRET: string
     /** The payment settings a test may change (src/env.ts; vitest.config.ts names the test provider for staging). */
     PAYMENT_WEBHOOK_SECRET?: string

@@ -247,6 +247,10 @@ staff.post('/staff/submissions/:id/handled', async (c) => {
 export const PRIVATE_MAIL_KINDS = ['password_reset', 'whistleblower_news'] as const
 const SHOWN_MAILS = `kind NOT IN (${PRIVATE_MAIL_KINDS.map((kind) => `'${kind}'`).join(', ')})`
 
+/** A row of the outbox as the staff read it, its state said in one word. */
+const MAIL_COLUMNS = `id, recipient, subject, body, kind, created_at, sent_at, provider_id, failure, attempts,
+  CASE WHEN sent_at IS NOT NULL THEN 'sent' WHEN failed_at IS NOT NULL THEN 'failed' ELSE 'queued' END AS state`
+
 /** `GET api/staff/outbox?kind=&page=&per_page=`: the mails, newest first (not the private ones). */
 staff.get('/staff/outbox', async (c) => {
   const paging = pageParams(c, STAFF_PAGE_SIZE)
@@ -257,9 +261,11 @@ staff.get('/staff/outbox', async (c) => {
   const clause = kind ? `WHERE ${SHOWN_MAILS} AND kind = ?` : `WHERE ${SHOWN_MAILS}`
   const values = kind ? [kind] : []
   const [rows, count] = await c.env.DB.batch([
-    c.env.DB.prepare(
-      `SELECT id, recipient, subject, body, kind, created_at, sent_at FROM outbox ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`,
-    ).bind(...values, paging.perPage, paging.offset),
+    c.env.DB.prepare(`SELECT ${MAIL_COLUMNS} FROM outbox ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`).bind(
+      ...values,
+      paging.perPage,
+      paging.offset,
+    ),
     c.env.DB.prepare(`SELECT COUNT(*) AS total FROM outbox ${clause}`).bind(...values),
   ])
   const total = ((count?.results ?? [])[0] as { total: number } | undefined)?.total ?? 0
@@ -274,11 +280,7 @@ staff.get('/staff/outbox/:id', async (c) => {
   const id = positiveInt(c.req.param('id'))
   const mail =
     id &&
-    (await c.env.DB.prepare(
-      `SELECT id, recipient, subject, body, kind, created_at, sent_at FROM outbox WHERE id = ? AND ${SHOWN_MAILS}`,
-    )
-      .bind(id)
-      .first())
+    (await c.env.DB.prepare(`SELECT ${MAIL_COLUMNS} FROM outbox WHERE id = ? AND ${SHOWN_MAILS}`).bind(id).first())
   return mail ? respond(c, outboxMailAnswer, { data: mail as never }) : notFound(c)
 })
 

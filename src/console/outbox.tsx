@@ -3,6 +3,7 @@ import type { AppEnv } from '../env'
 import { PageError } from '../errors/page-error'
 import { staffCalls } from '../upstream/contract/staff'
 import { withoutDirectionControls } from '../../contract/direction-controls'
+import type { OutboxMail } from '../../contract/staff-schemas'
 import { DataTable, DefinitionList, FiltersForm, Pager, ConsoleSelect, Time, withQuery, Written } from './components'
 import { consoleGate } from './guard'
 import { sendConsolePage } from './page'
@@ -29,7 +30,32 @@ const MAIL_KINDS = [
   'contact_notice',
   'contact_acknowledgement',
   'password_reset',
+  'email_confirmation',
+  'account_exists',
+  'newsletter_confirmation',
+  'order_confirmation',
 ]
+
+/** Where a mail is: as the API says, else read from its sending time (a backend that does not say). */
+const stateOf = (mail: OutboxMail): 'queued' | 'sent' | 'failed' => mail.state ?? (mail.sent_at ? 'sent' : 'queued')
+
+/** A mail's state in the list: sent with its time, failed with its reason, queued (with the last attempt's reason). */
+function MailState({ mail }: { mail: OutboxMail }) {
+  const state = stateOf(mail)
+  if (state === 'sent') return mail.sent_at ? <Time at={mail.sent_at} /> : <span className="badge">Sent</span>
+  if (state === 'failed')
+    return (
+      <>
+        <span className="badge">Failed</span> {mail.failure}
+      </>
+    )
+  return (
+    <>
+      <span className="badge">Queued</span>
+      {mail.failure ? ` retrying after ${mail.failure}` : ''}
+    </>
+  )
+}
 
 const kindLabel = (kind: string) => kind.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase())
 
@@ -56,7 +82,7 @@ export async function outboxPage(c: Context<AppEnv>): Promise<Response> {
         </FiltersForm>
         <DataTable
           caption={`Mails${list ? ` (${list.meta.total})` : ''}, newest first`}
-          head={['Queued', 'Subject', 'To', 'Kind', 'Sent']}
+          head={['Queued', 'Subject', 'To', 'Kind', 'State']}
           empty="No mail."
           rows={(list?.items ?? []).map((mail) => ({
             key: mail.id,
@@ -67,7 +93,7 @@ export async function outboxPage(c: Context<AppEnv>): Promise<Response> {
               </a>,
               <Written>{mail.recipient}</Written>,
               kindLabel(mail.kind),
-              mail.sent_at ? <Time at={mail.sent_at} /> : <span className="badge">Queued</span>,
+              <MailState mail={mail} />,
             ],
           }))}
         />
@@ -98,7 +124,13 @@ export async function outboxMailPage(c: Context<AppEnv>): Promise<Response> {
             ['To', <Written>{mail.recipient}</Written>],
             ['Kind', kindLabel(mail.kind)],
             ['Queued', <Time at={mail.created_at} />],
-            ['Sent', mail.sent_at ? <Time at={mail.sent_at} /> : 'Not yet (queued)'],
+            ['State', <MailState mail={mail} />],
+            [
+              'Sent',
+              mail.sent_at ? <Time at={mail.sent_at} /> : stateOf(mail) === 'failed' ? 'Never' : 'Not yet (queued)',
+            ],
+            ...(mail.provider_id ? [['Mail service id', mail.provider_id] as [string, string]] : []),
+            ...(mail.attempts ? [['Attempts failed', String(mail.attempts)] as [string, string]] : []),
           ]}
         />
         <h2>Text</h2>

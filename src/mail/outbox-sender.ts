@@ -1,38 +1,24 @@
-import { configOf } from '../config'
 import type { Bindings } from '../env'
-import { embeddedReferenceApi, type QueuedMail, type SendingReport } from '../upstream/reference-api'
+import { embeddedReferenceApi, type MailOutcome, type QueuedMail } from '../upstream/reference-api'
 import { isSealedRecipient, openRecipient } from '../whistleblower/sealed-recipient'
+import { MailNotTaken, type MailSender, type OutgoingMail } from './mail-sender'
 
 /**
- * Sending the embedded reference API's outbox (docs/decisions/027): the deployment's mail service is a
- * `MailTransport`; the reference API reads its queued mails and marks them sent (or deletes a sealed recipient's row),
- * and the site opens a sealed recipient only as the mail is handed over. A brand's own backend sends its own outbox.
+ * Sending one row of the embedded reference API's outbox (docs/decisions/027 and 047): the reference API reads it and
+ * marks it sent (or deletes a sealed recipient's row); the site opens a sealed recipient only as the mail is handed
+ * to the `MailSender`. A brand's own backend sends its own outbox.
  */
 
-/** A mail as it leaves the site: the only moment a sealed recipient is in the clear, and it is never stored so. */
-export type OutgoingMail = { id: number; to: string; subject: string; body: string; kind: string }
-
-/** Where mails leave the site: a mail service's API, or a recorder in tests. Throws when the mail was not taken. */
-export type MailTransport = { send(mail: OutgoingMail): Promise<void> }
-
-/** At most this many mails in one run: each run stays short, however much has piled up. */
-export const MAILS_PER_RUN = 50
-
 /**
- * Sends the oldest queued mails of the embedded reference API, one at a time (runs do not overlap: the caller runs one
- * at once). A mail that could not be opened or was not taken stays queued for the next run and is logged with its
- * kind, its id and the error's name, never its recipient or its words.
+ * Sends the outbox row `id` through `sender`, once (a row already sent or failed is left alone). Throws a
+ * `MailNotTaken` when it was not taken; its reason stays on the row.
  *
- * @example await sendQueuedMails(env, mailService)
+ * @example await sendOutboxMail(env, 42, mailSenderOf(env))
  */
-export async function sendQueuedMails(
-  env: Bindings,
-  transport: MailTransport,
-  limit = MAILS_PER_RUN,
-): Promise<SendingReport> {
+export async function sendOutboxMail(env: Bindings, id: number, sender: MailSender): Promise<MailOutcome> {
   const referenceApi = embeddedReferenceApi()
-  if (configOf(env).upstream.kind !== 'embedded' || !referenceApi) return { sent: 0, failed: 0 }
-  return referenceApi.sendOutbox(env.DB, async (queued) => transport.send(await outgoingMail(env, queued)), limit)
+  if (!referenceApi) return 'nothing_to_send'
+  return referenceApi.sendMail(env.DB, id, async (queued) => sender.send(await outgoingMail(env, queued)), failureOf)
 }
 
 /** A queued mail as it is to leave: a sealed recipient opened with `WHISTLEBLOWER_KEY` (throws without it). */
@@ -42,6 +28,14 @@ export async function outgoingMail(
 ): Promise<OutgoingMail> {
   const { recipient, ...mail } = queued
   if (!isSealedRecipient(recipient)) return { ...mail, to: recipient }
-  if (!env.WHISTLEBLOWER_KEY) throw new Error('WHISTLEBLOWER_KEY is not set')
-  return { ...mail, to: await openRecipient(env.WHISTLEBLOWER_KEY, recipient) }
+  if (!env.WHISTLEBLOWER_KEY) throw new MailNotTaken('whistleblower_key_missing')
+  return { ...mail, to: await openRecipient(env.WHISTLEBLOWER_KEY, recipient).catch(unopened) }
 }
+
+const unopened = (): never => {
+  throw new MailNotTaken('sealed_recipient_unopened', true)
+}
+
+/** The reason an attempt failed, as the outbox keeps it: a sender's code, else the error's name only. */
+export const failureOf = (error: unknown): string =>
+  error instanceof MailNotTaken ? error.reason : error instanceof Error ? error.name : 'unknown'

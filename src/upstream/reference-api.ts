@@ -1,11 +1,12 @@
 import type { Context } from 'hono'
 import type { AppEnv, Bindings } from '../env'
 import type { WorkerCustomer } from '../../contract/worker-customer'
+import { queueWrittenMails } from '../mail/mail-queue'
 
 /**
  * The embedded reference API as the composition root (worker.ts) hands it to the site: the site never imports it
  * (docs/decisions/032). With `UPSTREAM_URL` empty, the upstream client calls its `fetch` in-process, the Cron Trigger
- * its retention and the mail queue's consumer its outbox.
+ * its retention, and the mail queue (docs/mail.md) its outbox: a write's new rows announced, each sent by the consumer.
  */
 export type ReferenceApi = {
   /**
@@ -18,8 +19,24 @@ export type ReferenceApi = {
     ctx: Context['executionCtx'],
     customer?: WorkerCustomer,
   ) => Response | Promise<Response>
-  /** Sends at most `limit` of its queued mails through `deliver` (a sealed recipient as stored), oldest first. */
-  sendOutbox(db: D1Database, deliver: (mail: QueuedMail) => Promise<void>, limit: number): Promise<SendingReport>
+  /** Marks at most `limit` outbox rows not yet announced to the mail queue as queued; answers their ids. */
+  claimUnqueuedMails(db: D1Database, limit: number): Promise<number[]>
+  /** Gives claimed rows back when their announcement failed (the scheduled run announces them again). */
+  releaseMails(db: D1Database, ids: readonly number[]): Promise<void>
+  /**
+   * Sends one row through `deliver` (a sealed recipient as stored; it answers the mail service's id, or null when
+   * mails are only recorded), once; a failed attempt's reason (`reasonOf`) is kept on the row and the error thrown.
+   */
+  sendMail(
+    db: D1Database,
+    id: number,
+    deliver: (mail: QueuedMail) => Promise<string | null>,
+    reasonOf: (error: unknown) => string,
+  ): Promise<MailOutcome>
+  /** Marks a row failed for good, with `reason` or its last attempt's. */
+  failMail(db: D1Database, id: number, reason?: string): Promise<void>
+  /** Stops mail to an address the mail service reported bounced or complained about; its newsletter ends. */
+  suppressAddress(db: D1Database, address: string, reason: 'bounced' | 'complained'): Promise<void>
   /** Deletes its lead-form submissions created before `cutOff`, with their mails; answers how many. */
   deleteSubmissions(db: D1Database, cutOff: Date): Promise<number>
   /** Deletes whistleblowers' "there is news" mails once sent, or unsent ones past the API's own period; how many. */
@@ -29,8 +46,8 @@ export type ReferenceApi = {
 /** A queued row of the reference API's outbox, as stored. */
 export type QueuedMail = { id: number; recipient: string; subject: string; body: string; kind: string }
 
-/** What one run of the outbox's sender did. */
-export type SendingReport = { sent: number; failed: number }
+/** What became of one outbox row the consumer was told of. */
+export type MailOutcome = 'sent' | 'recorded' | 'suppressed' | 'nothing_to_send'
 
 let embedded: ReferenceApi | null = null
 
@@ -38,7 +55,7 @@ let embedded: ReferenceApi | null = null
  * Hands the site the reference API it uses while `UPSTREAM_URL` is empty: once, when the Worker is composed.
  *
  * @example
- * embedReferenceApi({ fetch: (request, env, ctx) => api.fetch(request, env, ctx), sendOutbox, deleteSubmissions, deleteReporterMails })
+ * embedReferenceApi({ fetch: (request, env, ctx, customer) => api.fetch(request, withWorkerCustomer(env, customer), ctx), claimUnqueuedMails, releaseMails, sendMail, failMail, suppressAddress, deleteSubmissions, deleteReporterMails })
  */
 export function embedReferenceApi(referenceApi: ReferenceApi): void {
   embedded = referenceApi
@@ -47,10 +64,37 @@ export function embedReferenceApi(referenceApi: ReferenceApi): void {
 /** The embedded reference API, or null when the Worker was composed without one. */
 export const embeddedReferenceApi = (): ReferenceApi | null => embedded
 
-/** The request's way to the embedded reference API's `fetch` (for a vouched customer, when given), or null when none was handed over. */
+/**
+ * The request's way to the embedded reference API's `fetch` (for a vouched customer, when given), or null when none
+ * was handed over. A call that may write (any but GET and HEAD) is followed, in the background, by announcing the
+ * mails it wrote to the mail queue — once its own background work is done too (a sign-up writes its mail after
+ * answering).
+ */
 export function referenceApiOf(
   c: Context<AppEnv>,
-): ((request: Request, customer?: WorkerCustomer) => Response | Promise<Response>) | null {
+): ((request: Request, customer?: WorkerCustomer) => Promise<Response>) | null {
   const referenceApi = embedded
-  return referenceApi && ((request, customer) => referenceApi.fetch(request, c.env, c.executionCtx, customer))
+  return (
+    referenceApi &&
+    (async (request, customer) => {
+      if (request.method === 'GET' || request.method === 'HEAD')
+        return referenceApi.fetch(request, c.env, c.executionCtx, customer)
+      const ctx = c.executionCtx
+      const background: Promise<unknown>[] = []
+      const watched = new Proxy(ctx, {
+        get(target, key) {
+          if (key === 'waitUntil')
+            return (promise: Promise<unknown>) => {
+              background.push(promise)
+              target.waitUntil(promise)
+            }
+          const value = Reflect.get(target, key, target)
+          return typeof value === 'function' ? value.bind(target) : value
+        },
+      })
+      const response = await referenceApi.fetch(request, c.env, watched, customer)
+      ctx.waitUntil(Promise.allSettled(background).then(() => queueWrittenMails(c.env)))
+      return response
+    })
+  )
 }

@@ -1,3 +1,4 @@
+import { receiveMailEvent } from '../../src/mail/mail-events'
 import { describe, expect, it } from 'vitest'
 import { publicApi } from '../../src/upstream/public-api'
 import { app } from '../../src/app'
@@ -75,6 +76,8 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['POST', '/_webhooks/payments', '/_webhooks/payments', receivePaymentWebhook],
   ['GET', '/_test-payments/:id', '/_test-payments/tp_0123456789abcdef01234567', testPaymentPage],
   ['POST', '/_test-payments/:id', '/_test-payments/tp_0123456789abcdef01234567', submitTestPayment],
+  // Mail: the mail service's webhook (bounces and complaints).
+  ['POST', '/_webhooks/mail', '/_webhooks/mail', receiveMailEvent],
   // The staff console (src/console/): sign-in, home, then its sections.
   ['GET', '/_console/login', '/_console/login', consoleLoginPage],
   ['POST', '/_console/login', '/_console/login', submitConsoleLogin],
