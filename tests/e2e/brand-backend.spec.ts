@@ -27,7 +27,6 @@ const catalogue = JSON.parse(readFileSync(new URL('../../demo/content/products.j
   products: Array<{
     slug: string
     type_id: number
-    image: string
     names: Record<string, { name: string; tagline: string }>
   }>
 }
@@ -39,7 +38,6 @@ const menuProduct = (lang: string) => {
     name: names?.name ?? '',
     tagline: names?.tagline ?? '',
     type: type?.names[lang] ?? '',
-    image: product?.image,
   }
 }
 
@@ -62,11 +60,9 @@ const MARKETS = [
   },
 ] as const
 
-/** The same-site links of the page (header, menu, body, footer), as paths; each once. */
-async function linksOf(page: Page): Promise<string[]> {
-  const hrefs = await page
-    .locator('a[href]')
-    .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href))
+/** The same-site links of the page (header, menu, body, footer) or of the part `within`, as paths; each once. */
+async function linksOf(page: Page, within = 'a[href]'): Promise<string[]> {
+  const hrefs = await page.locator(within).evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href))
   const origin = new URL(page.url()).origin
   return [
     ...new Set(
@@ -147,14 +143,7 @@ for (const market of MARKETS) {
         // The stand-in serves no dealers: no "find a dealer" to a page that would answer 404.
         await expect(page.locator('.actions a', { hasText: t.product?.find_dealer })).toHaveCount(0)
         // Its own links (the header's and the footer's are the home's): the test ride's form and the way home answer.
-        const own = await page
-          .locator('article.product a[href], .breadcrumbs a[href]')
-          .evaluateAll((links) =>
-            links.map(
-              (link) =>
-                new URL((link as HTMLAnchorElement).href).pathname + new URL((link as HTMLAnchorElement).href).search,
-            ),
-          )
+        const own = await linksOf(page, 'article.product a[href], .breadcrumbs a[href]')
         expect(own.length).toBeGreaterThan(1)
         expect(await failingLinks(page.request, own)).toEqual([])
         if (viewport.name === 'phone' && market.dir === 'rtl')
