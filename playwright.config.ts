@@ -13,14 +13,24 @@ const OVER_HTTP = /@over-http/
 const API_PORT = Number(process.env.E2E_API_PORT) || PORT + 1
 const OVER_HTTP_PORT = Number(process.env.E2E_OVER_HTTP_PORT) || PORT + 2
 const ACCESS = { id: 'test-only-access-client-id', secret: 'test-only-access-client-secret' }
+
+/**
+ * The brand's own backend (project "brand backend", tests/e2e/brand-backend.spec.ts): the stand-in of the original's
+ * eight calls (tests/fixtures/original-backend.mjs) on `E2E_BRAND_BACKEND_PORT` (default the site's port + 3), and the
+ * site on it with `UPSTREAM_AREAS=none` on `E2E_ON_BRAND_BACKEND_PORT` (default + 4): what the backend lacks held by the
+ * Worker on D1 or switched off. Only that project's specs run there, and only there.
+ */
+const BRAND_BACKEND = /brand-backend\.spec\.ts$/
+const BRAND_BACKEND_PORT = Number(process.env.E2E_BRAND_BACKEND_PORT) || PORT + 3
+const ON_BRAND_BACKEND_PORT = Number(process.env.E2E_ON_BRAND_BACKEND_PORT) || PORT + 4
 const SERVICE_TOKEN = 'test-only-upstream-service-token'
 
 /**
  * The journeys paid through Stripe (stripe.spec.ts) run against a site of their own with `PAYMENT_PROVIDER=stripe`,
- * its API the stand-in of tests/fixtures/stripe-stand-in.mjs, on `E2E_STRIPE_PORT` (default the site's port + 3).
+ * its API the stand-in of tests/fixtures/stripe-stand-in.mjs, on `E2E_STRIPE_PORT` (default the site's port + 5).
  */
 const STRIPE_SPEC = /stripe\.spec\.ts$/
-const STRIPE_PORT = Number(process.env.E2E_STRIPE_PORT) || PORT + 3
+const STRIPE_PORT = Number(process.env.E2E_STRIPE_PORT) || PORT + 5
 
 /**
  * Whether a run includes a project: every run does unless `--project` names others (then its servers are not
@@ -56,14 +66,19 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   workers: 2,
   projects: [
-    { name: 'site', testIgnore: [SITE_WIDE, STRIPE_SPEC] },
+    { name: 'site', testIgnore: [SITE_WIDE, STRIPE_SPEC, BRAND_BACKEND] },
     { name: 'site-wide switches', testMatch: SITE_WIDE, dependencies: ['site'] },
     { name: 'stripe', testMatch: STRIPE_SPEC, use: { baseURL: `http://127.0.0.1:${STRIPE_PORT}` } },
     {
       name: 'over http',
       grep: OVER_HTTP,
-      testIgnore: [SITE_WIDE, STRIPE_SPEC],
+      testIgnore: [SITE_WIDE, STRIPE_SPEC, BRAND_BACKEND],
       use: { baseURL: `http://127.0.0.1:${OVER_HTTP_PORT}` },
+    },
+    {
+      name: 'brand backend',
+      testMatch: BRAND_BACKEND,
+      use: { baseURL: `http://127.0.0.1:${ON_BRAND_BACKEND_PORT}` },
     },
   ],
   // Once in CI, for what a shared 2-core machine may do; a retry is reported as "flaky" in the JSON report, never
@@ -149,6 +164,36 @@ export default defineConfig({
               UPSTREAM_SERVICE_TOKEN: SERVICE_TOKEN,
             },
             url: `http://127.0.0.1:${OVER_HTTP_PORT}/_health`,
+            timeout: 120_000,
+            reuseExistingServer: false,
+            stdout: 'ignore' as const,
+            stderr: 'pipe' as const,
+          },
+        ]
+      : []),
+    // The stand-in first, then the site that calls it.
+    ...(runsProject('brand backend')
+      ? [
+          {
+            command: `node tests/fixtures/original-backend.mjs ${BRAND_BACKEND_PORT}`,
+            url: `http://127.0.0.1:${BRAND_BACKEND_PORT}/api/sites`,
+            timeout: 30_000,
+            reuseExistingServer: false,
+            stdout: 'ignore' as const,
+            stderr: 'pipe' as const,
+          },
+          {
+            command: 'node scripts/start.mjs',
+            env: {
+              PORT: String(ON_BRAND_BACKEND_PORT),
+              WRANGLER_PERSIST_TO: '.wrangler/e2e-brand-backend-state',
+              FORM_MIN_FILL_SECONDS: '0',
+              UPSTREAM_URL: `http://127.0.0.1:${BRAND_BACKEND_PORT}`,
+              UPSTREAM_AREAS: 'none',
+              UPSTREAM_ACCESS_CLIENT_ID: ACCESS.id,
+              UPSTREAM_ACCESS_CLIENT_SECRET: ACCESS.secret,
+            },
+            url: `http://127.0.0.1:${ON_BRAND_BACKEND_PORT}/_health`,
             timeout: 120_000,
             reuseExistingServer: false,
             stdout: 'ignore' as const,

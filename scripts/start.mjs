@@ -18,8 +18,8 @@ const site = `http://127.0.0.1:${port}`
 const started = Date.now()
 const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
 /**
- * The backend, its Access service token and the Worker's token for settling payments there, when the environment
- * names them (`.dev.vars` may name them too).
+ * The backend, the areas it serves, its Access service token and the Worker's token for settling payments there,
+ * when the environment names them (`.dev.vars` may name them too).
  */
 const UPSTREAM_VARIABLES = [
   'UPSTREAM_URL',

@@ -7,7 +7,7 @@ import type { AppEnv } from '../env'
 import { loadTranslator } from '../i18n/load-translator'
 import { createTranslator } from '../i18n/translator'
 import { FALLBACK_MARKET, parseMarketSegment, siteHome } from '../market/market'
-import { forgetMarket } from '../market/remembered-market'
+import { forgetMarket, rememberedMarket } from '../market/remembered-market'
 import type { ErrorKind, PageError } from '../errors/page-error'
 import { sendPage, viewOf } from '../render/respond'
 
@@ -113,10 +113,14 @@ function retryAfterOf(error: PageError): Record<string, string> {
 }
 
 /**
- * Whose texts and home an error page outside a resolved market shows: the market the path asks for when only reading
- * its data failed ("temporarily unavailable" of a site lookup that timed out), else int-en's.
+ * Whose texts and home an error page outside a resolved market shows: when only reading its data failed ("temporarily
+ * unavailable" of a site lookup that timed out, of a login), the market the path asks for, else the one the visitor
+ * came from (`CountryLocale`: the login has no market in its path); else int-en's.
  */
 function textsMarketOf(c: Context<AppEnv>, error: PageError): { country: string; locale: string; home: string } {
-  const asked = error.kind === 'unavailable' ? parseMarketSegment(c.req.path.split('/')[1]) : null
+  const asked =
+    error.kind === 'unavailable'
+      ? (parseMarketSegment(c.req.path.split('/')[1]) ?? parseMarketSegment(rememberedMarket(c) ?? ''))
+      : null
   return asked ? { ...asked, home: `/${asked.country}-${asked.locale}` } : FALLBACK_MARKET
 }
