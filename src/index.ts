@@ -4,6 +4,7 @@ import { deleteExpiredSubmissions } from './forms/retention'
 import { receiveMailBatch } from './mail/mail-consumer'
 import { MAIL_SWEEP_CRON, queueWrittenMails } from './mail/mail-queue'
 import { withEarlyAnswers } from './page-cache/early'
+import { embeddedReferenceApi } from './upstream/reference-api'
 
 export default {
   /** A page the page cache keeps, before the app runs (src/page-cache/early.ts); else the app. */
@@ -13,7 +14,7 @@ export default {
    * one (any but MAIL_SWEEP_CRON) also deletes lead-form submissions and CVs past the retention period.
    */
   scheduled(controller, env, ctx) {
-    ctx.waitUntil(queueWrittenMails(env, { all: true }))
+    ctx.waitUntil(queueWrittenMails(env, embeddedReferenceApi(), { all: true }))
     if (controller.cron !== MAIL_SWEEP_CRON)
       ctx.waitUntil(deleteExpiredSubmissions(env, new Date(controller.scheduledTime)))
   },

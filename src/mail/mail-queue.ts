@@ -1,6 +1,6 @@
 import type { Bindings } from '../env'
 import { errorName, logEvent } from '../ops/log'
-import { embeddedReferenceApi } from '../upstream/reference-api'
+import type { ReferenceApi } from '../upstream/reference-api'
 
 /**
  * The mail queue's producer side (docs/mail.md): every outbox row the embedded reference API writes is announced to
@@ -18,23 +18,33 @@ export const MAIL_SWEEP_CRON = '*/10 * * * *'
 export const MAILS_PER_ANNOUNCEMENT = 100
 
 /**
- * Announces the outbox rows not yet announced, oldest first, `MAILS_PER_ANNOUNCEMENT` at a time (`all`: until none is
+ * Announces the outbox rows of the embedded reference API (none without one) not yet announced, oldest first, `MAILS_PER_ANNOUNCEMENT` at a time (`all`: until none is
  * left, as the scheduled run does; else one batch, as after a write). A failed send gives the rows back and is logged
  * with their count; it never throws. Answers how many were announced.
  *
- * @example ctx.waitUntil(queueWrittenMails(env))
+ * @example ctx.waitUntil(queueWrittenMails(env, embeddedReferenceApi()))
  */
-export async function queueWrittenMails(env: Bindings, { all = false } = {}): Promise<number> {
-  const referenceApi = embeddedReferenceApi()
+export async function queueWrittenMails(
+  env: Bindings,
+  referenceApi: ReferenceApi | null,
+  { all = false } = {},
+): Promise<number> {
   if (!referenceApi || !env.MAIL_QUEUE) return 0
   let announced = 0
   for (;;) {
-    const ids = await referenceApi.claimUnqueuedMails(env.DB, MAILS_PER_ANNOUNCEMENT)
+    let ids: number[]
+    try {
+      ids = await referenceApi.claimUnqueuedMails(env.DB, MAILS_PER_ANNOUNCEMENT)
+    } catch (error) {
+      // Nothing claimed: the next run (or the next write) announces them.
+      logEvent('error', 'mail_not_queued', { mails: 0, error: errorName(error) })
+      return announced
+    }
     if (!ids.length) return announced
     try {
       await env.MAIL_QUEUE.sendBatch(ids.map((id) => ({ body: { id } satisfies MailMessage, contentType: 'json' })))
     } catch (error) {
-      await referenceApi.releaseMails(env.DB, ids)
+      await referenceApi.releaseMails(env.DB, ids).catch(() => undefined)
       logEvent('error', 'mail_not_queued', { mails: ids.length, error: errorName(error) })
       return announced
     }

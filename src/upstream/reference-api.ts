@@ -93,7 +93,7 @@ export function referenceApiOf(
         },
       })
       const response = await referenceApi.fetch(request, c.env, watched, customer)
-      ctx.waitUntil(Promise.allSettled(background).then(() => queueWrittenMails(c.env)))
+      ctx.waitUntil(Promise.allSettled(background).then(() => queueWrittenMails(c.env, referenceApi)))
       return response
     })
   )

@@ -5,6 +5,7 @@ import { app } from '../../src/app'
 import { CASE_FORM_BYTES } from '../../src/console/cases'
 import { DEFAULT_BODY_LIMIT, acceptBodiesUpTo, unsafeRequests } from '../../src/security/unsafe-requests'
 import { REPORT_BODY_BYTES } from '../../src/pages/whistleblower/report'
+import { MAIL_EVENT_BODY_BYTES } from '../../src/mail/mail-events'
 import { WEBHOOK_BODY_BYTES } from '../../src/payments/webhook'
 import { logIn, sessions, visitAs } from '../fixtures/session'
 import { ORIGIN, visit } from '../fixtures/worker'
@@ -19,12 +20,14 @@ const LARGER_BODIES: Record<string, number> = {
   'POST /:market/whistleblower-form/status': REPORT_BODY_BYTES,
   // A payment provider's event (tests/integration/payments.test.ts).
   'POST /_webhooks/payments': WEBHOOK_BODY_BYTES,
+  // The mail service's bounces and complaints (tests/integration/mail-queue.test.ts).
+  'POST /_webhooks/mail': MAIL_EVENT_BODY_BYTES,
   ...Object.fromEntries(
     ['messages', 'notes', 'close'].map((action) => [`POST /_console/cases/:id/${action}`, CASE_FORM_BYTES]),
   ),
 }
 /** Routes other sites may call: they prove their caller themselves (the purge's bearer secret, a webhook's signature). */
-const CROSS_SITE_ALLOWED = new Set(['POST /_purge', 'POST /_webhooks/payments'])
+const CROSS_SITE_ALLOWED = new Set(['POST /_purge', 'POST /_webhooks/payments', 'POST /_webhooks/mail'])
 
 /** Every unsafe route of the Worker, with a path it answers (parameters filled in), those that allow other sites included. */
 const everyUnsafeRoute = () =>
