@@ -1,6 +1,7 @@
 import { configOf } from '../config'
 import type { Bindings } from '../env'
 import { embeddedReferenceApi, type QueuedMail, type SendingReport } from '../upstream/reference-api'
+import { keyringOf } from '../whistleblower/keyring'
 import { isSealedRecipient, openRecipient } from '../whistleblower/sealed-recipient'
 
 /**
@@ -35,13 +36,14 @@ export async function sendQueuedMails(
   return referenceApi.sendOutbox(env.DB, async (queued) => transport.send(await outgoingMail(env, queued)), limit)
 }
 
-/** A queued mail as it is to leave: a sealed recipient opened with `WHISTLEBLOWER_KEY` (throws without it). */
+/** A queued mail as it is to leave: a sealed recipient opened with the whistleblower keyring (throws without one). */
 export async function outgoingMail(
-  env: Pick<Bindings, 'WHISTLEBLOWER_KEY'>,
+  env: Pick<Bindings, 'WHISTLEBLOWER_KEYS' | 'WHISTLEBLOWER_KEY'>,
   queued: QueuedMail,
 ): Promise<OutgoingMail> {
   const { recipient, ...mail } = queued
   if (!isSealedRecipient(recipient)) return { ...mail, to: recipient }
-  if (!env.WHISTLEBLOWER_KEY) throw new Error('WHISTLEBLOWER_KEY is not set')
-  return { ...mail, to: await openRecipient(env.WHISTLEBLOWER_KEY, recipient) }
+  const keyring = keyringOf(env)
+  if (!keyring) throw new Error('WHISTLEBLOWER_KEYS is not set')
+  return { ...mail, to: await openRecipient(keyring, recipient) }
 }

@@ -4,7 +4,7 @@ import { queueMail } from '../../reference-api/outbox'
 import type { Bindings } from '../../src/env'
 import { type MailTransport, type OutgoingMail, sendQueuedMails } from '../../src/mail/outbox-sender'
 import { sealRecipient } from '../../src/whistleblower/sealed-recipient'
-import { WHISTLEBLOWER_SECRET } from '../fixtures/cases'
+import { WHISTLEBLOWER_KEYRING } from '../fixtures/cases'
 // The Worker as composed (worker.ts): the reference API, whose outbox this sends, handed to the site.
 import '../../worker'
 
@@ -46,11 +46,11 @@ describe('sending the outbox', () => {
   it('hands each queued mail over once: one in the clear is kept marked sent, a sealed one is opened only now and its row deleted', async () => {
     const plain = await queued('rider@example.com', 'newsletter_confirmation')
     const sealed = await queued(
-      await sealRecipient(WHISTLEBLOWER_SECRET, 'hidden.reporter@example.com'),
+      await sealRecipient(WHISTLEBLOWER_KEYRING, 'hidden.reporter@example.com'),
       'whistleblower_news',
       'There is news: https://site.test/it-it/whistleblower-form/status',
     )
-    expect((await rowOf(sealed))?.recipient).toMatch(/^sealed:v1:/)
+    expect((await rowOf(sealed))?.recipient).toMatch(/^sealed:v2:legacy:/)
     const transport = recorder()
     await drain(transport)
     expect(transport.mails.filter((mail) => [plain, sealed].includes(mail.id))).toEqual([
@@ -79,7 +79,7 @@ describe('sending the outbox', () => {
 
   it('keeps a mail queued when it cannot be opened or the transport refuses it, logging its kind and id, never its recipient', async () => {
     const sealed = await queued(
-      await sealRecipient(WHISTLEBLOWER_SECRET, 'kept.reporter@example.com'),
+      await sealRecipient(WHISTLEBLOWER_KEYRING, 'kept.reporter@example.com'),
       'whistleblower_news',
     )
     for (const overrides of [{ WHISTLEBLOWER_KEY: undefined }, { WHISTLEBLOWER_KEY: 'another-secret' }]) {
