@@ -1,6 +1,7 @@
 import { api } from './reference-api'
 import { sendOutbox } from './reference-api/outbox-sender'
 import { deleteReporterMails, deleteSubmissions } from './reference-api/retention'
+import { rewrapSealed } from './reference-api/rewrap'
 import type { Bindings } from './src/env'
 import site from './src/index'
 import { embedReferenceApi } from './src/upstream/reference-api'
@@ -15,6 +16,7 @@ embedReferenceApi({
   sendOutbox,
   deleteSubmissions,
   deleteReporterMails,
+  rewrapSealed,
 })
 
 export default {

@@ -53,7 +53,7 @@ import { embedReferenceApi } from '${root}/src/upstream/reference-api'
 const apart = async () => { throw new Error('the reference API runs its duties in its own Worker') }
 embedReferenceApi({
   fetch: (request, env) => (env as unknown as { REFERENCE_API: Fetcher }).REFERENCE_API.fetch(request),
-  sendOutbox: apart, deleteSubmissions: apart, deleteReporterMails: apart,
+  sendOutbox: apart, deleteSubmissions: apart, deleteReporterMails: apart, rewrapSealed: apart,
 })
 export default site
 `,
