@@ -55,7 +55,7 @@ export function keyringOf(
 function listedKeys(text: string): WhistleblowerKey[] | null {
   const keys = text.split(',').map((entry) => {
     const at = entry.indexOf(':')
-    return { id: entry.slice(0, at).trim(), secret: entry.slice(at + 1).trim() }
+    return at < 0 ? { id: '', secret: '' } : { id: entry.slice(0, at).trim(), secret: entry.slice(at + 1).trim() }
   })
   const ids = new Set(keys.map((key) => key.id))
   const wellFormed = keys.every((key) => WHISTLEBLOWER_KEY_ID.test(key.id) && key.secret.length > 0)

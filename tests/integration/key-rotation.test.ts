@@ -9,6 +9,7 @@ import { sealedReport } from '../fixtures/cases'
 import { consoleLogin, visitConsole } from '../fixtures/console'
 import { keyring } from '../fixtures/keyrings'
 import { logIn, visitAs } from '../fixtures/session'
+import { multipartPost } from '../fixtures/whistleblower'
 import { ORIGIN, visit } from '../fixtures/worker'
 
 /** The whistleblower keys before and after a rotation, as `WHISTLEBLOWER_KEYS` lists them. */
@@ -132,6 +133,26 @@ describe('the whistleblower keyring', () => {
     const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(events).toContainEqual(expect.objectContaining({ event: 'whistleblower_key_unknown', key_id: 'old' }))
     expect(events).toContainEqual(expect.objectContaining({ event: 'case_unreadable', case: report.id }))
+  })
+
+  it("shows the reporter a case sealed under the old key during the overlap, and 'unavailable' (503, never a 500) once its key is gone", async () => {
+    const report = await sealedReport({
+      keyring: keyring({ WHISTLEBLOWER_KEYS: OLD }),
+      what: 'Seen by the reporter after the rotation.',
+      realPassphrase: true,
+    })
+    const status = (bindings: Partial<Cloudflare.Env>) =>
+      visit(
+        '/it-it/whistleblower-form/status',
+        multipartPost({ code: report.receipt_code, passphrase: report.passphrase }),
+        bindings,
+      )
+    const during = await status(ROTATED)
+    expect(during.status).toBe(200)
+    expect(during.text).toContain('Seen by the reporter after the rotation.')
+    const gone = await status(NEW_ONLY)
+    expect(gone.status).toBe(503)
+    expect(gone.text).not.toContain('Seen by the reporter')
   })
 
   it('seals new cases under the newest key of the ring', async () => {

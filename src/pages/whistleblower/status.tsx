@@ -25,6 +25,7 @@ import {
   SEALING_OVERHEAD,
   storeAttachments,
 } from '../../whistleblower/attachments'
+import { UnreadableCase } from '../../whistleblower/case-file'
 import { keyringOf, type WhistleblowerKeyring } from '../../whistleblower/keyring'
 import { readPassphrase, readReceiptCode } from '../../whistleblower/receipt'
 import { openReportKey, openText, sealText } from '../../whistleblower/sealed'
@@ -101,6 +102,8 @@ export async function submitStatus(c: Context<MarketEnv>): Promise<Response> {
     const opened = await openCase(c, keyring, key)
     return opened ? sendCase(c, opened, {}) : noCase(c)
   } catch (error) {
+    // A case this deployment's keys cannot open (logged where it was found): unavailable, never a 500.
+    if (error instanceof UnreadableCase) return sendStatusForm(c, { message: 'whistleblower.unavailable' }, 503)
     if (!isUpstreamError(error) || error.failure === 'rejected') throw error
     logEvent('warn', 'whistleblower_case_unavailable', { failure: error.failure })
     return sendStatusForm(c, { message: 'whistleblower.unavailable' }, 503)
@@ -181,7 +184,7 @@ async function openCase(
   } catch (error) {
     // A key the ring lacks (UnknownKeyId, logged with its id), or altered text: nothing of it can be shown.
     logEvent('error', 'whistleblower_case_unreadable', { error: errorName(error) })
-    throw error
+    throw new UnreadableCase(error instanceof Error ? error.name : 'unknown')
   }
 }
 
