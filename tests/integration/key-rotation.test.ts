@@ -9,7 +9,7 @@ import { sealedReport } from '../fixtures/cases'
 import { consoleLogin, visitConsole } from '../fixtures/console'
 import { keyring } from '../fixtures/keyrings'
 import { logIn, visitAs } from '../fixtures/session'
-import { multipartPost } from '../fixtures/whistleblower'
+import { ANONYMOUS_REPORT, multipartPost, postReport, reportCount } from '../fixtures/whistleblower'
 import { ORIGIN, visit } from '../fixtures/worker'
 
 /** The whistleblower keys before and after a rotation, as `WHISTLEBLOWER_KEYS` lists them. */
@@ -240,6 +240,17 @@ describe('rotating SESSION_SECRET', () => {
     const after = await visitAs(id, '/it-it/my-account', {}, PREVIOUS_REMOVED)
     expect(after.status).toBe(302)
     expect(after.headers.get('Location')).toContain('/login')
+  })
+
+  it('takes a form given out before the rotation during the overlap: a whistleblower report posted then is stored', async () => {
+    const before = await reportCount()
+    const during = await postReport('it-it', ANONYMOUS_REPORT, [], ROTATED_SESSIONS)
+    expect(during.status).toBe(200)
+    expect(during.receipt).not.toBeNull()
+    expect(await reportCount()).toBe(before + 1)
+    // Once the previous secret is gone, such a token is no longer this site's: nothing is stored.
+    await postReport('it-it', ANONYMOUS_REPORT, [], PREVIOUS_REMOVED)
+    expect(await reportCount()).toBe(before + 1)
   })
 
   it("keeps a staff member's console session the same way", async () => {

@@ -84,6 +84,7 @@ export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
   const posted = typeof body[FORM_TOKEN_FIELD] === 'string' ? (body[FORM_TOKEN_FIELD] as string) : undefined
   const read = await readFormToken(signing, tokenScope(c), posted, {
     minFillSeconds: configOf(c.env).formMinFillSeconds,
+    previous: c.env.SESSION_SECRET_PREVIOUS,
   })
   const token = personsToken({ [HONEYPOT_FIELD]: textOf(body[HONEYPOT_FIELD]) }, read)
   if (!token) {

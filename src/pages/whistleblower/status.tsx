@@ -128,7 +128,10 @@ async function reply(
   const signing = c.env.SESSION_SECRET
   const posted = textOf(body[FORM_TOKEN_FIELD])
   const token = signing
-    ? await readFormToken(signing, replyScope(c), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds })
+    ? await readFormToken(signing, replyScope(c), posted, {
+        minFillSeconds: configOf(c.env).formMinFillSeconds,
+        previous: c.env.SESSION_SECRET_PREVIOUS,
+      })
     : null
   // A form without a good token (or one open for more than a day) comes back with its text and a new token.
   if (!token || token.state === 'expired') return sendCase(c, opened, { message: typed, notice: 'expired' }, 422)
