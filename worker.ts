@@ -1,6 +1,7 @@
 import { api } from './reference-api'
 import { claimUnqueuedMails, failMail, releaseMails, sendMail, suppressAddress } from './reference-api/outbox-sender'
 import { deleteReporterMails, deleteSubmissions } from './reference-api/retention'
+import { rewrapSealed } from './reference-api/rewrap'
 import { withWorkerCustomer } from './reference-api/worker-customer'
 import type { Bindings } from './src/env'
 import site from './src/index'
@@ -20,6 +21,7 @@ embedReferenceApi({
   suppressAddress,
   deleteSubmissions,
   deleteReporterMails,
+  rewrapSealed,
 })
 
 export default {

@@ -107,14 +107,17 @@ export const caseFileAnswer = envelope(caseFileSchema)
 /** `GET api/staff/cases/{id}/attachments/{attachment}`: where its sealed bytes are (recorded as `file_downloaded`). */
 export const attachmentLocationAnswer = envelope(attachmentSchema.extend({ object_key: z.string() }))
 
-/** How a recipient sealed for the mail sender starts (docs/decisions/027); what follows is base64. */
-export const SEALED_RECIPIENT_PREFIX = 'sealed:v1:'
+/**
+ * How a recipient sealed for the mail sender starts (docs/decisions/027): then `v2:{key id}:` (the Worker's key that
+ * sealed it, docs/decisions/048) or, sealed before key ids, `v1:`; what follows is base64.
+ */
+export const SEALED_RECIPIENT_PREFIX = 'sealed:'
 
 /** A reporter's address sealed for the mail sender: the API stores it as the mail's recipient and cannot open it. */
 export const sealedRecipient = z
   .string()
   .max(600, 'too_long')
-  .regex(/^sealed:v1:[A-Za-z0-9+/]+={0,2}$/, 'sealed')
+  .regex(/^sealed:(v1|v2:[A-Za-z0-9_-]{1,32}):[A-Za-z0-9+/]+={0,2}$/, 'sealed')
 
 /**
  * A "there is news" mail to the reporter, when they left an address: the Worker opens the case's address, seals it

@@ -7,7 +7,7 @@ import { envelope } from './schemas'
  * The whistleblower channel's half of the upstream contract (docs/api.md "Whistleblower channel"). The Worker checks
  * what the reporter typed (`reportFields`), seals it with the report's own key (src/whistleblower/sealed.ts) and sends
  * only sealed text to the API: `sealed` values are base64 of IV + AES-GCM ciphertext, `wrapped_key` base64 of the
- * AES-KW-wrapped report key. The API stores and answers them as they are.
+ * AES-KW-wrapped report key, after the id of the Worker's key that wrapped it (`v2:{id}:`). The API stores and answers them as they are.
  */
 
 /** What a report is about (EU Directive 2019/1937, art. 2, as the brand groups it). */
@@ -46,8 +46,14 @@ export const sealed = (maxChars: number) =>
     .string()
     .max(maxChars, 'too_long')
     .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'sealed')
-/** A wrapped AES-256 key: 40 bytes, 56 base64 characters. */
-export const wrappedKey = z.string().regex(/^[A-Za-z0-9+/]{54}==$/, 'wrapped_key')
+/** A whistleblower key's id (`WHISTLEBLOWER_KEYS`, docs/decisions/048): what a sealed value names its key by. */
+export const WHISTLEBLOWER_KEY_ID = /^[A-Za-z0-9_-]{1,32}$/
+
+/**
+ * A wrapped AES-256 key: 40 bytes, 56 base64 characters, after `v2:{key id}:` (the Worker's key that wrapped it); a key
+ * wrapped before key ids has no prefix.
+ */
+export const wrappedKey = z.string().regex(/^(v2:[A-Za-z0-9_-]{1,32}:)?[A-Za-z0-9+/]{54}==$/, 'wrapped_key')
 
 /** The texts of a report as the reporter typed them, checked at the edge before they are sealed. */
 export const REPORT_TEXT_MAX = 20_000

@@ -54,7 +54,7 @@ const apart = async () => { throw new Error('the reference API runs its duties i
 embedReferenceApi({
   fetch: (request, env) => (env as unknown as { REFERENCE_API: Fetcher }).REFERENCE_API.fetch(request),
   claimUnqueuedMails: apart, releaseMails: apart, sendMail: apart, failMail: apart, suppressAddress: apart,
-  deleteSubmissions: apart, deleteReporterMails: apart,
+  deleteSubmissions: apart, deleteReporterMails: apart, rewrapSealed: apart,
 })
 export default site
 `,

@@ -13,6 +13,7 @@ import { resolveMarket } from './market/resolve-market'
 import { health } from './ops/health'
 import { errorName, logEvent } from './ops/log'
 import { purge } from './ops/purge'
+import { rewrapWhistleblower } from './ops/rewrap'
 import { loggablePath } from './ops/request-log'
 import {
   addressesPage,
@@ -172,6 +173,7 @@ app.use(viewer())
 // The Worker's own paths: matched before any market is resolved.
 app.get('/_health', health)
 app.post('/_purge', allowCrossSite(), purge)
+app.post('/_rewrap/whistleblower', allowCrossSite(), rewrapWhistleblower)
 app.get('/robots.txt', robots)
 app.get('/sitemap.xml', sitemapIndex)
 app.all('/api/*', publicApi)

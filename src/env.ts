@@ -16,13 +16,24 @@ import type { Upstream } from './upstream/client'
 export type Bindings = Env & {
   /** Seals the sessions in KV (bearer tokens included). Without it, login is unavailable. `wrangler secret put SESSION_SECRET`. */
   SESSION_SECRET?: string
+  /**
+   * The `SESSION_SECRET` before the last rotation, during the overlap (docs/decisions/048): a session sealed with it
+   * still opens, and is sealed again with `SESSION_SECRET` at its next request. Removed: such sessions are gone.
+   */
+  SESSION_SECRET_PREVIOUS?: string
   /** Bearer secret of `POST /_purge`. Without it, purging is switched off. */
   PURGE_SECRET?: string
   /** Cloudflare Turnstile's secret: with `TURNSTILE_SITE_KEY`, lead forms are checked by Turnstile on the server. */
   TURNSTILE_SECRET_KEY?: string
   /**
-   * Wraps the whistleblower reports' keys (docs/decisions/014): without it, the channel answers 503 and the console
-   * cannot open a case. Back it up like a signing key: losing it loses every report.
+   * The whistleblower keyring (src/whistleblower/keyring.ts, docs/decisions/048): `id:secret` pairs, newest first,
+   * comma-separated. The newest wraps the reports' keys (docs/decisions/014), seals reporters' addresses and derives
+   * receipts; every listed key opens. Back each up like a signing key: losing one loses every report still under it.
+   */
+  WHISTLEBLOWER_KEYS?: string
+  /**
+   * The single key of before key ids: read as the ring's key `legacy` (last), which opens everything stored without a
+   * key id. Without it and `WHISTLEBLOWER_KEYS`, the channel answers 503 and the console cannot open a case.
    */
   WHISTLEBLOWER_KEY?: string
   /**

@@ -31,6 +31,9 @@ declare namespace Cloudflare {
     STRIPE_API_URL?: string
     SESSION_SECRET: string
     WHISTLEBLOWER_KEY: string
+    /** Unset in the tests' bindings: a test that rotates keys sets them (tests/integration/key-rotation.test.ts). */
+    WHISTLEBLOWER_KEYS?: string
+    SESSION_SECRET_PREVIOUS?: string
     /** The Worker's Access service token at the tests' stand-in backend (tests/fixtures/http-upstream.ts). */
     UPSTREAM_ACCESS_CLIENT_ID: string
     UPSTREAM_ACCESS_CLIENT_SECRET: string

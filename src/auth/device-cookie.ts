@@ -34,7 +34,9 @@ export async function trustedDevice<E extends AppEnv>(
   if (!secret || !id || !issued || !signature || extra !== undefined) return null
   if (!BASE64URL_256.test(id) || !BASE64URL_256.test(signature) || !/^[0-9]{1,12}$/.test(issued)) return null
   if (now / 1000 - Number(issued) > DEVICE_DAYS * 86_400) return null
-  return (await verifyText(secret, LABEL, signed(account, id, issued), signature)) ? id : null
+  // One signed with the previous secret during a rotation is as good (docs/decisions/048).
+  const previous = c.env.SESSION_SECRET_PREVIOUS
+  return (await verifyText(secret, LABEL, signed(account, id, issued), signature, previous)) ? id : null
 }
 
 /** Gives the browser, after a successful login, a new device cookie for `account` (HttpOnly, Secure, SameSite=Lax). */

@@ -56,13 +56,20 @@ export type SessionStore<S extends StoredSession> = ReturnType<typeof sessionSto
 /**
  * The sessions of one kind in a KV namespace (`SESSIONS`): under the SHA-256 of their id (the store never holds a
  * usable cookie), sealed with `SESSION_SECRET` (src/auth/seal.ts), expiring with the session (or, for a kind that
- * keeps ended sessions, with its token); a new id at every start.
+ * keeps ended sessions, with its token); a new id at every start. During a rotation (docs/decisions/048) a record
+ * sealed with the `previous` secret still opens, and a live one is sealed again with `secret` as it is read.
+
  *
  * @example
  * const sessions = sessionStore(env.SESSIONS, env.SESSION_SECRET, VISITOR_SESSIONS)
  * const started = await sessions.create({ user, token, expiresAt })
  */
-export function sessionStore<S extends StoredSession>(kv: KVNamespace, secret: string, kind: SessionKind<S>) {
+export function sessionStore<S extends StoredSession>(
+  kv: KVNamespace,
+  secret: string,
+  kind: SessionKind<S>,
+  previous?: string,
+) {
   const { prefix, lifetime, ownerOf, memo } = kind
   const end = async (id: string, owner?: number) => {
     if (!SESSION_ID.test(id)) return
@@ -86,10 +93,14 @@ export function sessionStore<S extends StoredSession>(kv: KVNamespace, secret: s
   const lookup = async (id: string, now = Date.now()): Promise<{ session: S; live: boolean } | null> => {
     if (!SESSION_ID.test(id)) return null
     const sealed = await kv.get(`${prefix}:${await sha256Hex(id)}`)
-    const session = sealed === null ? null : await open<S>(secret, sealed)
+    const current = sealed === null ? null : await open<S>(secret, sealed)
+    const earlier = sealed === null || current || !previous ? null : await open<S>(previous, sealed)
+    const session = current ?? earlier
     if (!session) return null
     const live = sessionLive(session, lifetime, now)
-    if (live) memo?.set(memoKey(secret, id), session)
+    // Sealed with the previous secret: sealed again with the current one, so it outlives the overlap.
+    if (live && earlier) await write(id, session)
+    else if (live) memo?.set(memoKey(secret, id), session)
     else await end(id, ownerOf?.(session))
     return { session, live }
   }

@@ -37,17 +37,20 @@ const VISITOR_SESSIONS: SessionKind<Session> = {
 }
 
 /**
- * The visitors' session store in a KV namespace, sealed with a secret.
+ * The visitors' session store in a KV namespace, sealed with a secret (a record sealed with `previous` still opens,
+ * and is sealed again: docs/decisions/048).
  *
  * @example
  * const id = await visitorSessions(env.SESSIONS, env.SESSION_SECRET).create({ user, token, expiresAt })
  */
-export const visitorSessions = (kv: KVNamespace, secret: string): SessionStore<Session> =>
-  sessionStore(kv, secret, VISITOR_SESSIONS)
+export const visitorSessions = (kv: KVNamespace, secret: string, previous?: string): SessionStore<Session> =>
+  sessionStore(kv, secret, VISITOR_SESSIONS, previous)
 
 /** The session store of the request's environment, or null when `SESSION_SECRET` is not set (login is then unavailable). */
 export function sessionsOf<E extends AppEnv>(c: Context<E>): SessionStore<Session> | null {
-  return c.env.SESSION_SECRET ? visitorSessions(c.env.SESSIONS, c.env.SESSION_SECRET) : null
+  return c.env.SESSION_SECRET
+    ? visitorSessions(c.env.SESSIONS, c.env.SESSION_SECRET, c.env.SESSION_SECRET_PREVIOUS)
+    : null
 }
 
 /** The fields of an upstream user that a session keeps. */

@@ -35,17 +35,20 @@ const CONSOLE_SESSIONS: SessionKind<ConsoleSession> = {
 }
 
 /**
- * The console's sessions in a KV namespace, sealed with a secret.
+ * The console's sessions in a KV namespace, sealed with a secret (a record sealed with `previous` still opens, and is
+ * sealed again: docs/decisions/048).
  *
  * @example
  * const started = await consoleSessions(env.SESSIONS, env.SESSION_SECRET).create({ staff, token, expiresAt })
  */
-export const consoleSessions = (kv: KVNamespace, secret: string): SessionStore<ConsoleSession> =>
-  sessionStore(kv, secret, CONSOLE_SESSIONS)
+export const consoleSessions = (kv: KVNamespace, secret: string, previous?: string): SessionStore<ConsoleSession> =>
+  sessionStore(kv, secret, CONSOLE_SESSIONS, previous)
 
 /** The console's session store of the request, or null when `SESSION_SECRET` is not set (the console is then closed). */
 export function consoleSessionsOf(c: Context<AppEnv>): SessionStore<ConsoleSession> | null {
-  return c.env.SESSION_SECRET ? consoleSessions(c.env.SESSIONS, c.env.SESSION_SECRET) : null
+  return c.env.SESSION_SECRET
+    ? consoleSessions(c.env.SESSIONS, c.env.SESSION_SECRET, c.env.SESSION_SECRET_PREVIOUS)
+    : null
 }
 
 /** The console session id the browser sent, if any. */

@@ -26,8 +26,19 @@ export async function signText(secret: string, label: string, text: string): Pro
   return toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', await keyOf(secret, label), encoder.encode(text))))
 }
 
-/** Whether a signature (base64url) is the text's for this use. */
-export async function verifyText(secret: string, label: string, text: string, signature: string): Promise<boolean> {
+/**
+ * Whether a signature (base64url) is the text's for this use: made with `secret`, or with `previous` (the secret
+ * before a rotation, during its overlap: docs/decisions/048).
+ */
+export async function verifyText(
+  secret: string,
+  label: string,
+  text: string,
+  signature: string,
+  previous?: string,
+): Promise<boolean> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(signature)) return false
-  return crypto.subtle.verify('HMAC', await keyOf(secret, label), fromBase64Url(signature), encoder.encode(text))
+  const verifies = async (key: string) =>
+    crypto.subtle.verify('HMAC', await keyOf(key, label), fromBase64Url(signature), encoder.encode(text))
+  return (await verifies(secret)) || (previous !== undefined && (await verifies(previous)))
 }

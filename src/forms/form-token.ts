@@ -20,6 +20,9 @@ export const MAX_FORM_AGE_SECONDS = 24 * 3600
 const LABEL = 'form-token'
 const FORMAT = /^([A-Za-z0-9_-]{43})\.([0-9]{1,12})\.([A-Za-z0-9_-]{43})$/
 
+/** How a token is read: the deployment's minimum fill time, the clock, and the session secret before a rotation. */
+type FormTokenRules = { minFillSeconds?: number; now?: number; previous?: string }
+
 /** What a posted token says: its id, and whether the form was filled in as a person does. */
 export type FormToken = { id: string; state: 'ok' | 'too_fast' | 'expired' }
 
@@ -32,17 +35,18 @@ export async function issueFormToken(secret: string, form: string, now = Date.no
 
 /**
  * The token posted with a form, when this site signed it for this form; null for none, a forged or another form's.
- * `minFillSeconds` is the deployment's (`configOf(env).formMinFillSeconds`).
+ * `minFillSeconds` is the deployment's (`configOf(env).formMinFillSeconds`); a token signed with `previous`
+ * (`SESSION_SECRET_PREVIOUS`, during a rotation: docs/decisions/048) is as good, so no form open meanwhile is lost.
  */
 export async function readFormToken(
   secret: string,
   form: string,
   value: string | undefined,
-  { minFillSeconds = MIN_FILL_SECONDS, now = Date.now() } = {},
+  { minFillSeconds = MIN_FILL_SECONDS, now = Date.now(), previous }: FormTokenRules = {},
 ): Promise<FormToken | null> {
   const [, id, issued, signature] = FORMAT.exec(value ?? '') ?? []
   if (!id || !issued || !signature) return null
-  if (!(await verifyText(secret, LABEL, `${form}.${id}.${issued}`, signature))) return null
+  if (!(await verifyText(secret, LABEL, `${form}.${id}.${issued}`, signature, previous))) return null
   const age = now / 1000 - Number(issued)
   return { id, state: age < minFillSeconds ? 'too_fast' : age > MAX_FORM_AGE_SECONDS ? 'expired' : 'ok' }
 }

@@ -1,5 +1,6 @@
 import type { Bindings } from '../env'
 import { embeddedReferenceApi, type MailOutcome, type QueuedMail } from '../upstream/reference-api'
+import { keyringOf } from '../whistleblower/keyring'
 import { isSealedRecipient, openRecipient } from '../whistleblower/sealed-recipient'
 import { MailNotTaken, type MailSender, type OutgoingMail } from './mail-sender'
 
@@ -21,15 +22,16 @@ export async function sendOutboxMail(env: Bindings, id: number, sender: MailSend
   return referenceApi.sendMail(env.DB, id, async (queued) => sender.send(await outgoingMail(env, queued)), failureOf)
 }
 
-/** A queued mail as it is to leave: a sealed recipient opened with `WHISTLEBLOWER_KEY` (throws without it). */
+/** A queued mail as it is to leave: a sealed recipient opened with the whistleblower keyring (throws without one). */
 export async function outgoingMail(
-  env: Pick<Bindings, 'WHISTLEBLOWER_KEY'>,
+  env: Pick<Bindings, 'WHISTLEBLOWER_KEYS' | 'WHISTLEBLOWER_KEY'>,
   queued: QueuedMail,
 ): Promise<OutgoingMail> {
   const { recipient, ...mail } = queued
   if (!isSealedRecipient(recipient)) return { ...mail, to: recipient }
-  if (!env.WHISTLEBLOWER_KEY) throw new MailNotTaken('whistleblower_key_missing')
-  return { ...mail, to: await openRecipient(env.WHISTLEBLOWER_KEY, recipient).catch(unopened) }
+  const keyring = keyringOf(env)
+  if (!keyring) throw new MailNotTaken('whistleblower_key_missing')
+  return { ...mail, to: await openRecipient(keyring, recipient).catch(unopened) }
 }
 
 const unopened = (): never => {

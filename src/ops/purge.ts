@@ -21,20 +21,8 @@ export const PURGE_LOCK_SECONDS = 60
  * curl -X POST -H "Authorization: Bearer $PURGE_SECRET" "https://site.example/_purge?market=it-it"
  */
 export async function purge(c: Context<AppEnv>): Promise<Response> {
-  const secret = c.env.PURGE_SECRET
-  const given = /^Bearer (.+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
-  if (!secret) return c.json({ error: 'purging is not configured (PURGE_SECRET)' }, 503)
-  const client = await clientKey(c)
-  const key = `purge:${client}`
-  const tooMany = () => c.json({ error: 'too many wrong secrets' }, 429, { 'Retry-After': String(PURGE_LOCK_SECONDS) })
-  if (await isLocked(c.env.SESSIONS, [key])) return tooMany()
-  if (!given || !(await sameSecret(given, secret))) {
-    if (await withinLimit(c.env.PURGE_ATTEMPTS, key))
-      return c.json({ error: 'unauthorized' }, 401, { 'WWW-Authenticate': 'Bearer' })
-    await lock(c.env.SESSIONS, key, PURGE_LOCK_SECONDS, 'purge')
-    logEvent('warn', 'purge_locked')
-    return tooMany()
-  }
+  const refused = await operatorRefusal(c, 'purging')
+  if (refused) return refused
   const country = c.req.query('country') ?? parseMarketSegment(c.req.query('market'))?.country
   if (
     (c.req.query('country') !== undefined || c.req.query('market') !== undefined) &&
@@ -44,6 +32,26 @@ export async function purge(c: Context<AppEnv>): Promise<Response> {
   }
   const purged = country ? await purgeMarket(c.env, country) : await purgeEverything(c.env)
   return c.json({ purged, scope: country ?? 'everything' })
+}
+
+/**
+ * The refusal of an operator's request (`/_purge`, `/_rewrap/whistleblower`), or null when it carries
+ * `Authorization: Bearer {PURGE_SECRET}`: 503 without the secret (`what` is not configured), 401 for a wrong one, and 429 for a while once a
+ * client sent `PURGE_ATTEMPTS` wrong ones (the right one included, so guessing gains nothing).
+ */
+export async function operatorRefusal(c: Context<AppEnv>, what: string): Promise<Response | null> {
+  const secret = c.env.PURGE_SECRET
+  const given = /^Bearer (.+)$/.exec(c.req.header('Authorization') ?? '')?.[1]
+  if (!secret) return c.json({ error: `${what} is not configured (PURGE_SECRET)` }, 503)
+  const key = `purge:${await clientKey(c)}`
+  const tooMany = () => c.json({ error: 'too many wrong secrets' }, 429, { 'Retry-After': String(PURGE_LOCK_SECONDS) })
+  if (await isLocked(c.env.SESSIONS, [key])) return tooMany()
+  if (given && (await sameSecret(given, secret))) return null
+  if (await withinLimit(c.env.PURGE_ATTEMPTS, key))
+    return c.json({ error: 'unauthorized' }, 401, { 'WWW-Authenticate': 'Bearer' })
+  await lock(c.env.SESSIONS, key, PURGE_LOCK_SECONDS, 'purge')
+  logEvent('warn', 'purge_locked')
+  return tooMany()
 }
 
 /**

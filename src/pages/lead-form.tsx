@@ -120,7 +120,10 @@ export async function submitLeadForm(c: Context<MarketEnv>): Promise<Response> {
   const posted = fieldValue(values, FORM_TOKEN_FIELD)
   const token = personsToken(
     values,
-    await readFormToken(secret, tokenScope(c, form), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds }),
+    await readFormToken(secret, tokenScope(c, form), posted, {
+      minFillSeconds: configOf(c.env).formMinFillSeconds,
+      previous: c.env.SESSION_SECRET_PREVIOUS,
+    }),
   )
   if (!token) {
     logEvent('info', 'form_bot_caught', { form: form.kind })

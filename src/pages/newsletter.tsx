@@ -183,7 +183,13 @@ export async function submitNewsletter(c: Context<MarketEnv>): Promise<Response>
   if (!secret || !origin) return again({ message: 'forms.unavailable' }, 503, null)
   const scope = newsletterTokenScope(c.var.market.segment)
   const minFillSeconds = configOf(c.env).formMinFillSeconds
-  const token = personsToken(body, await readFormToken(secret, scope, body[FORM_TOKEN_FIELD], { minFillSeconds }))
+  const token = personsToken(
+    body,
+    await readFormToken(secret, scope, body[FORM_TOKEN_FIELD], {
+      minFillSeconds,
+      previous: c.env.SESSION_SECRET_PREVIOUS,
+    }),
+  )
   const sent = sendRedirect(c, `${newsletterPath(c.var.market.segment)}/sent`, 303)
   if (!token) {
     logEvent('info', 'form_bot_caught', { form: 'newsletter' })

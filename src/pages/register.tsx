@@ -214,7 +214,10 @@ export async function submitRegister(c: Context<AppEnv>): Promise<Response> {
   const again = (state: Partial<RegisterState>, status: 422 | 429 | 503) =>
     sendRegisterPage(c, market, { redirect, token: posted ?? null, values, ...state }, status)
 
-  const token = await readFormToken(secret, TOKEN_SCOPE, posted, { minFillSeconds: configOf(c.env).formMinFillSeconds })
+  const token = await readFormToken(secret, TOKEN_SCOPE, posted, {
+    minFillSeconds: configOf(c.env).formMinFillSeconds,
+    previous: c.env.SESSION_SECRET_PREVIOUS,
+  })
   if (form[HONEYPOT_FIELD] || !token || token.state === 'too_fast') {
     logEvent('info', 'form_bot_caught', { form: 'register' })
     return sendRedirect(c, loginLink(REGISTER_SENT_PATH, market, null), 303)

@@ -6,7 +6,8 @@ import { queueWrittenMails } from '../mail/mail-queue'
 /**
  * The embedded reference API as the composition root (worker.ts) hands it to the site: the site never imports it
  * (docs/decisions/032). With `UPSTREAM_URL` empty, the upstream client calls its `fetch` in-process, the Cron Trigger
- * its retention, and the mail queue (docs/mail.md) its outbox: a write's new rows announced, each sent by the consumer.
+ * its retention, the mail queue (docs/mail.md) its outbox (a write's new rows announced, each sent by the consumer)
+ * and `/_rewrap/whistleblower` its sealed values.
  */
 export type ReferenceApi = {
   /**
@@ -41,7 +42,24 @@ export type ReferenceApi = {
   deleteSubmissions(db: D1Database, cutOff: Date): Promise<number>
   /** Deletes whistleblowers' "there is news" mails once sent, or unsent ones past the API's own period; how many. */
   deleteReporterMails(db: D1Database, now: Date): Promise<number>
+  /**
+   * Moves at most `limit` rows of a part after the id `after` to the newest whistleblower key through `rewrap` (a
+   * stored value sealed again, null when it already is, throws when it cannot be opened); answers the counts.
+   */
+  rewrapSealed(
+    db: D1Database,
+    part: RewrapPart,
+    rewrap: (stored: string) => Promise<string | null>,
+    after: number,
+    limit: number,
+  ): Promise<RewrapBatch>
 }
+
+/** What is re-wrapped: the cases' wrapped keys or the outbox's queued sealed recipients (docs/decisions/048). */
+export type RewrapPart = 'cases' | 'recipients'
+
+/** What one batch of the re-wrap did, and the id to go on after (null: the part is done). */
+export type RewrapBatch = { moved: number; newest: number; failed: number; next: number | null }
 
 /** A queued row of the reference API's outbox, as stored. */
 export type QueuedMail = { id: number; recipient: string; subject: string; body: string; kind: string }
@@ -55,7 +73,7 @@ let embedded: ReferenceApi | null = null
  * Hands the site the reference API it uses while `UPSTREAM_URL` is empty: once, when the Worker is composed.
  *
  * @example
- * embedReferenceApi({ fetch: (request, env, ctx, customer) => api.fetch(request, withWorkerCustomer(env, customer), ctx), claimUnqueuedMails, releaseMails, sendMail, failMail, suppressAddress, deleteSubmissions, deleteReporterMails })
+ * embedReferenceApi({ fetch: (request, env, ctx, customer) => api.fetch(request, withWorkerCustomer(env, customer), ctx), claimUnqueuedMails, releaseMails, sendMail, failMail, suppressAddress, deleteSubmissions, deleteReporterMails, rewrapSealed })
  */
 export function embedReferenceApi(referenceApi: ReferenceApi): void {
   embedded = referenceApi

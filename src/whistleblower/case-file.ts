@@ -3,10 +3,11 @@ import type { CaseEvent, CaseFile, CaseSummary } from '../../contract/staff-sche
 import type { CaseMessage } from '../../contract/whistleblower-schemas'
 import { openBytes, openReportKey, openText, sealText } from './sealed'
 import { sealRecipient } from './sealed-recipient'
+import type { WhistleblowerKeyring } from './keyring'
 
 /**
  * A case as the console shows it: the API answers it sealed (docs/decisions/014); the Worker opens it with
- * `WHISTLEBLOWER_KEY`, one case at a time, and seals what a handler writes with the case's own key.
+ * the whistleblower keyring (the key its wrapped key names), one case at a time, and seals what a handler writes with the case's own key.
  */
 
 /** What the reporter wrote, as sealed with the report (the category and anonymity are in the clear beside it). */
@@ -48,28 +49,28 @@ export type OpenedCase = CaseSummary & {
   events: CaseEvent[]
 }
 
-/** Thrown when a case cannot be opened: sealed with another `WHISTLEBLOWER_KEY`, or altered. */
+/** Thrown when a case cannot be opened: its key names one the ring does not hold (UnknownKeyId), or it was altered. */
 export class UnreadableCase extends Error {
   override name = 'UnreadableCase'
 }
 
-/** Work with a case's key; any failure of it (another secret, altered data) is an UnreadableCase. */
+/** Work with a case's key; any failure of it (a key the ring lacks, altered data) is an UnreadableCase. */
 async function withCaseKey<T>(
-  secret: string,
+  keyring: WhistleblowerKeyring,
   file: Pick<CaseFile, 'wrapped_key'>,
   work: (key: CryptoKey) => Promise<T>,
 ): Promise<T> {
   try {
-    return await work(await openReportKey(secret, file.wrapped_key))
+    return await work(await openReportKey(keyring, file.wrapped_key))
   } catch (error) {
     throw new UnreadableCase(error instanceof Error ? error.name : 'unknown')
   }
 }
 
 /** A case opened: its report, address, outcome, messages and attachments' names in plain text. */
-export async function openCaseFile(secret: string, file: CaseFile): Promise<OpenedCase> {
+export async function openCaseFile(keyring: WhistleblowerKeyring, file: CaseFile): Promise<OpenedCase> {
   const { wrapped_key, sealed_report, sealed_notify, sealed_outcome, messages, attachments, ...summary } = file
-  return withCaseKey(secret, file, async (key) => {
+  return withCaseKey(keyring, file, async (key) => {
     const report = reportText.parse(JSON.parse(await openText(key, sealed_report)))
     return {
       ...summary,
@@ -96,17 +97,20 @@ export async function openCaseFile(secret: string, file: CaseFile): Promise<Open
 }
 
 /** A handler's text (a message, a note, an outcome) sealed with the case's key. */
-export const sealForCase = (secret: string, file: Pick<CaseFile, 'wrapped_key'>, text: string): Promise<string> =>
-  withCaseKey(secret, file, (key) => sealText(key, text))
+export const sealForCase = (
+  keyring: WhistleblowerKeyring,
+  file: Pick<CaseFile, 'wrapped_key'>,
+  text: string,
+): Promise<string> => withCaseKey(keyring, file, (key) => sealText(key, text))
 
 /** An attachment opened with the case's key: its name and type (sealed beside it) and its bytes (as stored in R2). */
 export const openAttachment = (
-  secret: string,
+  keyring: WhistleblowerKeyring,
   file: Pick<CaseFile, 'wrapped_key'>,
   attachment: { sealed_meta: string },
   sealed: Uint8Array<ArrayBuffer>,
 ): Promise<{ name: string; type: string; bytes: Uint8Array<ArrayBuffer> }> =>
-  withCaseKey(secret, file, async (key) => ({
+  withCaseKey(keyring, file, async (key) => ({
     ...attachmentMeta.parse(JSON.parse(await openText(key, attachment.sealed_meta))),
     bytes: await openBytes(key, sealed),
   }))
@@ -121,13 +125,13 @@ export const statusUrl = (origin: string, report: Pick<CaseSummary, 'site' | 'lo
  * must be written to but the site has no public origin to link.
  */
 export async function notifyOf(
-  secret: string,
+  keyring: WhistleblowerKeyring,
   origin: string | null,
   file: CaseFile,
 ): Promise<{ sealed_recipient: string; status_url: string } | null> {
   if (!file.sealed_notify) return null
   if (!origin) throw new Error('PUBLIC_ORIGIN is not set')
   const sealed = file.sealed_notify
-  const address = await withCaseKey(secret, file, (key) => openText(key, sealed))
-  return { sealed_recipient: await sealRecipient(secret, address), status_url: statusUrl(origin, file) }
+  const address = await withCaseKey(keyring, file, (key) => openText(key, sealed))
+  return { sealed_recipient: await sealRecipient(keyring, address), status_url: statusUrl(origin, file) }
 }

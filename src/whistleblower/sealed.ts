@@ -1,11 +1,12 @@
 import { isolateMemo } from '../cache/memo'
 import { fromBase64, toBase64 } from '../crypto/digest'
+import { keyIdOf, keyOf, type WhistleblowerKeyring, withKeyId } from './keyring'
 
 /**
  * Envelope encryption of whistleblower reports (EU Directive 2019/1937 asks that a report stay confidential): each report
  * has its own AES-GCM key, which encrypts its text and its attachments; that key is stored only wrapped (AES-KW) with
- * a key derived from the deployment's secret `WHISTLEBLOWER_KEY`. Neither D1 nor R2 ever holds plain text, and a
- * wrapped key is useless without the secret.
+ * a key derived from the newest of the deployment's whistleblower keys (`WHISTLEBLOWER_KEYS`, src/whistleblower/keyring.ts),
+ * and names that key's id. Neither D1 nor R2 ever holds plain text, and a wrapped key is useless without its secret.
  */
 
 const encoder = new TextEncoder()
@@ -38,26 +39,49 @@ export function derivedKey(
   )
 }
 
-/** The key that wraps report keys. */
+/** The key that wraps report keys, of one key of the ring. */
 const wrappingKeyOf = (secret: string) =>
   derivedKey(secret, 'whistleblower-report-keys', { name: 'AES-KW', length: 256 }, ['wrapKey', 'unwrapKey'])
 
-/** A report's key and its wrapped form (base64), to store beside the report. */
-export async function newReportKey(secret: string): Promise<{ key: CryptoKey; wrapped: string }> {
+/** A report key wrapped with the ring's newest key, written with its id (`v2:{id}:` and base64). */
+async function wrapReportKey(keyring: WhistleblowerKeyring, key: CryptoKey): Promise<string> {
+  const wrapped = await crypto.subtle.wrapKey('raw', key, await wrappingKeyOf(keyring.newest.secret), 'AES-KW')
+  return withKeyId(keyring.newest.id, toBase64(new Uint8Array(wrapped)))
+}
+
+/** A stored report key unwrapped with the key it names; throws UnknownKeyId, or when it was altered. */
+async function unwrapReportKey(keyring: WhistleblowerKeyring, wrapped: string, extractable: boolean) {
+  const { id, value } = keyIdOf(wrapped)
+  const wrapping = await wrappingKeyOf(keyOf(keyring, id).secret)
+  return crypto.subtle.unwrapKey('raw', fromBase64(value), wrapping, 'AES-KW', 'AES-GCM', extractable, [
+    'encrypt',
+    'decrypt',
+  ])
+}
+
+/** A report's key and its wrapped form (under the ring's newest key), to store beside the report. */
+export async function newReportKey(keyring: WhistleblowerKeyring): Promise<{ key: CryptoKey; wrapped: string }> {
   const key = (await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, [
     'encrypt',
     'decrypt',
   ])) as CryptoKey
-  const wrapped = new Uint8Array(await crypto.subtle.wrapKey('raw', key, await wrappingKeyOf(secret), 'AES-KW'))
-  return { key, wrapped: toBase64(wrapped) }
+  return { key, wrapped: await wrapReportKey(keyring, key) }
 }
 
-/** A stored report key, unwrapped; throws when it was wrapped with another secret or altered. */
-export async function openReportKey(secret: string, wrapped: string): Promise<CryptoKey> {
-  return crypto.subtle.unwrapKey('raw', fromBase64(wrapped), await wrappingKeyOf(secret), 'AES-KW', 'AES-GCM', false, [
-    'encrypt',
-    'decrypt',
-  ])
+/**
+ * A stored report key, unwrapped with the ring's key it names (none: the legacy one); throws UnknownKeyId when the
+ * ring holds no such key, or when it was altered.
+ */
+export const openReportKey = (keyring: WhistleblowerKeyring, wrapped: string): Promise<CryptoKey> =>
+  unwrapReportKey(keyring, wrapped, false)
+
+/**
+ * A stored report key wrapped again under the ring's newest key, or null when it already is (what it seals, its texts
+ * and attachments, stays as it is). Throws as `openReportKey` does.
+ */
+export async function rewrapReportKey(keyring: WhistleblowerKeyring, wrapped: string): Promise<string | null> {
+  if (keyIdOf(wrapped).id === keyring.newest.id) return null
+  return wrapReportKey(keyring, await unwrapReportKey(keyring, wrapped, true))
 }
 
 /** Bytes sealed with a report's key: a fresh IV, then the ciphertext with its tag. */

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../../reference-api'
 import { openReportKey, openText, sealText } from '../../src/whistleblower/sealed'
 import { sealRecipient } from '../../src/whistleblower/sealed-recipient'
-import { mailsTo, sealedReport, staffMember, trailOf, WHISTLEBLOWER_SECRET } from '../fixtures/cases'
+import { mailsTo, sealedReport, staffMember, trailOf, WHISTLEBLOWER_KEYRING } from '../fixtures/cases'
 
 type Member = Awaited<ReturnType<typeof staffMember>>
 
@@ -26,7 +26,7 @@ const sealedFor = async (report: { key: CryptoKey }, text: string) => sealText(r
 
 /** A change's `notify` as the Worker sends it: the address sealed for the mail sender, and the status page. */
 const notifyOf = async (address: string, statusUrl: string) => ({
-  sealed_recipient: await sealRecipient(WHISTLEBLOWER_SECRET, address),
+  sealed_recipient: await sealRecipient(WHISTLEBLOWER_KEYRING, address),
   status_url: statusUrl,
 })
 
@@ -103,7 +103,7 @@ describe('the cases of the embedded API', () => {
     expect(status).toBe(200)
     const file = json.data
     expect(file).toMatchObject({ id: report.id, state: 'received', sealed_outcome: null })
-    const key = await openReportKey(WHISTLEBLOWER_SECRET, file.wrapped_key)
+    const key = await openReportKey(WHISTLEBLOWER_KEYRING, file.wrapped_key)
     expect(JSON.parse(await openText(key, file.sealed_report)).what).toBe(report.report.what)
     expect(await openText(key, file.sealed_notify)).toBe('reporter@example.com')
     expect(file.messages).toEqual([expect.objectContaining({ author: 'note', staff_name: 'Hanna Handler' })])

@@ -6,7 +6,7 @@ import type { Bindings } from '../../src/env'
 import { MailNotTaken, type MailSender } from '../../src/mail/mail-sender'
 import { sendOutboxMail } from '../../src/mail/outbox-sender'
 import { sealRecipient } from '../../src/whistleblower/sealed-recipient'
-import { WHISTLEBLOWER_SECRET } from '../fixtures/cases'
+import { WHISTLEBLOWER_KEYRING } from '../fixtures/cases'
 import { recordingSender } from '../fixtures/mail'
 // The Worker as composed (worker.ts): the reference API, whose outbox this sends, handed to the site.
 import '../../worker'
@@ -47,11 +47,11 @@ describe('sending one outbox row', () => {
   it('hands a mail over once: one in the clear is kept marked sent with the service id, a sealed one is opened only now and its row deleted', async () => {
     const plain = await queued('rider@example.com', 'newsletter_confirmation')
     const sealed = await queued(
-      await sealRecipient(WHISTLEBLOWER_SECRET, 'hidden.reporter@example.com'),
+      await sealRecipient(WHISTLEBLOWER_KEYRING, 'hidden.reporter@example.com'),
       'whistleblower_news',
       'There is news: https://site.test/it-it/whistleblower-form/status',
     )
-    expect((await rowOf(sealed))?.recipient).toMatch(/^sealed:v1:/)
+    expect((await rowOf(sealed))?.recipient).toMatch(/^sealed:v2:legacy:/)
     const sender = recordingSender()
     expect((await sendOne(plain, sender)).outcome).toBe('sent')
     expect((await sendOne(sealed, sender)).outcome).toBe('sent')
@@ -82,7 +82,7 @@ describe('sending one outbox row', () => {
 
   it('leaves a mail unsent with its reason when it cannot be opened or the service refuses it, logging no recipient', async () => {
     const sealed = await queued(
-      await sealRecipient(WHISTLEBLOWER_SECRET, 'kept.reporter@example.com'),
+      await sealRecipient(WHISTLEBLOWER_KEYRING, 'kept.reporter@example.com'),
       'whistleblower_news',
     )
     const sender = recordingSender()

@@ -14,6 +14,7 @@ import { outboxMailPage, outboxPage } from '../../src/console/outbox'
 import { purgePage, submitPurge } from '../../src/console/purge'
 import { consoleLoginPage, consoleLogout, submitConsoleLogin } from '../../src/console/sign-in'
 import { purge } from '../../src/ops/purge'
+import { rewrapWhistleblower } from '../../src/ops/rewrap'
 import { health } from '../../src/ops/health'
 import { pickMarket } from '../../src/market/pick-market'
 import {
@@ -69,6 +70,7 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   // The Worker's own paths.
   ['GET', '/_health', '/_health', health],
   ['POST', '/_purge', '/_purge', purge],
+  ['POST', '/_rewrap/whistleblower', '/_rewrap/whistleblower', rewrapWhistleblower],
   ['GET', '/robots.txt', '/robots.txt', robots],
   ['GET', '/sitemap.xml', '/sitemap.xml', sitemapIndex],
   ['ALL', '/api/*', '/api/sites/it', publicApi],

@@ -7,6 +7,7 @@ import { newReportAnswer, replyAnswer, reporterCaseAnswer } from '../../contract
 import { receiptFor } from '../../src/whistleblower/receipt'
 import { newReportKey, sealText } from '../../src/whistleblower/sealed'
 import { caseEvents, reportRow, setCaseState } from '../fixtures/whistleblower'
+import { keyring } from '../fixtures/keyrings'
 
 /** Calls the embedded API in-process, as the Worker does, for a market. */
 async function call(path: string, body: unknown, tenant: string | null = 'it') {
@@ -31,8 +32,8 @@ async function call(path: string, body: unknown, tenant: string | null = 'it') {
 /** A new report as the Worker sends it: sealed texts, a wrapped key, the receipt derived from its submission key. */
 async function newReport(overrides: Record<string, unknown> = {}, objectKeys: string[] = []) {
   const submission_key = randomToken()
-  const { key, wrapped } = await newReportKey(env.WHISTLEBLOWER_KEY)
-  const receipt = await receiptFor(env.WHISTLEBLOWER_KEY, submission_key)
+  const { key, wrapped } = await newReportKey(keyring(env))
+  const receipt = await receiptFor(keyring(env).newest.secret, submission_key)
   const attachments = await Promise.all(
     objectKeys.map(async (object_key) => ({
       object_key,
@@ -87,7 +88,7 @@ describe('POST api/whistleblower/reports', () => {
     expect((await call('whistleblower/reports', first.request)).status).toBe(201)
     const again = {
       ...first.request,
-      wrapped_key: (await newReportKey(env.WHISTLEBLOWER_KEY)).wrapped,
+      wrapped_key: (await newReportKey(keyring(env))).wrapped,
       attachments: [{ ...first.request.attachments[0]!, object_key: objectKey() }],
     }
     const { status, json } = await call('whistleblower/reports', again)

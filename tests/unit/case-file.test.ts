@@ -10,8 +10,10 @@ import {
 } from '../../src/whistleblower/case-file'
 import { newReportKey, openText, sealBytes, sealText } from '../../src/whistleblower/sealed'
 import { openRecipient } from '../../src/whistleblower/sealed-recipient'
+import { keyring } from '../fixtures/keyrings'
 
-const SECRET = 'unit-test-whistleblower-key'
+const SECRET = keyring({ WHISTLEBLOWER_KEY: 'unit-test-whistleblower-key' })
+const ANOTHER = keyring({ WHISTLEBLOWER_KEY: 'another-secret' })
 
 /** A case file as the API answers it, sealed with a fresh key. */
 async function caseFile(more: { notify?: string; outcome?: string } = {}) {
@@ -97,11 +99,11 @@ describe('a case file at the edge', () => {
 
   it('refuses a case sealed under another secret', async () => {
     const { file } = await caseFile()
-    await expect(openCaseFile('another-secret', file)).rejects.toBeInstanceOf(UnreadableCase)
+    await expect(openCaseFile(ANOTHER, file)).rejects.toBeInstanceOf(UnreadableCase)
     await expect(
-      openAttachment('another-secret', file, file.attachments[0] as { sealed_meta: string }, new Uint8Array(40)),
+      openAttachment(ANOTHER, file, file.attachments[0] as { sealed_meta: string }, new Uint8Array(40)),
     ).rejects.toBeInstanceOf(UnreadableCase)
-    await expect(sealForCase('another-secret', file, 'x')).rejects.toBeInstanceOf(UnreadableCase)
+    await expect(sealForCase(ANOTHER, file, 'x')).rejects.toBeInstanceOf(UnreadableCase)
   })
 
   it("seals a handler's text with the case's own key, differently each time", async () => {
@@ -126,10 +128,10 @@ describe('a case file at the edge', () => {
     const { file } = await caseFile({ notify: 'sara@example.com' })
     const notify = await notifyOf(SECRET, 'https://site.test', file)
     expect(notify).toEqual({
-      sealed_recipient: expect.stringMatching(/^sealed:v1:/),
+      sealed_recipient: expect.stringMatching(/^sealed:v2:legacy:/),
       status_url: 'https://site.test/ae-ar/whistleblower-form/status',
     })
-    expect(atob(notify!.sealed_recipient.slice('sealed:v1:'.length))).not.toContain('sara')
+    expect(atob(notify!.sealed_recipient.slice('sealed:v2:legacy:'.length))).not.toContain('sara')
     expect(await openRecipient(SECRET, notify!.sealed_recipient)).toBe('sara@example.com')
   })
 

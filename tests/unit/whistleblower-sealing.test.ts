@@ -10,8 +10,11 @@ import {
 import { PASSPHRASE_FORMAT, RECEIPT_CODE_FORMAT } from '../../contract/whistleblower-schemas'
 import { newReportKey, openBytes, openReportKey, openText, sealBytes, sealText } from '../../src/whistleblower/sealed'
 import { isSealedRecipient, openRecipient, sealRecipient } from '../../src/whistleblower/sealed-recipient'
+import { keyIdOf, withKeyId } from '../../src/whistleblower/keyring'
+import { keyring } from '../fixtures/keyrings'
 
-const SECRET = 'test-whistleblower-key-not-for-production'
+const SECRET = keyring({ WHISTLEBLOWER_KEY: 'test-whistleblower-key-not-for-production' })
+const ANOTHER = keyring({ WHISTLEBLOWER_KEY: 'another-secret' })
 const CANARY = 'The canary sang about the invoices of warehouse 7'
 
 describe('a report sealed with its own key', () => {
@@ -31,10 +34,10 @@ describe('a report sealed with its own key', () => {
   it("refuses a key wrapped with another secret, an altered wrapped key, altered bytes and another report's key", async () => {
     const report = await newReportKey(SECRET)
     const other = await newReportKey(SECRET)
-    await expect(openReportKey('another-secret', report.wrapped)).rejects.toThrow()
-    const altered = fromBase64(report.wrapped)
+    await expect(openReportKey(ANOTHER, report.wrapped)).rejects.toThrow()
+    const altered = fromBase64(keyIdOf(report.wrapped).value)
     altered[3] = (altered[3] as number) ^ 1
-    await expect(openReportKey(SECRET, btoa(String.fromCharCode(...altered)))).rejects.toThrow()
+    await expect(openReportKey(SECRET, withKeyId('legacy', btoa(String.fromCharCode(...altered))))).rejects.toThrow()
     const bytes = await sealBytes(report.key, new TextEncoder().encode(CANARY))
     const tampered = bytes.slice()
     tampered[20] = (tampered[20] as number) ^ 1
@@ -54,13 +57,13 @@ describe("a reporter's address sealed for the mail sender", () => {
 
   it('opens with the same secret only, differs each time, and never holds the address in the clear', async () => {
     const sealed = await sealRecipient(SECRET, ADDRESS)
-    expect(sealed).toMatch(/^sealed:v1:[A-Za-z0-9+/]+={0,2}$/)
+    expect(sealed).toMatch(/^sealed:v2:legacy:[A-Za-z0-9+/]+={0,2}$/)
     expect(isSealedRecipient(sealed)).toBe(true)
     expect(isSealedRecipient(ADDRESS)).toBe(false)
-    expect(atob(sealed.slice('sealed:v1:'.length))).not.toContain('canary')
+    expect(atob(sealed.slice('sealed:v2:legacy:'.length))).not.toContain('canary')
     expect(await sealRecipient(SECRET, ADDRESS)).not.toBe(sealed)
     expect(await openRecipient(SECRET, sealed)).toBe(ADDRESS)
-    await expect(openRecipient('another-secret', sealed)).rejects.toThrow()
+    await expect(openRecipient(ANOTHER, sealed)).rejects.toThrow()
     await expect(
       openRecipient(SECRET, `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`),
     ).rejects.toThrow()
@@ -70,7 +73,7 @@ describe("a reporter's address sealed for the mail sender", () => {
   it("uses a key of its own: no report's key opens it", async () => {
     const sealed = await sealRecipient(SECRET, ADDRESS)
     const { key } = await newReportKey(SECRET)
-    await expect(openText(key, sealed.slice('sealed:v1:'.length))).rejects.toThrow()
+    await expect(openText(key, sealed.slice('sealed:v2:legacy:'.length))).rejects.toThrow()
   })
 })
 
@@ -95,11 +98,11 @@ describe('the receipt', () => {
 
   it('derives the same receipt from the same submission key, another from another key or another secret', async () => {
     const key = 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9f'
-    const receipt = await receiptFor(SECRET, key)
+    const receipt = await receiptFor(SECRET.newest.secret, key)
     expect(receipt.code).toMatch(RECEIPT_CODE_FORMAT)
     expect(receipt.passphrase).toMatch(PASSPHRASE_FORMAT)
-    expect(await receiptFor(SECRET, key)).toEqual(receipt)
-    const other = await receiptFor(SECRET, `${key.slice(0, -1)}g`)
+    expect(await receiptFor(SECRET.newest.secret, key)).toEqual(receipt)
+    const other = await receiptFor(SECRET.newest.secret, `${key.slice(0, -1)}g`)
     expect(other.code).not.toBe(receipt.code)
     expect(other.passphrase).not.toBe(receipt.passphrase)
     expect((await receiptFor('another-secret', key)).passphrase).not.toBe(receipt.passphrase)
@@ -111,10 +114,9 @@ describe('the receipt', () => {
   it('spreads derived characters over the whole alphabet (no bias from the derivation)', async () => {
     const seen = new Set<string>()
     for (let i = 0; i < 40; i++)
-      for (const char of (await receiptFor(SECRET, `submission-key-number-${i}-padding-xx`)).passphrase.replace(
-        /-/g,
-        '',
-      ))
+      for (const char of (
+        await receiptFor(SECRET.newest.secret, `submission-key-number-${i}-padding-xx`)
+      ).passphrase.replace(/-/g, ''))
         seen.add(char)
     expect(seen.size).toBe(32)
   })

@@ -4,7 +4,7 @@ import { PageError } from '../../errors/page-error'
 import { logEvent } from '../../ops/log'
 import { ATTACHMENT_KEY_FORMAT } from '../../../contract/whistleblower-schemas'
 import { openAttachment } from '../../whistleblower/case-file'
-import { callsOf, caseId, fileOf, opened, secretOf } from './case-access'
+import { callsOf, caseId, fileOf, opened, caseKeyring } from './case-access'
 
 /**
  * `GET /_console/cases/{id}/attachments/{attachment}`: the attachment opened and answered as a download (recorded
@@ -14,7 +14,7 @@ import { callsOf, caseId, fileOf, opened, secretOf } from './case-access'
 export async function downloadAttachment(c: Context<AppEnv>): Promise<Response> {
   const id = caseId(c)
   const attachmentId = caseId(c, 'attachment')
-  const secret = secretOf(c)
+  const keyring = caseKeyring(c)
   const calls = callsOf(c)
   const location = await calls.attachment(id, attachmentId)
   if (!location) throw PageError.notFound('')
@@ -30,7 +30,7 @@ export async function downloadAttachment(c: Context<AppEnv>): Promise<Response> 
     throw PageError.notFound('')
   }
   const { name, bytes } = await opened(
-    openAttachment(secret, file, location, new Uint8Array(await object.arrayBuffer())),
+    openAttachment(keyring, file, location, new Uint8Array(await object.arrayBuffer())),
     id,
   )
   return c.body(bytes, 200, {

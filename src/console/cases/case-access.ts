@@ -5,11 +5,12 @@ import { logEvent } from '../../ops/log'
 import { type CaseCalls, type CaseReadPurpose, caseCalls } from '../../upstream/contract/cases'
 import type { CaseFile } from '../../../contract/staff-schemas'
 import { UnreadableCase } from '../../whistleblower/case-file'
+import { keyringOf, type WhistleblowerKeyring } from '../../whistleblower/keyring'
 import { sectionPath } from '../sections'
 
 /**
  * What every page and change of the console's cases reads first: the case's id in the path, its file from the API
- * (over the staff member's token), and the secret that opens it; a case that cannot be opened is a 503, never a 500.
+ * (over the staff member's token), and the keyring that opens it; a case that cannot be opened is a 503, never a 500.
  */
 
 export const CASES_PATH = sectionPath('cases')
@@ -25,14 +26,14 @@ export function caseId(c: Context<AppEnv>, name = 'id'): number {
   return Number(value)
 }
 
-/** The secret that opens cases; without it the console cannot open one (503, logged). */
-export function secretOf(c: Context<AppEnv>): string {
-  const secret = c.env.WHISTLEBLOWER_KEY
-  if (!secret) {
+/** The keyring that opens cases; without one the console cannot open a case (503, logged). */
+export function caseKeyring(c: Context<AppEnv>): WhistleblowerKeyring {
+  const keyring = keyringOf(c.env)
+  if (!keyring) {
     logEvent('error', 'whistleblower_key_missing')
     throw PageError.maintenance()
   }
-  return secret
+  return keyring
 }
 
 /** A case file read for a purpose (404 when there is none). */
@@ -42,7 +43,7 @@ export async function fileOf(c: Context<AppEnv>, id: number, purpose?: CaseReadP
   return file
 }
 
-/** A case that cannot be opened (another WHISTLEBLOWER_KEY, altered data) answers 503 and is logged, never a 500. */
+/** A case that cannot be opened (a key the ring lacks, altered data) answers 503 and is logged, never a 500. */
 export async function opened<T>(work: Promise<T>, id: number): Promise<T> {
   try {
     return await work

@@ -9,7 +9,7 @@ import { valueErrors } from '../../../contract/fields'
 import type { CaseFile } from '../../../contract/staff-schemas'
 import { messageText } from '../../../contract/whistleblower-schemas'
 import { notifyOf, sealForCase } from '../../whistleblower/case-file'
-import { callsOf, caseId, casePath, fileOf, opened, secretOf } from './case-access'
+import { callsOf, caseId, casePath, fileOf, opened, caseKeyring } from './case-access'
 import { type Draft, showCase } from './case-page'
 
 /** A handler's changes to a case: acknowledged, a message to the reporter, an internal note, closed; each sealed here. */
@@ -47,9 +47,9 @@ async function write(c: Context<AppEnv>, form: Draft['form']): Promise<Response>
   const typed = (await readForm(c)).text ?? ''
   const text = messageText.safeParse(typed)
   if (!text.success) return showCase(c, { form, text: typed, errors: valueErrors(text.error) })
-  const secret = secretOf(c)
+  const keyring = caseKeyring(c)
   const file = await fileOf(c, id, form)
-  const sealed = await opened(sealForCase(secret, file, text.data), id)
+  const sealed = await opened(sealForCase(keyring, file, text.data), id)
   const calls = callsOf(c)
   if (form === 'note') {
     await calls.write(id, { author: 'note', sealed_body: sealed, notify: null })
@@ -75,7 +75,7 @@ async function write(c: Context<AppEnv>, form: Draft['form']): Promise<Response>
 async function notifyFor(c: Context<AppEnv>, file: CaseFile) {
   const origin = configOf(c.env).publicOrigin
   if (file.sealed_notify && !origin) throw PageError.maintenance()
-  return opened(notifyOf(secretOf(c), origin, file), file.id)
+  return opened(notifyOf(caseKeyring(c), origin, file), file.id)
 }
 
 /** 303 back to the case with a flash. */

@@ -6,7 +6,7 @@ import { type CaseDeadlines, caseDeadlines } from '../../whistleblower/deadlines
 import { type OpenedAttachment, type OpenedCase, openCaseFile } from '../../whistleblower/case-file'
 import { DataTable, Day, DefinitionList, Flash, Time, Written } from '../components'
 import { sendConsolePage } from '../page'
-import { CASES_PATH, caseId, casePath, fileOf, opened, secretOf } from './case-access'
+import { CASES_PATH, caseId, casePath, fileOf, opened, caseKeyring } from './case-access'
 import { CATEGORY_LABELS, DeadlineCell, marketOf, StateBadge } from './case-parts'
 
 /** One case, opened at the edge: its report, deadlines, conversation, notes, attachments and trail, and its forms. */
@@ -41,7 +41,7 @@ export function casePage(c: Context<AppEnv>): Promise<Response> {
 export async function showCase(c: Context<AppEnv>, draft?: Draft): Promise<Response> {
   const id = caseId(c)
   const file = await fileOf(c, id)
-  const kase = await opened(openCaseFile(secretOf(c), file), id)
+  const kase = await opened(openCaseFile(caseKeyring(c), file), id)
   const url = new URL(c.req.url)
   const done = draft ? undefined : DONE[url.searchParams.get('done') ?? '']
   const refused = draft ? undefined : REFUSED[url.searchParams.get('refused') ?? '']

@@ -354,6 +354,7 @@ export async function deleteAddress(c: Context<MarketEnv>): Promise<Response> {
   const form = await readForm(c)
   const token = await readFormToken(sessionSecret(c), deleteScope(c, id), form[FORM_TOKEN_FIELD], {
     minFillSeconds: configOf(c.env).formMinFillSeconds,
+    previous: c.env.SESSION_SECRET_PREVIOUS,
   })
   if (!token || token.state === 'expired') return sendDeletePage(c, id, 400)
   const deleted = await c.var.account.deleteAddress(id)

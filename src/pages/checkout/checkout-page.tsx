@@ -72,7 +72,10 @@ export async function postedToken(
 ): Promise<FormToken | null> {
   const secret = c.env.SESSION_SECRET
   if (!secret) throw PageError.maintenance()
-  return readFormToken(secret, tokenScope(c, code, step), value, { minFillSeconds: configOf(c.env).formMinFillSeconds })
+  return readFormToken(secret, tokenScope(c, code, step), value, {
+    minFillSeconds: configOf(c.env).formMinFillSeconds,
+    previous: c.env.SESSION_SECRET_PREVIOUS,
+  })
 }
 
 /** The money of the market, as the cart page writes it (`4290,00 €`, `$4,699.99`, `CHF 4390.00`). */

@@ -22,6 +22,7 @@ import {
 } from '../../../contract/whistleblower-schemas'
 import { deleteAttachments, postedFiles, refusedFiles, storeAttachments } from '../../whistleblower/attachments'
 import { receiptFor, storedSubmissionKey } from '../../whistleblower/receipt'
+import { keyringOf } from '../../whistleblower/keyring'
 import { newReportKey, sealText } from '../../whistleblower/sealed'
 import PrintButton from '../../../client/islands/print-button'
 import { IslandNames } from '../../../client/islands/names'
@@ -74,21 +75,22 @@ export async function reportPage(c: Context<MarketEnv>): Promise<Response> {
  * that fails brings the form back (503) with the same token, so sending again stores one report.
  */
 export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
-  const secret = c.env.WHISTLEBLOWER_KEY
+  const keyring = keyringOf(c.env)
   const signing = c.env.SESSION_SECRET
   const body = (await c.req.parseBody({ all: true }).catch(() => ({}))) as Record<string, unknown>
   const values = textValues(body)
-  if (!secret || !signing) return sendReportForm(c, { values: values, message: 'whistleblower.unavailable' }, 503)
+  if (!keyring || !signing) return sendReportForm(c, { values: values, message: 'whistleblower.unavailable' }, 503)
 
   const posted = typeof body[FORM_TOKEN_FIELD] === 'string' ? (body[FORM_TOKEN_FIELD] as string) : undefined
   const read = await readFormToken(signing, tokenScope(c), posted, {
     minFillSeconds: configOf(c.env).formMinFillSeconds,
+    previous: c.env.SESSION_SECRET_PREVIOUS,
   })
   const token = personsToken({ [HONEYPOT_FIELD]: textOf(body[HONEYPOT_FIELD]) }, read)
   if (!token) {
     logEvent('info', 'form_bot_caught', { form: 'whistleblower' })
     // A receipt that opens nothing: never the one a re-posted real token would derive.
-    return sendReceipt(c, await receiptFor(secret, randomToken()))
+    return sendReceipt(c, await receiptFor(keyring.newest.secret, randomToken()))
   }
   if (token.state === 'expired') {
     const renewed = await issueFormToken(signing, tokenScope(c), Date.now() - MIN_FILL_SECONDS * 1000)
@@ -115,8 +117,8 @@ export async function submitReport(c: Context<MarketEnv>): Promise<Response> {
     return sendReportForm(c, { values: values, errors, token: posted }, 422)
 
   const report = fields.data
-  const receipt = await receiptFor(secret, token.id)
-  const { key, wrapped } = await newReportKey(secret)
+  const receipt = await receiptFor(keyring.newest.secret, token.id)
+  const { key, wrapped } = await newReportKey(keyring)
   let attachments: Awaited<ReturnType<typeof storeAttachments>> = []
   let keep = false
   try {
@@ -192,9 +194,8 @@ async function sendReportForm(
 ): Promise<Response> {
   const parts = await whistleblowerParts(c)
   const signing = c.env.SESSION_SECRET
-  const available = Boolean(c.env.WHISTLEBLOWER_KEY && signing)
-  const token =
-    c.env.WHISTLEBLOWER_KEY && signing ? (state.token ?? (await issueFormToken(signing, tokenScope(c)))) : null
+  const available = Boolean(keyringOf(c.env) && signing)
+  const token = available && signing ? (state.token ?? (await issueFormToken(signing, tokenScope(c)))) : null
   const settings = c.var.market.site.settings
   return sendWhistleblowerPage(
     c,

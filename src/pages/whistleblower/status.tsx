@@ -25,6 +25,8 @@ import {
   SEALING_OVERHEAD,
   storeAttachments,
 } from '../../whistleblower/attachments'
+import { UnreadableCase } from '../../whistleblower/case-file'
+import { keyringOf, type WhistleblowerKeyring } from '../../whistleblower/keyring'
 import { readPassphrase, readReceiptCode } from '../../whistleblower/receipt'
 import { openReportKey, openText, sealText } from '../../whistleblower/sealed'
 import {
@@ -74,7 +76,7 @@ type ReplyState = {
 
 /** `GET /{m}/whistleblower-form/status`: the receipt code and the passphrase, typed each time. */
 export async function statusPage(c: Context<MarketEnv>): Promise<Response> {
-  return sendStatusForm(c, {}, c.env.WHISTLEBLOWER_KEY ? 200 : 503)
+  return sendStatusForm(c, {}, keyringOf(c.env) ? 200 : 503)
 }
 
 /**
@@ -84,8 +86,8 @@ export async function statusPage(c: Context<MarketEnv>): Promise<Response> {
  * malformed code — gets one answer, the same page with the same status (404).
  */
 export async function submitStatus(c: Context<MarketEnv>): Promise<Response> {
-  const secret = c.env.WHISTLEBLOWER_KEY
-  if (!secret) return sendStatusForm(c, {}, 503)
+  const keyring = keyringOf(c.env)
+  if (!keyring) return sendStatusForm(c, {}, 503)
   if (!(await withinLimit(c.env.WHISTLEBLOWER_ATTEMPTS, `whistleblower:${await clientKey(c)}`))) {
     c.header('Retry-After', String(ATTEMPT_WINDOW_SECONDS))
     return sendStatusForm(c, { errors: { form: ['too_many_attempts'] } }, 429)
@@ -96,10 +98,12 @@ export async function submitStatus(c: Context<MarketEnv>): Promise<Response> {
   if (!code || !passphrase) return noCase(c)
   const key = { receipt_code: code, passphrase }
   try {
-    if (textOf(body[INTENT_FIELD]) === 'reply') return await reply(c, secret, key, body)
-    const opened = await openCase(c, secret, key)
+    if (textOf(body[INTENT_FIELD]) === 'reply') return await reply(c, keyring, key, body)
+    const opened = await openCase(c, keyring, key)
     return opened ? sendCase(c, opened, {}) : noCase(c)
   } catch (error) {
+    // A case this deployment's keys cannot open (logged where it was found): unavailable, never a 500.
+    if (error instanceof UnreadableCase) return sendStatusForm(c, { message: 'whistleblower.unavailable' }, 503)
     if (!isUpstreamError(error) || error.failure === 'rejected') throw error
     logEvent('warn', 'whistleblower_case_unavailable', { failure: error.failure })
     return sendStatusForm(c, { message: 'whistleblower.unavailable' }, 503)
@@ -113,18 +117,21 @@ export async function submitStatus(c: Context<MarketEnv>): Promise<Response> {
  */
 async function reply(
   c: Context<MarketEnv>,
-  secret: string,
+  keyring: WhistleblowerKeyring,
   key: CaseKey,
   body: Record<string, unknown>,
 ): Promise<Response> {
-  const opened = await openCase(c, secret, key)
+  const opened = await openCase(c, keyring, key)
   if (!opened) return noCase(c)
   if (opened.state === 'closed') return sendCase(c, opened, { notice: 'closed' }, 409)
   const typed = textOf(body.message)
   const signing = c.env.SESSION_SECRET
   const posted = textOf(body[FORM_TOKEN_FIELD])
   const token = signing
-    ? await readFormToken(signing, replyScope(c), posted, { minFillSeconds: configOf(c.env).formMinFillSeconds })
+    ? await readFormToken(signing, replyScope(c), posted, {
+        minFillSeconds: configOf(c.env).formMinFillSeconds,
+        previous: c.env.SESSION_SECRET_PREVIOUS,
+      })
     : null
   // A form without a good token (or one open for more than a day) comes back with its text and a new token.
   if (!token || token.state === 'expired') return sendCase(c, opened, { message: typed, notice: 'expired' }, 422)
@@ -136,7 +143,7 @@ async function reply(
   if (refused) errors.attachments = [refused]
   if (!text.success || refused) return sendCase(c, opened, { message: typed, errors, token: posted }, 422)
 
-  const reportKey = await openReportKey(secret, opened.wrappedKey)
+  const reportKey = await openReportKey(keyring, opened.wrappedKey)
   let attachments: Awaited<ReturnType<typeof storeAttachments>> = []
   let keep = false
   try {
@@ -163,29 +170,29 @@ async function reply(
   } finally {
     if (!keep) await deleteAttachments(c.env.FILES, attachments)
   }
-  const again = await openCase(c, secret, key)
+  const again = await openCase(c, keyring, key)
   return again ? sendCase(c, again, { notice: 'sent' }) : noCase(c)
 }
 
 /** The case of a key, opened with the report's own key; null for any pair that opens none. */
 async function openCase(
   c: Context<MarketEnv>,
-  secret: string,
+  keyring: WhistleblowerKeyring,
   key: CaseKey,
 ): Promise<(ReporterOpenedCase & { wrappedKey: string }) | null> {
   const found = await c.var.api.whistleblower.status(key)
   if (!found) return null
   try {
-    return { ...(await opened(secret, key, found)), wrappedKey: found.wrapped_key }
+    return { ...(await opened(keyring, key, found)), wrappedKey: found.wrapped_key }
   } catch (error) {
-    // A key wrapped with another secret, or altered text: nothing of it can be shown.
+    // A key the ring lacks (UnknownKeyId, logged with its id), or altered text: nothing of it can be shown.
     logEvent('error', 'whistleblower_case_unreadable', { error: errorName(error) })
-    throw error
+    throw new UnreadableCase(error instanceof Error ? error.name : 'unknown')
   }
 }
 
-async function opened(secret: string, key: CaseKey, found: ReporterCase): Promise<ReporterOpenedCase> {
-  const reportKey = await openReportKey(secret, found.wrapped_key)
+async function opened(keyring: WhistleblowerKeyring, key: CaseKey, found: ReporterCase): Promise<ReporterOpenedCase> {
+  const reportKey = await openReportKey(keyring, found.wrapped_key)
   const open = (sealed: string) => openText(reportKey, sealed)
   const report = JSON.parse(await open(found.sealed_report)) as ReporterOpenedCase['report']
   return {
