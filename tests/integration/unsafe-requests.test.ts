@@ -27,7 +27,12 @@ const LARGER_BODIES: Record<string, number> = {
   ),
 }
 /** Routes other sites may call: they prove their caller themselves (the purge's bearer secret, a webhook's signature). */
-const CROSS_SITE_ALLOWED = new Set(['POST /_purge', 'POST /_webhooks/payments', 'POST /_webhooks/mail'])
+const CROSS_SITE_ALLOWED = new Set([
+  'POST /_purge',
+  'POST /_rewrap/whistleblower',
+  'POST /_webhooks/payments',
+  'POST /_webhooks/mail',
+])
 
 /** Every unsafe route of the Worker, with a path it answers (parameters filled in), those that allow other sites included. */
 const everyUnsafeRoute = () =>
