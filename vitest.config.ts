@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
+import { brandFolder } from './scripts/brand-data/folder'
 import { DEMO_STAFF, demoMessages, demoSeedStatements } from './scripts/demo-seed.mjs'
 import { MAIL_STAND_IN_KEY, MAIL_STAND_IN_WEBHOOK_SECRET } from './tests/fixtures/mail-stand-in.mjs'
 
@@ -32,6 +33,8 @@ export default defineConfig({
           TEST_RATE_LIMITS: rateLimits,
           TEST_WRANGLER_TOML: readFileSync('wrangler.toml', 'utf8'),
           TEST_DEMO_STAFF: DEMO_STAFF,
+          // The brand's data as `npm run data:load` reads a folder (tests/integration/brand-data.test.ts).
+          TEST_BRAND_DATA: brandFolder('tests/fixtures/brand-data'),
           // `FULL_SITEMAP_WALK=1 npx vitest run tests/integration/sitemaps.test.ts`: every sitemap URL rendered, not one per kind.
           TEST_FULL_SITEMAP_WALK: process.env.FULL_SITEMAP_WALK ?? '',
           PURGE_SECRET: 'test-purge-secret',

@@ -6,12 +6,18 @@ import type { Staff } from '../contract/staff-schemas'
 import type { WorkerCustomer } from '../contract/worker-customer'
 
 /**
- * The embedded API's environment: its D1 database and the Worker's service token (which settling a payment needs when
- * set), the customer the Worker vouches for on a held shop's call (reference-api/worker-customer.ts), the market the
+ * The embedded API's environment: its D1 database, its public origin and the Worker's service token (which settling a
+ * payment needs when set), the customer the Worker vouches for on a held shop's call (reference-api/worker-customer.ts), the market the
  * caller speaks for and, on account calls, its user (on staff calls, its staff member).
  */
 export type ApiEnv = {
-  Bindings: { DB: D1Database; UPSTREAM_SERVICE_TOKEN?: string; WORKER_CUSTOMER?: WorkerCustomer }
+  Bindings: {
+    DB: D1Database
+    UPSTREAM_SERVICE_TOKEN?: string
+    WORKER_CUSTOMER?: WorkerCustomer
+    /** Where the deployment is served: the demo's accounts sign in only on this machine (reference-api/demo-accounts.ts). */
+    PUBLIC_ORIGIN?: string
+  }
   Variables: { tenant: string | null; locale: string; user: User; staff: Staff }
 }
 

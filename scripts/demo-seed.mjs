@@ -5,6 +5,7 @@ import { pbkdf2Sync, randomBytes } from 'node:crypto'
 import { readFileSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { richText } from './rich-text.mjs'
 import { plainText, specParts } from './spec-items.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -458,20 +459,6 @@ function variantPriceStatements(productPrices, variants) {
   )
 }
 
-const escapeHtml = (text) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-
-/** An article's blocks as the small HTML subset the API serves as rich text. */
-function richText(blocks) {
-  return blocks
-    .map((block) => {
-      if (block.type === 'heading') return `<h2>${escapeHtml(block.text)}</h2>`
-      if (block.type === 'list') return `<ul>${block.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
-      return `<p>${escapeHtml(block.text)}</p>`
-    })
-    .join('\n')
-}
-
 const boolFlags = (flags) => Object.fromEntries(Object.entries(flags).map(([key, on]) => [key, on ? 1 : 0]))
 
 /** The demo customers with their addresses, bikes and orders (demo/customers.json). */
@@ -482,11 +469,18 @@ function customerStatements() {
       ...customer,
       password_hash: passwordHash(password),
       email_confirmed_at: '2026-01-01T00:00:00Z',
+      demo: 1,
     }),
+  )
+  // Marked demo rows (migrations/0022_demo_rows.sql), also where an earlier seed loaded them unmarked: they sign in
+  // only on this machine (docs/decisions/054).
+  statements.push(
+    `UPDATE users SET demo = 1 WHERE id IN (${DEMO_CUSTOMERS.map((customer) => customer.id).join(', ')});`,
   )
   // Loaded once: a restart keeps the last TOTP step used (a code stays good once) and the events that name them.
   for (const { password, ...member } of DEMO_STAFF)
-    statements.push(insertOnce('staff_users', { ...member, password_hash: passwordHash(password) }))
+    statements.push(insertOnce('staff_users', { ...member, password_hash: passwordHash(password), demo: 1 }))
+  statements.push(`UPDATE staff_users SET demo = 1 WHERE id IN (${DEMO_STAFF.map((member) => member.id).join(', ')});`)
   for (const { user_id, addresses, bikes, orders } of readJson('demo/customers.json').customers) {
     for (const address of addresses) statements.push(insertOnce('addresses', { ...address, user_id }))
     for (const bike of bikes) statements.push(insertOnce('bikes', { ...bike, user_id }))

@@ -25,6 +25,9 @@ const wrangler = spawn(
     '--inspector-port',
     String(Number(port) + 1000),
     ...persistArgs(),
+    // Served on this machine: the demo's customers and staff may sign in (reference-api/demo-accounts.ts).
+    '--var',
+    `PUBLIC_ORIGIN:http://127.0.0.1:${port}`,
     ...SECRETS.flatMap((name) => (process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [])),
   ]),
   { cwd: root, env: quietEnv(), stdio: 'inherit' },

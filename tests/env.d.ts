@@ -17,6 +17,8 @@ declare namespace Cloudflare {
       password: string
       totp_secret: string
     }>
+    /** tests/fixtures/brand-data as `npm run data:load` reads a folder: path within it → text. */
+    TEST_BRAND_DATA: Record<string, string>
     /** '1' when every sitemap URL is to be rendered (`FULL_SITEMAP_WALK=1`), else one per page kind and market. */
     TEST_FULL_SITEMAP_WALK: string
     /** The mail queue wrangler.toml's consumer takes, for a test that means a mail to leave (MAIL_QUEUE is parked). */

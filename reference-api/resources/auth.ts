@@ -14,6 +14,7 @@ import { withoutDirectionControls } from '../../contract/direction-controls'
 import { loginAnswer, type User, userAnswer } from '../../contract/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, refuse, respond } from '../context'
 import { mailText, queueMail } from '../outbox'
+import { demoAccountRefused } from '../demo-accounts'
 import { hashPassword, newToken, tokenHash, verifyPassword } from '../passwords'
 import { workerCustomerUser } from '../worker-customer'
 
@@ -44,10 +45,11 @@ export const auth = new Hono<ApiEnv>()
   .post('/auth/login', async (c) => {
     const body = loginRequestSchema.safeParse(await c.req.json().catch(() => null))
     if (!body.success) return c.json({ message: 'The e-mail address and the password are required.' }, 422)
-    const row = await c.env.DB.prepare('SELECT id, password_hash FROM users WHERE email = ?')
+    const row = await c.env.DB.prepare('SELECT id, password_hash, demo FROM users WHERE email = ?')
       .bind(body.data.email)
-      .first<{ id: number; password_hash: string }>()
-    if (!(await verifyPassword(body.data.password, row?.password_hash ?? null)) || !row) {
+      .first<{ id: number; password_hash: string; demo: number }>()
+    const passwordRight = await verifyPassword(body.data.password, row?.password_hash ?? null)
+    if (!row || !passwordRight || demoAccountRefused(row, c.env.PUBLIC_ORIGIN)) {
       return c.json({ message: 'These credentials do not match our records.' }, 422)
     }
     const token = newToken()

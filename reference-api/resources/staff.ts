@@ -32,6 +32,7 @@ import {
   positiveInt,
   respond,
 } from '../context'
+import { demoAccountRefused } from '../demo-accounts'
 import { newToken, tokenHash, verifyPassword } from '../passwords'
 import { STAFF_TOKEN_HOURS, bearerStaff, staffOnly } from '../staff-auth'
 import { bearerToken, unauthorized } from './auth'
@@ -42,7 +43,7 @@ const TOTP_STEP_SECONDS = 30
 const STAFF_PAGE_SIZE = 25
 const DATE = /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/
 
-type StaffRow = Staff & { password_hash: string; totp_secret: string; totp_last_step: number }
+type StaffRow = Staff & { password_hash: string; totp_secret: string; totp_last_step: number; demo: number }
 type SubmissionRow = {
   id: number
   reference: string
@@ -75,13 +76,13 @@ staff.post('/staff/login', async (c) => {
   const refused = () => c.json({ message: 'These credentials do not match our records.' }, 422)
   if (!body.success) return refused()
   const row = await c.env.DB.prepare(
-    'SELECT id, email, name, role, password_hash, totp_secret, totp_last_step FROM staff_users WHERE email = ? AND active = 1',
+    'SELECT id, email, name, role, password_hash, totp_secret, totp_last_step, demo FROM staff_users WHERE email = ? AND active = 1',
   )
     .bind(body.data.email)
     .first<StaffRow>()
   // The password is checked (slowly) whether or not the address is known.
   const passwordRight = await verifyPassword(body.data.password, row?.password_hash ?? null)
-  if (!row || !passwordRight) return refused()
+  if (!row || !passwordRight || demoAccountRefused(row, c.env.PUBLIC_ORIGIN)) return refused()
   const now = Date.now()
   const step = await matchedStep(row.totp_secret, body.data.code, now)
   if (step === null || step <= row.totp_last_step) return refused()
