@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { root, runTool } from '../local.mjs'
+import { persistArgs, root, runTool } from '../local.mjs'
 import { brandFolder } from './folder'
 import { readBrandData } from './read'
 import { brandDataStatements } from './statements'
@@ -46,5 +46,8 @@ console.log(
     `${Object.keys(data.pages).length} pages, ${data.dealers.length} dealers → ${statements.length} upserts in ${file}`,
 )
 if (values['dry-run']) process.exit(0)
-runTool('wrangler', d1ExecuteArgs({ env: values.env ?? 'local' }, file))
+runTool('wrangler', [
+  ...d1ExecuteArgs({ env: values.env ?? 'local' }, file),
+  ...(values.env === 'local' ? persistArgs() : []),
+])
 console.log(`loaded into the ${values.env} D1 (rows already the same were not written)`)

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { STAFF_ROLES, type StaffRole } from '../../contract/staff-schemas'
-import { runTool } from '../local.mjs'
+import { persistArgs, runTool } from '../local.mjs'
 import { d1ExecuteArgs } from '../brand-data/target'
 import { staffAddition, staffDisabling } from './statements'
 
@@ -34,13 +34,17 @@ const folder = mkdtempSync(join(tmpdir(), 'staff-'))
 const file = join(folder, 'staff.sql')
 writeFileSync(file, change ? change.sql : staffDisabling(email), { mode: 0o600 })
 try {
-  runTool('wrangler', d1ExecuteArgs({ env: values.env ?? 'local' }, file), { quiet: true })
+  runTool(
+    'wrangler',
+    [...d1ExecuteArgs({ env: values.env ?? 'local' }, file), ...(values.env === 'local' ? persistArgs() : [])],
+    { quiet: true },
+  )
 } finally {
   rmSync(folder, { recursive: true, force: true })
 }
 if (!change) console.log(`${email}: disabled, signed out everywhere`)
 else {
-  console.log(`${email}: ${role} in the ${values.env} D1. Shown once, nowhere stored:`)
+  console.log(`${email}: ${role} in the ${values.env} D1. Shown once (the password nowhere stored in clear):`)
   if (!given) console.log(`  password: ${password}`)
   console.log(`  TOTP secret: ${change.secret}`)
   console.log(`  enrolment: ${change.otpauth}`)
