@@ -15,7 +15,7 @@ export function routeKindOf(c: Context): string {
  * Writes one request's data point into Workers Analytics Engine (`METRICS`, `[[analytics_engine_datasets]]`); nothing
  * without the binding. The fields, which the alerts' queries name (docs/operations.md "Alerts"): index1 and blob1 the
  * route kind, blob2 the market (empty without one), blob3 the cache outcome, blob4 the method; double1 the status,
- * double2 the duration (ms), double3 the upstream calls, double4 the failed ones. No path, no address, nothing personal.
+ * double2 the duration (ms), double3 the upstream calls, double4 those the backend failed. No path, no address, nothing personal.
  *
  * @example
  * recordRequest(c.env.METRICS, routeKindOf(c), log.summary(c.res.status))

@@ -31,6 +31,7 @@ export type RequestSummary = {
   /** How the page cache answered the page, or else the weakest of the request's cached lookups. */
   cache: PageCacheOutcome | CacheOutcome | 'none'
   upstreamCalls: number
+  /** The calls the backend failed (a 5xx, a timeout, no answer, an unreadable answer), not its 401s or refusals. */
   upstreamFailures: number
   durationMs: number
 }
@@ -45,6 +46,8 @@ export class RequestLog {
   private readonly cache: Partial<Record<CacheOutcome, number>> = {}
   private readonly failures: Array<{ path: string; failure: string; status: number }> = []
   private upstreamCalls = 0
+  /** The failed calls that were the backend's failures (a 5xx, a timeout, no answer, garbage), not its refusals. */
+  private backendFailures = 0
   market: string | null = null
   error: string | null = null
   /** How the page cache answered (src/page-cache/page-cache.ts), on the pages it keeps. */
@@ -83,6 +86,7 @@ export class RequestLog {
   /** Counts an upstream call, and remembers a failed one (its path without query, secrets redacted). */
   upstreamCall = (call: UpstreamCall): void => {
     this.upstreamCalls++
+    if (call.failure && call.failure !== 'rejected' && call.failure !== 'unauthorized') this.backendFailures++
     if (call.failure)
       this.failures.push({
         path: loggablePath(call.path.split('?')[0] as string),
@@ -121,7 +125,7 @@ export class RequestLog {
       market: this.market,
       cache: this.page ?? this.cacheSummary,
       upstreamCalls: this.upstreamCalls,
-      upstreamFailures: this.failures.length,
+      upstreamFailures: this.backendFailures,
       durationMs,
     }
   }
