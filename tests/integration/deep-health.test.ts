@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { RequestLog } from '../../src/ops/request-log'
 import { faultLane } from '../fixtures/original-backend-lanes'
 import { clearCaches, visit } from '../fixtures/worker'
 
@@ -183,6 +184,17 @@ describe('the metrics data point', () => {
     expect(points).toHaveLength(1)
     expect(points[0]?.doubles?.[0]).toBe(503)
     expect(points[0]?.doubles?.[3]).toBeGreaterThan(0)
+  })
+
+  it("counts the backend's failures only, not its 401s or refusals", () => {
+    const log = new RequestLog('GET', '/it-it/my-account', { noTrace: false })
+    const call = { method: 'GET', path: 'account/profile', ms: 3 }
+    log.upstreamCall({ ...call, status: 200 })
+    log.upstreamCall({ ...call, status: 401, failure: 'unauthorized' })
+    log.upstreamCall({ ...call, status: 422, failure: 'rejected' })
+    log.upstreamCall({ ...call, status: 502, failure: 'unavailable' })
+    log.upstreamCall({ ...call, status: 0, failure: 'timeout' })
+    expect(log.summary(200)).toMatchObject({ upstreamCalls: 5, upstreamFailures: 2 })
   })
 
   it('leaves the market and the upstream out on the whistleblower channel', async () => {
