@@ -10,6 +10,7 @@ import { PageError } from './errors/page-error'
 import { PICK_MARKET_PATH, pickMarket } from './market/pick-market'
 import { requireArea, requirePage } from './market/request-availability'
 import { resolveMarket } from './market/resolve-market'
+import { deepHealth } from './ops/deep-health'
 import { health } from './ops/health'
 import { errorName, logEvent } from './ops/log'
 import { purge } from './ops/purge'
@@ -172,6 +173,7 @@ app.use(viewer())
 
 // The Worker's own paths: matched before any market is resolved.
 app.get('/_health', health)
+app.get('/_health/deep', deepHealth)
 app.post('/_purge', allowCrossSite(), purge)
 app.post('/_rewrap/whistleblower', allowCrossSite(), rewrapWhistleblower)
 app.get('/robots.txt', robots)

@@ -21,6 +21,11 @@ export type Bindings = Env & {
    * still opens, and is sealed again with `SESSION_SECRET` at its next request. Removed: such sessions are gone.
    */
   SESSION_SECRET_PREVIOUS?: string
+  /**
+   * Workers Analytics Engine's dataset of the requests' metrics (src/ops/metrics.ts, docs/operations.md "Alerts"):
+   * one data point per request. Unbound: no metrics, nothing else changes.
+   */
+  METRICS?: AnalyticsEngineDataset
   /** Bearer secret of `POST /_purge`. Without it, purging is switched off. */
   PURGE_SECRET?: string
   /** Cloudflare Turnstile's secret: with `TURNSTILE_SITE_KEY`, lead forms are checked by Turnstile on the server. */

@@ -20,6 +20,7 @@ import {
   misconfiguredTransport,
 } from './upstream/transport'
 import { errorName, logEvent } from './ops/log'
+import { recordRequest, routeKindOf } from './ops/metrics'
 import { RequestLog } from './ops/request-log'
 
 /** The backend's transport with the areas the Worker holds in its stead: the shop's own way when it holds the shop. */
@@ -30,7 +31,7 @@ function heldAreasTransport(backend: Transport, embedded: EmbeddedTransport, are
 
 /**
  * Builds what every request needs before anything else runs: its log line, the upstream client (the embedded
- * reference API in-process, or `UPSTREAM_URL` over HTTP) and the cached lookups; writes the log line when the answer is ready.
+ * reference API in-process, or `UPSTREAM_URL` over HTTP) and the cached lookups; writes the log line and the metrics' data point (src/ops/metrics.ts) when the answer is ready.
  *
  * @example
  * app.use(requestContext())
@@ -77,5 +78,7 @@ export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) =
     ),
   )
   await next()
-  if (!render) log.write(c.res.status)
+  if (render) return
+  log.write(c.res.status)
+  recordRequest(c.env.METRICS, routeKindOf(c), log.summary(c.res.status))
 }

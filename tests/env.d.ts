@@ -26,6 +26,8 @@ declare namespace Cloudflare {
     MAIL_API_KEY: string
     MAIL_WEBHOOK_SECRET: string
     PURGE_SECRET: string
+    /** The requests' metrics dataset (src/ops/metrics.ts): a test hands in a recording one. */
+    METRICS?: AnalyticsEngineDataset
     /** The payment settings a test may change (src/env.ts; vitest.config.ts names the test provider for staging). */
     PAYMENT_WEBHOOK_SECRET?: string
     PAYMENT_TEST_PROVIDER_ALLOWED?: string

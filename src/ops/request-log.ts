@@ -21,6 +21,22 @@ export function loggablePath(path: string): string {
 export type PageCacheOutcome = 'memory' | 'cache' | 'stale' | 'miss'
 
 /**
+ * What one request did as its metrics data point takes it (src/ops/metrics.ts): its outcome and counts, no path. On the
+ * whistleblower channel's paths the market, the cache and the upstream are left out, as in its log line.
+ */
+export type RequestSummary = {
+  method: string
+  status: number
+  market: string | null
+  /** How the page cache answered the page, or else the weakest of the request's cached lookups. */
+  cache: PageCacheOutcome | CacheOutcome | 'none'
+  upstreamCalls: number
+  /** The calls the backend failed (a 5xx, a timeout, no answer, an unreadable answer), not its 401s or refusals. */
+  upstreamFailures: number
+  durationMs: number
+}
+
+/**
  * What one request did, written as one JSON line when it ends. It never holds cookies, tokens, query strings or
  * form content: only the method, the path, the market and counts. On the whistleblower channel's paths it holds the
  * path, the status and the duration only: no market, no upstream call, nothing that could single a reporter out.
@@ -30,6 +46,8 @@ export class RequestLog {
   private readonly cache: Partial<Record<CacheOutcome, number>> = {}
   private readonly failures: Array<{ path: string; failure: string; status: number }> = []
   private upstreamCalls = 0
+  /** The failed calls that were the backend's failures (a 5xx, a timeout, no answer, garbage), not its refusals. */
+  private backendFailures = 0
   market: string | null = null
   error: string | null = null
   /** How the page cache answered (src/page-cache/page-cache.ts), on the pages it keeps. */
@@ -68,6 +86,7 @@ export class RequestLog {
   /** Counts an upstream call, and remembers a failed one (its path without query, secrets redacted). */
   upstreamCall = (call: UpstreamCall): void => {
     this.upstreamCalls++
+    if (call.failure && call.failure !== 'rejected' && call.failure !== 'unauthorized') this.backendFailures++
     if (call.failure)
       this.failures.push({
         path: loggablePath(call.path.split('?')[0] as string),
@@ -85,6 +104,30 @@ export class RequestLog {
   get cacheSummary(): CacheOutcome | 'none' {
     for (const outcome of ['miss', 'stale', 'hit', 'memo'] as const) if (this.cache[outcome]) return outcome
     return 'none'
+  }
+
+  /** What the request did, for its metrics data point. */
+  summary(status: number): RequestSummary {
+    const durationMs = Date.now() - this.started
+    if (this.bare)
+      return {
+        method: this.method,
+        status,
+        market: null,
+        cache: 'none',
+        upstreamCalls: 0,
+        upstreamFailures: 0,
+        durationMs,
+      }
+    return {
+      method: this.method,
+      status,
+      market: this.market,
+      cache: this.page ?? this.cacheSummary,
+      upstreamCalls: this.upstreamCalls,
+      upstreamFailures: this.backendFailures,
+      durationMs,
+    }
   }
 
   /** Writes the line. */

@@ -12,6 +12,7 @@ import { configOf } from '../config'
 import type { Bindings } from '../env'
 import { isLive } from '../market/market'
 import { errorName, logEvent } from '../ops/log'
+import { recordRequest } from '../ops/metrics'
 import { RequestLog } from '../ops/request-log'
 import { CONSENT_COOKIE, consentFrom } from '../tracking/consent'
 import type { Candidate } from './cacheable'
@@ -20,8 +21,11 @@ import { keptPersonalTemplates, type PersonalParts, stitchEntry } from './person
 import { answerOf, freshnessOf, fromMemory, matchesEtag } from './store'
 import { rememberedPageVersion } from './versions'
 
-/** What the page cache learnt of an address it answered: the page's candidate and its market (and whether it sells). */
-type Address = { candidate: Candidate; country: string; segment: string; sellsOnline: boolean }
+/**
+ * What the page cache learnt of an address it answered: the page's candidate, its market (and whether it sells), and
+ * its route kind for the metrics (src/ops/metrics.ts).
+ */
+type Address = { candidate: Candidate; country: string; segment: string; sellsOnline: boolean; routeKind: string }
 
 /** Addresses (variant, path and query as sent) of kept pages, least recently answered first out. */
 const addresses = isolateMemo<Address>({ limit: 4096 })
@@ -46,8 +50,8 @@ export function forgetAddresses(): void {
  * and page versions. A logged-in visitor's session must be one this isolate remembers (and due no check), a cart's
  * count one their browser keeps for that cart (src/cart/cart-count.ts): their parts are stitched in as the page cache
  * does. Anything else — a session or a count to read, a stale or missing page, a market to read again, maintenance —
- * is null: the app answers it, the page cache included. Same bytes, headers and log line as the page cache's own
- * memory answer.
+ * is null: the app answers it, the page cache included. Same bytes, headers, log line and metrics data point as the page
+ * cache's own memory answer.
  *
  * @example
  * answerEarly(request, env) ?? app.fetch(request, env, ctx)
@@ -81,6 +85,7 @@ export function answerEarly(request: Request, env: Bindings): Response | Promise
       cacheControl(parts || variant !== DEFAULT_VARIANT ? Caching.personal : Caching.shared),
     )
     log.write(answer.status)
+    recordRequest(env.METRICS, address.routeKind, log.summary(answer.status))
     return answer
   }
   if (parts && templates) return stitchEntry(entry, request.method, parts, templates).then(sent)

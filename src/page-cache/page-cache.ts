@@ -7,6 +7,7 @@ import { configOf } from '../config'
 import type { Bindings, MarketEnv } from '../env'
 import { siteUrl } from '../market/market'
 import { errorName, logEvent } from '../ops/log'
+import { routeKindOf } from '../ops/metrics'
 import type { PageCacheOutcome } from '../ops/request-log'
 import { viewOf } from '../render/respond'
 import { CONSENT_COOKIE, consentOf } from '../tracking/consent'
@@ -217,8 +218,9 @@ async function personalPartsOf(c: Context<MarketEnv>): Promise<PersonalParts | n
 }
 
 /** What the early answer needs to know of a kept page's market besides the page. */
-const addressOf = ({ var: { market, available } }: Context<MarketEnv>) => ({
-  country: market.country,
-  segment: market.segment,
-  sellsOnline: available.has('cart'),
+const addressOf = (c: Context<MarketEnv>) => ({
+  country: c.var.market.country,
+  segment: c.var.market.segment,
+  sellsOnline: c.var.available.has('cart'),
+  routeKind: routeKindOf(c),
 })

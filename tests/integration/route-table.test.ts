@@ -15,6 +15,7 @@ import { purgePage, submitPurge } from '../../src/console/purge'
 import { consoleLoginPage, consoleLogout, submitConsoleLogin } from '../../src/console/sign-in'
 import { purge } from '../../src/ops/purge'
 import { rewrapWhistleblower } from '../../src/ops/rewrap'
+import { deepHealth } from '../../src/ops/deep-health'
 import { health } from '../../src/ops/health'
 import { pickMarket } from '../../src/market/pick-market'
 import {
@@ -69,6 +70,7 @@ type Handler = (...args: never[]) => unknown
 const ROUTES: Array<[method: string, pattern: string, example: string, handler: Handler]> = [
   // The Worker's own paths.
   ['GET', '/_health', '/_health', health],
+  ['GET', '/_health/deep', '/_health/deep', deepHealth],
   ['POST', '/_purge', '/_purge', purge],
   ['POST', '/_rewrap/whistleblower', '/_rewrap/whistleblower', rewrapWhistleblower],
   ['GET', '/robots.txt', '/robots.txt', robots],
