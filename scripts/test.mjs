@@ -1,6 +1,6 @@
 // `npm test`: every test on a fresh clone — installs what is missing (npm packages, Debian's Chromium), builds the
 // client, then runs the formatter and linter's check (Biome), the typecheck, the workerd suite (unit + integration),
-// the bundle check and the browser suite, and ends with one line: `N passed, N failed`, the totals of every runner.
+// the deploy check (tests/deploy), the bundle check and the browser suite, and ends with one line: `N passed, N failed`, the totals of every runner.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -92,6 +92,13 @@ check('format and lint (biome ci)', 'npx', ['biome', 'ci', '--max-diagnostics=50
 check('client build (first-load budget)', 'node', ['scripts/build-client.mjs'])
 check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])
 check('typecheck (node side)', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.node.json'])
+// The deploy check against the committed wrangler.toml and a filled-in one (docs/decisions/052), in Node, no network.
+check('deploy check (node --test tests/deploy)', process.execPath, [
+  'scripts/tool.mjs',
+  'node',
+  '--test',
+  'tests/deploy/deploy-check.test.mjs',
+])
 vitest()
 check('worker bundle (wrangler deploy --dry-run)', 'node', ['scripts/bundle-size.mjs'])
 playwright()
