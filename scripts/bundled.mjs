@@ -8,6 +8,11 @@ import { root } from './local.mjs'
 
 /** Bundles `entry` (a path from the project's root) and runs it. */
 export async function runBundled(entry, name) {
+  await importBundled(entry, name)
+}
+
+/** Bundles `entry` (a path from the project's root) for Node and answers its module: one source of a rule for both. */
+export async function importBundled(entry, name) {
   const outfile = join(root, `dist/${name}/cli.mjs`)
   mkdirSync(join(root, `dist/${name}`), { recursive: true })
   await build({
@@ -31,5 +36,5 @@ export async function runBundled(entry, name) {
       },
     ],
   })
-  await import(pathToFileURL(outfile).href)
+  return import(pathToFileURL(outfile).href)
 }

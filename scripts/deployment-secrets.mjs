@@ -1,11 +1,14 @@
 // The secrets a deployment needs, from its variables, and the names an operator's file says are set (docs/deploy.md,
 // docs/decisions/052). No network: the file is one the operator already has.
 import { readFileSync } from 'node:fs'
+import { importBundled } from './bundled.mjs'
+
+/** The Worker's own list (src/ops/required-secrets.ts, which `/_health/deep` checks too), bundled for Node once. */
+const secretsOfTheWorker = await importBundled('src/ops/required-secrets.ts', 'required-secrets')
 
 /**
- * The secrets a deployment with these variables cannot run without: the sessions', the purge's and the whistleblower
- * keyring always; the payment webhook's where checkout is served; Stripe's, the mail service's, the backend's Access
- * and service tokens and Turnstile's where the variables name them (docs/configuration.md).
+ * The names of the secrets a deployment with these variables cannot run without, as the Worker's `/_health/deep`
+ * reads them (docs/configuration.md): one rule for both.
  *
  * @example
  * requiredSecrets({ PAYMENT_PROVIDER: 'stripe', MAIL_PROVIDER: 'resend' }, { sellsOnline: true })
@@ -14,19 +17,8 @@ import { readFileSync } from 'node:fs'
  * @param {{ sellsOnline: boolean }} deployment
  * @returns {string[]}
  */
-export function requiredSecrets(vars, { sellsOnline }) {
-  return [
-    'SESSION_SECRET',
-    'PURGE_SECRET',
-    'WHISTLEBLOWER_KEYS',
-    ...(sellsOnline ? ['PAYMENT_WEBHOOK_SECRET'] : []),
-    ...(vars.PAYMENT_PROVIDER === 'stripe' ? ['STRIPE_SECRET_KEY'] : []),
-    ...(vars.MAIL_PROVIDER === 'resend' ? ['MAIL_API_KEY', 'MAIL_WEBHOOK_SECRET'] : []),
-    ...(vars.UPSTREAM_URL
-      ? ['UPSTREAM_ACCESS_CLIENT_ID', 'UPSTREAM_ACCESS_CLIENT_SECRET', 'UPSTREAM_SERVICE_TOKEN']
-      : []),
-    ...(vars.TURNSTILE_SITE_KEY ? ['TURNSTILE_SECRET_KEY'] : []),
-  ]
+export function requiredSecrets(vars, deployment) {
+  return secretsOfTheWorker.requiredSecrets(vars, deployment).map((secret) => secret.name)
 }
 
 /** Every secret the Worker reads (src/env.ts): none of them belongs in `[vars]`, where anyone with the repository reads it. */

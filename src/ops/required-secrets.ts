@@ -18,14 +18,15 @@ const text = (vars: DeploymentVars, name: string) => {
  * The secrets a deployment of this configuration needs, read from its variables only: one list for the Worker's
  * `/_health/deep` (src/ops/deep-health.ts) and the deploy check, so neither can miss one the other names. Always the
  * session and operator secrets and the whistleblower keyring (the Worker holds the channel unless the backend serves
- * it); the payment provider's; the backend's credentials with an `UPSTREAM_URL`; Resend's with `MAIL_PROVIDER =
+ * it); the payment webhook's where a market sells online (`sellsOnline`: the Worker cannot tell, so it assumes so; the
+ * deploy check knows from the brand's markets file), the payment provider's; the backend's credentials with an `UPSTREAM_URL`; Resend's with `MAIL_PROVIDER =
  * "resend"`; Turnstile's secret with its site key.
  *
  * @example
  * requiredSecrets({ PAYMENT_PROVIDER: 'stripe', MAIL_PROVIDER: 'record' }).map((secret) => secret.name)
  * // ['SESSION_SECRET', 'PURGE_SECRET', 'WHISTLEBLOWER_KEYS', 'PAYMENT_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY']
  */
-export function requiredSecrets(vars: DeploymentVars): RequiredSecret[] {
+export function requiredSecrets(vars: DeploymentVars, { sellsOnline = true } = {}): RequiredSecret[] {
   const secrets: RequiredSecret[] = [
     { name: 'SESSION_SECRET', alternatives: [], without: 'no login, no session' },
     { name: 'PURGE_SECRET', alternatives: [], without: 'no purge, no re-wrap, no deep health' },
@@ -41,7 +42,7 @@ export function requiredSecrets(vars: DeploymentVars): RequiredSecret[] {
       without: 'the whistleblower channel answers 503',
     })
   const provider = text(vars, 'PAYMENT_PROVIDER') || 'test'
-  secrets.push({ name: 'PAYMENT_WEBHOOK_SECRET', alternatives: [], without: 'payments answer 503' })
+  if (sellsOnline) secrets.push({ name: 'PAYMENT_WEBHOOK_SECRET', alternatives: [], without: 'payments answer 503' })
   if (provider === 'stripe')
     secrets.push({ name: 'STRIPE_SECRET_KEY', alternatives: [], without: 'no Stripe checkout' })
   if (upstream) {
