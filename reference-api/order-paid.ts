@@ -112,7 +112,7 @@ export async function orderPaidStatements(
   ]
   const mail = await confirmationOf(db, order, (items?.results ?? []) as Item[], linkTemplate)
   statements.push(
-    queueMail(db, mail, { when: PAID_NOW.replace('?1', '?5').replace('?2', '?6'), params: [orderId, eventId] }),
+    queueMail(db, mail, { when: PAID_NOW.replace('?1', '?7').replace('?2', '?8'), params: [orderId, eventId] }),
   )
   return { statements, oversold: (short?.results ?? []) as Oversold[] }
 }

@@ -59,7 +59,8 @@ export async function mailText(
 
 /**
  * The statement that queues a mail, to run alone or in a batch with the change it reports; with `only`, just when its
- * SQL condition holds (in a batch: after the statements before it).
+ * SQL condition holds (in a batch: after the statements before it). The mail's own values are `?1` to `?6`: a condition
+ * with numbered parameters starts at `?7`.
  */
 export function queueMail(db: D1Database, mail: Mail, only?: { when: string; params: unknown[] }): D1PreparedStatement {
   return db
