@@ -62,7 +62,7 @@ describe('sending one outbox row', () => {
         subject: 'Subject of newsletter_confirmation',
         body: 'Hello',
         kind: 'newsletter_confirmation',
-        html: null,
+        html: expect.stringContaining('<html lang="en" dir="ltr">'),
         headers: {},
       },
       {
@@ -71,7 +71,7 @@ describe('sending one outbox row', () => {
         subject: 'Subject of whistleblower_news',
         body: 'There is news: https://site.test/it-it/whistleblower-form/status',
         kind: 'whistleblower_news',
-        html: null,
+        html: expect.stringContaining('<html lang="en" dir="ltr">'),
         headers: {},
       },
     ])
