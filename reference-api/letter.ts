@@ -72,7 +72,7 @@ export function letterHtml(letter: Letter): string {
   const dir = RIGHT_TO_LEFT.has(letter.locale) ? 'rtl' : 'ltr'
   const start = dir === 'rtl' ? 'right' : 'left'
   const end = dir === 'rtl' ? 'left' : 'right'
-  const blocks = letter.blocks.map((block) => blockHtml(block, start, end)).join('\n')
+  const blocks = letter.blocks.map((block) => blockHtml(block, start, end, dir === 'rtl')).join('\n')
   const footer = letter.footer
     ? `<tr><td class="muted" style="padding:16px 32px 28px;font-size:13px;line-height:20px;color:${MUTED};text-align:${start};border-top:1px solid ${RULE}"><a href="${attribute(letter.footer.href)}" style="color:${MUTED};text-decoration:underline">${text(letter.footer.label)}</a></td></tr>`
     : ''
@@ -107,7 +107,7 @@ td, p, a { overflow-wrap: anywhere; word-break: break-word; }
 <table role="presentation" class="paper ink" dir="${dir}" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;background-color:${PAPER};color:${INK};font-family:'Helvetica Neue',Helvetica,Arial,sans-serif;font-size:16px;line-height:24px;text-align:${start}">
 <tr><td class="wordmark" dir="ltr" style="padding:28px 32px 8px;font-size:15px;line-height:20px;letter-spacing:4px;font-weight:700;color:${INK};text-align:${start}">AURORA&nbsp;CYCLES</td></tr>
 <tr><td style="padding:0 32px"><table role="presentation" width="48" cellpadding="0" cellspacing="0" border="0"><tr><td height="3" style="height:3px;line-height:3px;font-size:0;background-color:${ACCENT}">&nbsp;</td></tr></table></td></tr>
-<tr><td style="padding:20px 32px 4px"><h1 style="margin:0;font-size:22px;line-height:30px;font-weight:600">${text(letter.subject)}</h1></td></tr>
+<tr><td style="padding:20px 32px 4px"><h1 style="margin:0;font-size:22px;line-height:30px;font-weight:600">${lines(letter.subject, dir === 'rtl')}</h1></td></tr>
 ${blocks}
 <tr><td style="height:12px;line-height:12px;font-size:0">&nbsp;</td></tr>
 ${footer}
@@ -119,32 +119,45 @@ ${footer}
 `
 }
 
-function blockHtml(block: LetterBlock, start: string, end: string): string {
+function blockHtml(block: LetterBlock, start: string, end: string, rtl: boolean): string {
   if (block.kind === 'paragraph')
-    return `<tr><td style="padding:12px 32px 0"><p style="margin:0">${lines(block.text)}</p></td></tr>`
+    return `<tr><td style="padding:12px 32px 0"><p style="margin:0">${lines(block.text, rtl)}</p></td></tr>`
   if (block.kind === 'button')
     return `<tr><td style="padding:16px 32px 4px"><table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr><td class="button" style="background-color:${ACCENT};border-radius:3px"><a href="${attribute(block.href)}" style="display:inline-block;padding:12px 22px;color:#ffffff;font-weight:600;text-decoration:none"><bdi>${text(block.label)}</bdi></a></td></tr></table></td></tr>`
   const rows = block.rows
     .map(([label, value], index) => {
       const stressed = block.total && index === block.rows.length - 1 ? 'font-weight:700;' : ''
-      return `<tr class="rule"><td style="${stressed}padding:8px 0;border-top:1px solid ${RULE};text-align:${start}">${lines(label)}</td><td style="${stressed}padding:8px 0;padding-${start}:16px;border-top:1px solid ${RULE};text-align:${end};white-space:nowrap"><bdi>${text(value)}</bdi></td></tr>`
+      return `<tr class="rule"><td style="${stressed}padding:8px 0;border-top:1px solid ${RULE};text-align:${start}">${lines(label, rtl)}</td><td style="${stressed}padding:8px 0;padding-${start}:16px;border-top:1px solid ${RULE};text-align:${end};white-space:nowrap"><bdi>${text(value)}</bdi></td></tr>`
     })
     .join('')
   return `<tr><td style="padding:12px 32px 0"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%">${rows}</table></td></tr>`
 }
 
-/** A text's lines, escaped, each link in it isolated left to right (an address or a code inside Hebrew or Arabic). */
-function lines(value: string): string {
+/**
+ * A text's lines, escaped, each link in it isolated left to right; in a right-to-left letter every run of Latin
+ * letters and digits too (an order's code, a brand's name, an address inside Hebrew or Arabic).
+ */
+function lines(value: string, rtl: boolean): string {
   return value
     .split('\n')
-    .map((line) =>
-      text(line).replace(
-        /https?:\/\/[^\s<]+/g,
-        (link) => `<a href="${link}" dir="ltr" style="color:inherit;text-decoration:underline"><bdi>${link}</bdi></a>`,
-      ),
-    )
+    .map((line) => {
+      let html = ''
+      let from = 0
+      for (const match of line.matchAll(rtl ? LEFT_TO_RIGHT_RUN : LINK)) {
+        const [run, link] = match
+        html += text(line.slice(from, match.index))
+        html += link
+          ? `<a href="${attribute(link)}" dir="ltr" style="color:inherit;text-decoration:underline"><bdi>${text(link)}</bdi></a>`
+          : `<bdi dir="ltr">${text(run)}</bdi>`
+        from = match.index + run.length
+      }
+      return html + text(line.slice(from))
+    })
     .join('<br>')
 }
+
+const LINK = /(https?:\/\/\S+)/g
+const LEFT_TO_RIGHT_RUN = /(https?:\/\/\S+)|[A-Za-z0-9](?:[A-Za-z0-9\-_.@+/ ]*[A-Za-z0-9])?/g
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 

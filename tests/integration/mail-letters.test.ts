@@ -109,7 +109,9 @@ describe("the order confirmation's HTML part", () => {
     expect(html).toMatch(/<html lang="he" dir="rtl">/)
     expect(html).toMatch(/<table[^>]+dir="rtl"/)
     expect(html).toMatch(/<bdi>\u2067₪2,647\.00\u2069<\/bdi>/)
-    expect(html).toContain(hebrew.order.delivery_pickup.replace('{{dealer}}', 'Ofanei Tel Aviv'))
+    expect(html).toContain(hebrew.order.delivery_pickup.replace('{{dealer}}', '<bdi dir="ltr">Ofanei Tel Aviv</bdi>'))
+    // The order's code inside Hebrew stays one left-to-right run.
+    expect(html).toContain(`<bdi dir="ltr">${code}</bdi>`)
     expect(html).toContain(hebrew.mail.open_link)
     expect(html).toContain('text-align:right')
     expectSelfContained(html, hebrew)
