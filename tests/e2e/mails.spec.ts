@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test'
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
-import type english from '../../src/i18n/en.json' with { type: 'json' }
+import type english from '../../src/i18n/en.json'
 import { letterHtml, letterOf, partMarker } from '../../reference-api/letter'
 
 /**
