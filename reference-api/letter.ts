@@ -93,7 +93,7 @@ td, p, a { overflow-wrap: anywhere; word-break: break-word; }
   .canvas { background-color: #161614 !important; }
   .paper { background-color: #22211f !important; }
   .ink, .ink td, .ink p { color: #f2efe9 !important; }
-  .muted, .muted a { color: #bdb8ae !important; }
+  .muted, .muted a { color: #bdb8ae !important; border-color: #45423d !important; }
   .rule td { border-color: #45423d !important; }
   .button { background-color: #e0a073 !important; }
   .button a { color: #161614 !important; }
