@@ -25,7 +25,7 @@ export type Mail = {
 }
 
 /** A mail's HTML part: made whole by its writer, else its text as a letter. */
-export function mailHtml(mail: Mail): string {
+function mailHtml(mail: Mail): string {
   return (
     mail.html ??
     letterHtml(

@@ -12,7 +12,7 @@ const encoder = new TextEncoder()
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
 /** The shape of a token: the address in base64url, a dot, the signature (43 characters). */
-export const UNSUBSCRIBE_TOKEN = /^[A-Za-z0-9_-]{4,400}\.[A-Za-z0-9_-]{43}$/
+const UNSUBSCRIBE_TOKEN = /^[A-Za-z0-9_-]{4,400}\.[A-Za-z0-9_-]{43}$/
 
 /**
  * The link a newsletter mail to `email` carries in its `List-Unsubscribe` header and its footer.
