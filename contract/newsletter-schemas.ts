@@ -20,6 +20,17 @@ export const newsletterLinkTemplate = z
     /^(https:\/\/[^/?#]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)\/[a-z]{2,3}-[a-z]{2}\/newsletter\/confirm\/\{token\}$/,
   )
 
+/**
+ * The one-click unsubscribe link a newsletter mail carries (`List-Unsubscribe`, RFC 8058): HTTPS (plain HTTP only on
+ * this machine), into a market's `newsletter/unsubscribe/` page, its token signed by the site.
+ */
+export const newsletterUnsubscribeLink = z
+  .string()
+  .max(700)
+  .regex(
+    /^(https:\/\/[^/?#]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)\/[a-z]{2,3}-[a-z]{2}\/newsletter\/unsubscribe\/[A-Za-z0-9_.-]+$/,
+  )
+
 /** What the sign-up form sends: the address and the consent. */
 export const newsletterFields = z.object({
   email: emailSchema,
@@ -27,12 +38,14 @@ export const newsletterFields = z.object({
 })
 
 /**
- * `POST api/newsletter/subscriptions`: the fields, the template of the confirmation link and the form's key (the form
- * token's id: the same form sent twice with the same address is one sign-up, one mail).
+ * `POST api/newsletter/subscriptions`: the fields, the template of the confirmation link, the form's key (the form
+ * token's id: the same form sent twice with the same address is one sign-up, one mail) and, optionally, the address's
+ * one-click unsubscribe link, which the mail carries.
  */
 export const newsletterRequest = newsletterFields.extend({
   link_template: newsletterLinkTemplate,
   submission_key: submissionKey,
+  unsubscribe_link: newsletterUnsubscribeLink.optional(),
 })
 export type NewsletterRequest = z.infer<typeof newsletterRequest>
 
@@ -41,3 +54,6 @@ export const newsletterConfirmRequest = z.object({ token: z.string().regex(TOKEN
 
 /** A usable confirmation link's address (`GET api/newsletter/confirm/{token}`), and the answer of a confirmation. */
 export const newsletterLinkAnswer = envelope(z.object({ email: z.string(), expires_at: z.string().min(10) }))
+
+/** `POST api/newsletter/unsubscribe`: the market's newsletter, and any sign-up still pending, end for the address. */
+export const newsletterUnsubscribeRequest = z.object({ email: emailSchema })

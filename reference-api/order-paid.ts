@@ -1,5 +1,6 @@
 import type { PostalAddress } from '../contract/account-schemas'
 import { withoutDirectionControls } from '../contract/direction-controls'
+import { type LetterTable, letterHtml, letterOf, partMarker } from './letter'
 import { mailMoney } from './money'
 import { parseJson } from './context'
 import { mailTexts, queueMail } from './outbox'
@@ -111,7 +112,7 @@ export async function orderPaidStatements(
   ]
   const mail = await confirmationOf(db, order, (items?.results ?? []) as Item[], linkTemplate)
   statements.push(
-    queueMail(db, mail, { when: PAID_NOW.replace('?1', '?5').replace('?2', '?6'), params: [orderId, eventId] }),
+    queueMail(db, mail, { when: PAID_NOW.replace('?1', '?7').replace('?2', '?8'), params: [orderId, eventId] }),
   )
   return { statements, oversold: (short?.results ?? []) as Oversold[] }
 }
@@ -119,7 +120,7 @@ export async function orderPaidStatements(
 /** The confirmation mail of a paid order, in its language (the customer's, else English where a text is missing). */
 async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], linkTemplate: string) {
   const locale = order.locale ?? order.user_locale ?? 'en'
-  const t = await mailTexts(db, locale, ['mail.order_', 'order.', 'payment_method.'])
+  const t = await mailTexts(db, locale, ['mail.order_', 'mail.open_link', 'order.', 'payment_method.'])
   const country = order.market.split('-')[0] ?? ''
   const site = {
     currency: order.site_currency ?? order.currency,
@@ -127,6 +128,13 @@ async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], l
     default_currency_place: order.currency_place ?? 'left',
   }
   const money = (minor: number) => mailMoney(minor, order.currency, { country, locale, site })
+  const lineRows = items.map(
+    (item) =>
+      [
+        `${item.quantity} × ${item.variant ? `${item.name}, ${item.variant}` : item.name}`,
+        money(item.quantity * item.unit_price),
+      ] as const,
+  )
   const lines = items
     .map((item) =>
       t('mail.order_line', {
@@ -138,13 +146,13 @@ async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], l
     .join('\n')
   // VAT included in the prices when the total is items and delivery; added on top (US sales tax) otherwise.
   const included = order.total === order.subtotal + order.shipping
-  const amount = (label: string, minor: number) => t('mail.order_amount', { label, amount: money(minor) })
-  const amounts = [
-    amount(t('order.subtotal'), order.subtotal),
-    amount(t('order.shipping'), order.shipping),
-    ...(order.tax > 0 ? [amount(included ? t('order.tax') : t('mail.order_tax_added'), order.tax)] : []),
-    amount(t('order.total'), order.total),
-  ].join('\n')
+  const amountRows: (readonly [string, string])[] = [
+    [t('order.subtotal'), money(order.subtotal)],
+    [t('order.shipping'), money(order.shipping)],
+    ...(order.tax > 0 ? [[included ? t('order.tax') : t('mail.order_tax_added'), money(order.tax)] as const] : []),
+    [t('order.total'), money(order.total)],
+  ]
+  const amounts = amountRows.map(([label, amount]) => t('mail.order_amount', { label, amount })).join('\n')
   const address = parseJson<PostalAddress | null>(order.shipping_address, null)
   const delivery =
     order.delivery_method === 'pickup'
@@ -160,11 +168,23 @@ async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], l
     payment: t(`payment_method.${order.payment_method}`),
     link,
   }
+  const subject = t('mail.order_confirmation_subject', params)
+  // The HTML part: the same text, its lines and amounts as tables.
+  const parts: Record<string, LetterTable> = {
+    lines: { kind: 'table', rows: lineRows },
+    amounts: { kind: 'table', rows: amountRows, total: true },
+  }
+  const marked = t('mail.order_confirmation_body', {
+    ...params,
+    lines: partMarker('lines'),
+    amounts: partMarker('amounts'),
+  })
   return {
     recipient: order.email,
-    subject: t('mail.order_confirmation_subject', params),
+    subject,
     body: t('mail.order_confirmation_body', params),
     kind: 'order_confirmation',
+    html: letterHtml(letterOf(locale, subject, marked, { linkLabel: t('mail.open_link'), parts })),
   }
 }
 

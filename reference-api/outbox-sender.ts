@@ -9,8 +9,19 @@ import { sha256Hex } from './bytes'
  * address to a report once the mail has left. A mail that never could be sent is marked failed with its reason.
  */
 
-/** A queued row of the outbox, as stored (a sealed recipient still sealed). */
-export type QueuedMail = { id: number; recipient: string; subject: string; body: string; kind: string }
+/**
+ * A queued row of the outbox, as stored (a sealed recipient still sealed): its plain text, its HTML part (null in rows
+ * written before there was one) and its headers as JSON (null: none).
+ */
+export type QueuedMail = {
+  id: number
+  recipient: string
+  subject: string
+  body: string
+  kind: string
+  html: string | null
+  headers: string | null
+}
 
 /**
  * Where a queued mail goes: answers the mail service's id, or null when the deployment only records mails (the row
@@ -68,7 +79,7 @@ export async function sendMail(
   reasonOf: (error: unknown) => string,
 ): Promise<MailOutcome> {
   const queued = await db
-    .prepare(`SELECT id, recipient, subject, body, kind FROM outbox WHERE id = ? AND ${UNSENT}`)
+    .prepare(`SELECT id, recipient, subject, body, kind, html, headers FROM outbox WHERE id = ? AND ${UNSENT}`)
     .bind(id)
     .first<QueuedMail>()
   if (!queued) return 'nothing_to_send'

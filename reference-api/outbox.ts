@@ -1,9 +1,45 @@
+import { type LetterBlock, type LetterFooter, letterHtml, letterOf } from './letter'
+
 /**
  * The embedded API's outgoing mail: written to the `outbox` table in the recipient's language (the translations
- * table's `mail.*` texts, English when the locale has none). A deployment plugs in a sender that drains the table.
+ * table's `mail.*` texts, English when the locale has none), its plain text and its HTML part (letter.ts) side by side.
+ * A deployment plugs in a sender that drains the table.
  */
 
-export type Mail = { recipient: string; subject: string; body: string; kind: string }
+/**
+ * A mail to write: its plain text (`body`) and, for its HTML part, the recipient's `locale` (English without one),
+ * the label of its link's button, blocks of its own in place of marked paragraphs (`partMarker`), a footer, or
+ * `html` made whole; `headers` go with it (the newsletter's List-Unsubscribe).
+ */
+export type Mail = {
+  recipient: string
+  subject: string
+  body: string
+  kind: string
+  locale?: string
+  linkLabel?: string
+  parts?: Record<string, LetterBlock>
+  footer?: LetterFooter
+  html?: string
+  headers?: Record<string, string>
+}
+
+/** A mail's HTML part: made whole by its writer, else its text as a letter. */
+function mailHtml(mail: Mail): string {
+  return (
+    mail.html ??
+    letterHtml(
+      letterOf(mail.locale ?? 'en', mail.subject, mail.body, {
+        linkLabel: mail.linkLabel,
+        parts: mail.parts,
+        footer: mail.footer,
+      }),
+    )
+  )
+}
+
+/** A mail's headers as the outbox keeps them (JSON), or null. */
+const headersOf = (mail: Mail): string | null => (mail.headers ? JSON.stringify(mail.headers) : null)
 
 /** A `mail.*` text in a locale (else English) with its `{{placeholders}}` filled. */
 export async function mailText(
@@ -23,12 +59,15 @@ export async function mailText(
 
 /**
  * The statement that queues a mail, to run alone or in a batch with the change it reports; with `only`, just when its
- * SQL condition holds (in a batch: after the statements before it).
+ * SQL condition holds (in a batch: after the statements before it). The mail's own values are `?1` to `?6`: a condition
+ * with numbered parameters starts at `?7`.
  */
 export function queueMail(db: D1Database, mail: Mail, only?: { when: string; params: unknown[] }): D1PreparedStatement {
   return db
-    .prepare(`INSERT INTO outbox (recipient, subject, body, kind) SELECT ?, ?, ?, ? WHERE ${only?.when ?? 'TRUE'}`)
-    .bind(mail.recipient, mail.subject, mail.body, mail.kind, ...(only?.params ?? []))
+    .prepare(
+      `INSERT INTO outbox (recipient, subject, body, kind, html, headers) SELECT ?, ?, ?, ?, ?, ? WHERE ${only?.when ?? 'TRUE'}`,
+    )
+    .bind(mail.recipient, mail.subject, mail.body, mail.kind, mailHtml(mail), headersOf(mail), ...(only?.params ?? []))
 }
 
 /** Texts of a locale (English where it has none) under some key prefixes, as a translator with `{{placeholders}}`. */
@@ -54,7 +93,7 @@ export async function mailTexts(
 export function queueSubmissionMail(db: D1Database, mail: Mail, reference: string): D1PreparedStatement {
   return db
     .prepare(
-      'INSERT INTO outbox (recipient, subject, body, kind, submission_id) SELECT ?, ?, ?, ?, id FROM form_submissions WHERE reference = ?',
+      'INSERT INTO outbox (recipient, subject, body, kind, html, headers, submission_id) SELECT ?, ?, ?, ?, ?, ?, id FROM form_submissions WHERE reference = ?',
     )
-    .bind(mail.recipient, mail.subject, mail.body, mail.kind, reference)
+    .bind(mail.recipient, mail.subject, mail.body, mail.kind, mailHtml(mail), headersOf(mail), reference)
 }

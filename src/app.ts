@@ -46,6 +46,7 @@ import {
   submitNewsletter,
   submitNewsletterConfirm,
 } from './pages/newsletter'
+import { newsletterUnsubscribePage, submitNewsletterUnsubscribe } from './pages/newsletter-unsubscribe'
 import { leadFormBodyLimit, leadFormSent, submitLeadForm } from './pages/lead-form'
 import { loginPage, submitForgotPassword, submitLogin } from './pages/login'
 import { registerPage, registerSent, submitRegister } from './pages/register'
@@ -154,6 +155,9 @@ market.get('/newsletter/sent', newsletterSent)
 market.get('/newsletter/confirmed', newsletterConfirmed)
 market.get('/newsletter/confirm/:token', newsletterConfirmPage)
 market.post('/newsletter/confirm/:token', submitNewsletterConfirm)
+// One-click unsubscribe (RFC 8058): a mail program posts from anywhere; the signed link is the proof.
+market.get('/newsletter/unsubscribe/:token', newsletterUnsubscribePage)
+market.post('/newsletter/unsubscribe/:token', allowCrossSite(), submitNewsletterUnsubscribe)
 market.get('/:page/sent', leadFormSent)
 // Last: any other single segment is a content page by its slug in the market's pageLinks (its lead form posts there).
 market.get('/:page', contentPage)

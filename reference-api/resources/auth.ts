@@ -141,9 +141,10 @@ async function mailResetLink(db: D1Database, locale: string, request: ForgotPass
     link: request.link_base + token,
     minutes: String(RESET_MINUTES),
   }
-  const [subject, text] = await Promise.all([
+  const [subject, text, linkLabel] = await Promise.all([
     mailText(db, locale, 'mail.password_reset_subject', params),
     mailText(db, locale, 'mail.password_reset_body', params),
+    mailText(db, locale, 'mail.open_link', params),
   ])
   const since = (interval: string) =>
     `SELECT 1 FROM password_resets WHERE user_id = ?2 AND created_at > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '${interval}')`
@@ -158,7 +159,7 @@ async function mailResetLink(db: D1Database, locale: string, request: ForgotPass
     // The mail goes only with a link that was written.
     queueMail(
       db,
-      { recipient: user.email, subject, body: text, kind: 'password_reset' },
+      { recipient: user.email, subject, body: text, kind: 'password_reset', locale, linkLabel },
       {
         when: 'EXISTS (SELECT 1 FROM password_resets WHERE token_hash = ?)',
         params: [hash],

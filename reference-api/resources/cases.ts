@@ -299,12 +299,14 @@ async function newsMail(
   only: Condition,
 ): Promise<D1PreparedStatement[]> {
   if (!notify) return []
-  const t = await mailTexts(c.env.DB, locale, ['mail.whistleblower_news_'])
+  const t = await mailTexts(c.env.DB, locale, ['mail.whistleblower_news_', 'mail.open_link'])
   const mail = {
     recipient: notify.sealed_recipient,
     subject: t('mail.whistleblower_news_subject'),
     body: t('mail.whistleblower_news_body', { link: notify.status_url }),
     kind: 'whistleblower_news',
+    locale,
+    linkLabel: t('mail.open_link'),
   }
   return [queueMail(c.env.DB, mail, only)]
 }

@@ -319,8 +319,14 @@ async function store(c: ApiContext, market: Market, submission: Submission): Pro
     market.language === c.var.locale ? null : mailTexts(db, market.language, TEXT_PREFIXES),
   ])
   const mails = [
-    ...notifications(market, submission, forMarket ?? forVisitor, reference),
-    acknowledgement(submission, forVisitor, reference),
+    ...notifications(
+      market,
+      submission,
+      forMarket ?? forVisitor,
+      reference,
+      forMarket ? market.language : c.var.locale,
+    ),
+    acknowledgement(submission, forVisitor, reference, c.var.locale),
   ]
   const insert = db
     .prepare(
@@ -349,7 +355,7 @@ async function store(c: ApiContext, market: Market, submission: Submission): Pro
 }
 
 /** The notification to the market's recipient for the form (and the dealer of a test ride), in the market's language. */
-function notifications(market: Market, submission: Submission, t: Texts, reference: string): Mail[] {
+function notifications(market: Market, submission: Submission, t: Texts, reference: string, locale: string): Mail[] {
   const recipients = [
     ...new Set([submission.also, market.recipients[RECIPIENT[submission.kind]]].filter((r): r is string => Boolean(r))),
   ]
@@ -362,12 +368,13 @@ function notifications(market: Market, submission: Submission, t: Texts, referen
     .join('\n')
   const subject = t('mail.lead_notice_subject', { form, reference })
   const body = t('mail.lead_notice_body', { form, reference, market: market.slug.toUpperCase(), fields })
-  return recipients.map((recipient) => ({ recipient, subject, body, kind: `${submission.kind}_notice` }))
+  return recipients.map((recipient) => ({ recipient, subject, body, kind: `${submission.kind}_notice`, locale }))
 }
 
 /** The acknowledgement to the visitor, in their language. */
-function acknowledgement(submission: Submission, t: Texts, reference: string): Mail {
+function acknowledgement(submission: Submission, t: Texts, reference: string, locale: string): Mail {
   return {
+    locale,
     recipient: submission.email,
     subject: t('mail.lead_ack_subject', { form: t(`forms.${submission.kind}.name`), reference }),
     body: submission.acknowledgement(t, reference),

@@ -7,6 +7,7 @@ import {
   newsletterLinkAnswer,
   type NewsletterRequest,
   newsletterRequest,
+  newsletterUnsubscribeRequest,
 } from '../../contract/newsletter-schemas'
 import { siteSettingsSchema } from '../../contract/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
@@ -24,7 +25,9 @@ const ACCEPTED = 'If the address can be subscribed, a confirmation link is on it
 /**
  * The newsletter (docs/api.md "Newsletter"), double opt-in: `POST api/newsletter/subscriptions` stores a pending
  * request and mails its link; `GET api/newsletter/confirm/{token}` tells a link's address (and confirms nothing: mail
- * scanners follow links); `POST api/newsletter/confirm` makes the address a subscriber of the market.
+ * scanners follow links); `POST api/newsletter/confirm` makes the address a subscriber of the market;
+ * `POST api/newsletter/unsubscribe` ends the address's subscription and pending sign-ups of the market (the site checks
+ * the signed link first).
  */
 export const newsletter = new Hono<ApiEnv>()
   .post('/newsletter/subscriptions', async (c) => {
@@ -73,6 +76,19 @@ export const newsletter = new Hono<ApiEnv>()
     ])
     return respond(c, newsletterLinkAnswer, { data: { email: link.email, expires_at: link.expires_at } })
   })
+  .post('/newsletter/unsubscribe', async (c) => {
+    const tenant = c.var.tenant
+    if (!tenant) return notFound(c)
+    const body = newsletterUnsubscribeRequest.safeParse(await jsonBody(c))
+    if (!body.success) return invalid(c, body.error)
+    const email = body.data.email.trim().toLowerCase()
+    const db = c.env.DB
+    await db.batch([
+      db.prepare('DELETE FROM newsletter_subscribers WHERE site = ? AND lower(email) = ?').bind(tenant, email),
+      db.prepare('DELETE FROM newsletter_requests WHERE site = ? AND lower(email) = ?').bind(tenant, email),
+    ])
+    return respond(c, acknowledgedAnswer, { message: 'The address receives no more newsletters of this market.' })
+  })
 
 /** The caller's market (`X-Tenant`) when it exists and is not under maintenance, else null. */
 async function liveMarket(c: ApiContext): Promise<string | null> {
@@ -104,10 +120,20 @@ async function subscribe(db: D1Database, site: string, locale: string, request: 
   const token = newToken()
   const hash = await tokenHash(token)
   const params = { link: request.link_template.replace('{token}', token), hours: String(NEWSLETTER_LINK_HOURS) }
-  const [subject, text] = await Promise.all([
+  const [subject, text, linkLabel, unsubscribe] = await Promise.all([
     mailText(db, locale, 'mail.newsletter_confirm_subject', params),
     mailText(db, locale, 'mail.newsletter_confirm_body', params),
+    mailText(db, locale, 'mail.open_link', params),
+    mailText(db, locale, 'mail.unsubscribe', params),
   ])
+  const link = request.unsubscribe_link
+  // RFC 8058: the mail service and the reader's mail program unsubscribe in one click, by a POST to the link.
+  const oneClick = link
+    ? {
+        headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+        footer: { href: link, label: unsubscribe },
+      }
+    : {}
   await db.batch([
     db
       .prepare(
@@ -128,7 +154,15 @@ async function subscribe(db: D1Database, site: string, locale: string, request: 
       ),
     queueMail(
       db,
-      { recipient: request.email, subject, body: text, kind: 'newsletter_confirmation' },
+      {
+        recipient: request.email,
+        subject,
+        body: text,
+        kind: 'newsletter_confirmation',
+        locale,
+        linkLabel,
+        ...oneClick,
+      },
       {
         when: 'EXISTS (SELECT 1 FROM newsletter_requests WHERE token_hash = ?)',
         params: [hash],

@@ -132,13 +132,14 @@ async function register(db: D1Database, locale: string, request: RegisterRequest
     name: withoutDirectionControls(owner.first_name),
     login: `${new URL(request.link_template.replace('{token}', 'x')).origin}/login`,
   }
-  const [subject, text] = await Promise.all([
+  const [subject, text, linkLabel] = await Promise.all([
     mailText(db, ownLocale, 'mail.account_exists_subject', params),
     mailText(db, ownLocale, 'mail.account_exists_body', params),
+    mailText(db, ownLocale, 'mail.open_link', params),
   ])
   await queueMail(
     db,
-    { recipient: owner.email, subject, body: text, kind: 'account_exists' },
+    { recipient: owner.email, subject, body: text, kind: 'account_exists', locale: ownLocale, linkLabel },
     {
       when: `NOT EXISTS (SELECT 1 FROM outbox WHERE recipient = ? AND kind = 'account_exists'
              AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-${TAKEN_MAIL_INTERVAL_MINUTES} minutes'))`,
@@ -165,9 +166,10 @@ async function mailConfirmation(
     link: template.replace('{token}', token),
     hours: String(CONFIRMATION_HOURS),
   }
-  const [subject, text] = await Promise.all([
+  const [subject, text, linkLabel] = await Promise.all([
     mailText(db, locale, 'mail.confirm_email_subject', params),
     mailText(db, locale, 'mail.confirm_email_body', params),
+    mailText(db, locale, 'mail.open_link', params),
   ])
   const since = (interval: string) =>
     `SELECT 1 FROM email_confirmations WHERE user_id = ?2 AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '${interval}')`
@@ -181,7 +183,7 @@ async function mailConfirmation(
       .bind(hash, user.id, `+${CONFIRMATION_HOURS} hours`, CONFIRMATIONS_PER_HOUR),
     queueMail(
       db,
-      { recipient: user.email, subject, body: text, kind: 'email_confirmation' },
+      { recipient: user.email, subject, body: text, kind: 'email_confirmation', locale, linkLabel },
       {
         when: 'EXISTS (SELECT 1 FROM email_confirmations WHERE token_hash = ?)',
         params: [hash],

@@ -3,8 +3,19 @@
  * (nothing leaves, the outbox row is the record, as locally) and `resend` (Resend's HTTP API) — chosen in senders.ts.
  */
 
-/** A mail as it leaves the site: the only moment a sealed recipient is in the clear, and it is never stored so. */
-export type OutgoingMail = { id: number; to: string; subject: string; body: string; kind: string }
+/**
+ * A mail as it leaves the site: the only moment a sealed recipient is in the clear, and it is never stored so. `body`
+ * is its plain-text part, `html` its HTML part (null: text only), `headers` what it carries besides (List-Unsubscribe).
+ */
+export type OutgoingMail = {
+  id: number
+  to: string
+  subject: string
+  body: string
+  kind: string
+  html: string | null
+  headers: Record<string, string>
+}
 
 /**
  * A mail service. `send` answers the service's id for the mail, or null when the mail is only recorded (the outbox

@@ -27,11 +27,26 @@ export async function outgoingMail(
   env: Pick<Bindings, 'WHISTLEBLOWER_KEYS' | 'WHISTLEBLOWER_KEY'>,
   queued: QueuedMail,
 ): Promise<OutgoingMail> {
-  const { recipient, ...mail } = queued
+  const { recipient, headers, ...stored } = queued
+  const mail = { ...stored, headers: headersOf(headers) }
   if (!isSealedRecipient(recipient)) return { ...mail, to: recipient }
   const keyring = keyringOf(env)
   if (!keyring) throw new MailNotTaken('whistleblower_key_missing')
   return { ...mail, to: await openRecipient(keyring, recipient).catch(unopened) }
+}
+
+/** A row's headers: its JSON object's string values (none when it holds no object). */
+function headersOf(stored: string | null): Record<string, string> {
+  let parsed: unknown = null
+  try {
+    parsed = stored ? JSON.parse(stored) : null
+  } catch {
+    return {}
+  }
+  if (!parsed || typeof parsed !== 'object') return {}
+  return Object.fromEntries(
+    Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  )
 }
 
 const unopened = (): never => {

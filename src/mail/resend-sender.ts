@@ -16,7 +16,7 @@ export type ResendSenderOptions = {
 
 /**
  * Resend's documented HTTP API (`POST {apiUrl}/emails`, `Authorization: Bearer`), reached with fetch
- * (docs/decisions/047): one mail a call, its `Idempotency-Key` the outbox row (`{host}/outbox/{id}`), so a retry or a
+ * (docs/decisions/047): one mail a call, its plain text and HTML parts and its headers (docs/decisions/050), its `Idempotency-Key` the outbox row (`{host}/outbox/{id}`), so a retry or a
  * message delivered twice sends one mail. A 400 or 422 is the mail refused for good; anything else is retried.
  *
  * @example const sender = resendSender({ apiUrl, apiKey, from, idempotencyScope: 'www.aurora-cycles.example' })
@@ -35,7 +35,14 @@ export function resendSender(options: ResendSenderOptions): MailSender {
             'Content-Type': 'application/json',
             'Idempotency-Key': `${options.idempotencyScope}/outbox/${mail.id}`,
           },
-          body: JSON.stringify({ from: options.from, to: [mail.to], subject: mail.subject, text: mail.body }),
+          body: JSON.stringify({
+            from: options.from,
+            to: [mail.to],
+            subject: mail.subject,
+            text: mail.body,
+            ...(mail.html ? { html: mail.html } : {}),
+            ...(Object.keys(mail.headers).length ? { headers: mail.headers } : {}),
+          }),
           signal: AbortSignal.timeout(RESEND_TIMEOUT_MS),
         })
       } catch (error) {

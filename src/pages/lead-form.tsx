@@ -199,7 +199,9 @@ function Confirmation({
           {t('forms.sent_reference')} <strong dir="ltr">{reference}</strong>
         </p>
         <h2>{t('forms.next_title')}</h2>
-        <p>{t(`forms.${kind}.next`)}</p>
+        <p>
+          {t(`forms.${kind}.next`)} {t(`forms.${kind}.mail_sent`)}
+        </p>
         <p>
           <a className="button" href={`/${view.market.segment}`}>
             {t('common.return_to_home')}

@@ -18,6 +18,7 @@ import { sendPage, sendRedirect, viewOf } from '../render/respond'
 import { isUpstreamError, unlessRefused } from '../upstream/errors'
 import { fieldErrors } from '../../contract/fields'
 import { newsletterFields } from '../../contract/newsletter-schemas'
+import { unsubscribeLink } from '../mail/unsubscribe-link'
 import { loadChrome } from './chrome'
 
 /** The pages of the sign-up: the form (again, with its messages), "check your inbox", the confirmation and its end. */
@@ -27,6 +28,8 @@ type PageState =
   | { kind: 'confirm'; email: string }
   | { kind: 'confirmed' }
   | { kind: 'invalid' }
+  | { kind: 'unsubscribe'; email: string }
+  | { kind: 'unsubscribed' }
 
 function NewsletterPage({
   view,
@@ -101,6 +104,31 @@ function NewsletterPage({
             </p>
           </>
         )}
+        {state.kind === 'unsubscribe' && (
+          <>
+            <h1>{t('newsletter.unsubscribe_title')}</h1>
+            <p className="lead">
+              {t('newsletter.unsubscribe_intro')} <bdi dir="ltr">{state.email}</bdi>
+            </p>
+            <form method="post" className="stacked-form" noValidate>
+              <input type="hidden" name="List-Unsubscribe" value="One-Click" />
+              <button type="submit" className="button">
+                {t('newsletter.unsubscribe_submit')}
+              </button>
+            </form>
+          </>
+        )}
+        {state.kind === 'unsubscribed' && (
+          <>
+            <h1>{t('newsletter.unsubscribed_title')}</h1>
+            <p className="lead">{t('newsletter.unsubscribed_text')}</p>
+            <p>
+              <a className="button" href={`/${segment}`}>
+                {t('common.return_to_home')}
+              </a>
+            </p>
+          </>
+        )}
         {state.kind === 'invalid' && (
           <>
             <h1>{t('newsletter.invalid_title')}</h1>
@@ -123,13 +151,15 @@ const TITLES: Record<PageState['kind'], string> = {
   confirm: 'newsletter.confirm_title',
   confirmed: 'newsletter.confirmed_title',
   invalid: 'newsletter.invalid_title',
+  unsubscribe: 'newsletter.unsubscribe_title',
+  unsubscribed: 'newsletter.unsubscribed_title',
 }
 
 /**
  * One of the sign-up's pages. The footer carries no second form here. A form (it has its own token) and a page about
  * a link (the token is in its URL: no Referer, no tracker) are never kept by a cache.
  */
-async function sendNewsletterPage(
+export async function sendNewsletterPage(
   c: Context<MarketEnv>,
   state: PageState,
   status: 200 | 404 | 410 | 422 | 429 | 503 = 200,
@@ -138,7 +168,7 @@ async function sendNewsletterPage(
   const chrome: Chrome = { ...(await loadChrome(c)), newsletterToken: null }
   const view = viewOf(c, t, market, false)
   const head: HeadProps = { title: `${t(TITLES[state.kind])} · ${t('brand.name')}`, robots: 'noindex' }
-  const aboutLink = state.kind === 'confirm' || state.kind === 'invalid'
+  const aboutLink = state.kind === 'confirm' || state.kind === 'invalid' || state.kind === 'unsubscribe'
   return sendPage(
     c,
     <NewsletterPage
@@ -211,6 +241,7 @@ export async function submitNewsletter(c: Context<MarketEnv>): Promise<Response>
   const request = {
     ...fields.data,
     link_template: `${origin}/${c.var.market.segment}/newsletter/confirm/{token}`,
+    unsubscribe_link: await unsubscribeLink(secret, origin, c.var.market.segment, fields.data.email),
     submission_key: token.id,
   }
   try {

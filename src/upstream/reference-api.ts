@@ -62,7 +62,15 @@ export type RewrapPart = 'cases' | 'recipients'
 export type RewrapBatch = { moved: number; newest: number; failed: number; next: number | null }
 
 /** A queued row of the reference API's outbox, as stored. */
-export type QueuedMail = { id: number; recipient: string; subject: string; body: string; kind: string }
+export type QueuedMail = {
+  id: number
+  recipient: string
+  subject: string
+  body: string
+  kind: string
+  html: string | null
+  headers: string | null
+}
 
 /** What became of one outbox row the consumer was told of. */
 export type MailOutcome = 'sent' | 'recorded' | 'suppressed' | 'nothing_to_send'

@@ -79,11 +79,15 @@ async function newsMailUnder(ring: string, address: string): Promise<number> {
 }
 
 const queuedMail = async (id: number) =>
-  (await env.DB.prepare('SELECT id, recipient, subject, body, kind FROM outbox WHERE id = ?').bind(id).first()) as {
+  (await env.DB.prepare('SELECT id, recipient, subject, body, kind, html, headers FROM outbox WHERE id = ?')
+    .bind(id)
+    .first()) as {
     id: number
     recipient: string
     subject: string
     body: string
+    html: string | null
+    headers: string | null
     kind: string
   }
 

@@ -62,6 +62,8 @@ describe('sending one outbox row', () => {
         subject: 'Subject of newsletter_confirmation',
         body: 'Hello',
         kind: 'newsletter_confirmation',
+        html: expect.stringContaining('<html lang="en" dir="ltr">'),
+        headers: {},
       },
       {
         id: sealed,
@@ -69,6 +71,8 @@ describe('sending one outbox row', () => {
         subject: 'Subject of whistleblower_news',
         body: 'There is news: https://site.test/it-it/whistleblower-form/status',
         kind: 'whistleblower_news',
+        html: expect.stringContaining('<html lang="en" dir="ltr">'),
+        headers: {},
       },
     ])
     expect(await rowOf(plain)).toMatchObject({ sent_at: expect.any(String), provider_id: `test-${plain}` })

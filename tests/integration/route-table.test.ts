@@ -52,6 +52,7 @@ import {
   submitNewsletter,
   submitNewsletterConfirm,
 } from '../../src/pages/newsletter'
+import { newsletterUnsubscribePage, submitNewsletterUnsubscribe } from '../../src/pages/newsletter-unsubscribe'
 import { searchPage } from '../../src/pages/search'
 import { submitUpdatePassword, updatePasswordPage } from '../../src/pages/update-password'
 import { registerPage, registerSent, submitRegister } from '../../src/pages/register'
@@ -162,6 +163,8 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/:market/newsletter/confirmed', '/it-it/newsletter/confirmed', newsletterConfirmed],
   ['GET', '/:market/newsletter/confirm/:token', '/it-it/newsletter/confirm/abc', newsletterConfirmPage],
   ['POST', '/:market/newsletter/confirm/:token', '/it-it/newsletter/confirm/abc', submitNewsletterConfirm],
+  ['GET', '/:market/newsletter/unsubscribe/:token', '/it-it/newsletter/unsubscribe/abc', newsletterUnsubscribePage],
+  ['POST', '/:market/newsletter/unsubscribe/:token', '/it-it/newsletter/unsubscribe/abc', submitNewsletterUnsubscribe],
   ['GET', '/:market/:page/sent', '/it-it/contatti/sent', leadFormSent],
   ['GET', '/:market/:sitemap{sitemap(?:-[0-9]+)?\\.xml}', '/it-it/sitemap-2.xml', marketSitemap],
   ['GET', '/:market/:page', '/it-it/chi-siamo', contentPage],

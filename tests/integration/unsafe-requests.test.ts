@@ -26,12 +26,16 @@ const LARGER_BODIES: Record<string, number> = {
     ['messages', 'notes', 'close'].map((action) => [`POST /_console/cases/:id/${action}`, CASE_FORM_BYTES]),
   ),
 }
-/** Routes other sites may call: they prove their caller themselves (the purge's bearer secret, a webhook's signature). */
+/**
+ * Routes other sites may call: they prove their caller themselves (the purge's bearer secret, a webhook's signature,
+ * the newsletter's signed one-click unsubscribe link, RFC 8058: tests/integration/newsletter-unsubscribe.test.ts).
+ */
 const CROSS_SITE_ALLOWED = new Set([
   'POST /_purge',
   'POST /_rewrap/whistleblower',
   'POST /_webhooks/payments',
   'POST /_webhooks/mail',
+  'POST /:market/newsletter/unsubscribe/:token',
 ])
 
 /** Every unsafe route of the Worker, with a path it answers (parameters filled in), those that allow other sites included. */

@@ -18,4 +18,6 @@ export const newsletterCalls = (client: Upstream) => ({
   link: (token: string) => dataOf(client.get(`newsletter/confirm/${segment(token)}`, newsletterLinkAnswer)),
   /** `POST api/newsletter/confirm`: subscribes a link's address (once). */
   confirm: (token: string) => dataOf(client.send('POST', 'newsletter/confirm', { token }, newsletterLinkAnswer)),
+  /** `POST api/newsletter/unsubscribe`: the market's newsletter and pending sign-ups end for the address. */
+  unsubscribe: (email: string) => client.send('POST', 'newsletter/unsubscribe', { email }, acknowledgedAnswer),
 })
