@@ -11,6 +11,8 @@ type PaidOrder = {
   locale: string | null
   currency: string
   subtotal: number
+  discount: number
+  discount_code: string | null
   shipping: number
   tax: number
   total: number
@@ -63,7 +65,7 @@ export async function orderPaidStatements(
   const [orders, items, short] = await db.batch<PaidOrder | Item | Oversold>([
     db
       .prepare(
-        `SELECT o.id, o.code, o.market, o.locale, o.currency, o.subtotal, o.shipping, o.tax, o.total, o.shipping_address, o.delivery_method,
+        `SELECT o.id, o.code, o.market, o.locale, o.currency, o.subtotal, o.discount, o.discount_code, o.shipping, o.tax, o.total, o.shipping_address, o.delivery_method,
               o.delivery_dealer, o.payment_method, COALESCE(b.email, u.email) AS email, u.first_name, u.locale AS user_locale,
               s.currency_token, s.currency_place, s.currency AS site_currency
          FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN backend_customers b ON b.user_id = u.id
@@ -108,6 +110,8 @@ export async function orderPaidStatements(
        ON CONFLICT (cart_id) DO UPDATE SET generation = generation + 1`,
       )
       .bind(orderId, eventId),
+    // The discount code was used by this order: the cart no longer carries it.
+    db.prepare(`UPDATE carts SET discount_code = NULL WHERE id = ${CART} AND ${PAID_NOW}`).bind(orderId, eventId),
   ]
   const mail = await confirmationOf(db, order, (items?.results ?? []) as Item[], linkTemplate)
   statements.push(
@@ -137,10 +141,11 @@ async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], l
     )
     .join('\n')
   // VAT included in the prices when the total is items and delivery; added on top (US sales tax) otherwise.
-  const included = order.total === order.subtotal + order.shipping
+  const included = order.total === order.subtotal - order.discount + order.shipping
   const amount = (label: string, minor: number) => t('mail.order_amount', { label, amount: money(minor) })
   const amounts = [
     amount(t('order.subtotal'), order.subtotal),
+    ...(order.discount > 0 ? [amount(t('order.discount', { code: order.discount_code ?? '' }), -order.discount)] : []),
     amount(t('order.shipping'), order.shipping),
     ...(order.tax > 0 ? [amount(included ? t('order.tax') : t('mail.order_tax_added'), order.tax)] : []),
     amount(t('order.total'), order.total),
