@@ -45,12 +45,12 @@ discountCodes.post('/staff/discount-codes', async (c) => {
   const code = input.data
   const market = await c.env.DB.prepare('SELECT 1 AS found FROM sites WHERE slug = ?').bind(code.market).first('found')
   if (market === null) return refuse(c, 422, 'unknown_market', 'market')
-  const [created] = await c.env.DB.batch<{ id: number }>([
-    c.env.DB.prepare(
-      `INSERT INTO discount_codes (site, code, kind, value, minimum_subtotal, valid_from, valid_until, usage_limit,
+  const id = await c.env.DB.prepare(
+    `INSERT INTO discount_codes (site, code, kind, value, minimum_subtotal, valid_from, valid_until, usage_limit,
                                    per_customer_limit, created_by)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
-    ).bind(
+  )
+    .bind(
       code.market,
       code.code,
       code.kind,
@@ -61,11 +61,10 @@ discountCodes.post('/staff/discount-codes', async (c) => {
       code.usage_limit,
       code.per_customer_limit,
       c.var.staff.id,
-    ),
-    staffEvent(c, 'discount_created', `discount:${code.market}:${code.code}`, code),
-  ])
-  const id = created?.results[0]?.id
-  if (id === undefined) return refuse(c, 409, 'code_taken', 'code')
+    )
+    .first<number>('id')
+  if (id === null) return refuse(c, 409, 'code_taken', 'code')
+  await staffEvent(c, 'discount_created', `discount:${code.market}:${code.code}`, code).run()
   const row = await c.env.DB.prepare(`${CODE_QUERY} WHERE d.id = ?`)
     .bind(id)
     .first<Omit<StaffDiscountCode, 'active'> & { active: number }>()
