@@ -20,7 +20,7 @@ import { sectionPath } from './sections'
  */
 export const discountCodes = new Hono<AppEnv>()
 discountCodes.use(consoleGate('editor'))
-discountCodes.get('/', (c) => discountCodesPage(c))
+discountCodes.get('/', discountCodesPage)
 discountCodes.post('/', createDiscountCode)
 discountCodes.post('/:id/disable', disableDiscountCode)
 
@@ -123,7 +123,12 @@ function inputOf(
 }
 
 /** `GET /_console/discount-codes?market=`: the codes, newest first, and the form for a new one. */
-export async function discountCodesPage(c: Context<AppEnv>, problem?: string, status: 200 | 422 = 200) {
+export function discountCodesPage(c: Context<AppEnv>): Promise<Response> {
+  return codesPage(c)
+}
+
+/** The codes page, with what was wrong with a new code's form when it was refused (422). */
+async function codesPage(c: Context<AppEnv>, problem?: string, status: 200 | 422 = 200) {
   const markets = await sellingMarkets(c)
   const market = markets.find((candidate) => candidate.country === c.req.query('market'))?.country
   const codes = await staffCalls(c.var.staffApi).discountCodes(market)
@@ -245,12 +250,12 @@ function NewCodeForm({ options }: { options: Array<{ value: string; label: strin
 /** `POST /_console/discount-codes`: creates the code (recorded upstream), then back to the list saying so. */
 export async function createDiscountCode(c: Context<AppEnv>): Promise<Response> {
   const outcome = inputOf(await readForm(c), await sellingMarkets(c))
-  if ('problem' in outcome) return discountCodesPage(c, outcome.problem, 422)
+  if ('problem' in outcome) return codesPage(c, outcome.problem, 422)
   try {
     const code = await staffCalls(c.var.staffApi).createDiscountCode(outcome.input)
     return sendRedirect(c, withQuery(CODES_PATH, { created: code?.code }), 303)
   } catch (error) {
-    if (isRejection(error, 409)) return discountCodesPage(c, 'This market already has that code.', 422)
+    if (isRejection(error, 409)) return codesPage(c, 'This market already has that code.', 422)
     throw error
   }
 }
