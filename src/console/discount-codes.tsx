@@ -161,7 +161,7 @@ async function codesPage(c: Context<AppEnv>, problem?: string, status: 200 | 422
         <DataTable
           caption="Discount codes"
           empty="No discount codes yet."
-          head={['Code', 'Market', 'Discount', 'Minimum subtotal', 'Valid', 'Uses', 'State', '']}
+          head={['Code', 'Market', 'Discount', 'Minimum subtotal', 'Valid', 'Uses', 'State', 'Action']}
           rows={codes.map((code) => ({
             key: code.id,
             cells: [
