@@ -217,6 +217,11 @@ export const orderSummarySchema = z.object({
 export const orderSchema = orderSummarySchema.extend({
   market: z.string(),
   subtotal: z.number().int(),
+  /** The discount code the order was placed with and what it took off the subtotal (docs/decisions/051), or null. */
+  discount: z
+    .object({ code: z.string(), amount: z.number().int().min(0) })
+    .nullish()
+    .transform((v) => v ?? null),
   shipping: z.number().int(),
   tax: z.number().int(),
   items: z.array(

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { cartDiscountSchema } from './discount-schemas'
 import { currencyCode, envelope, sitePath } from './schemas'
 
 /**
@@ -69,7 +70,9 @@ export const cartSchema = z.object({
     included: z.boolean(),
     amount: z.number().int().min(0).nullable(),
   }),
-  /** Subtotal and delivery, plus VAT where it is added and known. */
+  /** The discount code the cart carries and what it takes off the subtotal now, or null (docs/decisions/051). */
+  discount: cartDiscountSchema.nullish().transform((v) => v ?? null),
+  /** Subtotal less the discount, and delivery, plus VAT where it is added and known. */
   total: z.number().int().min(0),
 })
 

@@ -85,6 +85,8 @@ export type PlacedOrder = z.infer<typeof placedOrderSchema>
 /** The amounts the review shows for the chosen delivery (pick-up costs nothing). */
 export const checkoutAmountsSchema = z.object({
   items: z.number().int().min(0),
+  /** What the cart's discount code takes off the items (0: none); VAT and sales tax are on what is left. */
+  discount: z.number().int().min(0).default(0),
   delivery: z.number().int().min(0),
   /** As the cart's: `rate` in basis points, `included` in the prices or added, `amount` in `total`. */
   vat: z.object({
@@ -135,7 +137,9 @@ export const recordPaymentInput = z.object({
  * Why placing or paying is refused (the API's `code`): 409 `prices_changed` (a unit price or an amount differs from
  * the review's), `checkout_changed` (the lines or choices changed, in another tab say), `unavailable` (a line cannot
  * be bought as it stands), `dealer_unavailable` (the pick-up dealer no longer sells), `already_paid`, `order_closed`
- * (cancelled), `stale_attempt`; 422 `incomplete` (a choice missing); 403 `email_unconfirmed`.
+ * (cancelled), `stale_attempt`, `discount_unavailable` (the cart's code expired, was disabled or used up since the
+ * review: the order is not placed at a stale price; `errors.discount` names the discount refusal); 422 `incomplete` (a choice
+ * missing); 403 `email_unconfirmed`.
  */
 export const CHECKOUT_REFUSALS = [
   'prices_changed',
@@ -148,6 +152,7 @@ export const CHECKOUT_REFUSALS = [
   'incomplete',
   'email_unconfirmed',
   'payment_in_progress',
+  'discount_unavailable',
 ] as const
 export type CheckoutRefusal = (typeof CHECKOUT_REFUSALS)[number]
 

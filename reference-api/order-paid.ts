@@ -12,6 +12,8 @@ type PaidOrder = {
   locale: string | null
   currency: string
   subtotal: number
+  discount: number
+  discount_code: string | null
   shipping: number
   tax: number
   total: number
@@ -64,7 +66,7 @@ export async function orderPaidStatements(
   const [orders, items, short] = await db.batch<PaidOrder | Item | Oversold>([
     db
       .prepare(
-        `SELECT o.id, o.code, o.market, o.locale, o.currency, o.subtotal, o.shipping, o.tax, o.total, o.shipping_address, o.delivery_method,
+        `SELECT o.id, o.code, o.market, o.locale, o.currency, o.subtotal, o.discount, o.discount_code, o.shipping, o.tax, o.total, o.shipping_address, o.delivery_method,
               o.delivery_dealer, o.payment_method, COALESCE(b.email, u.email) AS email, u.first_name, u.locale AS user_locale,
               s.currency_token, s.currency_place, s.currency AS site_currency
          FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN backend_customers b ON b.user_id = u.id
@@ -109,6 +111,8 @@ export async function orderPaidStatements(
        ON CONFLICT (cart_id) DO UPDATE SET generation = generation + 1`,
       )
       .bind(orderId, eventId),
+    // The discount code was used by this order: the cart no longer carries it.
+    db.prepare(`UPDATE carts SET discount_code = NULL WHERE id = ${CART} AND ${PAID_NOW}`).bind(orderId, eventId),
   ]
   const mail = await confirmationOf(db, order, (items?.results ?? []) as Item[], linkTemplate)
   statements.push(
@@ -145,9 +149,12 @@ async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], l
     )
     .join('\n')
   // VAT included in the prices when the total is items and delivery; added on top (US sales tax) otherwise.
-  const included = order.total === order.subtotal + order.shipping
+  const included = order.total === order.subtotal - order.discount + order.shipping
   const amountRows: (readonly [string, string])[] = [
     [t('order.subtotal'), money(order.subtotal)],
+    ...(order.discount > 0
+      ? [[t('order.discount', { code: order.discount_code ?? '' }), money(-order.discount)] as const]
+      : []),
     [t('order.shipping'), money(order.shipping)],
     ...(order.tax > 0 ? [[included ? t('order.tax') : t('mail.order_tax_added'), money(order.tax)] as const] : []),
     [t('order.total'), money(order.total)],

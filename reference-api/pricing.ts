@@ -12,8 +12,14 @@ export type VatSettings = SiteSettings['vat']
 /** The VAT that applies to an amount: a rate (null when unknown) and whether prices include it. */
 export type VatRule = { rate: number | null; included: boolean }
 
-/** Items and delivery with their VAT, as the contract's cart and checkout amounts state them. */
-export type Amounts = { items: number; delivery: number; vat: VatRule & { amount: number | null }; total: number }
+/** Items, their discount and delivery with their VAT, as the contract's cart and checkout amounts state them. */
+export type Amounts = {
+  items: number
+  discount: number
+  delivery: number
+  vat: VatRule & { amount: number | null }
+  total: number
+}
 
 /**
  * The VAT of `taxed` (items and delivery) at a market's rate: included, the part inside the prices; added, the amount
@@ -41,13 +47,19 @@ export function homeDeliveryPrice(subtotal: number, delivery: SiteSettings['ship
     : delivery.price
 }
 
-/** The amounts of items and a delivery: the VAT of both, and the total with VAT added where prices exclude it. */
-export function amountsOf(items: number, delivery: number, vat: VatRule): Amounts {
-  const amount = vatAmountOf(items + delivery, vat)
+/**
+ * The amounts of items, a discount off them and a delivery: the VAT of what is paid (items less the discount, plus
+ * delivery), and the total with VAT added where prices exclude it. Where prices include VAT the discount takes its
+ * VAT off in proportion; where tax is added (US sales tax) it is worked out after the discount (docs/decisions/051).
+ */
+export function amountsOf(items: number, delivery: number, vat: VatRule, discount = 0): Amounts {
+  const taxed = items - discount + delivery
+  const amount = vatAmountOf(taxed, vat)
   return {
     items,
+    discount,
     delivery,
     vat: { rate: vat.rate, included: vat.included, amount },
-    total: items + delivery + (!vat.included && amount !== null ? amount : 0),
+    total: taxed + (!vat.included && amount !== null ? amount : 0),
   }
 }

@@ -30,6 +30,7 @@ import { orderPage } from './pages/account/order'
 import { ordersPage } from './pages/account/orders'
 import { accountOverview } from './pages/account/overview'
 import { addToCart, cartPage, changeCartLine, removeCartLine } from './pages/cart'
+import { applyCartDiscount, removeCartDiscount } from './cart/cart-discount'
 import { checkoutPage, submitCheckout } from './pages/checkout/checkout-form'
 import { resultPage, submitResult } from './pages/checkout/result'
 import { reviewPage, submitReview } from './pages/checkout/review'
@@ -122,6 +123,8 @@ market.get('/cart', requirePage('cart'), cartPage)
 market.post('/cart/items', requirePage('cart'), addToCart)
 market.post('/cart/items/:sku', requirePage('cart'), changeCartLine)
 market.post('/cart/items/:sku/remove', requirePage('cart'), removeCartLine)
+market.post('/cart/discount', requirePage('cart'), applyCartDiscount)
+market.post('/cart/discount/remove', requirePage('cart'), removeCartDiscount)
 
 // Checkout (src/pages/checkout/): the form, the review (placing and paying), the provider's way back.
 market.get('/checkout/:code', checkoutPage)

@@ -10,12 +10,17 @@ import {
   MAX_LINE_QUANTITY,
   mergeCartInput,
 } from '../../contract/cart-schemas'
+import { applyDiscountInput } from '../../contract/discount-schemas'
 import { siteSettingsSchema } from '../../contract/schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { bearerUser, requireBearer } from './auth'
 import { amountsOf, homeDeliveryPrice } from '../pricing'
+import { cartDiscountOf } from '../discounts'
 
-export type CartRow = { id: number; code: string; site: string; user_id: number | null }
+export type CartRow = { id: number; code: string; site: string; user_id: number | null; discount_code: string | null }
+
+/** A cart's columns as `CartRow` holds them. */
+export const CART_COLUMNS = 'id, code, site, user_id, discount_code'
 type LineRow = {
   sku: string
   quantity: number
@@ -56,13 +61,13 @@ export async function marketOf(c: ApiContext, site: string) {
 
 /** An anonymous cart of the market by its code (a customer's cart is never reachable by its code alone). */
 const anonymousCart = (c: ApiContext, code: string, site: string) =>
-  c.env.DB.prepare('SELECT id, code, site, user_id FROM carts WHERE code = ? AND site = ? AND user_id IS NULL')
+  c.env.DB.prepare(`SELECT ${CART_COLUMNS} FROM carts WHERE code = ? AND site = ? AND user_id IS NULL`)
     .bind(code, site)
     .first<CartRow>()
 
 /** The customer's cart of the market, if they have one. */
 export const customerCart = (c: ApiContext, userId: number, site: string) =>
-  c.env.DB.prepare('SELECT id, code, site, user_id FROM carts WHERE user_id = ? AND site = ?')
+  c.env.DB.prepare(`SELECT ${CART_COLUMNS} FROM carts WHERE user_id = ? AND site = ?`)
     .bind(userId, site)
     .first<CartRow>()
 
@@ -134,7 +139,8 @@ export async function pricedCart(c: ApiContext, cart: CartRow): Promise<Cart | n
   const subtotal = lines.reduce((sum, line) => sum + (line.available ? line.line_total : 0), 0)
   const { vat, shipping: delivery } = market.settings
   const shippingPrice = homeDeliveryPrice(subtotal, delivery)
-  const amounts = amountsOf(subtotal, shippingPrice, vat)
+  const discount = (await cartDiscountOf(c, cart, subtotal))?.discount ?? null
+  const amounts = amountsOf(subtotal, shippingPrice, vat, discount?.amount ?? 0)
   return {
     code: cart.code,
     currency: market.currency,
@@ -143,6 +149,7 @@ export async function pricedCart(c: ApiContext, cart: CartRow): Promise<Cart | n
     subtotal,
     shipping: delivery ? { price: shippingPrice, free_from: delivery.free_from, days: delivery.days } : null,
     vat: amounts.vat,
+    discount,
     total: amounts.total,
   }
 }
@@ -234,6 +241,34 @@ async function change(c: ApiContext, cart: CartRow | null, remove: boolean) {
   return answerCart(c, cart)
 }
 
+/**
+ * Puts a discount code on a cart when it applies to the cart as it stands (422 with the refusal's code and the field
+ * `code` when not: unknown, not yet valid, expired, used up, below its minimum subtotal); the cart keeps one code, the
+ * last applied. Placing checks it again.
+ */
+async function applyDiscount(c: ApiContext, cart: CartRow | null) {
+  if (!cart) return notFound(c)
+  const input = applyDiscountInput.safeParse(await jsonBody(c))
+  if (!input.success) return refuse(c, 422, 'discount_unknown', 'code')
+  const priced = await pricedCart(c, { ...cart, discount_code: input.data.code })
+  if (!priced) return notFound(c)
+  const refusal = priced.discount?.refusal
+  if (refusal) return refuse(c, 422, refusal, 'code')
+  await c.env.DB.prepare(
+    "UPDATE carts SET discount_code = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+  )
+    .bind(input.data.code, cart.id)
+    .run()
+  return respond(c, cartAnswer, { data: priced })
+}
+
+/** Takes the discount code off a cart (none on it: the cart as it is). */
+async function removeDiscount(c: ApiContext, cart: CartRow | null) {
+  if (!cart) return notFound(c)
+  await c.env.DB.prepare('UPDATE carts SET discount_code = NULL WHERE id = ?').bind(cart.id).run()
+  return answerCart(c, { ...cart, discount_code: null })
+}
+
 /** The anonymous cart of the path's code in the caller's market, or null (a malformed code included). */
 async function pathCart(c: ApiContext): Promise<CartRow | null> {
   const code = cartCode.safeParse(c.req.param('code'))
@@ -244,8 +279,9 @@ async function pathCart(c: ApiContext): Promise<CartRow | null> {
 /**
  * Carts: `POST api/carts/items` (anonymous; creates the cart when `cart` is null), `GET api/carts/{code}`,
  * `PUT/DELETE api/carts/{code}/items/{sku}`; the customer's cart of the market: `GET api/account/cart`,
- * `POST api/account/cart/items`, `PUT/DELETE api/account/cart/items/{sku}`, `POST api/account/cart/merge`. A code of
- * another market, or of a customer's cart, is a 404.
+ * `POST api/account/cart/items`, `PUT/DELETE api/account/cart/items/{sku}`, `POST api/account/cart/merge`; a discount
+ * code on either: `PUT/DELETE api/carts/{code}/discount`, `PUT/DELETE api/account/cart/discount`. A code of another
+ * market, or of a customer's cart, is a 404.
  */
 export const carts = new Hono<ApiEnv>()
   .post('/carts/items', async (c) => {
@@ -294,9 +330,24 @@ export const carts = new Hono<ApiEnv>()
       ).bind(cart.id, anonymous.id),
       c.env.DB.prepare('DELETE FROM carts WHERE id = ?').bind(anonymous.id),
       // The customer's cart takes the merged cart's code: a checkout link made before the login still leads to it.
+      // …and the anonymous cart's discount code when it carries none of its own.
       c.env.DB.prepare(
-        "UPDATE carts SET code = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
-      ).bind(anonymous.code, cart.id),
+        "UPDATE carts SET code = ?, discount_code = COALESCE(discount_code, ?), updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+      ).bind(anonymous.code, anonymous.discount_code, cart.id),
     ])
-    return answerCart(c, { ...cart, code: anonymous.code })
+    return answerCart(c, {
+      ...cart,
+      code: anonymous.code,
+      discount_code: cart.discount_code ?? anonymous.discount_code,
+    })
+  })
+  .put('/carts/:code/discount', async (c) => applyDiscount(c, await pathCart(c)))
+  .delete('/carts/:code/discount', async (c) => removeDiscount(c, await pathCart(c)))
+  .put('/account/cart/discount', async (c) => {
+    const site = siteOf(c)
+    return applyDiscount(c, site ? await customerCart(c, c.var.user.id, site) : null)
+  })
+  .delete('/account/cart/discount', async (c) => {
+    const site = siteOf(c)
+    return removeDiscount(c, site ? await customerCart(c, c.var.user.id, site) : null)
   })

@@ -17,8 +17,10 @@ import {
 import { type ApiContext, type ApiEnv, jsonBody, notFound, parseJson, refuse, respond } from '../context'
 import { MAX_ADDRESSES } from './addresses'
 import { requireBearer } from './auth'
-import { type CartRow, marketOf, pricedCart } from './cart'
+import { CART_COLUMNS, type CartRow, marketOf, pricedCart } from './cart'
 import { amountsOf, regionRate, vatRuleIn } from '../pricing'
+import type { DiscountRefusal } from '../../contract/discount-schemas'
+import { COUNTED_USES, type DiscountRule, discountRuleOf } from '../discounts'
 import { paymentMethodsOf } from '../../contract/schemas'
 
 const ADDRESS_FIELDS = POSTAL_ADDRESS_FIELDS
@@ -98,9 +100,7 @@ async function ownCart(c: ApiContext): Promise<CartRow | null> {
   const code = cartCode.safeParse(c.req.param('code'))
   const site = c.var.tenant
   if (!code.success || !site) return null
-  const cart = await c.env.DB.prepare(
-    'SELECT id, code, site, user_id FROM carts WHERE code = ? AND site = ? AND user_id = ?',
-  )
+  const cart = await c.env.DB.prepare(`SELECT ${CART_COLUMNS} FROM carts WHERE code = ? AND site = ? AND user_id = ?`)
     .bind(code.data, site, c.var.user.id)
     .first<CartRow>()
   if (!cart) return null
@@ -135,6 +135,8 @@ type Review = {
   billing: PostalAddress | null
   dealer: DealerRow | null
   previousKey: string | null
+  /** The cart's discount code as the rules read it (null: none, or unknown). */
+  discountRule: DiscountRule | null
 }
 
 /**
@@ -145,7 +147,7 @@ type Review = {
  * (`prices_changed`) from a changed checkout (`checkout_changed`).
  */
 async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
-  const [priced, market, row] = await Promise.all([
+  const [priced, market, row, discounted] = await Promise.all([
     pricedCart(c, cart),
     marketOf(c, cart.site),
     c.env.DB.prepare(
@@ -153,6 +155,7 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
     )
       .bind(cart.id)
       .first<CheckoutRow>(),
+    cart.discount_code ? discountRuleOf(c, cart.site, cart.discount_code) : null,
   ])
   if (!priced || !market) return null
   const method = row?.delivery_method ?? null
@@ -174,6 +177,7 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
     priced.subtotal,
     delivery,
     vatRuleIn(market.settings.vat, method === 'pickup' ? dealer?.region : shipping?.region),
+    priced.discount?.amount ?? 0,
   )
 
   const complete =
@@ -195,6 +199,7 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
       billing,
       billingSame,
       payment,
+      priced.discount?.code ?? null,
     ])
     const priceList = JSON.stringify([chosen, priced.lines.map((line) => line.unit_price), amounts])
     return (await digest(chosen)).slice(0, 22) + (await digest(priceList)).slice(0, 22)
@@ -226,7 +231,18 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
     review_key: reviewKey,
     order: order ? placedOf(order) : null,
   }
-  return { answer, cart: priced, complete, buyable, dealerGone, shipping, billing, dealer, previousKey }
+  return {
+    answer,
+    cart: priced,
+    complete,
+    buyable,
+    dealerGone,
+    shipping,
+    billing,
+    dealer,
+    previousKey,
+    discountRule: discounted,
+  }
 }
 
 async function answerCheckout(c: ApiContext, cart: CartRow) {
@@ -370,6 +386,31 @@ async function choose(c: ApiContext, cart: CartRow) {
   return answerCheckout(c, cart)
 }
 
+/**
+ * A placement's use of a discount code, taken only while the code is on, valid at `at` and not used up (in all, and
+ * by this customer): the check and the use in one statement of the placement's batch.
+ */
+const redeem = (c: ApiContext, codeId: number, cart: CartRow, checkoutKey: string, at: string) =>
+  c.env.DB.prepare(
+    `INSERT INTO discount_redemptions (checkout_key, code_id, user_id, cart_id)
+     SELECT ?4, d.id, ?2, ?3 FROM discount_codes d
+      WHERE d.id = ?1 AND d.active = 1 AND (d.valid_from IS NULL OR d.valid_from <= ?5)
+        AND (d.valid_until IS NULL OR ?5 < d.valid_until)
+        AND (d.usage_limit IS NULL OR (SELECT COUNT(*) ${COUNTED_USES}) < d.usage_limit)
+        AND (d.per_customer_limit IS NULL OR (SELECT COUNT(*) ${COUNTED_USES} AND r.user_id = ?2) < d.per_customer_limit)
+     ON CONFLICT DO NOTHING`,
+  ).bind(codeId, c.var.user.id, cart.id, checkoutKey, at)
+
+/** 409 `discount_unavailable`, its reason (the discount refusal) under `errors.discount`. */
+const discountUnavailable = (c: ApiContext, reason: DiscountRefusal) =>
+  c.json({ message: 'discount unavailable', code: 'discount_unavailable', errors: { discount: [reason] } }, 409)
+
+/** Whether a placement took its discount code's use. */
+const redeemed = async (c: ApiContext, checkoutKey: string) =>
+  (await c.env.DB.prepare('SELECT 1 AS found FROM discount_redemptions WHERE checkout_key = ?')
+    .bind(checkoutKey)
+    .first('found')) !== null
+
 const orderByKey = (c: ApiContext, checkoutKey: string) =>
   c.env.DB.prepare(`SELECT ${PLACED_COLUMNS} FROM orders WHERE checkout_key = ?`).bind(checkoutKey).first<PlacedRow>()
 
@@ -395,6 +436,9 @@ async function place(c: ApiContext, cart: CartRow) {
   if (!review.complete || review.cart.lines.length === 0) return refuse(c, 422, 'incomplete')
   if (!review.buyable) return refuse(c, 409, 'unavailable')
   if (review.dealerGone) return refuse(c, 409, 'dealer_unavailable')
+  // The cart's code expired, was disabled or ran out since the review: never placed at the review's stale price.
+  const discountRefusal = review.cart.discount?.refusal
+  if (discountRefusal) return discountUnavailable(c, discountRefusal)
   const current = review.answer.review_key
   if (current !== reviewKey)
     return refuse(c, 409, current.slice(0, 22) === reviewKey.slice(0, 22) ? 'prices_changed' : 'checkout_changed')
@@ -434,6 +478,7 @@ async function place(c: ApiContext, cart: CartRow) {
   const locale = markets?.locales.includes(c.var.locale) ? c.var.locale : (markets?.locales[0] ?? c.var.locale)
   const market = `${cart.site}-${locale}`
   const at = nowIso()
+  const discountCodeId = review.discountRule && (answer.amounts.discount ?? 0) > 0 ? review.discountRule.id : null
   // A new code on the rare collision with another order's: the insert then does nothing, and every statement after it
   // is guarded by the code AND the key, so none touches the other order; no order has the key, so it tries again.
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -442,11 +487,15 @@ async function place(c: ApiContext, cart: CartRow) {
                    AND (payment_state = 'failed' OR (payment_state = 'pending' AND payment_id IS NULL))
                    AND EXISTS (SELECT 1 FROM orders WHERE code = ?3 AND checkout_key = ?5)`
     await c.env.DB.batch([
+      // The code's use first, only while it is still there to take: of two placements for its last use, the second
+      // batch finds it taken and places nothing (the order below needs this placement's use).
+      ...(discountCodeId === null ? [] : [redeem(c, discountCodeId, cart, checkoutKey, at)]),
       c.env.DB.prepare(
         `INSERT INTO orders (code, user_id, market, status, currency, subtotal, shipping, tax, total, billing_address, shipping_address,
                              delivery_method, delivery_dealer, delivery_dealer_slug, payment_method, payment_state, placed_at, cart_id,
-                             checkout_key, payment_attempt, locale)
-         VALUES (?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, 1, ?)
+                             checkout_key, payment_attempt, locale, discount_code, discount)
+         SELECT ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, 1, ?, ?, ?
+          WHERE ? = 0 OR EXISTS (SELECT 1 FROM discount_redemptions WHERE checkout_key = ?)
          ON CONFLICT DO NOTHING`,
       ).bind(
         code,
@@ -467,6 +516,10 @@ async function place(c: ApiContext, cart: CartRow) {
         cart.id,
         checkoutKey,
         locale,
+        discountCodeId === null ? null : (answer.cart.discount?.code ?? null),
+        answer.amounts.discount,
+        discountCodeId === null ? 0 : 1,
+        checkoutKey,
       ),
       ...lines.map((line, position) =>
         c.env.DB.prepare(
@@ -506,6 +559,7 @@ async function place(c: ApiContext, cart: CartRow) {
     ])
     const order = await orderByKey(c, checkoutKey)
     if (order) return respond(c, placedOrderAnswer, { data: placedOf(order) }, order.code === code ? 201 : 200)
+    if (discountCodeId !== null && !(await redeemed(c, checkoutKey))) return discountUnavailable(c, 'discount_used_up')
   }
   throw new Error('no order code left after 3 tries')
 }

@@ -18,6 +18,8 @@ type OrderRow = {
   status: OrderStatus
   currency: string
   subtotal: number
+  discount: number
+  discount_code: string | null
   shipping: number
   tax: number
   total: number
@@ -81,6 +83,7 @@ export const orders = new Hono<ApiEnv>()
         status: order.status,
         currency: order.currency,
         subtotal: order.subtotal,
+        discount: order.discount > 0 ? { code: order.discount_code ?? '', amount: order.discount } : null,
         shipping: order.shipping,
         tax: order.tax,
         total: order.total,

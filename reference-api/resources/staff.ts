@@ -149,7 +149,7 @@ for (const path of ['/staff/submissions/*', '/staff/outbox/*', '/staff/markets/*
 }
 
 /** Records a staff event (who, what, which target, the change as JSON). */
-const staffEvent = (c: ApiContext, action: string, target: string, detail: unknown) =>
+export const staffEvent = (c: ApiContext, action: string, target: string, detail: unknown) =>
   c.env.DB.prepare('INSERT INTO staff_events (staff_id, action, target, detail) VALUES (?, ?, ?, ?)').bind(
     c.var.staff.id,
     action,

@@ -20,6 +20,9 @@ export const NOTICES = [
   'cart_not_enough',
   'cart_changed',
   'cart_choose_size',
+  'cart_discount_applied',
+  'cart_discount_removed',
+  'cart_discount_ended',
 ] as const
 export type Notice = (typeof NOTICES)[number]
 

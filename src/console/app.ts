@@ -35,6 +35,7 @@ import { isUpstreamError } from '../upstream/errors'
 import { cloudflareAccess } from './access'
 import { casesSection } from './cases'
 import { consoleLoginUrl, consoleSignIn, ROLE_REFUSED, consoleGate } from './guard'
+import { discountCodes } from './discount-codes'
 import { ConsoleHome } from './home'
 import { leads } from './leads'
 import { markets } from './markets'
@@ -60,6 +61,7 @@ consoleApp.route('/cases', casesSection)
 consoleApp.route('/leads', leads)
 consoleApp.route('/outbox', outbox)
 consoleApp.route('/markets', markets)
+consoleApp.route('/discount-codes', discountCodes)
 consoleApp.route('/purge', purgePages)
 
 /** `GET /_console`: what the signed-in staff member's role may do, with links. */

@@ -33,6 +33,12 @@ export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
     label: 'Markets',
     summary: 'Switch maintenance and the lead forms of each market.',
   },
+  {
+    slug: 'discount-codes',
+    role: 'editor',
+    label: 'Discount codes',
+    summary: "Create each market's discount codes, see their uses, disable them.",
+  },
   { slug: 'purge', role: 'editor', label: 'Purge', summary: "Empty one market's cache, or everything's." },
 ]
 

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { Caching } from '../cache/answer-caching'
+import { DiscountForm, DiscountLine, discountRefusalOf } from '../cart/cart-discount'
 import { addKeyOf, cartHolderOf, keepChangedCartCount, setCartCookie, visitorCart } from '../cart/visitor-cart'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
@@ -12,6 +13,7 @@ import { formatMoney } from '../i18n/formats'
 import type { Market } from '../market/market'
 import { sendPage, sendRedirect, viewOf } from '../render/respond'
 import { type Cart, MAX_LINE_QUANTITY } from '../../contract/cart-schemas'
+import type { DiscountRefusal } from '../../contract/discount-schemas'
 import { type CartCalls, cartCalls } from '../upstream/contract/cart'
 import { randomToken } from '../crypto/digest'
 import { isRejection } from '../upstream/errors'
@@ -47,11 +49,14 @@ export function CartPage({
   chrome,
   head,
   cart,
+  discountRefusal = null,
 }: {
   view: MarketView
   chrome: Chrome
   head: HeadProps
   cart: Cart | null
+  /** Why the code just sent was refused (the cart's `?discount=`), shown beside its field. */
+  discountRefusal?: DiscountRefusal | null
 }) {
   const { t } = view
   const market = view.market
@@ -158,6 +163,7 @@ export function CartPage({
                   <dt>{t('cart.subtotal')}</dt>
                   <dd>{money(cart.subtotal)}</dd>
                 </div>
+                <DiscountLine view={view} cart={cart} amount={cart.discount?.amount ?? 0} />
                 {cart.shipping && (
                   <div>
                     <dt>{t('cart.delivery')}</dt>
@@ -200,6 +206,7 @@ export function CartPage({
                   )}
                 </div>
               )}
+              <DiscountForm view={view} cart={cart} refusal={discountRefusal} />
               {chrome.available.has('checkout') && (
                 <a className="button cart-checkout" href={`${base}/checkout/${cart.code}`}>
                   {t('cart.checkout')}
@@ -225,7 +232,10 @@ export async function cartPage(c: Context<MarketEnv>): Promise<Response> {
   const [cart, chrome] = await Promise.all([visitorCart(c).calls.read(), loadChrome(c)])
   const view = viewOf(c, t, market)
   const head: HeadProps = { title: `${t('cart.title')} · ${t('brand.name')}`, robots: 'noindex' }
-  return sendPage(c, <CartPage view={view} chrome={chrome} head={head} cart={cart} />, { caching: Caching.private })
+  const refusal = discountRefusalOf(c.req.query('discount'))
+  return sendPage(c, <CartPage view={view} chrome={chrome} head={head} cart={cart} discountRefusal={refusal} />, {
+    caching: Caching.private,
+  })
 }
 
 /** Whether the posting page asked for JSON (the "add to cart" island) rather than a page. */

@@ -138,6 +138,7 @@ describe('reading a checkout', () => {
     expect(checkout.cart.lines.map((line) => line.sku)).toEqual(['POMP-OS-GRY'])
     expect(checkout.amounts).toEqual({
       items: 2990,
+      discount: 0,
       delivery: 990,
       vat: { rate: 2200, included: true, amount: Math.round((3980 * 2200) / 12200) },
       total: 3980,
@@ -301,6 +302,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     const home = (await reviewed(giulia, { 'POMP-OS-GRY': 1 })).checkout
     expect(home.amounts).toEqual({
       items: 2990,
+      discount: 0,
       delivery: 990,
       vat: { rate: 2200, included: true, amount: vatIncluded(3980, 2200) },
       total: 3980,
@@ -308,6 +310,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     const atDealer = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, pickup('cicli-bergamasca'))).checkout
     expect(atDealer.amounts).toEqual({
       items: 2990,
+      discount: 0,
       delivery: 0,
       vat: { rate: 2200, included: true, amount: vatIncluded(2990, 2200) },
       total: 2990,
@@ -321,6 +324,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     const bike = (await reviewed(giulia, { 'STR9-M-RED': 1 })).checkout
     expect(bike.amounts).toEqual({
       items: 429000,
+      discount: 0,
       delivery: 0,
       vat: { rate: 2200, included: true, amount: vatIncluded(429000, 2200) },
       total: 429000,
@@ -334,6 +338,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     expect(california.cart.currency).toBe('USD')
     expect(california.amounts).toEqual({
       items: 2999,
+      discount: 0,
       delivery: 2500,
       vat: { rate: 725, included: false, amount: tax(5499, 725) },
       total: 5499 + tax(5499, 725),
@@ -351,6 +356,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     ).checkout
     expect(oregon.amounts).toEqual({
       items: 2999,
+      discount: 0,
       delivery: 2500,
       vat: { rate: 0, included: false, amount: 0 },
       total: 5499,
@@ -358,6 +364,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     const atDealer = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, pickup('lone-spoke-bicycles'), us)).checkout
     expect(atDealer.amounts).toEqual({
       items: 2999,
+      discount: 0,
       delivery: 0,
       vat: { rate: 625, included: false, amount: tax(2999, 625) },
       total: 2999 + tax(2999, 625),
@@ -387,6 +394,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     expect(ch.cart.currency).toBe('CHF')
     expect(ch.amounts).toEqual({
       items: 439000,
+      discount: 0,
       delivery: 0,
       vat: { rate: 810, included: true, amount: vatIncluded(439000, 810) },
       total: 439000,
@@ -395,6 +403,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     expect(ae.cart.currency).toBe('AED')
     expect(ae.amounts).toEqual({
       items: 12900,
+      discount: 0,
       delivery: 7500,
       vat: { rate: 500, included: true, amount: vatIncluded(20400, 500) },
       total: 20400,
@@ -404,6 +413,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     expect(home.cart.currency).toBe('ILS')
     expect(home.amounts).toEqual({
       items: 12990,
+      discount: 0,
       delivery: 4900,
       vat: { rate: 1800, included: true, amount: vatIncluded(17890, 1800) },
       total: 17890,
@@ -411,6 +421,7 @@ describe('prices and VAT per market, home delivery and pick-up', () => {
     const atDealer = (await reviewed(giulia, { 'POMP-OS-GRY': 1 }, pickup('yarkon-bikes'), il)).checkout
     expect(atDealer.amounts).toEqual({
       items: 12990,
+      discount: 0,
       delivery: 0,
       vat: { rate: 1800, included: true, amount: vatIncluded(12990, 1800) },
       total: 12990,

@@ -10,6 +10,7 @@ import { casesPage } from '../../src/console/cases/case-list'
 import { casePage } from '../../src/console/cases/case-page'
 import { leadCv, leadPage, leadsPage, markLeadHandled } from '../../src/console/leads'
 import { changeMarket, marketsPage } from '../../src/console/markets'
+import { createDiscountCode, disableDiscountCode, discountCodesPage } from '../../src/console/discount-codes'
 import { outboxMailPage, outboxPage } from '../../src/console/outbox'
 import { purgePage, submitPurge } from '../../src/console/purge'
 import { consoleLoginPage, consoleLogout, submitConsoleLogin } from '../../src/console/sign-in'
@@ -32,6 +33,7 @@ import { orderPage } from '../../src/pages/account/order'
 import { ordersPage } from '../../src/pages/account/orders'
 import { accountOverview } from '../../src/pages/account/overview'
 import { addToCart, cartPage, changeCartLine, removeCartLine } from '../../src/pages/cart'
+import { applyCartDiscount, removeCartDiscount } from '../../src/cart/cart-discount'
 import { checkoutPage, submitCheckout } from '../../src/pages/checkout/checkout-form'
 import { resultPage, submitResult } from '../../src/pages/checkout/result'
 import { reviewPage, submitReview } from '../../src/pages/checkout/review'
@@ -103,6 +105,9 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/_console/outbox/:id', '/_console/outbox/3', outboxMailPage],
   ['GET', '/_console/markets', '/_console/markets', marketsPage],
   ['POST', '/_console/markets/:country', '/_console/markets/it', changeMarket],
+  ['GET', '/_console/discount-codes', '/_console/discount-codes', discountCodesPage],
+  ['POST', '/_console/discount-codes', '/_console/discount-codes', createDiscountCode],
+  ['POST', '/_console/discount-codes/:id/disable', '/_console/discount-codes/3/disable', disableDiscountCode],
   ['GET', '/_console/purge', '/_console/purge', purgePage],
   ['POST', '/_console/purge', '/_console/purge', submitPurge],
   // Paths without a market.
@@ -139,6 +144,8 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['POST', '/:market/cart/items', '/it-it/cart/items', addToCart],
   ['POST', '/:market/cart/items/:sku', '/it-it/cart/items/STR9-M-RED', changeCartLine],
   ['POST', '/:market/cart/items/:sku/remove', '/it-it/cart/items/STR9-M-RED/remove', removeCartLine],
+  ['POST', '/:market/cart/discount', '/it-it/cart/discount', applyCartDiscount],
+  ['POST', '/:market/cart/discount/remove', '/it-it/cart/discount/remove', removeCartDiscount],
   ['GET', '/:market/checkout/:code', `/it-it/checkout/${'A'.repeat(32)}`, checkoutPage],
   ['POST', '/:market/checkout/:code', `/it-it/checkout/${'A'.repeat(32)}`, submitCheckout],
   ['GET', '/:market/checkout/:code/review', `/it-it/checkout/${'A'.repeat(32)}/review`, reviewPage],

@@ -95,6 +95,16 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
                 {amount(order.subtotal)}
               </td>
             </tr>
+            {order.discount && (
+              <tr role="row" className="discount-line">
+                <th scope="row" role="rowheader" colSpan={3}>
+                  {t('order.discount', { code: order.discount.code })}
+                </th>
+                <td role="cell" className="number">
+                  −{amount(order.discount.amount)}
+                </td>
+              </tr>
+            )}
             <tr role="row">
               <th scope="row" role="rowheader" colSpan={3}>
                 {t('order.shipping')}

@@ -1,3 +1,4 @@
+import { DiscountLine } from '../../cart/cart-discount'
 import type { Context } from 'hono'
 import type { ReactNode } from 'react'
 import { Caching } from '../../cache/answer-caching'
@@ -122,7 +123,7 @@ export function CheckoutSteps({
   )
 }
 
-/** The amounts of a checkout as the summary lists them: items, delivery, VAT (added or included), total. */
+/** The amounts of a checkout as the summary lists them: items, the discount, delivery, VAT (added or included), total. */
 export function CheckoutAmounts({ view, checkout }: { view: MarketView; checkout: Checkout }) {
   const { t } = view
   const market = view.market
@@ -136,6 +137,7 @@ export function CheckoutAmounts({ view, checkout }: { view: MarketView; checkout
           <dt>{t('checkout.items_amount')}</dt>
           <dd>{money(amounts.items)}</dd>
         </div>
+        <DiscountLine view={view} cart={checkout.cart} amount={amounts.discount} />
         <div>
           <dt>{pickup ? t('checkout.pickup_amount') : t('cart.delivery')}</dt>
           <dd>{amounts.delivery === 0 ? t('cart.delivery_free') : money(amounts.delivery)}</dd>

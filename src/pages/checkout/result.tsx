@@ -51,7 +51,8 @@ function OrderSummaryTable({ view, order }: { view: MarketView; order: Order }) 
   const { t } = view
   const money = (minor: number) => formatMoney(minor, order.currency, view.market)
   // VAT inside the prices when the total is items and delivery; added on top (US sales tax) otherwise.
-  const taxAdded = order.tax > 0 && order.total > order.subtotal + order.shipping
+  const discount = order.discount?.amount ?? 0
+  const taxAdded = order.tax > 0 && order.total > order.subtotal - discount + order.shipping
   return (
     <section className="result-summary" aria-labelledby="result-summary-title">
       <h2 id="result-summary-title">{t('cart.summary')}</h2>
@@ -74,6 +75,12 @@ function OrderSummaryTable({ view, order }: { view: MarketView; order: Order }) 
           <dt>{t('checkout.items_amount')}</dt>
           <dd>{money(order.subtotal)}</dd>
         </div>
+        {order.discount && (
+          <div className="discount-line">
+            <dt>{t('order.discount', { code: order.discount.code })}</dt>
+            <dd>−{money(order.discount.amount)}</dd>
+          </div>
+        )}
         <div>
           <dt>{order.delivery.method === 'pickup' ? t('checkout.pickup_amount') : t('cart.delivery')}</dt>
           <dd>{order.shipping === 0 ? t('cart.delivery_free') : money(order.shipping)}</dd>

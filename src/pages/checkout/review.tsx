@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import type { ReactNode } from 'react'
+import { cartWithRefusal, discountRefusalOf } from '../../cart/cart-discount'
 import { withNotice } from '../../components/toast'
 import type { MarketView } from '../../components/view'
 import type { MarketEnv } from '../../env'
@@ -203,6 +204,9 @@ export async function reviewPage(c: Context<MarketEnv>): Promise<Response> {
   // A line that cannot be bought as it stands (sold out, too few left) is the cart's to fix, not the form's.
   if (checkout.cart.lines.some((line) => !line.available))
     return sendRedirect(c, withNotice(paths.cart, 'cart_changed'), 303)
+  // A code the cart carries that no longer applies: the cart says why (remove it, or buy enough for it).
+  const discountRefusal = checkout.cart.discount?.refusal
+  if (discountRefusal) return sendRedirect(c, cartWithRefusal(c.var.market.segment, discountRefusal), 303)
   if (!checkout.ready) return sendRedirect(c, paths.form, 303)
   const token = await checkoutToken(c, code, 'place')
   const change = changeOf(c.req.query('changed'))
@@ -240,6 +244,11 @@ export async function submitReview(c: Context<MarketEnv>): Promise<Response> {
         return sendRedirect(c, paths.result, 303)
       case 'dealer_unavailable':
         return sendRedirect(c, `${paths.form}?changed=dealer`, 303)
+      case 'discount_unavailable': {
+        // The code expired, was disabled or ran out since the review: not placed; the cart says so and why.
+        const reason = discountRefusalOf(refused.rejection.errors?.discount?.[0]) ?? 'discount_unknown'
+        return sendRedirect(c, withNotice(cartWithRefusal(c.var.market.segment, reason), 'cart_discount_ended'), 303)
+      }
       default:
         // `incomplete`, `email_unconfirmed`: the form says what is missing.
         return sendRedirect(c, paths.form, 303)

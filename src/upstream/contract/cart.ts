@@ -36,6 +36,15 @@ export const cartCalls = (client: Upstream, holder: { customer: true } | { code:
       base
         ? dataOf(client.send('DELETE', `${base}/items/${segment(sku)}`, undefined, cartAnswer))
         : Promise.resolve(null),
+    /**
+     * `PUT …/discount` (`api/account/cart/discount` or `api/carts/{code}/discount`): puts a discount code on the cart;
+     * a code that does not apply throws `UpstreamError` 422 with its refusal (`discount_expired`…). Null: no cart.
+     */
+    applyDiscount: (code: string) =>
+      base ? dataOf(client.send('PUT', `${base}/discount`, { code }, cartAnswer)) : Promise.resolve(null),
+    /** `DELETE …/discount`: takes the code off. Null: no cart. */
+    removeDiscount: () =>
+      base ? dataOf(client.send('DELETE', `${base}/discount`, undefined, cartAnswer)) : Promise.resolve(null),
     /** `POST api/account/cart/merge`: the anonymous cart of `code` folded into the customer's (then deleted). */
     merge: (code: string) => dataOf(client.send('POST', 'account/cart/merge', { cart: code }, cartAnswer)),
   }

@@ -16,6 +16,11 @@ import {
   submissionListAnswer,
 } from '../../../contract/staff-schemas'
 import type { z } from 'zod'
+import {
+  type DiscountCodeInput,
+  staffDiscountCodeAnswer,
+  staffDiscountCodeListAnswer,
+} from '../../../contract/discount-schemas'
 import { dataOf, listOf, pagedOf, query, segment } from './answers'
 
 /** The lead list's filters (`GET api/staff/submissions`): a market, a kind, a date range (inclusive), handled or not. */
@@ -73,6 +78,16 @@ export const staffCalls = (client: Upstream) => ({
   /** `POST api/staff/markets/{country}`: changes switches (recorded); answers the market after the change, or null. */
   changeMarket: (country: string, change: Partial<Record<MarketSwitch, boolean>>) =>
     dataOf(client.send('POST', `staff/markets/${segment(country)}`, change, marketAnswer)),
+
+  /** `GET api/staff/discount-codes?market=`: the discount codes (of a market), newest first, with their uses. */
+  discountCodes: (market?: string) =>
+    listOf(client.get(`staff/discount-codes${query({ market })}`, staffDiscountCodeListAnswer)),
+  /** `POST api/staff/discount-codes`: a new code (recorded); a refusal (422, 409 `code_taken`) throws `rejected`. */
+  createDiscountCode: (code: DiscountCodeInput) =>
+    dataOf(client.send('POST', 'staff/discount-codes', code, staffDiscountCodeAnswer)),
+  /** `POST api/staff/discount-codes/{id}/disable`: the code stops applying (recorded); null when there is none. */
+  disableDiscountCode: (id: number) =>
+    dataOf(client.send('POST', `staff/discount-codes/${segment(id)}/disable`, {}, staffDiscountCodeAnswer)),
 
   /** `POST api/staff/events`: records something staff did at the edge (a purge). */
   recordEvent: (event: z.infer<typeof staffEventRequest>) =>
