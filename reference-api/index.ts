@@ -18,6 +18,7 @@ import { newsletter } from './resources/newsletter'
 import { seo } from './resources/seo'
 import { sites } from './resources/sites'
 import { staff } from './resources/staff'
+import { staffOrders } from './resources/staff-orders'
 import { registration } from './resources/registration'
 import { translations } from './resources/translations'
 import { whistleblower } from './resources/whistleblower'
@@ -55,6 +56,7 @@ api.route('/', newsletter)
 api.route('/', pageIndex)
 api.route('/', whistleblower)
 api.route('/', staff)
+api.route('/', staffOrders)
 api.route('/', cases)
 
 api.notFound((c) => c.json({ message: 'Not Found' }, 404))
