@@ -38,6 +38,7 @@ import { consoleLoginUrl, consoleSignIn, ROLE_REFUSED, consoleGate } from './gua
 import { ConsoleHome } from './home'
 import { leads } from './leads'
 import { markets } from './markets'
+import { orders } from './orders-section'
 import { outbox } from './outbox'
 import { purgePages } from './purge'
 import { sendConsolePage } from './page'
@@ -58,6 +59,7 @@ consoleApp.get('/', consoleGate(), consoleHome)
 // The sections (CONSOLE_SECTIONS), one line each: consoleApp.route('/{slug}', section).
 consoleApp.route('/cases', casesSection)
 consoleApp.route('/leads', leads)
+consoleApp.route('/orders', orders)
 consoleApp.route('/outbox', outbox)
 consoleApp.route('/markets', markets)
 consoleApp.route('/purge', purgePages)
