@@ -35,3 +35,19 @@ CREATE TABLE payment_refunds (
   idempotency_key TEXT NOT NULL UNIQUE,
   created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
+
+-- A refund's event (`payment.refunded`) has its own outcome, `refunded`: the outcome's CHECK is the column's, so the
+-- table is built again with it (SQLite cannot change a column's CHECK in place).
+CREATE TABLE webhook_events_next (
+  event_id TEXT PRIMARY KEY,
+  type TEXT NOT NULL,
+  body_sha256 TEXT NOT NULL,
+  payment_id TEXT NOT NULL,
+  order_code TEXT NOT NULL,
+  received_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  outcome TEXT CHECK (outcome IS NULL OR outcome IN ('paid', 'failed', 'refunded', 'unchanged', 'no_order', 'amount_mismatch'))
+);
+INSERT INTO webhook_events_next (event_id, type, body_sha256, payment_id, order_code, received_at, outcome)
+  SELECT event_id, type, body_sha256, payment_id, order_code, received_at, outcome FROM webhook_events;
+DROP TABLE webhook_events;
+ALTER TABLE webhook_events_next RENAME TO webhook_events;

@@ -225,6 +225,13 @@ describe("the console's orders", () => {
       `refund_requested:${demoStaff('editor').name}`,
       'refund_confirmed:provider',
     ])
+    // Each refund's webhook settled once, its outcome recorded: the provider's delivery was answered 200.
+    const outcomes = await env.DB.prepare(
+      `SELECT outcome FROM webhook_events WHERE order_code = ? AND type = 'payment.refunded' ORDER BY received_at`,
+    )
+      .bind(code)
+      .all<{ outcome: string }>()
+    expect(outcomes.results).toEqual([{ outcome: 'refunded' }, { outcome: 'refunded' }])
     const page = plain((await consolePage(`/_console/orders/${code}`)).text)
     expect(page).toContain('Confirmed by the provider')
     expect(page).toContain('Refund of EUR 250.00 confirmed by the payment provider')
