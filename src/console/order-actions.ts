@@ -11,7 +11,7 @@ import { type Outcome, unlessRefused } from '../upstream/errors'
 import { CARRIERS, type Carrier, TRACKING_NUMBER } from '../../contract/carriers'
 import type { StaffOrder } from '../../contract/staff-schemas'
 import { minorUnitsOf } from './money'
-import { ORDERS_PATH, orderCode, sendOrderPage } from './orders'
+import { ORDERS_PATH, consoleOrderCode, sendOrderPage } from './orders'
 
 /**
  * The order actions of the console (docs/decisions/049), each a form posted from the order's page: what was typed is
@@ -49,7 +49,7 @@ async function afterAction(
 
 /** `POST /_console/orders/{code}/paid`: a bank transfer received; `amount` must be the total due. */
 export async function markOrderPaid(c: Context<AppEnv>): Promise<Response> {
-  const order = await orderOr404(c, orderCode(c))
+  const order = await orderOr404(c, consoleOrderCode(c))
   const form = await readForm(c)
   const amount = minorUnitsOf(form.amount, order.currency)
   if (amount === null)
@@ -64,7 +64,7 @@ export async function markOrderPaid(c: Context<AppEnv>): Promise<Response> {
 
 /** `POST /_console/orders/{code}/ship`: a carrier and its tracking number; the customer is mailed. */
 export async function shipOrder(c: Context<AppEnv>): Promise<Response> {
-  const order = await orderOr404(c, orderCode(c))
+  const order = await orderOr404(c, consoleOrderCode(c))
   const form = await readForm(c)
   const carrier = (CARRIERS as readonly string[]).includes(form.carrier ?? '') ? (form.carrier as Carrier) : null
   const trackingCode = (form.tracking_code ?? '').trim().replace(/\s+/g, '')
@@ -85,7 +85,7 @@ export async function shipOrder(c: Context<AppEnv>): Promise<Response> {
 
 /** `POST /_console/orders/{code}/cancel`: an unpaid order. */
 export async function cancelOrder(c: Context<AppEnv>): Promise<Response> {
-  const order = await orderOr404(c, orderCode(c))
+  const order = await orderOr404(c, consoleOrderCode(c))
   const call = staffOrderCalls(c.var.staffApi).cancel(order.code)
   return afterAction(c, order, await unlessRefused(call, [409]), 'cancelled', {})
 }
@@ -96,7 +96,7 @@ export async function cancelOrder(c: Context<AppEnv>): Promise<Response> {
  * reached leaves the refund pending and says so (503).
  */
 export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
-  const order = await orderOr404(c, orderCode(c))
+  const order = await orderOr404(c, consoleOrderCode(c))
   const form = await readForm(c)
   const amount = minorUnitsOf(form.refund_amount, order.currency)
   if (amount === null)

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../env'
 import { consoleGate } from './guard'
 import { cancelOrder, markOrderPaid, refundOrder, shipOrder } from './order-actions'
-import { orderPage, ordersPage } from './orders'
+import { consoleOrderPage, consoleOrdersPage } from './orders'
 
 /**
  * Orders (editors, docs/decisions/049): the list and one order (orders.tsx), and the order's actions
@@ -10,8 +10,8 @@ import { orderPage, ordersPage } from './orders'
  */
 export const orders = new Hono<AppEnv>()
 orders.use(consoleGate('editor'))
-orders.get('/', ordersPage)
-orders.get('/:code', orderPage)
+orders.get('/', consoleOrdersPage)
+orders.get('/:code', consoleOrderPage)
 orders.post('/:code/paid', markOrderPaid)
 orders.post('/:code/ship', shipOrder)
 orders.post('/:code/cancel', cancelOrder)

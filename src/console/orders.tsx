@@ -57,7 +57,7 @@ function filtersOf(c: Context<AppEnv>): OrderFilters {
 }
 
 /** `GET /_console/orders?market=&status=&from=&to=&page=`. */
-export async function ordersPage(c: Context<AppEnv>): Promise<Response> {
+export async function consoleOrdersPage(c: Context<AppEnv>): Promise<Response> {
   const filters = filtersOf(c)
   const [list, markets] = await Promise.all([
     staffOrderCalls(c.var.staffApi).orders(filters),
@@ -108,7 +108,7 @@ function orderCells(order: StaffOrderSummary): ReactNode[] {
 }
 
 /** An order's code from the path, or the console's 404. */
-export function orderCode(c: Context<AppEnv>): string {
+export function consoleOrderCode(c: Context<AppEnv>): string {
   const code = c.req.param('code') ?? ''
   if (!/^[A-Za-z0-9-]{3,40}$/.test(code)) throw PageError.notFound('')
   return code
@@ -123,8 +123,8 @@ const DONE: Record<string, string> = {
 }
 
 /** `GET /_console/orders/{code}`. */
-export async function orderPage(c: Context<AppEnv>): Promise<Response> {
-  const order = await staffOrderCalls(c.var.staffApi).order(orderCode(c))
+export async function consoleOrderPage(c: Context<AppEnv>): Promise<Response> {
+  const order = await staffOrderCalls(c.var.staffApi).order(consoleOrderCode(c))
   if (!order) throw PageError.notFound('')
   return sendOrderPage(c, order, { done: DONE[c.req.query('done') ?? ''] })
 }
