@@ -126,8 +126,7 @@ export function testProvider(
 
     async refund(paymentId: string, amount: number, idempotencyKey: string): Promise<StartedRefund> {
       const payment = await readTestPayment(db, paymentId)
-      if (!payment || payment.state !== 'paid' || !Number.isInteger(amount) || amount <= 0)
-        throw new PaymentError('invalid')
+      if (payment?.state !== 'paid' || !Number.isInteger(amount) || amount <= 0) throw new PaymentError('invalid')
       const [, refunds] = await db.batch<{ id: string; amount: number; idempotency_key: string }>([
         // Never more than the payment less what was refunded: a provider refuses that too.
         db
