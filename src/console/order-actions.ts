@@ -83,11 +83,20 @@ export async function shipOrder(c: Context<AppEnv>): Promise<Response> {
   return afterAction(c, order, await unlessRefused(call, [409]), 'shipped', form)
 }
 
-/** `POST /_console/orders/{code}/cancel`: an unpaid order. */
+/**
+ * `POST /_console/orders/{code}/cancel`: an unpaid order; its payment still open at the provider is closed, so the
+ * buyer can no longer pay it (a provider that cannot be reached is logged: the order stays cancelled).
+ */
 export async function cancelOrder(c: Context<AppEnv>): Promise<Response> {
   const order = await orderOr404(c, consoleOrderCode(c))
-  const call = staffOrderCalls(c.var.staffApi).cancel(order.code)
-  return afterAction(c, order, await unlessRefused(call, [409]), 'cancelled', {})
+  const outcome = await unlessRefused(staffOrderCalls(c.var.staffApi).cancel(order.code), [409])
+  const paymentId = outcome.answer?.payment_id
+  const choice = paymentId ? paymentProviderOf(c.env) : null
+  if (paymentId && choice?.kind === 'ready')
+    await choice.provider
+      .cancelPayment(paymentId)
+      .catch((error: unknown) => logEvent('error', 'payment_not_cancelled', { error: errorName(error) }))
+  return afterAction(c, order, outcome, 'cancelled', {})
 }
 
 /**

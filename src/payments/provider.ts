@@ -35,6 +35,11 @@ export interface PaymentProvider {
    * Stripe: `POST /v1/refunds` with the session's PaymentIntent and an `Idempotency-Key` header.
    */
   refund(paymentId: string, amount: number, idempotencyKey: string): Promise<StartedRefund>
+  /**
+   * Closes a payment still open (its order was cancelled by staff), so the buyer can no longer pay it; a payment
+   * already paid, failed or closed is left as it is. Stripe: `POST /v1/checkout/sessions/{id}/expire`.
+   */
+  cancelPayment(paymentId: string): Promise<void>
 }
 
 /** A refund the provider took: its id there. */

@@ -168,6 +168,17 @@ export function stripeProvider({
         throw new PaymentError('unavailable')
       }
     },
+
+    async cancelPayment(paymentId: string): Promise<void> {
+      if (!STRIPE_SESSION_ID.test(paymentId)) return
+      try {
+        await stripe.checkout.sessions.expire(paymentId)
+      } catch (error) {
+        // A session no longer open (paid, expired) is left as it is.
+        if (error instanceof Stripe.errors.StripeError && (error.statusCode === 400 || error.statusCode === 404)) return
+        throw new PaymentError('unavailable')
+      }
+    },
   }
 }
 

@@ -157,6 +157,15 @@ export function testProvider(
       if (delivery) await deliverTestWebhook(event, { secret, publicOrigin, ...delivery })
       return { refundId: refund.id }
     },
+
+    async cancelPayment(paymentId: string): Promise<void> {
+      await db
+        .prepare(
+          `UPDATE payments SET state = 'cancelled', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND state = 'pending'`,
+        )
+        .bind(paymentId)
+        .run()
+    },
   }
 }
 

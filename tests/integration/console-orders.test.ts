@@ -195,9 +195,22 @@ describe("the console's orders", () => {
     const refused = await act(paid, 'cancel')
     expect(refused.status).toBe(409)
     expect(plain(refused.text)).toContain('Only an order that is not paid can be cancelled.')
+    // Its payment still open at the provider is closed: the buyer can no longer pay it.
     const code = await placeOrder()
+    const provider = testProvider(env.DB, SECRET, ORIGIN)
+    const { paymentId } = await provider.createPayment({
+      orderCode: code,
+      amount: 174900,
+      currency: 'EUR',
+      market: 'it-it',
+      returnUrl: `${ORIGIN}/it-it/checkout/${code}/result`,
+      idempotencyKey: randomKey(),
+      description: `Aurora Cycles order ${code}`,
+    })
+    await env.DB.prepare('UPDATE orders SET payment_id = ? WHERE code = ?').bind(paymentId, code).run()
     expect((await act(code, 'cancel')).status).toBe(303)
     expect((await orderRow(code)).status).toBe('cancelled')
+    expect(await provider.paymentStatus(paymentId)).toBe('cancelled')
     expect((await actionsOf(code)).map((row) => row.action)).toEqual(['cancelled'])
   })
 

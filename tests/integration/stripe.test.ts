@@ -367,6 +367,14 @@ describe("Stripe's refunds: refunds.create with our key, confirmed by charge.ref
     expect(state?.state).toBe('refunded')
   })
 
+  it('closes an open session when its order is cancelled (POST /v1/checkout/sessions/{id}/expire); a closed one is left', async () => {
+    const order = await placeOrder()
+    const { paymentId } = await pay(order)
+    await stripe().cancelPayment(paymentId)
+    expect(await stripe().paymentStatus(paymentId)).toBe('cancelled')
+    await expect(stripe().cancelPayment(paymentId)).resolves.toBeUndefined()
+  })
+
   it('takes one refund per key, and refuses more than is left to refund', async () => {
     const { order, paymentId } = await paidThroughStripe()
     const key = 'refund-key-0123456789abcdef'

@@ -17,7 +17,9 @@ export type OrderFilters = {
 }
 
 /** What an order action answers: the order's code and its status after it. */
-const actionAnswer = z.object({ data: z.object({ code: z.string(), status: z.string() }) })
+const actionAnswer = z.object({
+  data: z.object({ code: z.string(), status: z.string(), payment_id: z.string().nullish() }),
+})
 
 /**
  * The console's order calls (docs/api.md "Staff console", docs/decisions/049), through the client that carries the
