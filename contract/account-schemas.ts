@@ -249,8 +249,12 @@ export const orderSchema = orderSummarySchema.extend({
     method: z.enum(['home', 'pickup']),
     dealer: z.string().nullish(),
     tracking_code: z.string().nullish(),
+    /** The carrier's key (contract/carriers.ts): the customer's order links to its tracking page. */
+    carrier: z.string().nullish(),
   }),
   payment: z.object({ method: z.string(), state: paymentStateSchema }),
+  /** How much of it the provider has refunded (minor units); absent or 0: nothing. */
+  refunded: z.number().int().nonnegative().nullish(),
   timeline: z.array(z.object({ status: orderStatusSchema, at: isoTime })),
 })
 

@@ -9,19 +9,25 @@ import { envelope } from './schemas'
 
 /**
  * What a webhook says, in the provider-neutral shape the Worker acts on. `type` is the event (`payment.succeeded`,
- * `payment.failed`, `payment.pending`, `payment.cancelled`); a Stripe adapter maps `checkout.session.completed`,
- * `…async_payment_succeeded`, `…async_payment_failed` and `checkout.session.expired` to these.
+ * `payment.failed`, `payment.pending`, `payment.cancelled`, `payment.refunded`); a Stripe adapter maps
+ * `checkout.session.completed`, `…async_payment_succeeded`, `…async_payment_failed`, `checkout.session.expired` and
+ * `charge.refunded` to these.
  */
 export const paymentEvent = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/),
-  type: z.enum(['payment.succeeded', 'payment.failed', 'payment.pending', 'payment.cancelled']),
+  type: z.enum(['payment.succeeded', 'payment.failed', 'payment.pending', 'payment.cancelled', 'payment.refunded']),
   created: z.number().int().nonnegative(),
   data: z.object({
     payment_id: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/),
     order_code: z.string().regex(/^[A-Za-z0-9-]{3,40}$/),
     amount: z.number().int().positive(),
     currency: z.string().regex(/^[A-Z]{3}$/),
-    state: z.enum(['pending', 'paid', 'failed', 'cancelled']),
+    state: z.enum(['pending', 'paid', 'failed', 'cancelled', 'refunded']),
+    /**
+     * `payment.refunded` only: how much of the payment the provider has refunded in all, so far (minor units; Stripe:
+     * the charge's `amount_refunded`). Cumulative, so a replayed or late event never counts a refund twice.
+     */
+    refunded: z.number().int().positive().optional(),
     /**
      * The idempotency key the payment was created with, when the provider reports it (Stripe: the session's
      * `metadata.payment_key`): it names the order's attempt, so a failure before the payment id is recorded fails only
@@ -50,11 +56,11 @@ export type PaymentEventRequest = z.infer<typeof paymentEventRequest>
 
 /**
  * What settling did to the order: `paid` (it became paid now, once), `failed` (its payment failed: the buyer may
- * try again, the order waits), `unchanged` (nothing to change: already so, a pending report, or an event of an older
+ * try again, the order waits), `refunded` (more of it is refunded now: the refunds staff asked for, confirmed), `unchanged` (nothing to change: already so, a pending report, or an event of an older
  * payment), `no_order` (no order has that code), `amount_mismatch` (the payment is not for the order's total and
  * currency: nothing changes, logged for staff).
  */
-export const SETTLEMENTS = ['paid', 'failed', 'unchanged', 'no_order', 'amount_mismatch'] as const
+export const SETTLEMENTS = ['paid', 'failed', 'refunded', 'unchanged', 'no_order', 'amount_mismatch'] as const
 export type Settlement = (typeof SETTLEMENTS)[number]
 
 /**

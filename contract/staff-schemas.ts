@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { orderSchema, orderStatusSchema, paymentStateSchema } from './account-schemas'
+import { CARRIERS } from './carriers'
 import { emailSchema, requiredText } from './fields'
 import { REFERENCE_FORMAT, SUBMISSION_KINDS } from './form-schemas'
 import { envelope, pagedEnvelope } from './schemas'
@@ -14,7 +16,8 @@ import {
 
 /**
  * The staff console's half of the upstream contract (docs/api.md "Staff"): sign-in with a TOTP code, the cases of the
- * whistleblower channel (case handlers), the lead-form submissions, the outbox and the markets' switches (editors).
+ * whistleblower channel (case handlers), the lead-form submissions, the outbox, the markets' switches and the orders
+ * (editors: docs/decisions/049).
  * Every call but the sign-in carries the staff member's bearer token; a call outside the role answers 403.
  */
 
@@ -233,3 +236,85 @@ export const staffEventSchema = z.object({
   at: z.string(),
 })
 export const staffEventsAnswer = envelope(z.array(staffEventSchema))
+
+// Orders (editors: docs/decisions/049)
+
+/** An order in the console's list: whose, where, how much, where it stands. */
+export const staffOrderSummarySchema = z.object({
+  code: z.string().regex(/^[A-Za-z0-9-]{3,40}$/),
+  market: z.string(),
+  status: orderStatusSchema,
+  payment_state: paymentStateSchema,
+  payment_method: z.string(),
+  currency: z.string(),
+  total: z.number().int(),
+  /** Confirmed by the provider, in minor units. */
+  refunded: z.number().int().nonnegative(),
+  email: z.string(),
+  placed_at: z.string(),
+})
+export type StaffOrderSummary = z.infer<typeof staffOrderSummarySchema>
+/** `GET api/staff/orders?site=&status=&from=&to=&page=`: newest first, paged. */
+export const staffOrderListAnswer = pagedEnvelope(staffOrderSummarySchema)
+
+/** Something done to an order, by a staff member (or the provider: `staff_name` null), with when. */
+export const orderActionSchema = z.object({
+  action: z.enum(['marked_paid', 'shipped', 'cancelled', 'refund_requested', 'refund_confirmed']),
+  staff_name: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+  at: z.string(),
+})
+export type OrderAction = z.infer<typeof orderActionSchema>
+
+/** A refund staff asked for: pending until the provider's webhook confirms it. */
+export const orderRefundSchema = z.object({
+  id: z.number().int(),
+  amount: z.number().int().positive(),
+  state: z.enum(['pending', 'refunded']),
+  staff_name: z.string().nullable(),
+  created_at: z.string(),
+  confirmed_at: z.string().nullable(),
+})
+
+/**
+ * `GET api/staff/orders/{code}`: the order as its customer sees it, with its payment's id at the provider, the
+ * carrier, the refunds, what staff did (`actions`) and who the customer is.
+ */
+export const staffOrderSchema = orderSchema.extend({
+  email: z.string(),
+  payment_id: z.string().nullable(),
+  carrier: z.string().nullable(),
+  refunded: z.number().int().nonnegative(),
+  refunds: z.array(orderRefundSchema),
+  actions: z.array(orderActionSchema),
+})
+export type StaffOrder = z.infer<typeof staffOrderSchema>
+export const staffOrderAnswer = envelope(staffOrderSchema)
+
+/** Where the customer's mails about an order link to (`{market}`, `{code}`): as `POST api/payments/events` takes it. */
+const orderLink = z.object({ link_template: z.string().max(300) })
+
+/** `POST api/staff/orders/{code}/paid`: a bank transfer arrived; `amount` (minor units) must be the order's total. */
+export const markPaidRequest = orderLink.extend({ amount: z.number().int().positive() })
+/** `POST api/staff/orders/{code}/ship`: the carrier and its tracking number; the customer gets a mail. */
+export const shipRequest = orderLink.extend({
+  carrier: z.enum(CARRIERS),
+  tracking_code: z.string().regex(/^[A-Za-z0-9-]{4,40}$/, 'tracking_code'),
+})
+/** `POST api/staff/orders/{code}/cancel`: an unpaid order. */
+export const cancelRequest = z.object({})
+/** `POST api/staff/orders/{code}/refunds`: part or all of what was paid and not yet refunded (minor units). */
+export const refundRequest = z.object({ amount: z.number().int().positive() })
+/**
+ * What `POST …/refunds` answers: the refund recorded as pending, with the key the Worker gives the provider and the
+ * payment to refund there; the provider's webhook (`payment.refunded`) confirms it.
+ */
+export const refundAnswer = envelope(
+  orderRefundSchema.extend({ idempotency_key: z.string(), payment_id: z.string(), currency: z.string() }),
+)
+/**
+ * The codes of an order action's 409 (its message says it in words): the order's state does not allow it
+ * (`order_state`), the amount is not the total due (`amount_due`), or above what may still be refunded
+ * (`refund_too_large`).
+ */
+export const ORDER_ACTION_REFUSALS = ['order_state', 'amount_due', 'refund_too_large'] as const

@@ -19,6 +19,7 @@ import { seo } from './resources/seo'
 import { sites } from './resources/sites'
 import { staff } from './resources/staff'
 import { discountCodes } from './resources/discount-codes'
+import { staffOrders } from './resources/staff-orders'
 import { registration } from './resources/registration'
 import { translations } from './resources/translations'
 import { whistleblower } from './resources/whistleblower'
@@ -57,6 +58,7 @@ api.route('/', pageIndex)
 api.route('/', whistleblower)
 api.route('/', staff)
 api.route('/', discountCodes)
+api.route('/', staffOrders)
 api.route('/', cases)
 
 api.notFound((c) => c.json({ message: 'Not Found' }, 404))

@@ -2,6 +2,7 @@ import { logEvent } from './log'
 import { paymentKeyOf } from '../contract/payment-key'
 import type { PaymentEvent, Settlement } from '../contract/payment-schemas'
 import { orderPaidStatements } from './order-paid'
+import { settleRefund } from './order-refunded'
 
 type OrderRow = {
   id: number
@@ -12,6 +13,7 @@ type OrderRow = {
   payment_attempt: number
   total: number
   currency: string
+  refunded: number
 }
 
 const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
@@ -31,6 +33,7 @@ const nowIso = () => new Date().toISOString().replace(/\.[0-9]+Z$/, 'Z')
  * - failed or cancelled: `payment_state` failed while pending, for the order's current payment only (or, before
  *   placement records one, on the first attempt, any; on a later one, a payment whose idempotency key (reported
  *   by the provider) is the current attempt's: an older attempt's payment never fails a newer one); `status` stays pending_payment, so the buyer can pay again.
+ * - refunded: the refunds the provider confirmed (reference-api/order-refunded.ts), once whatever the deliveries.
  * - pending: nothing changes (the order is pending from placement; a late report must not undo a failure).
  *
  * @example
@@ -40,7 +43,7 @@ export async function settlePayment(db: D1Database, event: PaymentEvent, linkTem
   const { order_code: code, payment_id: paymentId, amount, currency, state } = event.data
   const order = await db
     .prepare(
-      'SELECT id, code, status, payment_state, payment_id, payment_attempt, total, currency FROM orders WHERE code = ?',
+      'SELECT id, code, status, payment_state, payment_id, payment_attempt, total, currency, refunded FROM orders WHERE code = ?',
     )
     .bind(code)
     .first<OrderRow>()
@@ -49,6 +52,7 @@ export async function settlePayment(db: D1Database, event: PaymentEvent, linkTem
     logEvent('error', 'payment_amount_mismatch', { event_id: event.id, type: event.type })
     return 'amount_mismatch'
   }
+  if (state === 'refunded') return settleRefund(db, order, event, linkTemplate)
   if (state === 'paid') {
     // What paying means is read and prepared only when this event may make the order paid; it runs only if it does.
     // A set-aside order (cancelled by a later placement while its payment was under way) is reopened as paid.

@@ -11,7 +11,7 @@ import { type ApiEnv, badPaging, notFound, pageParams, parseJson, respond } from
 /** Orders per page unless the caller asks for another size (at most 50). */
 const DEFAULT_PER_PAGE = 10
 
-type OrderRow = {
+export type OrderRow = {
   id: number
   code: string
   market: string
@@ -28,13 +28,15 @@ type OrderRow = {
   delivery_method: Order['delivery']['method']
   delivery_dealer: string | null
   tracking_code: string | null
+  carrier: string | null
+  refunded: number
   payment_method: string
   payment_state: Order['payment']['state']
   placed_at: string
   item_count: number
 }
 
-const ITEM_COUNT = '(SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS item_count'
+export const ITEM_COUNT = '(SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS item_count'
 
 /**
  * The bearer's orders: `GET api/account/orders?page=&per_page=` (newest first, paged) and
@@ -66,34 +68,48 @@ export const orders = new Hono<ApiEnv>()
       .bind(code, c.var.user.id)
       .first<OrderRow>()
     if (!order) return notFound(c)
-    const [items, events] = await c.env.DB.batch<Order['items'][number] & Order['timeline'][number]>([
-      // The variant's size and colour key come from the catalogue by the line's SKU (lines without one keep their text).
-      c.env.DB.prepare(
+    return respond(c, orderAnswer, { data: await orderOf(c.env.DB, order) })
+  })
+
+/**
+ * An order as its customer reads it (`GET api/account/orders/{code}`; the console's order adds to it): its lines with
+ * their variants, totals, addresses, delivery with the carrier, payment, what was refunded, and its timeline.
+ */
+export async function orderOf(db: D1Database, order: OrderRow): Promise<Order> {
+  const [items, events] = await db.batch<Order['items'][number] & Order['timeline'][number]>([
+    // The variant's size and colour key come from the catalogue by the line's SKU (lines without one keep their text).
+    db
+      .prepare(
         `SELECT i.product_id, i.name, i.variant, i.quantity, i.unit_price, i.sku, v.size, v.colour
            FROM order_items i LEFT JOIN product_variants v ON v.sku = i.sku WHERE i.order_id = ? ORDER BY i.position`,
-      ).bind(order.id),
-      c.env.DB.prepare('SELECT status, at FROM order_events WHERE order_id = ? ORDER BY at, rowid').bind(order.id),
-    ])
-    const address = (text: string | null) => parseJson<PostalAddress | null>(text, null)
-    return respond(c, orderAnswer, {
-      data: {
-        code: order.code,
-        market: order.market,
-        placed_at: order.placed_at,
-        status: order.status,
-        currency: order.currency,
-        subtotal: order.subtotal,
-        discount: order.discount > 0 ? { code: order.discount_code ?? '', amount: order.discount } : null,
-        shipping: order.shipping,
-        tax: order.tax,
-        total: order.total,
-        item_count: order.item_count,
-        items: (items?.results ?? []).map((item) => ({ ...item, total: item.quantity * item.unit_price })),
-        billing_address: address(order.billing_address) as PostalAddress,
-        shipping_address: address(order.shipping_address),
-        delivery: { method: order.delivery_method, dealer: order.delivery_dealer, tracking_code: order.tracking_code },
-        payment: { method: order.payment_method, state: order.payment_state },
-        timeline: (events?.results ?? []).map(({ status, at }) => ({ status, at })),
-      },
-    })
-  })
+      )
+      .bind(order.id),
+    db.prepare('SELECT status, at FROM order_events WHERE order_id = ? ORDER BY at, rowid').bind(order.id),
+  ])
+  const address = (text: string | null) => parseJson<PostalAddress | null>(text, null)
+  return {
+    code: order.code,
+    market: order.market,
+    placed_at: order.placed_at,
+    status: order.status,
+    currency: order.currency,
+    subtotal: order.subtotal,
+    discount: order.discount > 0 ? { code: order.discount_code ?? '', amount: order.discount } : null,
+    shipping: order.shipping,
+    tax: order.tax,
+    total: order.total,
+    item_count: order.item_count,
+    items: (items?.results ?? []).map((item) => ({ ...item, total: item.quantity * item.unit_price })),
+    billing_address: address(order.billing_address) as PostalAddress,
+    shipping_address: address(order.shipping_address),
+    delivery: {
+      method: order.delivery_method,
+      dealer: order.delivery_dealer,
+      tracking_code: order.tracking_code,
+      carrier: order.carrier,
+    },
+    payment: { method: order.payment_method, state: order.payment_state },
+    refunded: order.refunded,
+    timeline: (events?.results ?? []).map(({ status, at }) => ({ status, at })),
+  }
+}

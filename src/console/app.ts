@@ -39,6 +39,7 @@ import { discountCodes } from './discount-codes'
 import { ConsoleHome } from './home'
 import { leads } from './leads'
 import { markets } from './markets'
+import { orders } from './orders-section'
 import { outbox } from './outbox'
 import { purgePages } from './purge'
 import { sendConsolePage } from './page'
@@ -59,6 +60,7 @@ consoleApp.get('/', consoleGate(), consoleHome)
 // The sections (CONSOLE_SECTIONS), one line each: consoleApp.route('/{slug}', section).
 consoleApp.route('/cases', casesSection)
 consoleApp.route('/leads', leads)
+consoleApp.route('/orders', orders)
 consoleApp.route('/outbox', outbox)
 consoleApp.route('/markets', markets)
 consoleApp.route('/discount-codes', discountCodes)

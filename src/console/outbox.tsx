@@ -34,6 +34,8 @@ const MAIL_KINDS = [
   'account_exists',
   'newsletter_confirmation',
   'order_confirmation',
+  'order_shipped',
+  'order_refunded',
 ]
 
 /** Where a mail is: as the API says, else read from its sending time (a backend that does not say). */

@@ -26,6 +26,12 @@ export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
     label: 'Leads',
     summary: 'What visitors sent through the lead forms, by market, kind and date; mark them handled.',
   },
+  {
+    slug: 'orders',
+    role: 'editor',
+    label: 'Orders',
+    summary: 'Orders by market, state and date: mark a bank transfer paid, ship, cancel, refund.',
+  },
   { slug: 'outbox', role: 'editor', label: 'Outbox', summary: 'The mails the site sent or queued.' },
   {
     slug: 'markets',

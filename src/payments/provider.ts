@@ -28,7 +28,22 @@ export interface PaymentProvider {
    * Stripe: the `Stripe-Signature` header (`t=…,v1=…`), the same scheme (src/payments/signature.ts).
    */
   verifyWebhook(request: Request): Promise<WebhookVerdict>
+  /**
+   * Refunds `amount` (minor units) of a paid payment, once per `idempotencyKey` (the same key again is the same
+   * refund). The refund is pending until the provider's webhook confirms it (`payment.refunded`, settled like the
+   * others). Throws `PaymentError('invalid')` for a payment the provider does not know, `unavailable` otherwise.
+   * Stripe: `POST /v1/refunds` with the session's PaymentIntent and an `Idempotency-Key` header.
+   */
+  refund(paymentId: string, amount: number, idempotencyKey: string): Promise<StartedRefund>
+  /**
+   * Closes a payment still open (its order was cancelled by staff), so the buyer can no longer pay it; a payment
+   * already paid, failed or closed is left as it is. Stripe: `POST /v1/checkout/sessions/{id}/expire`.
+   */
+  cancelPayment(paymentId: string): Promise<void>
 }
+
+/** A refund the provider took: its id there. */
+export type StartedRefund = { refundId: string }
 
 export type ProviderName = 'test' | 'stripe'
 

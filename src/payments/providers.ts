@@ -5,7 +5,7 @@ import { PageError } from '../errors/page-error'
 import { logEvent } from '../ops/log'
 import type { PaymentProvider } from './provider'
 import { stripeProvider } from './stripe-provider'
-import { testProvider } from './test-provider'
+import { type TestDelivery, testProvider } from './test-provider'
 
 /**
  * The deployment's provider: `ready`, `off` (none usable: `PAYMENT_PROVIDER` names none this Worker has, or the test
@@ -19,14 +19,14 @@ export type ProviderChoice = { kind: 'ready'; provider: PaymentProvider } | { ki
  * The provider `PAYMENT_PROVIDER` chose: Stripe (`stripe`: its secret key `STRIPE_SECRET_KEY`, its API at
  * `STRIPE_API_URL`) or the embedded test provider (`test`, only on a site on this machine or a named staging
  * deployment: docs/decisions/046), each with the webhook signing secret `PAYMENT_WEBHOOK_SECRET` (docs/api.md
- * "Payments").
+ * "Payments"). `delivery` (the request's env and context) lets the test provider deliver a refund's webhook at once.
  *
  * @example
  * const choice = paymentProviderOf(c.env)
  * if (choice.kind !== 'ready') throw new PaymentError('unavailable')
  * const { redirectUrl } = await choice.provider.createPayment({ orderCode, amount, … })
  */
-export function paymentProviderOf(env: Bindings): ProviderChoice {
+export function paymentProviderOf(env: Bindings, delivery?: Pick<TestDelivery, 'ctx'>): ProviderChoice {
   const config = configOf(env)
   if (!config.paymentProvider || !config.publicOrigin) return { kind: 'off' }
   const secret = env.PAYMENT_WEBHOOK_SECRET
@@ -42,7 +42,7 @@ export function paymentProviderOf(env: Bindings): ProviderChoice {
           api: config.stripeApi,
           publicOrigin: config.publicOrigin,
         })
-      : testProvider(env.DB, secret, config.publicOrigin)
+      : testProvider(env.DB, secret, config.publicOrigin, delivery && { env, ctx: delivery.ctx })
   return { kind: 'ready', provider }
 }
 

@@ -9,6 +9,7 @@ import {
   PaymentError,
   type PaymentProvider,
   type PaymentState,
+  type StartedRefund,
   type WebhookVerdict,
 } from './provider'
 import { WEBHOOK_TOLERANCE_SECONDS } from './signature'
@@ -143,10 +144,40 @@ export function stripeProvider({
         const reason = refusalOf(error)
         return { ok: false, status: reason === 'malformed' ? 400 : 401, reason }
       }
-      const mapped = paymentEventOf(event)
+      const mapped = event.type === 'charge.refunded' ? refundEventOf(event) : paymentEventOf(event)
       if (mapped === 'ignored') return { ok: true, event: null, ignored: { id: event.id, type: event.type } }
       const checked = mapped && paymentEvent.safeParse(mapped).data
       return checked ? { ok: true, event: checked, body } : { ok: false, status: 400, reason: 'body' }
+    },
+
+    async refund(paymentId: string, amount: number, idempotencyKey: string): Promise<StartedRefund> {
+      if (!STRIPE_SESSION_ID.test(paymentId)) throw new PaymentError('invalid')
+      try {
+        const session = await stripe.checkout.sessions.retrieve(paymentId)
+        const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id
+        if (!intent) throw new PaymentError('invalid')
+        const refund = await stripe.refunds.create(
+          { payment_intent: intent, amount, metadata: { order_code: session.metadata?.order_code ?? '' } },
+          { idempotencyKey },
+        )
+        return { refundId: refund.id }
+      } catch (error) {
+        if (error instanceof PaymentError) throw error
+        if (error instanceof Stripe.errors.StripeError && (error.statusCode === 404 || error.statusCode === 400))
+          throw new PaymentError('invalid')
+        throw new PaymentError('unavailable')
+      }
+    },
+
+    async cancelPayment(paymentId: string): Promise<void> {
+      if (!STRIPE_SESSION_ID.test(paymentId)) return
+      try {
+        await stripe.checkout.sessions.expire(paymentId)
+      } catch (error) {
+        // A session no longer open (paid, expired) is left as it is.
+        if (error instanceof Stripe.errors.StripeError && (error.statusCode === 400 || error.statusCode === 404)) return
+        throw new PaymentError('unavailable')
+      }
     },
   }
 }
@@ -201,6 +232,32 @@ function paymentEventOf(event: Stripe.Event): PaymentEvent | 'ignored' | null {
       currency: session.currency.toUpperCase(),
       state,
       ...(session.metadata?.payment_key ? { idempotency_key: session.metadata.payment_key } : {}),
+    },
+  }
+}
+
+/**
+ * `charge.refunded` as the contract's `payment.refunded`: the charge's amount and what Stripe has refunded of it in
+ * all (`amount_refunded`), the order from the metadata the session gave its PaymentIntent (and so its charge);
+ * `ignored` for a charge that is no order's, null for one that is no charge.
+ */
+function refundEventOf(event: Stripe.Event): PaymentEvent | 'ignored' | null {
+  const charge = event.data.object as Stripe.Charge
+  const orderCode = charge.metadata?.order_code
+  if (!orderCode) return 'ignored'
+  const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id
+  if (!intent || !charge.amount || !charge.amount_refunded || !charge.currency) return null
+  return {
+    id: event.id,
+    type: 'payment.refunded',
+    created: event.created,
+    data: {
+      payment_id: intent,
+      order_code: orderCode,
+      amount: charge.amount,
+      currency: charge.currency.toUpperCase(),
+      state: 'refunded',
+      refunded: charge.amount_refunded,
     },
   }
 }

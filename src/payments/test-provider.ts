@@ -10,6 +10,7 @@ import {
   PaymentError,
   type PaymentProvider,
   type PaymentState,
+  type StartedRefund,
   verifySignedEvent,
 } from './provider'
 import { signWebhook } from './signature'
@@ -52,14 +53,23 @@ export type TestPayment = {
 const randomHex = (bytes: number) =>
   Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('')
 
+/** Where the test provider delivers the webhooks of its refunds: the Worker's own `fetch` with these (its request's). */
+export type TestDelivery = { env: Bindings; ctx: ExecutionContext }
+
 /**
  * The embedded test provider: the PaymentProvider of src/payments/provider.ts over the `payments` table of D1 (its
  * own ledger, as a real provider keeps one), its page `/_test-payments/{id}` (src/payments/test-payment-page.tsx)
  * standing for the provider's hosted checkout, and its webhooks signed with `PAYMENT_WEBHOOK_SECRET` and delivered
- * to the Worker's webhook route through the Worker's own `fetch`, as an HTTP call from a provider arrives. No
- * network, no money.
+ * to the Worker's webhook route through the Worker's own `fetch`, as an HTTP call from a provider arrives. A refund
+ * is recorded in its ledger (`payment_refunds`) and its `payment.refunded` webhook delivered at once when `delivery`
+ * is given. No network, no money.
  */
-export function testProvider(db: D1Database, secret: string, publicOrigin: string): PaymentProvider {
+export function testProvider(
+  db: D1Database,
+  secret: string,
+  publicOrigin: string,
+  delivery?: TestDelivery,
+): PaymentProvider {
   return {
     name: 'test',
 
@@ -112,6 +122,49 @@ export function testProvider(db: D1Database, secret: string, publicOrigin: strin
         TEST_SIGNATURE_HEADER,
         (json) => paymentEvent.safeParse(json).data ?? null,
       )
+    },
+
+    async refund(paymentId: string, amount: number, idempotencyKey: string): Promise<StartedRefund> {
+      const payment = await readTestPayment(db, paymentId)
+      if (payment?.state !== 'paid' || !Number.isInteger(amount) || amount <= 0) throw new PaymentError('invalid')
+      const [, refunds] = await db.batch<{ id: string; amount: number; idempotency_key: string }>([
+        // Never more than the payment less what was refunded: a provider refuses that too.
+        db
+          .prepare(
+            `INSERT INTO payment_refunds (id, payment_id, amount, idempotency_key)
+             SELECT ?1, ?2, ?3, ?4 WHERE ?3 <= ?5 - (SELECT COALESCE(SUM(amount), 0) FROM payment_refunds WHERE payment_id = ?2)
+             ON CONFLICT (idempotency_key) DO NOTHING`,
+          )
+          .bind(`tr_${randomHex(12)}`, paymentId, amount, idempotencyKey, payment.amount),
+        db.prepare('SELECT id, amount, idempotency_key FROM payment_refunds WHERE payment_id = ?').bind(paymentId),
+      ])
+      const all = refunds?.results ?? []
+      const refund = all.find((row) => row.idempotency_key === idempotencyKey)
+      if (!refund || refund.amount !== amount) throw new PaymentError('invalid')
+      const event: PaymentEvent = {
+        id: `evt_${randomHex(12)}`,
+        type: 'payment.refunded',
+        created: Math.floor(Date.now() / 1000),
+        data: {
+          payment_id: payment.id,
+          order_code: payment.order_code,
+          amount: payment.amount,
+          currency: payment.currency,
+          state: 'refunded',
+          refunded: all.reduce((sum, row) => sum + row.amount, 0),
+        },
+      }
+      if (delivery) await deliverTestWebhook(event, { secret, publicOrigin, ...delivery })
+      return { refundId: refund.id }
+    },
+
+    async cancelPayment(paymentId: string): Promise<void> {
+      await db
+        .prepare(
+          `UPDATE payments SET state = 'cancelled', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND state = 'pending'`,
+        )
+        .bind(paymentId)
+        .run()
     },
   }
 }

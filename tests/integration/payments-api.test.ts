@@ -56,7 +56,7 @@ async function placeOrder(total = 59960): Promise<string> {
 
 function eventOf(
   code: string,
-  state: PaymentEvent['data']['state'],
+  state: Exclude<PaymentEvent['data']['state'], 'refunded'>,
   { id = `evt_${crypto.randomUUID().replace(/-/g, '')}`, amount = 59960 } = {},
 ): PaymentEvent {
   const type = (

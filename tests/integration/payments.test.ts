@@ -82,7 +82,7 @@ const press = (paymentId: string, action: string, bindings: Partial<Cloudflare.E
 function eventFor(
   code: string,
   paymentId: string,
-  state: PaymentEvent['data']['state'],
+  state: Exclude<PaymentEvent['data']['state'], 'refunded'>,
   { amount = 174900, currency = 'EUR', id = `evt_${randomKey()}` } = {},
 ): PaymentEvent {
   const type = (

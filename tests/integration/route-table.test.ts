@@ -11,6 +11,8 @@ import { casePage } from '../../src/console/cases/case-page'
 import { leadCv, leadPage, leadsPage, markLeadHandled } from '../../src/console/leads'
 import { changeMarket, marketsPage } from '../../src/console/markets'
 import { createDiscountCode, disableDiscountCode, discountCodesPage } from '../../src/console/discount-codes'
+import { cancelOrder, markOrderPaid, refundOrder, shipOrder } from '../../src/console/order-actions'
+import { consoleOrderPage, consoleOrdersPage } from '../../src/console/orders'
 import { outboxMailPage, outboxPage } from '../../src/console/outbox'
 import { purgePage, submitPurge } from '../../src/console/purge'
 import { consoleLoginPage, consoleLogout, submitConsoleLogin } from '../../src/console/sign-in'
@@ -101,6 +103,12 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/_console/leads/:id', '/_console/leads/12', leadPage],
   ['GET', '/_console/leads/:id/cv', '/_console/leads/12/cv', leadCv],
   ['POST', '/_console/leads/:id/handled', '/_console/leads/12/handled', markLeadHandled],
+  ['GET', '/_console/orders', '/_console/orders', consoleOrdersPage],
+  ['GET', '/_console/orders/:code', '/_console/orders/AUR-1', consoleOrderPage],
+  ['POST', '/_console/orders/:code/paid', '/_console/orders/AUR-1/paid', markOrderPaid],
+  ['POST', '/_console/orders/:code/ship', '/_console/orders/AUR-1/ship', shipOrder],
+  ['POST', '/_console/orders/:code/cancel', '/_console/orders/AUR-1/cancel', cancelOrder],
+  ['POST', '/_console/orders/:code/refund', '/_console/orders/AUR-1/refund', refundOrder],
   ['GET', '/_console/outbox', '/_console/outbox', outboxPage],
   ['GET', '/_console/outbox/:id', '/_console/outbox/3', outboxMailPage],
   ['GET', '/_console/markets', '/_console/markets', marketsPage],

@@ -6,7 +6,8 @@ import { PaymentError } from '../../src/payments/provider'
 import { paymentProviderOf } from '../../src/payments/providers'
 import { stripeLocaleOf } from '../../src/payments/stripe-locale'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
-import { DEMO, logIn, visitAs } from '../fixtures/session'
+import { consoleLogin } from '../fixtures/console'
+import { DEMO, formPost, logIn, visitAs } from '../fixtures/session'
 import { stripeSignature } from '../fixtures/stripe-stand-in.mjs'
 import { STAND_IN_WEBHOOK_SECRET } from '../fixtures/stripe-stand-in-setup'
 import { ORIGIN, visit } from '../fixtures/worker'
@@ -43,15 +44,24 @@ type StandInSession = {
 }
 const sessionsAtStandIn = async () => (await (await fetch(`${standIn}/_stand-in/sessions`)).json()) as StandInSession[]
 
+/** A billing address as placement stores it (the console reads the order as its customer does). */
+const BILLING_ADDRESS = JSON.stringify({
+  first_name: 'Giulia',
+  last_name: 'Rossi',
+  line1: 'Via Roma 1',
+  postal_code: '20121',
+  city: 'Milano',
+  country_code: 'IT',
+})
 let orders = 0
 /** An order as placement leaves it: pending payment, in the demo customer's account. */
 async function placeOrder({ total = 174900, currency = 'EUR', market = 'it-it' } = {}) {
   const code = `AUR-STR${++orders}-${Date.now() % 100000}`
   await env.DB.prepare(
     `INSERT INTO orders (code, user_id, market, status, currency, subtotal, total, billing_address, delivery_method, payment_method, payment_state, placed_at)
-     VALUES (?, 1, ?, 'pending_payment', ?, ?, ?, '{}', 'pickup', 'card', 'pending', '2026-11-23T09:00:00Z')`,
+     VALUES (?, 1, ?, 'pending_payment', ?, ?, ?, ?, 'pickup', 'card', 'pending', '2026-11-23T09:00:00Z')`,
   )
-    .bind(code, market, currency, total, total)
+    .bind(code, market, currency, total, total, BILLING_ADDRESS)
     .run()
   return { code, total, currency, market, key: await paymentKeyOf({ code, payment_attempt: 1 }) }
 }
@@ -300,6 +310,83 @@ describe("Stripe's webhooks settle the order as the test provider's do", () => {
     const answer = await deliver({ body, signature: stripeSignature(STAND_IN_WEBHOOK_SECRET, body) })
     expect(answer.status).toBe(200)
     expect(JSON.parse(answer.text)).toEqual({ received: true, ignored: true })
+  })
+})
+
+describe("Stripe's refunds: refunds.create with our key, confirmed by charge.refunded", () => {
+  type StandInRefund = { id: string; amount: number; payment_intent: string; _idempotency_key: string }
+  const refundsAtStandIn = async () => (await (await fetch(`${standIn}/_stand-in/refunds`)).json()) as StandInRefund[]
+  const refundEvents = async () => (await (await fetch(`${standIn}/_stand-in/refund-events`)).json()) as SignedEvent[]
+  const refunded = (code: string) =>
+    env.DB.prepare('SELECT status, payment_state, refunded FROM orders WHERE code = ?')
+      .bind(code)
+      .first<{ status: string; payment_state: string; refunded: number }>()
+
+  /** An order paid through Stripe's hosted page, its webhook delivered. */
+  async function paidThroughStripe() {
+    const order = await placeOrder()
+    const { paymentId } = await pay(order)
+    const [completed] = await buyerPresses(paymentId, 'pay')
+    expect((await deliver(completed as SignedEvent)).status).toBe(200)
+    return { order, paymentId }
+  }
+
+  it("refunds part of a paid order from the console: Stripe's refund of the session's PaymentIntent under the refund's key, pending until charge.refunded, which is settled once", async () => {
+    const { order } = await paidThroughStripe()
+    const editor = await consoleLogin('editor')
+    const asked = await visit(
+      `/_console/orders/${order.code}/refund`,
+      formPost({ refund_amount: '250.00' }, { Cookie: editor }),
+      STRIPE,
+    )
+    expect(asked.status).toBe(303)
+    const key = await env.DB.prepare(
+      `SELECT r.idempotency_key, r.state FROM order_refunds r JOIN orders o ON o.id = r.order_id WHERE o.code = ?`,
+    )
+      .bind(order.code)
+      .first<{ idempotency_key: string; state: string }>()
+    expect(key?.state).toBe('pending')
+    const refund = (await refundsAtStandIn()).find((one) => one._idempotency_key === key?.idempotency_key)
+    expect(refund).toMatchObject({ amount: 25000, payment_intent: expect.stringMatching(/^pi_/) })
+    // Pending until Stripe says so.
+    expect(await refunded(order.code)).toEqual({ status: 'paid', payment_state: 'paid', refunded: 0 })
+    const event = (await refundEvents()).find((one) => one.body.includes(refund?.payment_intent ?? '?')) as SignedEvent
+    expect(event.type).toBe('charge.refunded')
+    expect((await deliver(event)).status).toBe(200)
+    expect(await refunded(order.code)).toEqual({ status: 'paid', payment_state: 'paid', refunded: 25000 })
+    const retry = await deliver({ body: event.body, signature: stripeSignature(STAND_IN_WEBHOOK_SECRET, event.body) })
+    expect(JSON.parse(retry.text)).toEqual({ received: true, duplicate: true })
+    const forged = await deliver({ body: event.body, signature: stripeSignature('whsec_wrong', event.body) })
+    expect(forged.status).toBe(401)
+    expect(await refunded(order.code)).toEqual({ status: 'paid', payment_state: 'paid', refunded: 25000 })
+    const state = await env.DB.prepare(
+      `SELECT r.state FROM order_refunds r JOIN orders o ON o.id = r.order_id WHERE o.code = ?`,
+    )
+      .bind(order.code)
+      .first<{ state: string }>()
+    expect(state?.state).toBe('refunded')
+  })
+
+  it('closes an open session when its order is cancelled (POST /v1/checkout/sessions/{id}/expire); a closed one is left', async () => {
+    const order = await placeOrder()
+    const { paymentId } = await pay(order)
+    await stripe().cancelPayment(paymentId)
+    expect(await stripe().paymentStatus(paymentId)).toBe('cancelled')
+    await expect(stripe().cancelPayment(paymentId)).resolves.toBeUndefined()
+  })
+
+  it('takes one refund per key, and refuses more than is left to refund', async () => {
+    const { order, paymentId } = await paidThroughStripe()
+    const key = 'refund-key-0123456789abcdef'
+    const first = await stripe().refund(paymentId, 100000, key)
+    expect((await stripe().refund(paymentId, 100000, key)).refundId).toBe(first.refundId)
+    await expect(stripe().refund(paymentId, order.total, 'refund-key-other-0123456789')).rejects.toEqual(
+      new PaymentError('invalid'),
+    )
+    const full = (await refundEvents()).filter((one) => one.body.includes(order.code))
+    expect(full).toHaveLength(1)
+    expect((await deliver(full[0] as SignedEvent)).status).toBe(200)
+    expect(await refunded(order.code)).toEqual({ status: 'paid', payment_state: 'paid', refunded: 100000 })
   })
 })
 

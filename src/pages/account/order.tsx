@@ -5,6 +5,7 @@ import type { MarketEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { formatDate, formatMoney } from '../../i18n/formats'
 import type { Order } from '../../../contract/account-schemas'
+import { CARRIER_NAMES, type Carrier, trackingUrl } from '../../../contract/carriers'
 import { AddressLines } from '../../components/address-lines'
 import { BankTransferDetails, awaitsTransfer, bankAccountOf } from './bank-transfer'
 import { Ltr, translated, variantName } from './ltr'
@@ -17,6 +18,7 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
   const money = (minor: number) => formatMoney(minor, order.currency, market)
   const columns = { quantity: t('order.quantity'), unit: t('order.unit_price'), total: t('order.line_total') }
   const amount = (minor: number) => <bdi>{money(minor)}</bdi>
+  const tracking = trackingUrl(order.delivery.carrier, order.delivery.tracking_code)
   return (
     <AccountLayout view={view} chrome={chrome} head={head}>
       <p>
@@ -156,12 +158,22 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
           {order.delivery.tracking_code && (
             <p>{translated(view, 'order.tracking', { code: <Ltr>{order.delivery.tracking_code}</Ltr> })}</p>
           )}
+          {tracking && (
+            <p>
+              <a href={tracking} rel="noopener noreferrer">
+                {t('order.track_parcel', { carrier: CARRIER_NAMES[order.delivery.carrier as Carrier] })}
+              </a>
+            </p>
+          )}
         </section>
         <section aria-labelledby="payment-title" className="account-card">
           <h2 id="payment-title">{t('order.payment')}</h2>
           <p>
             {t(`payment_method.${order.payment.method}`)} · {t(`payment_state.${order.payment.state}`)}
           </p>
+          {order.refunded ? (
+            <p>{translated(view, 'order.refunded_amount', { amount: amount(order.refunded) })}</p>
+          ) : null}
         </section>
       </div>
 
