@@ -84,12 +84,13 @@ export const EVENT_TYPES: Record<PaymentState, PaymentEvent['type']> = {
  * A webhook verified (with its raw body, whose hash tells a retry from another event under the same id), verified but
  * of a type that settles nothing (`event: null`: acknowledged so the provider stops sending it), or refused: 400 for
  * what is no webhook of the scheme (no or malformed header, a body that is no event), 401 for a signature that is not
- * the secret's or a timestamp outside the window.
+ * the secret's or a timestamp outside the window, 503 when the provider must be asked whose event it is and cannot
+ * answer now (it delivers the event again).
  */
 export type WebhookVerdict =
   | { ok: true; event: PaymentEvent; body: string }
   | { ok: true; event: null; ignored: { id: string; type: string } }
-  | { ok: false; status: 400 | 401; reason: SignatureRefusal | 'body' }
+  | { ok: false; status: 400 | 401 | 503; reason: SignatureRefusal | 'body' | 'unavailable' }
 
 /** Why a payment call failed: bad input, a key reused for another payment, or no usable provider. */
 export class PaymentError extends Error {

@@ -73,6 +73,15 @@ export function stripeProvider({
     telemetry: false,
   })
   const crypto = Stripe.createSubtleCryptoProvider()
+  /** The order a PaymentIntent was made for, from the metadata its session gave it; null for one Stripe does not know. */
+  const orderOfIntent = async (intent: string): Promise<string | null> => {
+    try {
+      return (await stripe.paymentIntents.retrieve(intent)).metadata?.order_code || null
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null
+      throw new PaymentError('unavailable')
+    }
+  }
 
   return {
     name: 'stripe',
@@ -144,7 +153,13 @@ export function stripeProvider({
         const reason = refusalOf(error)
         return { ok: false, status: reason === 'malformed' ? 400 : 401, reason }
       }
-      const mapped = event.type === 'charge.refunded' ? refundEventOf(event) : paymentEventOf(event)
+      let mapped: PaymentEvent | 'ignored' | null
+      try {
+        mapped = event.type === 'charge.refunded' ? await refundEventOf(event, orderOfIntent) : paymentEventOf(event)
+      } catch {
+        // Stripe could not say whose refund it is: 503, and Stripe delivers the event again later.
+        return { ok: false, status: 503, reason: 'unavailable' }
+      }
       if (mapped === 'ignored') return { ok: true, event: null, ignored: { id: event.id, type: event.type } }
       const checked = mapped && paymentEvent.safeParse(mapped).data
       return checked ? { ok: true, event: checked, body } : { ok: false, status: 400, reason: 'body' }
@@ -238,14 +253,18 @@ function paymentEventOf(event: Stripe.Event): PaymentEvent | 'ignored' | null {
 
 /**
  * `charge.refunded` as the contract's `payment.refunded`: the charge's amount and what Stripe has refunded of it in
- * all (`amount_refunded`), the order from the metadata the session gave its PaymentIntent (and so its charge);
- * `ignored` for a charge that is no order's, null for one that is no charge.
+ * all (`amount_refunded`), the order from the charge's metadata or, where the charge carries none, from the metadata
+ * the session gave its PaymentIntent (`orderOfIntent`, one API call); `ignored` for a charge that is no order's, null
+ * for one that is no charge.
  */
-function refundEventOf(event: Stripe.Event): PaymentEvent | 'ignored' | null {
+async function refundEventOf(
+  event: Stripe.Event,
+  orderOfIntent: (intent: string) => Promise<string | null>,
+): Promise<PaymentEvent | 'ignored' | null> {
   const charge = event.data.object as Stripe.Charge
-  const orderCode = charge.metadata?.order_code
-  if (!orderCode) return 'ignored'
   const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id
+  const orderCode = charge.metadata?.order_code || (intent ? await orderOfIntent(intent) : null)
+  if (!orderCode) return 'ignored'
   if (!intent || !charge.amount || !charge.amount_refunded || !charge.currency) return null
   return {
     id: event.id,
