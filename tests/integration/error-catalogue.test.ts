@@ -60,7 +60,8 @@ function expectUnavailableInItalian({ status, text, headers }: { status: number;
  */
 function onTheBrandsBackend() {
   const lane = faultLane()
-  const bindings = { UPSTREAM_URL: lane.url, UPSTREAM_AREAS: 'none', UPSTREAM_TIMEOUT_MS: '300' }
+  // A timeout well above what a healthy call to the stand-in takes on a loaded machine (the faults' delay is 5 s).
+  const bindings = { UPSTREAM_URL: lane.url, UPSTREAM_AREAS: 'none', UPSTREAM_TIMEOUT_MS: '1500' }
   return {
     fail: lane.fail,
     visit: (path: string, init: RequestInit = REMEMBERED) => visit(path, init, bindings),
