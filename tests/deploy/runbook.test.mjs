@@ -110,3 +110,46 @@ describe(`the runbook (${RUNBOOK})`, () => {
     )
   })
 })
+
+describe('the runbook check itself', () => {
+  it('refuses a misspelled wrangler command and a misspelled option', () => {
+    assert.deepEqual(wranglerCommand(['d1', 'time-travl', 'info', 'DB']).problems, [
+      '"wrangler d1 time-travl" is not a command of wrangler ' +
+        JSON.parse(readFileSync(join(root, 'node_modules/wrangler/package.json'), 'utf8')).version,
+    ])
+    assert.deepEqual(wranglerCommand(['r2', 'object', 'put', 'bucket/key', '--jurisdction', 'eu']).problems, [
+      '"wrangler r2 object put" takes no option --jurisdction',
+    ])
+    assert.deepEqual(wranglerCommand(['d1', 'create', 'brand-site-production', '--jurisdiction', 'eu']).problems, [])
+  })
+
+  it('reads indented blocks, pipes, continuations and paragraph marks, and skips heredocs and other blocks', () => {
+    const markdown = [
+      '1. A step:',
+      '',
+      '   ```sh',
+      '   # needs an account',
+      '   openssl rand -base64 32 | npx wrangler secret put PURGE_SECRET \\',
+      '     --env production',
+      '',
+      '   npm run deploy:check -- --env production # offline',
+      '   curl -s https://api.example --data-binary @- <<SQL',
+      '   npx wrangler is not a command here',
+      '   SQL',
+      '   ```',
+      '',
+      '```sql',
+      'npx wrangler d1 create nothing',
+      '```',
+    ].join('\n')
+    assert.deepEqual(
+      runbookCommands(markdown).map(({ words, markedAccount }) => [words.join(' '), markedAccount]),
+      [
+        ['openssl rand -base64 32', true],
+        ['npx wrangler secret put PURGE_SECRET --env production', true],
+        ['npm run deploy:check -- --env production', false],
+        ['curl -s https://api.example --data-binary @-', false],
+      ],
+    )
+  })
+})
