@@ -1,7 +1,8 @@
 // Every command of the runbook runs (docs/operations.md, docs/decisions/055): each `npm run X` names a script of
 // package.json, each `node scripts/…` exists, each wrangler command and option is one this wrangler knows (its own
-// `--help`, offline, kept in tests/fixtures/deploy/wrangler-commands.json), and a command that needs a Cloudflare account says so, with its `--dry-run` rehearsal
-// beside it where it has one. `node scripts/tool.mjs node --test tests/deploy/`.
+// `--help`, offline, kept in tests/fixtures/deploy/wrangler-commands.json), and a command that needs a Cloudflare
+// account says so, with its `--dry-run` rehearsal beside it where it has one.
+// `node scripts/tool.mjs node --test tests/deploy/runbook.test.mjs`.
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
