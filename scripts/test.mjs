@@ -92,12 +92,14 @@ check('format and lint (biome ci)', 'npx', ['biome', 'ci', '--max-diagnostics=50
 check('client build (first-load budget)', 'node', ['scripts/build-client.mjs'])
 check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])
 check('typecheck (node side)', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.node.json'])
-// The deploy check against the committed wrangler.toml and a filled-in one (docs/decisions/052), in Node, no network.
+// The deploy check against the committed wrangler.toml and a filled-in one (docs/decisions/052), and the runbook's
+// commands against package.json, scripts/ and wrangler's own help (docs/decisions/055), in Node, no network.
 check('deploy check (node --test tests/deploy)', process.execPath, [
   'scripts/tool.mjs',
   'node',
   '--test',
   'tests/deploy/deploy-check.test.mjs',
+  'tests/deploy/runbook.test.mjs',
 ])
 vitest()
 check('worker bundle (wrangler deploy --dry-run)', 'node', ['scripts/bundle-size.mjs'])
