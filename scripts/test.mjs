@@ -94,7 +94,7 @@ check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])
 check('typecheck (node side)', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.node.json'])
 // The deploy check against the committed wrangler.toml and a filled-in one (docs/decisions/052), and the runbook's
 // commands against package.json, scripts/ and wrangler's own help (docs/decisions/055), in Node, no network.
-check('deploy check (node --test tests/deploy)', process.execPath, [
+check('deploy check (node --test tests/deploy/*.test.mjs)', process.execPath, [
   'scripts/tool.mjs',
   'node',
   '--test',

@@ -1,5 +1,5 @@
 // The deploy check (scripts/deploy-check.mjs, docs/decisions/052) against the committed wrangler.toml and a filled-in
-// copy (tests/fixtures/deploy/), in Node without network: `node scripts/tool.mjs node --test tests/deploy/`.
+// copy (tests/fixtures/deploy/), in Node without network: `node scripts/tool.mjs node --test tests/deploy/*.test.mjs`.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
