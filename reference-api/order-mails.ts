@@ -3,8 +3,8 @@ import { withoutDirectionControls } from '../contract/direction-controls'
 import { mailMoney } from './money'
 import { type Mail, mailTexts } from './outbox'
 
-/** An order's customer and market as its mails need them. */
-type MailedOrder = {
+/** An order's customer and market as its mails need them (a paid order's confirmation reads more: order-paid.ts). */
+export type MailedOrder = {
   code: string
   market: string
   locale: string | null
@@ -31,25 +31,41 @@ async function mailedOrder(db: D1Database, orderId: number): Promise<MailedOrder
     .first<MailedOrder>()
 }
 
-/** What every order mail says besides its own part: the greeting's name, the code and the link to the order. */
-async function orderMailParts(db: D1Database, orderId: number, linkTemplate: string) {
-  const order = await mailedOrder(db, orderId)
-  if (!order) return null
-  const locale = order.locale ?? order.user_locale ?? 'en'
-  const t = await mailTexts(db, locale, ['mail.order_'])
+/** The language of an order's mails: the order's, else its customer's, else English. */
+export const orderMailLocale = (order: MailedOrder): string => order.locale ?? order.user_locale ?? 'en'
+
+/** An amount of the order's currency (minor units) as its market writes it in `locale`. */
+export function orderMoney(order: MailedOrder, locale: string): (minor: number) => string {
   const country = order.market.split('-')[0] ?? ''
   const site = {
     currency: order.site_currency ?? order.currency,
     default_currency_token: order.currency_token ?? order.currency,
     default_currency_place: order.currency_place ?? 'left',
   }
-  const money = (minor: number) => mailMoney(minor, order.currency, { country, locale, site })
-  const params = {
+  return (minor) => mailMoney(minor, order.currency, { country, locale, site })
+}
+
+/**
+ * What every order mail says besides its own part: the greeting's name, the code and the link to the order.
+ *
+ * @example
+ * t('mail.order_refunded_body', { ...orderMailParams(order, linkTemplate), amount })
+ */
+export function orderMailParams(order: MailedOrder, linkTemplate: string) {
+  return {
     name: withoutDirectionControls(order.first_name),
     code: order.code,
     link: linkTemplate.replace('{market}', order.market).replace('{code}', order.code),
   }
-  return { order, t, money, params }
+}
+
+/** An order's mail's common parts: the order, its texts, its money format and its common parameters. */
+async function orderMailParts(db: D1Database, orderId: number, linkTemplate: string) {
+  const order = await mailedOrder(db, orderId)
+  if (!order) return null
+  const locale = orderMailLocale(order)
+  const t = await mailTexts(db, locale, ['mail.order_'])
+  return { order, t, money: orderMoney(order, locale), params: orderMailParams(order, linkTemplate) }
 }
 
 /**

@@ -1,16 +1,12 @@
 import type { PostalAddress } from '../contract/account-schemas'
 import { withoutDirectionControls } from '../contract/direction-controls'
 import { type LetterTable, letterHtml, letterOf, partMarker } from './letter'
-import { mailMoney } from './money'
+import { type MailedOrder, orderMailLocale, orderMailParams, orderMoney } from './order-mails'
 import { parseJson } from './context'
 import { mailTexts, queueMail } from './outbox'
 
-type PaidOrder = {
+type PaidOrder = MailedOrder & {
   id: number
-  code: string
-  market: string
-  locale: string | null
-  currency: string
   subtotal: number
   discount: number
   discount_code: string | null
@@ -21,12 +17,6 @@ type PaidOrder = {
   delivery_method: 'home' | 'pickup'
   delivery_dealer: string | null
   payment_method: string
-  email: string
-  first_name: string
-  user_locale: string | null
-  currency_token: string | null
-  currency_place: 'left' | 'right' | null
-  site_currency: string | null
 }
 
 type Item = { name: string; variant: string | null; quantity: number; unit_price: number }
@@ -123,15 +113,9 @@ export async function orderPaidStatements(
 
 /** The confirmation mail of a paid order, in its language (the customer's, else English where a text is missing). */
 async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], linkTemplate: string) {
-  const locale = order.locale ?? order.user_locale ?? 'en'
+  const locale = orderMailLocale(order)
   const t = await mailTexts(db, locale, ['mail.order_', 'mail.open_link', 'order.', 'payment_method.'])
-  const country = order.market.split('-')[0] ?? ''
-  const site = {
-    currency: order.site_currency ?? order.currency,
-    default_currency_token: order.currency_token ?? order.currency,
-    default_currency_place: order.currency_place ?? 'left',
-  }
-  const money = (minor: number) => mailMoney(minor, order.currency, { country, locale, site })
+  const money = orderMoney(order, locale)
   const lineRows = items.map(
     (item) =>
       [
@@ -165,15 +149,12 @@ async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], l
     order.delivery_method === 'pickup'
       ? t('order.delivery_pickup', { dealer: order.delivery_dealer ?? '' })
       : [t('order.delivery_home'), ...(address ? addressLines(address) : [])].join('\n')
-  const link = linkTemplate.replace('{market}', order.market).replace('{code}', order.code)
   const params = {
-    name: withoutDirectionControls(order.first_name),
-    code: order.code,
+    ...orderMailParams(order, linkTemplate),
     lines,
     amounts,
     delivery,
     payment: t(`payment_method.${order.payment_method}`),
-    link,
   }
   const subject = t('mail.order_confirmation_subject', params)
   // The HTML part: the same text, its lines and amounts as tables.

@@ -1,3 +1,4 @@
+import type { MailOutcome, QueuedMail, SuppressionReason } from '../contract/outbox-mail'
 import { SEALED_RECIPIENT_PREFIX } from '../contract/staff-schemas'
 import { sha256Hex } from './bytes'
 
@@ -10,30 +11,10 @@ import { sha256Hex } from './bytes'
  */
 
 /**
- * A queued row of the outbox, as stored (a sealed recipient still sealed): its plain text, its HTML part (null in rows
- * written before there was one) and its headers as JSON (null: none).
- */
-export type QueuedMail = {
-  id: number
-  recipient: string
-  subject: string
-  body: string
-  kind: string
-  html: string | null
-  headers: string | null
-}
-
-/**
  * Where a queued mail goes: answers the mail service's id, or null when the deployment only records mails (the row
  * stays as it is, the record). Throws when the mail was not taken.
  */
 export type OutboxDelivery = (mail: QueuedMail) => Promise<string | null>
-
-/** What became of one row: sent (or recorded only), suppressed (marked failed), or nothing left to send. */
-export type MailOutcome = 'sent' | 'recorded' | 'suppressed' | 'nothing_to_send'
-
-/** Why an address takes no more mail, as the mail service reported it. */
-export type SuppressionReason = 'bounced' | 'complained'
 
 const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
 const UNSENT = 'sent_at IS NULL AND failed_at IS NULL'

@@ -1,3 +1,4 @@
+import type { RewrapBatch, RewrapPart } from '../contract/rewrap-batch'
 import { SEALED_RECIPIENT_PREFIX } from '../contract/staff-schemas'
 import { logEvent } from './log'
 
@@ -9,14 +10,8 @@ import { logEvent } from './log'
  * nothing.
  */
 
-/** What is re-wrapped: the cases' wrapped keys (their texts and attachments stay sealed with them) or the queued sealed recipients. */
-export type RewrapPart = 'cases' | 'recipients'
-
 /** A stored value sealed again under the newest key, null when it already is; throws when it cannot be opened. */
 export type Rewrap = (stored: string) => Promise<string | null>
-
-/** What one batch did, and the id to go on after (null: the part is done). */
-export type RewrapBatch = { moved: number; newest: number; failed: number; next: number | null }
 
 /** Each part's rows: where the sealed value is, and which rows hold one. Fixed statements, never built from input. */
 const PARTS = {

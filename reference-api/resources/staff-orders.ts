@@ -10,27 +10,16 @@ import {
   staffOrderAnswer,
   staffOrderListAnswer,
 } from '../../contract/staff-schemas'
-import {
-  type ApiContext,
-  type ApiEnv,
-  badPaging,
-  badParameter,
-  invalid,
-  jsonBody,
-  notFound,
-  pageParams,
-  parseJson,
-  respond,
-} from '../context'
+import { type ApiContext, type ApiEnv, badParameter, invalid, jsonBody, notFound, parseJson, respond } from '../context'
 import { orderPaidStatements } from '../order-paid'
 import { shippedMail } from '../order-mails'
 import { queueMail } from '../outbox'
 import { staffOnly } from '../staff-auth'
+import { conditions, listPage, staffListQuery } from '../staff-lists'
 import { ITEM_COUNT, type OrderRow, orderOf } from './orders'
 
 /** How many orders a page of the console's list holds. */
 const ORDERS_PAGE_SIZE = 25
-const DATE = /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/
 const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
 
 /** Where an order may be refunded from: paid and not (yet) wholly refunded. */
@@ -81,39 +70,30 @@ async function orderByCode(c: ApiContext): Promise<StaffOrderRow | null> {
 
 /** `GET api/staff/orders?site=&status=&from=&to=&page=&per_page=`: newest first; `from`, `to` are dates (UTC, inclusive). */
 staffOrders.get('/staff/orders', async (c) => {
-  const paging = pageParams(c, ORDERS_PAGE_SIZE)
-  if (!paging) return badPaging(c)
-  const { site, status, from, to } = c.req.query()
-  if (site !== undefined && !/^[a-z]{2,3}$/.test(site)) return badParameter(c, 'site', 'a country slug (it, int)')
+  const query = staffListQuery(c, ORDERS_PAGE_SIZE)
+  if (query instanceof Response) return query
+  const { paging, site, from, to } = query
+  const status = c.req.query('status')
   if (status !== undefined && !orderStatusSchema.safeParse(status).success)
     return badParameter(c, 'status', orderStatusSchema.options.join(', '))
-  if (from !== undefined && !DATE.test(from)) return badParameter(c, 'from', 'a date (YYYY-MM-DD)')
-  if (to !== undefined && !DATE.test(to)) return badParameter(c, 'to', 'a date (YYYY-MM-DD)')
-  const where: string[] = []
-  const values: unknown[] = []
-  const condition = (sql: string, value: unknown) => {
-    where.push(sql)
-    values.push(value)
-  }
-  if (site) condition("substr(o.market, 1, instr(o.market, '-') - 1) = ?", site)
-  if (status) condition('o.status = ?', status)
-  if (from) condition('o.placed_at >= ?', `${from}T00:00:00`)
-  if (to) condition('o.placed_at < ?', `${to}T23:59:60`)
-  const clause = where.length ? `WHERE ${where.join(' AND ')}` : ''
-  const [rows, count] = await c.env.DB.batch([
+  const where = conditions()
+  if (site) where.add("substr(o.market, 1, instr(o.market, '-') - 1) = ?", site)
+  if (status) where.add('o.status = ?', status)
+  if (from) where.add('o.placed_at >= ?', `${from}T00:00:00`)
+  if (to) where.add('o.placed_at < ?', `${to}T23:59:60`)
+  const clause = where.clause()
+  const page = await listPage<never>(
+    c,
+    paging,
     c.env.DB.prepare(
       `SELECT o.code, o.market, o.status, o.payment_state, o.payment_method, o.currency, o.total, o.refunded, o.placed_at,
               COALESCE(b.email, u.email) AS email
          FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN backend_customers b ON b.user_id = u.id
          ${clause} ORDER BY o.placed_at DESC, o.id DESC LIMIT ? OFFSET ?`,
-    ).bind(...values, paging.perPage, paging.offset),
-    c.env.DB.prepare(`SELECT COUNT(*) AS total FROM orders o ${clause}`).bind(...values),
-  ])
-  const total = ((count?.results ?? [])[0] as { total: number } | undefined)?.total ?? 0
-  return respond(c, staffOrderListAnswer, {
-    data: (rows?.results ?? []) as never[],
-    meta: { page: paging.page, per_page: paging.perPage, total },
-  })
+    ).bind(...where.values, paging.perPage, paging.offset),
+    c.env.DB.prepare(`SELECT COUNT(*) AS total FROM orders o ${clause}`).bind(...where.values),
+  )
+  return respond(c, staffOrderListAnswer, page)
 })
 
 /** `GET api/staff/orders/{code}`: the order in full, its refunds and what staff (and the provider) did to it. */

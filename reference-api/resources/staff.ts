@@ -35,13 +35,13 @@ import {
 import { demoAccountRefused } from '../demo-accounts'
 import { newToken, tokenHash, verifyPassword } from '../passwords'
 import { STAFF_TOKEN_HOURS, bearerStaff, staffOnly } from '../staff-auth'
+import { conditions, listPage, staffListQuery } from '../staff-lists'
 import { bearerToken, unauthorized } from './auth'
 
 /** A TOTP step, in seconds (RFC 6238's default; what authenticator apps use). */
 const TOTP_STEP_SECONDS = 30
 /** How many submissions or mails a page of the console's lists holds. */
 const STAFF_PAGE_SIZE = 25
-const DATE = /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/
 
 type StaffRow = Staff & { password_hash: string; totp_secret: string; totp_last_step: number; demo: number }
 type SubmissionRow = {
@@ -162,38 +162,29 @@ export const staffEvent = (c: ApiContext, action: string, target: string, detail
  * (inclusive, UTC), `handled` 1 or 0.
  */
 staff.get('/staff/submissions', async (c) => {
-  const paging = pageParams(c, STAFF_PAGE_SIZE)
-  if (!paging) return badPaging(c)
-  const { site, kind, from, to, handled } = c.req.query()
-  if (site !== undefined && !/^[a-z]{2,3}$/.test(site)) return badParameter(c, 'site', 'a country slug (it, int)')
+  const query = staffListQuery(c, STAFF_PAGE_SIZE)
+  if (query instanceof Response) return query
+  const { paging, site, from, to } = query
+  const { kind, handled } = c.req.query()
   if (kind !== undefined && !(SUBMISSION_KINDS as readonly string[]).includes(kind))
     return badParameter(c, 'kind', SUBMISSION_KINDS.join(', '))
-  if (from !== undefined && !DATE.test(from)) return badParameter(c, 'from', 'a date (YYYY-MM-DD)')
-  if (to !== undefined && !DATE.test(to)) return badParameter(c, 'to', 'a date (YYYY-MM-DD)')
   if (handled !== undefined && handled !== '0' && handled !== '1') return badParameter(c, 'handled', '1 or 0')
-  const where: string[] = []
-  const values: unknown[] = []
-  const condition = (sql: string, ...bound: unknown[]) => {
-    where.push(sql)
-    values.push(...bound)
-  }
-  if (site) condition('site = ?', site)
-  if (kind) condition('kind = ?', kind)
-  if (from) condition('created_at >= ?', `${from}T00:00:00`)
-  if (to) condition('created_at < ?', nextDay(to))
-  if (handled !== undefined) condition(handled === '1' ? 'handled_at IS NOT NULL' : 'handled_at IS NULL')
-  const clause = where.length ? `WHERE ${where.join(' AND ')}` : ''
-  const [rows, count] = await c.env.DB.batch([
+  const where = conditions()
+  if (site) where.add('site = ?', site)
+  if (kind) where.add('kind = ?', kind)
+  if (from) where.add('created_at >= ?', `${from}T00:00:00`)
+  if (to) where.add('created_at < ?', nextDay(to))
+  if (handled !== undefined) where.add(handled === '1' ? 'handled_at IS NOT NULL' : 'handled_at IS NULL')
+  const clause = where.clause()
+  const page = await listPage<SubmissionRow>(
+    c,
+    paging,
     c.env.DB.prepare(
       `SELECT id, reference, kind, site, locale, email, created_at, handled_at FROM form_submissions ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-    ).bind(...values, paging.perPage, paging.offset),
-    c.env.DB.prepare(`SELECT COUNT(*) AS total FROM form_submissions ${clause}`).bind(...values),
-  ])
-  const total = ((count?.results ?? [])[0] as { total: number } | undefined)?.total ?? 0
-  return respond(c, submissionListAnswer, {
-    data: (rows?.results ?? []) as SubmissionRow[],
-    meta: { page: paging.page, per_page: paging.perPage, total },
-  })
+    ).bind(...where.values, paging.perPage, paging.offset),
+    c.env.DB.prepare(`SELECT COUNT(*) AS total FROM form_submissions ${clause}`).bind(...where.values),
+  )
+  return respond(c, submissionListAnswer, page)
 })
 
 /** The day after a date, as the start of that day (a date range's exclusive end). */
@@ -261,19 +252,17 @@ staff.get('/staff/outbox', async (c) => {
     return badParameter(c, 'kind', 'a mail kind (lead_notification)')
   const clause = kind ? `WHERE ${SHOWN_MAILS} AND kind = ?` : `WHERE ${SHOWN_MAILS}`
   const values = kind ? [kind] : []
-  const [rows, count] = await c.env.DB.batch([
+  const page = await listPage<never>(
+    c,
+    paging,
     c.env.DB.prepare(`SELECT ${MAIL_COLUMNS} FROM outbox ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`).bind(
       ...values,
       paging.perPage,
       paging.offset,
     ),
     c.env.DB.prepare(`SELECT COUNT(*) AS total FROM outbox ${clause}`).bind(...values),
-  ])
-  const total = ((count?.results ?? [])[0] as { total: number } | undefined)?.total ?? 0
-  return respond(c, outboxAnswer, {
-    data: (rows?.results ?? []) as never[],
-    meta: { page: paging.page, per_page: paging.perPage, total },
-  })
+  )
+  return respond(c, outboxAnswer, page)
 })
 
 /** `GET api/staff/outbox/{id}`: one mail in full. */

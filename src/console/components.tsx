@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import type { PageMeta } from '../../contract/schemas'
+import type { MarketSwitches } from '../../contract/staff-schemas'
 
 /**
  * The console's small shared pieces (leads, outbox, markets, cases): a scrolling table, a definition list, a filters
@@ -161,6 +162,19 @@ export function ConsoleSelect({
     </div>
   )
 }
+
+/** The markets as a select's options: "Italy (it)". */
+export const marketOptions = (markets: MarketSwitches[]): Option[] =>
+  markets.map((m) => ({ value: m.country, label: `${m.name} (${m.country})` }))
+
+/** A list's filter by market (`?market=`), its first option "Any". */
+export function MarketSelect({ markets, value }: { markets: MarketSwitches[]; value?: string }) {
+  return <ConsoleSelect label="Market" name="market" value={value} options={marketOptions(markets)} />
+}
+
+/** A list's caption: what it lists, how many when the backend said, newest first. */
+export const newestFirst = (what: string, meta: PageMeta | undefined): string =>
+  `${what}${meta ? ` (${meta.total})` : ''}, newest first`
 
 /** A date field (`YYYY-MM-DD`). */
 export function DateField({ label, name, value }: { label: string; name: string; value?: string }) {

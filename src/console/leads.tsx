@@ -7,7 +7,7 @@ import { logEvent } from '../ops/log'
 import { sendRedirect } from '../render/respond'
 import { type SubmissionFilters, staffCalls } from '../upstream/contract/staff'
 import { CV_KEY_FORMAT, SUBMISSION_KINDS, type SubmissionKind } from '../../contract/form-schemas'
-import type { MarketSwitches, Submission, SubmissionSummary } from '../../contract/staff-schemas'
+import type { Submission, SubmissionSummary } from '../../contract/staff-schemas'
 import {
   ButtonForm,
   DataTable,
@@ -15,6 +15,8 @@ import {
   DefinitionList,
   FiltersForm,
   Flash,
+  MarketSelect,
+  newestFirst,
   Pager,
   ConsoleSelect,
   Time,
@@ -22,6 +24,7 @@ import {
   Written,
 } from './components'
 import { consoleGate } from './guard'
+import { queriedDay, queriedMarket, queriedPage } from './list-query'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
 
@@ -47,23 +50,18 @@ export const KIND_LABELS: Record<SubmissionKind, string> = {
   contact: 'Contact message',
 }
 
-const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/
-
 /** The list's filters as the query gave them; anything malformed is left out (the form shows it unset). */
 function filtersOf(c: Context<AppEnv>): SubmissionFilters {
   const { market, kind, from, to, handled, page } = c.req.query()
   return {
-    site: market && /^[a-z]{2,3}$/.test(market) ? market : undefined,
+    site: queriedMarket(market),
     kind: (SUBMISSION_KINDS as readonly string[]).includes(kind ?? '') ? (kind as SubmissionKind) : undefined,
-    from: from && DATE.test(from) ? from : undefined,
-    to: to && DATE.test(to) ? to : undefined,
+    from: queriedDay(from),
+    to: queriedDay(to),
     handled: handled === 'yes' ? true : handled === 'no' ? false : undefined,
-    page: page && /^[0-9]{1,5}$/.test(page) && Number(page) >= 1 ? Number(page) : undefined,
+    page: queriedPage(page),
   }
 }
-
-const marketOptions = (markets: MarketSwitches[]) =>
-  markets.map((m) => ({ value: m.country, label: `${m.name} (${m.country})` }))
 
 /** `GET /_console/leads?market=&kind=&from=&to=&handled=&page=`. */
 export async function leadsPage(c: Context<AppEnv>): Promise<Response> {
@@ -84,7 +82,7 @@ export async function leadsPage(c: Context<AppEnv>): Promise<Response> {
     body: (
       <>
         <FiltersForm action={LEADS_PATH} label="Filter the leads" clearHref={LEADS_PATH}>
-          <ConsoleSelect label="Market" name="market" value={filters.site} options={marketOptions(markets)} />
+          <MarketSelect markets={markets} value={filters.site} />
           <ConsoleSelect
             label="Kind"
             name="kind"
@@ -104,7 +102,7 @@ export async function leadsPage(c: Context<AppEnv>): Promise<Response> {
           />
         </FiltersForm>
         <DataTable
-          caption={`Leads${list ? ` (${list.meta.total})` : ''}, newest first`}
+          caption={newestFirst('Leads', list?.meta)}
           head={['Received', 'Reference', 'Kind', 'Market', 'E-mail', 'Handled']}
           empty="No lead matches these filters."
           rows={items.map((lead) => ({ key: lead.id, cells: leadCells(lead, names) }))}

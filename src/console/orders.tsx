@@ -13,12 +13,15 @@ import {
   DefinitionList,
   FiltersForm,
   Flash,
+  MarketSelect,
+  newestFirst,
   Pager,
   ConsoleSelect,
   Time,
   withQuery,
   Written,
 } from './components'
+import { queriedDay, queriedMarket, queriedPage } from './list-query'
 import { consoleMoney } from './money'
 import { OrderActions, type OrderFormState } from './order-forms'
 import { sendConsolePage } from './page'
@@ -41,18 +44,16 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
   refunded: 'Refunded',
 }
 
-const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/
-
 /** The list's filters as the query gave them; anything malformed is left out. */
 function filtersOf(c: Context<AppEnv>): OrderFilters {
   const { market, status, from, to, page } = c.req.query()
   const state = orderStatusSchema.safeParse(status)
   return {
-    site: market && /^[a-z]{2,3}$/.test(market) ? market : undefined,
+    site: queriedMarket(market),
     status: state.success ? state.data : undefined,
-    from: from && DATE.test(from) ? from : undefined,
-    to: to && DATE.test(to) ? to : undefined,
-    page: page && /^[0-9]{1,5}$/.test(page) && Number(page) >= 1 ? Number(page) : undefined,
+    from: queriedDay(from),
+    to: queriedDay(to),
+    page: queriedPage(page),
   }
 }
 
@@ -69,12 +70,7 @@ export async function consoleOrdersPage(c: Context<AppEnv>): Promise<Response> {
     body: (
       <>
         <FiltersForm action={ORDERS_PATH} label="Filter the orders" clearHref={ORDERS_PATH}>
-          <ConsoleSelect
-            label="Market"
-            name="market"
-            value={filters.site}
-            options={markets.map((m) => ({ value: m.country, label: `${m.name} (${m.country})` }))}
-          />
+          <MarketSelect markets={markets} value={filters.site} />
           <ConsoleSelect
             label="State"
             name="status"
@@ -85,7 +81,7 @@ export async function consoleOrdersPage(c: Context<AppEnv>): Promise<Response> {
           <DateField label="Placed until" name="to" value={filters.to} />
         </FiltersForm>
         <DataTable
-          caption={`Orders${list ? ` (${list.meta.total})` : ''}, newest first`}
+          caption={newestFirst('Orders', list?.meta)}
           head={['Placed', 'Order', 'Market', 'State', 'Total', 'Customer']}
           empty="No order matches these filters."
           rows={(list?.items ?? []).map((order) => ({ key: order.code, cells: orderCells(order) }))}

@@ -4,8 +4,19 @@ import { PageError } from '../errors/page-error'
 import { staffCalls } from '../upstream/contract/staff'
 import { withoutDirectionControls } from '../../contract/direction-controls'
 import type { OutboxMail } from '../../contract/staff-schemas'
-import { DataTable, DefinitionList, FiltersForm, Pager, ConsoleSelect, Time, withQuery, Written } from './components'
+import {
+  ConsoleSelect,
+  DataTable,
+  DefinitionList,
+  FiltersForm,
+  newestFirst,
+  Pager,
+  Time,
+  withQuery,
+  Written,
+} from './components'
 import { consoleGate } from './guard'
+import { queriedPage } from './list-query'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
 
@@ -61,14 +72,12 @@ function MailState({ mail }: { mail: OutboxMail }) {
 
 const kindLabel = (kind: string) => kind.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase())
 
-const pageOf = (value: string | undefined) =>
-  value && /^[0-9]{1,5}$/.test(value) && Number(value) >= 1 ? Number(value) : undefined
 const kindOf = (value: string | undefined) => (value && /^[a-z_]{1,40}$/.test(value) ? value : undefined)
 
 /** `GET /_console/outbox?kind=&page=`: who, what, when, and whether it left. */
 export async function outboxPage(c: Context<AppEnv>): Promise<Response> {
   const kind = kindOf(c.req.query('kind'))
-  const page = pageOf(c.req.query('page'))
+  const page = queriedPage(c.req.query('page'))
   const list = await staffCalls(c.var.staffApi).outbox({ kind, page })
   return sendConsolePage(c, {
     title: 'Outbox',
@@ -83,7 +92,7 @@ export async function outboxPage(c: Context<AppEnv>): Promise<Response> {
           />
         </FiltersForm>
         <DataTable
-          caption={`Mails${list ? ` (${list.meta.total})` : ''}, newest first`}
+          caption={newestFirst('Mails', list?.meta)}
           head={['Queued', 'Subject', 'To', 'Kind', 'State']}
           empty="No mail."
           rows={(list?.items ?? []).map((mail) => ({
@@ -110,7 +119,7 @@ export async function outboxMailPage(c: Context<AppEnv>): Promise<Response> {
   const id = c.req.param('id') ?? ''
   if (!/^[0-9]{1,9}$/.test(id) || Number(id) < 1) throw PageError.notFound('')
   const kind = kindOf(c.req.query('kind'))
-  const hinted = pageOf(c.req.query('page'))
+  const hinted = queriedPage(c.req.query('page'))
   const mail = await staffCalls(c.var.staffApi).mail(Number(id))
   if (!mail) throw PageError.notFound('')
   return sendConsolePage(c, {

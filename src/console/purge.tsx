@@ -4,7 +4,7 @@ import { readForm } from '../forms/read-form'
 import { purgeEverything, purgeMarket } from '../ops/purge'
 import { sendRedirect } from '../render/respond'
 import { staffCalls } from '../upstream/contract/staff'
-import { DataTable, Flash, ConsoleSelect, Time, withQuery } from './components'
+import { ConsoleSelect, DataTable, Flash, marketOptions, Time, withQuery } from './components'
 import { consoleGate } from './guard'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
@@ -50,10 +50,7 @@ export async function purgePage(c: Context<AppEnv>): Promise<Response> {
             name="scope"
             any={null}
             value={EVERYTHING}
-            options={[
-              { value: EVERYTHING, label: 'Everything (every market)' },
-              ...markets.map((m) => ({ value: m.country, label: `${m.name} (${m.country})` })),
-            ]}
+            options={[{ value: EVERYTHING, label: 'Everything (every market)' }, ...marketOptions(markets)]}
           />
           <div className="filter-actions">
             <button type="submit" className="button danger">

@@ -3,6 +3,7 @@ import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
 import { embeddedReferenceApi } from '../upstream/reference-api'
 import { verifySvixSignature } from './svix-signature'
+import type { SuppressionReason } from '../../contract/outbox-mail'
 
 /** The path of the mail service's webhook. */
 export const MAIL_EVENTS_PATH = '/_webhooks/mail'
@@ -74,7 +75,7 @@ function parseEvent(body: string): ResendEvent | null {
 }
 
 /** A complaint, or a bounce that is not transient (a full mailbox comes back on its own). */
-function suppressionOf(event: ResendEvent): 'bounced' | 'complained' | null {
+function suppressionOf(event: ResendEvent): SuppressionReason | null {
   if (event.type === 'email.complained') return 'complained'
   if (event.type === 'email.bounced' && event.data?.bounce?.type !== 'Transient') return 'bounced'
   return null

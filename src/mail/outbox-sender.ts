@@ -1,5 +1,6 @@
 import type { Bindings } from '../env'
-import { embeddedReferenceApi, type MailOutcome, type QueuedMail } from '../upstream/reference-api'
+import type { MailOutcome, QueuedMail } from '../../contract/outbox-mail'
+import { embeddedReferenceApi } from '../upstream/reference-api'
 import { keyringOf } from '../whistleblower/keyring'
 import { isSealedRecipient, openRecipient } from '../whistleblower/sealed-recipient'
 import { MailNotTaken, type MailSender, type OutgoingMail } from './mail-sender'

@@ -31,6 +31,45 @@ type PageState =
   | { kind: 'unsubscribe'; email: string }
   | { kind: 'unsubscribed' }
 
+/** The end of a step ("check your inbox", confirmed, unsubscribed): what happened, and the way back home. */
+function HomeAfter({ view, title, text }: { view: MarketView; title: string; text: string }) {
+  const { t } = view
+  return (
+    <>
+      <h1>{t(title)}</h1>
+      <p className="lead">{t(text)}</p>
+      <p>
+        <a className="button" href={`/${view.market.segment}`}>
+          {t('common.return_to_home')}
+        </a>
+      </p>
+    </>
+  )
+}
+
+/**
+ * The page a mail's link opens: the address it names and the one button that confirms or unsubscribes it (a link
+ * alone changes nothing, so a mail scanner following it does not). Unsubscribing posts `List-Unsubscribe=One-Click`
+ * as a mail client's one click does.
+ */
+function AskToClick({ view, step, email }: { view: MarketView; step: 'confirm' | 'unsubscribe'; email: string }) {
+  const { t } = view
+  return (
+    <>
+      <h1>{t(`newsletter.${step}_title`)}</h1>
+      <p className="lead">
+        {t(`newsletter.${step}_intro`)} <bdi dir="ltr">{email}</bdi>
+      </p>
+      <form method="post" className="stacked-form" noValidate>
+        {step === 'unsubscribe' && <input type="hidden" name="List-Unsubscribe" value="One-Click" />}
+        <button type="submit" className="button">
+          {t(`newsletter.${step}_submit`)}
+        </button>
+      </form>
+    </>
+  )
+}
+
 function NewsletterPage({
   view,
   chrome,
@@ -69,65 +108,14 @@ function NewsletterPage({
             )}
           </>
         )}
-        {state.kind === 'sent' && (
-          <>
-            <h1>{t('newsletter.sent_title')}</h1>
-            <p className="lead">{t('newsletter.sent_text')}</p>
-            <p>
-              <a className="button" href={`/${segment}`}>
-                {t('common.return_to_home')}
-              </a>
-            </p>
-          </>
-        )}
-        {state.kind === 'confirm' && (
-          <>
-            <h1>{t('newsletter.confirm_title')}</h1>
-            <p className="lead">
-              {t('newsletter.confirm_intro')} <bdi dir="ltr">{state.email}</bdi>
-            </p>
-            <form method="post" className="stacked-form" noValidate>
-              <button type="submit" className="button">
-                {t('newsletter.confirm_submit')}
-              </button>
-            </form>
-          </>
-        )}
+        {state.kind === 'sent' && <HomeAfter view={view} title="newsletter.sent_title" text="newsletter.sent_text" />}
+        {state.kind === 'confirm' && <AskToClick view={view} step="confirm" email={state.email} />}
         {state.kind === 'confirmed' && (
-          <>
-            <h1>{t('newsletter.confirmed_title')}</h1>
-            <p className="lead">{t('newsletter.confirmed_text')}</p>
-            <p>
-              <a className="button" href={`/${segment}`}>
-                {t('common.return_to_home')}
-              </a>
-            </p>
-          </>
+          <HomeAfter view={view} title="newsletter.confirmed_title" text="newsletter.confirmed_text" />
         )}
-        {state.kind === 'unsubscribe' && (
-          <>
-            <h1>{t('newsletter.unsubscribe_title')}</h1>
-            <p className="lead">
-              {t('newsletter.unsubscribe_intro')} <bdi dir="ltr">{state.email}</bdi>
-            </p>
-            <form method="post" className="stacked-form" noValidate>
-              <input type="hidden" name="List-Unsubscribe" value="One-Click" />
-              <button type="submit" className="button">
-                {t('newsletter.unsubscribe_submit')}
-              </button>
-            </form>
-          </>
-        )}
+        {state.kind === 'unsubscribe' && <AskToClick view={view} step="unsubscribe" email={state.email} />}
         {state.kind === 'unsubscribed' && (
-          <>
-            <h1>{t('newsletter.unsubscribed_title')}</h1>
-            <p className="lead">{t('newsletter.unsubscribed_text')}</p>
-            <p>
-              <a className="button" href={`/${segment}`}>
-                {t('common.return_to_home')}
-              </a>
-            </p>
-          </>
+          <HomeAfter view={view} title="newsletter.unsubscribed_title" text="newsletter.unsubscribed_text" />
         )}
         {state.kind === 'invalid' && (
           <>

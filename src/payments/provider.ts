@@ -70,6 +70,16 @@ export const createPaymentInput = z.object({
 })
 export type CreatePayment = z.infer<typeof createPaymentInput>
 
+/**
+ * A payment's input as every provider takes it: checked against `createPaymentInput`, its return URL on the site's own
+ * origin; anything else throws `PaymentError('invalid')` before the provider is called.
+ */
+export function checkedPayment(input: CreatePayment, publicOrigin: string): CreatePayment {
+  const parsed = createPaymentInput.safeParse(input)
+  if (!parsed.success || new URL(parsed.data.returnUrl).origin !== publicOrigin) throw new PaymentError('invalid')
+  return parsed.data
+}
+
 export type CreatedPayment = { paymentId: string; redirectUrl: string; state: PaymentState }
 
 /** The event type that reports each state. */

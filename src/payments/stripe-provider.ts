@@ -4,7 +4,7 @@ import type { StripeApi } from '../config'
 import {
   type CreatedPayment,
   type CreatePayment,
-  createPaymentInput,
+  checkedPayment,
   EVENT_TYPES,
   PaymentError,
   type PaymentProvider,
@@ -87,9 +87,10 @@ export function stripeProvider({
     name: 'stripe',
 
     async createPayment(input: CreatePayment): Promise<CreatedPayment> {
-      const parsed = createPaymentInput.safeParse(input)
-      if (!parsed.success || new URL(parsed.data.returnUrl).origin !== publicOrigin) throw new PaymentError('invalid')
-      const { orderCode, amount, currency, market, description, returnUrl, idempotencyKey, method } = parsed.data
+      const { orderCode, amount, currency, market, description, returnUrl, idempotencyKey, method } = checkedPayment(
+        input,
+        publicOrigin,
+      )
       const metadata = { order_code: orderCode, payment_key: idempotencyKey, market }
       try {
         const session = await stripe.checkout.sessions.create(

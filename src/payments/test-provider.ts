@@ -5,7 +5,7 @@ import { type PaymentEvent, paymentEvent } from '../../contract/payment-schemas'
 import {
   type CreatedPayment,
   type CreatePayment,
-  createPaymentInput,
+  checkedPayment,
   EVENT_TYPES,
   PaymentError,
   type PaymentProvider,
@@ -74,9 +74,10 @@ export function testProvider(
     name: 'test',
 
     async createPayment(input: CreatePayment): Promise<CreatedPayment> {
-      const parsed = createPaymentInput.safeParse(input)
-      if (!parsed.success || new URL(parsed.data.returnUrl).origin !== publicOrigin) throw new PaymentError('invalid')
-      const { orderCode, amount, currency, market, description, returnUrl, idempotencyKey, method } = parsed.data
+      const { orderCode, amount, currency, market, description, returnUrl, idempotencyKey, method } = checkedPayment(
+        input,
+        publicOrigin,
+      )
       await db
         .prepare(
           `INSERT INTO payments (id, order_code, amount, currency, market, description, return_url, idempotency_key, method)
@@ -141,19 +142,10 @@ export function testProvider(
       const all = refunds?.results ?? []
       const refund = all.find((row) => row.idempotency_key === idempotencyKey)
       if (!refund || refund.amount !== amount) throw new PaymentError('invalid')
-      const event: PaymentEvent = {
-        id: `evt_${randomHex(12)}`,
-        type: 'payment.refunded',
-        created: Math.floor(Date.now() / 1000),
-        data: {
-          payment_id: payment.id,
-          order_code: payment.order_code,
-          amount: payment.amount,
-          currency: payment.currency,
-          state: 'refunded',
-          refunded: all.reduce((sum, row) => sum + row.amount, 0),
-        },
-      }
+      const event = testEvent(payment, 'payment.refunded', {
+        state: 'refunded',
+        refunded: all.reduce((sum, row) => sum + row.amount, 0),
+      })
       if (delivery) await deliverTestWebhook(event, { secret, publicOrigin, ...delivery })
       return { refundId: refund.id }
     },
@@ -194,20 +186,27 @@ export async function actOnTestPayment(
     .bind(state, id)
     .first<TestPayment>()
   if (!payment) return (await readTestPayment(db, id)) ? 'settled' : null
-  const event: PaymentEvent = {
+  return { payment, event: testEvent(payment, EVENT_TYPES[state], { state, idempotency_key: payment.idempotency_key }) }
+}
+
+/** An event about a test payment, as the test provider signs and sends it: a fresh id, now, the payment's figures. */
+function testEvent(
+  payment: TestPayment,
+  type: PaymentEvent['type'],
+  about: Pick<PaymentEvent['data'], 'state' | 'refunded' | 'idempotency_key'>,
+): PaymentEvent {
+  return {
     id: `evt_${randomHex(12)}`,
-    type: EVENT_TYPES[state],
+    type,
     created: Math.floor(Date.now() / 1000),
     data: {
       payment_id: payment.id,
       order_code: payment.order_code,
       amount: payment.amount,
       currency: payment.currency,
-      state,
-      idempotency_key: payment.idempotency_key,
+      ...about,
     },
   }
-  return { payment, event }
 }
 
 /** The Worker's own `fetch` (src/app.ts registers it): where the test provider delivers its webhooks. */

@@ -1,5 +1,7 @@
 import type { Context } from 'hono'
 import type { AppEnv, Bindings } from '../env'
+import type { MailOutcome, QueuedMail, SuppressionReason } from '../../contract/outbox-mail'
+import type { RewrapBatch, RewrapPart } from '../../contract/rewrap-batch'
 import type { WorkerCustomer } from '../../contract/worker-customer'
 import { queueWrittenMails } from '../mail/mail-queue'
 
@@ -37,7 +39,7 @@ export type ReferenceApi = {
   /** Marks a row failed for good, with `reason` or its last attempt's. */
   failMail(db: D1Database, id: number, reason?: string): Promise<void>
   /** Stops mail to an address the mail service reported bounced or complained about; its newsletter ends. */
-  suppressAddress(db: D1Database, address: string, reason: 'bounced' | 'complained'): Promise<void>
+  suppressAddress(db: D1Database, address: string, reason: SuppressionReason): Promise<void>
   /** Deletes its lead-form submissions created before `cutOff`, with their mails; answers how many. */
   deleteSubmissions(db: D1Database, cutOff: Date): Promise<number>
   /** Deletes whistleblowers' "there is news" mails once sent, or unsent ones past the API's own period; how many. */
@@ -54,26 +56,6 @@ export type ReferenceApi = {
     limit: number,
   ): Promise<RewrapBatch>
 }
-
-/** What is re-wrapped: the cases' wrapped keys or the outbox's queued sealed recipients (docs/decisions/048). */
-export type RewrapPart = 'cases' | 'recipients'
-
-/** What one batch of the re-wrap did, and the id to go on after (null: the part is done). */
-export type RewrapBatch = { moved: number; newest: number; failed: number; next: number | null }
-
-/** A queued row of the reference API's outbox, as stored. */
-export type QueuedMail = {
-  id: number
-  recipient: string
-  subject: string
-  body: string
-  kind: string
-  html: string | null
-  headers: string | null
-}
-
-/** What became of one outbox row the consumer was told of. */
-export type MailOutcome = 'sent' | 'recorded' | 'suppressed' | 'nothing_to_send'
 
 let embedded: ReferenceApi | null = null
 

@@ -1,18 +1,19 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { BrowserContext, Page } from '@playwright/test'
 import { addToCart } from './fixtures/cart'
 import { createAccount, logIn, remember } from './fixtures/customer'
 import { sendForm } from './fixtures/forms'
 import { expect, problemsOf, recordProblems, test } from './fixtures/offline'
 import type { Outbox } from './fixtures/outbox'
-import { keepScreenshot } from './fixtures/screenshots'
+import { checkPage } from './fixtures/page-checks'
 
 /**
  * The console's orders in Chromium (docs/decisions/049): a new customer's order, placed for home delivery and paid
  * through the test provider by request (as payments.spec.ts does), found by a staff member, shipped with a tracking
  * number and refunded in part, each form once wrong and once right, at 390 and 1280 px, axe clean.
  */
-const SCREENSHOTS = 'test-results/screenshots'
+
+/** The console's pages as checked: their tables and navigation scroll sideways on a narrow screen. */
+const ORDERS_PAGE = { prefix: 'console-orders', besides: '.table-scroll, .console-nav, .skip' }
 
 /** A new it-it customer's order of the Strada 9 (€4,290.00) for home delivery, paid: answers its code. */
 async function paidOrder(page: Page, context: BrowserContext, baseURL: string, outbox: Outbox): Promise<string> {
@@ -62,26 +63,6 @@ async function paidOrder(page: Page, context: BrowserContext, baseURL: string, o
   return code as string
 }
 
-async function checkPage(page: Page, name: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze()
-  expect(
-    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    name,
-  ).toEqual([])
-  const outside = await page.evaluate(
-    () =>
-      [...document.querySelectorAll('body *')]
-        .filter((element) => !element.closest('.table-scroll, .console-nav, .skip'))
-        .map((element) => element.getBoundingClientRect())
-        .filter((box) => box.width > 0 && (box.left < -1 || box.right > document.documentElement.clientWidth + 1))
-        .length,
-  )
-  expect(outside, `${name}: elements outside the page`).toBe(0)
-  await keepScreenshot(page, `${SCREENSHOTS}/console-orders-${name}-${page.viewportSize()?.width}.png`, {
-    fullPage: true,
-  })
-}
-
 test.beforeEach(({ page }) => recordProblems(page))
 
 for (const width of [390, 1280]) {
@@ -97,10 +78,10 @@ for (const width of [390, 1280]) {
     await signInAs('editor')
 
     await page.goto('/_console/orders?market=it&status=paid')
-    await checkPage(page, 'list')
+    await checkPage(page, 'list', ORDERS_PAGE)
     await page.getByRole('link', { name: code }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Order ${code}`)
-    await checkPage(page, 'paid')
+    await checkPage(page, 'paid', ORDERS_PAGE)
 
     // Ship: once without a tracking number, then right.
     const ship = page.getByRole('form', { name: 'Ship' })
@@ -108,7 +89,7 @@ for (const width of [390, 1280]) {
     await ship.getByLabel('Tracking number').fill('no')
     await ship.getByRole('button', { name: 'Mark as shipped' }).click()
     await expect(page.getByText('Type the tracking number: 4 to 40 letters, digits or dashes.')).toBeVisible()
-    await checkPage(page, 'ship-refused')
+    await checkPage(page, 'ship-refused', ORDERS_PAGE)
     await page.getByRole('form', { name: 'Ship' }).getByLabel('Tracking number').fill('1Z999AA10123456784')
     await page.getByRole('form', { name: 'Ship' }).getByRole('button', { name: 'Mark as shipped' }).click()
     await expect(page.getByText('Shipped. The customer has been sent the tracking number.')).toBeVisible()
@@ -122,13 +103,13 @@ for (const width of [390, 1280]) {
     await refund.getByLabel('Amount to refund (EUR)').fill('5000.00')
     await refund.getByRole('button', { name: 'Refund' }).click()
     await expect(page.getByRole('alert')).toHaveText('The refund is more than what was paid and not yet refunded.')
-    await checkPage(page, 'refund-refused')
+    await checkPage(page, 'refund-refused', ORDERS_PAGE)
     await page.getByRole('form', { name: 'Refund' }).getByLabel('Amount to refund (EUR)').fill('290.00')
     await page.getByRole('form', { name: 'Refund' }).getByRole('button', { name: 'Refund' }).click()
     await expect(page.getByRole('status')).toContainText('Refund sent to the payment provider.')
     await expect(page.getByText('Confirmed by the provider')).toBeVisible()
     await expect(page.getByText(/Refund of EUR 290\.00 confirmed by the payment provider/)).toBeVisible()
-    await checkPage(page, 'refunded')
+    await checkPage(page, 'refunded', ORDERS_PAGE)
 
     // The customer's order shows the tracking link and the refund.
     await page.goto(`/it-it/my-account/orders/${code}`)

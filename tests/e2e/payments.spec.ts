@@ -1,11 +1,10 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test'
 import { addToCart } from './fixtures/cart'
 import { createAccount, logIn, remember } from './fixtures/customer'
 import { sendForm } from './fixtures/forms'
 import { expect, problemsOf, recordProblems, test } from './fixtures/offline'
 import type { Outbox } from './fixtures/outbox'
-import { keepScreenshot } from './fixtures/screenshots'
+import { checkPage } from './fixtures/page-checks'
 import italian from '../../demo/messages/it.json' with { type: 'json' }
 
 /**
@@ -13,7 +12,6 @@ import italian from '../../demo/messages/it.json' with { type: 'json' }
  * as checkout posts it (checkout.spec.ts walks the same way in the browser); what the payment did to the order is read
  * where the customer reads it, on the order's page in the account.
  */
-const SCREENSHOTS = 'test-results/screenshots'
 
 /**
  * A new customer in it-it (created and logged in by request) who orders the Strada 9 (M, red: €4,290.00, picked up at
@@ -82,26 +80,6 @@ async function expectOrderShows(
   )
 }
 
-async function checkPage(page: Page, name: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze()
-  expect(
-    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    name,
-  ).toEqual([])
-  const outside = await page.evaluate(
-    () =>
-      [...document.querySelectorAll('body *')]
-        .filter((element) => !element.closest('.skip'))
-        .map((element) => element.getBoundingClientRect())
-        .filter((box) => box.width > 0 && (box.left < -1 || box.right > document.documentElement.clientWidth + 1))
-        .length,
-  )
-  expect(outside, `${name}: elements outside the page`).toBe(0)
-  await keepScreenshot(page, `${SCREENSHOTS}/test-payment-${name}-${page.viewportSize()?.width}.png`, {
-    fullPage: true,
-  })
-}
-
 test.beforeEach(({ page }) => recordProblems(page))
 
 test('the test payment page says no money moves, passes axe at 390 and 1280 px, and paying settles the order by its webhook', async ({
@@ -117,7 +95,7 @@ test('the test payment page says no money moves, passes axe at 390 and 1280 px, 
     expect(answer?.status()).toBe(200)
     await expect(page.getByText('TEST PAYMENT — no money moves.')).toBeVisible()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pay €4,290.00 to Aurora Cycles')
-    await checkPage(page, 'pending')
+    await checkPage(page, 'pending', { prefix: 'test-payment' })
   }
   await page.getByRole('button', { name: 'Succeed: pay €4,290.00' }).click()
   await expect(page).toHaveURL(`${baseURL}${result}`)
@@ -126,7 +104,7 @@ test('the test payment page says no money moves, passes axe at 390 and 1280 px, 
   await page.goto(payment)
   await expect(page.getByText('paid', { exact: true })).toBeVisible()
   await expect(page.getByRole('button')).toHaveCount(0)
-  await checkPage(page, 'paid')
+  await checkPage(page, 'paid', { prefix: 'test-payment' })
   expect(problemsOf(page)).toEqual([])
 })
 

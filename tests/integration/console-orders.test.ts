@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { testProvider } from '../../src/payments/test-provider'
 import { consoleLogin, demoStaff } from '../fixtures/console'
+import { BILLING_ADDRESS } from '../fixtures/orders'
 import { formPost, logIn, visitAs } from '../fixtures/session'
 import { ORIGIN, textOf, visit } from '../fixtures/worker'
 
@@ -9,14 +10,6 @@ import { ORIGIN, textOf, visit } from '../fixtures/worker'
 const SECRET = 'test-only-payment-webhook-secret'
 const plain = (html: string) => textOf(html).replace(/\s+/g, ' ')
 const randomKey = () => crypto.randomUUID().replace(/-/g, '')
-const ADDRESS = JSON.stringify({
-  first_name: 'Giulia',
-  last_name: 'Rossi',
-  line1: 'Via Roma 1',
-  postal_code: '20121',
-  city: 'Milano',
-  country_code: 'IT',
-})
 
 let editor = ''
 let customer = ''
@@ -41,7 +34,7 @@ async function placeOrder({
     env.DB.prepare(
       `INSERT INTO orders (code, user_id, market, locale, status, currency, subtotal, total, billing_address, delivery_method, payment_method, payment_state, placed_at)
        VALUES (?, 1, ?, 'it', 'pending_payment', ?, ?, ?, ?, ?, ?, 'pending', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`,
-    ).bind(code, market, currency, total, total, ADDRESS, delivery, method),
+    ).bind(code, market, currency, total, total, BILLING_ADDRESS, delivery, method),
     env.DB.prepare(
       `INSERT INTO order_items (order_id, position, name, quantity, unit_price) SELECT id, 1, 'Aurora Strada 9', 1, ? FROM orders WHERE code = ?`,
     ).bind(total, code),

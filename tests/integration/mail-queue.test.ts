@@ -7,7 +7,6 @@ import {
 } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { queueMail } from '../../reference-api/outbox'
 import worker from '../../worker'
 import type { Bindings } from '../../src/env'
 import { issueFormToken } from '../../src/forms/form-token'
@@ -16,7 +15,7 @@ import { MAIL_EVENTS_PATH } from '../../src/mail/mail-events'
 import { MAIL_SWEEP_CRON } from '../../src/mail/mail-queue'
 import { signSvix } from '../../src/mail/svix-signature'
 import { consoleLogin, visitConsole } from '../fixtures/console'
-import { mailArriving, mailsAtStandIn, standInAnswers, standInEvent } from '../fixtures/mail'
+import { mailArriving, mailsAtStandIn, queuedMail, standInAnswers, standInEvent } from '../fixtures/mail'
 import { formPost, nextClient } from '../fixtures/session'
 import { textOf, visit } from '../fixtures/worker'
 
@@ -64,12 +63,6 @@ const rowTo = (recipient: string) =>
       attempts: number
       failed_at: string | null
     }>()
-
-/** Queues a mail through the embedded API's own statement and answers its row's id. */
-async function queued(recipient: string, kind: string) {
-  await queueMail(env.DB, { recipient, subject: `Subject of ${kind}`, body: 'Hello', kind }).run()
-  return (await rowTo(recipient))?.id as number
-}
 
 /** One delivery of a message of `queue` naming row `id`, its `attempts`th, to the Worker's consumer; answers the outcome. */
 async function deliver(queue: string, id: number, attempts: number) {
@@ -128,7 +121,7 @@ describe('the mail queue', () => {
   it('retries a mail the service answers 500 with a growing delay, and marks it failed once dead-lettered', async () => {
     await standInAnswers(500)
     const email = newAddress('refused')
-    const id = await queued(email, 'order_confirmation')
+    const id = await queuedMail(email, 'order_confirmation')
     const delays: Array<number | undefined> = []
     for (let attempts = 1; attempts <= 7; attempts++) {
       const result = await deliver('brand-site-mail', id, attempts)
@@ -165,7 +158,7 @@ describe('the mail queue', () => {
 
   it('marks a mail the service refuses for good (422) failed at once, without retrying it', async () => {
     const email = newAddress('refused-for-good')
-    const id = await queued(email, 'contact_acknowledgement')
+    const id = await queuedMail(email, 'contact_acknowledgement')
     await standInAnswers(422)
     const result = await deliver('brand-site-mail', id, 1)
     expect(result.retryMessages).toEqual([])
@@ -187,7 +180,7 @@ describe("the mail service's webhook", () => {
     expect(answer.status).toBe(200)
     const subscriber = await env.DB.prepare('SELECT 1 FROM newsletter_subscribers WHERE email = ?').bind(email).first()
     expect(subscriber).toBeNull()
-    const id = await queued(email, 'newsletter_confirmation')
+    const id = await queuedMail(email, 'newsletter_confirmation')
     expect((await deliver('brand-site-mail', id, 1)).explicitAcks).toEqual([`message-${id}`])
     expect(await rowTo(email)).toMatchObject({ failure: 'suppressed_bounced', failed_at: expect.any(String) })
     expect(await mailsAtStandIn(email)).toEqual([])
@@ -232,9 +225,9 @@ describe("the mail service's webhook", () => {
 
 describe("the console's outbox", () => {
   it('shows each mail queued, sent (with the service id) or failed (with its reason)', async () => {
-    const sent = await queued(newAddress('shown-sent'), 'contact_acknowledgement')
-    const failed = await queued(newAddress('shown-failed'), 'contact_acknowledgement')
-    const waiting = await queued(newAddress('shown-queued'), 'contact_acknowledgement')
+    const sent = await queuedMail(newAddress('shown-sent'), 'contact_acknowledgement')
+    const failed = await queuedMail(newAddress('shown-failed'), 'contact_acknowledgement')
+    const waiting = await queuedMail(newAddress('shown-queued'), 'contact_acknowledgement')
     expect((await deliver('brand-site-mail', sent, 1)).explicitAcks).toEqual([`message-${sent}`])
     await standInAnswers(500)
     await deliver('brand-site-mail', failed, 1)

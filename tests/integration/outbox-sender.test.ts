@@ -1,25 +1,18 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { queueMail } from '../../reference-api/outbox'
 import { suppressAddress } from '../../reference-api/outbox-sender'
 import type { Bindings } from '../../src/env'
 import { MailNotTaken, type MailSender } from '../../src/mail/mail-sender'
 import { sendOutboxMail } from '../../src/mail/outbox-sender'
 import { sealRecipient } from '../../src/whistleblower/sealed-recipient'
 import { WHISTLEBLOWER_KEYRING } from '../fixtures/cases'
-import { recordingSender } from '../fixtures/mail'
+import { queuedMail, recordingSender } from '../fixtures/mail'
 // The Worker as composed (worker.ts): the reference API, whose outbox this sends, handed to the site.
 import '../../worker'
 
 afterEach(() => vi.restoreAllMocks())
 
 const bindings = (overrides: Partial<Bindings> = {}) => ({ ...(env as unknown as Bindings), ...overrides })
-
-/** Queues a mail through the embedded API's own statement and answers its id. */
-async function queued(recipient: string, kind: string, body = 'Hello') {
-  await queueMail(env.DB, { recipient, subject: `Subject of ${kind}`, body, kind }).run()
-  return (await env.DB.prepare('SELECT MAX(id) AS id FROM outbox').first<number>('id')) as number
-}
 
 const rowOf = (id: number) =>
   env.DB.prepare('SELECT recipient, sent_at, provider_id, failure, attempts, failed_at FROM outbox WHERE id = ?')
@@ -45,8 +38,8 @@ async function sendOne(id: number, sender: MailSender, overrides: Partial<Bindin
 
 describe('sending one outbox row', () => {
   it('hands a mail over once: one in the clear is kept marked sent with the service id, a sealed one is opened only now and its row deleted', async () => {
-    const plain = await queued('rider@example.com', 'newsletter_confirmation')
-    const sealed = await queued(
+    const plain = await queuedMail('rider@example.com', 'newsletter_confirmation')
+    const sealed = await queuedMail(
       await sealRecipient(WHISTLEBLOWER_KEYRING, 'hidden.reporter@example.com'),
       'whistleblower_news',
       'There is news: https://site.test/it-it/whistleblower-form/status',
@@ -85,7 +78,7 @@ describe('sending one outbox row', () => {
   })
 
   it('leaves a mail unsent with its reason when it cannot be opened or the service refuses it, logging no recipient', async () => {
-    const sealed = await queued(
+    const sealed = await queuedMail(
       await sealRecipient(WHISTLEBLOWER_KEYRING, 'kept.reporter@example.com'),
       'whistleblower_news',
     )
@@ -115,10 +108,10 @@ describe('sending one outbox row', () => {
     await suppressAddress(env.DB, 'bounced@example.com', 'bounced')
     const sender = recordingSender()
     const rows = {
-      complainedNewsletter: await queued('complained@example.com', 'newsletter_confirmation'),
-      complainedReset: await queued('complained@example.com', 'password_reset'),
-      bouncedNewsletter: await queued('bounced@example.com', 'newsletter_confirmation'),
-      bouncedOrder: await queued('bounced@example.com', 'order_confirmation'),
+      complainedNewsletter: await queuedMail('complained@example.com', 'newsletter_confirmation'),
+      complainedReset: await queuedMail('complained@example.com', 'password_reset'),
+      bouncedNewsletter: await queuedMail('bounced@example.com', 'newsletter_confirmation'),
+      bouncedOrder: await queuedMail('bounced@example.com', 'order_confirmation'),
     }
     const outcomes = Object.fromEntries(
       await Promise.all(Object.entries(rows).map(async ([name, id]) => [name, (await sendOne(id, sender)).outcome])),

@@ -260,6 +260,22 @@ describe("the editors' staff calls", () => {
     }
   })
 
+  it("refuses the orders' list a malformed filter, as the submissions' list does, with the parameter named", async () => {
+    const token = await staffToken('editor')
+    expect((await call('staff/orders?per_page=2', { token })).json().meta).toMatchObject({ page: 1, per_page: 2 })
+    for (const [bad, named] of [
+      ['?site=ITALY', 'site'],
+      ['?status=lost', 'status'],
+      ['?from=2026-13-01', 'from'],
+      ['?to=yesterday', 'to'],
+      ['?per_page=0', 'per_page'],
+    ]) {
+      const answer = await call(`staff/orders${bad}`, { token })
+      expect(answer.status, bad).toBe(422)
+      expect(answer.json().message, bad).toContain(named)
+    }
+  })
+
   it('marks a submission handled once, names who, and records it', async () => {
     await insertSubmission({
       reference: 'JA-BBBB-0001',

@@ -7,6 +7,7 @@ import { paymentProviderOf } from '../../src/payments/providers'
 import { stripeLocaleOf } from '../../src/payments/stripe-locale'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import { consoleLogin } from '../fixtures/console'
+import { BILLING_ADDRESS } from '../fixtures/orders'
 import { DEMO, formPost, logIn, visitAs } from '../fixtures/session'
 import { stripeSignature } from '../fixtures/stripe-stand-in.mjs'
 import { STAND_IN_WEBHOOK_SECRET } from '../fixtures/stripe-stand-in-setup'
@@ -44,15 +45,6 @@ type StandInSession = {
 }
 const sessionsAtStandIn = async () => (await (await fetch(`${standIn}/_stand-in/sessions`)).json()) as StandInSession[]
 
-/** A billing address as placement stores it (the console reads the order as its customer does). */
-const BILLING_ADDRESS = JSON.stringify({
-  first_name: 'Giulia',
-  last_name: 'Rossi',
-  line1: 'Via Roma 1',
-  postal_code: '20121',
-  city: 'Milano',
-  country_code: 'IT',
-})
 let orders = 0
 /** An order as placement leaves it: pending payment, in the demo customer's account. */
 async function placeOrder({ total = 174900, currency = 'EUR', market = 'it-it' } = {}) {
