@@ -17,6 +17,7 @@ import type { DiscountRefusal } from '../../contract/discount-schemas'
 import { type CartCalls, cartCalls } from '../upstream/contract/cart'
 import { randomToken } from '../crypto/digest'
 import { isRejection } from '../upstream/errors'
+import { sizeName } from '../catalogue/size-name'
 import { loadChrome } from './chrome'
 
 const SKU = /^[A-Za-z0-9_-]{1,40}$/
@@ -85,7 +86,7 @@ export function CartPage({
                   const name = line.product.name
                   // The size is a left-to-right run (`XL`, `54`): isolated, it keeps its place in a right-to-left line.
                   const variant = t('cart.variant', {
-                    size: `\u2068${line.variant.size}\u2069`,
+                    size: `\u2068${sizeName(t, line.variant.size)}\u2069`,
                     colour: line.variant.colour_name,
                   })
                   const most = Math.max(1, Math.min(MAX_LINE_QUANTITY, Math.max(line.stock, line.quantity)))

@@ -21,6 +21,7 @@ import { menuProductPage } from './menu-product'
 import AddToCart, { type AddToCartProps } from '../../client/islands/add-to-cart'
 import { IslandNames } from '../../client/islands/names'
 import { Island } from '../components/island'
+import { sizeName } from '../catalogue/size-name'
 import { randomToken } from '../crypto/digest'
 
 /** The product page: breadcrumbs, gallery, the buy column (name, price, colours, sizes, actions), size guide, specifications, related products. */
@@ -199,7 +200,7 @@ function pickerProps(
     })),
     options: product.variants.map((variant) => ({
       sku: variant.sku,
-      size: variant.size,
+      size: sizeName(t, variant.size),
       colour: variant.colour,
       colourName: t(`colour.${variant.colour}`),
       price: price(variant.price),

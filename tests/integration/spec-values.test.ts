@@ -63,6 +63,18 @@ describe('specification values on product pages', () => {
     expect(spec('weight')).toBe(`<bdi dir="ltr">7.4${NBSP}kg</bdi> (מידה <bdi dir="ltr">M</bdi>)`)
   })
 
+  it("write an article's one size in the page's language, never the catalogue's English (/il-he, /it-it)", async () => {
+    for (const [market, texts] of [
+      ['il-he', hebrew],
+      ['it-it', italian],
+    ] as const) {
+      const { status, text } = await visit(`/${market}/products/aurora-pompa-mini`)
+      expect(status).toBe(200)
+      expect(text).toContain(texts.order.one_size)
+      expect(text).not.toContain('One size')
+    }
+  })
+
   it('join an Arabic list with the Arabic comma on /ae-ar', async () => {
     const { text } = await visit('/ae-ar/products/aurora-strada-9')
     const spec = specsOf(text, (await import('../../demo/messages/ar.json')).spec)

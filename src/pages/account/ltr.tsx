@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from 'react'
+import { sizeName } from '../../catalogue/size-name'
 import type { View } from '../../components/view'
 import type { Order } from '../../../contract/account-schemas'
 
@@ -19,9 +20,6 @@ export function translated(view: View, key: string, params: Record<string, React
   return parts.map((part, index) => <Fragment key={index}>{index % 2 === 1 ? params[part] : part}</Fragment>)
 }
 
-/** The catalogue's size of articles that come in one size only (the others are S, M, L… or 20"). */
-const ONE_SIZE = 'One size'
-
 /**
  * An order line's variant in the page's language: its size and its colour named by `colour.{key}` when the line
  * knows its SKU (every line placed through checkout), else the text stored when it was placed.
@@ -31,7 +29,7 @@ export function variantName(
   item: Pick<Order['items'][number], 'variant' | 'size' | 'colour'>,
 ): string | null {
   if (item.size && item.colour) {
-    const size = item.size === ONE_SIZE ? view.t('order.one_size') : item.size
+    const size = sizeName(view.t, item.size)
     return view.t('cart.variant', { size: `\u2068${size}\u2069`, colour: view.t(`colour.${item.colour}`) })
   }
   return item.variant ?? null

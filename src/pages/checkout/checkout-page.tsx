@@ -16,6 +16,7 @@ import type { PostalAddress } from '../../../contract/account-schemas'
 import type { Cart } from '../../../contract/cart-schemas'
 import type { Checkout } from '../../../contract/checkout-schemas'
 import { type CheckoutCalls, checkoutCalls } from '../../upstream/contract/checkout'
+import { sizeName } from '../../catalogue/size-name'
 import { loadChrome } from '../chrome'
 
 /** A cart's code as checkout paths carry it; anything else is a 404 before any call. */
@@ -171,7 +172,10 @@ export function CheckoutAmounts({ view, checkout }: { view: MarketView; checkout
 
 /** A line's variant in the customer's language (`M · Rosso`), its size isolated so it keeps its place in RTL text. */
 export const variantText = (view: MarketView, line: Cart['lines'][number]) =>
-  view.t('cart.variant', { size: `\u2068${line.variant.size}\u2069`, colour: line.variant.colour_name })
+  view.t('cart.variant', {
+    size: `\u2068${sizeName(view.t, line.variant.size)}\u2069`,
+    colour: line.variant.colour_name,
+  })
 
 /**
  * The order summary beside the form (sticky on desktop, under it on phones): each line small, then the amounts.
