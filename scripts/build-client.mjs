@@ -1,5 +1,6 @@
 // Builds the browser bundle from client/ into dist/client/assets with hashed names, copies public/ beside it, writes
-// the manifest the Worker's render imports, and reports (and bounds) the first-load JavaScript in gzip bytes.
+// the manifest the Worker's render imports, and reports (and bounds) the first-load JavaScript in gzip bytes, the
+// stylesheet in gzip bytes and the brand typeface's file each market's pages preload (docs/decisions/056).
 //
 // Where it writes, relative to the project (defaults: what `npm start` and `wrangler deploy` serve and bundle):
 //   --outdir DIR     the client build, emptied first (dist/client)
@@ -18,6 +19,17 @@ const { values: options } = parseArgs({ options: { outdir: { type: 'string' }, m
 const out = resolve(root, options.outdir ?? 'dist/client')
 const manifestFile = resolve(root, options.manifest ?? 'src/render/asset-manifest.json')
 const FIRST_LOAD_BUDGET = 75 * 1024
+/** The site's stylesheet, gzip. */
+const CSS_BUDGET = 40 * 1024
+/** The one face a page preloads (woff2 is compressed already): the largest, Arabic's, is 162 KiB. */
+const PRELOADED_FONT_BUDGET = 170 * 1024
+/** The brand typeface's subsets (client/styles/fonts.css), by the script they write: the file a market preloads. */
+const FONT_SUBSETS = {
+  latin: 'inter-latin-wght-normal',
+  greek: 'inter-greek-wght-normal',
+  hebrew: 'noto-sans-hebrew-hebrew-wght-normal',
+  arabic: 'noto-sans-arabic-arabic-wght-normal',
+}
 
 rmSync(out, { recursive: true, force: true })
 mkdirSync(join(out, 'assets'), { recursive: true })
@@ -39,7 +51,7 @@ const result = await build({
   jsx: 'automatic',
   define: { 'process.env.NODE_ENV': '"production"' },
   legalComments: 'none',
-  loader: { '.png': 'file' },
+  loader: { '.png': 'file', '.woff2': 'file' },
   logLevel: 'warning',
 })
 // A warning is a defect that ships (an unbalanced brace once put every later rule inside a phone-only media query).
@@ -91,6 +103,17 @@ function buildId() {
   return hash.digest('hex').slice(0, 16)
 }
 
+/** The hashed URL of each script's face, for the preload of the pages that paint with it first. */
+const fontFile = (name) => {
+  const file = Object.keys(outputs).find((f) => f.endsWith('.woff2') && f.split('/').pop().startsWith(`${name}-`))
+  if (!file) {
+    console.error(`client: the brand typeface's ${name}.woff2 is not in the build (client/styles/fonts.css)`)
+    process.exit(1)
+  }
+  return file
+}
+const fonts = Object.fromEntries(Object.entries(FONT_SUBSETS).map(([script, name]) => [script, fontFile(name)]))
+
 const manifest = {
   build: buildId(),
   entry: url(entryFile),
@@ -98,6 +121,7 @@ const manifest = {
   css: url(cssFile),
   mapCss: url(chunkCss('dealer-map')),
   tracking: url(trackingFile),
+  fonts: Object.fromEntries(Object.entries(fonts).map(([script, file]) => [script, url(file)])),
 }
 mkdirSync(dirname(manifestFile), { recursive: true })
 writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`)
@@ -111,6 +135,20 @@ const trackingBytes = gzipSync(readFileSync(join(root, trackingFile)), { level: 
 console.log(
   `client: first-load JavaScript ${kib(gzipBytes)} gzip in ${initial.length} file(s); ${lazy.length} lazy chunk(s); budget ${kib(FIRST_LOAD_BUDGET)}; the tracker loader ${kib(trackingBytes)} (only once a visitor allowed a tracker)`,
 )
+const cssBytes = gzipSync(readFileSync(join(root, cssFile)), { level: 9 }).length
+const fontBytes = Object.entries(fonts).map(([script, file]) => [script, readFileSync(join(root, file)).length])
+const largestFont = Math.max(...fontBytes.map(([, bytes]) => bytes))
+console.log(
+  `client: stylesheet ${kib(cssBytes)} gzip (budget ${kib(CSS_BUDGET)}); the preloaded face ${fontBytes.map(([script, bytes]) => `${script} ${kib(bytes)}`).join(', ')} (budget ${kib(PRELOADED_FONT_BUDGET)})`,
+)
+if (cssBytes > CSS_BUDGET) {
+  console.error(`client: the stylesheet is over budget by ${kib(cssBytes - CSS_BUDGET)}`)
+  process.exit(1)
+}
+if (largestFont > PRELOADED_FONT_BUDGET) {
+  console.error(`client: a preloaded face is over budget by ${kib(largestFont - PRELOADED_FONT_BUDGET)}`)
+  process.exit(1)
+}
 if (gzipBytes > FIRST_LOAD_BUDGET) {
   console.error(`client: first-load JavaScript is over budget by ${kib(gzipBytes - FIRST_LOAD_BUDGET)}`)
   process.exit(1)

@@ -1,5 +1,6 @@
 import { type ReactNode, useContext } from 'react'
 import { assets } from '../render/assets'
+import { firstPaintFont } from '../render/first-paint-font'
 import { InlineScript } from '../render/inline-scripts'
 import { ScriptNonce } from '../render/nonce'
 import { PageTrackingContext } from '../tracking/page-tracking'
@@ -18,7 +19,8 @@ export function moduleLoader(files: readonly string[]): string {
 }
 
 /**
- * The HTML document every page shares: language and direction, head, stylesheet and (where used) the islands' entry,
+ * The HTML document every page shares: language and direction, head, the brand typeface's face the page paints with
+ * first (preloaded), stylesheet and (where used) the islands' entry,
  * started last by `moduleLoader`. On a page that tracks (the answer's PageTracking), Consent Mode and
  * the tag manager come first in the head, the allowed trackers' loader after, and the consent banner first in the body.
  */
@@ -48,6 +50,7 @@ export function Document({
         <PageHead {...head} />
         <link rel="icon" href="/favicon.ico" sizes="32x32" />
         <link rel="icon" href="/logo.svg" type="image/svg+xml" />
+        <link rel="preload" href={firstPaintFont(view.locale)} as="font" type="font/woff2" crossOrigin="" />
         <link rel="stylesheet" href={assets.css} />
         {head.stylesheets?.map((href) => (
           <link key={href} rel="stylesheet" href={href} />

@@ -14,6 +14,11 @@ export type AssetManifest = {
   mapCss: string
   /** The tracker loader (client/tracking.ts), for pages with trackers the visitor allowed. */
   tracking: string
+  /** The brand typeface's file of each script (client/styles/fonts.css): a page preloads its language's one. */
+  fonts: Record<FontScript, string>
 }
+
+/** The scripts the brand typeface has a file for, each preloaded by the pages that paint with it first. */
+export type FontScript = 'latin' | 'greek' | 'hebrew' | 'arabic'
 
 export const assets: AssetManifest = manifest
