@@ -36,7 +36,28 @@ export function BlankLayout({ view, head, children }: LayoutProps) {
   )
 }
 
-/** The error layout: dark, the logo, the message; no script at all. */
+/**
+ * The error page of a market (docs/decisions/056): the market's header (search included) and footer around the
+ * message on its dark band, no script at all (the header's disclosures work without one).
+ */
+export function MarketErrorLayout({
+  view,
+  head,
+  chrome,
+  children,
+}: LayoutProps & { view: MarketView; chrome: Chrome }) {
+  return (
+    <Document view={{ ...view, hydrate: false }} head={head} bodyClass="market-error">
+      <Header view={view} chrome={chrome} />
+      <main id="main" tabIndex={-1} className="error-page">
+        <div className="error-page-body">{children}</div>
+      </main>
+      <Footer view={view} chrome={chrome} />
+    </Document>
+  )
+}
+
+/** The error layout outside a market (and under maintenance): dark, the logo, the message; no script at all. */
 export function ErrorLayout({ view, head, children }: LayoutProps) {
   return (
     <Document view={{ ...view, hydrate: false }} head={head} bodyClass="error">

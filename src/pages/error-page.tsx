@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { ATTEMPT_WINDOW_SECONDS } from '../auth/attempts'
-import { ErrorLayout } from '../components/layouts'
-import type { View } from '../components/view'
+import { ErrorLayout, MarketErrorLayout } from '../components/layouts'
+import type { MarketView, View } from '../components/view'
 import { Caching } from '../cache/answer-caching'
 import type { AppEnv } from '../env'
 import { loadTranslator } from '../i18n/load-translator'
@@ -10,6 +10,7 @@ import { FALLBACK_MARKET, parseMarketSegment, siteHome } from '../market/market'
 import { forgetMarket, rememberedMarket } from '../market/remembered-market'
 import type { ErrorKind, PageError } from '../errors/page-error'
 import { sendPage, viewOf } from '../render/respond'
+import { type MarketErrorChrome, loadErrorChrome } from './error-chrome'
 
 /** The landing page: its market picker is where a visitor of a market under maintenance goes on. */
 const LANDING_PATH = '/'
@@ -28,6 +29,8 @@ type ErrorPageProps = {
   text: string
   home: string
   homeLabel?: string
+  /** The market's header and footer: the page shows them and a way on (search, the bikes, the home). */
+  market?: MarketErrorChrome | null
 }
 
 /** The translated heading and explanation of each kind of error page. */
@@ -40,23 +43,84 @@ const WORDING: Record<ErrorKind, { title: string; text: string }> = {
 }
 
 /**
- * The error page: dark, the logo, the status, a heading and an explanation in the market's language, the exact
- * message (PRODUCT.md §3: an English text, so marked as English for screen readers and set left to right, its full stop
- * at its end in a right-to-left market too) and a way home.
+ * The error page: the status, a heading and an explanation in the market's language, the exact message (PRODUCT.md
+ * §3: an English text, so marked as English for screen readers and set left to right, its full stop at its end in a
+ * right-to-left market too; quieter than the heading, kept for tests and crawlers) and a way on. In a market, inside
+ * its header and footer, the way on is a search field, the bikes and the home; elsewhere, dark with the logo, home.
  */
-export function ErrorPage({ view, status, title, message, text, home, homeLabel }: ErrorPageProps) {
-  return (
-    <ErrorLayout view={view} head={{ title: `${status} · ${view.t('brand.name')}`, robots: 'noindex' }}>
+export function ErrorPage({ view, status, title, message, text, home, homeLabel, market }: ErrorPageProps) {
+  const head = { title: `${status} · ${view.t('brand.name')}`, robots: 'noindex' } as const
+  const body = (
+    <>
       <p className="error-status">{status}</p>
       <h1 className="error-title">{title}</h1>
-      <p>{text}</p>
+      <p className="error-text">{text}</p>
       <p className="error-message" lang="en" dir="ltr">
         {message}
       </p>
+    </>
+  )
+  if (market) {
+    return (
+      <MarketErrorLayout view={market.view} head={head} chrome={market.chrome}>
+        {body}
+        <ErrorWayOn view={market.view} available={market.chrome.available} home={home} />
+      </MarketErrorLayout>
+    )
+  }
+  return (
+    <ErrorLayout view={view} head={head}>
+      {body}
       <a className="button" href={home}>
         {homeLabel ?? view.t('common.return_to_home')}
       </a>
     </ErrorLayout>
+  )
+}
+
+/** Where a visitor goes on from a market's error page: a search of the market, its bikes, its home. */
+function ErrorWayOn({
+  view,
+  available,
+  home,
+}: {
+  view: MarketView
+  available: MarketErrorChrome['chrome']['available']
+  home: string
+}) {
+  const { t } = view
+  const base = `/${view.market.segment}`
+  return (
+    <nav className="error-way-on" aria-labelledby="error-way-on-title">
+      <h2 id="error-way-on-title" className="error-way-on-title">
+        {t('common.error_way_on')}
+      </h2>
+      {available.has('search') && (
+        <form method="get" action={`${base}/search/all`} role="search" className="error-search">
+          <label htmlFor="error-q">{t('header.search_label')}</label>
+          <span className="error-search-field">
+            <input id="error-q" type="search" name="q" maxLength={100} placeholder={t('header.search_placeholder')} />
+            <button type="submit" className="button">
+              {t('search.submit')}
+            </button>
+          </span>
+        </form>
+      )}
+      <ul className="error-links">
+        {available.has('products') && (
+          <li>
+            <a className="button" href={`${base}/products`}>
+              {t('header.all_products')}
+            </a>
+          </li>
+        )}
+        <li>
+          <a className="button secondary" href={home}>
+            {t('common.return_to_home')}
+          </a>
+        </li>
+      </ul>
+    </nav>
   )
 }
 
@@ -79,6 +143,7 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
   // the market picker of the landing page, where the markets that are live are listed.
   const home = maintenance ? LANDING_PATH : market ? siteHome(market.site) : textsMarketOf(c, error).home
   if (maintenance) forgetMarket(c)
+  const marketChrome = maintenance ? null : await loadErrorChrome(c, t)
   return sendPage(
     c,
     <ErrorPage
@@ -89,6 +154,7 @@ export async function sendErrorPage(c: Context<AppEnv>, error: PageError): Promi
       text={t(WORDING[error.kind].text)}
       home={home}
       homeLabel={maintenance ? t('picker.change') : undefined}
+      market={marketChrome}
     />,
     {
       status: error.status,

@@ -188,7 +188,8 @@ describe('market resolution (PRODUCT.md §3)', () => {
 describe('the error page (PRODUCT.md §3.9)', () => {
   it("is dark, shows the logo, the translated texts and a link to the site's first URL", async () => {
     const { text } = await visit('/it-it/pagina-inesistente')
-    expect(text).toContain('class="error"')
+    // In a market, the dark band between the market's header and footer (docs/decisions/056).
+    expect(text).toContain('<main id="main" tabindex="-1" class="error-page">')
     expect(text).toContain('class="logo"')
     expect(text).toContain('href="/it-it"')
     expect(text).toMatch(/<html lang="it"/)
