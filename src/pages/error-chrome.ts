@@ -44,6 +44,15 @@ export async function loadErrorChrome(c: Context<AppEnv>, t: Translator): Promis
   const [sites, productMenu, productTypes] = read ?? [[], [], []]
   return {
     view: viewOf(c, t, market, false),
-    chrome: { sites, productMenu, productTypes, available, cartCount: null, newsletterToken: null },
+    // The whistleblower channel's error pages link no social network, like its pages (docs/decisions/015).
+    chrome: {
+      sites,
+      productMenu,
+      productTypes,
+      available,
+      cartCount: null,
+      newsletterToken: null,
+      socialLinks: !c.var.noTrace,
+    },
   }
 }
