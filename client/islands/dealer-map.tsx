@@ -42,17 +42,17 @@ export default function DealerMap({ tileUrl, attribution, label, centre, origin,
     const framed: Array<[number, number]> = origin
       ? [[origin.lat, origin.lng], ...dealers.slice(0, focus).map((d) => [d.lat, d.lng] as [number, number])]
       : dealers.map((d) => [d.lat, d.lng] as [number, number])
-    const fit = () => {
+    const frameDealers = () => {
       if (framed.length > 1) map.fitBounds(L.latLngBounds(framed), { padding: [32, 32], maxZoom: 13, animate: false })
       else if (framed[0]) map.setView(framed[0], 12, { animate: false })
       else map.setView([centre.lat, centre.lng], 6, { animate: false })
     }
-    fit()
+    frameDealers()
     // A map first drawn hidden (a phone's locator shows the list first) is framed again once it is shown.
     let hidden = element.clientWidth === 0
     const resized = new ResizeObserver(() => {
       map.invalidateSize({ animate: false })
-      if (hidden && element.clientWidth > 0) fit()
+      if (hidden && element.clientWidth > 0) frameDealers()
       hidden = element.clientWidth === 0
     })
     resized.observe(element)
