@@ -8,6 +8,7 @@ import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import type { Chrome, MarketView } from '../components/view'
 import { DealerButtons, OpenNow } from '../components/dealer-contact'
+import { formatKm } from '../dealers/distance-text'
 import { configOf } from '../config'
 import type { MarketEnv } from '../env'
 import { byDistance } from '../../contract/distance'
@@ -20,12 +21,6 @@ import { nearOf, type Origin, originOf, placeOf, positionOf } from './dealer-ori
 
 /** How many of the nearest dealers the map fits around the place searched or the visitor's position. */
 const MAP_FOCUS = 3
-
-/** A distance as the page's language writes it: one decimal under 10 km ("2,4" in Italian), whole kilometres above. */
-export const formatKm = (km: number, tag: string): string =>
-  new Intl.NumberFormat(tag, { maximumFractionDigits: km < 10 ? 1 : 0 }).format(
-    km < 10 ? Math.round(km * 10) / 10 : Math.round(km),
-  )
 
 type LocatorProps = {
   view: MarketView
