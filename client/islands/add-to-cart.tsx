@@ -98,7 +98,12 @@ export default function AddToCart({
   const [hydrated, setHydrated] = useState(false)
   const [rowInView, setRowInView] = useState(false)
   const [added, setAdded] = useState<AddedToCart | null>(null)
-  const closeSheet = useCallback(() => setAdded(null), [])
+  // The button that added (the form's or the phone's bar's): the focus goes back there when the mini-cart closes.
+  const adder = useRef<HTMLElement | null>(null)
+  const closeSheet = useCallback(() => {
+    setAdded(null)
+    adder.current?.focus({ preventScroll: true })
+  }, [])
   const row = useRef<HTMLDivElement>(null)
   // The page (and its key) may come from the page cache, the same for every visit: each page view and each add that
   // went through takes a key of its own, so only a double click or a resubmission is taken for the same add.
@@ -139,6 +144,7 @@ export default function AddToCart({
       return
     }
     const form = event.currentTarget
+    adder.current = (event.nativeEvent as SubmitEvent).submitter ?? form.querySelector('.buy-submit')
     setState({ busy: true, message: '', ok: true })
     try {
       const body = new URLSearchParams(new FormData(form) as unknown as Record<string, string>)

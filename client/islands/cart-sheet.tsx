@@ -20,8 +20,8 @@ export type CartSheetTexts = {
 
 /**
  * The mini-cart after an add: a modal dialog (a sheet at the bottom of a phone, a panel at the side on wider screens)
- * with the line added, the cart's subtotal, "checkout" and "continue shopping". It takes the focus, closes with Escape,
- * its close button or "continue shopping", and gives the focus back where it was.
+ * with the line added, the cart's subtotal, "checkout" and "continue shopping". It takes the focus and closes with
+ * Escape, its close button or "continue shopping" (`onClose`, which gives the focus back to the button that added).
  */
 export function CartSheet({
   added,
@@ -36,15 +36,10 @@ export function CartSheet({
   useEffect(() => {
     const element = dialog.current
     if (!element) return
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null
     if (!element.open) element.showModal()
     element.querySelector<HTMLElement>('.cart-sheet-checkout')?.focus()
-    const closed = () => {
-      onClose()
-      before?.focus({ preventScroll: true })
-    }
-    element.addEventListener('close', closed)
-    return () => element.removeEventListener('close', closed)
+    element.addEventListener('close', onClose)
+    return () => element.removeEventListener('close', onClose)
   }, [onClose])
   const { line } = added
   return (
