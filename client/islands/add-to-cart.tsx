@@ -1,4 +1,5 @@
-import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react'
+import { type FormEvent, type MouseEvent, useCallback, useEffect, useRef, useState } from 'react'
+import { type AddedToCart, CartSheet, type CartSheetTexts } from './cart-sheet'
 
 /** One variant as the buy box offers it: its texts come from the server in the market's language. */
 export type BuyOption = {
@@ -14,11 +15,14 @@ export type BuyOption = {
   low: boolean
 }
 
-/** One of the product's colours, in the variants' order: its key, translated name, and whether it has pictures of its own. */
-export type PickerColour = { key: string; name: string; pictures: boolean }
+/**
+ * One of the product's colours, in the variants' order: its key, translated name, whether it has pictures of its own,
+ * and its price as the buy box shows it ("From …" where its sizes cost differently).
+ */
+export type PickerColour = { key: string; name: string; pictures: boolean; price: string }
 
 export type AddToCartProps = {
-  /** Where the form posts; null in a market that does not sell online: colours and sizes with their availability only. */
+  /** Where the form posts; null in a market that does not sell online: the colours only (to show their pictures). */
   action: string | null
   product: string
   /** The form's key: the same form sent twice adds once. */
@@ -26,8 +30,10 @@ export type AddToCartProps = {
   colours: PickerColour[]
   options: BuyOption[]
   maxQuantity: number
-  /** The product's price as the page's title shows it ("From …" where variants cost differently). */
+  /** The product's price ("From …" where variants cost differently): the phone's buy bar before a size is chosen. */
   price: string
+  /** "Price" before the buy box's price, for assistive technology. */
+  priceLabel: string
   /** A link beside the sizes' title (the size guide), where the page has one. */
   sizeGuide?: { href: string; text: string }
   texts: {
@@ -42,16 +48,19 @@ export type AddToCartProps = {
     soldOut: string
     low: string
   }
+  /** The mini-cart's texts (shown after an add that went through). */
+  sheet: CartSheetTexts
   cartUrl: string
 }
 
 /**
- * The product page's colours, sizes and "add to cart". Without JavaScript it is a plain form: the colours are radios
- * (`colour`), each colour's sizes a radio group of its own (`sku-{colour}`, the variant's SKU as value, those out of
- * stock disabled), so the server adds the size chosen in the colour chosen; the page's styles show the chosen colour's
- * sizes and pictures. Hydrated, it posts the same form with fetch (asking for JSON), says what happened in its own live
- * region and updates the header's cart count without a reload; on phones a bar with the price and the action stays in
- * view while the form is scrolled away.
+ * The product page's price, colours, sizes and "add to cart". Without JavaScript it is a plain form: the colours are
+ * radios (`colour`), each colour's sizes a radio group of its own (`sku-{colour}`, the variant's SKU as value, those
+ * out of stock disabled), so the server adds the size chosen in the colour chosen; the page's styles show the chosen
+ * colour's price, sizes and pictures. Stock notes speak of the chosen colour and size only. Hydrated, it posts the same
+ * form with fetch (asking for JSON), updates the header's cart count without a reload and opens the mini-cart
+ * (`cart-sheet.tsx`); on phones a bar with the price and the action stays in view while the form is scrolled away.
+ * Where the market does not sell online it shows the colours alone, for their pictures.
  */
 /** A new form key: 32 hexadecimal digits. */
 const freshKey = () => crypto.randomUUID().replace(/-/g, '')
@@ -64,8 +73,10 @@ export default function AddToCart({
   options,
   maxQuantity,
   price,
+  priceLabel,
   sizeGuide,
   texts,
+  sheet,
   cartUrl,
 }: AddToCartProps) {
   const [colour, setColour] = useState(colours[0]?.key ?? '')
@@ -86,6 +97,13 @@ export default function AddToCart({
   // Marked once hydrated: until then the form is the plain one, and its post a page load.
   const [hydrated, setHydrated] = useState(false)
   const [rowInView, setRowInView] = useState(false)
+  const [added, setAdded] = useState<AddedToCart | null>(null)
+  // The button that added (the form's or the phone's bar's): the focus goes back there when the mini-cart closes.
+  const adder = useRef<HTMLElement | null>(null)
+  const closeSheet = useCallback(() => {
+    setAdded(null)
+    adder.current?.focus({ preventScroll: true })
+  }, [])
   const row = useRef<HTMLDivElement>(null)
   // The page (and its key) may come from the page cache, the same for every visit: each page view and each add that
   // went through takes a key of its own, so only a double click or a resubmission is taken for the same add.
@@ -101,8 +119,6 @@ export default function AddToCart({
     return () => observer.disconnect()
   }, [])
   const option = options.find((candidate) => candidate.sku === chosen[colour])
-  // Where colours cost differently, each colour's sizes say its price (or each size its own, where sizes differ).
-  const pricesVary = options.some((candidate) => candidate.price !== options[0]?.price)
   const sells = action !== null
 
   function chooseColour(key: string) {
@@ -128,6 +144,7 @@ export default function AddToCart({
       return
     }
     const form = event.currentTarget
+    adder.current = (event.nativeEvent as SubmitEvent).submitter ?? form.querySelector('.buy-submit')
     setState({ busy: true, message: '', ok: true })
     try {
       const body = new URLSearchParams(new FormData(form) as unknown as Record<string, string>)
@@ -138,41 +155,68 @@ export default function AddToCart({
         headers: { Accept: 'application/json' },
         credentials: 'same-origin',
       })
-      const answer = (await response.json()) as { ok: boolean; count: number | null; message: string }
+      const answer = (await response.json()) as {
+        ok: boolean
+        count: number | null
+        message: string
+        added?: AddedToCart | null
+      }
       if (answer.ok) key.current = freshKey()
       if (answer.ok && answer.count !== null) showCount(answer.count)
       setState({ busy: false, message: answer.message, ok: answer.ok })
+      if (answer.ok && answer.added) setAdded(answer.added)
     } catch {
       setState({ busy: false, message: texts.failed, ok: false })
     }
   }
 
+  // The price once: the chosen colour's (the page's styles show the checked colour's line without JavaScript too).
+  const samePrice = colours.every((c) => c.price === colours[0]?.price)
+  const priceLines = samePrice ? (
+    <p className="price buy-price">
+      <span className="visually-hidden">{priceLabel}: </span>
+      {colours[0]?.price}
+    </p>
+  ) : (
+    colours.map((c) => (
+      <p key={c.key} className="price buy-price" data-colour={c.key}>
+        <span className="visually-hidden">{priceLabel}: </span>
+        {c.price}
+      </p>
+    ))
+  )
+
+  const colourPicker = (
+    <fieldset className="pick-colours">
+      <legend className="pick-title">{texts.colour}</legend>
+      <div className="swatches">
+        {colours.map((c) => (
+          <label key={c.key} className="swatch-option">
+            <input
+              type="radio"
+              name="colour"
+              value={c.key}
+              className="colour-input"
+              data-pictures={c.pictures ? '' : undefined}
+              checked={colour === c.key}
+              onChange={() => chooseColour(c.key)}
+            />
+            <span className={`swatch swatch-${c.key}`} aria-hidden="true" />
+            <span className="swatch-name">{c.name}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  )
+
   const picker = (
     <>
-      <fieldset className="pick-colours">
-        <legend className="pick-title">{texts.colour}</legend>
-        <div className="swatches">
-          {colours.map((c) => (
-            <label key={c.key} className="swatch-option">
-              <input
-                type="radio"
-                name="colour"
-                value={c.key}
-                className="colour-input"
-                data-pictures={c.pictures ? '' : undefined}
-                checked={colour === c.key}
-                onChange={() => chooseColour(c.key)}
-              />
-              <span className={`swatch swatch-${c.key}`} aria-hidden="true" />
-              <span className="swatch-name">{c.name}</span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      {priceLines}
+      {colourPicker}
       <div className="pick-sizes" id="sizes">
         {colours.map((c) => {
           const group = options.filter((candidate) => candidate.colour === c.key)
-          const samePrice = group.every((candidate) => candidate.price === group[0]?.price)
+          const sizesCostTheSame = group.every((candidate) => candidate.price === group[0]?.price)
           return (
             <fieldset key={c.key} className="size-group" data-colour={c.key} id={`sizes-${c.key}`}>
               <legend className="pick-title">
@@ -188,18 +232,7 @@ export default function AddToCart({
                 {group.map((variant) => {
                   const name = `${variant.size}, ${variant.colourName}, ${variant.price}, ${variant.disabled ? texts.soldOut : variant.availability}`
                   const className = `buy-size${variant.disabled ? ' disabled' : ''}${variant.low ? ' low' : ''}`
-                  const label = (
-                    <>
-                      <span aria-hidden="true">{variant.size}</span>
-                      {!samePrice && (
-                        <span className="buy-size-price" aria-hidden="true">
-                          {variant.price}
-                        </span>
-                      )}
-                      <span className="visually-hidden">{name}</span>
-                    </>
-                  )
-                  return sells ? (
+                  return (
                     <label key={variant.sku} className={className}>
                       <input
                         type="radio"
@@ -209,29 +242,40 @@ export default function AddToCart({
                         checked={chosen[c.key] === variant.sku}
                         onChange={() => setChosen((current) => ({ ...current, [c.key]: variant.sku }))}
                       />
-                      <span className="buy-size-label">{label}</span>
+                      <span className="buy-size-label">
+                        <span aria-hidden="true">{variant.size}</span>
+                        {!sizesCostTheSame && (
+                          <span className="buy-size-price" aria-hidden="true">
+                            {variant.price}
+                          </span>
+                        )}
+                        <span className="visually-hidden">{name}</span>
+                      </span>
                     </label>
-                  ) : (
-                    <span key={variant.sku} className={className}>
-                      <span className="buy-size-label">{label}</span>
-                    </span>
                   )
                 })}
               </div>
-              {samePrice && pricesVary && <p className="size-group-price">{group[0]?.price}</p>}
+              {group.some((candidate) => candidate.low) && !chosen[c.key] && (
+                <p className="buy-low-note">
+                  <span className="buy-low-dot" aria-hidden="true" /> {texts.low}
+                </p>
+              )}
             </fieldset>
           )
         })}
-        {options.some((candidate) => candidate.low) && (
-          <p className="buy-low-note">
-            <span className="buy-low-dot" aria-hidden="true" /> {texts.low}
-          </p>
-        )}
+        <p className={`buy-stock${option?.low ? ' low' : ''}`} aria-live="polite">
+          {option && (
+            <>
+              {option.low && <span className="buy-low-dot" aria-hidden="true" />}
+              <bdi>{option.size}</bdi> · {option.availability}
+            </>
+          )}
+        </p>
       </div>
     </>
   )
 
-  if (!sells) return <div className="buy-box buy-box-info">{picker}</div>
+  if (!sells) return <div className="buy-box buy-box-info">{colourPicker}</div>
 
   return (
     <form method="post" action={action} className="buy-box" onSubmit={submit} data-hydrated={hydrated ? '' : undefined}>
@@ -288,6 +332,7 @@ export default function AddToCart({
           </a>
         )}
       </div>
+      {added && <CartSheet added={added} texts={sheet} onClose={closeSheet} />}
     </form>
   )
 }

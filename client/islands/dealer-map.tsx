@@ -8,7 +8,7 @@ const fixed = (n: number) => n.toFixed(5)
 /**
  * The dealer locator's map (Leaflet, in a chunk of its own loaded only where the page has it): a marker per dealer
  * with a link to its page. Measured from a place or a position, it centres there and fits the nearest few dealers;
- * else it frames them all. Tiles come from the configured URL; without one, markers only.
+ * else it frames them all (a dealer's page: that one dealer). Tiles come from the configured URL; without one, markers only.
  */
 export default function DealerMap({ tileUrl, attribution, label, centre, origin, focus, dealers }: DealerMapProps) {
   const frame = useRef<HTMLElement>(null)
@@ -42,9 +42,20 @@ export default function DealerMap({ tileUrl, attribution, label, centre, origin,
     const framed: Array<[number, number]> = origin
       ? [[origin.lat, origin.lng], ...dealers.slice(0, focus).map((d) => [d.lat, d.lng] as [number, number])]
       : dealers.map((d) => [d.lat, d.lng] as [number, number])
-    if (framed.length > 1) map.fitBounds(L.latLngBounds(framed), { padding: [32, 32], maxZoom: 13, animate: false })
-    else if (framed[0]) map.setView(framed[0], 12, { animate: false })
-    else map.setView([centre.lat, centre.lng], 6, { animate: false })
+    const frameDealers = () => {
+      if (framed.length > 1) map.fitBounds(L.latLngBounds(framed), { padding: [32, 32], maxZoom: 13, animate: false })
+      else if (framed[0]) map.setView(framed[0], 12, { animate: false })
+      else map.setView([centre.lat, centre.lng], 6, { animate: false })
+    }
+    frameDealers()
+    // A map first drawn hidden (a phone's locator shows the list first) is framed again once it is shown.
+    let hidden = element.clientWidth === 0
+    const resized = new ResizeObserver(() => {
+      map.invalidateSize({ animate: false })
+      if (hidden && element.clientWidth > 0) frameDealers()
+      hidden = element.clientWidth === 0
+    })
+    resized.observe(element)
 
     const tell = () => {
       const at = map.getCenter()
@@ -60,6 +71,7 @@ export default function DealerMap({ tileUrl, attribution, label, centre, origin,
     map.on('moveend', tell)
     element.dataset.ready = 'true'
     return () => {
+      resized.disconnect()
       map.remove()
     }
   }, [tileUrl, attribution, centre, origin, focus, dealers])

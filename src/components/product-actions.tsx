@@ -10,15 +10,18 @@ export function ProductActions({
   chrome,
   slug,
   sells = false,
+  dealers = true,
 }: {
   view: MarketView
   chrome: Chrome
   slug: string
   sells?: boolean
+  /** False where the page lists the nearest dealers itself (a market that does not sell online). */
+  dealers?: boolean
 }) {
   const { t } = view
   const testRide = chrome.available.pageUrl('test-drive', `?model=${encodeURIComponent(slug)}`)
-  const dealerLocator = chrome.available.pageUrl('dealer-locator')
+  const dealerLocator = dealers ? chrome.available.pageUrl('dealer-locator') : null
   return (
     <div className={`actions${sells ? '' : ' actions-prominent'}`}>
       {testRide && (

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { Caching } from '../cache/answer-caching'
 import { DiscountForm, DiscountLine, discountRefusalOf } from '../cart/cart-discount'
+import { addedToCart } from '../cart/added-line'
 import { addKeyOf, cartHolderOf, keepChangedCartCount, setCartCookie, visitorCart } from '../cart/visitor-cart'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
@@ -250,7 +251,7 @@ const matching = (pattern: RegExp, value: string | undefined): string | null =>
  * `POST /{m}/cart/items` (`sku`, `quantity`, `key`, `product`): adds a variant the market sells to the visitor's cart
  * once per form key, line and browser (`addKeyOf`), creating an anonymous visitor's cart and setting its cookie (the
  * only way it is ever set), then `303` back to the product with a notice. The island asks for JSON instead:
- * `{ count, message }`. Amounts are never read from the form: the API prices the line.
+ * `{ ok, count, message, added }` (`added`: the mini-cart's line and subtotal, src/cart/added-line.ts). Amounts are never read from the form: the API prices the line.
  */
 export async function addToCart(c: Context<MarketEnv>): Promise<Response> {
   const { market, t } = c.var
@@ -264,10 +265,14 @@ export async function addToCart(c: Context<MarketEnv>): Promise<Response> {
   const product = matching(SLUG, form.product)
   const back = (notice: Notice) =>
     withNotice(product ? `/${market.segment}/products/${product}` : `/${market.segment}/cart`, notice)
-  const answer = (notice: Notice, status: 200 | 409 | 422, count?: number) => {
+  const answer = (notice: Notice, status: 200 | 409 | 422, cart?: Cart) => {
     if (!wantsJson(c)) return sendRedirect(c, back(notice), 303)
     c.var.caching.allow(Caching.private)
-    return c.json({ ok: status === 200, count: count ?? null, message: t(noticeText(notice)) }, status)
+    const added = cart && sku ? addedToCart(cart, sku, t, market, c.var.available.has('checkout')) : null
+    return c.json(
+      { ok: status === 200, count: cart?.item_count ?? null, message: t(noticeText(notice)), added },
+      status,
+    )
   }
   // A product's form sent with a colour but no size: back to the product, asking for one.
   if (product && colour && picked === undefined && quantity && formKey) return answer('cart_choose_size', 422)
@@ -287,7 +292,7 @@ export async function addToCart(c: Context<MarketEnv>): Promise<Response> {
     if (!added) throw new PageError(400, ErrorMessages.badRequest)
     if (!cart.customer) setCartCookie(c, market.country, added.code)
     keepChangedCartCount(c, added)
-    return answer('cart_added', 200, added.item_count)
+    return answer('cart_added', 200, added)
   } catch (error) {
     const notice = refusalNotice(error)
     if (notice) return answer(notice, notice === 'cart_unavailable' ? 422 : 409)

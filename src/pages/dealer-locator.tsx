@@ -7,6 +7,8 @@ import { Island } from '../components/island'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import type { Chrome, MarketView } from '../components/view'
+import { DealerButtons, OpenNow } from '../components/dealer-contact'
+import { formatKm } from '../dealers/distance-text'
 import { configOf } from '../config'
 import type { MarketEnv } from '../env'
 import { byDistance } from '../../contract/distance'
@@ -20,12 +22,6 @@ import { nearOf, type Origin, originOf, placeOf, positionOf } from './dealer-ori
 /** How many of the nearest dealers the map fits around the place searched or the visitor's position. */
 const MAP_FOCUS = 3
 
-/** A distance as the page's language writes it: one decimal under 10 km ("2,4" in Italian), whole kilometres above. */
-export const formatKm = (km: number, tag: string): string =>
-  new Intl.NumberFormat(tag, { maximumFractionDigits: km < 10 ? 1 : 0 }).format(
-    km < 10 ? Math.round(km * 10) / 10 : Math.round(km),
-  )
-
 type LocatorProps = {
   view: MarketView
   chrome: Chrome
@@ -38,6 +34,8 @@ type LocatorProps = {
   tileUrl: string | null
   /** The URL's `lat`/`lng` could not be used (malformed or out of range): the page says so. */
   positionInvalid?: boolean
+  /** The moment the cards' "open now" lines are written for. */
+  now: Date
 }
 
 /** The dealer locator: the page's content, the search form, the nearest dealers (a list that needs no JavaScript) and the map. */
@@ -52,6 +50,7 @@ export function DealerLocatorPage({
   filters,
   tileUrl,
   positionInvalid = false,
+  now,
 }: LocatorProps) {
   const { t } = view
   const segment = view.market.segment
@@ -110,6 +109,7 @@ export function DealerLocatorPage({
                   : t('dealer.near_centre')}
         </p>
         <div className="locator">
+          <LocatorViews view={view} />
           {dealers.length === 0 ? (
             <p>{t('dealer.none')}</p>
           ) : (
@@ -123,11 +123,13 @@ export function DealerLocatorPage({
                   <p>
                     {dealer.address}, {dealer.postal_code && <bdi>{dealer.postal_code}</bdi>} {dealer.city}
                   </p>
+                  <OpenNow view={view} dealer={dealer} now={now} />
                   <ul className="services">
                     {DEALER_SERVICES.filter((service) => dealer.services[service]).map((service) => (
                       <li key={service}>{t(`dealer.${service}`)}</li>
                     ))}
                   </ul>
+                  <DealerButtons view={view} dealer={dealer} named />
                   <TestRideLink view={view} chrome={chrome} dealer={dealer} />
                 </li>
               ))}
@@ -165,6 +167,27 @@ export function DealerLocatorPage({
         </div>
       </div>
     </DefaultLayout>
+  )
+}
+
+/**
+ * The list/map switch of a phone's locator: a segmented control of two radios (no JavaScript: the page's styles show
+ * the list or the map by the one checked, the list first); wider screens show both side by side and hide it.
+ */
+function LocatorViews({ view }: { view: MarketView }) {
+  const { t } = view
+  return (
+    <fieldset className="locator-views">
+      <legend className="visually-hidden">{t('dealer.view_as')}</legend>
+      <label>
+        <input type="radio" name="locator-view" value="list" defaultChecked />
+        <span>{t('dealer.view_list')}</span>
+      </label>
+      <label>
+        <input type="radio" name="locator-view" value="map" />
+        <span>{t('dealer.view_map')}</span>
+      </label>
+    </fieldset>
   )
 }
 
@@ -223,6 +246,7 @@ export async function sendDealerLocator(
       filters={filters}
       tileUrl={configOf(c.env).mapTiles?.url ?? null}
       positionInvalid={position === 'invalid'}
+      now={new Date()}
     />,
     {
       kind: 'dealer-locator',

@@ -12,23 +12,35 @@ import { pageGroups } from '../seo/page-groups'
 import { breadcrumbs, dealerData } from '../seo/structured-data'
 import { DEALER_SERVICES, type Dealer } from '../../contract/catalogue-schemas'
 import { findBySlug } from './find-by-slug'
+import { DealerMapFrame } from '../../client/islands/dealer-map-frame'
+import { IslandNames } from '../../client/islands/names'
+import { DealerButtons, OpenNow } from '../components/dealer-contact'
+import { Island } from '../components/island'
+import { configOf } from '../config'
+import { assets } from '../render/assets'
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 
-/** A link that opens the dealer's position in a map service (a plain link: no map script on this page). */
-const mapLink = ({ lat, lng }: Dealer) => `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=17/${lat}/${lng}`
-
-/** A dealer's page: address, contact, services, opening hours, a map link and the test ride with them. */
+/**
+ * A dealer's page: address, "open now", call and directions, the test ride with them, services, contact, opening
+ * hours and a map of where it is (the locator's map island, with this dealer alone).
+ */
 export function DealerPage({
   view,
   chrome,
   head,
   dealer,
+  tileUrl,
+  now,
 }: {
   view: MarketView
   chrome: Chrome
   head: HeadProps
   dealer: Dealer
+  /** The map's tile URL template, or null (markers only). */
+  tileUrl: string | null
+  /** The moment the "open now" line is written for. */
+  now: Date
 }) {
   const { t } = view
   const testRide = dealer.services.test_rides
@@ -51,16 +63,15 @@ export function DealerPage({
             {dealer.region ? ` (${dealer.region})` : ''}
           </span>
         </address>
-        <div className="actions">
-          {testRide && (
+        <OpenNow view={view} dealer={dealer} now={now} />
+        <DealerButtons view={view} dealer={dealer} />
+        {testRide && (
+          <div className="actions">
             <a className="button" href={testRide}>
               {t('dealer.book_test_ride')}
             </a>
-          )}
-          <a className="button secondary" href={mapLink(dealer)} rel="noopener noreferrer">
-            {t('dealer.directions')}
-          </a>
-        </div>
+          </div>
+        )}
         <div className="dealer-columns">
           <section aria-labelledby="services-title">
             <h2 id="services-title">{t('dealer.services')}</h2>
@@ -125,6 +136,26 @@ export function DealerPage({
             </table>
           </section>
         </div>
+        <Island
+          name={IslandNames.dealerMap}
+          component={DealerMapFrame}
+          props={{
+            tileUrl,
+            attribution: '© OpenStreetMap',
+            label: t('dealer.map_of', { name: dealer.name }),
+            centre: { lat: dealer.lat, lng: dealer.lng },
+            origin: null,
+            focus: 1,
+            dealers: [
+              {
+                name: dealer.name,
+                lat: dealer.lat,
+                lng: dealer.lng,
+                href: `/${view.market.segment}/dealers/${dealer.slug}`,
+              },
+            ],
+          }}
+        />
       </article>
     </DefaultLayout>
   )
@@ -149,7 +180,17 @@ export async function dealerPage(c: Context<MarketEnv>): Promise<Response> {
       ? [dealerData(view.origin, market, dealer), dealerTrail(view.origin, market.segment, dealer, t, chrome)]
       : [],
   }
-  return sendPage(c, <DealerPage view={view} chrome={chrome} head={head} dealer={dealer} />, {
+  const page = (
+    <DealerPage
+      view={view}
+      chrome={chrome}
+      head={{ ...head, stylesheets: [assets.mapCss] }}
+      dealer={dealer}
+      tileUrl={configOf(c.env).mapTiles?.url ?? null}
+      now={new Date()}
+    />
+  )
+  return sendPage(c, page, {
     caching: Caching.shared,
   })
 }

@@ -15,7 +15,9 @@ import { indexedAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageGroups } from '../seo/page-groups'
 import { breadcrumbs, productData } from '../seo/structured-data'
-import type { Product, ProductSummary } from '../../contract/catalogue-schemas'
+import type { Dealer, Product, ProductSummary } from '../../contract/catalogue-schemas'
+import { byDistance } from '../../contract/distance'
+import { FindAtDealer, NEAREST_SELLERS } from '../components/find-at-dealer'
 import { findBySlug } from './find-by-slug'
 import { menuProductPage } from './menu-product'
 import AddToCart, { type AddToCartProps } from '../../client/islands/add-to-cart'
@@ -32,6 +34,7 @@ export function ProductPage({
   product,
   formKey,
   related,
+  sellers = [],
 }: {
   view: MarketView
   chrome: Chrome
@@ -39,6 +42,8 @@ export function ProductPage({
   product: Product
   formKey: string
   related: ProductSummary[]
+  /** Where the market does not sell online: the nearest dealers that sell the brand's bikes. */
+  sellers?: Array<Dealer & { distance_km: number }>
 }) {
   const { t } = view
   const market = view.market
@@ -47,8 +52,9 @@ export function ProductPage({
   // Where a variant costs more than the product's "from" price, the price says so and the variants show theirs.
   const pricesVary = product.variants.some((variant) => variant.price !== product.price)
   const priceText = pricesVary ? t('product.from_price', { price: price(product.price) }) : price(product.price)
-  const sells = chrome.available.has('cart') && product.variants.length > 0
+  const sells = sellsOnline(chrome, product)
   const picker = pickerProps(view, product, price, priceText)
+  const locator = chrome.available.pageUrl('dealer-locator')
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
       <nav className="breadcrumbs" aria-label={t('product.breadcrumbs')}>
@@ -68,23 +74,29 @@ export function ProductPage({
         <header className="product-head">
           <h1>{product.name}</h1>
           {product.tagline && <p className="lead">{product.tagline}</p>}
-          <p className="price">
-            <span className="visually-hidden">{t('product.price')}: </span>
-            {priceText}
-          </p>
+          {/* The price once: where the market sells online, the buy box shows the chosen colour's. */}
+          {!sells && (
+            <p className="price">
+              <span className="visually-hidden">{t('product.price')}: </span>
+              {priceText}
+            </p>
+          )}
         </header>
         <Gallery view={view} product={product} />
         <div className="product-aside">
           {sells ? (
             <BuyBox view={view} product={product} formKey={formKey} price={price} picker={picker} />
           ) : (
-            product.variants.length > 0 && (
-              <section className="buy" aria-label={t('product.variants')}>
-                <AddToCart {...picker} action={null} />
-              </section>
-            )
+            <>
+              {product.variants.length > 0 && (
+                <section className="buy" aria-label={t('product.colour')}>
+                  <AddToCart {...picker} action={null} />
+                </section>
+              )}
+              {locator && <FindAtDealer view={view} name={product.name} dealers={sellers} locator={locator} />}
+            </>
           )}
-          <ProductActions view={view} chrome={chrome} slug={product.slug} sells={sells} />
+          <ProductActions view={view} chrome={chrome} slug={product.slug} sells={sells} dealers={sells || !locator} />
         </div>
         {product.description && (
           <div className="product-section product-description">
@@ -185,18 +197,26 @@ function pickerProps(
 ): Omit<AddToCartProps, 'action'> {
   const { t } = view
   const colours = new Set(Object.keys(product.colour_gallery))
+  /** A colour's price: its sizes' one price, else "From" the lowest. */
+  const colourPrice = (colour: string) => {
+    const prices = product.variants.filter((variant) => variant.colour === colour).map((variant) => variant.price)
+    const lowest = Math.min(...prices)
+    return prices.every((one) => one === lowest) ? price(lowest) : t('product.from_price', { price: price(lowest) })
+  }
   return {
     product: product.slug,
     formKey: '',
     maxQuantity: 5,
     cartUrl: `/${view.market.segment}/cart`,
     price: priceText,
+    priceLabel: t('product.price'),
     // The size guide (components/size-guide.tsx) is offered beside the sizes when the product has one.
     sizeGuide: product.size_guide ? { href: '#size-guide', text: t('size_guide.open') } : undefined,
     colours: [...new Set(product.variants.map((variant) => variant.colour))].map((colour) => ({
       key: colour,
       name: t(`colour.${colour}`),
       pictures: colours.has(colour),
+      price: colourPrice(colour),
     })),
     options: product.variants.map((variant) => ({
       sku: variant.sku,
@@ -219,6 +239,14 @@ function pickerProps(
       viewCart: t('cart.view_cart'),
       soldOut: t('availability.out_of_stock'),
       low: t('availability.low_stock'),
+    },
+    sheet: {
+      title: t('cart.sheet_title'),
+      close: t('common.close'),
+      quantity: t('cart.quantity'),
+      subtotal: t('cart.sheet_total'),
+      checkout: t('cart.checkout'),
+      continue: t('cart.continue'),
     },
   }
 }
@@ -261,6 +289,25 @@ function BuyBox({
   )
 }
 
+/** Whether the page offers the product for sale: the market has a cart (it sells online) and the product variants. */
+const sellsOnline = (chrome: Chrome, product: Product) => chrome.available.has('cart') && product.variants.length > 0
+
+/**
+ * The nearest dealers that sell the brand's bikes (`services.sales`: the dealers API says nothing of models or stock,
+ * docs/decisions/059), measured from the market's centre so that the page stays one for every visitor; none when
+ * the market sells online, has no dealer locator, or the list fails.
+ */
+async function sellersOf(c: Context<MarketEnv>, sells: boolean): Promise<Array<Dealer & { distance_km: number }>> {
+  if (sells || !c.var.available.pageUrl('dealer-locator')) return []
+  try {
+    const dealers = (await c.var.api.dealers.all()).filter((dealer) => dealer.services.sales)
+    const { site } = c.var.market
+    return byDistance(dealers, site.centre ?? dealers[0] ?? { lat: 0, lng: 0 }).slice(0, NEAREST_SELLERS)
+  } catch {
+    return []
+  }
+}
+
 /** Up to four other products of the same type the market sells, for "more like this"; none when the list fails. */
 async function relatedTo(c: Context<MarketEnv>, product: Product): Promise<ProductSummary[]> {
   try {
@@ -301,11 +348,20 @@ export async function productPage(c: Context<MarketEnv>): Promise<Response> {
         ]
       : [],
   }
-  const related = await relatedTo(c, product)
+  const sells = sellsOnline(chrome, product)
+  const [related, sellers] = await Promise.all([relatedTo(c, product), sellersOf(c, sells)])
   // The "add to cart" form's key, new on every answer (a double click sends it twice and adds once).
   return sendPage(
     c,
-    <ProductPage view={view} chrome={chrome} head={head} product={product} formKey={randomToken()} related={related} />,
+    <ProductPage
+      view={view}
+      chrome={chrome}
+      head={head}
+      product={product}
+      formKey={randomToken()}
+      related={related}
+      sellers={sellers}
+    />,
     {
       caching: Caching.shared,
     },

@@ -71,6 +71,9 @@ for (const journey of JOURNEYS) {
     await expect(page.locator('[data-cart-count]')).toHaveText('2')
     expect(navigations).toEqual([])
     await keepScreenshot(page, `${SCREENSHOTS}/cart-added-${market}-${journey.viewport.width}.png`)
+    // The mini-cart the add opened (product-page.spec.ts), put away to go on from the header.
+    await page.keyboard.press('Escape')
+    await expect(page.locator('dialog.cart-sheet')).toHaveCount(0)
 
     await page.locator('a.cart-link').click()
     await expect(page).toHaveURL(new RegExp(`/${market}/cart$`))

@@ -35,7 +35,8 @@ for (const market of MARKETS) {
   }, async ({ page }) => {
     await openProductThroughMenu(page, market.segment)
     await expect(page.locator('html')).toHaveAttribute('dir', market.dir)
-    await expect(page.locator('.price')).toBeVisible()
+    // The price once: the chosen colour's (the others' lines hidden).
+    await expect(page.locator('.price').filter({ visible: true })).toHaveCount(1)
 
     // Search for it from the header's box.
     await page.locator('.header-search summary').click()

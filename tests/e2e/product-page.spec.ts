@@ -110,10 +110,32 @@ for (const { market, texts, viewport, dir } of JOURNEYS) {
 
     await page.locator('label:has(input[value="STR9-S-BLK"])').click()
     await expect(page.locator('input[value="STR9-S-BLK"]')).toBeChecked()
-    await buyBox.locator('.buy-row button[type="submit"]').click()
+    const submit = buyBox.locator('.buy-row button[type="submit"]')
+    await submit.click()
     await expect(buyBox.locator('.buy-message')).toContainText(texts.cart.added)
     await expect(page.locator('[data-cart-count]')).toHaveText('1')
+    // The mini-cart: a dialog wholly in view (a bottom sheet on a phone, a side panel on a desktop), the focus in it.
+    const sheet = page.getByRole('dialog', { name: texts.cart.sheet_title })
+    await expect(sheet).toBeVisible()
+    const box = await sheet.boundingBox()
+    expect(box).not.toBeNull()
+    if (box) {
+      expect(box.x).toBeGreaterThanOrEqual(0)
+      expect(box.y).toBeGreaterThanOrEqual(0)
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width + 1)
+      expect(box.y + box.height).toBeLessThanOrEqual(viewport.height + 1)
+    }
+    await expect(sheet.locator('.cart-sheet-checkout')).toBeFocused()
+    await expect(sheet.locator('.cart-sheet-name')).toHaveText('Aurora Strada 9')
+    await expect(sheet.locator('.cart-sheet-line .meta')).toContainText(texts.colour.black)
+    await expect(sheet.locator('.cart-sheet-checkout')).toHaveAttribute('href', new RegExp(`^/${market}/checkout/`))
+    await expect(sheet.getByRole('button', { name: texts.common.close })).toBeVisible()
+    expect(await axeViolations(page)).toEqual([])
     await keepScreenshot(page, `${SCREENSHOTS}/product-added-${at}.png`)
+    // Escape closes it, and the focus goes back to "add to cart".
+    await page.keyboard.press('Escape')
+    await expect(sheet).toBeHidden()
+    await expect(submit).toBeFocused()
 
     if (viewport === PHONE) {
       await page.locator('.product-related').scrollIntoViewIfNeeded()
@@ -155,6 +177,15 @@ for (const { market, texts, viewport, dir } of JOURNEYS) {
     await expect(first).toBeFocused()
     await expectNoSidewaysScroll(page)
     await keepScreenshot(page, `${SCREENSHOTS}/product-full-${at}.png`, { fullPage: true })
+
+    // Another add, and the mini-cart's "checkout" leads to this cart's checkout (through the login it asks for).
+    await submit.click()
+    await expect(sheet).toBeVisible()
+    await sheet.locator('.cart-sheet-close').click()
+    await expect(sheet).toBeHidden()
+    await submit.click()
+    await sheet.locator('.cart-sheet-checkout').click()
+    await expect(page).toHaveURL(/checkout/)
   })
 }
 
@@ -189,7 +220,7 @@ test('it-it without JavaScript: the pictures are links to their files, and the c
   await context.close()
 })
 
-test('mx-es (no online sales) at 390 px: colours and sizes with their availability, "find a dealer" prominent, no buy bar', async ({
+test('mx-es (no online sales) at 390 px: the colours for their pictures, "find it at a dealer" with the nearest, no sizes, stock or buy bar', async ({
   page,
 }) => {
   await page.setViewportSize(PHONE)
@@ -198,9 +229,13 @@ test('mx-es (no online sales) at 390 px: colours and sizes with their availabili
   await expect(page.locator('form.buy-box')).toHaveCount(0)
   await expect(page.locator('.buy-bar')).toHaveCount(0)
   await expect(page.locator('.swatch-option')).toHaveCount(3)
-  await expect(page.locator('#sizes-red .buy-size.disabled')).toHaveCount(1)
+  await expect(page.locator('.size-group')).toHaveCount(0)
+  const dealers = page.locator('.find-at-dealer')
+  await expect(dealers.locator('.find-at-dealer-list a')).toHaveCount(2)
   await expect(page.locator('.actions-prominent a').first()).toBeVisible()
   expect(await axeViolations(page)).toEqual([])
   await expectNoSidewaysScroll(page)
   await keepScreenshot(page, `${SCREENSHOTS}/product-no-sales-mx-es-390.png`, { fullPage: true })
+  await dealers.locator('.find-at-dealer-list a').first().click()
+  await expect(page).toHaveURL(/\/mx-es\/dealers\//)
 })

@@ -90,7 +90,7 @@ describe("the product page's buy box", () => {
     const { text, words } = await page('/mx-es/products/aurora-strada-9')
     expect(text).not.toContain('/cart/items')
     expect(text).not.toContain('href="/mx-es/cart"')
-    expect(words).toContain(spanish.product.find_dealer)
+    expect(words).toContain(spanish.product.find_at_dealer)
     expect(words).not.toContain(spanish.cart.add)
     expect((await visit('/mx-es/cart')).status).toBe(404)
     expect((await add('mx-es', addForm('STR9-M-RED'))).status).toBe(404)
@@ -160,14 +160,19 @@ describe('adding to the cart', () => {
     expect(notSold.headers.get('Location')).toBe('/il-he/products/aurora-e-cargo?notice=cart_unavailable')
   })
 
-  it("answers JSON to the island: the new count and the message in the market's language", async () => {
+  it("answers JSON to the island: the new count, the message in the market's language and the mini-cart's line", async () => {
     const { status, text, headers } = await add('it-it', addForm('STR9-M-RED', 3), null, { Accept: 'application/json' })
     expect(status).toBe(200)
-    expect(JSON.parse(text)).toEqual({ ok: true, count: 3, message: italian.cart.added })
+    expect(JSON.parse(text)).toEqual({
+      ok: true,
+      count: 3,
+      message: italian.cart.added,
+      added: expect.objectContaining({ line: expect.objectContaining({ size: 'M', quantity: 3 }) }),
+    })
     expect(cookieOf(headers, '__Host-Cart-it')).not.toBeNull()
     const refused = await add('it-it', addForm('STR9-XL-RED'), null, { Accept: 'application/json' })
     expect(refused.status).toBe(422)
-    expect(JSON.parse(refused.text)).toEqual({ ok: false, count: null, message: italian.cart.unavailable })
+    expect(JSON.parse(refused.text)).toEqual({ ok: false, count: null, message: italian.cart.unavailable, added: null })
   })
 
   it("starts a new cart when the cookie's cart is gone", async () => {

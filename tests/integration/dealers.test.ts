@@ -102,6 +102,26 @@ describe('the dealer locator', () => {
     expect(listed(text, 'it-it')).toHaveLength(ITALIAN_DEALERS)
   })
 
+  it('gives each card "open now", a call button and directions to its coordinates, and a phone a list/map switch, the list first', async () => {
+    const { text } = await visit('/it-it/rivenditori')
+    const cards = text.match(/<li class="dealer-card">[\s\S]*?<\/li>\s*(?=<li class="dealer-card">|<\/ol>)/g) ?? []
+    expect(cards).toHaveLength(ITALIAN_DEALERS)
+    for (const card of cards) {
+      expect(card).toMatch(/<p class="open-now( is-open)?" data-open="(true|false)">/)
+      expect(card).toMatch(
+        /href="https:\/\/www\.google\.com\/maps\/dir\/\?api=1&amp;destination=-?\d+\.\d+%2C-?\d+\.\d+"/,
+      )
+    }
+    const bergamo = cards.find((card) => card.includes('cicli-bergamasca')) ?? ''
+    expect(textOf(bergamo)).toMatch(new RegExp(`${italian.dealer.call}\\s+\\(Cicli Bergamasca\\)`))
+    expect(bergamo).toContain('href="tel:+390355550188"')
+    const views = /<fieldset class="locator-views">[\s\S]*?<\/fieldset>/.exec(text)?.[0] ?? ''
+    expect(textOf(views).replace(/\s+/g, ' ').trim()).toBe(
+      `${italian.dealer.view_as} ${italian.dealer.view_list} ${italian.dealer.view_map}`,
+    )
+    expect(views).toMatch(/name="locator-view" checked="" value="list"/)
+  })
+
   it("works without JavaScript (a GET form and a list) and marks the map island, with Leaflet's stylesheet on this page only", async () => {
     const { text } = await visit('/it-it/rivenditori')
     expect(text).toMatch(/<form class="locator-form" role="search" aria-label="[^"]+" method="get">/)
@@ -129,7 +149,7 @@ describe('the dealer_locator feature', () => {
 })
 
 describe("a dealer's page", () => {
-  it('shows the address, contact, services, opening hours, a map link and a test ride with the dealer pre-selected', async () => {
+  it('shows the address, contact, services, opening hours, directions and a test ride with the dealer pre-selected', async () => {
     const { status, text } = await visit('/it-it/dealers/cicli-bergamasca')
     expect(status).toBe(200)
     const words = textOf(text)
@@ -139,8 +159,27 @@ describe("a dealer's page", () => {
     expect(words).toContain(italian.dealer.days.mon)
     expect(words).toContain(italian.dealer.closed)
     expect(text).toContain('href="/it-it/prova-su-strada?dealer=cicli-bergamasca"')
-    expect(text).toMatch(/href="https:\/\/www\.openstreetmap\.org\/\?mlat=45\.\d+&amp;mlon=9\.\d+/)
     expect(text).toContain('<link rel="canonical" href="https://site.test/it-it/dealers/cicli-bergamasca"/>')
+  })
+
+  it('says whether it is open now, with call and directions buttons and a map of where it is (no tiles requested)', async () => {
+    const { text } = await visit('/it-it/dealers/cicli-bergamasca')
+    const main = /<main[\s\S]*<\/main>/.exec(text)?.[0] ?? ''
+    expect(main).toMatch(/<p class="open-now( is-open)?" data-open="(true|false)">/)
+    expect(textOf(main)).toMatch(
+      /Aperto ora · chiude alle \d{1,2}:\d{2}|Chiuso · apre (domani |[a-zì]+ )?alle \d{1,2}:\d{2}/,
+    )
+    expect(main).toContain(
+      `<a class="button secondary dealer-call" href="tel:+390355550188">${italian.dealer.call}</a>`,
+    )
+    expect(main).toContain(
+      `href="https://www.google.com/maps/dir/?api=1&amp;destination=45.6941%2C9.6876" rel="noopener noreferrer">${italian.dealer.directions}`,
+    )
+    expect(main).toContain('data-island="dealer-map"')
+    expect(main).toContain(
+      '&quot;dealers&quot;:[{&quot;name&quot;:&quot;Cicli Bergamasca&quot;,&quot;lat&quot;:45.6941',
+    )
+    expect(text).toMatch(/<link rel="stylesheet" href="\/assets\/dealer-map-[A-Z0-9]+\.css"/)
   })
 
   it('offers no test ride where the dealer has none, nor where the market has test rides off', async () => {

@@ -90,23 +90,86 @@ describe("the product page's colours and sizes", () => {
     expect(textOf(page.text)).toContain(italian.cart.choose_size)
     const json = await post(productForm({ colour: 'white' }), { Accept: 'application/json' })
     expect(json.status).toBe(422)
-    expect(JSON.parse(json.text)).toEqual({ ok: false, count: null, message: italian.cart.choose_size })
+    expect(JSON.parse(json.text)).toEqual({ ok: false, count: null, message: italian.cart.choose_size, added: null })
     // A malformed colour is a bad request, never a 500.
     expect((await post(productForm({ colour: 'Red!' }))).status).toBe(400)
   })
 
-  it("shows, where the market does not sell online, the colours and each size's availability, with no form", async () => {
+  it('shows, where the market does not sell online, the colours for their pictures and the nearest dealers that sell, no sizes or stock', async () => {
     const { text } = await visit('/mx-es/products/aurora-strada-9')
     expect(text).not.toContain('<form class="buy-box"')
     expect(text).not.toContain('buy-bar')
     expect(tags(text, 'input').filter((tag) => tag.includes('name="colour"'))).toHaveLength(3)
-    const red = sizeGroup(text, 'red')
-    expect(red).not.toContain('<input')
-    expect(textOf(red)).toContain(`XL, ${spanish.colour.red}`)
-    expect(textOf(red)).toContain(spanish.availability.out_of_stock)
+    expect(text).not.toContain('class="size-group"')
+    const main = textOf(/<main[\s\S]*<\/main>/.exec(text)?.[0] ?? '')
+    for (const stock of Object.values(spanish.availability)) expect(main).not.toContain(stock)
+    expect(main).not.toContain(spanish.cart.add)
+    // The price once, under the name.
+    expect(text.match(/<p class="price[ "]/g) ?? []).toHaveLength(1)
+    expect(/<header class="product-head">[\s\S]*?<\/header>/.exec(text)?.[0]).toContain('<p class="price">')
+    const block = /<section class="find-at-dealer"[\s\S]*?<\/section>/.exec(text)?.[0] ?? ''
+    expect(textOf(block)).toContain(spanish.product.find_at_dealer)
+    expect(textOf(block)).toContain(spanish.product.find_at_dealer_lead.replace('{{name}}', 'Aurora Strada 9'))
+    // Mexico's two selling dealers, nearest to the country's centre first (Guadalajara, then Mexico City), each linked.
+    const links = [...block.matchAll(/<a href="(\/mx-es\/dealers\/[a-z0-9-]+)">/g)].map((m) => m[1])
+    expect(links).toHaveLength(2)
+    expect(textOf(block).indexOf('Guadalajara')).toBeLessThan(textOf(block).indexOf('Ciudad de México'))
+    expect(block).toMatch(/<a class="button" href="\/mx-es\/[a-z-]+">/)
+    for (const link of links) expect((await visit(link ?? '')).status).toBe(200)
     expect(text).toContain('<div class="actions actions-prominent">')
     expect(tags(section(text, 'product-gallery'), 'a')).toHaveLength(6)
-    expect(textOf(text)).toContain(spanish.product.find_dealer)
+  })
+
+  it("shows the price once where the market sells online: the buy box's, one line per colour, none under the name", async () => {
+    const { text } = await visit('/it-it/products/aurora-strada-9')
+    expect(/<header class="product-head">[\s\S]*?<\/header>/.exec(text)?.[0]).not.toContain('class="price"')
+    const lines = text.match(/<p class="price buy-price" data-colour="([a-z]+)">[\s\S]*?<\/p>/g) ?? []
+    expect(lines.map((line) => /data-colour="([a-z]+)"/.exec(line)?.[1])).toEqual(['red', 'black', 'white'])
+    expect(lines.map((line) => textOf(line).replace(/\s+/g, ' ').trim())).toEqual([
+      `${italian.product.price} : 4290,00 €`,
+      `${italian.product.price} : 4290,00 €`,
+      `${italian.product.price} : 4490,00 €`,
+    ])
+    expect(text).not.toContain('size-group-price')
+    // A product whose colours cost the same has one line without a colour.
+    const pump = await visit('/it-it/products/aurora-pompa-mini')
+    expect(pump.text.match(/<p class="price buy-price">/g) ?? []).toHaveLength(1)
+  })
+
+  it('says "only a few left" only in the colour that has a size with few left, and the chosen size\'s own availability', async () => {
+    const { text } = await visit('/it-it/products/aurora-strada-9')
+    // Red has XS with few left; black and white have none.
+    expect(textOf(sizeGroup(text, 'red'))).toContain(italian.availability.low_stock.replace(/\s+/g, ' '))
+    expect(sizeGroup(text, 'red')).toContain('class="buy-low-note"')
+    expect(sizeGroup(text, 'black')).not.toContain('buy-low-note')
+    expect(sizeGroup(text, 'white')).not.toContain('buy-low-note')
+    // No size chosen: no stock note for one.
+    expect(text).toMatch(/<p class="buy-stock" aria-live="polite"><\/p>/)
+    // A one-size product has its size chosen: its availability is said.
+    const pump = await visit('/it-it/products/aurora-pompa-mini')
+    expect(textOf(/<p class="buy-stock[^"]*"[\s\S]*?<\/p>/.exec(pump.text)?.[0] ?? '')).toMatch(
+      new RegExp(
+        `${italian.order.one_size}\\s+·\\s+(${italian.availability.in_stock}|${italian.availability.low_stock})`,
+      ),
+    )
+  })
+
+  it("answers the island the mini-cart's line and the cart's subtotal after an add, and its checkout", async () => {
+    const json = await post(productForm({ colour: 'white', 'sku-white': 'STR9-M-WHT' }), { Accept: 'application/json' })
+    expect(json.status).toBe(200)
+    const answer = JSON.parse(json.text)
+    expect(answer.added).toEqual({
+      line: {
+        name: 'Aurora Strada 9',
+        image: expect.stringMatching(/^\/images\/products\/aurora-strada-9/),
+        size: 'M',
+        colour: italian.colour.white,
+        quantity: 1,
+        price: '4490,00\u00a0€',
+      },
+      subtotal: '4490,00\u00a0€',
+      checkoutUrl: expect.stringMatching(/^\/it-it\/checkout\/[A-Za-z0-9_-]+$/),
+    })
   })
 })
 
