@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { addressFormatOf, isPhoneOf, normalPostcode } from './address-formats'
 import { TOKEN_FORMAT } from './tokens'
 import { emailSchema, isCalendarDate, optionalText, personName, phoneSchema, requiredText, ticked } from './fields'
 import { submissionKey } from './form-schemas'
@@ -74,6 +75,11 @@ export const registrationFields = z.object({
 export const registerRequest = registrationFields.extend({
   submission_key: submissionKey,
   link_template: confirmLinkTemplate,
+  /**
+   * Created inside checkout: the account exists when the answer comes (the same `202`), so the Worker logs the
+   * visitor in with it at once (docs/decisions/057). A backend that ignores it leaves the visitor to log in later.
+   */
+  sign_in: z.boolean().optional(),
 })
 /** `POST api/auth/resend-confirmation` (with the bearer's token). */
 export const resendConfirmationRequest = z.object({ link_template: confirmLinkTemplate })
@@ -100,7 +106,8 @@ const postalAddressFields = {
   company: optionalText(120),
   line1: requiredText(120),
   line2: optionalText(120),
-  postal_code: requiredText(12).regex(/^[\p{L}\p{N}][\p{L}\p{N} -]{1,10}$/u, 'postal_code'),
+  // The country's rules (address-formats.ts) decide whether a postcode and a province are asked for and how they read.
+  postal_code: optionalText(12),
   city: requiredText(80),
   region: optionalText(80),
   country_code: z
@@ -112,18 +119,55 @@ const postalAddressFields = {
   phone: phoneSchema.optional().transform((value) => value || null),
 }
 
+type CountryChecked = {
+  country_code: string
+  postal_code: string | null
+  region: string | null
+  phone: string | null
+}
+
+/**
+ * The country's rules over an address's fields (contract/address-formats.ts): the postcode required and in the
+ * country's form where it has one (written as the country writes it), none kept where it has none (an empty string:
+ * the UAE); the province or state where the country asks for one, nothing where it does not; the phone one of the
+ * country's or in international form.
+ */
+function byCountry<T extends CountryChecked>(address: T, ctx: z.RefinementCtx): T & { postal_code: string } {
+  const format = addressFormatOf(address.country_code)
+  let postal_code = ''
+  if (format.postcode) {
+    const written = normalPostcode(address.country_code, address.postal_code ?? '')
+    if (!written) ctx.addIssue({ code: 'custom', path: ['postal_code'], message: 'required' })
+    else if (!format.postcode.pattern.test(written))
+      ctx.addIssue({ code: 'custom', path: ['postal_code'], message: 'postal_code' })
+    postal_code = written
+  }
+  let region: string | null = null
+  if (format.region) {
+    region = format.region.pattern ? (address.region?.toUpperCase() ?? null) : address.region
+    if (!region && format.region.required) ctx.addIssue({ code: 'custom', path: ['region'], message: 'required' })
+    else if (region && format.region.pattern && !format.region.pattern.test(region))
+      ctx.addIssue({ code: 'custom', path: ['region'], message: `region_${format.region.label}` })
+  }
+  if (address.phone && !isPhoneOf(address.country_code, address.phone))
+    ctx.addIssue({ code: 'custom', path: ['phone'], message: 'phone' })
+  return { ...address, postal_code, region }
+}
+
 /** A postal address as a form or the API receives it, without a label (an order's, a checkout's). */
-export const postalAddressInput = z.object(postalAddressFields)
+export const postalAddressInput = z.object(postalAddressFields).transform(byCountry)
 
 /** An address as a form or the API receives it. */
-export const addressInput = z.object({
-  label: optionalText(40),
-  ...postalAddressFields,
-  is_default: z
-    .union([z.boolean(), z.literal('on'), z.literal('1'), z.literal('0'), z.literal('')])
-    .optional()
-    .transform((value) => value === true || value === 'on' || value === '1'),
-})
+export const addressInput = z
+  .object({
+    label: optionalText(40),
+    ...postalAddressFields,
+    is_default: z
+      .union([z.boolean(), z.literal('on'), z.literal('1'), z.literal('0'), z.literal('')])
+      .optional()
+      .transform((value) => value === true || value === 'on' || value === '1'),
+  })
+  .transform(byCountry)
 
 /** A postal address's fields, in the one order the contract lists them: stored, compared and digested in it. */
 export const POSTAL_ADDRESS_FIELDS = [
