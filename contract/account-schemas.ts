@@ -100,74 +100,103 @@ export const rejectionSchema = z.object({
   errors: z.record(z.string(), z.array(z.string())).optional(),
 })
 
-const postalAddressFields = {
+/** An address's names, street and town: their rules are the same in every country. */
+const personAndStreet = {
   first_name: requiredText(80),
   last_name: requiredText(80),
   company: optionalText(120),
   line1: requiredText(120),
   line2: optionalText(120),
-  // The country's rules (address-formats.ts) decide whether a postcode and a province are asked for and how they read.
-  postal_code: optionalText(12),
   city: requiredText(80),
-  region: optionalText(80),
-  country_code: z
-    .string({ error: 'required' })
-    .trim()
-    .toUpperCase()
-    .min(1, 'required')
-    .regex(/^[A-Z]{2}$/, 'country'),
-  phone: phoneSchema.optional().transform((value) => value || null),
 }
 
-type CountryChecked = {
-  country_code: string
-  postal_code: string | null
-  region: string | null
-  phone: string | null
+/** A value of the address as the country's check reads it: a text, whether or not its own field's check passed. */
+const written = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
+
+/**
+ * The country's rules over an address's fields (contract/address-formats.ts), as `[field, message]` pairs: the
+ * postcode required and in the country's form where it has one; the province or state where the country asks for
+ * one; the phone one of the country's or in international form.
+ */
+function countryIssues(address: unknown): Array<[string, string]> {
+  if (typeof address !== 'object' || address === null) return []
+  const value = (field: string) => written((address as Record<string, unknown>)[field])
+  const country = value('country_code').toUpperCase()
+  if (!/^[A-Z]{2}$/.test(country)) return []
+  const format = addressFormatOf(country)
+  const issues: Array<[string, string]> = []
+  if (format.postcode) {
+    const postcode = normalPostcode(country, value('postal_code'))
+    if (!postcode) issues.push(['postal_code', 'required'])
+    else if (!format.postcode.pattern.test(postcode)) issues.push(['postal_code', 'postal_code'])
+  }
+  const region = value('region')
+  if (format.region && !region && format.region.required) issues.push(['region', 'required'])
+  else if (format.region?.pattern && region && !format.region.pattern.test(region.toUpperCase()))
+    issues.push(['region', format.region.message ?? 'invalid'])
+  const phone = value('phone')
+  if (phone && /^\+?[0-9 ()./-]{6,30}$/.test(phone) && !isPhoneOf(country, phone)) issues.push(['phone', 'phone'])
+  return issues
+}
+
+/** The country's rules as the schemas' check (run once every field passed its own). */
+function checkCountry(address: unknown, ctx: z.RefinementCtx): void {
+  for (const [field, message] of countryIssues(address)) ctx.addIssue({ code: 'custom', path: [field], message })
 }
 
 /**
- * The country's rules over an address's fields (contract/address-formats.ts): the postcode required and in the
- * country's form where it has one (written as the country writes it), none kept where it has none (an empty string:
- * the UAE); the province or state where the country asks for one, nothing where it does not; the phone one of the
- * country's or in international form.
+ * An address as its country writes it: the postcode trimmed and in its form (none, an empty string, where the country
+ * has none: the UAE), the province's code upper-cased, nothing for a province the country does not ask for.
  */
-function byCountry<T extends CountryChecked>(address: T, ctx: z.RefinementCtx): T & { postal_code: string } {
+function asCountryWrites<T extends { country_code: string; postal_code: string | null; region: string | null }>(
+  address: T,
+): T & { postal_code: string } {
   const format = addressFormatOf(address.country_code)
-  let postal_code = ''
-  if (format.postcode) {
-    const written = normalPostcode(address.country_code, address.postal_code ?? '')
-    if (!written) ctx.addIssue({ code: 'custom', path: ['postal_code'], message: 'required' })
-    else if (!format.postcode.pattern.test(written))
-      ctx.addIssue({ code: 'custom', path: ['postal_code'], message: 'postal_code' })
-    postal_code = written
-  }
-  let region: string | null = null
-  if (format.region) {
-    region = format.region.pattern ? (address.region?.toUpperCase() ?? null) : address.region
-    if (!region && format.region.required) ctx.addIssue({ code: 'custom', path: ['region'], message: 'required' })
-    else if (region && format.region.pattern && !format.region.pattern.test(region))
-      ctx.addIssue({ code: 'custom', path: ['region'], message: `region_${format.region.label}` })
-  }
-  if (address.phone && !isPhoneOf(address.country_code, address.phone))
-    ctx.addIssue({ code: 'custom', path: ['phone'], message: 'phone' })
+  const postal_code = format.postcode ? normalPostcode(address.country_code, address.postal_code ?? '') : ''
+  const region = !format.region
+    ? null
+    : format.region.pattern
+      ? (address.region?.toUpperCase() ?? null)
+      : address.region
   return { ...address, postal_code, region }
 }
 
+/**
+ * An address's country and the parts its country rules: the postcode, the province or state, the phone. Checked
+ * apart from the names and the street, so a wrong postcode is told beside an empty street (a check over the whole
+ * address would wait for every field to pass).
+ */
+const countryParts = z
+  .object({
+    // The country's rules (address-formats.ts) decide whether a postcode and a province are asked for and how they read.
+    postal_code: optionalText(12),
+    region: optionalText(80),
+    country_code: z
+      .string({ error: 'required' })
+      .trim()
+      .toUpperCase()
+      .min(1, 'required')
+      .regex(/^[A-Z]{2}$/, 'country'),
+    phone: phoneSchema.optional().transform((value) => value || null),
+  })
+  .superRefine(checkCountry)
+  .transform(asCountryWrites)
+
 /** A postal address as a form or the API receives it, without a label (an order's, a checkout's). */
-export const postalAddressInput = z.object(postalAddressFields).transform(byCountry)
+export const postalAddressInput = z.intersection(z.object(personAndStreet), countryParts)
 
 /** An address as a form or the API receives it. */
-export const addressInput = z
-  .object({
+export const addressInput = z.intersection(
+  z.object({
     label: optionalText(40),
-    ...postalAddressFields,
+    ...personAndStreet,
     is_default: z
       .union([z.boolean(), z.literal('on'), z.literal('1'), z.literal('0'), z.literal('')])
       .optional()
       .transform((value) => value === true || value === 'on' || value === '1'),
-  })
-  .transform(byCountry)
+  }),
+  countryParts,
+)
 
 /** A postal address's fields, in the one order the contract lists them: stored, compared and digested in it. */
 export const POSTAL_ADDRESS_FIELDS = [

@@ -10,7 +10,13 @@
 export type AddressPart = 'company' | 'line1' | 'line2' | 'postal_code' | 'city' | 'region'
 
 /** What the country calls its province or state field (the `address.{label}` text), and whether it must be given. */
-export type RegionRule = { label: 'province' | 'state' | 'emirate' | 'region'; required: boolean; pattern?: RegExp }
+export type RegionRule = {
+  label: 'province' | 'state' | 'emirate' | 'region'
+  required: boolean
+  /** The form of its code where the country writes one (`BG`, `CA`), and the message (`validation.*`) when it is not. */
+  pattern?: RegExp
+  message?: string
+}
 
 /** A printed line: the parts in order, each with the text before it; a part not given leaves out its text too. */
 export type LineTemplate = ReadonlyArray<{ part: AddressPart; before?: string; after?: string }>
@@ -50,7 +56,8 @@ export const ADDRESS_FORMATS: Readonly<Record<string, AddressFormat>> = {
   IT: {
     fields: ['company', 'line1', 'line2', 'postal_code', 'city', 'region'],
     postcode: { pattern: /^\d{5}$/, example: '24122' },
-    region: { label: 'province', required: true, pattern: /^[A-Z]{2}$/ },
+    // The CAP already names the province: its code is asked for, not required, and checked when given.
+    region: { label: 'province', required: false, pattern: /^[A-Z]{2}$/, message: 'region_province' },
     phone: { code: '39', digits: [6, 11], trunk: null },
     // `24122 Bergamo (BG)`: the province's code after the town.
     lines: [
@@ -88,7 +95,7 @@ export const ADDRESS_FORMATS: Readonly<Record<string, AddressFormat>> = {
   US: {
     fields: ['company', 'line1', 'line2', 'city', 'region', 'postal_code'],
     postcode: { pattern: /^\d{5}(-\d{4})?$/, example: '94103' },
-    region: { label: 'state', required: true, pattern: /^[A-Z]{2}$/ },
+    region: { label: 'state', required: true, pattern: /^[A-Z]{2}$/, message: 'region' },
     phone: { code: '1', digits: [10, 10], trunk: '1' },
     // `San Francisco, CA 94103`.
     lines: [...STREET, [{ part: 'city' }, { part: 'region', before: ', ' }, { part: 'postal_code', before: ' ' }]],
@@ -120,7 +127,7 @@ export const ADDRESS_FORMATS: Readonly<Record<string, AddressFormat>> = {
   AU: {
     fields: ['company', 'line1', 'line2', 'city', 'region', 'postal_code'],
     postcode: { pattern: /^\d{4}$/, example: '2000' },
-    region: { label: 'state', required: true, pattern: /^(ACT|NSW|NT|QLD|SA|TAS|VIC|WA)$/ },
+    region: { label: 'state', required: true, pattern: /^(ACT|NSW|NT|QLD|SA|TAS|VIC|WA)$/, message: 'region_state' },
     phone: { code: '61', digits: [9, 9], trunk: '0' },
     // `SYDNEY NSW 2000`.
     lines: [...STREET, [{ part: 'city' }, { part: 'region', before: ' ' }, { part: 'postal_code', before: ' ' }]],

@@ -114,9 +114,11 @@ export function CountryChoice({
         value={value}
         errors={errors}
       />
-      <button type="submit" name={COUNTRY_INTENT} value="country" className="button secondary" formNoValidate>
-        {view.t('address.country_apply')}
-      </button>
+      {countries.length > 1 && (
+        <button type="submit" name={COUNTRY_INTENT} value="country" className="button secondary" formNoValidate>
+          {view.t('address.country_apply')}
+        </button>
+      )}
     </div>
   )
 }
