@@ -121,8 +121,8 @@ const written = (value: unknown) => (typeof value === 'string' ? value.trim() : 
 function countryIssues(address: unknown): Array<[string, string]> {
   if (typeof address !== 'object' || address === null) return []
   const value = (field: string) => written((address as Record<string, unknown>)[field])
+  // A country not in the table, or not a country at all (its own message), gets the fallback's rules.
   const country = value('country_code').toUpperCase()
-  if (!/^[A-Z]{2}$/.test(country)) return []
   const format = addressFormatOf(country)
   const issues: Array<[string, string]> = []
   if (format.postcode) {

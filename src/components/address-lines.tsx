@@ -1,6 +1,6 @@
 import { countryName } from '../i18n/formats'
 import type { PostalAddress } from '../../contract/account-schemas'
-import { addressLines } from '../../contract/address-formats'
+import { type AddressLinePiece, addressLines } from '../../contract/address-formats'
 
 /**
  * A postal address as lines, in its country's order (contract/address-formats.ts: `24122 Bergamo (BG)`,
@@ -16,13 +16,13 @@ export function AddressLines({ address, tag }: { address: PostalAddress; tag: st
       {lines.map((pieces, index) => (
         <span key={index} className="address-line">
           <bdi>
-            {pieces.map((piece, at) =>
-              piece.part === 'postal_code' ? (
+            {runsOf(pieces).map((run, at) =>
+              run.postcode ? (
                 <bdi key={at} dir="ltr">
-                  {piece.text}
+                  {run.text}
                 </bdi>
               ) : (
-                piece.text
+                run.text
               ),
             )}
           </bdi>
@@ -35,4 +35,16 @@ export function AddressLines({ address, tag }: { address: PostalAddress; tag: st
       )}
     </address>
   )
+}
+
+/** A line's pieces as runs: the postcode alone (a left-to-right run), the text around it joined into one. */
+function runsOf(pieces: AddressLinePiece[]): Array<{ text: string; postcode: boolean }> {
+  const runs: Array<{ text: string; postcode: boolean }> = []
+  for (const piece of pieces) {
+    const postcode = piece.part === 'postal_code'
+    const last = runs.at(-1)
+    if (last && !last.postcode && !postcode) last.text += piece.text
+    else runs.push({ text: piece.text, postcode })
+  }
+  return runs
 }
