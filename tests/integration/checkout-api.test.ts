@@ -638,6 +638,32 @@ describe('choosing addresses and the dealer', () => {
     }
   })
 
+  it('refuses home delivery without a phone (422 phone_delivery), typed or saved; pick-up needs none (decision 058)', async () => {
+    const code = await freshCart(lukas, { 'POMP-OS-GRY': 1 })
+    const typed = await choose(lukas, code, {
+      ...HOME_SAVED,
+      shipping_address: { address: { ...NEW_ADDRESS, phone: '' } },
+    })
+    expect(typed.status).toBe(422)
+    expect(typed.json.errors).toEqual({ 'shipping_address.address.phone': ['phone_delivery'] })
+    const { id } = (await env.DB.prepare(
+      `INSERT INTO addresses (user_id, first_name, last_name, line1, postal_code, city, country_code) VALUES (2, 'Lukas', 'Meyer', 'Via Senza Telefono 1', '24121', 'Bergamo', 'IT') RETURNING id`,
+    ).first<{ id: number }>()) ?? { id: 0 }
+    try {
+      const saved = await choose(lukas, code, { ...HOME_SAVED, shipping_address: { saved: id } })
+      expect(saved.status).toBe(422)
+      expect(saved.json.errors).toEqual({ 'shipping_address.saved': ['phone_delivery'] })
+      const pickedUp = await choose(lukas, code, {
+        delivery: { method: 'pickup', dealer: 'cicli-bergamasca' },
+        billing_address: { saved: id },
+        payment_method: 'card',
+      })
+      expect(pickedUp.status).toBe(200)
+    } finally {
+      await env.DB.prepare('DELETE FROM addresses WHERE id = ?').bind(id).run()
+    }
+  })
+
   it('answers 422 with every error keyed by its field path, and keeps nothing of a wrong form', async () => {
     const code = await freshCart(lukas, { 'POMP-OS-GRY': 1 })
     const { status, json } = await choose(lukas, code, {

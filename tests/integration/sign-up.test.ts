@@ -273,7 +273,9 @@ describe('the confirmation link', () => {
 
     const confirmed = await visit(link, formPost({ redirect: '/it-it/my-account/bikes' }))
     expect(confirmed.status).toBe(303)
-    expect(confirmed.headers.get('Location')).toBe('/login?redirect=%2Fit-it%2Fmy-account%2Fbikes&notice=email_confirmed')
+    expect(confirmed.headers.get('Location')).toBe(
+      '/login?redirect=%2Fit-it%2Fmy-account%2Fbikes&notice=email_confirmed',
+    )
     expect(confirmed.headers.get('Set-Cookie')).toMatch(/CountryLocale=it-it/)
     expect((await userOf(email))?.email_confirmed_at).toMatch(/^\d{4}-/)
     const login = await visit('/login?redirect=%2Fit-it%2Fmy-account%2Fbikes&notice=email_confirmed', {
