@@ -1,3 +1,4 @@
+import { dealerWords } from './dealers'
 import { Hono } from 'hono'
 import type { z } from 'zod'
 import { toBase64Url } from '../bytes'
@@ -35,7 +36,14 @@ type CheckoutRow = {
   generation: number
 }
 
-type DealerRow = { slug: string; name: string; address: string; city: string; region: string | null }
+type DealerRow = {
+  slug: string
+  name: string
+  address: string
+  city: string
+  region: string | null
+  translations: string | null
+}
 
 /** The columns of an order as placing and paying answer it (`placedOrderSchema`). */
 const PLACED_COLUMNS =
@@ -109,7 +117,9 @@ async function ownCart(c: ApiContext): Promise<CartRow | null> {
 
 /** A dealer of the market that sells, by its slug, or null (unknown, another market's, or no longer selling). */
 const sellingDealer = (c: ApiContext, site: string, slug: string) =>
-  c.env.DB.prepare('SELECT slug, name, address, city, region FROM dealers WHERE slug = ? AND site = ? AND sales = 1')
+  c.env.DB.prepare(
+    'SELECT slug, name, address, city, region, translations FROM dealers WHERE slug = ? AND site = ? AND sales = 1',
+  )
     .bind(slug, site)
     .first<DealerRow>()
 
@@ -216,7 +226,14 @@ async function reviewOf(c: ApiContext, cart: CartRow): Promise<Review | null> {
         ? {
             method,
             dealer: dealer
-              ? { slug: dealer.slug, name: dealer.name, address: dealer.address, city: dealer.city }
+              ? // The pick-up dealer's address in the caller's language, as the locator writes it (its region stays the
+                // row's: US sales tax reads it).
+                {
+                  slug: dealer.slug,
+                  name: dealer.name,
+                  address: dealerWords(dealer.translations, c.var.locale).address || dealer.address,
+                  city: dealerWords(dealer.translations, c.var.locale).city || dealer.city,
+                }
               : null,
           }
         : null,

@@ -880,6 +880,18 @@ describe('checkout without friction and addresses per country (issue 30: decisio
     expect(mail?.body).toContain('24122 Bergamo (BG)\nItalia')
   })
 
+  it("names the pick-up dealer's address in the page's language: the Hebrew review in Hebrew", async () => {
+    const code = await freshCart(giulia, DEMO.email, 'il-he', [['STR9-M-RED', 1]])
+    const { words } = await review(giulia, 'il-he', code, {
+      delivery: 'pickup',
+      dealer: 'ofanei-hahar',
+      ...newAddress('bill', 'IL', '6100000', 'תל אביב'),
+      payment_method: 'card',
+    })
+    expect(words).toContain('עמק רפאים 30')
+    expect(words).not.toMatch(/Emek Refaim|Jerusalem/)
+  })
+
   it('lets a customer whose address is not confirmed pay; the paid result and the confirmation mail ask for the confirmation', async () => {
     await env.DB.prepare('UPDATE users SET email_confirmed_at = NULL WHERE email = ?').bind(SECOND.email).run()
     try {
