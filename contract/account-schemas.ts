@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { addressFormatOf, isPhoneOf, normalPostcode } from './address-formats'
 import { TOKEN_FORMAT } from './tokens'
 import { emailSchema, isCalendarDate, optionalText, personName, phoneSchema, requiredText, ticked } from './fields'
 import { submissionKey } from './form-schemas'
@@ -74,6 +75,11 @@ export const registrationFields = z.object({
 export const registerRequest = registrationFields.extend({
   submission_key: submissionKey,
   link_template: confirmLinkTemplate,
+  /**
+   * Created inside checkout: the account exists when the answer comes (the same `202`), so the Worker logs the
+   * visitor in with it at once (docs/decisions/057). A backend that ignores it leaves the visitor to log in later.
+   */
+  sign_in: z.boolean().optional(),
 })
 /** `POST api/auth/resend-confirmation` (with the bearer's token). */
 export const resendConfirmationRequest = z.object({ link_template: confirmLinkTemplate })
@@ -94,36 +100,103 @@ export const rejectionSchema = z.object({
   errors: z.record(z.string(), z.array(z.string())).optional(),
 })
 
-const postalAddressFields = {
+/** An address's names, street and town: their rules are the same in every country. */
+const personAndStreet = {
   first_name: requiredText(80),
   last_name: requiredText(80),
   company: optionalText(120),
   line1: requiredText(120),
   line2: optionalText(120),
-  postal_code: requiredText(12).regex(/^[\p{L}\p{N}][\p{L}\p{N} -]{1,10}$/u, 'postal_code'),
   city: requiredText(80),
-  region: optionalText(80),
-  country_code: z
-    .string({ error: 'required' })
-    .trim()
-    .toUpperCase()
-    .min(1, 'required')
-    .regex(/^[A-Z]{2}$/, 'country'),
-  phone: phoneSchema.optional().transform((value) => value || null),
 }
 
+/** A value of the address as the country's check reads it: a text, whether or not its own field's check passed. */
+const written = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
+
+/**
+ * The country's rules over an address's fields (contract/address-formats.ts), as `[field, message]` pairs: the
+ * postcode required and in the country's form where it has one; the province or state where the country asks for
+ * one; the phone one of the country's or in international form.
+ */
+function countryIssues(address: unknown): Array<[string, string]> {
+  if (typeof address !== 'object' || address === null) return []
+  const value = (field: string) => written((address as Record<string, unknown>)[field])
+  // A country not in the table, or not a country at all (its own message), gets the fallback's rules.
+  const country = value('country_code').toUpperCase()
+  const format = addressFormatOf(country)
+  const issues: Array<[string, string]> = []
+  if (format.postcode) {
+    const postcode = normalPostcode(country, value('postal_code'))
+    if (!postcode) issues.push(['postal_code', 'required'])
+    else if (!format.postcode.pattern.test(postcode)) issues.push(['postal_code', 'postal_code'])
+  }
+  const region = value('region')
+  if (format.region && !region && format.region.required) issues.push(['region', 'required'])
+  else if (format.region?.pattern && region && !format.region.pattern.test(region.toUpperCase()))
+    issues.push(['region', format.region.message ?? 'invalid'])
+  const phone = value('phone')
+  if (phone && /^\+?[0-9 ()./-]{6,30}$/.test(phone) && !isPhoneOf(country, phone)) issues.push(['phone', 'phone'])
+  return issues
+}
+
+/** The country's rules as the schemas' check (run once every field passed its own). */
+function checkCountry(address: unknown, ctx: z.RefinementCtx): void {
+  for (const [field, message] of countryIssues(address)) ctx.addIssue({ code: 'custom', path: [field], message })
+}
+
+/**
+ * An address as its country writes it: the postcode trimmed and in its form (none, an empty string, where the country
+ * has none: the UAE), the province's code upper-cased, nothing for a province the country does not ask for.
+ */
+function asCountryWrites<T extends { country_code: string; postal_code: string | null; region: string | null }>(
+  address: T,
+): T & { postal_code: string } {
+  const format = addressFormatOf(address.country_code)
+  const postal_code = format.postcode ? normalPostcode(address.country_code, address.postal_code ?? '') : ''
+  const region = !format.region
+    ? null
+    : format.region.pattern
+      ? (address.region?.toUpperCase() ?? null)
+      : address.region
+  return { ...address, postal_code, region }
+}
+
+/**
+ * An address's country and the parts its country rules: the postcode, the province or state, the phone. Checked
+ * apart from the names and the street, so a wrong postcode is told beside an empty street (a check over the whole
+ * address would wait for every field to pass).
+ */
+const countryParts = z
+  .object({
+    // The country's rules (address-formats.ts) decide whether a postcode and a province are asked for and how they read.
+    postal_code: optionalText(12),
+    region: optionalText(80),
+    country_code: z
+      .string({ error: 'required' })
+      .trim()
+      .toUpperCase()
+      .min(1, 'required')
+      .regex(/^[A-Z]{2}$/, 'country'),
+    phone: phoneSchema.optional().transform((value) => value || null),
+  })
+  .superRefine(checkCountry)
+  .transform(asCountryWrites)
+
 /** A postal address as a form or the API receives it, without a label (an order's, a checkout's). */
-export const postalAddressInput = z.object(postalAddressFields)
+export const postalAddressInput = z.intersection(z.object(personAndStreet), countryParts)
 
 /** An address as a form or the API receives it. */
-export const addressInput = z.object({
-  label: optionalText(40),
-  ...postalAddressFields,
-  is_default: z
-    .union([z.boolean(), z.literal('on'), z.literal('1'), z.literal('0'), z.literal('')])
-    .optional()
-    .transform((value) => value === true || value === 'on' || value === '1'),
-})
+export const addressInput = z.intersection(
+  z.object({
+    label: optionalText(40),
+    ...personAndStreet,
+    is_default: z
+      .union([z.boolean(), z.literal('on'), z.literal('1'), z.literal('0'), z.literal('')])
+      .optional()
+      .transform((value) => value === true || value === 'on' || value === '1'),
+  }),
+  countryParts,
+)
 
 /** A postal address's fields, in the one order the contract lists them: stored, compared and digested in it. */
 export const POSTAL_ADDRESS_FIELDS = [

@@ -35,7 +35,8 @@ export const addressChoice = z.union([
 export type AddressChoice = z.infer<typeof addressChoice>
 
 /**
- * `PUT api/account/checkout/{code}`: the checkout's choices, all at once. Home delivery needs `shipping_address`;
+ * `PUT api/account/checkout/{code}`: the checkout's choices, all at once. Home delivery needs `shipping_address`
+ * with a phone number (`phone_delivery`);
  * pick-up needs a dealer of the market that sells and a `billing_address`. A null `billing_address` with home
  * delivery is "the same as the delivery address".
  */
@@ -52,6 +53,10 @@ export const checkoutChoicesInput = z
   .superRefine((choices, ctx) => {
     if (choices.delivery.method === 'home' && !choices.shipping_address)
       ctx.addIssue({ code: 'custom', path: ['shipping_address'], message: 'required' })
+    // A bike delivered home is handed over in person: the courier calls first (a saved address is checked by the API).
+    const shipping = choices.shipping_address
+    if (choices.delivery.method === 'home' && shipping && 'address' in shipping && !shipping.address.phone)
+      ctx.addIssue({ code: 'custom', path: ['shipping_address', 'address', 'phone'], message: 'phone_delivery' })
     if (choices.delivery.method === 'pickup' && !choices.billing_address)
       ctx.addIssue({ code: 'custom', path: ['billing_address'], message: 'required' })
   })

@@ -1,3 +1,4 @@
+import { addressText } from '../contract/address-formats'
 import type { PostalAddress } from '../contract/account-schemas'
 import { withoutDirectionControls } from '../contract/direction-controls'
 import { type LetterTable, letterHtml, letterOf, partMarker } from './letter'
@@ -7,6 +8,8 @@ import { mailTexts, queueMail } from './outbox'
 
 type PaidOrder = MailedOrder & {
   id: number
+  /** 1 while the customer's address waits for its confirmation: the mail asks for it (docs/decisions/057). */
+  unconfirmed: number
   subtotal: number
   discount: number
   discount_code: string | null
@@ -58,7 +61,7 @@ export async function orderPaidStatements(
       .prepare(
         `SELECT o.id, o.code, o.market, o.locale, o.currency, o.subtotal, o.discount, o.discount_code, o.shipping, o.tax, o.total, o.shipping_address, o.delivery_method,
               o.delivery_dealer, o.payment_method, COALESCE(b.email, u.email) AS email, u.first_name, u.locale AS user_locale,
-              s.currency_token, s.currency_place, s.currency AS site_currency
+              u.email_confirmed_at IS NULL AS unconfirmed, s.currency_token, s.currency_place, s.currency AS site_currency
          FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN backend_customers b ON b.user_id = u.id
          LEFT JOIN sites s ON s.slug = substr(o.market, 1, instr(o.market, '-') - 1)
         WHERE o.id = ?`,
@@ -148,13 +151,17 @@ async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], l
   const delivery =
     order.delivery_method === 'pickup'
       ? t('order.delivery_pickup', { dealer: order.delivery_dealer ?? '' })
-      : [t('order.delivery_home'), ...(address ? addressLines(address) : [])].join('\n')
+      : [t('order.delivery_home'), ...(address ? letterAddress(address, locale) : [])].join('\n')
   const params = {
     ...orderMailParams(order, linkTemplate),
     lines,
     amounts,
     delivery,
-    payment: t(`payment_method.${order.payment_method}`),
+    // Bought before confirming the address: the confirmation is asked for after the payment's line.
+    payment: [
+      t(`payment_method.${order.payment_method}`),
+      ...(order.unconfirmed ? [t('mail.order_confirm_email', { email: order.email })] : []),
+    ].join('\n\n'),
   }
   const subject = t('mail.order_confirmation_subject', params)
   // The HTML part: the same text, its lines and amounts as tables.
@@ -176,16 +183,16 @@ async function confirmationOf(db: D1Database, order: PaidOrder, items: Item[], l
   }
 }
 
-/** A postal address as the lines of a letter. */
-function addressLines(address: PostalAddress): string[] {
-  return [
-    `${address.first_name} ${address.last_name}`,
-    address.company,
-    address.line1,
-    address.line2,
-    `${address.postal_code} ${address.city}${address.region ? ` (${address.region})` : ''}`,
-    address.country_code,
-  ]
-    .filter((line): line is string => Boolean(line))
-    .map(withoutDirectionControls)
+/** A postal address as the lines of a letter: the one renderer's (contract/address-formats.ts), the country in the mail's language. */
+function letterAddress(address: PostalAddress, locale: string): string[] {
+  return addressText(address, regionName(address.country_code, locale)).map(withoutDirectionControls)
+}
+
+/** A country's name in the mail's language (`Italia`, `איטליה`), else its code. */
+function regionName(code: string, locale: string): string {
+  try {
+    return new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' }).of(code) ?? code
+  } catch {
+    return code
+  }
 }

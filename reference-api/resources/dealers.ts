@@ -31,9 +31,13 @@ type DealerRow = Omit<Dealer, 'services' | 'hours' | 'distance_km'> & {
 /** What a dealer's row may say in another language: its address, town and region. */
 type DealerWords = Partial<Record<'address' | 'city' | 'region', string>>
 
+/** What a dealer's row says in `locale` (its `translations` column): its address, town and region, where it has them. */
+export const dealerWords = (translations: string | null | undefined, locale: string): DealerWords =>
+  parseJson<Record<string, DealerWords>>(translations ?? null, {})[locale] ?? {}
+
 /** A dealer as the contract answers it, its address, town and region in the caller's language where it has them. */
 const toDealer = ({ sales, service, test_rides, hours, translations, ...row }: DealerRow, locale: string): Dealer => {
-  const words = parseJson<Record<string, DealerWords>>(translations, {})[locale] ?? {}
+  const words = dealerWords(translations, locale)
   return {
     ...row,
     address: words.address || row.address,

@@ -35,12 +35,13 @@ export const registration = new Hono<ApiEnv>()
     const body = registerRequest.safeParse(await jsonBody(c))
     if (!body.success) return invalid(c, body.error)
     // The same answer, after the same work, whether or not the address is taken: everything that depends on it (the
-    // lookup, the account, the mail) runs after the answer has left.
-    c.executionCtx.waitUntil(
-      register(c.env.DB, c.var.locale, body.data).catch((error: unknown) =>
-        logEvent('error', 'registration_failed', { error: errorName(error) }),
-      ),
+    // lookup, the account, the mail) runs after the answer has left; but inside checkout (`sign_in`) the account
+    // exists before the answer, so the visitor is logged in with it at once (docs/decisions/057).
+    const work = register(c.env.DB, c.var.locale, body.data).catch((error: unknown) =>
+      logEvent('error', 'registration_failed', { error: errorName(error) }),
     )
+    if (body.data.sign_in) await work
+    else c.executionCtx.waitUntil(work)
     return respond(c, acknowledgedAnswer, { message: ACCEPTED }, 202)
   })
   .get('/auth/confirm-email/:token', async (c) => {

@@ -11,7 +11,7 @@ import type { Chrome, MarketView } from './view'
  * The content pages the footer lists under "Legal" rather than "Explore" (pageLinks keys), in this order: who runs the
  * site, how it sells, what happens after a purchase, then the visitor's data.
  */
-const LEGAL_PAGES: readonly string[] = [
+export const LEGAL_PAGES: readonly string[] = [
   'legal-notice',
   'terms-of-sale',
   'delivery-returns',

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { ATTEMPT_WINDOW_SECONDS, attemptKeys, attemptRefused, countAgainstAccount } from '../auth/attempts'
 import { authOf } from '../auth/auth-of'
+import { logIn } from '../auth/log-in'
 import { LOGIN_MARKET_PARAM, type LoginMarket, loginLink, loginMarket } from '../auth/login-market'
 import { LOGIN_PATH, REGISTER_PATH, REGISTER_SENT_PATH } from '../auth/paths'
 import { redirectTarget } from '../auth/redirect-target'
@@ -196,7 +197,8 @@ export async function registerPage(c: Context<AppEnv>): Promise<Response> {
  * and nothing is created; an expired form comes back with a new token; the fields are checked (messages per field,
  * the typed values kept, the password never); the attempt is counted like a login's (per client, and per address from
  * one client: each sends a mail); then the API creates the account or mails the owner of a taken address, and the
- * answer is "check your mailbox" either way. The form token's id is the registration's key: sent twice, one account.
+ * answer is "check your mailbox" either way, but for a sign-up inside checkout (its `redirect`), whose new account
+ * is logged in at once and goes on to pay (docs/decisions/057). The form token's id is the registration's key: sent twice, one account.
  */
 export async function submitRegister(c: Context<AppEnv>): Promise<Response> {
   const form = await readForm(c)
@@ -244,18 +246,30 @@ export async function submitRegister(c: Context<AppEnv>): Promise<Response> {
   if ((await attemptRefused(c, keys)) || (await countAgainstAccount(c, keys))) return tooMany()
   const origin = configOf(c.env).publicOrigin
   if (!origin) throw PageError.maintenance()
+  const checkout = redirect !== null && isCheckoutPath(redirect)
   const { refused } = await unlessRefused(
     authOf(c, market).register({
       ...fields.data,
       submission_key: token.id,
-      link_template: confirmLinkTemplateOf(origin, market.segment, redirect),
+      // From checkout, the confirmation comes after the purchase: its link leads to the account and its orders.
+      link_template: confirmLinkTemplateOf(origin, market.segment, checkout ? null : redirect),
+      sign_in: checkout,
     }),
     [422, 429],
   )
   if (refused?.status === 429) return tooMany()
   if (refused) return again({ errors: refused.rejection.errors ?? { form: ['invalid'] } }, 422)
+  // Inside checkout the new account logs in at once and goes on to pay; the e-mail's confirmation follows. A taken
+  // address (whose owner's password this is not) is "check your mailbox" as from the login page.
+  if (checkout && redirect) {
+    const outcome = await logIn(c, market, { email: fields.data.email, password: fields.data.password })
+    if (outcome === 'logged-in') return sendRedirect(c, redirect, 303)
+  }
   return sendRedirect(c, loginLink(REGISTER_SENT_PATH, market, null), 303)
 }
+
+/** Whether a same-site path is a market's checkout (`/it-it/checkout/{code}`): where signing up logs in at once. */
+const isCheckoutPath = (path: string) => /^\/[a-z]{2,3}-[a-z]{2}\/checkout\//.test(path)
 
 /** `GET /login/register/sent`: "check your mailbox", the same whether or not the address was taken. */
 export async function registerSent(c: Context<AppEnv>): Promise<Response> {

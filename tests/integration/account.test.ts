@@ -294,6 +294,30 @@ describe('addresses', () => {
     expect(text).toMatch(/id="field-first_name" aria-invalid="true" aria-describedby="field-first_name-error"/)
   })
 
+  it('checks an address by its country (decision 058): the UAE\'s without a postcode is saved, an Italian CAP "9o100" refused beside its field', async () => {
+    const uae = await post('/ae-ar/my-account/addresses', {
+      first_name: 'Giulia',
+      last_name: 'Rossi',
+      line1: 'Al Wasl Road 12',
+      city: 'Dubai',
+      region: 'Dubai',
+      country_code: 'AE',
+    })
+    expect(uae.status).toBe(303)
+    const saved = await env.DB.prepare(
+      "SELECT id, postal_code FROM addresses WHERE user_id = 1 AND line1 = 'Al Wasl Road 12'",
+    ).first<{ id: number; postal_code: string }>()
+    expect(saved?.postal_code).toBe('')
+    await env.DB.prepare('DELETE FROM addresses WHERE id = ?').bind(saved?.id).run()
+    const form = await visitAs(giulia, '/ae-ar/my-account/addresses')
+    expect(form.text).not.toContain('name="postal_code"')
+    const wrong = await post('/it-it/my-account/addresses', { ...ADDRESS, postal_code: '9o100' })
+    expect(wrong.status).toBe(422)
+    expect(wrong.text).toContain(
+      `<p class="field-error" id="field-postal_code-error">${italian.validation.postal_code}</p>`,
+    )
+  })
+
   it("never shows, changes, defaults or deletes another customer's address: each is a 404", async () => {
     const theirs = await env.DB.prepare('SELECT id, city FROM addresses WHERE user_id = 2').first<{
       id: number

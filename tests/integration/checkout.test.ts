@@ -181,11 +181,15 @@ describe('checkout: who may open it', () => {
     expect((await visitAs(giulia, `/${IT}/checkout/${anonymousCode}`)).status).toBe(404)
   })
 
-  it('tells a customer whose address is not confirmed, with "send the link again" coming back here, and no form', async () => {
+  it('lets a customer whose address is not confirmed yet buy (decision 057); a backend that refuses them (?confirm=email) has the page say why, with "send the link again" coming back here, and no form', async () => {
     const code = await freshCart(lukas, SECOND.email, IT, [['POMP-OS-GRY', 1]])
     await env.DB.prepare('UPDATE users SET email_confirmed_at = NULL WHERE email = ?').bind(SECOND.email).run()
     try {
-      const { status, text } = await visitAs(lukas, `/${IT}/checkout/${code}`)
+      const form = await visitAs(lukas, `/${IT}/checkout/${code}`)
+      expect(form.status).toBe(200)
+      expect(form.text).toContain('name="delivery"')
+      expect(textOf(form.text)).not.toContain(italian.checkout.unconfirmed_title)
+      const { status, text } = await visitAs(lukas, `/${IT}/checkout/${code}?confirm=email`)
       expect(status).toBe(200)
       expect(textOf(text)).toContain(italian.checkout.unconfirmed_title)
       expect(text).toContain(`action="/${IT}/my-account/confirm-email"`)
@@ -269,7 +273,7 @@ describe('checkout: the form', () => {
     expect(tagOf(text, 'field-ship_first_name')).toContain('value="Giuliana"')
     const postal = tagOf(text, 'field-ship_postal_code')
     expect(postal).toContain('aria-invalid="true"')
-    expect(postal).toContain('aria-describedby="field-ship_postal_code-error"')
+    expect(postal).toContain('aria-describedby="field-ship_postal_code-hint field-ship_postal_code-error"')
     expect(postal).toContain('value="!!"')
     expect(text).toContain(
       `<p class="field-error" id="field-ship_postal_code-error">${italian.validation.postal_code}</p>`,
@@ -355,12 +359,19 @@ describe('checkout: the review', () => {
       ['ae-ar', 'AE', arabic.checkout.review_title],
       ['il-he', 'IL', hebrew.checkout.review_title],
     ]
+    // Each country's own address (contract/address-formats.ts): the UAE has no postcode but an emirate.
+    const addresses: Record<string, [string, string, Record<string, string>]> = {
+      US: ['80302', 'Boulder', { ship_region: 'CO' }],
+      CH: ['8001', 'Zürich', {}],
+      AE: ['', 'Dubai', { ship_region: 'Dubai' }],
+      IL: ['6100000', 'Tel Aviv', {}],
+    }
     for (const [market, country, title] of markets) {
       const code = await freshCart(giulia, DEMO.email, market, [['STR9-M-RED', 1]])
-      const state: Record<string, string> = country === 'US' ? { ship_region: 'CO' } : {}
+      const [postal, city, state] = addresses[country]!
       const { words, page } = await review(giulia, market, code, {
         delivery: 'home',
-        ...newAddress('ship', country, '80302', 'Boulder'),
+        ...newAddress('ship', country, postal, city),
         ...state,
         billing_same: 'on',
         payment_method: 'card',
@@ -370,7 +381,7 @@ describe('checkout: the review', () => {
         .first<{ amount: number }>())!.amount
       expect(words, market).toContain(title)
       expect(words, market).toContain(money(market, unit))
-      if (MONEY[market]!.dir === 'rtl') expect(page.text, market).toContain('<bdi dir="ltr">80302</bdi>')
+      if (country === 'IL') expect(page.text, market).toContain('<bdi dir="ltr">6100000</bdi>')
     }
     const us = await review(giulia, 'us-en', await freshCart(giulia, DEMO.email, 'us-en', [['STR9-M-RED', 1]]), {
       delivery: 'home',
@@ -782,5 +793,126 @@ describe('checkout: fuzzed forms', () => {
       ),
       { numRuns: 20 },
     )
+  })
+})
+
+describe('checkout without friction and addresses per country (issue 30: decisions 057 and 058)', () => {
+  const lastMailTo = (email: string, kind: string) =>
+    env.DB.prepare('SELECT body FROM outbox WHERE recipient = ? AND kind = ? ORDER BY id DESC LIMIT 1')
+      .bind(email, kind)
+      .first<{ body: string }>()
+
+  it('shows the focused layout: the logo home, help, the legal links; no picker, search, navigation or newsletter; the summary first, closed, its total in its line', async () => {
+    const code = await freshCart(giulia, DEMO.email, IT, [['STR9-M-RED', 1]])
+    const { text } = await visitAs(giulia, `/${IT}/checkout/${code}`)
+    expect(text).toContain('<header class="checkout-header"><a class="checkout-home" href="/it-it">')
+    expect(text).toMatch(/<a class="checkout-help" href="\/it-it\/[a-z-]+">/)
+    expect(text).toContain(`>${italian.pages['terms-of-sale']}</a>`)
+    for (const away of ['class="site-header"', 'class="site-footer"', 'name="q"', 'footer-newsletter'])
+      expect(text, away).not.toContain(away)
+    const toggle = /<details class="checkout-summary-toggle">\s*<summary>(.*?)<\/summary>/s.exec(text)?.[1] ?? ''
+    expect(textOf(toggle)).toContain('4290,00\u00a0€')
+    expect(text.indexOf('checkout-summary-toggle')).toBeLessThan(text.indexOf('name="delivery"'))
+  })
+
+  it("asks each country for its own fields: the UAE's form has no postcode but the emirate; the billing country changed shows its fields, nothing stored", async () => {
+    const ae = await visitAs(
+      giulia,
+      `/ae-ar/checkout/${await freshCart(giulia, DEMO.email, 'ae-ar', [['STR9-M-RED', 1]])}`,
+    )
+    expect(ae.text).not.toContain('name="ship_postal_code"')
+    expect(ae.text).toContain('name="ship_region"')
+    expect(textOf(ae.text)).toContain(arabic.address.emirate)
+    const code = await freshCart(giulia, DEMO.email, IT, [['STR9-M-RED', 1]])
+    const shown = await sendChoices(giulia, IT, code, {
+      delivery: 'home',
+      ship_choice: '1',
+      bill_choice: 'new',
+      bill_country_code: 'US',
+      bill_city: 'Boulder',
+      intent: 'country',
+    })
+    expect(shown.status).toBe(200)
+    expect(shown.text).not.toContain('aria-invalid="true"')
+    expect(shown.text).toContain('value="Boulder"')
+    expect(shown.text.indexOf('name="bill_region"')).toBeGreaterThan(0)
+    expect(shown.text.indexOf('name="bill_region"')).toBeLessThan(shown.text.indexOf('name="bill_postal_code"'))
+    expect(textOf(shown.text)).toContain(italian.address.state)
+  })
+
+  it('checks each address by its country on the server: the UAE without a postcode passes, "9o100" and a bad US ZIP are refused, and home delivery needs a phone', async () => {
+    await review(giulia, 'ae-ar', await freshCart(giulia, DEMO.email, 'ae-ar', [['STR9-M-RED', 1]]), {
+      delivery: 'home',
+      ...newAddress('ship', 'AE', '', 'Dubai'),
+      ship_region: 'دبي',
+      billing_same: 'on',
+      payment_method: 'card',
+    })
+    const refused = async (market: string, fields: Record<string, string>, field: string, message: string) => {
+      const code = await freshCart(giulia, DEMO.email, market, [['STR9-M-RED', 1]])
+      const { status, text } = await sendChoices(giulia, market, code, {
+        delivery: 'home',
+        billing_same: 'on',
+        payment_method: 'card',
+        ...fields,
+      })
+      expect(status, field).toBe(422)
+      expect(tagOf(text, `field-${field}`), field).toContain('aria-invalid="true"')
+      expect(text).toContain(`<p class="field-error" id="field-${field}-error">${message}</p>`)
+    }
+    await refused(IT, newAddress('ship', 'IT', '9o100'), 'ship_postal_code', italian.validation.postal_code)
+    await refused(
+      'us-en',
+      { ...newAddress('ship', 'US', '9410', 'Boulder'), ship_region: 'CO' },
+      'ship_postal_code',
+      english.validation.postal_code,
+    )
+    await refused(IT, { ...newAddress('ship', 'IT'), ship_phone: '' }, 'ship_phone', italian.validation.phone_delivery)
+  })
+
+  it("prints an address one way: the review and the confirmation mail write it in its country's order, the country in the page's language", async () => {
+    const code = await freshCart(giulia, DEMO.email, IT, [['STR9-M-RED', 1]])
+    const { page, place: fields } = await review(giulia, IT, code)
+    expect(page.text).toContain('<bdi dir="ltr">24122</bdi> Bergamo (BG)')
+    expect(textOf(page.text)).toContain('Italia')
+    await pay((await place(giulia, IT, code, fields)).headers.get('Location')!, 'succeed')
+    const mail = await lastMailTo(DEMO.email, 'order_confirmation')
+    expect(mail?.body).toContain('24122 Bergamo (BG)\nItalia')
+  })
+
+  it("names the pick-up dealer's address in the page's language: the Hebrew review in Hebrew", async () => {
+    const code = await freshCart(giulia, DEMO.email, 'il-he', [['STR9-M-RED', 1]])
+    const { words } = await review(giulia, 'il-he', code, {
+      delivery: 'pickup',
+      dealer: 'ofanei-hahar',
+      ...newAddress('bill', 'IL', '6100000', 'תל אביב'),
+      payment_method: 'card',
+    })
+    expect(words).toContain('עמק רפאים 30')
+    expect(words).not.toMatch(/Emek Refaim|Jerusalem/)
+  })
+
+  it('lets a customer whose address is not confirmed pay; the paid result and the confirmation mail ask for the confirmation', async () => {
+    await env.DB.prepare('UPDATE users SET email_confirmed_at = NULL WHERE email = ?').bind(SECOND.email).run()
+    try {
+      const code = await freshCart(lukas, SECOND.email, IT, [['POMP-OS-GRY', 1]])
+      const { place: fields } = await review(lukas, IT, code, {
+        delivery: 'home',
+        ...newAddress('ship', 'IT'),
+        billing_same: 'on',
+        payment_method: 'card',
+      })
+      await pay((await place(lukas, IT, code, fields)).headers.get('Location')!, 'succeed')
+      const result = await visitAs(lukas, `/${IT}/checkout/${code}/result`)
+      expect(textOf(result.text)).toContain(italian.checkout.result_paid_title)
+      expect(textOf(result.text)).toContain(italian.checkout.result_confirm_email)
+      expect(result.text).toContain(`action="/${IT}/my-account/confirm-email"`)
+      const mail = await lastMailTo(SECOND.email, 'order_confirmation')
+      expect(mail?.body).toContain(italian.mail.order_confirm_email.replace('{{email}}', SECOND.email))
+    } finally {
+      await env.DB.prepare(`UPDATE users SET email_confirmed_at = '2026-01-01T00:00:00Z' WHERE email = ?`)
+        .bind(SECOND.email)
+        .run()
+    }
   })
 })

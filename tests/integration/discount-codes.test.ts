@@ -96,7 +96,8 @@ const ADDRESS_IN: Record<string, Record<string, string>> = {
     region: 'CA',
     country_code: 'US',
   },
-  ae: { ...ADDRESS, line1: 'Sheikh Zayed Rd 1', postal_code: '00000', city: 'Dubai', country_code: 'AE' },
+  // The UAE has no postcode but an emirate (docs/decisions/058).
+  ae: { ...ADDRESS, line1: 'Sheikh Zayed Rd 1', postal_code: '', city: 'Dubai', region: 'Dubai', country_code: 'AE' },
   il: { ...ADDRESS, line1: 'Rothschild Blvd 1', postal_code: '6688101', city: 'Tel Aviv', country_code: 'IL' },
 }
 

@@ -88,18 +88,35 @@ describe('the sign-up form', () => {
   })
 
   it('creates an unconfirmed account and answers "check your mailbox"; the mail, in Italian, links under PUBLIC_ORIGIN with the redirect', async () => {
-    const answer = await signUp({ redirect: '/it-it/checkout/ABC' })
+    const answer = await signUp({ redirect: '/it-it/my-account/bikes' })
     expect(answer.status).toBe(303)
     expect(answer.headers.get('Location')).toBe('/login/register/sent')
+    expect(answer.headers.get('Set-Cookie') ?? '').not.toMatch(/__Host-AuthTkn=/)
     expect((await userOf(answer.email))?.email_confirmed_at).toBeNull()
     const mail = await lastMail(answer.email)
     expect(mail).toMatchObject({ kind: 'email_confirmation', subject: italian.mail.confirm_email_subject })
     expect(mail?.body).toMatch(
-      /https:\/\/site\.test\/it-it\/confirm-email\/[A-Za-z0-9_-]{43}\?redirect=%2Fit-it%2Fcheckout%2FABC\n/,
+      /https:\/\/site\.test\/it-it\/confirm-email\/[A-Za-z0-9_-]{43}\?redirect=%2Fit-it%2Fmy-account%2Fbikes\n/,
     )
     const sent = await visit('/login/register/sent', { headers: { Cookie: 'CountryLocale=it-it' } })
     expect(sent.status).toBe(200)
     expect(textOf(sent.text)).toContain(italian.register.sent_text)
+  })
+
+  it('inside checkout (its redirect), logs the new account in at once and goes on to the checkout; the mail confirms later, into the account (decision 057)', async () => {
+    const answer = await signUp({ redirect: '/it-it/checkout/ABC' })
+    expect(answer.status).toBe(303)
+    expect(answer.headers.get('Location')).toBe('/it-it/checkout/ABC')
+    expect(answer.headers.get('Set-Cookie')).toMatch(/__Host-AuthTkn=/)
+    expect((await userOf(answer.email))?.email_confirmed_at).toBeNull()
+    const mail = await lastMail(answer.email)
+    expect(mail?.kind).toBe('email_confirmation')
+    expect(mail?.body).toMatch(/https:\/\/site\.test\/it-it\/confirm-email\/[A-Za-z0-9_-]{43}\n/)
+    // A taken address is not logged in (its owner's password is not this one): "check your mailbox", as ever.
+    const taken = await signUp({ email: 'second@example.com', redirect: '/it-it/checkout/ABC' })
+    expect(taken.headers.get('Location')).toBe('/login/register/sent')
+    expect(taken.headers.get('Set-Cookie') ?? '').not.toMatch(/__Host-AuthTkn=/)
+    expect((await lastMail('second@example.com'))?.kind).toBe('account_exists')
   })
 
   it('answers a taken address exactly as a new one, changes nothing and mails the owner instead', async () => {
@@ -243,7 +260,7 @@ describe('the sign-up form', () => {
 
 describe('the confirmation link', () => {
   it('shows a button on GET and confirms nothing; POST confirms once and sends the visitor to log in, back to the redirect', async () => {
-    const { email } = await signUp({ redirect: '/it-it/checkout/ABC' })
+    const { email } = await signUp({ redirect: '/it-it/my-account/bikes' })
     const link = await linkMailedTo(email)
     const page = await visit(link)
     expect(page.status).toBe(200)
@@ -251,15 +268,17 @@ describe('the confirmation link', () => {
     expect(page.headers.get('Cache-Control')).toMatch(/no-store/)
     expect(page.text).toContain(`<h1>${italian.confirm.title}</h1>`)
     expect(page.text).toContain(`<bdi dir="ltr">${email}</bdi>`)
-    expect(page.text).toContain('name="redirect" value="/it-it/checkout/ABC"')
+    expect(page.text).toContain('name="redirect" value="/it-it/my-account/bikes"')
     expect((await userOf(email))?.email_confirmed_at).toBeNull()
 
-    const confirmed = await visit(link, formPost({ redirect: '/it-it/checkout/ABC' }))
+    const confirmed = await visit(link, formPost({ redirect: '/it-it/my-account/bikes' }))
     expect(confirmed.status).toBe(303)
-    expect(confirmed.headers.get('Location')).toBe('/login?redirect=%2Fit-it%2Fcheckout%2FABC&notice=email_confirmed')
+    expect(confirmed.headers.get('Location')).toBe(
+      '/login?redirect=%2Fit-it%2Fmy-account%2Fbikes&notice=email_confirmed',
+    )
     expect(confirmed.headers.get('Set-Cookie')).toMatch(/CountryLocale=it-it/)
     expect((await userOf(email))?.email_confirmed_at).toMatch(/^\d{4}-/)
-    const login = await visit('/login?redirect=%2Fit-it%2Fcheckout%2FABC&notice=email_confirmed', {
+    const login = await visit('/login?redirect=%2Fit-it%2Fmy-account%2Fbikes&notice=email_confirmed', {
       headers: { Cookie: 'CountryLocale=it-it' },
     })
     expect(textOf(login.text)).toContain(italian.notice.email_confirmed)

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
+import { addressFieldsOf } from '../../components/address-fields'
 import { AddressLines } from '../../components/address-lines'
 import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
 import { type Notice, withNotice } from '../../components/toast'
@@ -21,26 +22,27 @@ import { type AccountPageProps, sendAccountPage } from './send-account-page'
 type AddressForm = { values: Record<string, string>; errors?: FieldErrors }
 type Country = { code: string; name: string }
 
-export const TEXT_FIELDS = [
-  ['label', 'address.label', true, 40, 'off'],
-  ['first_name', 'address.first_name', false, 80, 'given-name'],
-  ['last_name', 'address.last_name', false, 80, 'family-name'],
-  ['company', 'address.company', true, 120, 'organization'],
-  ['line1', 'address.line1', false, 120, 'address-line1'],
-  ['line2', 'address.line2', true, 120, 'address-line2'],
-  ['postal_code', 'address.postal_code', false, 12, 'postal-code'],
-  ['city', 'address.city', false, 80, 'address-level2'],
-  ['region', 'address.region', true, 80, 'address-level1'],
-] as const
-
-/** The form of a new or an edited address; every field's message comes back beside it. */
+/** The form of a new or an edited address, its fields the chosen country's; every field's message comes back beside it. */
 function AddressFields({ view, form, countries }: { view: MarketView; form: AddressForm; countries: Country[] }) {
   const { t } = view
   const { values, errors } = form
+  const country = values.country_code || view.market.country.toUpperCase()
   return (
     <>
+      <DefaultSubmit label={t('address.save')} />
       <FormErrors view={view} errors={errors} />
-      {TEXT_FIELDS.map(([name, label, optional, maxLength, autoComplete]) => (
+      <Field
+        view={view}
+        name="label"
+        label={t('address.label')}
+        optional
+        maxLength={40}
+        autoComplete="off"
+        defaultValue={values.label}
+        errors={errors}
+      />
+      <CountryChoice view={view} name="country_code" countries={countries} value={country} errors={errors} />
+      {addressFieldsOf(country).map(({ name, label, optional, maxLength, autoComplete, example }) => (
         <Field
           key={name}
           view={view}
@@ -49,21 +51,13 @@ function AddressFields({ view, form, countries }: { view: MarketView; form: Addr
           optional={optional}
           maxLength={maxLength}
           autoComplete={autoComplete}
+          hint={example ? t('address.postal_code_example', { example }) : undefined}
           defaultValue={values[name]}
           errors={errors}
           // A postcode is typed and read left to right, on a right-to-left page too.
           dir={name === 'postal_code' ? 'ltr' : 'auto'}
         />
       ))}
-      <SelectField
-        view={view}
-        name="country_code"
-        label={t('address.country')}
-        autoComplete="country"
-        options={countries.map((country) => ({ value: country.code, label: country.name }))}
-        value={values.country_code ?? ''}
-        errors={errors}
-      />
       <Field
         view={view}
         name="phone"
@@ -87,6 +81,60 @@ function AddressFields({ view, form, countries }: { view: MarketView; form: Addr
         <label htmlFor="field-is_default">{t('address.make_default')}</label>
       </div>
     </>
+  )
+}
+
+/**
+ * The country of an address, first in its form, with the button that shows the form again for the country chosen
+ * (its fields, their order, its postcode), kept as typed: a plain form, no script needed (`intent=country`).
+ */
+export function CountryChoice({
+  view,
+  name,
+  countries,
+  value,
+  errors,
+  autoComplete = 'country',
+}: {
+  view: MarketView
+  name: string
+  countries: Country[]
+  value: string
+  errors?: FieldErrors
+  autoComplete?: string
+}) {
+  return (
+    <div className="address-country">
+      <SelectField
+        view={view}
+        name={name}
+        label={view.t('address.country')}
+        autoComplete={autoComplete}
+        options={countries.map((country) => ({ value: country.code, label: country.name }))}
+        value={value}
+        errors={errors}
+      />
+      {countries.length > 1 && (
+        <button type="submit" name={COUNTRY_INTENT} value="country" className="button secondary" formNoValidate>
+          {view.t('address.country_apply')}
+        </button>
+      )}
+    </div>
+  )
+}
+
+/** The submit button's name that asks for the form again for the chosen country, nothing saved. */
+export const COUNTRY_INTENT = 'intent'
+
+/**
+ * The form's default button, first in it and out of sight: Enter in a field sends the form as its own button does,
+ * never as the country's button that comes before it.
+ */
+export function DefaultSubmit({ label }: { label: string }) {
+  return (
+    <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+      {label}
+    </button>
   )
 }
 
@@ -298,9 +346,13 @@ export async function editAddressPage(c: Context<MarketEnv>): Promise<Response> 
   return sendEditPage(c, id, formOf(address))
 }
 
-/** `POST /{m}/my-account/addresses`: adds an address (checked here with the shared schema, and by the API). */
+/**
+ * `POST /{m}/my-account/addresses`: adds an address (checked here with the shared schema and its country's rules, and
+ * by the API); `intent=country` shows the form again for the country chosen.
+ */
 export async function createAddress(c: Context<MarketEnv>): Promise<Response> {
   const values = await readForm(c)
+  if (values[COUNTRY_INTENT] === 'country') return sendAddressesPage(c, { values })
   const input = addressInput.safeParse(values)
   if (!input.success) return sendAddressesPage(c, { values, errors: fieldErrors(input.error) }, 422)
   const { refused } = await unlessRefused(c.var.account.addAddress(input.data), [422])
@@ -312,6 +364,7 @@ export async function createAddress(c: Context<MarketEnv>): Promise<Response> {
 export async function updateAddress(c: Context<MarketEnv>): Promise<Response> {
   const id = addressId(c)
   const values = await readForm(c)
+  if (values[COUNTRY_INTENT] === 'country') return sendEditPage(c, id, { values })
   const input = addressInput.safeParse(values)
   if (!input.success) return sendEditPage(c, id, { values, errors: fieldErrors(input.error) }, 422)
   const { answer, refused } = await unlessRefused(c.var.account.updateAddress(id, input.data), [422])

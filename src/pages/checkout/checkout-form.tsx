@@ -1,5 +1,4 @@
 import type { Context } from 'hono'
-import { SelectField } from '../../components/choice-fields'
 import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
 import type { MarketView } from '../../components/view'
 import type { MarketEnv } from '../../env'
@@ -14,11 +13,13 @@ import type { Dealer } from '../../../contract/catalogue-schemas'
 import type { Checkout } from '../../../contract/checkout-schemas'
 import { unlessRefused } from '../../upstream/errors'
 import type { User } from '../../../contract/schemas'
-import { TEXT_FIELDS, countriesOf } from '../account/addresses'
+import { addressFieldsOf } from '../../components/address-fields'
+import { CountryChoice, COUNTRY_INTENT, countriesOf, DefaultSubmit } from '../account/addresses'
 import { type Origin, originOf } from '../dealer-origin'
 import {
   CheckoutSteps,
   CheckoutSummary,
+  CheckoutSummaryToggle,
   cartCodeOf,
   checkoutOf,
   checkoutPaths,
@@ -107,6 +108,8 @@ function AddressChoiceFields({
   const chosen = values[name] ?? 'new'
   const invalid = Boolean(errors?.[name]?.length)
   const fieldError = (field: string) => errors?.[`${prefix}_${field}`]
+  const section = prefix === 'ship' ? 'shipping' : 'billing'
+  const country = values[`${prefix}_country_code`] || view.market.country.toUpperCase()
   return (
     <fieldset
       className={`checkout-addresses checkout-${prefix}`}
@@ -143,7 +146,15 @@ function AddressChoiceFields({
         </label>
       </div>
       <div className="checkout-new-address">
-        {TEXT_FIELDS.filter(([field]) => field !== 'label').map(([field, label, optional, maxLength, autoComplete]) => (
+        <CountryChoice
+          view={view}
+          name={`${prefix}_country_code`}
+          countries={countries}
+          value={country}
+          errors={errors}
+          autoComplete={`${section} country`}
+        />
+        {addressFieldsOf(country).map(({ name: field, label, optional, maxLength, autoComplete, example }) => (
           <Field
             key={field}
             view={view}
@@ -151,28 +162,23 @@ function AddressChoiceFields({
             label={t(label)}
             optional={optional}
             maxLength={maxLength}
-            autoComplete={`${prefix === 'ship' ? 'shipping' : 'billing'} ${autoComplete}`}
+            autoComplete={`${section} ${autoComplete}`}
+            hint={example ? t('address.postal_code_example', { example }) : undefined}
+            dir={field === 'postal_code' ? 'ltr' : 'auto'}
             defaultValue={values[`${prefix}_${field}`]}
             errors={fieldError(field) ? { [`${prefix}_${field}`]: fieldError(field) } : undefined}
           />
         ))}
-        <SelectField
-          view={view}
-          name={`${prefix}_country_code`}
-          label={t('address.country')}
-          autoComplete={`${prefix === 'ship' ? 'shipping' : 'billing'} country`}
-          options={countries.map((country) => ({ value: country.code, label: country.name }))}
-          value={values[`${prefix}_country_code`] ?? ''}
-          errors={errors}
-        />
         <Field
           view={view}
           name={`${prefix}_phone`}
           label={t('address.phone')}
-          optional
+          // Home delivery's courier calls first: the delivery address's phone is required, the billing's is not.
+          optional={prefix !== 'ship'}
+          hint={prefix === 'ship' ? t('checkout.phone_delivery_hint') : undefined}
           type="tel"
           dir="ltr"
-          autoComplete={`${prefix === 'ship' ? 'shipping' : 'billing'} tel`}
+          autoComplete={`${section} tel`}
           maxLength={30}
           defaultValue={values[`${prefix}_phone`]}
           errors={errors}
@@ -234,8 +240,10 @@ export function CheckoutFormPage({
     <div className="checkout-page">
       <CheckoutSteps view={view} current={1} paths={paths} />
       <h1>{t('checkout.title')}</h1>
+      <CheckoutSummaryToggle view={view} checkout={checkout} />
       <div className="checkout-layout">
         <form method="post" action={paths.form} className="checkout-form stacked-form" noValidate>
+          <DefaultSubmit label={t('checkout.continue')} />
           <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />
           {message === 'dealer_unavailable' ? (
             <p className="form-error" role="alert">
@@ -538,7 +546,8 @@ async function sendForm(
 
 /**
  * `GET /{m}/checkout/{code}`: the customer's checkout of their cart in the market. Another customer's code, an
- * anonymous cart's or a malformed one: 404. An unconfirmed address: the page says so, with "send the link again". An
+ * anonymous cart's or a malformed one: 404. An unconfirmed address refused by the backend (`?confirm=email`): the
+ * page says so, with "send the link again". An
  * empty cart: back to the cart (303). `?changed=dealer`: the pick-up dealer chosen stopped selling.
  */
 export async function checkoutPage(c: Context<MarketEnv>): Promise<Response> {
@@ -549,7 +558,9 @@ export async function checkoutPage(c: Context<MarketEnv>): Promise<Response> {
     c.var.account.addresses().then((list) => list ?? []),
   ])
   if (!user) throw PageError.pageNotFound(c.req.url)
-  if (!user.email_confirmed) {
+  // A backend of the brand's may still refuse an unconfirmed account's order (`email_unconfirmed`): the review
+  // sends it here, which says why. The embedded API lets it buy, and asks for the confirmation after (decision 057).
+  if (!user.email_confirmed && c.req.query('confirm') === 'email') {
     return sendCheckoutPage(c, { key: 'checkout.unconfirmed_title' }, ({ view }) => (
       <UnconfirmedPage view={view} user={user} code={code} />
     ))
@@ -582,6 +593,14 @@ export async function submitCheckout(c: Context<MarketEnv>): Promise<Response> {
       c.var.account.addresses().then((list) => list ?? []),
     ])
     return sendForm(c, code, await loadForm(c, checkout, addresses, values), values, { errors, status: 422 })
+  }
+  // "Show the form for this country": the same form again, its address parts the chosen country's, nothing stored.
+  if (values[COUNTRY_INTENT] === 'country') {
+    const [checkout, addresses] = await Promise.all([
+      readCheckout(c, code),
+      c.var.account.addresses().then((list) => list ?? []),
+    ])
+    return sendForm(c, code, await loadForm(c, checkout, addresses, values), values)
   }
   const { choices, errors } = choicesOf(values)
   if (!choices) return again(errors ?? {})

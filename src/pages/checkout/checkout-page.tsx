@@ -2,17 +2,16 @@ import { DiscountLine } from '../../cart/cart-discount'
 import type { Context } from 'hono'
 import type { ReactNode } from 'react'
 import { Caching } from '../../cache/answer-caching'
-import { DefaultLayout } from '../../components/layouts'
+import { CheckoutLayout } from '../../components/checkout-layout'
 import type { HeadProps } from '../../components/page-head'
 import type { Chrome, MarketView } from '../../components/view'
 import { configOf } from '../../config'
 import type { MarketEnv } from '../../env'
 import { PageError } from '../../errors/page-error'
 import { issueFormToken, MIN_FILL_SECONDS, readFormToken, type FormToken } from '../../forms/form-token'
-import { countryName, formatMoney } from '../../i18n/formats'
+import { formatMoney } from '../../i18n/formats'
 import type { Market } from '../../market/market'
 import { sendPage, viewOf } from '../../render/respond'
-import type { PostalAddress } from '../../../contract/account-schemas'
 import type { Cart } from '../../../contract/cart-schemas'
 import type { Checkout } from '../../../contract/checkout-schemas'
 import { type CheckoutCalls, checkoutCalls } from '../../upstream/contract/checkout'
@@ -178,22 +177,26 @@ export const variantText = (view: MarketView, line: Cart['lines'][number]) =>
   })
 
 /**
- * The order summary beside the form (sticky on desktop, under it on phones): each line small, then the amounts.
+ * The order summary beside the form (sticky on desktop; on phones `CheckoutSummaryToggle` shows it at the top
+ * instead): each line small, then the amounts.
  */
 export function CheckoutSummary({
   view,
   checkout,
+  headingId = 'checkout-summary-title',
   children,
 }: {
   view: MarketView
   checkout: Checkout
+  /** The heading's id: the phone's copy at the top of the page has its own. */
+  headingId?: string
   children?: ReactNode
 }) {
   const { t } = view
   const money = moneyOf(view, checkout.cart.currency)
   return (
-    <aside className="checkout-summary" aria-labelledby="checkout-summary-title">
-      <h2 id="checkout-summary-title">{t('cart.summary')}</h2>
+    <aside className="checkout-summary" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('cart.summary')}</h2>
       <ul className="checkout-summary-lines">
         {checkout.cart.lines.map((line) => (
           <li key={line.sku}>
@@ -218,44 +221,10 @@ export function CheckoutSummary({
   )
 }
 
-/**
- * An address as the review and the result show it (the account's AddressLines, each part isolated): every line keeps
- * the page's side, the postcode and the phone number stay left-to-right runs inside a right-to-left page.
- */
-export function AddressBlock({ view, address }: { view: MarketView; address: PostalAddress }) {
-  const lines = [`${address.first_name} ${address.last_name}`, address.company, address.line1, address.line2].filter(
-    Boolean,
-  )
-  return (
-    <address>
-      {lines.map((line, index) => (
-        <span key={index} className="address-line">
-          <bdi>{line}</bdi>
-        </span>
-      ))}
-      <span className="address-line">
-        <bdi dir="ltr">{address.postal_code}</bdi> <bdi>{address.city}</bdi>
-        {address.region ? (
-          <>
-            {' '}
-            (<bdi>{address.region}</bdi>)
-          </>
-        ) : null}
-      </span>
-      <span className="address-line">{countryName(address.country_code, view.market.tag)}</span>
-      {address.phone && (
-        <span className="address-line">
-          <bdi dir="ltr">{address.phone}</bdi>
-        </span>
-      )}
-    </address>
-  )
-}
-
 type CheckoutPageProps = { view: MarketView; chrome: Chrome; head: HeadProps }
 
 /**
- * Sends a checkout page: private and `no-store` (the customer's cart, addresses and order), never indexed, no
+ * Sends a checkout page in the focused layout (logo, help, legal links: components/checkout-layout.tsx): private and `no-store` (the customer's cart, addresses and order), never indexed, no
  * tracking at all and no script (everything works as plain forms), titled `{title} · {brand}`.
  */
 export async function sendCheckoutPage(
@@ -278,9 +247,9 @@ export async function sendCheckoutPage(
   }
   return sendPage(
     c,
-    <DefaultLayout view={view} head={head} chrome={chrome}>
+    <CheckoutLayout view={view} head={head} chrome={chrome}>
       {page({ view, chrome, head })}
-    </DefaultLayout>,
+    </CheckoutLayout>,
     {
       status,
       caching: Caching.private,
@@ -288,5 +257,23 @@ export async function sendCheckoutPage(
       tracking: false,
       headers: { 'X-Robots-Tag': 'noindex, nofollow', ...headers },
     },
+  )
+}
+
+/**
+ * The order summary at the top of the page on a phone: a `<details>` closed by default whose summary line says the
+ * total, so the form comes first and the amount is always in view (the stylesheet shows it below 60rem only, where
+ * the summary beside the form is hidden).
+ */
+export function CheckoutSummaryToggle({ view, checkout }: { view: MarketView; checkout: Checkout }) {
+  const { t } = view
+  return (
+    <details className="checkout-summary-toggle">
+      <summary>
+        <span>{t('checkout.summary_show')}</span>
+        <strong>{moneyOf(view, checkout.cart.currency)(checkout.amounts.total)}</strong>
+      </summary>
+      <CheckoutSummary view={view} checkout={checkout} headingId="checkout-summary-top-title" />
+    </details>
   )
 }

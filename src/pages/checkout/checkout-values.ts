@@ -9,6 +9,7 @@ import {
   type AddressChoice,
   type Checkout,
   type CheckoutChoices,
+  checkoutChoicesInput,
   PAYMENT_METHODS,
   type PaymentMethod,
 } from '../../../contract/checkout-schemas'
@@ -127,14 +128,21 @@ export function choicesOf(form: CheckoutValues): { choices?: CheckoutChoices; er
     method === 'pickup' || (method === 'home' && form.billing_same !== 'on') ? addressChoiceOf('bill', form) : {}
   Object.assign(errors, shipping.errors, billing.errors)
   if (Object.keys(errors).length > 0) return { errors }
-  return {
-    choices: {
-      delivery: method === 'pickup' ? { method, dealer } : { method: 'home' },
-      shipping_address: shipping.choice ?? null,
-      billing_address: billing.choice ?? null,
-      payment_method: payment as PaymentMethod,
-    },
+  const choices: CheckoutChoices = {
+    delivery: method === 'pickup' ? { method, dealer } : { method: 'home' },
+    shipping_address: shipping.choice ?? null,
+    billing_address: billing.choice ?? null,
+    payment_method: payment as PaymentMethod,
   }
+  // The rules between the choices (home delivery's phone) are the contract's, read as the API would answer them.
+  const checked = checkoutChoicesInput.safeParse(choices)
+  if (!checked.success)
+    return {
+      errors: formErrorsOf(
+        Object.fromEntries(checked.error.issues.map((issue) => [issue.path.join('.'), [issue.message]])),
+      ),
+    }
+  return { choices }
 }
 
 /**
@@ -155,7 +163,12 @@ export function formErrorsOf(apiErrors: Record<string, string[]> | undefined): F
     if (prefix)
       add(
         second === 'address' && third ? `${prefix}_${third}` : `${prefix}_choice`,
-        second === 'saved' || !second ? ['saved_address'] : own,
+        // A saved address is refused as a whole; only a missing phone says what it lacks.
+        second === 'saved' || !second
+          ? keys.includes('phone_delivery')
+            ? ['phone_delivery']
+            : ['saved_address']
+          : own,
       )
     else if (head === 'dealer' || head === 'delivery')
       add(head === 'dealer' || second === 'dealer' ? 'dealer' : 'delivery', [

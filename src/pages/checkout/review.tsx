@@ -10,8 +10,8 @@ import { readForm } from '../../forms/read-form'
 import { sendRedirect } from '../../render/respond'
 import { type Checkout, checkoutSchema } from '../../../contract/checkout-schemas'
 import { unlessRefused } from '../../upstream/errors'
+import { AddressLines } from '../../components/address-lines'
 import {
-  AddressBlock,
   CheckoutAmounts,
   CheckoutSteps,
   cartCodeOf,
@@ -139,7 +139,7 @@ export function ReviewPage({
             ) : (
               <>
                 <p className="review-strong">{t('checkout.home')}</p>
-                {choices.shipping_address && <AddressBlock view={view} address={choices.shipping_address} />}
+                {choices.shipping_address && <AddressLines address={choices.shipping_address} tag={view.market.tag} />}
                 {cart.shipping && (
                   <p className="checkout-note">
                     {t('cart.delivery_days', {
@@ -160,7 +160,7 @@ export function ReviewPage({
             {choices.billing_same ? (
               <p>{t('checkout.billing_same')}</p>
             ) : (
-              choices.billing_address && <AddressBlock view={view} address={choices.billing_address} />
+              choices.billing_address && <AddressLines address={choices.billing_address} tag={view.market.tag} />
             )}
           </ReviewPart>
           <ReviewPart
@@ -249,8 +249,11 @@ export async function submitReview(c: Context<MarketEnv>): Promise<Response> {
         const reason = discountRefusalOf(refused.rejection.errors?.discount?.[0]) ?? 'discount_unknown'
         return sendRedirect(c, withNotice(cartWithRefusal(c.var.market.segment, reason), 'cart_discount_ended'), 303)
       }
+      case 'email_unconfirmed':
+        // A backend of the brand's that sells only to confirmed addresses: the form's page says so.
+        return sendRedirect(c, `${paths.form}?confirm=email`, 303)
       default:
-        // `incomplete`, `email_unconfirmed`: the form says what is missing.
+        // `incomplete`: the form says what is missing.
         return sendRedirect(c, paths.form, 303)
     }
   }
