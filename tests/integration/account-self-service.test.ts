@@ -1,0 +1,151 @@
+import { env } from 'cloudflare:workers'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { DEMO, SECOND, formPost, logIn, sessions, steadyRateLimiters, visitAs } from '../fixtures/session'
+import { textOf, visit } from '../fixtures/worker'
+
+/** Rate limiters counting from zero in each test, with wrangler.toml's limits and no clock. */
+let limiters: Partial<Cloudflare.Env> = {}
+beforeEach(() => {
+  limiters = steadyRateLimiters()
+})
+
+/** The form token of an account page's form, as its button posts it. */
+async function tokenOf(session: string, path: string): Promise<string> {
+  const page = await visitAs(session, path)
+  expect(page.status).toBe(200)
+  return /<input type="hidden" name="form_token" value="([^"]+)"/.exec(page.text)?.[1] ?? ''
+}
+
+const post = async (session: string, path: string, fields: Record<string, string>) =>
+  visitAs(session, path, formPost({ form_token: await tokenOf(session, path), ...fields }), limiters)
+
+const NEW_PASSWORD = 'Nuova-Sella-2027!'
+
+describe('the profile', () => {
+  it('saves the names and the phone, checked on the server, and greets the new name at once', async () => {
+    const giulia = await logIn()
+    const wrong = await post(giulia, '/it-it/my-account/profile', { first_name: '', last_name: 'Rossi', phone: 'x1' })
+    expect(wrong.status).toBe(422)
+    expect(textOf(wrong.text)).toContain('Questo campo è obbligatorio.')
+    expect(textOf(wrong.text)).toContain('Inserisca un numero di telefono valido.')
+
+    const saved = await post(giulia, '/it-it/my-account/profile', {
+      first_name: 'Giulietta',
+      last_name: 'Rossi Bianchi',
+      phone: '+39 035 555 0123',
+    })
+    expect(saved.status).toBe(303)
+    expect(saved.headers.get('Location')).toBe('/it-it/my-account/profile?notice=profile_saved')
+    const row = await env.DB.prepare('SELECT first_name, last_name, phone FROM users WHERE email = ?')
+      .bind(DEMO.email)
+      .first()
+    expect(row).toEqual({ first_name: 'Giulietta', last_name: 'Rossi Bianchi', phone: '+39 035 555 0123' })
+    expect((await sessions().read(giulia))?.user.first_name).toBe('Giulietta')
+  })
+
+  it('changes nothing without the page’s own token (a post from elsewhere, another form’s token)', async () => {
+    const giulia = await logIn()
+    const otherForm = await tokenOf(giulia, '/it-it/my-account/profile/password')
+    const forged = await visitAs(
+      giulia,
+      '/it-it/my-account/profile',
+      formPost({ form_token: otherForm, first_name: 'Mallory', last_name: 'X' }),
+      limiters,
+    )
+    expect(forged.status).toBe(400)
+    const row = await env.DB.prepare('SELECT first_name FROM users WHERE email = ?').bind(DEMO.email).first()
+    expect(row?.first_name).not.toBe('Mallory')
+  })
+})
+
+describe('changing the password', () => {
+  it('asks the current one, ends every other session and keeps this one, and mails that it changed', async () => {
+    const here = await logIn(SECOND)
+    const elsewhere = await logIn(SECOND)
+    const wrong = await post(here, '/it-it/my-account/profile/password', {
+      current_password: 'not-my-password-1',
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    expect(wrong.status).toBe(422)
+    expect(textOf(wrong.text)).toContain('Questa non è la Sua password attuale.')
+    const weak = await post(here, '/it-it/my-account/profile/password', {
+      current_password: SECOND.password,
+      password: 'short',
+      password_confirmation: 'short',
+    })
+    expect(weak.status).toBe(422)
+    expect((await visitAs(elsewhere, '/it-it/my-account')).status).toBe(200)
+
+    const changed = await post(here, '/it-it/my-account/profile/password', {
+      current_password: SECOND.password,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    expect(changed.status).toBe(303)
+    expect(changed.headers.get('Location')).toBe('/it-it/my-account/profile?notice=password_updated')
+    // This session goes on; the other one is gone, here and upstream.
+    expect((await visitAs(here, '/it-it/my-account')).status).toBe(200)
+    expect(await sessions().read(elsewhere)).toBeNull()
+    const other = await visitAs(elsewhere, '/it-it/my-account')
+    expect(other.status).toBe(302)
+    expect(other.headers.get('Location')).toMatch(/^\/login\?/)
+    // The new password logs in; a mail says it changed, in Italian.
+    await logIn({ email: SECOND.email, password: NEW_PASSWORD })
+    const mail = await env.DB.prepare(
+      "SELECT subject, body FROM outbox WHERE recipient = ? AND kind = 'password_changed' ORDER BY id DESC",
+    )
+      .bind(SECOND.email)
+      .first<{ subject: string; body: string }>()
+    expect(mail?.subject).toBe('La password di Aurora Cycles è stata cambiata')
+  })
+})
+
+describe('deleting the account', () => {
+  it('needs the password, then erases the person, keeps the orders, ends the session and every login', async () => {
+    const giulia = await logIn()
+    const user = await env.DB.prepare('SELECT id FROM users WHERE email = ?').bind(DEMO.email).first<number>('id')
+    const orders = await env.DB.prepare('SELECT COUNT(*) AS n FROM orders WHERE user_id = ?')
+      .bind(user)
+      .first<number>('n')
+    expect(orders).toBeGreaterThan(0)
+    await env.DB.prepare("INSERT INTO newsletter_subscribers (site, email, locale) VALUES ('it', ?, 'it')")
+      .bind(DEMO.email)
+      .run()
+
+    const wrong = await post(giulia, '/it-it/my-account/profile/delete', { password: 'not-my-password-1' })
+    expect(wrong.status).toBe(422)
+    expect(await env.DB.prepare('SELECT erased_at FROM users WHERE id = ?').bind(user).first('erased_at')).toBeNull()
+
+    const erased = await post(giulia, '/il-he/my-account/profile/delete', { password: DEMO.password })
+    expect(erased.status).toBe(303)
+    expect(erased.headers.get('Location')).toBe('/il-he/account-deleted')
+    expect(erased.headers.get('Set-Cookie')).toMatch(/__Host-AuthTkn=;/)
+    expect(await sessions().read(giulia)).toBeNull()
+
+    const row = await env.DB.prepare('SELECT email, first_name, last_name, phone, erased_at FROM users WHERE id = ?')
+      .bind(user)
+      .first<Record<string, string | null>>()
+    expect(row).toMatchObject({ email: `erased-${user}@erased.invalid`, first_name: '', last_name: '', phone: null })
+    expect(row?.erased_at).toBeTruthy()
+    for (const table of ['addresses', 'bikes', 'access_tokens', 'carts']) {
+      const left = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`).bind(user).first('n')
+      expect(left, table).toBe(0)
+    }
+    const subscribed = await env.DB.prepare('SELECT COUNT(*) AS n FROM newsletter_subscribers WHERE email = ?')
+      .bind(DEMO.email)
+      .first('n')
+    expect(subscribed).toBe(0)
+    // The orders stay, with the billing data they carry.
+    const kept = await env.DB.prepare('SELECT COUNT(*) AS n FROM orders WHERE user_id = ? AND billing_address <> ""')
+      .bind(user)
+      .first('n')
+    expect(kept).toBe(orders)
+
+    const goodbye = await visit('/il-he/account-deleted')
+    expect(goodbye.status).toBe(200)
+    expect(textOf(goodbye.text)).toContain('החשבון שלכם נמחק')
+    const login = await visit('/login', formPost(DEMO, { 'CF-Connecting-IP': '198.51.100.77' }))
+    expect(login.status).toBe(422)
+  })
+})
