@@ -101,6 +101,31 @@ describe('changing the password', () => {
   })
 })
 
+describe("the order's tracking number", () => {
+  it("opens the carrier's tracking page, left to right in Hebrew; an unknown carrier's number stays plain text", async () => {
+    const giulia = await logIn()
+    const code = await env.DB.prepare(
+      'SELECT o.code FROM orders o JOIN users u ON u.id = o.user_id WHERE u.email = ? ORDER BY o.id LIMIT 1',
+    )
+      .bind(DEMO.email)
+      .first<string>('code')
+    const ship = (carrier: string) =>
+      env.DB.prepare("UPDATE orders SET carrier = ?, tracking_code = '1Z999AA10123456784' WHERE code = ?")
+        .bind(carrier, code)
+        .run()
+    await ship('ups')
+    const linked = await visitAs(giulia, `/il-he/my-account/orders/${code}`)
+    expect(linked.status).toBe(200)
+    expect(linked.text).toContain(
+      '<a href="https://www.ups.com/track?tracknum=1Z999AA10123456784" dir="ltr" rel="noopener noreferrer" class="tracking-number">1Z999AA10123456784</a>',
+    )
+    await ship('other')
+    const plain = await visitAs(giulia, `/il-he/my-account/orders/${code}`)
+    expect(plain.text).toContain('1Z999AA10123456784')
+    expect(plain.text).not.toContain('class="tracking-number"')
+  })
+})
+
 describe('deleting the account', () => {
   it('needs the password, then erases the person, keeps the orders, ends the session and every login', async () => {
     const giulia = await logIn()
