@@ -174,3 +174,44 @@ describe('deleting the account', () => {
     expect(login.status).toBe(422)
   })
 })
+
+describe('picking another market with a cart', () => {
+  const pick = (fields: Record<string, string>, cookie: string) =>
+    visit('/_market', formPost(fields, { Cookie: cookie, 'CF-Connecting-IP': '203.0.113.9' }))
+
+  it('first says, in the language left, that the cart stays in its country for the return; then goes on', async () => {
+    const added = await visit(
+      '/it-it/cart/items',
+      formPost(
+        { sku: 'STR9-M-RED', quantity: '1', key: 'form-key-switch-abcdefghijkl', product: 'aurora-strada-9' },
+        { 'CF-Connecting-IP': '203.0.113.9' },
+      ),
+    )
+    expect(added.status).toBe(303)
+    const cart =
+      added.headers
+        .getSetCookie()
+        .find((line) => line.startsWith('__Host-Cart-it='))
+        ?.split(';')[0] ?? ''
+    expect(cart).not.toBe('')
+    const from = '/it-it/products/aurora-strada-9'
+
+    const told = await pick({ market: 'de-de', from }, cart)
+    expect(told.status).toBe(200)
+    expect(told.text).toContain('<html lang="it"')
+    expect(textOf(told.text)).toContain('Il Suo carrello resta in Italia')
+    expect(told.text).toContain('<input type="hidden" name="cart_confirmed" value="1"/>')
+    expect(told.text).toContain(`href="${from}"`)
+
+    const gone = await pick({ market: 'de-de', from, cart_confirmed: '1' }, cart)
+    expect(gone.status).toBe(303)
+    expect(gone.headers.get('Location')).toMatch(/^\/de-de/)
+    // What it said is true: the Italian cart is still there on the way back.
+    const back = await visit('/it-it/cart', { headers: { Cookie: cart } })
+    expect(textOf(back.text)).toContain('Aurora Strada 9')
+
+    // Another language of the same country, or no cart: no question.
+    expect((await pick({ market: 'it-it', from: '/de-de' }, cart)).status).toBe(303)
+    expect((await pick({ market: 'de-de', from }, '')).status).toBe(303)
+  })
+})
