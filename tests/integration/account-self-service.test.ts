@@ -215,3 +215,17 @@ describe('picking another market with a cart', () => {
     expect((await pick({ market: 'de-de', from }, '')).status).toBe(303)
   })
 })
+
+describe("an article's bikes", () => {
+  it('shows the cards of the bikes the story names, in the market, and the way to a test ride of the first', async () => {
+    const story = await visit('/it-it/news/details/nuova-gravel-aurora-sterrato-gr')
+    expect(story.status).toBe(200)
+    expect(textOf(story.text)).toContain('Le bici di questa storia')
+    expect(story.text).toContain('href="/it-it/products/aurora-sterrato-gr"')
+    expect(story.text).toMatch(/href="\/it-it\/[a-z-]+\?model=aurora-sterrato-gr"/)
+    expect(textOf(story.text)).toContain('Prenoti un giro di prova della Aurora Sterrato GR')
+    const none = await visit('/it-it/news/details/guida-manutenzione-invernale-bici')
+    expect(none.status).toBe(200)
+    expect(none.text).not.toContain('story-bikes')
+  })
+})
