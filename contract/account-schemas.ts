@@ -81,6 +81,33 @@ export const registerRequest = registrationFields.extend({
    */
   sign_in: z.boolean().optional(),
 })
+/**
+ * `PUT api/account/profile`: what a customer changes of their own record (docs/decisions/062): the names and the
+ * phone. The e-mail is the login and stays as it is (a change would need its own confirmation).
+ */
+export const profileInput = z.object({
+  first_name: personName(80),
+  last_name: personName(80),
+  phone: phoneSchema.optional().transform((value) => value || null),
+})
+export type ProfileInput = z.infer<typeof profileInput>
+
+/** The password a customer types to prove it is them (any length: it is compared, not set). */
+const currentPassword = z.string({ error: 'required' }).min(1, 'required').max(200, 'too_long')
+
+/**
+ * `POST api/account/password` (with the bearer's token): the current password, and the new one under the reset's
+ * rules. Every other token of the account is revoked; the bearer's stays.
+ */
+export const passwordChangeRequest = z.object({ current_password: currentPassword, password: newPasswordSchema })
+export type PasswordChangeRequest = z.infer<typeof passwordChangeRequest>
+
+/**
+ * `POST api/account/erase` (with the bearer's token): the account's password, as the confirmation that its owner wants
+ * it gone. The person's data is erased; the orders stay, with the billing data they carry (docs/decisions/062).
+ */
+export const accountErasureRequest = z.object({ password: currentPassword })
+
 /** `POST api/auth/resend-confirmation` (with the bearer's token). */
 export const resendConfirmationRequest = z.object({ link_template: confirmLinkTemplate })
 /** `POST api/auth/confirm-email`. */

@@ -144,6 +144,8 @@ export const productSchema = productSummarySchema.extend({
 export const newsArticleSchema = newsSummarySchema.extend({
   /** Rich text: a small subset of HTML, which the Worker sanitises before it reaches a page. */
   body: z.string(),
+  /** The bikes the article names, by their product slugs (a backend without them: none). */
+  products: z.array(z.string()).default([]),
 })
 
 /** The services a dealer may offer, which visitors filter by. */

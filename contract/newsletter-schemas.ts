@@ -57,3 +57,9 @@ export const newsletterLinkAnswer = envelope(z.object({ email: z.string(), expir
 
 /** `POST api/newsletter/unsubscribe`: the market's newsletter, and any sign-up still pending, end for the address. */
 export const newsletterUnsubscribeRequest = z.object({ email: emailSchema })
+
+/**
+ * `POST api/newsletter/status` (`{ email }`, the site's call for a logged-in customer's own address): whether the
+ * address is a subscriber of the market's newsletter, and whether a sign-up waits for its confirmation.
+ */
+export const newsletterStatusAnswer = envelope(z.object({ subscribed: z.boolean(), pending: z.boolean() }))

@@ -395,6 +395,7 @@ function demoSeedRows() {
         blocks: JSON.stringify(article.blocks ?? []),
         image: article.image ?? null,
         published_at: article.published_at,
+        products: JSON.stringify(article.products ?? []),
         body: richText(article.blocks ?? []),
         updated_at: `${article.published_at}T08:00:00Z`,
       }),

@@ -28,7 +28,11 @@ import {
 import { bikesPage, registerBike } from './pages/account/bikes'
 import { orderPage } from './pages/account/order'
 import { ordersPage } from './pages/account/orders'
+import { accountNewsletterPage, submitAccountNewsletter } from './pages/account/newsletter'
 import { accountOverview } from './pages/account/overview'
+import { changePassword, passwordPage } from './pages/account/password'
+import { eraseAccount, erasedPage, erasePage } from './pages/account/erase'
+import { profilePage, saveProfile } from './pages/account/profile'
 import { addToCart, cartPage, changeCartLine, removeCartLine } from './pages/cart'
 import { applyCartDiscount, removeCartDiscount } from './cart/cart-discount'
 import { checkoutPage, submitCheckout } from './pages/checkout/checkout-form'
@@ -101,6 +105,8 @@ market.use('/my-account/orders/*', requirePage('account-orders'))
 market.use('/my-account/bikes/*', requirePage('account-bikes'))
 market.use('/my-account/addresses/*', requirePage('account-addresses'))
 market.use('/my-account/confirm-email', requirePage('email-confirmation'))
+market.use('/my-account/profile/*', requirePage('account-profile'))
+market.use('/my-account/newsletter', requirePage('newsletter'))
 market.use('/my-account/*', requireViewer())
 // Checkout exists only where the market sells online: 404 before the login is even asked for; 503 without a provider.
 market.use('/checkout/*', requirePage('checkout'), requireViewer(), requirePaymentProvider())
@@ -117,6 +123,16 @@ market.post('/my-account/addresses/:id', updateAddress)
 market.get('/my-account/addresses/:id/delete', deleteAddressPage)
 market.post('/my-account/addresses/:id/delete', deleteAddress)
 market.post('/my-account/addresses/:id/default', makeDefaultAddress)
+market.get('/my-account/profile', profilePage)
+market.post('/my-account/profile', saveProfile)
+market.get('/my-account/profile/password', passwordPage)
+market.post('/my-account/profile/password', changePassword)
+market.get('/my-account/profile/delete', erasePage)
+market.post('/my-account/profile/delete', eraseAccount)
+market.get('/my-account/newsletter', accountNewsletterPage)
+market.post('/my-account/newsletter', submitAccountNewsletter)
+// The goodbye page of an erased account: its visitor is logged out by then.
+market.get('/account-deleted', requirePage('account'), erasedPage)
 
 // The cart (src/pages/cart.tsx): only in markets that sell online (the availability rule's `cart`).
 market.get('/cart', requirePage('cart'), cartPage)

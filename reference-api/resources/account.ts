@@ -5,11 +5,16 @@ import { addresses } from './addresses'
 import { requireBearer } from './auth'
 import { bikes } from './bikes'
 import { orders } from './orders'
+import { selfService } from './self-service'
 
-/** `api/account/*`: the bearer's own profile, addresses, bikes and orders; every call needs the token (else 401). */
+/**
+ * `api/account/*`: the bearer's own profile, addresses, bikes and orders, and their own changes to the account (its
+ * profile, password and erasure); every call needs the token (else 401).
+ */
 export const account = new Hono<ApiEnv>()
   .use('/account/*', requireBearer)
   .get('/account/profile', (c) => respond(c, profileAnswer, { data: c.var.user }))
   .route('/', addresses)
   .route('/', bikes)
   .route('/', orders)
+  .route('/', selfService)

@@ -61,10 +61,12 @@ export const content = new Hono<ApiEnv>()
 async function article(c: ApiContext, where: string, key: string | number | null) {
   if (key === null) return notFound(c)
   const row = await c.env.DB.prepare(
-    `SELECT id, slug, title, excerpt, image, published_at, body FROM news
+    `SELECT id, slug, title, excerpt, image, published_at, body, products FROM news
       WHERE locale = ?1 AND scope IN ('*', ?2) AND ${where} ORDER BY scope = '*' LIMIT 1`,
   )
     .bind(c.var.locale, c.var.tenant ?? '*', key)
-    .first<NewsArticle>()
-  return row ? respond(c, newsArticleAnswer, { data: row }) : notFound(c)
+    .first<Omit<NewsArticle, 'products'> & { products: string }>()
+  return row
+    ? respond(c, newsArticleAnswer, { data: { ...row, products: parseJson<string[]>(row.products, []) } })
+    : notFound(c)
 }

@@ -7,6 +7,7 @@ import {
   newsletterLinkAnswer,
   type NewsletterRequest,
   newsletterRequest,
+  newsletterStatusAnswer,
   newsletterUnsubscribeRequest,
 } from '../../contract/newsletter-schemas'
 import { siteSettingsSchema } from '../../contract/schemas'
@@ -27,7 +28,8 @@ const ACCEPTED = 'If the address can be subscribed, a confirmation link is on it
  * request and mails its link; `GET api/newsletter/confirm/{token}` tells a link's address (and confirms nothing: mail
  * scanners follow links); `POST api/newsletter/confirm` makes the address a subscriber of the market;
  * `POST api/newsletter/unsubscribe` ends the address's subscription and pending sign-ups of the market (the site checks
- * the signed link first).
+ * the signed link first); `POST api/newsletter/status` tells whether an address is subscribed to the market, or waits
+ * for its confirmation (the site asks it for a logged-in customer's own address only).
  */
 export const newsletter = new Hono<ApiEnv>()
   .post('/newsletter/subscriptions', async (c) => {
@@ -88,6 +90,22 @@ export const newsletter = new Hono<ApiEnv>()
       db.prepare('DELETE FROM newsletter_requests WHERE site = ? AND lower(email) = ?').bind(tenant, email),
     ])
     return respond(c, acknowledgedAnswer, { message: 'The address receives no more newsletters of this market.' })
+  })
+  .post('/newsletter/status', async (c) => {
+    const tenant = c.var.tenant
+    if (!tenant) return notFound(c)
+    const body = newsletterUnsubscribeRequest.safeParse(await jsonBody(c))
+    if (!body.success) return invalid(c, body.error)
+    const row = await c.env.DB.prepare(
+      `SELECT EXISTS (SELECT 1 FROM newsletter_subscribers WHERE site = ?1 AND lower(email) = ?2) AS subscribed,
+              EXISTS (SELECT 1 FROM newsletter_requests WHERE site = ?1 AND lower(email) = ?2 AND used_at IS NULL
+                        AND expires_at > ${NOW}) AS pending`,
+    )
+      .bind(tenant, body.data.email)
+      .first<{ subscribed: number; pending: number }>()
+    return respond(c, newsletterStatusAnswer, {
+      data: { subscribed: row?.subscribed === 1, pending: row?.pending === 1 },
+    })
   })
 
 /** The caller's market (`X-Tenant`) when it exists and is not under maintenance, else null. */

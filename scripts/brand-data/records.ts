@@ -96,6 +96,8 @@ export const newsFile = z.array(
     blocks: z.array(contentBlockSchema).default([]),
     image: sitePath.nullish(),
     published_at: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    /** The bikes the article names, by their product slugs: the article page shows their cards. */
+    products: z.array(slug).default([]),
   }),
 )
 

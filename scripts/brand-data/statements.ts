@@ -181,6 +181,7 @@ function newsStatement(article: NewsRecord): string {
       body: richText(article.blocks),
       image: article.image ?? null,
       published_at: article.published_at,
+      products: json(article.products),
     },
     ['slug', 'locale', 'scope'],
     'updated_at',

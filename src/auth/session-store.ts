@@ -136,14 +136,21 @@ export function sessionStore<S extends StoredSession>(
     /** Ends one session (its index entry too, given its owner). */
     end,
 
-    /** Ends every session of a user (after a password change). */
-    async endAllOf(owner: number): Promise<void> {
-      memo?.clear((_, session) => ownerOf?.(session) === owner)
+    /**
+     * Ends every session of a user (after a password reset, an erased account), or every one but `keep`, the id of
+     * the session that changed the password from the account.
+     */
+    async endAllOf(owner: number, keep?: string): Promise<void> {
+      const kept = keep && SESSION_ID.test(keep) ? await sha256Hex(keep) : null
+      const keptKey = keep ? memoKey(secret, keep) : null
+      memo?.clear((key, session) => ownerOf?.(session) === owner && key !== keptKey)
       let cursor: string | undefined
       do {
         const page = await kv.list({ prefix: `user:${owner}:`, cursor })
         await Promise.all(
-          page.keys.flatMap(({ name }) => [kv.delete(`${prefix}:${name.split(':')[2]}`), kv.delete(name)]),
+          page.keys
+            .filter(({ name }) => name.split(':')[2] !== kept)
+            .flatMap(({ name }) => [kv.delete(`${prefix}:${name.split(':')[2]}`), kv.delete(name)]),
         )
         cursor = page.list_complete ? undefined : page.cursor
       } while (cursor)

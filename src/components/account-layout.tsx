@@ -12,6 +12,8 @@ export const ACCOUNT_SECTIONS = [
   { path: '/orders', label: 'orders.title', page: 'account-orders' },
   { path: '/bikes', label: 'bike.title', page: 'account-bikes' },
   { path: '/addresses', label: 'address.title', page: 'account-addresses' },
+  { path: '/profile', label: 'profile.title', page: 'account-profile' },
+  { path: '/newsletter', label: 'account_newsletter.title', page: 'newsletter' },
 ] as const
 
 /** `/{m}/my-account` of the view's market. */

@@ -2,6 +2,7 @@ import { ResponsiveImage } from '../components/responsive-image'
 import type { Context } from 'hono'
 import { NEWS_PER_PAGE } from '../cache/lookups'
 import { Caching } from '../cache/answer-caching'
+import { ProductCards } from '../components/product-cards'
 import { DefaultLayout } from '../components/layouts'
 import { articlePath, NewsCards } from '../components/news-cards'
 import { absoluteUrl, type HeadProps, headFromSeo } from '../components/page-head'
@@ -102,8 +103,34 @@ export function ArticlePage({
         {/* Sanitised by the allowlist of render/rich-text.ts just before: only text-level markup and safe links. */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the article's rich text, sanitised by src/render/rich-text.ts */}
         <div className="rich-text" dangerouslySetInnerHTML={{ __html: body }} />
+        <StoryBikes view={view} chrome={chrome} slugs={article.products} />
       </article>
     </DefaultLayout>
+  )
+}
+
+/**
+ * "The bikes in this story": the cards of the bikes an article names that the market sells (its product menu, in the
+ * article's order), and the way to a test ride of the first; nothing when it names none the market sells.
+ */
+export function StoryBikes({ view, chrome, slugs }: { view: MarketView; chrome: Chrome; slugs: readonly string[] }) {
+  const { t } = view
+  const bikes = slugs.flatMap((slug) => chrome.productMenu.find((product) => product.slug === slug) ?? [])
+  const first = bikes[0]
+  if (!first) return null
+  const testRide = chrome.available.pageUrl('test-drive', `?model=${encodeURIComponent(first.slug)}`)
+  return (
+    <section className="story-bikes" aria-labelledby="story-bikes-title">
+      <h2 id="story-bikes-title">{t('news.story_bikes')}</h2>
+      <ProductCards view={view} products={bikes} />
+      {testRide && (
+        <p>
+          <a className="button" href={testRide}>
+            {t('news.book_test_ride', { model: first.name })}
+          </a>
+        </p>
+      )}
+    </section>
   )
 }
 

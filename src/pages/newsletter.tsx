@@ -18,8 +18,8 @@ import { sendPage, sendRedirect, viewOf } from '../render/respond'
 import { isUpstreamError, unlessRefused } from '../upstream/errors'
 import { fieldErrors } from '../../contract/fields'
 import { newsletterFields } from '../../contract/newsletter-schemas'
-import { unsubscribeLink } from '../mail/unsubscribe-link'
 import { loadChrome } from './chrome'
+import { newsletterRequestOf } from './newsletter-request'
 
 /** The pages of the sign-up: the form (again, with its messages), "check your inbox", the confirmation and its end. */
 type PageState =
@@ -226,12 +226,7 @@ export async function submitNewsletter(c: Context<MarketEnv>): Promise<Response>
   if (!fields.success) return again({ errors: fieldErrors(fields.error) }, 422)
   // The token's id is the sign-up's key upstream: the same form sent twice with the same address mails one link (a
   // kept page's footer gives every visitor the same token, so the address is part of the key there).
-  const request = {
-    ...fields.data,
-    link_template: `${origin}/${c.var.market.segment}/newsletter/confirm/{token}`,
-    unsubscribe_link: await unsubscribeLink(secret, origin, c.var.market.segment, fields.data.email),
-    submission_key: token.id,
-  }
+  const request = await newsletterRequestOf(c, secret, origin, fields.data, token.id)
   try {
     const answer = await unlessRefused(c.var.api.newsletter.subscribe(request), [422])
     if (answer.refused) return again({ errors: answer.refused.rejection.errors ?? { form: ['invalid'] } }, 422)

@@ -34,6 +34,8 @@ export const AREAS = {
       'account/bikes',
       'account/bike-models',
       'account/addresses',
+      'account/password',
+      'account/erase',
       'auth/register',
       'auth/confirm-email',
       'auth/resend-confirmation',
@@ -42,7 +44,7 @@ export const AREAS = {
     ],
     lists: ['account/profile', 'account/bikes', 'account/bike-models', 'account/addresses'],
     held: false,
-    pages: ['sign-up', 'account-bikes', 'account-addresses', 'email-confirmation', 'password-reset'],
+    pages: ['sign-up', 'account-bikes', 'account-addresses', 'account-profile', 'email-confirmation', 'password-reset'],
   },
   // A customer's orders are the shop's: they exist where the cart and checkout do.
   'cart-checkout': {

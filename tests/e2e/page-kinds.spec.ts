@@ -173,6 +173,11 @@ const KINDS: Kind[] = [
   },
   { name: 'account-addresses', customer: true, locate: async (_, m) => `/${m}/my-account/addresses` },
   { name: 'account-bikes', customer: true, locate: async (_, m) => `/${m}/my-account/bikes` },
+  { name: 'account-profile', customer: true, locate: async (_, m) => `/${m}/my-account/profile` },
+  { name: 'account-password', customer: true, locate: async (_, m) => `/${m}/my-account/profile/password` },
+  { name: 'account-delete', customer: true, locate: async (_, m) => `/${m}/my-account/profile/delete` },
+  { name: 'account-newsletter', customer: true, locate: async (_, m) => `/${m}/my-account/newsletter` },
+  { name: 'account-deleted', locate: async (_, m) => `/${m}/account-deleted` },
   {
     name: 'checkout',
     customer: true,

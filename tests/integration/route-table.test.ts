@@ -33,7 +33,11 @@ import {
 import { bikesPage, registerBike } from '../../src/pages/account/bikes'
 import { orderPage } from '../../src/pages/account/order'
 import { ordersPage } from '../../src/pages/account/orders'
+import { eraseAccount, erasedPage, erasePage } from '../../src/pages/account/erase'
+import { accountNewsletterPage, submitAccountNewsletter } from '../../src/pages/account/newsletter'
 import { accountOverview } from '../../src/pages/account/overview'
+import { changePassword, passwordPage } from '../../src/pages/account/password'
+import { profilePage, saveProfile } from '../../src/pages/account/profile'
 import { addToCart, cartPage, changeCartLine, removeCartLine } from '../../src/pages/cart'
 import { applyCartDiscount, removeCartDiscount } from '../../src/cart/cart-discount'
 import { checkoutPage, submitCheckout } from '../../src/pages/checkout/checkout-form'
@@ -148,6 +152,15 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/:market/my-account/addresses/:id/delete', '/it-it/my-account/addresses/1/delete', deleteAddressPage],
   ['POST', '/:market/my-account/addresses/:id/delete', '/it-it/my-account/addresses/1/delete', deleteAddress],
   ['POST', '/:market/my-account/addresses/:id/default', '/it-it/my-account/addresses/1/default', makeDefaultAddress],
+  ['GET', '/:market/my-account/profile', '/it-it/my-account/profile', profilePage],
+  ['POST', '/:market/my-account/profile', '/it-it/my-account/profile', saveProfile],
+  ['GET', '/:market/my-account/profile/password', '/it-it/my-account/profile/password', passwordPage],
+  ['POST', '/:market/my-account/profile/password', '/it-it/my-account/profile/password', changePassword],
+  ['GET', '/:market/my-account/profile/delete', '/it-it/my-account/profile/delete', erasePage],
+  ['POST', '/:market/my-account/profile/delete', '/it-it/my-account/profile/delete', eraseAccount],
+  ['GET', '/:market/my-account/newsletter', '/it-it/my-account/newsletter', accountNewsletterPage],
+  ['POST', '/:market/my-account/newsletter', '/it-it/my-account/newsletter', submitAccountNewsletter],
+  ['GET', '/:market/account-deleted', '/it-it/account-deleted', erasedPage],
   ['GET', '/:market/cart', '/it-it/cart', cartPage],
   ['POST', '/:market/cart/items', '/it-it/cart/items', addToCart],
   ['POST', '/:market/cart/items/:sku', '/it-it/cart/items/STR9-M-RED', changeCartLine],

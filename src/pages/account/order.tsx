@@ -156,7 +156,18 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
             </>
           )}
           {order.delivery.tracking_code && (
-            <p>{translated(view, 'order.tracking', { code: <Ltr>{order.delivery.tracking_code}</Ltr> })}</p>
+            <p>
+              {translated(view, 'order.tracking', {
+                code: tracking ? (
+                  // The number opens the carrier's own tracking page; read left to right in every language.
+                  <a href={tracking} dir="ltr" rel="noopener noreferrer" className="tracking-number">
+                    {order.delivery.tracking_code}
+                  </a>
+                ) : (
+                  <Ltr>{order.delivery.tracking_code}</Ltr>
+                ),
+              })}
+            </p>
           )}
           {tracking && (
             <p>

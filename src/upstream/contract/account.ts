@@ -10,6 +10,8 @@ import {
   bikesAnswer,
   orderAnswer,
   ordersAnswer,
+  type PasswordChangeRequest,
+  type ProfileInput,
 } from '../../../contract/account-schemas'
 import { userRecordAnswer } from '../readers/user-record'
 import { dataOf, listOf, pagedOf, query, segment, servedListOf } from './answers'
@@ -29,6 +31,13 @@ export const accountCalls = (client: Upstream) => ({
   profile: async () =>
     (await dataOf(client.get('account/profile', userRecordAnswer))) ??
     dataOf(client.get('auth/user', userRecordAnswer)),
+  /** `PUT api/account/profile`: the customer's names and phone; the record as it now is. */
+  updateProfile: (profile: ProfileInput) => dataOf(client.send('PUT', 'account/profile', profile, userRecordAnswer)),
+  /** `POST api/account/password`: refused (422 `current_password`) when the current password is wrong. */
+  changePassword: (change: PasswordChangeRequest) =>
+    client.send('POST', 'account/password', change, acknowledgedAnswer),
+  /** `POST api/account/erase`: the person's data erased, the orders kept; refused (422) on a wrong password. */
+  erase: (password: string) => client.send('POST', 'account/erase', { password }, acknowledgedAnswer),
   /** `POST api/auth/resend-confirmation`: mails a new confirmation link while the address is unconfirmed. */
   resendConfirmation: (linkTemplate: string) =>
     client.send('POST', 'auth/resend-confirmation', { link_template: linkTemplate }, acknowledgedAnswer),

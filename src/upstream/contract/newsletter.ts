@@ -1,6 +1,10 @@
 import { acknowledgedAnswer } from '../../../contract/account-schemas'
 import type { Upstream } from '../client'
-import { newsletterLinkAnswer, type NewsletterRequest } from '../../../contract/newsletter-schemas'
+import {
+  newsletterLinkAnswer,
+  type NewsletterRequest,
+  newsletterStatusAnswer,
+} from '../../../contract/newsletter-schemas'
 import { dataOf, segment } from './answers'
 
 /**
@@ -20,4 +24,6 @@ export const newsletterCalls = (client: Upstream) => ({
   confirm: (token: string) => dataOf(client.send('POST', 'newsletter/confirm', { token }, newsletterLinkAnswer)),
   /** `POST api/newsletter/unsubscribe`: the market's newsletter and pending sign-ups end for the address. */
   unsubscribe: (email: string) => client.send('POST', 'newsletter/unsubscribe', { email }, acknowledgedAnswer),
+  /** `POST api/newsletter/status`: whether a (logged-in customer's own) address is subscribed, or waits to confirm. */
+  status: (email: string) => dataOf(client.send('POST', 'newsletter/status', { email }, newsletterStatusAnswer)),
 })
