@@ -3,17 +3,9 @@ import type { AppEnv } from '../env'
 import { ErrorMessages, PageError } from '../errors/page-error'
 import { sendCartSwitchPage } from '../pages/market-switch'
 import { cartLeftBehind } from './cart-on-switch'
+import { CART_CONFIRMED_FIELD, PICK_FROM_FIELD, PICK_MARKET_PATH } from './pick-form'
 import { findLiveMarket, rememberMarket } from './remembered-market'
 import { samePageIn } from './same-page'
-
-/** Where the pickers' forms post. */
-export const PICK_MARKET_PATH = '/_market'
-
-/** The pickers' field with the path of the page the visitor switches from (market/same-page.ts). */
-export const PICK_FROM_FIELD = 'from'
-
-/** The field that says the visitor was told what happens to their cart (pages/market-switch.tsx), and goes on. */
-export const CART_CONFIRMED_FIELD = 'cart_confirmed'
 
 /**
  * `POST /_market` (the picker's forms): remembers the picked market in `CountryLocale` and goes to the page the

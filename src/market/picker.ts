@@ -4,7 +4,7 @@ import { isolateMemo } from '../cache/memo'
 import type { Translate } from '../i18n/translator'
 import type { Region, Site } from '../../contract/schemas'
 import { isLive, type Market } from './market'
-import { PICK_FROM_FIELD, PICK_MARKET_PATH } from './pick-market'
+import { PICK_FROM_FIELD, PICK_MARKET_PATH } from './pick-form'
 
 const REGION_ORDER: Region[] = ['europe', 'americas', 'asia', 'oceania', 'africa']
 const languageNames = isolateMemo<string>({ limit: 64 })
