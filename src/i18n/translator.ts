@@ -13,7 +13,19 @@ export type Translate = (key: string, params?: TranslateParams) => string
  * One visitor's texts: called as `t(key, params)`, and knowing its locale and direction (`t.locale`, `t.dir`). Built
  * per request, never shared.
  */
-export type Translator = Translate & { readonly locale: string; readonly dir: Direction }
+export type Translator = Translate & {
+  readonly locale: string
+  readonly dir: Direction
+  /** The market's texts it reads (null: the Worker's English): what a kept part's texts depend on (render/kept.tsx). */
+  readonly messages: Messages | null
+}
+
+/**
+ * What a translator's texts depend on, for a part rendered once and kept (render/kept.tsx): its locale and the market's
+ * texts; a bare translate function (tests) stands for itself.
+ */
+export const textsOf = (t: Translate): readonly unknown[] =>
+  'messages' in t && 'locale' in t ? [t.locale, t.messages] : [t]
 
 const MISSING_LIMIT = 1000
 const missingReported = new Set<string>()
@@ -35,7 +47,7 @@ export function createTranslator(locale: string, messages: Messages | null): Tra
     const fallback: unknown = dictionary.t(key, params, 'fallback')
     return typeof fallback === 'string' && fallback ? fallback : key
   }
-  return Object.assign(translate, { locale, dir: direction(locale) })
+  return Object.assign(translate, { locale, dir: direction(locale), messages })
 }
 
 function reportMissing(locale: string, key: string, hadMessages: boolean): void {
