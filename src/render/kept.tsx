@@ -19,12 +19,19 @@ export const KeptContext = createContext<KeptRender | null>(null)
 
 const STORE_LIMIT = 500
 const store = new Map<string, string>()
-/** Unguessable per isolate: a marker or placeholder can only be one this code wrote. */
-const TOKEN = Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('')
-const markerValue = (index: number, end = '') => `${TOKEN}-${index}${end}`
+/**
+ * Unguessable per isolate, so a marker or placeholder can only be one this code wrote; made at the first render (the
+ * runtime gives no random values in the global scope).
+ */
+let token: string | undefined
+const isolateToken = () => {
+  token ??= Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('')
+  return token
+}
+const markerValue = (index: number, end = '') => `${isolateToken()}-${index}${end}`
 /** A part's marker as React writes it (an empty element between the page's elements). */
 const marker = (index: number, end = '') => `<template data-kept="${markerValue(index, end)}"></template>`
-const placeholder = (name: string) => `kept${TOKEN}${name}`
+const placeholder = (name: string) => `kept${isolateToken()}${name}`
 /** Values written in as they are: their escaped form is the same in text, an attribute and JSON in an attribute. */
 const SPLICEABLE = /^[\w\-.~!$&'()*+,;=:@%/?#[\]]*$/
 
@@ -77,29 +84,38 @@ export function Kept<V extends string = never>({
  * kept part's bytes written where its marker is, and each part's spliced values written in.
  */
 export function spliceKept(html: string, render: KeptRender): string {
-  let page = html
-  render.parts.forEach(({ key, bytes, values }, index) => {
+  // Each part's place in the page as rendered (searched from the last one's: parts render in the page's order), then
+  // the page joined once.
+  let last = 0
+  const places = render.parts.flatMap(({ key, bytes, values }, index) => {
     const start = marker(index)
-    const at = page.indexOf(start)
-    if (at < 0) return
-    let part = bytes
-    let after = at + start.length
-    if (part === null) {
-      const end = marker(index, '-end')
-      const endAt = page.indexOf(end, after)
-      if (endAt < 0) return
-      part = page.slice(after, endAt)
-      after = endAt + end.length
-      remember(render.store, key, part)
-    }
-    page = page.slice(0, at) + written(part, values) + page.slice(after)
+    let at = html.indexOf(start, last)
+    if (at < 0) at = html.indexOf(start)
+    if (at < 0) return []
+    last = at
+    if (bytes !== null) return [{ at, after: at + start.length, bytes, values }]
+    const end = marker(index, '-end')
+    const endAt = html.indexOf(end, at)
+    if (endAt < 0) return []
+    const captured = html.slice(at + start.length, endAt)
+    remember(render.store, key, captured)
+    return [{ at, after: endAt + end.length, bytes: captured, values }]
   })
-  return page
+  places.sort((a, b) => a.at - b.at)
+  const chunks: string[] = []
+  let from = 0
+  for (const { at, after, bytes, values } of places) {
+    chunks.push(html.slice(from, at), written(bytes, values))
+    from = after
+  }
+  chunks.push(html.slice(from))
+  return chunks.join('')
 }
 
 /** The part with its values written in (the values are SPLICEABLE: escaped, `&` and `'` change). */
 function written(part: string, values: Record<string, string>): string {
   let out = part
+  if (Object.keys(values).length === 0) return out
   for (const [name, value] of Object.entries(values))
     out = out.replaceAll(placeholder(name), value.replaceAll('&', '&amp;').replaceAll("'", '&#x27;'))
   return out
