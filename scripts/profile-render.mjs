@@ -68,7 +68,11 @@ const moduleLines = Object.fromEntries(
   files.map((f) => {
     const lines = readFileSync(join(outdir, f), 'utf8').split('\n')
     let current = '(bundle)'
-    return [f, lines.map((line) => (/^\/\/ [\w@./-]+\.(m?[jt]sx?|json)$/.test(line) ? (current = line.slice(3)) : current))]
+    const modulesByLine = lines.map((line) => {
+      if (/^\/\/ [\w@./-]+\.(m?[jt]sx?|json)$/.test(line)) current = line.slice(3)
+      return current
+    })
+    return [f, modulesByLine]
   }),
 )
 const moduleOf = (url, line) => {
@@ -88,6 +92,8 @@ const bindings = (mode) => ({
   SESSION_SECRET: 'profile-session-secret',
   PUBLIC_ORIGIN: ORIGIN,
 })
+/** The profile serves no static files: the pages' own cost is measured. */
+const noAssets = () => new Response('Not found', { status: 404 })
 const storage = (persistTo) => ({
   kvNamespaces: ['CACHE', 'SESSIONS'],
   d1Databases: ['DB'],
@@ -95,7 +101,7 @@ const storage = (persistTo) => ({
   ratelimits: Object.fromEntries(
     (rawConfig.ratelimits ?? []).map(({ name, namespace_id, simple }) => [name, { namespace_id, simple }]),
   ),
-  serviceBindings: { ASSETS: () => new Response('Not found', { status: 404 }) },
+  serviceBindings: { ASSETS: noAssets },
   persistTo,
 })
 const workerd = (mode, persistTo) => {
@@ -126,7 +132,9 @@ const workerd = (mode, persistTo) => {
 
 /** The workerd processes' CPU ticks (user + system), as `npm run bench` reads them. */
 function cpuTicks() {
-  const pids = execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n')
+  const pids = execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
   return pids.filter(Boolean).reduce((sum, pid) => {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
@@ -191,7 +199,9 @@ function partsOf(profile) {
     self[name] = (self[name] ?? 0) + 1
   }
   if (process.env.PROFILE_TOP) {
-    const top = Object.entries(self).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_TOP))
+    const top = Object.entries(self)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, Number(process.env.PROFILE_TOP))
     for (const [name, n] of top) console.log(`  ${((n / profile.samples.length) * 100).toFixed(1)} %  ${name}`)
   }
   return counts
@@ -226,7 +236,7 @@ const busy = (counts) =>
   Object.entries(counts)
     .filter(([part]) => part !== '(idle)')
     .reduce((sum, [, n]) => sum + n, 0)
-console.log('\npart | ' + results.map((r) => `${r.mode} ${r.path}`).join(' | '))
+console.log(`\npart | ${results.map((r) => `${r.mode} ${r.path}`).join(' | ')}`)
 const names = [...new Set(results.flatMap((r) => Object.keys(r.counts)))].filter((p) => p !== '(idle)')
 names.sort((a, b) => (results[0].counts[b] ?? 0) - (results[0].counts[a] ?? 0))
 for (const part of names) {
@@ -234,6 +244,7 @@ for (const part of names) {
     const share = (r.counts[part] ?? 0) / busy(r.counts)
     return `${(share * 100).toFixed(1)} % · ${(share * r.cpuMs * 1000).toFixed(0)} µs`
   })
-  if (results.some((r) => (r.counts[part] ?? 0) / busy(r.counts) >= 0.005)) console.log(`${part} | ${cells.join(' | ')}`)
+  if (results.some((r) => (r.counts[part] ?? 0) / busy(r.counts) >= 0.005))
+    console.log(`${part} | ${cells.join(' | ')}`)
 }
 console.log(`CPU a request (workerd, /proc) | ${results.map((r) => `${r.cpuMs.toFixed(3)} ms`).join(' | ')}`)

@@ -105,7 +105,12 @@ export function availabilityOf(
   if (off.has(CONTENT_PAGES))
     for (const { key } of links) if (!(AREAS.forms.pages as readonly string[]).includes(key)) off.add(key)
   const has = (page: string) => live && !off.has(page)
-  const pageLinks = () => links.filter(({ key }) => has(key))
+  // The links available, listed once per request (the header, the footer and the routes each ask).
+  let available: PageLink[] | undefined
+  const pageLinks = () => {
+    available ??= links.filter(({ key }) => has(key))
+    return available
+  }
 
   return {
     live,
