@@ -145,6 +145,19 @@ function cpuTicks() {
   }, 0)
 }
 
+/** The demo customer's session cookie, from the site's own login form. */
+async function logIn() {
+  const answer = await fetch(`${ORIGIN}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: ORIGIN },
+    body: new URLSearchParams({ email: 'customer@example.com', password: 'Demo-Rider-2026!' }),
+  })
+  const cookie = answer.headers.getSetCookie().findLast((line) => line.startsWith('__Host-AuthTkn='))
+  if (answer.status !== 303 || !cookie) throw new Error(`login answered ${answer.status}`)
+  return cookie.split(';')[0]
+}
+
 /** A DevTools protocol session with the Worker's isolate. */
 async function inspect() {
   const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR}/json/list`)).json()
@@ -195,7 +208,10 @@ function partsOf(profile) {
     const part = classify(sample)
     counts[part] = (counts[part] ?? 0) + 1
     const frame = nodes.get(sample).callFrame
-    const name = `${frame.functionName || '(anonymous)'} ${moduleOf(frame.url, frame.lineNumber)}`
+    if (process.env.PROFILE_PART && part !== process.env.PROFILE_PART) continue
+    const up = nodes.get(parent.get(sample))?.callFrame
+    const caller = frame.url || !up ? '' : ` ← ${up.functionName || '(anonymous)'} ${moduleOf(up.url, up.lineNumber)}`
+    const name = `${frame.functionName || '(anonymous)'} ${moduleOf(frame.url, frame.lineNumber)}${caller}`
     self[name] = (self[name] ?? 0) + 1
   }
   if (process.env.PROFILE_TOP) {
@@ -215,13 +231,15 @@ for (const mode of MODES) {
     cpSync(seeded, copy, { recursive: true })
     const mf = workerd(mode, copy)
     await mf.ready
-    for (let i = 0; i < 100; i++) await (await fetch(`${ORIGIN}${path}`)).arrayBuffer()
+    // A page of the account is profiled for the demo customer, logged in through the site's own form.
+    const headers = path.includes('/my-account') ? { Cookie: await logIn() } : {}
+    for (let i = 0; i < 100; i++) await (await fetch(`${ORIGIN}${path}`, { headers })).arrayBuffer()
     const inspector = await inspect()
     await inspector.send('Profiler.enable')
     await inspector.send('Profiler.setSamplingInterval', { interval: 100 })
     await inspector.send('Profiler.start')
     const before = cpuTicks()
-    const run = await autocannon({ url: `${ORIGIN}${path}`, connections: 4, duration: SECONDS })
+    const run = await autocannon({ url: `${ORIGIN}${path}`, headers, connections: 4, duration: SECONDS })
     const ticks = cpuTicks() - before
     const { profile } = await inspector.send('Profiler.stop')
     inspector.close()
