@@ -10,9 +10,17 @@ export type NumberFormats = (key: string, build: () => Intl.NumberFormat) => Int
 
 /** How many digits the minor unit of an ISO 4217 currency has, as Intl knows it: 2 for EUR, 0 for JPY, 3 for KWD. */
 export function minorDigits(currency: CurrencyCode, formats: NumberFormats): number {
-  const money = formats(`currency:${currency}`, () => new Intl.NumberFormat('en', { style: 'currency', currency }))
-  return money.resolvedOptions().maximumFractionDigits ?? 2
+  let digits = currencyDigits.get(currency)
+  if (digits === undefined) {
+    const money = formats(`currency:${currency}`, () => new Intl.NumberFormat('en', { style: 'currency', currency }))
+    digits = money.resolvedOptions().maximumFractionDigits ?? 2
+    currencyDigits.set(currency, digits)
+  }
+  return digits
 }
+
+/** Intl's answer per currency, asked once per isolate (`resolvedOptions` builds a whole object each time). */
+const currencyDigits = new Map<string, number>()
 
 /**
  * `minor` units of the ISO `currency` as the contract's site record says its market writes them: in the market's own

@@ -29,7 +29,12 @@ export type Config = {
    * hold them by itself (`UPSTREAM_HOLD`: `catalogue`, `cart-checkout`; docs/decisions/043). Empty with the embedded API.
    */
   upstreamHold: ReadonlySet<Area>
-  renderMode: 'auto' | 'stream'
+  /**
+   * `RENDER_MODE`: `auto` (a page rendered whole when its data is there, its kept parts reused: src/render/kept.tsx),
+   * `fresh` (the same with every part rendered afresh: the reference the kept parts are checked and measured against)
+   * or `stream` (always React's stream: the benchmark's baseline).
+   */
+  renderMode: 'auto' | 'fresh' | 'stream'
   /**
    * Whether public pages are answered from the page cache (`PAGE_CACHE`, on unless `off`: src/page-cache/). Off, every
    * request renders its page (the benchmark's uncached runs).
@@ -116,7 +121,7 @@ export function configOf(env: Bindings): Config {
       upstreamAreas,
       upstreamHold: upstreamAreas === 'all' ? new Set() : upstreamHoldOf(env.UPSTREAM_HOLD, upstreamAreas),
       upstreamTimeoutMs: timeout(env.UPSTREAM_TIMEOUT_MS),
-      renderMode: env.RENDER_MODE === 'stream' ? 'stream' : 'auto',
+      renderMode: env.RENDER_MODE === 'stream' || env.RENDER_MODE === 'fresh' ? env.RENDER_MODE : 'auto',
       pageCache: env.PAGE_CACHE !== 'off',
       mapTiles: mapTilesOf(env.MAP_TILE_URL),
       publicOrigin,

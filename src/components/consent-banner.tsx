@@ -1,3 +1,5 @@
+import { textsOf } from '../i18n/translator'
+import { Kept } from '../render/kept'
 import { CONSENT_CATEGORIES, CONSENT_PATH } from '../tracking/consent'
 import type { PageTracking } from '../tracking/page-tracking'
 import type { View } from './view'
@@ -24,63 +26,69 @@ export function ConsentBanner({ view, tracking }: { view: View; tracking: PageTr
     >
       <form method="post" action={CONSENT_PATH} className="consent-form">
         <input type="hidden" name="return" value={tracking.returnPath} />
-        <div className="consent-intro">
-          <h2 id="consent-title">{t('consent.title')}</h2>
-          <p>{t('consent.text')}</p>
-          {tracking.policyUrl && (
-            <p>
-              <a href={tracking.policyUrl}>{t('consent.policy')}</a>
-            </p>
-          )}
-        </div>
-        {gpc ? (
-          <p className="consent-gpc">{t('consent.gpc')}</p>
-        ) : (
-          <>
-            <details className="consent-details" open={!asking}>
-              <summary>{t('consent.customise')}</summary>
-              <fieldset>
-                <legend>{t('consent.choose')}</legend>
-                <div className="consent-category">
-                  <input
-                    type="checkbox"
-                    id="consent-necessary"
-                    checked
-                    disabled
-                    aria-describedby="consent-necessary-text"
-                  />
-                  <label htmlFor="consent-necessary">{t('consent.necessary')}</label>
-                  <p id="consent-necessary-text">{t('consent.necessary_text')}</p>
-                </div>
-                {CONSENT_CATEGORIES.map((category) => (
-                  <div className="consent-category" key={category}>
-                    <input
-                      type="checkbox"
-                      id={`consent-${category}`}
-                      name={category}
-                      value="on"
-                      defaultChecked={consent?.[category] ?? false}
-                      aria-describedby={`consent-${category}-text`}
-                    />
-                    <label htmlFor={`consent-${category}`}>{t(`consent.${category}`)}</label>
-                    <p id={`consent-${category}-text`}>{t(`consent.${category}_text`)}</p>
+        <Kept part="consent-choices" deps={[...textsOf(t), tracking.policyUrl, consent, gpc]}>
+          {() => (
+            <>
+              <div className="consent-intro">
+                <h2 id="consent-title">{t('consent.title')}</h2>
+                <p>{t('consent.text')}</p>
+                {tracking.policyUrl && (
+                  <p>
+                    <a href={tracking.policyUrl}>{t('consent.policy')}</a>
+                  </p>
+                )}
+              </div>
+              {gpc ? (
+                <p className="consent-gpc">{t('consent.gpc')}</p>
+              ) : (
+                <>
+                  <details className="consent-details" open={!asking}>
+                    <summary>{t('consent.customise')}</summary>
+                    <fieldset>
+                      <legend>{t('consent.choose')}</legend>
+                      <div className="consent-category">
+                        <input
+                          type="checkbox"
+                          id="consent-necessary"
+                          checked
+                          disabled
+                          aria-describedby="consent-necessary-text"
+                        />
+                        <label htmlFor="consent-necessary">{t('consent.necessary')}</label>
+                        <p id="consent-necessary-text">{t('consent.necessary_text')}</p>
+                      </div>
+                      {CONSENT_CATEGORIES.map((category) => (
+                        <div className="consent-category" key={category}>
+                          <input
+                            type="checkbox"
+                            id={`consent-${category}`}
+                            name={category}
+                            value="on"
+                            defaultChecked={consent?.[category] ?? false}
+                            aria-describedby={`consent-${category}-text`}
+                          />
+                          <label htmlFor={`consent-${category}`}>{t(`consent.${category}`)}</label>
+                          <p id={`consent-${category}-text`}>{t(`consent.${category}_text`)}</p>
+                        </div>
+                      ))}
+                    </fieldset>
+                    <button type="submit" name="choice" value="save" className="button secondary">
+                      {t('consent.save')}
+                    </button>
+                  </details>
+                  <div className="consent-actions">
+                    <button type="submit" name="choice" value="reject" className="button">
+                      {t('consent.reject_all')}
+                    </button>
+                    <button type="submit" name="choice" value="accept" className="button">
+                      {t('consent.accept_all')}
+                    </button>
                   </div>
-                ))}
-              </fieldset>
-              <button type="submit" name="choice" value="save" className="button secondary">
-                {t('consent.save')}
-              </button>
-            </details>
-            <div className="consent-actions">
-              <button type="submit" name="choice" value="reject" className="button">
-                {t('consent.reject_all')}
-              </button>
-              <button type="submit" name="choice" value="accept" className="button">
-                {t('consent.accept_all')}
-              </button>
-            </div>
-          </>
-        )}
+                </>
+              )}
+            </>
+          )}
+        </Kept>
         {!asking && (
           <p className="consent-close">
             <a href="#main">{t('common.close')}</a>

@@ -1,6 +1,8 @@
 import type { PageLink } from '../market/availability'
 import { useContext } from 'react'
+import { textsOf } from '../i18n/translator'
 import { marketLabel } from '../market/picker'
+import { Kept } from '../render/kept'
 import { PageTrackingContext } from '../tracking/page-tracking'
 import { CONSENT_SETTINGS_ID } from './consent-banner'
 import { NewsletterForm } from './newsletter-form'
@@ -34,6 +36,7 @@ export function Footer({ view, chrome }: { view: MarketView; chrome: Chrome }) {
       <a href={`${base}/${slug}`}>{t(`pages.${key}`)}</a>
     </li>
   )
+  const year = new Date().getUTCFullYear()
   const legal = LEGAL_PAGES.flatMap((key) => pages.filter((page) => page.key === key))
   return (
     <footer className="site-footer">
@@ -52,35 +55,57 @@ export function Footer({ view, chrome }: { view: MarketView; chrome: Chrome }) {
               />
             </section>
           )}
-          {chrome.socialLinks !== false && <SocialLinks view={view} />}
+          {chrome.socialLinks !== false && (
+            <Kept part="footer-social" deps={textsOf(t)}>
+              {() => <SocialLinks view={view} />}
+            </Kept>
+          )}
         </div>
       )}
-      <nav aria-label={t('footer.explore')} className="footer-columns">
-        <div>
-          <h2>{t('footer.explore')}</h2>
-          <ul>{pages.filter(({ key }) => !LEGAL_PAGES.includes(key)).map(link)}</ul>
-        </div>
-        <div>
-          <h2>{t('footer.legal')}</h2>
-          <ul>
-            {legal.map(link)}
-            {chrome.available.has('whistleblower') && (
-              <li>
-                <a href={`${base}/whistleblower-form`}>{t('footer.whistleblower')}</a>
-              </li>
-            )}
-            {tracking && (
-              <li>
-                <a href={`#${CONSENT_SETTINGS_ID}`}>{t('footer.cookie_settings')}</a>
-              </li>
-            )}
-          </ul>
-        </div>
-      </nav>
-      <div className="footer-bottom">
-        <p>{t('footer.market', { market: marketLabel(market.site, market.locale) })}</p>
-        <p>{t('footer.copyright', { year: new Date().getUTCFullYear() })}</p>
-      </div>
+      <Kept
+        part="footer-columns"
+        deps={[
+          ...textsOf(t),
+          base,
+          pages,
+          chrome.available.has('whistleblower'),
+          tracking !== null,
+          market.site,
+          market.locale,
+          year,
+        ]}
+      >
+        {() => (
+          <>
+            <nav aria-label={t('footer.explore')} className="footer-columns">
+              <div>
+                <h2>{t('footer.explore')}</h2>
+                <ul>{pages.filter(({ key }) => !LEGAL_PAGES.includes(key)).map(link)}</ul>
+              </div>
+              <div>
+                <h2>{t('footer.legal')}</h2>
+                <ul>
+                  {legal.map(link)}
+                  {chrome.available.has('whistleblower') && (
+                    <li>
+                      <a href={`${base}/whistleblower-form`}>{t('footer.whistleblower')}</a>
+                    </li>
+                  )}
+                  {tracking && (
+                    <li>
+                      <a href={`#${CONSENT_SETTINGS_ID}`}>{t('footer.cookie_settings')}</a>
+                    </li>
+                  )}
+                </ul>
+              </div>
+            </nav>
+            <div className="footer-bottom">
+              <p>{t('footer.market', { market: marketLabel(market.site, market.locale) })}</p>
+              <p>{t('footer.copyright', { year })}</p>
+            </div>
+          </>
+        )}
+      </Kept>
     </footer>
   )
 }

@@ -5,6 +5,8 @@ import { siteUrl } from '../market/market'
 import { pickerProps } from '../market/picker'
 import { LOGOUT_PATH } from '../auth/paths'
 import { loginUrl } from '../auth/redirect-target'
+import { textsOf } from '../i18n/translator'
+import { Kept } from '../render/kept'
 import { Island } from './island'
 import { Logo } from './logo'
 import type { Chrome, MarketView, View } from './view'
@@ -28,21 +30,34 @@ export function Header({ view, chrome }: { view: MarketView; chrome: Chrome }) {
   const { t, market } = view
   const home = siteUrl(market.site, market.locale)
   const base = `/${market.segment}`
+  // What the kept parts' texts depend on (src/render/kept.tsx): the language and the market's texts.
+  const texts = textsOf(t)
   return (
     <header className="site-header" data-header="">
       <a className="skip-link" href="#main">
         {t('common.skip_to_content')}
       </a>
       <div className="header-bar">
-        <a className="brand" href={home}>
-          <Logo title={t('brand.name')} />
-        </a>
+        <Kept part="header-brand" deps={[...texts, home]}>
+          {() => (
+            <a className="brand" href={home}>
+              <Logo title={t('brand.name')} />
+            </a>
+          )}
+        </Kept>
         <nav id={NAV_ID} className="site-nav" aria-label={t('header.main_navigation')}>
           <ul className="nav-links">
             {chrome.productMenu.length + chrome.productTypes.length > 0 && (
-              <li className="nav-products">
-                <ProductMenu view={view} chrome={chrome} base={base} />
-              </li>
+              <Kept
+                part="header-product-menu"
+                deps={[...texts, base, chrome.productTypes, chrome.productMenu, chrome.available.has('products')]}
+              >
+                {() => (
+                  <li className="nav-products">
+                    <ProductMenu view={view} chrome={chrome} base={base} />
+                  </li>
+                )}
+              </Kept>
             )}
             {chrome.available.headerLinks().map(({ key, slug }) => (
               <li key={key}>
@@ -52,16 +67,28 @@ export function Header({ view, chrome }: { view: MarketView; chrome: Chrome }) {
               </li>
             ))}
           </ul>
-          <div className="nav-picker">
-            <Island
-              name={IslandNames.marketPicker}
-              component={MarketPicker}
-              props={pickerProps(chrome.sites, market, t, view.path)}
-            />
-          </div>
+          <Kept
+            part="header-market-picker"
+            deps={[...texts, chrome.sites, market.site, market.segment]}
+            values={{ path: view.path }}
+          >
+            {({ path }) => (
+              <div className="nav-picker">
+                <Island
+                  name={IslandNames.marketPicker}
+                  component={MarketPicker}
+                  props={pickerProps(chrome.sites, market, t, path)}
+                />
+              </div>
+            )}
+          </Kept>
         </nav>
         <div className="header-tools">
-          {chrome.available.has('search') && <HeaderSearch view={view} base={base} />}
+          {chrome.available.has('search') && (
+            <Kept part="header-search" deps={[...texts, base]}>
+              {() => <HeaderSearch view={view} base={base} />}
+            </Kept>
+          )}
           {chrome.available.has('account') && <AccountMenu view={view} home={home} />}
           {chrome.available.has('cart') && <CartLink view={view} base={base} count={chrome.cartCount ?? null} />}
           <Island

@@ -16,12 +16,18 @@ export function languageTag(country: string, locale: string): string {
 
 /** A calendar date (`2026-11-02`) written the market's way, e.g. "2 novembre 2026". */
 export function formatDate(isoDate: string, tag: string): string {
-  const date = new Date(`${isoDate.slice(0, 10)}T12:00:00Z`)
-  if (Number.isNaN(date.getTime())) return isoDate
-  return formatter(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(
-    date,
-  )
+  const day = isoDate.slice(0, 10)
+  return writtenDates.remember(`${tag}:${day}`, () => {
+    const date = new Date(`${day}T12:00:00Z`)
+    if (Number.isNaN(date.getTime())) return isoDate
+    return formatter(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(
+      date,
+    )
+  })
 }
+
+/** Each day as a language writes it, once per isolate: the same news dates are on page after page. */
+const writtenDates = isolateMemo<string>({ limit: 2048 })
 
 /** The market an amount is written for: its language tag and direction, and its site (currency, token and the token's side). */
 export type MoneyMarket = { tag: string; dir: Direction; site: CurrencyStyle }

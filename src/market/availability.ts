@@ -82,6 +82,27 @@ export function availabilityOf(
   features: readonly Feature[],
   areasOff: readonly string[] = [],
 ): PageAvailability {
+  // Decided once per isolate for the same site and features records (the lookups' own, kept in the memo): the
+  // request's, and every other market's for hreflang.
+  const bySite = decided.get(features) ?? new WeakMap<object, Map<string, PageAvailability>>()
+  decided.set(features, bySite)
+  const siteKey = market?.site ?? NO_SITE
+  const byMarket = bySite.get(siteKey) ?? new Map<string, PageAvailability>()
+  bySite.set(siteKey, byMarket)
+  const key = `${market?.segment ?? ''}\u0001${areasOff.join(',')}`
+  let availability = byMarket.get(key)
+  if (!availability) {
+    availability = decide(market, features, areasOff)
+    byMarket.set(key, availability)
+  }
+  return availability
+}
+
+/** The availabilities decided in this isolate, by the features and the site records they were decided from. */
+const decided = new WeakMap<readonly Feature[], WeakMap<object, Map<string, PageAvailability>>>()
+const NO_SITE = {}
+
+function decide(market: MarketOf | null, features: readonly Feature[], areasOff: readonly string[]): PageAvailability {
   const site = market?.site ?? null
   const live = site ? isLive(site) : true
   // The pages of the contract's areas the backend lacks and the Worker does not hold (src/upstream/areas.ts).
@@ -105,7 +126,12 @@ export function availabilityOf(
   if (off.has(CONTENT_PAGES))
     for (const { key } of links) if (!(AREAS.forms.pages as readonly string[]).includes(key)) off.add(key)
   const has = (page: string) => live && !off.has(page)
-  const pageLinks = () => links.filter(({ key }) => has(key))
+  // The links available, listed once (the header, the footer and the routes each ask).
+  let available: PageLink[] | undefined
+  const pageLinks = () => {
+    available ??= links.filter(({ key }) => has(key))
+    return available
+  }
 
   return {
     live,

@@ -22,13 +22,22 @@ export function InlineScript({ code }: { code: string }) {
   return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: code }} />
 }
 
+const HASHES_LIMIT = 200
+/** Each distinct script's hash source, computed once per isolate (a page's scripts are few and mostly the same). */
+const hashes = new Map<string, string>()
+
 /** The CSP hash sources (`'sha256-…'`) of registered inline scripts. */
 export async function inlineScriptHashes(codes: Iterable<string>): Promise<string[]> {
-  return Promise.all(
-    [...codes].map(
-      async (code) => `'sha256-${base64(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)))}'`,
-    ),
-  )
+  return Promise.all([...codes].map(hashSource))
+}
+
+async function hashSource(code: string): Promise<string> {
+  const known = hashes.get(code)
+  if (known !== undefined) return known
+  const source = `'sha256-${base64(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)))}'`
+  if (hashes.size >= HASHES_LIMIT) hashes.delete(hashes.keys().next().value as string)
+  hashes.set(code, source)
+  return source
 }
 
 function base64(buffer: ArrayBuffer): string {

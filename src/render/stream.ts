@@ -1,6 +1,7 @@
 import { createElement, type ReactElement } from 'react'
 import { renderToReadableStream, renderToString } from 'react-dom/server'
 import type { Deferred } from './deferred'
+import { KeptContext, keptRender, spliceKept } from './kept'
 import { ScriptNonce } from './nonce'
 
 export type RenderOptions = {
@@ -15,8 +16,12 @@ export type RenderOptions = {
    * their hashes, so the same bytes can be answered again). Other pages carry the answer's nonce either way.
    */
   keepable: boolean
-  /** `stream` always uses React's stream (the benchmark's baseline); `auto` picks as below. */
-  mode?: 'auto' | 'stream'
+  /**
+   * `stream` always uses React's stream (the benchmark's baseline); `auto` picks as below, reusing the page's kept
+   * parts when it renders whole (src/render/kept.tsx); `fresh` (and none given) picks the same and renders every part
+   * afresh.
+   */
+  mode?: 'auto' | 'fresh' | 'stream'
   onError: (error: unknown) => void
 }
 
@@ -37,13 +42,19 @@ export async function renderPage(page: ReactElement, options: RenderOptions): Pr
   if (options.complete) await Promise.all(options.deferred)
   else await settledOrNextTask(options.deferred)
   if (options.deferred.every((d) => d.status === 'fulfilled'))
-    return renderWhole(page, options.keepable ? undefined : options.nonce)
+    return renderWhole(page, options.keepable ? undefined : options.nonce, options.mode === 'auto')
   return renderStream(page, options)
 }
 
-/** The whole document at once (renderToString leaves the doctype to us), its scripts with the nonce given, if any. */
-function renderWhole(page: ReactElement, nonce: string | undefined): string {
-  return DOCTYPE + renderToString(createElement(ScriptNonce.Provider, { value: nonce }, page))
+/**
+ * The whole document at once (renderToString leaves the doctype to us), its scripts with the nonce given, if any; the
+ * parts kept in the isolate reused as bytes, unless `reuse` is false.
+ */
+function renderWhole(page: ReactElement, nonce: string | undefined, reuse: boolean): string {
+  const withNonce = createElement(ScriptNonce.Provider, { value: nonce }, page)
+  if (!reuse) return DOCTYPE + renderToString(withNonce)
+  const kept = keptRender()
+  return DOCTYPE + spliceKept(renderToString(createElement(KeptContext.Provider, { value: kept }, withNonce)), kept)
 }
 
 /** React's streaming renderer (it writes the doctype itself): the shell first, each Suspense section when ready. */

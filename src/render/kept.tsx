@@ -1,0 +1,163 @@
+import { createContext, type ReactNode, useContext } from 'react'
+
+/**
+ * Parts of a page that are the same for every visitor of a market and language (the header's menus, the footer, the
+ * consent banner's texts) are rendered once per isolate and the data they show, then reused as bytes: a page rendered
+ * whole marks where each part goes and `spliceKept` puts the kept bytes there (docs/decisions/063). What differs per
+ * visitor stays outside a kept part, or is a spliced value: rendered as a placeholder, then written in, escaped as
+ * React would have written it.
+ */
+export type KeptRender = {
+  /** The isolate's kept parts, by key. */
+  store: Map<string, string>
+  /** This render's parts: their keys, the bytes of a kept one (null: captured from this render), spliced values. */
+  parts: Array<{ key: string; bytes: string | null; values: Record<string, string> }>
+}
+
+/** This render's kept parts; null: every part is rendered as usual (React's stream, or reuse switched off). */
+export const KeptContext = createContext<KeptRender | null>(null)
+
+const STORE_LIMIT = 500
+const store = new Map<string, string>()
+/**
+ * Unguessable per isolate, so a marker or placeholder can only be one this code wrote; made at the first render (the
+ * runtime gives no random values in the global scope).
+ */
+let token: string | undefined
+const isolateToken = () => {
+  token ??= Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('')
+  return token
+}
+const markerValue = (index: number, end = '') => `${isolateToken()}-${index}${end}`
+/** A part's marker as React writes it (an empty element between the page's elements). */
+const marker = (index: number, end = '') => `<template data-kept="${markerValue(index, end)}"></template>`
+const placeholder = (name: string) => `kept${isolateToken()}${name}`
+/** Values written in as they are: their escaped form is the same in text, an attribute and JSON in an attribute. */
+const SPLICEABLE = /^[\w\-.~!$&'()*+,;=:@%/?#[\]]*$/
+
+/** A new render's kept parts, over the isolate's store. */
+export function keptRender(): KeptRender {
+  return { store, parts: [] }
+}
+
+type KeptProps<V extends string> = {
+  /** The part's name, unique in the site ("header-product-menu"): two parts never share their bytes. */
+  part: string
+  /** Everything the part shows that can change: texts, data (objects by their content), flags. */
+  deps: readonly unknown[]
+  /** Values of this visitor or page, written into the kept bytes (a path: the letters a URL path may hold). */
+  values?: Record<V, string>
+  children: (values: Record<V, string>) => ReactNode
+}
+
+/**
+ * A part rendered once per isolate and `deps`, then reused as bytes. Outside a whole render it is its children.
+ *
+ * @example
+ * <Kept part="header-product-menu" deps={[...textsOf(t), base, chrome.productMenu]}>{() => <ProductMenu … />}</Kept>
+ */
+export function Kept<V extends string = never>({
+  part,
+  deps,
+  values = {} as Record<V, string>,
+  children,
+}: KeptProps<V>) {
+  const render = useContext(KeptContext)
+  const names = Object.keys(values) as V[]
+  if (!render || names.some((name) => !SPLICEABLE.test(values[name]))) return children(values)
+  const key = keyOf(part, deps, names)
+  const bytes = render.store.get(key) ?? null
+  const index = render.parts.push({ key, bytes, values }) - 1
+  if (bytes !== null) return <template data-kept={markerValue(index)} />
+  const placeholders = Object.fromEntries(names.map((name) => [name, placeholder(name)])) as Record<V, string>
+  return (
+    <>
+      <template data-kept={markerValue(index)} />
+      {children(placeholders)}
+      <template data-kept={markerValue(index, '-end')} />
+    </>
+  )
+}
+
+/**
+ * The page with its kept parts in place: the bytes of a part rendered this time are kept for the next renders, a
+ * kept part's bytes written where its marker is, and each part's spliced values written in.
+ */
+export function spliceKept(html: string, render: KeptRender): string {
+  // Each part's place in the page as rendered (searched from the last one's: parts render in the page's order), then
+  // the page joined once.
+  let last = 0
+  const places = render.parts.flatMap(({ key, bytes, values }, index) => {
+    const start = marker(index)
+    let at = html.indexOf(start, last)
+    if (at < 0) at = html.indexOf(start)
+    if (at < 0) return []
+    last = at
+    if (bytes !== null) return [{ at, after: at + start.length, bytes, values }]
+    const end = marker(index, '-end')
+    const endAt = html.indexOf(end, at)
+    if (endAt < 0) return []
+    const captured = html.slice(at + start.length, endAt)
+    remember(render.store, key, captured)
+    return [{ at, after: endAt + end.length, bytes: captured, values }]
+  })
+  places.sort((a, b) => a.at - b.at)
+  const chunks: string[] = []
+  let from = 0
+  for (const { at, after, bytes, values } of places) {
+    chunks.push(html.slice(from, at), written(bytes, values))
+    from = after
+  }
+  chunks.push(html.slice(from))
+  return chunks.join('')
+}
+
+/** The part with its values written in (the values are SPLICEABLE: escaped, `&` and `'` change). */
+function written(part: string, values: Record<string, string>): string {
+  let out = part
+  if (Object.keys(values).length === 0) return out
+  for (const [name, value] of Object.entries(values))
+    out = out.replaceAll(placeholder(name), value.replaceAll('&', '&amp;').replaceAll("'", '&#x27;'))
+  return out
+}
+
+function remember(kept: Map<string, string>, key: string, bytes: string): void {
+  if (kept.size >= STORE_LIMIT) kept.delete(kept.keys().next().value as string)
+  kept.set(key, bytes)
+}
+
+/** A function stands for itself: a part that depends on one is kept only for that very function. */
+const identities = new WeakMap<object, number>()
+let functionCount = 0
+function identityOf(dep: object): number {
+  let id = identities.get(dep)
+  if (id === undefined) {
+    id = ++functionCount
+    identities.set(dep, id)
+  }
+  return id
+}
+
+/** Objects' content by their identity (a lookup kept in the isolate's memo is serialised once), and a short id of it. */
+const contents = new WeakMap<object, string>()
+const contentIds = new Map<string, number>()
+
+function keyOf(part: string, deps: readonly unknown[], names: readonly string[]): string {
+  const parts = deps.map((dep) => {
+    if (typeof dep === 'function') return `f${identityOf(dep)}`
+    if (dep === null || typeof dep !== 'object') return JSON.stringify(dep) ?? 'undefined'
+    let content = contents.get(dep)
+    if (content === undefined) {
+      content = JSON.stringify(dep)
+      contents.set(dep, content)
+    }
+    let id = contentIds.get(content)
+    if (id === undefined) {
+      if (contentIds.size >= STORE_LIMIT * 4) contentIds.clear()
+      id = contentIds.size
+      contentIds.set(content, id)
+    }
+    return `#${id}`
+  })
+  return `${part}\u0001${names.join(',')}\u0001${parts.join('\u0001')}`
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest'
+import { FORM_TOKEN_FIELD } from '../../src/forms/form-token'
+import { CONSENT_COOKIE } from '../../src/tracking/consent'
+import { formPost, logIn, nextClient, visitAs } from '../fixtures/session'
+import { visit } from '../fixtures/worker'
+
+// A page rendered with its kept parts (the header's menus, the footer, the consent banner's texts, reused as bytes
+// by the isolate: src/render/kept.tsx) is the very page rendered afresh (RENDER_MODE=fresh), whoever came before.
+
+/** Every request renders (no page cache), with the kept parts (`auto`) or every part afresh (`fresh`). */
+const rendered = { PAGE_CACHE: 'off', RENDER_MODE: 'auto' } as const
+const fresh = { PAGE_CACHE: 'off', RENDER_MODE: 'fresh' } as const
+
+/** What differs between two renders of one page by design: the form tokens and keys (new each time), the nonce. */
+const comparable = (html: string) =>
+  html
+    .replaceAll(new RegExp(`name="${FORM_TOKEN_FIELD}" value="[^"]*"`, 'g'), `name="${FORM_TOKEN_FIELD}" value=""`)
+    .replaceAll(/ nonce="[^"]*"/g, ' nonce=""')
+    .replaceAll(/name="key" value="[^"]*"/g, 'name="key" value=""')
+    .replaceAll(/&quot;formKey&quot;:&quot;[^&]*&quot;/g, '&quot;formKey&quot;:&quot;&quot;')
+
+/** The page twice, with its kept parts and afresh, for the same visitor: the same status and bytes. */
+async function sameBothWays(path: string, cookie?: string) {
+  const init = cookie ? { headers: { Cookie: cookie } } : {}
+  const kept = await visit(path, init, rendered)
+  const plain = await visit(path, init, fresh)
+  expect(kept.status).toBe(plain.status)
+  const [a, b] = [comparable(kept.text), comparable(plain.text)]
+  // Where they part, with a little of what comes before (a page's whole text would drown the difference).
+  let at = 0
+  while (at < a.length && a[at] === b[at]) at++
+  expect(a.slice(Math.max(0, at - 160), at + 160), `${path} at ${at}`).toBe(b.slice(Math.max(0, at - 160), at + 160))
+  expect(a.length).toBe(b.length)
+  return kept.text
+}
+
+/** The demo customer logged in, with a bike in their cart (the header's count). */
+async function customerWithCart(): Promise<string> {
+  const session = `__Host-AuthTkn=${await logIn()}`
+  const product = await visitAs(session.split('=')[1] ?? '', '/it-it/products/aurora-strada-9', {}, fresh)
+  const sku = /name="sku" value="([^"]+)"/.exec(product.text)?.[1] ?? 'STR9-M-RED'
+  const added = await visit(
+    '/it-it/cart/items',
+    formPost(
+      { sku, quantity: '1', key: `kept-parts-${Date.now()}-abcdefghijk`, product: 'aurora-strada-9' },
+      { Cookie: session, 'CF-Connecting-IP': nextClient() },
+    ),
+  )
+  expect(added.status).toBe(303)
+  return session
+}
+
+describe('the kept parts of a page', () => {
+  it('give the bytes of a fresh render, for a logged-in visitor with a cart and for anonymous visitors after them', async () => {
+    const customer = await customerWithCart()
+    // The customer first: their greeting and their cart's count are in their page, and only in theirs.
+    const theirs = await sameBothWays('/it-it/products/aurora-strada-9', customer)
+    expect(theirs).toContain('class="account-menu"')
+    expect(theirs).toMatch(/<span class="cart-count" data-cart-count="" aria-hidden="true">1<\/span>/)
+    const anonymous = await sameBothWays('/it-it/products/aurora-strada-9')
+    expect(anonymous).not.toContain('class="account-menu"')
+    expect(anonymous).toContain('href="/login?redirect=%2Fit-it%2Fproducts%2Faurora-strada-9"')
+    // Another page of the market: the picker's path and the current link are this page's.
+    const home = await sameBothWays('/it-it')
+    expect(home).toContain('name="from" value="/it-it"')
+    // The account overview, never kept by the page cache.
+    await sameBothWays('/it-it/my-account', customer)
+  })
+
+  it('give the bytes of a fresh render in each market and language, and for each consent choice', async () => {
+    for (const path of ['/it-it', '/il-he', '/ae-ar/products/aurora-strada-9', '/ch-fr', '/it-it/dealers']) {
+      await sameBothWays(path)
+    }
+    for (const choice of ['v1.a1.m1.f1', 'v1.a0.m0.f0', 'v1.a1.m0.f0']) {
+      const page = await sameBothWays('/it-it', `${CONSENT_COOKIE}=${choice}`)
+      expect(page).toContain('class="consent consent-closed"')
+    }
+    await sameBothWays('/it-it', undefined)
+  })
+})
