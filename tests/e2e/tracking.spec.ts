@@ -60,7 +60,7 @@ test('before a choice only the tag manager is requested, in Consent Mode with ev
 }) => {
   await stillClock(page)
   await page.goto('/it-it')
-  await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'La Sua privacy' })).toBeVisible()
   await after(page, thirdParties, 20_000)
   expect(trackerRequests(thirdParties)).toEqual(['https://www.googletagmanager.com/gtm.js?id=GTM-IT00001'])
   expect(await consentCommands(page)).toEqual([
@@ -88,8 +88,8 @@ test("accept: the tag manager is told, then the market's trackers load after the
   await page.goto('/it-it/products/aurora-e-cargo')
   await page.getByRole('button', { name: 'Accetta tutto' }).click()
   await expect(page).toHaveURL(/\/it-it\/products\/aurora-e-cargo\?notice=consent_saved$/)
-  await expect(page.locator('.toast')).toHaveText('Le tue scelte sui cookie sono state salvate.')
-  await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
+  await expect(page.locator('.toast')).toHaveText('Le Sue scelte sui cookie sono state salvate.')
+  await expect(page.getByRole('region', { name: 'La Sua privacy' })).toBeHidden()
   expect(await consentCommands(page)).toContainEqual([
     'consent',
     'update',
@@ -108,7 +108,7 @@ test("accept: the tag manager is told, then the market's trackers load after the
   expect(thirdParties.to(/facebook/)).toEqual(['https://connect.facebook.net/en_US/fbevents.js'])
 
   await page.goto('/it-it/news')
-  await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
+  await expect(page.getByRole('region', { name: 'La Sua privacy' })).toBeHidden()
   expect(problemsOf(page)).toEqual([])
 })
 
@@ -144,7 +144,7 @@ test('reject: no tracker ever, only the tag manager in denied mode', async ({ pa
     'update',
     { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied' },
   ])
-  await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
+  await expect(page.getByRole('region', { name: 'La Sua privacy' })).toBeHidden()
   expect(problemsOf(page)).toEqual([])
 })
 
@@ -184,13 +184,13 @@ test('customise: only the chosen categories load; cookie settings reopen the cho
   expect(exceptTagManager(thirdParties)).toEqual(['https://www.googletagmanager.com/gtag/js?id=G-IT0000001'])
 
   await page.getByRole('link', { name: 'Impostazioni dei cookie' }).click()
-  const settings = page.getByRole('region', { name: 'La tua privacy' })
+  const settings = page.getByRole('region', { name: 'La Sua privacy' })
   await expect(settings).toBeVisible()
   await expect(settings.getByRole('checkbox', { name: 'Statistiche' })).toBeChecked()
   await expect(settings.getByRole('checkbox', { name: 'Marketing' })).not.toBeChecked()
   await expect(settings.getByRole('checkbox', { name: 'Necessari' })).toBeDisabled()
   await settings.getByRole('button', { name: 'Rifiuta tutto' }).click()
-  await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
+  await expect(page.getByRole('region', { name: 'La Sua privacy' })).toBeHidden()
   const before = exceptTagManager(thirdParties).length
   await after(page, thirdParties, 60_000)
   expect(exceptTagManager(thirdParties).length).toBe(before)
