@@ -19,9 +19,9 @@ const code = [...sources].filter(([path]) => inside(path, 'src', 'client', 'cont
  * a validation code (`ticked('consent')` names `validation.consent`).
  */
 function messagesNamed(text: string): string[] {
-  const quoted = [...text.matchAll(/['"`]([a-z_]+\.[a-z_.-]*)(['"`]|\$\{)/g)]
-    .filter(([, name, end]) => (end === '${' ? [...KEYS].some((key) => key.startsWith(name)) : KEYS.has(name)))
-    .map(([, name]) => name)
+  const quoted = [...text.matchAll(/['"`]([a-z_]+\.[a-z_.-]*)(['"`]|\$\{)/g)].flatMap(([, name = '', end]) =>
+    (end === '${' ? [...KEYS].some((key) => key.startsWith(name)) : KEYS.has(name)) ? [name] : [],
+  )
   const codes = [...text.matchAll(/ticked\(\s*['"]([a-z_]+)['"]/g)].map((match) => `validation.${match[1]}`)
   return [...quoted, ...codes]
 }
