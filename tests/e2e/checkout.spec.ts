@@ -78,7 +78,7 @@ async function signUpAndLogIn(page: Page, t: Texts, market: string, code: string
 
   await page.goto((await outbox.linkMailedTo(email, 'email_confirmation', /\/confirm-email\/\S+/)).link)
   await page.getByRole('button', { name: t.confirm.submit }).click()
-  await expect(page).toHaveURL(`/login?redirect=${encodeURIComponent(back)}&notice=email_confirmed`)
+  await expect(page).toHaveURL(`/login?redirect=${encodeURIComponent(back)}`)
   await page.getByLabel(t.auth.email).first().fill(email)
   await page.getByLabel(t.auth.password, { exact: true }).fill(PASSWORD)
   await page.getByRole('button', { name: t.auth.submit, exact: true }).click()

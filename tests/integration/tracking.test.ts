@@ -238,16 +238,35 @@ describe('POST /_consent', () => {
   ])('stores %o as %s in a first-party cookie for six months, and goes back to the page', async (fields, value) => {
     const { status, headers } = await post({ ...fields, return: '/it-it/products?type=x' })
     expect(status).toBe(303)
-    expect(headers.get('Location')).toBe('/it-it/products?type=x&notice=consent_saved')
+    expect(headers.get('Location')).toBe('/it-it/products?type=x')
     const cookie = headers.getSetCookie().find((line) => line.startsWith(`${CONSENT_COOKIE}=`))
     expect(cookie).toBe(`${CONSENT_COOKIE}=${value}; Max-Age=15552000; Path=/; HttpOnly; Secure; SameSite=Lax`)
     expect(headers.get('Cache-Control')).toBe('private, no-store')
   })
 
+  it('says it once: the notice rides a one-time cookie, never the address, and a shared link greets nobody', async () => {
+    const { headers } = await post({ choice: 'accept', return: '/it-it/products?type=x' })
+    expect(headers.get('Location')).not.toContain('notice')
+    const carried = headers.getSetCookie().find((line) => line.startsWith('__Host-Notice='))
+    expect(carried).toBe('__Host-Notice=consent_saved; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax')
+    const saved =
+      '<p class="toast" role="status" data-notice="consent_saved">Le Sue scelte sui cookie sono state salvate.</p>'
+    const shown = await visit('/it-it/products?type=x', {
+      headers: { Cookie: 'CountryLocale=it-it; __Host-Notice=consent_saved' },
+    })
+    expect(shown.text).toContain(saved)
+    // Shown, the cookie ends: a reload says nothing, and no cache keeps the page that said it.
+    expect(shown.headers.getSetCookie().join()).toMatch(/__Host-Notice=; Max-Age=0/)
+    expect(shown.headers.get('Cache-Control')).toMatch(/private|no-store/)
+    // A link shared with the old query greets nobody.
+    const shared = await visit('/it-it/products?type=x&notice=consent_saved')
+    expect(shared.text).not.toContain('class="toast"')
+  })
+
   it('goes back to a same-site path only', async () => {
     for (const target of ['//attacker.example/x', 'https://attacker.example/', '/\\attacker.example']) {
       const { headers } = await post({ choice: 'reject', return: target })
-      expect(headers.get('Location'), target).toBe('/?notice=consent_saved')
+      expect(headers.get('Location'), target).toBe('/')
     }
   })
 
