@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures/offline'
+import { chooseCookies, expect, test } from './fixtures/offline'
 
 const T0 = Date.parse('2026-05-04T10:00:00Z')
 
@@ -78,10 +78,8 @@ for (const [market, width] of [
     baseURL,
   }) => {
     await page.setViewportSize({ width, height: 800 })
-    // The one-time cookie a redirect sets to carry its notice (docs/decisions/060).
-    await page
-      .context()
-      .addCookies([{ name: '__Host-Notice', value: 'consent_saved', url: baseURL as string, secure: true }])
+    // A choice made as the banner's form makes it: its redirect carries the notice in a one-time cookie.
+    await chooseCookies(page.request, baseURL as string, 'reject')
     await page.goto(`/${market}`)
     const toast = page.locator('.toast')
     await expect(toast).toBeAttached()
