@@ -125,6 +125,8 @@ export function suggest(field: HTMLInputElement): void {
       const entry = shown[active]
       if (entry) window.location.assign(entry.url)
     } else if (event.key === 'Escape') {
+      // The list closes; the field keeps its words (a search field's Escape would clear them) and the panel stays.
+      event.preventDefault()
       event.stopPropagation()
       close()
     }
