@@ -14,7 +14,7 @@ const SHOWN = 8
  * the form still searches when none is chosen.
  *
  * @example
- * field.addEventListener('focus', () => import('./search-suggestions').then((m) => m.suggest(field)), { once: true })
+ * suggest(document.querySelector('input[data-suggest]')) // on the field's first focus (client/entry.tsx)
  */
 export function suggest(field: HTMLInputElement): void {
   const list = document.getElementById(field.getAttribute('aria-controls') ?? '')
