@@ -58,6 +58,14 @@ function openGalleryViewer(): void {
 
 const header = document.querySelector<HTMLElement>('[data-header]')
 if (header) enhanceHeader(header)
+
+// The header search's suggestions: a chunk of its own, fetched on the field's first focus (first load stays small).
+const searchField = document.querySelector<HTMLInputElement>('input[data-suggest]')
+searchField?.addEventListener(
+  'focus',
+  () => import('./search-suggestions').then((module) => module.suggest(searchField), reloadAfterFailedChunk),
+  { once: true },
+)
 focusFirstError()
 openGalleryViewer()
 void hydrateIslands()

@@ -34,7 +34,7 @@ export const newsletterUnsubscribeLink = z
 /** What the sign-up form sends: the address and the consent. */
 export const newsletterFields = z.object({
   email: emailSchema,
-  consent: ticked('consent'),
+  consent: ticked('newsletter_consent'),
 })
 
 /**

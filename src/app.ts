@@ -60,6 +60,7 @@ import { confirmEmailPage, resendConfirmation, submitConfirmEmail } from './page
 import { articlePage, articlePermalink, newsIndex } from './pages/news'
 import { productPage } from './pages/product'
 import { productsPage } from './pages/products'
+import { searchSuggestions } from './pages/search-suggestions'
 import { searchPage } from './pages/search'
 import { submitUpdatePassword, updatePasswordPage } from './pages/update-password'
 import { pageCache } from './page-cache/page-cache'
@@ -157,6 +158,7 @@ market.get('/products/:slug', productPage)
 market.get('/news', requirePage('news'), newsIndex)
 market.get('/news/details/:slug', requirePage('news'), articlePage)
 market.get('/news/:slugId', requirePage('news'), articlePermalink)
+market.get('/search/suggestions.json', requirePage('search'), searchSuggestions)
 market.get('/search/:type', requirePage('search'), searchPage)
 market.get('/dealers/:slug', requirePage('dealer-pages'), dealerPage)
 market.get('/:sitemap{sitemap(?:-[0-9]+)?\\.xml}', marketSitemap)

@@ -160,7 +160,11 @@ function ProductMenu({ view, chrome, base }: { view: View; chrome: Chrome; base:
   )
 }
 
-/** The search: a button that reveals a full-width field under the header (a `<details>`: no script needed). */
+/**
+ * The search: a button that reveals a full-width field under the header (a `<details>`: no script needed). Once the
+ * field has the focus, a lazy script (client/search-suggestions.ts) makes it a combobox over the market's suggestion
+ * index (`/{m}/search/suggestions.json`), listing what the visitor may mean as they type.
+ */
 function HeaderSearch({ view, base }: { view: View; base: string }) {
   const { t } = view
   return (
@@ -188,6 +192,25 @@ function HeaderSearch({ view, base }: { view: View; base: string }) {
               maxLength={100}
               placeholder={t('header.search_placeholder')}
               data-autofocus=""
+              autoComplete="off"
+              role="combobox"
+              aria-autocomplete="list"
+              aria-expanded="false"
+              aria-controls="header-suggestions"
+              data-suggest={`${base}/search/suggestions.json`}
+            />
+            <div
+              id="header-suggestions"
+              className="search-suggestions"
+              role="listbox"
+              aria-label={t('search.suggestions')}
+              data-kinds={JSON.stringify({
+                product: t('search.kind_product'),
+                news: t('search.kind_news'),
+                dealer: t('search.kind_dealer'),
+                page: t('search.kind_page'),
+              })}
+              hidden
             />
             <button type="submit" className="button search-submit">
               <SearchIcon />

@@ -40,7 +40,7 @@ export const noticeOf = (value: string | undefined): Notice | null => NOTICES.fi
 export function Toast({ view }: { view: View }) {
   if (!view.notice) return null
   return (
-    <p className="toast" role="status">
+    <p className="toast" role="status" data-notice={view.notice}>
       {view.t(noticeText(view.notice))}
     </p>
   )

@@ -1,3 +1,4 @@
+import { carriesNotice } from '../render/one-time-notice'
 import type { Context } from 'hono'
 import type { MarketEnv } from '../env'
 import { pageNumber } from '../components/pagination'
@@ -44,8 +45,8 @@ const isPersonalContentPage = (key: string) => key === 'dealer-locator' || key i
 export type Candidate = { path: string; query: string }
 
 /**
- * Whether the page cache may answer this request of a resolved market, and under which path and query. A `notice`
- * (the page after one visitor's action) is never kept; other parameters the page does not read are left out.
+ * Whether the page cache may answer this request of a resolved market, and under which path and query. A notice
+ * (the page after one visitor's action, its one-time cookie) is never kept; other parameters the page does not read are left out.
  *
  * @example
  * candidateOf(c) // /it-it/products?sort=price-asc&min=abc&utm_source=x → { path: '/it-it/products', query: 'sort=price-asc' }
@@ -53,7 +54,7 @@ export type Candidate = { path: string; query: string }
 export function candidateOf(c: Context<MarketEnv>): Candidate | null {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null
   const url = new URL(c.req.url)
-  if (url.searchParams.has('notice')) return null
+  if (url.searchParams.has('notice') || carriesNotice(c.req.header('Cookie'))) return null
   const segment = `/${c.var.market.segment}`
   const rest = url.pathname.slice(segment.length)
   const reads = readsOf(c, rest)

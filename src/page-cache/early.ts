@@ -1,3 +1,4 @@
+import { NOTICE_COOKIE } from '../render/one-time-notice'
 import { parse } from 'hono/utils/cookie'
 import { SESSION_COOKIE } from '../auth/session-cookie'
 import { rememberedSession } from '../auth/sessions'
@@ -61,6 +62,7 @@ export function answerEarly(request: Request, env: Bindings): Response | Promise
   const config = configOf(env)
   if (!config.pageCache) return null
   const cookies = parse(request.headers.get('Cookie') ?? '')
+  if (cookies[NOTICE_COOKIE]) return null
   const variant = variantOf(consentFrom(cookies[CONSENT_COOKIE], request.headers.get('Sec-GPC')))
   const url = new URL(request.url)
   const address = addresses.get(addressKey(variant, url))

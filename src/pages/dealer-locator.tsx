@@ -17,7 +17,7 @@ import { Caching } from '../cache/answer-caching'
 import { sendPage, viewOf } from '../render/respond'
 import { DEALER_SERVICES, type Dealer, type DealerService } from '../../contract/catalogue-schemas'
 import type { ContentPage } from '../../contract/schemas'
-import { nearOf, type Origin, originOf, placeOf, positionOf } from './dealer-origin'
+import { correctedPlaceOf, nearOf, type Origin, originOf, placeOf, positionOf } from './dealer-origin'
 
 /** How many of the nearest dealers the map fits around the place searched or the visitor's position. */
 const MAP_FOCUS = 3
@@ -99,7 +99,7 @@ export function DealerLocatorPage({
         )}
         <p className="meta" role="status" id="dealer-results" data-origin={origin.from}>
           {origin.from === 'place'
-            ? t('dealer.nearest_to', { place: origin.place })
+            ? t(origin.corrected ? 'dealer.showing_for' : 'dealer.nearest_to', { place: origin.place })
             : origin.from === 'position'
               ? t('dealer.near_position')
               : origin.from === 'visitor'
@@ -226,7 +226,8 @@ export async function sendDealerLocator(
   const near = nearOf(c)
   const position = positionOf(c)
   const filters = DEALER_SERVICES.filter((service) => c.req.query(service) === 'on')
-  const [all, place] = await Promise.all([api.dealers.all(), placeOf(c, near)])
+  const [all, typed] = await Promise.all([api.dealers.all(), placeOf(c, near)])
+  const place = typed ?? (near ? await correctedPlaceOf(c, near, all) : null)
   const origin = originOf(c, place, near, all, position === 'invalid' ? null : position)
   const dealers = byDistance(
     all.filter((dealer) => filters.every((service) => dealer.services[service])),

@@ -2,13 +2,14 @@ import type { Context } from 'hono'
 import type { MarketEnv } from '../env'
 import type { Point } from '../../contract/distance'
 import type { Place } from '../../contract/catalogue-schemas'
+import { closestTerm, foldWord, vocabularyOf } from '../search/typo-tolerance'
 
 /**
  * Where a list of dealers measures from: a place the visitor typed, the position their browser gave ("use my
  * position"), their position at the edge, or the market's centre.
  */
 export type Origin =
-  | { point: Point; from: 'place'; place: string }
+  | { point: Point; from: 'place'; place: string; corrected?: boolean }
   | { point: Point; from: 'position' }
   | { point: Point; from: 'visitor' }
   | { point: Point; from: 'centre'; unknownPlace?: string }
@@ -37,18 +38,34 @@ export const placeOf = (c: Context<MarketEnv>, near: string): Promise<Place | nu
   near.length >= 2 ? c.var.api.dealers.place(near) : Promise.resolve(null)
 
 /**
+ * The place a typed town names when the visitor's words name none as typed: the nearest town of the market's dealers
+ * within a few edits ("Mlano" → Milano, src/search/typo-tolerance.ts), marked `corrected` so the page says so; null
+ * when no town is near.
+ */
+export async function correctedPlaceOf(
+  c: Context<MarketEnv>,
+  near: string,
+  dealers: Array<{ city: string }>,
+): Promise<(Place & { corrected: true }) | null> {
+  const town = near.length >= 2 ? closestTerm(near, vocabularyOf(dealers.map((dealer) => dealer.city))) : null
+  if (!town || foldWord(town) === foldWord(near)) return null
+  const place = await placeOf(c, town)
+  return place && { ...place, corrected: true }
+}
+
+/**
  * Where to measure from: the place typed, else the position the visitor's browser gave, else the visitor's position
  * at the edge when they are in the market's country (or on the international site), else the market's centre (or,
  * without one, the middle of its dealers). The dealer locator and the test ride's dealer list share it.
  */
 export function originOf(
   c: Context<MarketEnv>,
-  place: Place | null,
+  place: (Place & { corrected?: boolean }) | null,
   near: string,
   dealers: Point[],
   position: Point | null = null,
 ): Origin {
-  if (place) return { point: place, from: 'place', place: place.name }
+  if (place) return { point: place, from: 'place', place: place.name, ...(place.corrected ? { corrected: true } : {}) }
   if (position) return { point: position, from: 'position' }
   const { site } = c.var.market
   const cf = c.req.raw.cf as { latitude?: string; longitude?: string; country?: string } | undefined

@@ -14,6 +14,9 @@ import type { SearchResult } from '../../contract/catalogue-schemas'
 import type { PageMeta } from '../../contract/schemas'
 import { loadChrome } from './chrome'
 import { articlePath } from '../components/news-cards'
+import { disciplineWordsOf, rankedResults, searchVocabulary } from '../search/ranking'
+import { type Suggestion, suggestionIndexOf } from '../search/suggestion-index'
+import { correctedQuery } from '../search/typo-tolerance'
 
 /** The kinds of search page, in the order of their tabs. */
 export const SEARCH_TYPES = ['all', 'products', 'news', 'dealers'] as const
@@ -39,12 +42,22 @@ type SearchProps = {
   head: HeadProps
   type: SearchType
   q: string
-  results: SearchResult[]
+  /** The results, a product's with its price in the market's currency and format. */
+  results: Array<SearchResult & { price?: string | null }>
   meta: PageMeta
+  /** The query searched instead of the visitor's words, which found nothing ("stradda" → "Strada"), or null. */
+  corrected: string | null
+  /** What an empty result offers: a few of the market's bikes (the listing and the dealers are linked beside). */
+  bikes: Suggestion[]
+  /** The dealer locator's URL, or null where the market has none. */
+  dealersUrl: string | null
 }
 
+/** Bikes an empty result offers. */
+const OFFERED_BIKES = 3
+
 /** The search page: the box (the query kept), a tab per kind, the ranked results or an empty state, paging. */
-export function SearchPage({ view, chrome, head, type, q, results, meta }: SearchProps) {
+export function SearchPage({ view, chrome, head, type, q, results, meta, corrected, bikes, dealersUrl }: SearchProps) {
   const { t } = view
   const segment = view.market.segment
   const pages = Math.min(MAX_PAGES, Math.max(1, Math.ceil(meta.total / meta.per_page)))
@@ -88,9 +101,10 @@ export function SearchPage({ view, chrome, head, type, q, results, meta }: Searc
         {!q ? (
           <p>{t('search.prompt')}</p>
         ) : results.length === 0 ? (
-          <p className="empty">{t('search.empty', { q })}</p>
+          <EmptyResult view={view} q={q} bikes={bikes} dealersUrl={dealersUrl} />
         ) : (
           <>
+            {corrected && <p className="search-corrected">{t('search.corrected', { q: corrected })}</p>}
             <p className="meta" role="status">
               {meta.total === 1 ? t('search.count_one') : t('search.count', { count: meta.total })}
             </p>
@@ -112,6 +126,7 @@ export function SearchPage({ view, chrome, head, type, q, results, meta }: Searc
                     <h2>
                       <a href={resultUrl(segment, result)}>{result.title}</a>
                     </h2>
+                    {result.price && <p className="result-price">{result.price}</p>}
                     {result.excerpt && <p>{result.excerpt}</p>}
                   </div>
                 </li>
@@ -131,6 +146,59 @@ export function SearchPage({ view, chrome, head, type, q, results, meta }: Searc
   )
 }
 
+/** An empty result with a way on: the words to try, a few of the market's bikes, the listing and the dealers. */
+function EmptyResult({
+  view,
+  q,
+  bikes,
+  dealersUrl,
+}: {
+  view: MarketView
+  q: string
+  bikes: Suggestion[]
+  dealersUrl: string | null
+}) {
+  const { t } = view
+  return (
+    <div className="search-empty">
+      <p className="empty">{t('search.empty', { q })}</p>
+      <p>{t('search.empty_offer')}</p>
+      {bikes.length > 0 && (
+        <ul className="search-offers">
+          {bikes.map((bike) => (
+            <li key={bike.slug}>
+              <a href={bike.url}>
+                {bike.image && (
+                  <ResponsiveImage
+                    src={bike.image}
+                    alt=""
+                    width={120}
+                    height={80}
+                    place="thumb"
+                    resizing={view.imageResizing ?? false}
+                  />
+                )}
+                <span className="search-offer-title">{bike.title}</span>
+                {bike.detail && <span className="search-offer-price">{bike.detail}</span>}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="search-ways">
+        <a className="button" href={`/${view.market.segment}/products`}>
+          {t('search.all_bikes')}
+        </a>
+        {dealersUrl && (
+          <a className="button secondary" href={dealersUrl}>
+            {t('search.find_dealer')}
+          </a>
+        )}
+      </p>
+    </div>
+  )
+}
+
 /**
  * `GET /{m}/search/{type}?q=&page=`: full-text search of the market in its language (the API ranks). Any other
  * `type`, or a page past the results, is "Page Not Found"; results are never cached (queries are the visitors').
@@ -141,11 +209,31 @@ export async function searchPage(c: Context<MarketEnv>): Promise<Response> {
   const page = pageNumber(c.req.query('page'), MAX_PAGES)
   if (!type || !page) throw PageError.pageNotFound(c.req.url)
   const q = (c.req.query('q') ?? '').trim().slice(0, MAX_QUERY)
-  const [found, chrome] = await Promise.all([
+  const [first, chrome, index] = await Promise.all([
     q ? api.search.find({ type, q, page, perPage: RESULTS_PER_PAGE }) : null,
     loadChrome(c),
+    q ? suggestionIndexOf(c) : [],
   ])
-  const results = found?.items ?? []
+  const words = disciplineWordsOf(t('search.discipline_words'))
+  // Nothing for the visitor's words: the market's nearest terms instead, said on the page ("stradda" → "Strada").
+  const correction = first?.items.length === 0 && page === 1 ? correctedQuery(q, searchVocabulary(index, words)) : null
+  const corrected = correction?.changed ? correction.text : null
+  const found = corrected ? await api.search.find({ type, q: corrected, page, perPage: RESULTS_PER_PAGE }) : first
+  const searched = corrected ?? q
+  const ranked =
+    page === 1 && (type === 'all' || type === 'products')
+      ? rankedResults(found?.items ?? [], searched, index, words, (entry) => ({
+          kind: 'product' as const,
+          slug: entry.slug,
+          title: entry.title,
+          excerpt: '',
+          image: entry.image,
+        }))
+      : (found?.items ?? [])
+  const prices = new Map(index.flatMap((entry) => (entry.kind === 'product' ? [[entry.slug, entry.detail]] : [])))
+  const results = ranked
+    .slice(0, Math.max(RESULTS_PER_PAGE, found?.items.length ?? 0))
+    .map((result) => (result.kind === 'product' ? { ...result, price: prices.get(result.slug) ?? null } : result))
   const meta = found?.meta ?? { page, per_page: RESULTS_PER_PAGE, total: 0 }
   if (page > 1 && results.length === 0) throw PageError.pageNotFound(c.req.url)
   const view = viewOf(c, t, market)
@@ -157,7 +245,18 @@ export async function searchPage(c: Context<MarketEnv>): Promise<Response> {
   }
   return sendPage(
     c,
-    <SearchPage view={view} chrome={chrome} head={head} type={type} q={q} results={results} meta={meta} />,
+    <SearchPage
+      view={view}
+      chrome={chrome}
+      head={head}
+      type={type}
+      q={q}
+      results={results}
+      meta={meta}
+      corrected={corrected}
+      bikes={index.filter((entry) => entry.kind === 'product').slice(0, OFFERED_BIKES)}
+      dealersUrl={c.var.available.pageUrl('dealer-locator')}
+    />,
     {
       caching: Caching.shared,
     },

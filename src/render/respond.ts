@@ -3,7 +3,6 @@ import { isbot } from 'isbot'
 import { createElement, type ReactElement } from 'react'
 import { viewerName } from '../auth/viewer'
 import { type AnswerCaching, Caching } from '../cache/answer-caching'
-import { noticeOf } from '../components/toast'
 import type { View } from '../components/view'
 import { configOf } from '../config'
 import type { ErrorStatus } from '../errors/page-error'
@@ -16,6 +15,7 @@ import { contentSecurityPolicy, createNonce, type PageKind } from '../security/c
 import { pageTrackingOf, PageTrackingContext, trackingSources } from '../tracking/page-tracking'
 import type { Deferred } from './deferred'
 import { inlineScriptHashes, InlineScriptsContext } from './inline-scripts'
+import { carryNotice, takeNotice } from './one-time-notice'
 import { renderPage } from './stream'
 
 export type SendOptions = {
@@ -52,7 +52,7 @@ export function viewOf<E extends AppEnv, M extends Market | null>(
     path: url.pathname,
     hydrate,
     viewer: viewer && { name: viewerName(viewer.user) },
-    notice: noticeOf(url.searchParams.get('notice') ?? undefined),
+    notice: takeNotice(c),
     imageResizing: configOf(c.env).imageResizing,
   }
 }
@@ -110,5 +110,5 @@ const isKeepable = (kind: PageKind, status: number, caching: AnswerCaching) =>
 /** A redirect for one visitor (after a form, around login): no cache keeps it. */
 export function sendRedirect<E extends AppEnv>(c: Context<E>, location: string, status: 302 | 303 = 302): Response {
   c.var.caching.allow(Caching.private)
-  return c.redirect(location, status)
+  return c.redirect(carryNotice(c, location), status)
 }

@@ -19,7 +19,7 @@ export type PageTracking = {
   gpc: boolean
   /** The market's trackers that the visitor allowed: only these load, each after its delay. */
   trackers: Tracker[]
-  /** The cookie policy in the page's language (or English), or null when the deployment names none. */
+  /** The cookie policy in the page's language (its own, else the market's cookie page, else English's), or null. */
   policyUrl: string | null
   /** Where the consent form leads back to: the page itself. */
   returnPath: string
@@ -31,13 +31,20 @@ export type PageTracking = {
 export const PageTrackingContext = createContext<PageTracking | null>(null)
 
 /**
- * The cookie policy of a language: its own policy id, else English's (sl and hr, whose ids the configuration never
- * holds: ENGLISH_POLICY_LANGUAGES in config.ts, and the languages without one).
+ * The cookie policy the banner links: the language's own policy id, else the market's cookie page in the page's
+ * language (`marketPage`, the site's own content page), else English's policy (docs/decisions/060; sl and hr, whose
+ * ids the configuration never holds, are languages without one: ENGLISH_POLICY_LANGUAGES in config.ts).
  */
-export function policyUrlOf(locale: string, policies: TrackingConfig['policies']): string | null {
-  if (!policies) return null
-  const id = policies.ids[locale] ?? policies.ids.en
-  return id ? policies.url.replace('{id}', encodeURIComponent(id)) : null
+export function policyUrlOf(
+  locale: string,
+  policies: TrackingConfig['policies'],
+  marketPage: string | null = null,
+): string | null {
+  const own = policies?.ids[locale]
+  if (policies && own) return policies.url.replace('{id}', encodeURIComponent(own))
+  if (marketPage) return marketPage
+  const english = policies?.ids.en
+  return policies && english ? policies.url.replace('{id}', encodeURIComponent(english)) : null
 }
 
 /**
@@ -56,7 +63,7 @@ export function pageTrackingOf<E extends AppEnv>(c: Context<E>): PageTracking | 
     consent,
     gpc,
     trackers: consent ? trackersOf(market.site, tracking).filter((tracker) => consent[tracker.category]) : [],
-    policyUrl: policyUrlOf(market.locale, tracking.policies),
+    policyUrl: policyUrlOf(market.locale, tracking.policies, c.var.available?.pageUrl('cookie-policy') ?? null),
     returnPath: url.pathname + url.search,
     personal: consent !== null,
   }

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures/offline'
+import { chooseCookies, expect, test } from './fixtures/offline'
 
 const T0 = Date.parse('2026-05-04T10:00:00Z')
 
@@ -73,9 +73,14 @@ for (const [market, width] of [
   ['it-it', 1366],
   ['il-he', 390],
 ] as const) {
-  test(`a toast on ${market} at ${width} px: dark, at the bottom centre, gone after a second`, async ({ page }) => {
+  test(`a toast on ${market} at ${width} px: dark, at the bottom centre, gone after a second`, async ({
+    page,
+    baseURL,
+  }) => {
     await page.setViewportSize({ width, height: 800 })
-    await page.goto(`/${market}?notice=consent_saved`)
+    // A choice made as the banner's form makes it: its redirect carries the notice in a one-time cookie.
+    await chooseCookies(page.request, baseURL as string, 'reject')
+    await page.goto(`/${market}`)
     const toast = page.locator('.toast')
     await expect(toast).toBeAttached()
     /** The toast held at `ms` of its own timeline (paused there): what it looks like then, and its delay. */

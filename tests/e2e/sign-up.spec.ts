@@ -85,7 +85,7 @@ test.describe('creating an account', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(italian.confirm.title)
     await check(page, 'it-it-confirm')
     await page.getByRole('button', { name: italian.confirm.submit }).click()
-    await expect(page).toHaveURL(/\/login\?redirect=%2Fit-it%2Fmy-account&notice=email_confirmed$/)
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fit-it%2Fmy-account$/)
     await expect(page.getByRole('status')).toHaveText(italian.notice.email_confirmed)
 
     await logIn(page, italian, email)
@@ -118,14 +118,14 @@ test.describe('creating an account', () => {
     await check(page, 'il-he-account-unconfirmed')
     await keepScreenshot(banner, `${SCREENSHOTS}/sign-up-il-he-banner.png`)
     await banner.getByRole('button', { name: hebrew.confirm.resend }).click()
-    await expect(page).toHaveURL('/il-he/my-account?notice=confirmation_sent')
+    await expect(page).toHaveURL('/il-he/my-account')
     await expect(page.getByRole('status')).toHaveText(hebrew.notice.confirmation_sent)
     const second = await confirmationLinkMailedTo(outbox, email, first)
 
     await page.goto(second)
     await check(page, 'il-he-confirm')
     await page.getByRole('button', { name: hebrew.confirm.submit }).click()
-    await expect(page).toHaveURL('/il-he/my-account?notice=email_confirmed')
+    await expect(page).toHaveURL('/il-he/my-account')
     await expect(page.locator('.confirm-banner')).toHaveCount(0)
     // Spent: the first link no longer works either.
     await page.goto(first)

@@ -60,7 +60,7 @@ test('before a choice only the tag manager is requested, in Consent Mode with ev
 }) => {
   await stillClock(page)
   await page.goto('/it-it')
-  await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'La Sua privacy' })).toBeVisible()
   await after(page, thirdParties, 20_000)
   expect(trackerRequests(thirdParties)).toEqual(['https://www.googletagmanager.com/gtm.js?id=GTM-IT00001'])
   expect(await consentCommands(page)).toEqual([
@@ -87,9 +87,9 @@ test("accept: the tag manager is told, then the market's trackers load after the
   await stillClock(page)
   await page.goto('/it-it/products/aurora-e-cargo')
   await page.getByRole('button', { name: 'Accetta tutto' }).click()
-  await expect(page).toHaveURL(/\/it-it\/products\/aurora-e-cargo\?notice=consent_saved$/)
-  await expect(page.locator('.toast')).toHaveText('Le tue scelte sui cookie sono state salvate.')
-  await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
+  await expect(page).toHaveURL(/\/it-it\/products\/aurora-e-cargo$/)
+  await expect(page.locator('.toast')).toHaveText('Le Sue scelte sui cookie sono state salvate.')
+  await expect(page.getByRole('region', { name: 'La Sua privacy' })).toBeHidden()
   expect(await consentCommands(page)).toContainEqual([
     'consent',
     'update',
@@ -108,7 +108,7 @@ test("accept: the tag manager is told, then the market's trackers load after the
   expect(thirdParties.to(/facebook/)).toEqual(['https://connect.facebook.net/en_US/fbevents.js'])
 
   await page.goto('/it-it/news')
-  await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
+  await expect(page.getByRole('region', { name: 'La Sua privacy' })).toBeHidden()
   expect(problemsOf(page)).toEqual([])
 })
 
@@ -121,7 +121,7 @@ for (const [market, accept, tracker, delay] of [
     await stillClock(page)
     await page.goto(`/${market}`)
     await page.getByRole('button', { name: accept }).click()
-    await expect(page).toHaveURL(/notice=consent_saved/)
+    await expect(page.locator('.toast[data-notice="consent_saved"]')).toBeAttached()
     await after(page, thirdParties, delay - 1)
     expect(exceptTagManager(thirdParties)).toEqual([])
     await after(page, thirdParties, 1)
@@ -134,7 +134,7 @@ test('reject: no tracker ever, only the tag manager in denied mode', async ({ pa
   await stillClock(page)
   await page.goto('/it-it')
   await page.getByRole('button', { name: 'Rifiuta tutto' }).click()
-  await expect(page).toHaveURL(/notice=consent_saved/)
+  await expect(page.locator('.toast[data-notice="consent_saved"]')).toBeAttached()
   await after(page, thirdParties, 60_000)
   await page.goto('/it-it/news')
   await after(page, thirdParties, 60_000)
@@ -144,7 +144,7 @@ test('reject: no tracker ever, only the tag manager in denied mode', async ({ pa
     'update',
     { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied' },
   ])
-  await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
+  await expect(page.getByRole('region', { name: 'La Sua privacy' })).toBeHidden()
   expect(problemsOf(page)).toEqual([])
 })
 
@@ -179,18 +179,18 @@ test('customise: only the chosen categories load; cookie settings reopen the cho
   await page.getByText('Personalizza').click()
   await page.getByRole('checkbox', { name: 'Statistiche' }).check()
   await page.getByRole('button', { name: 'Salva le mie scelte' }).click()
-  await expect(page).toHaveURL(/notice=consent_saved/)
+  await expect(page.locator('.toast[data-notice="consent_saved"]')).toBeAttached()
   await after(page, thirdParties, 60_000)
   expect(exceptTagManager(thirdParties)).toEqual(['https://www.googletagmanager.com/gtag/js?id=G-IT0000001'])
 
   await page.getByRole('link', { name: 'Impostazioni dei cookie' }).click()
-  const settings = page.getByRole('region', { name: 'La tua privacy' })
+  const settings = page.getByRole('region', { name: 'La Sua privacy' })
   await expect(settings).toBeVisible()
   await expect(settings.getByRole('checkbox', { name: 'Statistiche' })).toBeChecked()
   await expect(settings.getByRole('checkbox', { name: 'Marketing' })).not.toBeChecked()
   await expect(settings.getByRole('checkbox', { name: 'Necessari' })).toBeDisabled()
   await settings.getByRole('button', { name: 'Rifiuta tutto' }).click()
-  await expect(page.getByRole('region', { name: 'La tua privacy' })).toBeHidden()
+  await expect(page.getByRole('region', { name: 'La Sua privacy' })).toBeHidden()
   const before = exceptTagManager(thirdParties).length
   await after(page, thirdParties, 60_000)
   expect(exceptTagManager(thirdParties).length).toBe(before)
@@ -210,7 +210,7 @@ test('the banner works from the keyboard: first in the page, then accept with En
   await page.keyboard.press('Tab')
   await expect(page.getByRole('button', { name: 'Accept all' })).toBeFocused()
   await page.keyboard.press('Enter')
-  await expect(page).toHaveURL(/\/int-en\?notice=consent_saved$/)
+  await expect(page).toHaveURL(/\/int-en$/)
   await expect(page.getByRole('region', { name: 'Your privacy' })).toBeHidden()
 })
 
@@ -241,7 +241,7 @@ for (const [market, viewport, name] of [
     await keepScreenshot(page, `${SCREENSHOTS}/consent-settings-${market}-${name}.png`, { fullPage: name === 'phone' })
     // Reopened from the footer after a choice.
     await banner.getByRole('button').filter({ hasText: /./ }).last().click()
-    await expect(page).toHaveURL(/notice=consent_saved/)
+    await expect(page.locator('.toast[data-notice="consent_saved"]')).toBeAttached()
     await page.locator('footer a[href="#cookie-settings"]').click()
     await expect(banner).toBeVisible()
     expect(await axe(page)).toEqual([])

@@ -35,7 +35,8 @@ describe('the profile', () => {
       phone: '+39 035 555 0123',
     })
     expect(saved.status).toBe(303)
-    expect(saved.headers.get('Location')).toBe('/it-it/my-account/profile?notice=profile_saved')
+    expect(saved.headers.get('Location')).toBe('/it-it/my-account/profile')
+    expect(saved.headers.getSetCookie().join()).toMatch(/__Host-Notice=profile_saved/)
     const row = await env.DB.prepare('SELECT first_name, last_name, phone FROM users WHERE email = ?')
       .bind(DEMO.email)
       .first()
@@ -83,7 +84,8 @@ describe('changing the password', () => {
       password_confirmation: NEW_PASSWORD,
     })
     expect(changed.status).toBe(303)
-    expect(changed.headers.get('Location')).toBe('/it-it/my-account/profile?notice=password_updated')
+    expect(changed.headers.get('Location')).toBe('/it-it/my-account/profile')
+    expect(changed.headers.getSetCookie().join()).toMatch(/__Host-Notice=password_updated/)
     // This session goes on; the other one is gone, here and upstream.
     expect((await visitAs(here, '/it-it/my-account')).status).toBe(200)
     expect(await sessions().read(elsewhere)).toBeNull()

@@ -231,7 +231,7 @@ describe('addresses', () => {
   it('adds an address, shows it, edits it, makes it the default and deletes it', async () => {
     const added = await post('/it-it/my-account/addresses', ADDRESS)
     expect(added.status).toBe(303)
-    expect(added.headers.get('Location')).toBe('/it-it/my-account/addresses?notice=address_saved')
+    expect(added.headers.get('Location')).toBe('/it-it/my-account/addresses')
     const id = await env.DB.prepare(`SELECT id FROM addresses WHERE label = 'Cottage' AND user_id = 1`).first<number>(
       'id',
     )
@@ -250,7 +250,7 @@ describe('addresses', () => {
     expect(defaults.results).toEqual([{ id }])
 
     const deleted = await post(`/it-it/my-account/addresses/${id}/delete`, { form_token: await deleteToken(id!) })
-    expect(deleted.headers.get('Location')).toBe('/it-it/my-account/addresses?notice=address_deleted')
+    expect(deleted.headers.get('Location')).toBe('/it-it/my-account/addresses')
     expect(await env.DB.prepare('SELECT id FROM addresses WHERE id = ?').bind(id).first()).toBeNull()
     // The oldest remaining address became the default again.
     expect(
@@ -438,7 +438,7 @@ describe('bikes', () => {
       dealer_name: '',
     })
     expect(registered.status).toBe(303)
-    expect(registered.headers.get('Location')).toBe('/it-it/my-account/bikes?notice=bike_registered')
+    expect(registered.headers.get('Location')).toBe('/it-it/my-account/bikes')
     const { words } = await page('/it-it/my-account/bikes')
     expect(words).toContain('AUR26X0000777')
     expect(words).toContain('1 giugno 2029')

@@ -101,14 +101,23 @@ describe('adding to the cart', () => {
   it('answers 303 back to the product with a notice, and sets the cart cookie (HttpOnly, Secure, SameSite=Lax, the code only)', async () => {
     const { status, headers } = await add('it-it', addForm('STR9-M-RED'))
     expect(status).toBe(303)
-    expect(headers.get('Location')).toBe('/it-it/products/aurora-strada-9?notice=cart_added')
+    expect(headers.get('Location')).toBe('/it-it/products/aurora-strada-9')
     const cookie = cookieOf(headers, '__Host-Cart-it')
     expect(cookie).toMatch(
       /^__Host-Cart-it=[A-Za-z0-9_-]{32}; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
     )
     expect(headers.get('Cache-Control')).toBe('private, no-store')
-    const back = await page('/it-it/products/aurora-strada-9?notice=cart_added', cartCodeOf(headers) as string)
-    expect(back.text).toMatch(/<p class="toast" role="status">Aggiunto al carrello\.<\/p>/)
+    // The notice rides a one-time cookie (docs/decisions/060), never the address.
+    expect(headers.getSetCookie().join()).toMatch(
+      /__Host-Notice=cart_added; Max-Age=60; Path=\/; HttpOnly; Secure; SameSite=Lax/,
+    )
+    const back = await page(
+      '/it-it/products/aurora-strada-9',
+      cartCodeOf(headers) as string,
+      'it',
+      '__Host-Notice=cart_added',
+    )
+    expect(back.text).toMatch(/<p class="toast" role="status" data-notice="cart_added">Aggiunto al carrello\.<\/p>/)
   })
 
   it('never sets a cart cookie on an ordinary page view', async () => {
@@ -152,12 +161,12 @@ describe('adding to the cart', () => {
   it('refuses a variant out of stock, or more than is left, with a notice and no cookie', async () => {
     const soldOut = await add('it-it', addForm('STR9-XL-RED'))
     expect(soldOut.status).toBe(303)
-    expect(soldOut.headers.get('Location')).toBe('/it-it/products/aurora-strada-9?notice=cart_unavailable')
+    expect(soldOut.headers.get('Location')).toBe('/it-it/products/aurora-strada-9')
     expect(cookieOf(soldOut.headers, '__Host-Cart-it')).toBeNull()
     const tooMany = await add('it-it', addForm('STR9-XS-RED', 4))
-    expect(tooMany.headers.get('Location')).toBe('/it-it/products/aurora-strada-9?notice=cart_not_enough')
+    expect(tooMany.headers.get('Location')).toBe('/it-it/products/aurora-strada-9')
     const notSold = await add('il-he', addForm('ECRG-OS-SND', 1, formKey(), 'aurora-e-cargo'))
-    expect(notSold.headers.get('Location')).toBe('/il-he/products/aurora-e-cargo?notice=cart_unavailable')
+    expect(notSold.headers.get('Location')).toBe('/il-he/products/aurora-e-cargo')
   })
 
   it("answers JSON to the island: the new count, the message in the market's language and the mini-cart's line", async () => {
@@ -234,8 +243,7 @@ describe('two browsers given the same kept product page', () => {
     const key = await keptKey()
     const first = await add('it-it', addForm('STR9-M-RED', 1, key), null, office)
     const second = await add('it-it', addForm('STR9-L-RED', 2, key), null, office)
-    for (const answer of [first, second])
-      expect(answer.headers.get('Location')).toBe('/it-it/products/aurora-strada-9?notice=cart_added')
+    for (const answer of [first, second]) expect(answer.headers.get('Location')).toBe('/it-it/products/aurora-strada-9')
     const [mine, theirs] = [cartCodeOf(first.headers) as string, cartCodeOf(second.headers) as string]
     expect(mine).toMatch(/^[A-Za-z0-9_-]{32}$/)
     expect(theirs).toMatch(/^[A-Za-z0-9_-]{32}$/)
@@ -361,15 +369,15 @@ describe('the cart page', () => {
       formPost({ quantity: '3' }, { Cookie: cartCookie(code) }),
     )
     expect(changed.status).toBe(303)
-    expect(changed.headers.get('Location')).toBe('/it-it/cart?notice=cart_updated')
+    expect(changed.headers.get('Location')).toBe('/it-it/cart')
     expect((await page('/it-it/cart', code)).text).toMatch(/data-cart-count="" aria-hidden="true">4</)
     const tooMany = await visit(
       '/it-it/cart/items/STR9-M-RED',
       formPost({ quantity: '10' }, { Cookie: cartCookie(code) }),
     )
-    expect(tooMany.headers.get('Location')).toBe('/it-it/cart?notice=cart_updated')
+    expect(tooMany.headers.get('Location')).toBe('/it-it/cart')
     const removed = await visit('/it-it/cart/items/LUCE-OS-BLK/remove', formPost({}, { Cookie: cartCookie(code) }))
-    expect(removed.headers.get('Location')).toBe('/it-it/cart?notice=cart_removed')
+    expect(removed.headers.get('Location')).toBe('/it-it/cart')
     const after = await page('/it-it/cart', code)
     expect(after.text).not.toContain('LUCE-OS-BLK')
     expect(after.text).toMatch(/data-cart-count="" aria-hidden="true">10</)

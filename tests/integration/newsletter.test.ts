@@ -299,7 +299,7 @@ describe('the newsletter sign-up in the footer', () => {
     expect(await mailsTo(second)).toHaveLength(1)
   })
 
-  it("brings the form back with 422 and the field's message for a wrong address or no consent, the address kept", async () => {
+  it("brings the form back with 422 and the field's message for a wrong address or no consent (the newsletter's own), the address kept", async () => {
     const wrong = await signUp('it-it', { email: 'giulia(at)example', consent: 'on' })
     expect(wrong.status).toBe(422)
     expect(textOf(wrong.text)).toContain(italian.validation.email)
@@ -307,7 +307,9 @@ describe('the newsletter sign-up in the footer', () => {
     expect(wrong.text).toContain('aria-invalid="true"')
     const unticked = await signUp('it-it', { email: newAddress() })
     expect(unticked.status).toBe(422)
-    expect(textOf(unticked.text)).toContain(italian.validation.consent)
+    // The newsletter's own message: not the lead forms' "so that we can answer your request".
+    expect(textOf(unticked.text)).toContain(italian.validation.newsletter_consent)
+    expect(textOf(unticked.text)).not.toContain(italian.validation.consent)
     // The page's own form, and no second one in its footer.
     expect(unticked.text.match(/<form[^>]*newsletter-form/g)).toHaveLength(1)
   })

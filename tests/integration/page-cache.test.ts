@@ -253,13 +253,14 @@ describe('the page cache', () => {
     ['the dealer locator from a position', pageUrlOf('it-it', 'dealer-locator', '?lat=45.46&lng=9.19')],
     ['a lead form', pageUrlOf('it-it', 'test-drive')],
     ['a page after an action', '/it-it/products?notice=cart_added'],
+    ['a page showing a notice', '/it-it/products', { headers: { Cookie: '__Host-Notice=cart_added' } }],
     ['a sitemap', '/it-it/sitemap.xml'],
     ['a malformed news page', '/it-it/news?page=abc'],
     ['the landing page', '/'],
-  ])('never keeps %s', async (_, path) => {
+  ] as Array<[string, string, RequestInit?]>)('never keeps %s', async (_, path, init) => {
     const lines = await requestLinesOf(async () => {
-      await visit(path)
-      await visit(path)
+      await visit(path, init)
+      await visit(path, init)
     })
     expect(lines.length).toBe(2)
     for (const line of lines) expect(line.page).toBeUndefined()

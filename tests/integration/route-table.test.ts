@@ -61,6 +61,7 @@ import {
   submitNewsletterConfirm,
 } from '../../src/pages/newsletter'
 import { newsletterUnsubscribePage, submitNewsletterUnsubscribe } from '../../src/pages/newsletter-unsubscribe'
+import { searchSuggestions } from '../../src/pages/search-suggestions'
 import { searchPage } from '../../src/pages/search'
 import { submitUpdatePassword, updatePasswordPage } from '../../src/pages/update-password'
 import { registerPage, registerSent, submitRegister } from '../../src/pages/register'
@@ -179,6 +180,7 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/:market/news', '/it-it/news', newsIndex],
   ['GET', '/:market/news/details/:slug', '/it-it/news/details/a-story', articlePage],
   ['GET', '/:market/news/:slugId', '/it-it/news/a-story-12', articlePermalink],
+  ['GET', '/:market/search/suggestions.json', '/it-it/search/suggestions.json', searchSuggestions],
   ['GET', '/:market/search/:type', '/it-it/search/all', searchPage],
   ['GET', '/:market/dealers/:slug', '/it-it/dealers/a-shop', dealerPage],
   ['GET', '/:market/whistleblower-form', '/it-it/whistleblower-form', reportPage],

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CONSENT_COOKIE } from '../../src/tracking/consent'
+import { policyUrlOf } from '../../src/tracking/page-tracking'
 import { cookieHeader, formPost, logIn } from '../fixtures/session'
 import { clearCaches, ORIGIN, visit } from '../fixtures/worker'
 
@@ -237,16 +238,35 @@ describe('POST /_consent', () => {
   ])('stores %o as %s in a first-party cookie for six months, and goes back to the page', async (fields, value) => {
     const { status, headers } = await post({ ...fields, return: '/it-it/products?type=x' })
     expect(status).toBe(303)
-    expect(headers.get('Location')).toBe('/it-it/products?type=x&notice=consent_saved')
+    expect(headers.get('Location')).toBe('/it-it/products?type=x')
     const cookie = headers.getSetCookie().find((line) => line.startsWith(`${CONSENT_COOKIE}=`))
     expect(cookie).toBe(`${CONSENT_COOKIE}=${value}; Max-Age=15552000; Path=/; HttpOnly; Secure; SameSite=Lax`)
     expect(headers.get('Cache-Control')).toBe('private, no-store')
   })
 
+  it('says it once: the notice rides a one-time cookie, never the address, and a shared link greets nobody', async () => {
+    const { headers } = await post({ choice: 'accept', return: '/it-it/products?type=x' })
+    expect(headers.get('Location')).not.toContain('notice')
+    const carried = headers.getSetCookie().find((line) => line.startsWith('__Host-Notice='))
+    expect(carried).toBe('__Host-Notice=consent_saved; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax')
+    const saved =
+      '<p class="toast" role="status" data-notice="consent_saved">Le Sue scelte sui cookie sono state salvate.</p>'
+    const shown = await visit('/it-it/products?type=x', {
+      headers: { Cookie: 'CountryLocale=it-it; __Host-Notice=consent_saved' },
+    })
+    expect(shown.text).toContain(saved)
+    // Shown, the cookie ends: a reload says nothing, and no cache keeps the page that said it.
+    expect(shown.headers.getSetCookie().join()).toMatch(/__Host-Notice=; Max-Age=0/)
+    expect(shown.headers.get('Cache-Control')).toMatch(/private|no-store/)
+    // A link shared with the old query greets nobody.
+    const shared = await visit('/it-it/products?type=x&notice=consent_saved')
+    expect(shared.text).not.toContain('class="toast"')
+  })
+
   it('goes back to a same-site path only', async () => {
     for (const target of ['//attacker.example/x', 'https://attacker.example/', '/\\attacker.example']) {
       const { headers } = await post({ choice: 'reject', return: target })
-      expect(headers.get('Location'), target).toBe('/?notice=consent_saved')
+      expect(headers.get('Location'), target).toBe('/')
     }
   })
 
@@ -267,29 +287,51 @@ describe('POST /_consent', () => {
 })
 
 describe('the cookie policy', () => {
+  /** The href of the banner's policy link. */
+  const bannerPolicy = (text: string) =>
+    text.match(/<section id="cookie-settings"[\s\S]*?<div class="consent-intro">[\s\S]*?<a href="([^"]+)"/)?.[1]
+
   it.each([
     ['it-it', '70401003'],
     ['es-es', '70401002'],
     ['gr-el', '70401005'],
     ['pt-pt', '70401004'],
     ['int-en', '70401001'],
-    // Slovenian and Croatian link the English terms, as the original did; a language without an id links English.
-    ['si-sl', '70401001'],
-    ['hr-hr', '70401001'],
-    ['de-de', '70401001'],
-  ])('is linked from the banner of %s with policy id %s', async (market, id) => {
+  ])("is linked from the banner of %s with its language's own policy id %s", async (market, id) => {
     const { text } = await visit(`/${market}`)
-    expect(text).toContain(`href="https://www.aurora-cycles.example/legal/${id}/cookie-policy"`)
+    expect(bannerPolicy(text)).toBe(`https://www.aurora-cycles.example/legal/${id}/cookie-policy`)
+  })
+
+  // A language without a policy id of its own links the market's cookie page in that language, not English's policy.
+  it.each([
+    ['de-de', '/de-de/cookie-richtlinie'],
+    ['fr-fr', '/fr-fr/politique-de-cookies'],
+    ['il-he', '/il-he/mediniyut-ugiyot'],
+    ['ae-ar', '/ae-ar/siyasat-malafat-al-irtibat'],
+    ['si-sl', '/si-sl/politika-piskotkov'],
+    ['hr-hr', '/hr-hr/politika-kolacica'],
+  ])("is the market's own translated cookie page on %s (%s), which answers 200", async (market, path) => {
+    const { text } = await visit(`/${market}`)
+    expect(bannerPolicy(text)).toBe(path)
+    expect((await visit(path)).status).toBe(200)
+  })
+
+  it("is English's policy where the market has no cookie page in the language, and none without a deployment's policy", () => {
+    const policies = { url: 'https://policies.example/{id}/cookies', ids: { en: '1', it: '3' } }
+    expect(policyUrlOf('it', policies, '/it-it/informativa-cookie')).toBe('https://policies.example/3/cookies')
+    expect(policyUrlOf('de', policies, null)).toBe('https://policies.example/1/cookies')
+    expect(policyUrlOf('de', null, '/ch-de/cookie-richtlinie')).toBe('/ch-de/cookie-richtlinie')
+    expect(policyUrlOf('de', null, null)).toBeNull()
   })
 
   it.each(['si-sl', 'hr-hr'])(
-    "is English's on %s even where the deployment names an id for the language (never read, logged)",
+    'never reads an id the deployment names for the language of %s (logged), and links its own page',
     async (market) => {
       const warnings: string[] = []
       vi.spyOn(console, 'warn').mockImplementation((line: unknown) => void warnings.push(String(line)))
       const ids = '{"en":"70401001","it":"70401003","sl":"70401006","hr":"70401007"}'
       const { text } = await visit(`/${market}`, {}, { CONSENT_POLICY_IDS: ids })
-      expect(text).toContain('href="https://www.aurora-cycles.example/legal/70401001/cookie-policy"')
+      expect(bannerPolicy(text)).toMatch(new RegExp(`^/${market}/`))
       expect(text).not.toMatch(/legal\/7040100[67]\//)
       expect(warnings.map((line) => JSON.parse(line))).toContainEqual({
         level: 'warn',
