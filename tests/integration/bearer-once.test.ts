@@ -1,0 +1,79 @@
+import { createExecutionContext } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { api } from '../../reference-api'
+import { withSiteRequest } from '../../reference-api/bearer-once'
+import { SECOND, logIn, storedSession, visitAs } from '../fixtures/session'
+
+let giulia = ''
+let lukas = ''
+
+beforeAll(async () => {
+  giulia = await logIn()
+  lukas = await logIn(SECOND)
+})
+
+/** The Worker's D1 as it is, counting the statements that look a bearer token up in `access_tokens`. */
+function countingTokenLookups(): { db: D1Database; lookups: () => number } {
+  let lookups = 0
+  const db = new Proxy(env.DB, {
+    get(target, key) {
+      if (key === 'prepare')
+        return (sql: string) => {
+          if (/FROM access_tokens t JOIN users u/.test(sql)) lookups++
+          return target.prepare(sql)
+        }
+      const value = Reflect.get(target, key, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  return { db, lookups: () => lookups }
+}
+
+describe('the bearer token of a page looked up once (issue 33)', () => {
+  it("the account overview's calls into the embedded API look the token up once (seven times before)", async () => {
+    const { db, lookups } = countingTokenLookups()
+    const overview = await visitAs(giulia, '/it-it/my-account', {}, { DB: db })
+    expect(overview.status).toBe(200)
+    expect(overview.text).toContain('Giulia')
+    expect(lookups()).toBe(1)
+  })
+
+  it('a write forgets what its site request looked up: the reads after it look the token up again and see it', async () => {
+    const { db, lookups } = countingTokenLookups()
+    const { token } = await storedSession(lukas)
+    const siteRequest = {}
+    const call = (method: string, body?: unknown) =>
+      api.fetch(
+        new Request('http://embedded.invalid/api/account/profile', {
+          method,
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+        withSiteRequest({ ...env, DB: db }, siteRequest),
+        createExecutionContext(),
+      )
+    const nameOf = async (answer: Response) => ((await answer.json()) as { data: { name: string } }).data.name
+    const before = await nameOf(await call('GET'))
+    await call('GET')
+    expect(lookups()).toBe(1)
+    const [first, last] = before.split(' ')
+    await call('PUT', { first_name: 'Renamed', last_name: last })
+    expect(lookups()).toBe(2)
+    expect(await nameOf(await call('GET'))).toBe(`Renamed ${last}`)
+    expect(lookups()).toBe(3)
+    await call('PUT', { first_name: first, last_name: last })
+  })
+
+  it('calls without a site request (over HTTP) look the token up each time', async () => {
+    const { db, lookups } = countingTokenLookups()
+    const { token } = await storedSession(lukas)
+    for (let i = 0; i < 2; i++)
+      await api.fetch(
+        new Request('http://embedded.invalid/api/account/profile', { headers: { Authorization: `Bearer ${token}` } }),
+        { ...env, DB: db },
+        createExecutionContext(),
+      )
+    expect(lookups()).toBe(2)
+  })
+})
