@@ -3,6 +3,7 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../../reference-api'
 import { withSiteRequest } from '../../reference-api/bearer-once'
+import { requestLinesOf } from '../fixtures/request-lines'
 import { SECOND, logIn, storedSession, visitAs } from '../fixtures/session'
 
 let giulia = ''
@@ -30,13 +31,20 @@ function countingTokenLookups(): { db: D1Database; lookups: () => number } {
   return { db, lookups: () => lookups }
 }
 
-describe('the bearer token of a page looked up once (issue 33)', () => {
+describe('the account overview logged in, cheaper (issue 33)', () => {
   it("the account overview's calls into the embedded API look the token up once (seven times before)", async () => {
     const { db, lookups } = countingTokenLookups()
     const overview = await visitAs(giulia, '/it-it/my-account', {}, { DB: db })
     expect(overview.status).toBe(200)
     expect(overview.text).toContain('Giulia')
     expect(lookups()).toBe(1)
+  })
+
+  it('the account overview reads its data from the embedded API in one call: with the cart count, two a page', async () => {
+    await visitAs(giulia, '/it-it/my-account')
+    const [line] = await requestLinesOf(() => visitAs(giulia, '/it-it/my-account'))
+    expect(line?.status).toBe(200)
+    expect(line?.upstreamCalls).toBe(2)
   })
 
   it('a write forgets what its site request looked up: the reads after it look the token up again and see it', async () => {
