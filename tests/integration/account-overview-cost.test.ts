@@ -47,6 +47,29 @@ describe('the account overview logged in, cheaper (issue 33)', () => {
     expect(line?.upstreamCalls).toBe(2)
   })
 
+  it('the one call answers what the four list calls answer', async () => {
+    const { token } = await storedSession(giulia)
+    const read = async (path: string) => {
+      const answer = await api.fetch(
+        new Request(`http://embedded.invalid/api/${path}`, {
+          headers: { Authorization: `Bearer ${token}`, 'X-Tenant': 'it', 'X-Locale': 'it' },
+        }),
+        env,
+        createExecutionContext(),
+      )
+      return ((await answer.json()) as { data: unknown }).data
+    }
+    const overview = await read('account/overview?orders=3')
+    expect(overview).toEqual({
+      user: await read('account/profile'),
+      orders: await read('account/orders?page=1&per_page=3'),
+      bikes: await read('account/bikes'),
+      addresses: await read('account/addresses'),
+    })
+    expect((overview as { orders: unknown[] }).orders.length).toBeGreaterThan(0)
+    expect((overview as { bikes: unknown[] }).bikes.length).toBeGreaterThan(0)
+  })
+
   it('a write forgets what its site request looked up: the reads after it look the token up again and see it', async () => {
     const { db, lookups } = countingTokenLookups()
     const { token } = await storedSession(lukas)
