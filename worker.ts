@@ -2,6 +2,7 @@ import { api } from './reference-api'
 import { claimUnqueuedMails, failMail, releaseMails, sendMail, suppressAddress } from './reference-api/outbox-sender'
 import { deleteReporterMails, deleteSubmissions } from './reference-api/retention'
 import { rewrapSealed } from './reference-api/rewrap'
+import { withSiteRequest } from './reference-api/bearer-once'
 import { withWorkerCustomer } from './reference-api/worker-customer'
 import type { Bindings } from './src/env'
 import site from './src/index'
@@ -13,7 +14,8 @@ import { embedReferenceApi } from './src/upstream/reference-api'
  * `UPSTREAM_URL` is empty, and whose retention and outbox the site's Cron Trigger and mail queue run.
  */
 embedReferenceApi({
-  fetch: (request, env, ctx, customer) => api.fetch(request, withWorkerCustomer(env, customer), ctx),
+  fetch: (request, env, ctx, customer, siteRequest) =>
+    api.fetch(request, withSiteRequest(withWorkerCustomer(env, customer), siteRequest), ctx),
   claimUnqueuedMails,
   releaseMails,
   sendMail,

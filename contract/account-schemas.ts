@@ -365,6 +365,18 @@ export const bikesAnswer = envelope(z.array(bikeSchema))
 export const bikeAnswer = envelope(bikeSchema)
 export const bikeModelsAnswer = envelope(z.array(productRefSchema))
 export const ordersAnswer = pagedEnvelope(orderSummarySchema)
+/**
+ * `GET api/account/overview?orders=n`: what the account overview shows in one answer (the embedded API's own call,
+ * docs/api.md): the bearer's user, their `n` latest orders, their bikes and their addresses.
+ */
+export const overviewAnswer = envelope(
+  z.object({
+    user: userSchema,
+    orders: z.array(orderSummarySchema),
+    bikes: z.array(bikeSchema),
+    addresses: z.array(addressSchema),
+  }),
+)
 export const orderAnswer = envelope(orderSchema)
 
 export type LoginRequest = z.infer<typeof loginRequestSchema>

@@ -15,6 +15,8 @@ export type ApiEnv = {
     DB: D1Database
     UPSTREAM_SERVICE_TOKEN?: string
     WORKER_CUSTOMER?: WorkerCustomer
+    /** The site's request an in-process call is made for: its reads look a bearer up once (reference-api/bearer-once.ts). */
+    SITE_REQUEST?: object
     /** Where the deployment is served: the demo's accounts sign in only on this machine (reference-api/demo-accounts.ts). */
     PUBLIC_ORIGIN?: string
   }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { forgetBearerUsers } from './bearer-once'
 import type { ApiEnv } from './context'
 import { errorName, loggablePath, logEvent } from './log'
 import { account } from './resources/account'
@@ -36,6 +37,7 @@ api.use(async (c, next) => {
   c.set('tenant', /^[a-z]{2,3}$/.test(tenant) ? tenant : null)
   c.set('locale', /^[a-z]{2}$/.test(locale) ? locale : 'en')
   await next()
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') forgetBearerUsers(c.env.SITE_REQUEST)
 })
 
 api.route('/', auth)

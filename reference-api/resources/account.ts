@@ -5,10 +5,11 @@ import { addresses } from './addresses'
 import { requireBearer } from './auth'
 import { bikes } from './bikes'
 import { orders } from './orders'
+import { overview } from './overview'
 import { selfService } from './self-service'
 
 /**
- * `api/account/*`: the bearer's own profile, addresses, bikes and orders, and their own changes to the account (its
+ * `api/account/*`: the bearer's own profile, addresses, bikes and orders (and all of them at once for the overview), and their own changes to the account (its
  * profile, password and erasure); every call needs the token (else 401).
  */
 export const account = new Hono<ApiEnv>()
@@ -17,4 +18,5 @@ export const account = new Hono<ApiEnv>()
   .route('/', addresses)
   .route('/', bikes)
   .route('/', orders)
+  .route('/', overview)
   .route('/', selfService)

@@ -12,13 +12,18 @@ import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, positiveInt,
 /** How many addresses one account may keep. */
 export const MAX_ADDRESSES = 20
 
-type AddressRow = AddressInput & { id: number; is_default: number | boolean }
+export type AddressRow = AddressInput & { id: number; is_default: number | boolean }
 
 const COLUMNS =
   'id, label, first_name, last_name, company, line1, line2, postal_code, city, region, country_code, phone, is_default'
 const FIELDS = ['label', ...POSTAL_ADDRESS_FIELDS] as const
 
-const toAddress = (row: AddressRow) => ({ ...row, is_default: Boolean(row.is_default) })
+/** An address row as the contract's address. */
+export const toAddress = (row: AddressRow) => ({ ...row, is_default: Boolean(row.is_default) })
+
+/** A user's addresses, the default first. */
+export const addressesOf = (db: D1Database, userId: number) =>
+  db.prepare(`SELECT ${COLUMNS} FROM addresses WHERE user_id = ? ORDER BY is_default DESC, id`).bind(userId)
 
 /**
  * The bearer's addresses: `GET/POST api/account/addresses`, `GET/PUT/DELETE api/account/addresses/{id}` and
@@ -27,11 +32,7 @@ const toAddress = (row: AddressRow) => ({ ...row, is_default: Boolean(row.is_def
  */
 export const addresses = new Hono<ApiEnv>()
   .get('/account/addresses', async (c) => {
-    const { results } = await c.env.DB.prepare(
-      `SELECT ${COLUMNS} FROM addresses WHERE user_id = ? ORDER BY is_default DESC, id`,
-    )
-      .bind(c.var.user.id)
-      .all<AddressRow>()
+    const { results } = await addressesOf(c.env.DB, c.var.user.id).all<AddressRow>()
     return respond(c, addressesAnswer, { data: results.map(toAddress) })
   })
   .post('/account/addresses', async (c) => {

@@ -17,6 +17,7 @@ import { mailText, queueMail } from '../outbox'
 import { demoAccountRefused } from '../demo-accounts'
 import { hashPassword, newToken, tokenHash, verifyPassword } from '../passwords'
 import { workerCustomerUser } from '../worker-customer'
+import { bearerUserOnce } from '../bearer-once'
 
 /** How long an access token lives. */
 export const TOKEN_HOURS = 12
@@ -194,17 +195,24 @@ export function bearerToken(c: ApiContext): string | undefined {
 
 /**
  * The user of the request's bearer token, if it is known and not expired; on a held shop's call, the customer the
- * Worker vouches for instead (docs/decisions/043).
+ * Worker vouches for instead (docs/decisions/043). The in-process reads of one site request look a token up once
+ * (reference-api/bearer-once.ts).
  */
 export async function bearerUser(c: ApiContext): Promise<User | null> {
   if (c.env.WORKER_CUSTOMER) return workerCustomerUser(c.env.DB, c.env.WORKER_CUSTOMER)
   const token = bearerToken(c)
   if (!token) return null
-  const row = await c.env.DB.prepare(
-    `SELECT u.id, u.email, u.first_name, u.last_name, u.phone, u.locale, u.created_at, u.email_confirmed_at IS NOT NULL AS email_confirmed
+  return bearerUserOnce(c.env.SITE_REQUEST, c.req.method, token, () => userOfToken(c.env.DB, token))
+}
+
+/** The user of an access token, if it is known and not expired: one statement on `access_tokens`. */
+async function userOfToken(db: D1Database, token: string): Promise<User | null> {
+  const row = await db
+    .prepare(
+      `SELECT u.id, u.email, u.first_name, u.last_name, u.phone, u.locale, u.created_at, u.email_confirmed_at IS NOT NULL AS email_confirmed
        FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ? AND t.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
-  )
+    )
     .bind(await tokenHash(token))
     .first<Omit<UserRow, 'password_hash' | 'email_confirmed'> & { email_confirmed: number }>()
   return row ? { ...row, email_confirmed: row.email_confirmed === 1, name: `${row.first_name} ${row.last_name}` } : null

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { bikeAnswer, bikeModelsAnswer, bikeRegistration, bikesAnswer } from '../../contract/account-schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, refuse, respond } from '../context'
 
-type BikeRow = {
+export type BikeRow = {
   id: number
   serial_number: string
   purchased_on: string
@@ -25,7 +25,12 @@ const BIKE_SELECT = `
          p.id AS product_id, p.slug AS product_slug, p.image AS product_image, ${PRODUCT_NAME} AS product_name
     FROM bikes b JOIN products p ON p.id = b.product_id JOIN product_types t ON t.id = p.type_id`
 
-const toBike = (row: BikeRow) => ({
+/** A user's registered bikes, newest purchase first, their products named in `locale`. */
+export const bikesOf = (db: D1Database, locale: string, userId: number) =>
+  db.prepare(`${BIKE_SELECT} WHERE b.user_id = ?2 ORDER BY b.purchased_on DESC, b.id DESC`).bind(locale, userId)
+
+/** A bike row as the contract's bike. */
+export const toBike = (row: BikeRow) => ({
   id: row.id,
   serial_number: row.serial_number,
   product: { id: row.product_id, slug: row.product_slug, name: row.product_name, image: row.product_image },
@@ -43,11 +48,7 @@ const toBike = (row: BikeRow) => ({
  */
 export const bikes = new Hono<ApiEnv>()
   .get('/account/bikes', async (c) => {
-    const { results } = await c.env.DB.prepare(
-      `${BIKE_SELECT} WHERE b.user_id = ?2 ORDER BY b.purchased_on DESC, b.id DESC`,
-    )
-      .bind(c.var.locale, c.var.user.id)
-      .all<BikeRow>()
+    const { results } = await bikesOf(c.env.DB, c.var.locale, c.var.user.id).all<BikeRow>()
     return respond(c, bikesAnswer, { data: results.map(toBike) })
   })
   .get('/account/bike-models', async (c) => {

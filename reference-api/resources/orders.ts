@@ -38,6 +38,15 @@ export type OrderRow = {
 
 export const ITEM_COUNT = '(SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS item_count'
 
+/** A user's orders as their list shows them, newest first: `limit` of them after the first `offset`. */
+export const latestOrders = (db: D1Database, userId: number, limit: number, offset = 0) =>
+  db
+    .prepare(
+      `SELECT o.code, o.placed_at, o.status, o.currency, o.total, ${ITEM_COUNT}
+         FROM orders o WHERE o.user_id = ? ORDER BY o.placed_at DESC, o.id DESC LIMIT ? OFFSET ?`,
+    )
+    .bind(userId, limit, offset)
+
 /**
  * The bearer's orders: `GET api/account/orders?page=&per_page=` (newest first, paged) and
  * `GET api/account/orders/{code}` (items, totals, addresses, delivery, payment, timeline). Another account's order
@@ -50,10 +59,7 @@ export const orders = new Hono<ApiEnv>()
     const { page, perPage, offset } = paging
     const userId = c.var.user.id
     const [list, total] = await c.env.DB.batch<OrderRow | { n: number }>([
-      c.env.DB.prepare(
-        `SELECT o.code, o.placed_at, o.status, o.currency, o.total, ${ITEM_COUNT}
-           FROM orders o WHERE o.user_id = ? ORDER BY o.placed_at DESC, o.id DESC LIMIT ? OFFSET ?`,
-      ).bind(userId, perPage, offset),
+      latestOrders(c.env.DB, userId, perPage, offset),
       c.env.DB.prepare('SELECT COUNT(*) AS n FROM orders WHERE user_id = ?').bind(userId),
     ])
     return respond(c, ordersAnswer, {

@@ -14,13 +14,15 @@ import { queueWrittenMails } from '../mail/mail-queue'
 export type ReferenceApi = {
   /**
    * Answers a call in-process; `customer`, the backend's user the Worker vouches for on a held shop's call
-   * (docs/decisions/043), travels beside the request, never in it.
+   * (docs/decisions/043), travels beside the request, never in it; `siteRequest`, the same object for every call of
+   * one request of the site (an identity only), lets the API look a bearer token up once for that request's reads.
    */
   fetch: (
     request: Request,
     env: Bindings,
     ctx: Context['executionCtx'],
     customer?: WorkerCustomer,
+    siteRequest?: object,
   ) => Response | Promise<Response>
   /** Marks at most `limit` outbox rows not yet announced to the mail queue as queued; answers their ids. */
   claimUnqueuedMails(db: D1Database, limit: number): Promise<number[]>
@@ -63,7 +65,7 @@ let embedded: ReferenceApi | null = null
  * Hands the site the reference API it uses while `UPSTREAM_URL` is empty: once, when the Worker is composed.
  *
  * @example
- * embedReferenceApi({ fetch: (request, env, ctx, customer) => api.fetch(request, withWorkerCustomer(env, customer), ctx), claimUnqueuedMails, releaseMails, sendMail, failMail, suppressAddress, deleteSubmissions, deleteReporterMails, rewrapSealed })
+ * embedReferenceApi({ fetch: (request, env, ctx, customer, siteRequest) => api.fetch(request, withSiteRequest(withWorkerCustomer(env, customer), siteRequest), ctx), claimUnqueuedMails, releaseMails, sendMail, failMail, suppressAddress, deleteSubmissions, deleteReporterMails, rewrapSealed })
  */
 export function embedReferenceApi(referenceApi: ReferenceApi): void {
   embedded = referenceApi
@@ -74,7 +76,8 @@ export const embeddedReferenceApi = (): ReferenceApi | null => embedded
 
 /**
  * The request's way to the embedded reference API's `fetch` (for a vouched customer, when given), or null when none
- * was handed over. A call that may write (any but GET and HEAD) is followed, in the background, by announcing the
+ * was handed over. Its calls share one identity of this request, so the API looks the visitor's token up once for
+ * all of them. A call that may write (any but GET and HEAD) is followed, in the background, by announcing the
  * mails it wrote to the mail queue — once its own background work is done too (a sign-up writes its mail after
  * answering).
  */
@@ -82,11 +85,12 @@ export function referenceApiOf(
   c: Context<AppEnv>,
 ): ((request: Request, customer?: WorkerCustomer) => Promise<Response>) | null {
   const referenceApi = embedded
+  const siteRequest = {}
   return (
     referenceApi &&
     (async (request, customer) => {
       if (request.method === 'GET' || request.method === 'HEAD')
-        return referenceApi.fetch(request, c.env, c.executionCtx, customer)
+        return referenceApi.fetch(request, c.env, c.executionCtx, customer, siteRequest)
       const ctx = c.executionCtx
       const background: Promise<unknown>[] = []
       const watched = new Proxy(ctx, {
@@ -100,7 +104,7 @@ export function referenceApiOf(
           return typeof value === 'function' ? value.bind(target) : value
         },
       })
-      const response = await referenceApi.fetch(request, c.env, watched, customer)
+      const response = await referenceApi.fetch(request, c.env, watched, customer, siteRequest)
       ctx.waitUntil(Promise.allSettled(background).then(() => queueWrittenMails(c.env, referenceApi)))
       return response
     })

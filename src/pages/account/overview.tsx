@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
+import { configOf } from '../../config'
 import type { MarketEnv } from '../../env'
 import { availableFor } from '../../market/request-availability'
 import type { Address, Bike, OrderSummary } from '../../../contract/account-schemas'
@@ -115,21 +116,41 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes, addre
 }
 
 /**
- * `GET /{m}/my-account`: profile, latest orders, bikes and addresses, fetched together with the viewer's token; a list
- * of an area the deployment lacks is never asked for, and one the backend does not serve (404) is null: the overview
- * then shows what the user alone gives.
+ * `GET /{m}/my-account`: profile, latest orders, bikes and addresses with the viewer's token; a list of an area the
+ * deployment lacks is not shown (nor asked a backend for), and one the backend does not serve (404) is null: the
+ * overview then shows what the user alone gives.
  */
 export async function accountOverview(c: Context<MarketEnv>): Promise<Response> {
+  const { user, ...lists } = await overviewData(c)
+  return sendAccountPage(c, { key: 'account.title' }, (props) => <AccountOverview {...props} user={user} {...lists} />)
+}
+
+/**
+ * The overview's user and lists. From the embedded API (no `UPSTREAM_URL`), one call answers them all (issue 33: one
+ * token lookup, one batch of statements); from a backend, one call each (its areas may be answered by different
+ * APIs: the held shop's orders, docs/decisions/043). The lists of areas the deployment lacks are null either way.
+ */
+async function overviewData(c: Context<MarketEnv>): Promise<OverviewLists & { user: User }> {
   const { account } = c.var
   const available = await availableFor(c)
-  const [profile, orders, bikes, addresses] = await Promise.all([
+  const served = <T,>(area: string, list: T) => (available.has(area) ? list : null)
+  if (configOf(c.env).upstream.kind === 'embedded') {
+    const overview = await account.overview(RECENT_ORDERS)
+    if (!overview) throw new UpstreamError('invalid', 'account/overview')
+    const { user, orders, bikes, addresses } = overview
+    return {
+      user,
+      orders: served('account-orders', orders),
+      bikes: served('account-bikes', bikes),
+      addresses: served('account-addresses', addresses),
+    }
+  }
+  const [user, orders, bikes, addresses] = await Promise.all([
     account.profile(),
     available.has('account-orders') ? account.orders(1, RECENT_ORDERS) : null,
     available.has('account-bikes') ? account.bikes() : null,
     available.has('account-addresses') ? account.addresses() : null,
   ])
-  if (!profile) throw new UpstreamError('invalid', 'account/profile')
-  return sendAccountPage(c, { key: 'account.title' }, (props) => (
-    <AccountOverview {...props} user={profile} orders={orders?.items ?? null} bikes={bikes} addresses={addresses} />
-  ))
+  if (!user) throw new UpstreamError('invalid', 'account/profile')
+  return { user, orders: orders?.items ?? null, bikes, addresses }
 }

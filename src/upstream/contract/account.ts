@@ -10,6 +10,7 @@ import {
   bikesAnswer,
   orderAnswer,
   ordersAnswer,
+  overviewAnswer,
   type PasswordChangeRequest,
   type ProfileInput,
 } from '../../../contract/account-schemas'
@@ -41,6 +42,11 @@ export const accountCalls = (client: Upstream) => ({
   /** `POST api/auth/resend-confirmation`: mails a new confirmation link while the address is unconfirmed. */
   resendConfirmation: (linkTemplate: string) =>
     client.send('POST', 'auth/resend-confirmation', { link_template: linkTemplate }, acknowledgedAnswer),
+  /**
+   * `GET api/account/overview?orders=n`: the user, their `n` latest orders, their bikes and addresses in one answer;
+   * the embedded API's own call (a backend without it answers 404: null).
+   */
+  overview: (orders: number) => dataOf(client.get(`account/overview${query({ orders })}`, overviewAnswer)),
   /** `GET api/account/orders?page=&per_page=`: newest first. */
   orders: (page: number, perPage: number) =>
     pagedOf(client.get(`account/orders${query({ page, per_page: perPage })}`, ordersAnswer)),

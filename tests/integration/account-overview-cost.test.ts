@@ -1,0 +1,110 @@
+import { createExecutionContext } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { api } from '../../reference-api'
+import { withSiteRequest } from '../../reference-api/bearer-once'
+import { requestLinesOf } from '../fixtures/request-lines'
+import { SECOND, logIn, storedSession, visitAs } from '../fixtures/session'
+
+let giulia = ''
+let lukas = ''
+
+beforeAll(async () => {
+  giulia = await logIn()
+  lukas = await logIn(SECOND)
+})
+
+/** The Worker's D1 as it is, counting the statements that look a bearer token up in `access_tokens`. */
+function countingTokenLookups(): { db: D1Database; lookups: () => number } {
+  let lookups = 0
+  const db = new Proxy(env.DB, {
+    get(target, key) {
+      if (key === 'prepare')
+        return (sql: string) => {
+          if (/FROM access_tokens t JOIN users u/.test(sql)) lookups++
+          return target.prepare(sql)
+        }
+      const value = Reflect.get(target, key, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  return { db, lookups: () => lookups }
+}
+
+describe('the account overview logged in, cheaper (issue 33)', () => {
+  it("the account overview's calls into the embedded API look the token up once (seven times before)", async () => {
+    const { db, lookups } = countingTokenLookups()
+    const overview = await visitAs(giulia, '/it-it/my-account', {}, { DB: db })
+    expect(overview.status).toBe(200)
+    expect(overview.text).toContain('Giulia')
+    expect(lookups()).toBe(1)
+  })
+
+  it('the account overview reads its data from the embedded API in one call: with the cart count, two a page', async () => {
+    await visitAs(giulia, '/it-it/my-account')
+    const [line] = await requestLinesOf(() => visitAs(giulia, '/it-it/my-account'))
+    expect(line?.status).toBe(200)
+    expect(line?.upstreamCalls).toBe(2)
+  })
+
+  it('the one call answers what the four list calls answer', async () => {
+    const { token } = await storedSession(giulia)
+    const read = async (path: string) => {
+      const answer = await api.fetch(
+        new Request(`http://embedded.invalid/api/${path}`, {
+          headers: { Authorization: `Bearer ${token}`, 'X-Tenant': 'it', 'X-Locale': 'it' },
+        }),
+        env,
+        createExecutionContext(),
+      )
+      return ((await answer.json()) as { data: unknown }).data
+    }
+    const overview = await read('account/overview?orders=3')
+    expect(overview).toEqual({
+      user: await read('account/profile'),
+      orders: await read('account/orders?page=1&per_page=3'),
+      bikes: await read('account/bikes'),
+      addresses: await read('account/addresses'),
+    })
+    expect((overview as { orders: unknown[] }).orders.length).toBeGreaterThan(0)
+    expect((overview as { bikes: unknown[] }).bikes.length).toBeGreaterThan(0)
+  })
+
+  it('a write forgets what its site request looked up: the reads after it look the token up again and see it', async () => {
+    const { db, lookups } = countingTokenLookups()
+    const { token } = await storedSession(lukas)
+    const siteRequest = {}
+    const call = (method: string, body?: unknown) =>
+      api.fetch(
+        new Request('http://embedded.invalid/api/account/profile', {
+          method,
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+        withSiteRequest({ ...env, DB: db }, siteRequest),
+        createExecutionContext(),
+      )
+    const nameOf = async (answer: Response) => ((await answer.json()) as { data: { name: string } }).data.name
+    const before = await nameOf(await call('GET'))
+    await call('GET')
+    expect(lookups()).toBe(1)
+    const [first, last] = before.split(' ')
+    await call('PUT', { first_name: 'Renamed', last_name: last })
+    expect(lookups()).toBe(2)
+    expect(await nameOf(await call('GET'))).toBe(`Renamed ${last}`)
+    expect(lookups()).toBe(3)
+    await call('PUT', { first_name: first, last_name: last })
+  })
+
+  it('calls without a site request (over HTTP) look the token up each time', async () => {
+    const { db, lookups } = countingTokenLookups()
+    const { token } = await storedSession(lukas)
+    for (let i = 0; i < 2; i++)
+      await api.fetch(
+        new Request('http://embedded.invalid/api/account/profile', { headers: { Authorization: `Bearer ${token}` } }),
+        { ...env, DB: db },
+        createExecutionContext(),
+      )
+    expect(lookups()).toBe(2)
+  })
+})
