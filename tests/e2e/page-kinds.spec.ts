@@ -3,6 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test'
 import { addToCart } from './fixtures/cart'
 import { logIn } from './fixtures/customer'
 import { layoutProblems } from './fixtures/layout'
+import { outsideThePage } from './fixtures/page-checks'
 import { chooseCookies, expect, test } from './fixtures/offline'
 import { keepScreenshot } from './fixtures/screenshots'
 import { demoMarketOf } from '../fixtures/demo-markets'
@@ -268,6 +269,14 @@ for (const viewport of WIDTHS) {
             .soft(
               await page.evaluate(layoutProblems),
               `layout of ${kind.name} in ${locale} at ${viewport.width} px (${path})`,
+            )
+            .toEqual([])
+          // checkPage's measure too, which unlike the layout's leaves in a closed disclosure's panel: the header's
+          // closed panels take no room outside the page.
+          expect
+            .soft(
+              await page.evaluate(outsideThePage, ''),
+              `outside the page: ${kind.name} in ${locale} at ${viewport.width} px (${path})`,
             )
             .toEqual([])
           const t1 = Date.now()
