@@ -68,6 +68,7 @@ export function NewsletterForm({ view, token, privacyUrl, labelledBy, idPrefix, 
         checked={state.consent === true}
         privacyUrl={privacyUrl}
         label="newsletter.consent"
+        privacyText="newsletter.privacy_text"
       />
       <button type="submit" className="button">
         {t('newsletter.submit')}

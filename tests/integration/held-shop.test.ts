@@ -177,7 +177,13 @@ describe("the shop held on D1 over the brand's backend (UPSTREAM_HOLD)", () => {
       held,
     )
     expect(form.status).toBe(303)
-    const back = await visit(form.headers.get('Location') ?? '', {}, held)
+    // The message rides the one-time notice cookie to the page it goes back to (docs/decisions/060).
+    const notice = form.headers.getSetCookie().find((cookie) => cookie.startsWith('__Host-Notice='))
+    const back = await visit(
+      form.headers.get('Location') ?? '',
+      { headers: { Cookie: notice?.split(';')[0] ?? '' } },
+      held,
+    )
     expect(back.status).toBe(200)
     expect(textOf(back.text)).toContain(italian.cart.unavailable)
   })
