@@ -96,11 +96,13 @@ async function seeSummaryFirst(page: Page, total: string) {
   await expect(toggle).toBeVisible()
   await expect(toggle).not.toHaveAttribute('open', '')
   await expect(toggle.locator('summary')).toContainText(total)
-  const [summaryBox, formBox] = await Promise.all([
-    toggle.boundingBox(),
-    page.locator('form.checkout-form').boundingBox(),
-  ])
-  expect(summaryBox!.y).toBeLessThan(formBox!.y)
+  // Both boxes read in one moment, once the page's face has swapped in (it moves everything by a few pixels).
+  const [summaryTop, formTop] = await page.evaluate(async () => {
+    await document.fonts.ready
+    const top = (selector: string) => document.querySelector(selector)?.getBoundingClientRect().top ?? Number.NaN
+    return [top('details.checkout-summary-toggle'), top('form.checkout-form')]
+  })
+  expect(summaryTop).toBeLessThan(formTop)
   await expect(page.locator('.checkout-summary-toggle ~ .checkout-layout > .checkout-summary')).toBeHidden()
   await toggle.locator('summary').click()
   await expect(toggle.locator('.checkout-summary-lines li')).toBeVisible()
