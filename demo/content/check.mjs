@@ -295,6 +295,8 @@ if (pages) {
 // ------------------------------------------------------------------------------------------------ news
 
 const news = readJson('news.json')
+/** The catalogue's product slugs, which an article may name. */
+const productSlugs = new Set((readJson('products.json')?.products ?? []).map((product) => product.slug))
 if (news) {
   if (!Array.isArray(news)) fail('news.json', 'must be an array')
   else {
@@ -306,8 +308,16 @@ if (news) {
     const storyLocales = new Map()
     news.forEach((article, i) => {
       const at = `news[${i}]${article?.slug ? ` (${article.slug})` : ''}`
-      const keys = Object.keys(article ?? {}).sort()
+      // `products` is optional: the catalogue's bikes an article names (docs/decisions/062), checked with the catalogue.
+      const keys = Object.keys(article ?? {})
+        .filter((key) => key !== 'products')
+        .sort()
       if (keys.join() !== fields.join()) fail(at, `fields must be ${fields.join(', ')}; found ${keys.join(', ')}`)
+      if (article && 'products' in article) {
+        const named = article.products
+        if (!Array.isArray(named) || named.length === 0 || named.some((slug) => !productSlugs.has(slug)))
+          fail(at, `products must be a non-empty list of the catalogue's product slugs; found ${JSON.stringify(named)}`)
+      }
       if (typeof article.slug !== 'string' || !KEBAB.test(article.slug))
         fail(at, `slug ${JSON.stringify(article.slug)} is not kebab-case ASCII`)
       if (!LOCALES.includes(article.locale)) fail(at, `unknown locale ${JSON.stringify(article.locale)}`)
