@@ -1,7 +1,8 @@
 import type { Context } from 'hono'
 import { loginPageOf } from '../auth/login-market'
 import { sessionsOf } from '../auth/sessions'
-import { type FieldErrors, Field, FormErrors } from '../components/form-field'
+import { type FieldErrors, FormErrors } from '../components/form-field'
+import { NewPasswordFields } from '../components/new-password-fields'
 import { DefaultLayout } from '../components/layouts'
 import type { HeadProps } from '../components/page-head'
 import { withNotice } from '../components/toast'
@@ -13,7 +14,7 @@ import { readForm } from '../forms/read-form'
 import { Caching } from '../cache/answer-caching'
 import { sendPage, sendRedirect, viewOf } from '../render/respond'
 import { authOf } from '../auth/auth-of'
-import { newPasswordSchema, PASSWORD_MIN } from '../../contract/account-schemas'
+import { newPasswordSchema } from '../../contract/account-schemas'
 import { valueErrors } from '../../contract/fields'
 import { unlessRefused } from '../upstream/errors'
 import { loadChrome } from './chrome'
@@ -54,24 +55,7 @@ export function UpdatePasswordPage({
             <form method="post" className="stacked-form" noValidate>
               <FormErrors view={view} errors={state.errors} />
               <input type="hidden" name="username" value={state.email} autoComplete="username" />
-              <Field
-                view={view}
-                name="password"
-                label={t('password.new_password')}
-                type="password"
-                autoComplete="new-password"
-                minLength={PASSWORD_MIN}
-                hint={t('password.rules', { min: PASSWORD_MIN })}
-                errors={state.errors}
-              />
-              <Field
-                view={view}
-                name="password_confirmation"
-                label={t('password.confirm_password')}
-                type="password"
-                autoComplete="new-password"
-                errors={state.errors}
-              />
+              <NewPasswordFields view={view} errors={state.errors} />
               <button type="submit" className="button">
                 {t('password.submit')}
               </button>

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { AccountLayout, accountBase } from '../../components/account-layout'
 import { type FieldErrors, Field, FormErrors } from '../../components/form-field'
+import { NewPasswordFields } from '../../components/new-password-fields'
 import { withNotice } from '../../components/toast'
 import { ATTEMPT_WINDOW_SECONDS } from '../../auth/attempts'
 import { sessionsOf } from '../../auth/sessions'
@@ -9,7 +10,7 @@ import { readForm } from '../../forms/read-form'
 import { errorName, logEvent } from '../../ops/log'
 import { withinLimit } from '../../ops/rate-limit'
 import { sendRedirect } from '../../render/respond'
-import { PASSWORD_MIN, passwordChangeRequest } from '../../../contract/account-schemas'
+import { passwordChangeRequest } from '../../../contract/account-schemas'
 import { fieldErrors } from '../../../contract/fields'
 import { unlessRefused } from '../../upstream/errors'
 import { AccountFormToken, accountFormToken, accountFormTokenOf } from './account-form-token'
@@ -35,24 +36,7 @@ export function PasswordPage({ view, chrome, head, errors, token }: PasswordProp
           autoComplete="current-password"
           errors={errors}
         />
-        <Field
-          view={view}
-          name="password"
-          label={t('password.new_password')}
-          type="password"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN}
-          hint={t('password.rules', { min: PASSWORD_MIN })}
-          errors={errors}
-        />
-        <Field
-          view={view}
-          name="password_confirmation"
-          label={t('password.confirm_password')}
-          type="password"
-          autoComplete="new-password"
-          errors={errors}
-        />
+        <NewPasswordFields view={view} errors={errors} />
         <div className="form-actions">
           <button type="submit" className="button">
             {t('password_change.submit')}
