@@ -28,6 +28,7 @@ import { readD1Migrations } from '@cloudflare/vitest-plugin'
 import { ceilingWorker, delay, requestLog, slowProxy, timedGet } from './bench-tools.mjs'
 import { demoSeedStatements } from './demo-seed.mjs'
 import { root, runTool } from './local.mjs'
+import { demoSessionCookie } from './demo-login.mjs'
 
 const PAGES = [
   { name: 'home', path: '/it-it' },
@@ -223,17 +224,9 @@ async function loggedInCookies(path) {
   return [session, ...copies].join('; ')
 }
 
-/** Logs the demo customer in through the site's own form and answers the session cookie. */
-async function logIn() {
-  const answer = await fetch(`${ORIGIN}/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: ORIGIN },
-    body: new URLSearchParams({ email: 'customer@example.com', password: 'Demo-Rider-2026!' }),
-  })
-  const cookie = answer.headers.getSetCookie().findLast((line) => line.startsWith('__Host-AuthTkn='))
-  if (answer.status !== 303 || !cookie) throw new Error(`login answered ${answer.status}`)
-  return cookie.split(';')[0]
+/** The demo customer's session cookie. */
+function logIn() {
+  return demoSessionCookie(ORIGIN)
 }
 
 /** Warms the isolate, its memo, KV and the page cache, then loads the page for `SECONDS` with autocannon. */

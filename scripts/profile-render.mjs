@@ -16,6 +16,7 @@ import WebSocket from 'ws'
 import { readD1Migrations } from '@cloudflare/vitest-plugin'
 import { demoSeedStatements } from './demo-seed.mjs'
 import { root, runTool } from './local.mjs'
+import { demoSessionCookie } from './demo-login.mjs'
 
 const PAGES = (process.env.PROFILE_PAGES || '/it-it,/it-it/products/aurora-strada-9').split(',')
 const MODES = (process.env.PROFILE_MODES || 'auto,fresh').split(',')
@@ -145,17 +146,9 @@ function cpuTicks() {
   }, 0)
 }
 
-/** The demo customer's session cookie, from the site's own login form. */
-async function logIn() {
-  const answer = await fetch(`${ORIGIN}/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: ORIGIN },
-    body: new URLSearchParams({ email: 'customer@example.com', password: 'Demo-Rider-2026!' }),
-  })
-  const cookie = answer.headers.getSetCookie().findLast((line) => line.startsWith('__Host-AuthTkn='))
-  if (answer.status !== 303 || !cookie) throw new Error(`login answered ${answer.status}`)
-  return cookie.split(';')[0]
+/** The demo customer's session cookie. */
+function logIn() {
+  return demoSessionCookie(ORIGIN)
 }
 
 /** A DevTools protocol session with the Worker's isolate. */
