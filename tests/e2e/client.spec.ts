@@ -79,7 +79,7 @@ for (const [market, width] of [
   }) => {
     await page.setViewportSize({ width, height: 800 })
     // A choice made as the banner's form makes it: its redirect carries the notice in a one-time cookie.
-    await chooseCookies(page.request, baseURL as string, 'reject')
+    await chooseCookies(page.request, baseURL as string, 'reject', { keepNotice: true })
     await page.goto(`/${market}`)
     const toast = page.locator('.toast')
     await expect(toast).toBeAttached()
