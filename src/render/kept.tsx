@@ -138,9 +138,14 @@ function identityOf(dep: object): number {
   return id
 }
 
-/** Objects' content by their identity (a lookup kept in the isolate's memo is serialised once), and a short id of it. */
+/**
+ * Objects' content by their identity (a lookup kept in the isolate's memo is serialised once), and a short id of it.
+ * An id is never given twice, even after the ids are forgotten: kept bytes under an old id must never answer for
+ * other content (another market's header).
+ */
 const contents = new WeakMap<object, string>()
 const contentIds = new Map<string, number>()
+let contentCount = 0
 
 function keyOf(part: string, deps: readonly unknown[], names: readonly string[]): string {
   const parts = deps.map((dep) => {
@@ -154,7 +159,7 @@ function keyOf(part: string, deps: readonly unknown[], names: readonly string[])
     let id = contentIds.get(content)
     if (id === undefined) {
       if (contentIds.size >= STORE_LIMIT * 4) contentIds.clear()
-      id = contentIds.size
+      id = ++contentCount
       contentIds.set(content, id)
     }
     return `#${id}`

@@ -59,6 +59,29 @@ describe('a kept part', () => {
     expect(calls).toHaveLength(2)
   })
 
+  it("never answers one content with another's bytes after the isolate forgets its content ids", () => {
+    /** A part kept by five objects' content, as the header is by its menus, its market and its texts. */
+    const part = (lists: string[][]) => {
+      const kept = keptRender()
+      const html = renderToString(
+        <KeptContext.Provider value={kept}>
+          <Kept part="unit-five" deps={lists} values={{}}>
+            {() => <p>{lists.flat().join(' ')}</p>}
+          </Kept>
+        </KeptContext.Provider>,
+      )
+      return spliceKept(html, kept)
+    }
+    const listsOf = (name: string, n: number) => [1, 2, 3, 4, 5].map((i) => [`${name}-${n}-${i}`])
+    // Five new contents a part: past the ids kept (the store's limit × 4) the ids are forgotten while the parts kept
+    // under them are still there; new content must never be given one of their ids.
+    for (let n = 0; n < 400; n++) part(listsOf('old', n))
+    for (let n = 0; n < 20; n++) {
+      const lists = listsOf('new', n)
+      expect(part(lists)).toBe(renderToString(<p>{lists.flat().join(' ')}</p>))
+    }
+  })
+
   it('is rendered afresh for a value it cannot write in, and outside a whole render', () => {
     const calls: string[] = []
     expect(page(calls, ['bikes'], '/it-it/"quoted"<b>')).toBe(plain(['bikes'], '/it-it/"quoted"<b>'))
