@@ -1,4 +1,4 @@
-// `npm test`: every test on a fresh clone — installs what is missing (npm packages, Debian's Chromium), builds the
+// `npm test`: every test on a fresh clone — installs what is missing (npm packages, Debian's Chromium and Java), builds the
 // client, then runs the formatter and linter's check (Biome), the typecheck, the workerd suite (unit + integration),
 // the deploy check (tests/deploy), the bundle check and the browser suite, and ends with one line: `N passed, N failed`, the totals of every runner.
 import { spawnSync } from 'node:child_process'
@@ -16,9 +16,8 @@ const count = (name, passed, failed) => {
   console.log(`\n== ${name}: ${passed} passed, ${failed} failed\n`)
 }
 
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return
-  console.log("Installing Debian's Chromium for the browser tests…")
+/** Installs Debian packages, as root or through sudo. */
+function aptInstall(...packages) {
   const asRoot = process.getuid?.() === 0
   const aptGet = (...args) =>
     spawnSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['apt-get', ...args], {
@@ -26,7 +25,20 @@ function ensureChromium() {
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     })
   aptGet('update')
-  aptGet('install', '-y', '--no-install-recommends', 'chromium')
+  aptGet('install', '-y', '--no-install-recommends', ...packages)
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return
+  console.log("Installing Debian's Chromium for the browser tests…")
+  aptInstall('chromium')
+}
+
+/** Java for the Nu HTML Checker (`vnu-jar`, tests/e2e/html-validity.spec.ts): Debian's, when none is on the path. */
+function ensureJava() {
+  if (spawnSync('java', ['-version'], { stdio: 'ignore' }).status === 0) return
+  console.log("Installing Debian's Java for the Nu HTML Checker…")
+  aptInstall('default-jre-headless')
 }
 
 /** A check that is one test: it passed when the command exits 0. */
@@ -85,6 +97,7 @@ if (!ensureDependencies({ allowFailure: true })) {
   process.exit(1)
 }
 ensureChromium()
+ensureJava()
 rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
 check('demo content', 'node', ['demo/content/check.mjs'])

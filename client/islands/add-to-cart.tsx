@@ -340,8 +340,8 @@ export default function AddToCart({
 /** The header's cart count, as the server would render it for this many items. */
 function showCount(count: number) {
   for (const badge of document.querySelectorAll<HTMLElement>('[data-cart-count]')) {
-    badge.textContent = String(count)
-    badge.hidden = count === 0
+    // An empty badge is out of sight (client/styles/s38a.css): no number for an empty cart.
+    badge.textContent = count ? String(count) : ''
   }
   for (const text of document.querySelectorAll<HTMLElement>('[data-cart-count-text]')) {
     const template = text.closest('[data-cart-link]')?.getAttribute('data-count-template') ?? '{{count}}'

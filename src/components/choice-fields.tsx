@@ -37,7 +37,9 @@ export function SelectField({
         <select
           id={id}
           name={name}
-          required={!optional}
+          // A select without an empty first option always holds a value: HTML allows `required` only with one.
+          required={!optional && placeholder !== undefined}
+          aria-required={(!optional && placeholder === undefined) || undefined}
           autoComplete={autoComplete}
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}

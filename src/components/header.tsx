@@ -184,10 +184,13 @@ function HeaderSearch({ view, base }: { view: View; base: string }) {
           <label htmlFor="header-q" className="visually-hidden">
             {t('header.search_label')}
           </label>
-          <span className="search-field">
+          <div className="search-field">
+            {/* A text field, not `type="search"`: HTML allows the combobox role only on a text field. */}
             <input
               id="header-q"
-              type="search"
+              type="text"
+              inputMode="search"
+              enterKeyHint="search"
               name="q"
               maxLength={100}
               placeholder={t('header.search_placeholder')}
@@ -216,7 +219,7 @@ function HeaderSearch({ view, base }: { view: View; base: string }) {
               <SearchIcon />
               <span className="search-submit-label">{t('search.submit')}</span>
             </button>
-          </span>
+          </div>
         </form>
       </div>
     </details>
@@ -252,7 +255,7 @@ function CartLink({ view, base, count }: { view: View; base: string; count: numb
         <path d="M9 8V6a3 3 0 0 1 6 0v2" />
       </svg>
       <span className="cart-link-label visually-hidden">{t('header.cart')}</span>
-      <span className="cart-count" data-cart-count="" aria-hidden="true" hidden={!count}>
+      <span className="cart-count" data-cart-count="" aria-hidden="true">
         {count || ''}
       </span>
       <span className="visually-hidden" data-cart-count-text="">

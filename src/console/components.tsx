@@ -140,14 +140,16 @@ export function ConsoleSelect({
   options,
   value,
   any = 'Any',
+  id = `field-${name}`,
 }: {
   label: string
   name: string
   options: Option[]
   value?: string
   any?: string | null
+  /** The select's id, where a page has two selects of one name (a filter and a form). */
+  id?: string
 }) {
-  const id = `field-${name}`
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

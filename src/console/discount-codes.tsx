@@ -198,7 +198,7 @@ function NewCodeForm({ options }: { options: Array<{ value: string; label: strin
         code applies from its start and until (not at) its end.
       </p>
       <form method="post" action={CODES_PATH} className="stacked">
-        <ConsoleSelect label="Market" name="market" options={options} any={null} />
+        <ConsoleSelect label="Market" name="market" options={options} any={null} id="field-new-market" />
         <div className="field">
           <label htmlFor="field-code">Code</label>
           <input id="field-code" name="code" required maxLength={32} autoComplete="off" />

@@ -39,7 +39,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] 
 
 /**
  * Puts a visitor's parts into a cached page as it streams through `HTMLRewriter` (no second render): the header's
- * login link (`[data-account]`) becomes their account menu, the cart count (`[data-cart-count]`, hidden when empty)
+ * login link (`[data-account]`) becomes their account menu, the cart count (`[data-cart-count]`, out of sight when empty)
  * shows their number and its spoken text (`[data-cart-count-text]`).
  *
  * @example
@@ -58,10 +58,7 @@ export function stitch(
   if (count) {
     rewriter = rewriter
       .on('[data-cart-count]', {
-        element: (element) => {
-          element.removeAttribute('hidden')
-          element.setInnerContent(String(count))
-        },
+        element: (element) => void element.setInnerContent(String(count)),
       })
       .on('[data-cart-count-text]', {
         element: (element) => void element.setInnerContent(cartText.replace(SLOT, String(count))),

@@ -53,7 +53,7 @@ async function createCode(
   page: Page,
   code: { market: string; code: string; kind: 'percentage' | 'amount'; value: string },
 ) {
-  await page.locator('#field-market').last().selectOption(code.market)
+  await page.locator('#field-new-market').selectOption(code.market)
   await page.locator('#field-code').fill(code.code)
   await page.locator(`input[name="kind"][value="${code.kind}"]`).check()
   await page.locator('#field-value').fill(code.value)

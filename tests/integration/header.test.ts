@@ -106,7 +106,7 @@ describe('the header', () => {
       '<form role="search" class="search-panel-form" aria-label="Website durchsuchen" action="/de-de/search/all" method="get">',
     )
     expect(search).toMatch(
-      /<input id="header-q" type="search" maxLength="100" placeholder="[^"]+" data-autofocus=""[^>]* name="q"\/>/,
+      /<input id="header-q" type="text" inputMode="search" enterKeyHint="search" maxLength="100" placeholder="[^"]+" data-autofocus=""[^>]* role="combobox"[^>]* name="q"\/>/,
     )
     expect(search).toMatch(/<label for="header-q" class="visually-hidden">Website durchsuchen<\/label>/)
     expect(elementOf(header, '<details class="product-menu">')).toContain('<summary>Fahrräder')

@@ -45,28 +45,26 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
       <section aria-labelledby="items-title" className="account-card">
         <h2 id="items-title">{t('order.items')}</h2>
         <table className="order-items stack-table" role="table" aria-labelledby="items-title">
-          <thead role="rowgroup">
-            <tr role="row">
-              <th scope="col" role="columnheader">
-                {t('order.product')}
-              </th>
-              <th scope="col" role="columnheader" className="number">
+          <thead>
+            <tr>
+              <th scope="col">{t('order.product')}</th>
+              <th scope="col" className="number">
                 {columns.quantity}
               </th>
-              <th scope="col" role="columnheader" className="number">
+              <th scope="col" className="number">
                 {columns.unit}
               </th>
-              <th scope="col" role="columnheader" className="number">
+              <th scope="col" className="number">
                 {columns.total}
               </th>
             </tr>
           </thead>
-          <tbody role="rowgroup">
+          <tbody>
             {order.items.map((item, index) => {
               const variant = variantName(view, item)
               return (
-                <tr key={index} role="row">
-                  <th scope="row" role="rowheader" className="stack-title">
+                <tr key={index}>
+                  <th scope="row" className="stack-title">
                     {item.name}
                     {variant && <span className="variant">{variant}</span>}
                     {item.sku && (
@@ -75,62 +73,52 @@ export function OrderPage({ view, chrome, head, order }: AccountPageProps & { or
                       </span>
                     )}
                   </th>
-                  <td role="cell" className="number" data-label={columns.quantity}>
+                  <td className="number" data-label={columns.quantity}>
                     {item.quantity}
                   </td>
-                  <td role="cell" className="number" data-label={columns.unit}>
+                  <td className="number" data-label={columns.unit}>
                     {amount(item.unit_price)}
                   </td>
-                  <td role="cell" className="number" data-label={columns.total}>
+                  <td className="number" data-label={columns.total}>
                     {amount(item.total)}
                   </td>
                 </tr>
               )
             })}
           </tbody>
-          <tfoot role="rowgroup" className="order-sums">
-            <tr role="row">
-              <th scope="row" role="rowheader" colSpan={3}>
+          <tfoot className="order-sums">
+            <tr>
+              <th scope="row" colSpan={3}>
                 {t('order.subtotal')}
               </th>
-              <td role="cell" className="number">
-                {amount(order.subtotal)}
-              </td>
+              <td className="number">{amount(order.subtotal)}</td>
             </tr>
             {order.discount && (
-              <tr role="row" className="discount-line">
-                <th scope="row" role="rowheader" colSpan={3}>
+              <tr className="discount-line">
+                <th scope="row" colSpan={3}>
                   {t('order.discount', { code: order.discount.code })}
                 </th>
-                <td role="cell" className="number">
-                  −{amount(order.discount.amount)}
-                </td>
+                <td className="number">−{amount(order.discount.amount)}</td>
               </tr>
             )}
-            <tr role="row">
-              <th scope="row" role="rowheader" colSpan={3}>
+            <tr>
+              <th scope="row" colSpan={3}>
                 {t('order.shipping')}
               </th>
-              <td role="cell" className="number">
-                {amount(order.shipping)}
-              </td>
+              <td className="number">{amount(order.shipping)}</td>
             </tr>
-            <tr role="row" className="total">
-              <th scope="row" role="rowheader" colSpan={3}>
+            <tr className="total">
+              <th scope="row" colSpan={3}>
                 {t('order.total')}
               </th>
-              <td role="cell" className="number">
-                {amount(order.total)}
-              </td>
+              <td className="number">{amount(order.total)}</td>
             </tr>
             {order.tax > 0 && (
-              <tr role="row">
-                <th scope="row" role="rowheader" colSpan={3}>
+              <tr>
+                <th scope="row" colSpan={3}>
                   {t('order.tax')}
                 </th>
-                <td role="cell" className="number">
-                  {amount(order.tax)}
-                </td>
+                <td className="number">{amount(order.tax)}</td>
               </tr>
             )}
           </tfoot>

@@ -25,26 +25,20 @@ export function OrdersTable({
   const columns = { date: t('orders.date'), status: t('orders.status'), total: t('orders.total') }
   return (
     <table className="orders-table stack-table" role="table" aria-labelledby={labelledBy}>
-      <thead role="rowgroup">
-        <tr role="row">
-          <th scope="col" role="columnheader">
-            {t('orders.code')}
-          </th>
-          <th scope="col" role="columnheader">
-            {columns.date}
-          </th>
-          <th scope="col" role="columnheader">
-            {columns.status}
-          </th>
-          <th scope="col" role="columnheader" className="number">
+      <thead>
+        <tr>
+          <th scope="col">{t('orders.code')}</th>
+          <th scope="col">{columns.date}</th>
+          <th scope="col">{columns.status}</th>
+          <th scope="col" className="number">
             {columns.total}
           </th>
         </tr>
       </thead>
-      <tbody role="rowgroup">
+      <tbody>
         {orders.map((order) => (
-          <tr key={order.code} role="row">
-            <th scope="row" role="rowheader" className="stack-title">
+          <tr key={order.code}>
+            <th scope="row" className="stack-title">
               <a
                 href={`${accountBase(view)}/orders/${encodeURIComponent(order.code)}`}
                 aria-label={t('orders.view', { code: order.code })}
@@ -52,13 +46,13 @@ export function OrdersTable({
                 <Ltr>{order.code}</Ltr>
               </a>
             </th>
-            <td role="cell" data-label={columns.date}>
+            <td data-label={columns.date}>
               <time dateTime={order.placed_at}>{formatDate(order.placed_at, tag)}</time>
             </td>
-            <td role="cell" data-label={columns.status}>
+            <td data-label={columns.status}>
               <span className={`status status-${order.status}`}>{t(`order_status.${order.status}`)}</span>
             </td>
-            <td role="cell" data-label={columns.total} className="number">
+            <td data-label={columns.total} className="number">
               <bdi>{formatMoney(order.total, order.currency, market)}</bdi>
             </td>
           </tr>

@@ -28,7 +28,7 @@ function CompanyFields({ view, data, values, errors }: FieldsProps<PartnerData>)
         <legend>{t('forms.partner.company')}</legend>
         {text('company_name', 'organization', 160)}
         {text('registration_number', 'off', 40, { dir: 'ltr', hint: t('forms.partner.registration_hint') })}
-        {text('address_line', 'street-address', 160)}
+        {text('address_line', 'address-line1', 160)}
         <div className="field-row">
           {text('postal_code', 'postal-code', 12, { dir: 'ltr' })}
           {text('city', 'address-level2', 80)}
@@ -37,6 +37,7 @@ function CompanyFields({ view, data, values, errors }: FieldsProps<PartnerData>)
           view={view}
           name="country_code"
           label={t('forms.field.country')}
+          autoComplete="country"
           options={data.countries.map((country) => ({ value: country.code, label: country.name }))}
           value={fieldValue(values, 'country_code')}
           placeholder={t('forms.partner.choose_country')}
