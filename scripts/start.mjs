@@ -81,6 +81,8 @@ const wrangler = spawn(
     ...(process.env.FORM_MIN_FILL_SECONDS
       ? ['--var', `FORM_MIN_FILL_SECONDS:${process.env.FORM_MIN_FILL_SECONDS}`]
       : []),
+    // The regions' tag manager containers, where the environment names them (the browser tests leave Africa's out).
+    ...(process.env.GTM_FALLBACKS ? ['--var', `GTM_FALLBACKS:${process.env.GTM_FALLBACKS}`] : []),
   ]),
   { cwd: root, env: quietEnv(), stdio: ['inherit', 'pipe', 'pipe'] },
 )

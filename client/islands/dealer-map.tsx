@@ -10,7 +10,16 @@ const fixed = (n: number) => n.toFixed(5)
  * with a link to its page. Measured from a place or a position, it centres there and fits the nearest few dealers;
  * else it frames them all (a dealer's page: that one dealer). Tiles come from the configured URL; without one, markers only.
  */
-export default function DealerMap({ tileUrl, attribution, label, centre, origin, focus, dealers }: DealerMapProps) {
+export default function DealerMap({
+  tileUrl,
+  tilesNotice,
+  attribution,
+  label,
+  centre,
+  origin,
+  focus,
+  dealers,
+}: DealerMapProps) {
   const frame = useRef<HTMLElement>(null)
 
   useEffect(() => {
@@ -76,5 +85,5 @@ export default function DealerMap({ tileUrl, attribution, label, centre, origin,
     }
   }, [tileUrl, attribution, centre, origin, focus, dealers])
 
-  return <DealerMapFrame label={label} ref={frame} />
+  return <DealerMapFrame label={label} tilesNotice={tilesNotice} ref={frame} />
 }

@@ -9,7 +9,8 @@ import type { HeadProps } from '../components/page-head'
 import type { Chrome, MarketView } from '../components/view'
 import { DealerButtons, OpenNow } from '../components/dealer-contact'
 import { formatKm } from '../dealers/distance-text'
-import { configOf } from '../config'
+import { mapTileProps } from '../components/dealer-map-props'
+import { type MapTiles, mapTilesOf } from '../tracking/map-tiles'
 import type { MarketEnv } from '../env'
 import { byDistance } from '../../contract/distance'
 import { assets } from '../render/assets'
@@ -31,7 +32,8 @@ type LocatorProps = {
   origin: Origin
   near: string
   filters: DealerService[]
-  tileUrl: string | null
+  /** The map's street tiles as this visitor may have them (tracking/map-tiles.ts), or null: markers only. */
+  tiles: MapTiles | null
   /** The URL's `lat`/`lng` could not be used (malformed or out of range): the page says so. */
   positionInvalid?: boolean
   /** The moment the cards' "open now" lines are written for. */
@@ -48,7 +50,7 @@ export function DealerLocatorPage({
   origin,
   near,
   filters,
-  tileUrl,
+  tiles,
   positionInvalid = false,
   now,
 }: LocatorProps) {
@@ -139,8 +141,7 @@ export function DealerLocatorPage({
             name={IslandNames.dealerMap}
             component={DealerMapFrame}
             props={{
-              tileUrl,
-              attribution: '© OpenStreetMap',
+              ...mapTileProps(tiles, t),
               label: t('dealer.map'),
               centre: origin.point,
               origin:
@@ -234,6 +235,7 @@ export async function sendDealerLocator(
     origin.point,
   )
   const view = viewOf(c, t, market)
+  const tiles = mapTilesOf(c)
   return sendPage(
     c,
     <DealerLocatorPage
@@ -245,12 +247,13 @@ export async function sendDealerLocator(
       origin={origin}
       near={near}
       filters={filters}
-      tileUrl={configOf(c.env).mapTiles?.url ?? null}
+      tiles={tiles}
       positionInvalid={position === 'invalid'}
       now={new Date()}
     />,
     {
       kind: 'dealer-locator',
+      mapTiles: tiles,
       ...(position === 'invalid' ? { status: 400 as const } : {}),
       // Measured from where the visitor is (at the edge, or the position their browser gave, even one that could not be
       // used): a page for them alone.

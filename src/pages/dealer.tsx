@@ -16,7 +16,8 @@ import { DealerMapFrame } from '../../client/islands/dealer-map-frame'
 import { IslandNames } from '../../client/islands/names'
 import { DealerButtons, OpenNow } from '../components/dealer-contact'
 import { Island } from '../components/island'
-import { configOf } from '../config'
+import { mapTileProps } from '../components/dealer-map-props'
+import { type MapTiles, mapTilesOf } from '../tracking/map-tiles'
 import { assets } from '../render/assets'
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
@@ -30,15 +31,15 @@ export function DealerPage({
   chrome,
   head,
   dealer,
-  tileUrl,
+  tiles,
   now,
 }: {
   view: MarketView
   chrome: Chrome
   head: HeadProps
   dealer: Dealer
-  /** The map's tile URL template, or null (markers only). */
-  tileUrl: string | null
+  /** The map's street tiles as this visitor may have them (tracking/map-tiles.ts), or null: markers only. */
+  tiles: MapTiles | null
   /** The moment the "open now" line is written for. */
   now: Date
 }) {
@@ -140,8 +141,7 @@ export function DealerPage({
           name={IslandNames.dealerMap}
           component={DealerMapFrame}
           props={{
-            tileUrl,
-            attribution: '© OpenStreetMap',
+            ...mapTileProps(tiles, t),
             label: t('dealer.map_of', { name: dealer.name }),
             centre: { lat: dealer.lat, lng: dealer.lng },
             origin: null,
@@ -180,18 +180,20 @@ export async function dealerPage(c: Context<MarketEnv>): Promise<Response> {
       ? [dealerData(view.origin, market, dealer), dealerTrail(view.origin, market.segment, dealer, t, chrome)]
       : [],
   }
+  const tiles = mapTilesOf(c)
   const page = (
     <DealerPage
       view={view}
       chrome={chrome}
       head={{ ...head, stylesheets: [assets.mapCss] }}
       dealer={dealer}
-      tileUrl={configOf(c.env).mapTiles?.url ?? null}
+      tiles={tiles}
       now={new Date()}
     />
   )
   return sendPage(c, page, {
     caching: Caching.shared,
+    mapTiles: tiles,
   })
 }
 

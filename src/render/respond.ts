@@ -12,7 +12,9 @@ import type { Market } from '../market/market'
 import { errorName, logEvent } from '../ops/log'
 import { loggablePath } from '../ops/request-log'
 import { contentSecurityPolicy, createNonce, type PageKind } from '../security/content-security-policy'
+import type { MapTiles } from '../tracking/map-tiles'
 import { pageTrackingOf, PageTrackingContext, trackingSources } from '../tracking/page-tracking'
+import type { CspSources } from '../tracking/trackers'
 import type { Deferred } from './deferred'
 import { inlineScriptHashes, InlineScriptsContext } from './inline-scripts'
 import { carryNotice, takeNotice } from './one-time-notice'
@@ -32,6 +34,8 @@ export type SendOptions = {
    * step). Error pages never track. Every other page of a live market does, as its visitor allowed.
    */
   tracking?: false
+  /** The street tiles the page's map loads (tracking/map-tiles.ts): their origin in its CSP once allowed. */
+  mapTiles?: MapTiles | null
 }
 
 /** The view of a page: its translator, market and request details (a `MarketView` when given a market). */
@@ -98,10 +102,19 @@ export async function sendPage<E extends AppEnv>(
   const scripts = hashed ? { hashes: await inlineScriptHashes(inlineScripts) } : { nonce }
   return c.body(body, status, {
     'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': contentSecurityPolicy({ scripts, kind, config, sources: trackingSources(c, tracking) }),
+    'Content-Security-Policy': contentSecurityPolicy({
+      scripts,
+      kind,
+      config,
+      sources: withMapTiles(trackingSources(c, tracking), options.mapTiles),
+    }),
     ...options.headers,
   })
 }
+
+/** A page's third-party sources with its map's tile server among the images, once the visitor allowed it. */
+const withMapTiles = (sources: CspSources, tiles: MapTiles | null | undefined): CspSources =>
+  tiles?.allowed ? { ...sources, 'img-src': [...(sources['img-src'] ?? []), tiles.origin] } : sources
 
 /** What the page cache may keep: a public page, or the "Page Not Found" of a path (briefly, `page-cache/store.ts`). */
 const isKeepable = (kind: PageKind, status: number, caching: AnswerCaching) =>

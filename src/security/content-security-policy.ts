@@ -3,7 +3,7 @@ import { TURNSTILE_ORIGIN } from '../forms/human-check'
 import type { CspDirective, CspSources } from '../tracking/trackers'
 
 /**
- * What a page is, as far as its policy goes: the dealer locator shows map tiles; a lead form may show Turnstile's
+ * What a page is, as far as its policy goes: the dealer locator is no page the page cache keeps; a lead form may show Turnstile's
  * widget (a frame of its own); error pages run no script at all; the whistleblower channel's pages allow no origin
  * but the site's own (not the brand's API host, not Turnstile); the staff console's pages run none and load nothing
  * but this site's stylesheet and images (CONSOLE_POLICY), and so does the embedded test payment provider's page;
@@ -39,8 +39,8 @@ export type PageScripts = { nonce: string } | { hashes: readonly string[] }
 
 /**
  * The one Content-Security-Policy builder, for one answer: scripts only as `scripts` says; styles and fonts from this
- * site; images from this site, the brand's API host (content may point there) and, on the dealer locator only, the
- * map's tile server; frames only Turnstile's (on lead forms, when it is configured) and the allowed trackers';
+ * site; images from this site, the brand's API host (content may point there) and, on a page with the dealers' map
+ * whose visitor allowed its street tiles, the tile server (among `sources`: render/respond.ts); frames only Turnstile's (on lead forms, when it is configured) and the allowed trackers';
  * nothing may frame the page. `sources` are the answer's third parties by directive — its market's tag manager and
  * the trackers its visitor allowed (tracking/page-tracking.ts), nothing when the page tracks nothing — and never
  * `'unsafe-inline'` or `'unsafe-eval'`.
@@ -67,7 +67,6 @@ export function contentSecurityPolicy({
     "'self'",
     'data:',
     config.upstream.kind === 'http' && kind !== 'whistleblower' ? config.upstream.origin : null,
-    kind === 'dealer-locator' ? (config.mapTiles?.origin ?? null) : null,
     ...extra('img-src'),
   ]
   const turnstile = kind === 'form' && config.turnstileSiteKey ? TURNSTILE_ORIGIN : null

@@ -11,7 +11,11 @@ import { type CspSources, sourcesOf, type Tracker, tagManagerOf, trackersOf } fr
  * document (the tag manager's snippet, the trackers, the banner), the footer (cookie settings) and the CSP.
  */
 export type PageTracking = {
-  /** The tag manager's container, or null (none on the site and none for its region). */
+  /**
+   * The tag manager's container this answer loads, or null: none on the site and none for its region, or the visitor
+   * allowed neither analytics nor marketing (not chosen yet, refused, functional content alone, or GPC): nothing is
+   * asked of Google before a choice that allows its tags (docs/decisions/064-before-consent.md).
+   */
   tagManager: string | null
   /** What the visitor allowed (Global Privacy Control: nothing), or null: not chosen yet, the banner asks. */
   consent: Consent | null
@@ -26,6 +30,9 @@ export type PageTracking = {
   /** The answer depends on this visitor (a choice, or GPC): no shared cache may keep it. */
   personal: boolean
 }
+
+/** Whether a choice allows what the tag manager's tags are for: analytics or marketing. */
+const carriesTags = (consent: Consent) => consent.analytics || consent.marketing
 
 /** The answer's tracking, for the components of the page (null: this page loads none). */
 export const PageTrackingContext = createContext<PageTracking | null>(null)
@@ -48,8 +55,8 @@ export function policyUrlOf(
 }
 
 /**
- * The tracking of a page of a live market (null elsewhere: the landing page, login): the tag manager always (in
- * Consent Mode, denied until allowed), and the trackers of the categories the visitor allowed.
+ * The tracking of a page of a live market (null elsewhere: the landing page, login): Consent Mode's defaults always,
+ * the tag manager once the visitor allowed analytics or marketing (told what they allowed), and the trackers of those categories.
  */
 export function pageTrackingOf<E extends AppEnv>(c: Context<E>): PageTracking | null {
   const { market } = c.var
@@ -59,7 +66,7 @@ export function pageTrackingOf<E extends AppEnv>(c: Context<E>): PageTracking | 
   const url = new URL(c.req.url)
   url.searchParams.delete('notice')
   return {
-    tagManager: tagManagerOf(market.site, tracking),
+    tagManager: consent && carriesTags(consent) ? tagManagerOf(market.site, tracking) : null,
     consent,
     gpc,
     trackers: consent ? trackersOf(market.site, tracking).filter((tracker) => consent[tracker.category]) : [],

@@ -33,7 +33,8 @@ export const scriptJson = (value: unknown): string =>
 /**
  * The inline script that runs before any tag (Google's Consent Mode v2 setup): `gtag`, the denied defaults with
  * `wait_for_update: 2000`, the visitor's stored choice as a consent update (none before they chose, and GPC keeps
- * everything denied), then the tag manager, whose script carries the page's nonce for its own tags.
+ * everything denied), then the tag manager when the page loads one (only after a choice that allows something:
+ * page-tracking.ts), whose script carries the page's nonce for its own tags.
  *
  * @example
  * <script nonce={nonce} dangerouslySetInnerHTML={{ __html: tagManagerSnippet('GTM-IT00001', consent) }} />

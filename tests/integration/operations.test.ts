@@ -221,14 +221,17 @@ describe('configuration', () => {
     try {
       const home = await visit('/it-it', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
       expect(home.status).toBe(200)
-      // (and the market's tag manager, as on every page of it-it)
-      expect(home.headers.get('Content-Security-Policy')).toContain(
-        `img-src 'self' data: ${UPSTREAM_URL} https://www.googletagmanager.com;`,
+      // (before a choice nothing of the tag manager: docs/decisions/064-before-consent.md)
+      expect(home.headers.get('Content-Security-Policy')).toContain(`img-src 'self' data: ${UPSTREAM_URL};`)
+      // The tile server once the visitor allowed functional content (the map's street tiles).
+      const locator = await visit(
+        '/it-it/rivenditori',
+        { headers: { Cookie: '__Host-Consent=v1.a0.m0.f1' } },
+        { UPSTREAM_URL: `${UPSTREAM_URL}/` },
       )
-      const locator = await visit('/it-it/rivenditori', {}, { UPSTREAM_URL: `${UPSTREAM_URL}/` })
       expect(locator.status).toBe(200)
       expect(locator.headers.get('Content-Security-Policy')).toContain(
-        `img-src 'self' data: ${UPSTREAM_URL} https://tile.openstreetmap.org https://www.googletagmanager.com;`,
+        `img-src 'self' data: ${UPSTREAM_URL} https://tile.openstreetmap.org;`,
       )
     } finally {
       vi.unstubAllGlobals()

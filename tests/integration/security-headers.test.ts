@@ -70,19 +70,59 @@ describe('Vary', () => {
   })
 })
 
-describe("MAP_TILE_URL and the dealer locator's CSP", () => {
-  const locator = async (MAP_TILE_URL: string) => {
+describe("MAP_TILE_URL and the dealers' map's CSP (tiles once functional content is allowed: decision 064)", () => {
+  const FUNCTIONAL = { headers: { Cookie: '__Host-Consent=v1.a0.m0.f1' } }
+  const locator = async (MAP_TILE_URL: string, init: RequestInit = FUNCTIONAL, path = '/it-it/rivenditori') => {
     await clearCaches()
-    const answer = await visit('/it-it/rivenditori', {}, { MAP_TILE_URL })
+    const answer = await visit(path, init, { MAP_TILE_URL })
     expect(answer.status).toBe(200)
     return answer
   }
+  const TILES = 'https://tiles.example.com/osm/{z}/{x}/{y}.png'
 
   it("lets map images come from a valid tile server's origin, and gives the map its template", async () => {
-    const { headers, text } = await locator('https://tiles.example.com/osm/{z}/{x}/{y}.png')
-    // Beside the tiles, only the market's tag manager (GTM-IT00001), which every visitor's page may load.
-    expect(imageSources(headers)).toBe("'self' data: https://tiles.example.com https://www.googletagmanager.com")
+    const { headers, text } = await locator(TILES)
+    expect(imageSources(headers)).toBe("'self' data: https://tiles.example.com")
     expect(text).toContain('https://tiles.example.com/osm/{z}/{x}/{y}.png')
+    expect(text).not.toContain('map-tiles-notice')
+  })
+
+  it("does the same on a dealer's page, whose map shows that dealer", async () => {
+    const { headers, text } = await locator(TILES, FUNCTIONAL, '/it-it/dealers/ruota-capitolina')
+    expect(imageSources(headers)).toBe("'self' data: https://tiles.example.com")
+    expect(text).toContain('https://tiles.example.com/osm/{z}/{x}/{y}.png')
+  })
+
+  it.each([
+    ['the locator', '/it-it/rivenditori'],
+    ["a dealer's page", '/it-it/dealers/ruota-capitolina'],
+  ])(
+    'before a choice, on %s: no tile server in the CSP or the page, the markers alone and a button that allows the street map',
+    async (_, path) => {
+      const { headers, text } = await locator(TILES, {}, path)
+      expect(imageSources(headers)).toBe("'self' data:")
+      expect(text).not.toContain('tiles.example.com')
+      const notice = /<div class="map-tiles-notice">[\s\S]*?<\/form><\/div>/.exec(text)?.[0] ?? ''
+      expect(notice).toContain('<bdi>OpenStreetMap</bdi>')
+      expect(notice).toContain('<form action="/_consent" method="post">')
+      expect(notice).toContain('<input type="hidden" name="choice" value="save"/>')
+      expect(notice).toContain(`<input type="hidden" name="return" value="${path}"/>`)
+      expect(notice).toContain('<input type="hidden" name="functional" value="on"/>')
+      expect(notice).not.toContain('name="analytics"')
+      expect(notice).toContain('Mostra la mappa stradale')
+    },
+  )
+
+  it('asks a visitor who allowed analytics alone the same, keeping analytics; under Global Privacy Control only says why', async () => {
+    const analytics = await locator(TILES, { headers: { Cookie: '__Host-Consent=v1.a1.m0.f0' } })
+    expect(analytics.text).not.toContain('tiles.example.com')
+    expect(analytics.text).toContain('<input type="hidden" name="analytics" value="on"/>')
+    expect(analytics.text).toContain('<input type="hidden" name="functional" value="on"/>')
+    const gpc = await locator(TILES, { headers: { Cookie: '__Host-Consent=v1.a1.m1.f1', 'Sec-GPC': '1' } })
+    expect(gpc.text).not.toContain('tiles.example.com')
+    const notice = /<div class="map-tiles-notice">[\s\S]*?<\/div>/.exec(gpc.text)?.[0] ?? ''
+    expect(notice).toContain('<bdi>OpenStreetMap</bdi>')
+    expect(notice).not.toContain('<form')
   })
 
   it.each([
@@ -93,7 +133,7 @@ describe("MAP_TILE_URL and the dealer locator's CSP", () => {
     'lets no tile origin into img-src for an invalid MAP_TILE_URL (%s), and hands the map no template',
     async (_, url) => {
       const { headers, text } = await locator(url)
-      expect(imageSources(headers)).toBe("'self' data: https://www.googletagmanager.com")
+      expect(imageSources(headers)).toBe("'self' data:")
       expect(text).not.toContain('tiles.example.com')
       expect(text).not.toContain('not a url')
     },

@@ -36,7 +36,7 @@ async function updateSettings(site: string, change: Record<string, unknown>) {
 }
 
 describe('the tag manager (PRODUCT.md §5)', () => {
-  it("runs first of all scripts: Consent Mode v2 defaults all denied with wait_for_update 2000, then the site's own container", async () => {
+  it('runs first of all scripts: Consent Mode v2 defaults all denied with wait_for_update 2000; before a choice nothing more, no container and no Google origin (docs/decisions/064)', async () => {
     const { text, headers } = await visit('/it-it')
     const [first] = scriptsOf(text)
     // A page the page cache keeps: the snippet is allowed by its hash, not by a nonce.
@@ -49,10 +49,30 @@ describe('the tag manager (PRODUCT.md §5)', () => {
     expect(first).toContain(
       `gtag('consent','default',{"ad_storage":"denied","ad_user_data":"denied","ad_personalization":"denied","analytics_storage":"denied","wait_for_update":2000});`,
     )
-    expect(first!.indexOf("'consent','default'")).toBeLessThan(first!.indexOf('gtm.js'))
     expect(first).not.toContain("'consent','update'")
+    expect(first).not.toContain('gtm.js')
+    expect(containerOf(text)).toBeNull()
+    expect(cspOf(headers)).not.toContain('googletagmanager')
+  })
+
+  it("loads the site's own container once the visitor allowed something: the defaults, their choice, then the container", async () => {
+    const { text, headers } = await visit('/it-it', withConsent(ACCEPTED))
+    const [first] = scriptsOf(text)
+    expect(first!.indexOf("'consent','default'")).toBeLessThan(first!.indexOf("'consent','update'"))
+    expect(first!.indexOf("'consent','update'")).toBeLessThan(first!.indexOf('gtm.js'))
     expect(containerOf(first!)).toBe('GTM-IT00001')
     expect(first).toContain("'https://www.googletagmanager.com/gtm.js?id='")
+    expect(cspOf(headers)).toContain('https://www.googletagmanager.com')
+  })
+
+  it.each([
+    ['a refusal', withConsent(REFUSED)],
+    ['Global Privacy Control over an acceptance', withConsent(ACCEPTED, { 'Sec-GPC': '1' })],
+  ])('loads no container after %s, and names no Google origin in the CSP', async (_, init) => {
+    const { text, headers } = await visit('/it-it', init)
+    expect(containerOf(text)).toBeNull()
+    expect(text).not.toContain('gtm.js')
+    expect(cspOf(headers)).not.toContain('googletagmanager')
   })
 
   it.each([
@@ -61,19 +81,21 @@ describe('the tag manager (PRODUCT.md §5)', () => {
   ])(
     'on %s, whose site names no container, loads the %s fallback of the deployment (%s)',
     async (market, _, container) => {
-      expect(containerOf((await visit(`/${market}`)).text)).toBe(container)
+      expect(containerOf((await visit(`/${market}`, withConsent(ACCEPTED))).text)).toBe(container)
     },
   )
 
   it("uses the region's fallback for a malformed container id, and writes nothing of it into the page", async () => {
     await updateSettings('es', { google_tag_manager: "GTM-X');alert(1);//" })
-    const { text } = await visit('/es-es')
+    const { text } = await visit('/es-es', withConsent(ACCEPTED))
     expect(containerOf(text)).toBe('GTM-EUROPE1')
     expect(text).not.toContain('alert(1)')
   })
 
   it('has no tag manager where neither the site nor its region has one, and its origin is then not in the CSP', async () => {
-    const { text, headers } = await visit('/au-en', {}, { GTM_FALLBACKS: '{"europe":"GTM-EUROPE1"}' })
+    const { text, headers } = await visit('/au-en', withConsent(ACCEPTED), {
+      GTM_FALLBACKS: '{"europe":"GTM-EUROPE1"}',
+    })
     expect(containerOf(text)).toBeNull()
     expect(text).toContain("gtag('consent','default'")
     expect(cspOf(headers)).not.toContain('googletagmanager')
@@ -81,7 +103,7 @@ describe('the tag manager (PRODUCT.md §5)', () => {
 })
 
 describe('before a choice', () => {
-  it("loads no other tracker, asks with the banner, allows only the tag manager's origin, and stays cacheable without a cookie", async () => {
+  it('loads no tracker, asks with the banner, allows no other origin, and stays cacheable without a cookie', async () => {
     const { text, headers } = await visit('/it-it')
     expect(trackersOf(text)).toEqual([])
     expect(text).not.toContain('/assets/tracking-')
@@ -89,9 +111,7 @@ describe('before a choice', () => {
     for (const value of ['accept', 'reject', 'save'])
       expect(text).toMatch(new RegExp(`<button type="submit" value="${value}"[^>]* name="choice">`))
     expect(text).toContain('<a href="#cookie-settings">Impostazioni dei cookie</a>')
-    const csp = cspOf(headers)
-    expect(csp).toContain('https://www.googletagmanager.com')
-    expect(csp).not.toMatch(/google-analytics|facebook|clarity|intercom/)
+    expect(cspOf(headers)).not.toMatch(/googletagmanager|google-analytics|facebook|clarity|intercom/)
     expect(headers.get('Cache-Control')).toBe('no-cache')
     expect(headers.get('Set-Cookie')).toBeNull()
   })
