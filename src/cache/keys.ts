@@ -31,6 +31,9 @@ export function cacheKeysOf(upstream: string) {
     products: (country: string, locale: string, type: string) => key('market', country, locale, 'products', type),
     product: (country: string, locale: string, slug: string) => key('market', country, locale, 'product', slug),
     dealers: (country: string, locale: string) => key('market', country, locale, 'dealers'),
+    nearestDealers: (country: string, locale: string, point: string, services: string, count: number) =>
+      key('market', country, locale, 'dealers', 'near', point, services || 'any', count),
+    dealer: (country: string, locale: string, slug: string) => key('market', country, locale, 'dealer', slug),
     jobs: (country: string, locale: string) => key('market', country, locale, 'jobs'),
     /**
      * What belongs to one market: its site record, and the brand-wide entries that list it (the sites list, the page
