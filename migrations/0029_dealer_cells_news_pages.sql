@@ -34,3 +34,37 @@ CREATE TRIGGER news_page_marks_on_update AFTER UPDATE ON news
 BEGIN DELETE FROM news_page_marks WHERE locale IN (OLD.locale, NEW.locale); END;
 CREATE TRIGGER news_page_marks_on_delete AFTER DELETE ON news
 BEGIN DELETE FROM news_page_marks WHERE locale = OLD.locale; END;
+
+-- The dealers' parts of the sitemaps: a market's dealers with ids in [part * 1000, (part + 1) * 1000), how many and
+-- when the last of them changed (a removal counts as a change), kept by the triggers below on every write: the sitemap
+-- index lists the parts from this small table and each part reads its own range of ids, never every dealer.
+CREATE TABLE dealer_sitemap_parts (
+  site TEXT NOT NULL,
+  part INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  lastmod TEXT,
+  PRIMARY KEY (site, part)
+) WITHOUT ROWID;
+INSERT INTO dealer_sitemap_parts (site, part, count, lastmod)
+  SELECT site, id / 1000, COUNT(*), MAX(updated_at) FROM dealers GROUP BY site, id / 1000;
+
+CREATE TRIGGER dealer_sitemap_parts_on_insert AFTER INSERT ON dealers
+BEGIN
+  INSERT INTO dealer_sitemap_parts (site, part, count, lastmod) VALUES (NEW.site, NEW.id / 1000, 1, NEW.updated_at)
+    ON CONFLICT (site, part) DO UPDATE SET count = count + 1, lastmod = nullif(max(coalesce(lastmod, ''), coalesce(excluded.lastmod, '')), '');
+END;
+CREATE TRIGGER dealer_sitemap_parts_on_update AFTER UPDATE ON dealers
+BEGIN
+  UPDATE dealer_sitemap_parts SET count = count - 1, lastmod = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+    WHERE site = OLD.site AND part = OLD.id / 1000 AND (OLD.site IS NOT NEW.site OR OLD.id IS NOT NEW.id);
+  INSERT INTO dealer_sitemap_parts (site, part, count, lastmod) VALUES (NEW.site, NEW.id / 1000, 1, NEW.updated_at)
+    ON CONFLICT (site, part) DO UPDATE SET
+      count = count + (CASE WHEN OLD.site IS NOT NEW.site OR OLD.id IS NOT NEW.id THEN 1 ELSE 0 END),
+      lastmod = nullif(max(coalesce(lastmod, ''), coalesce(excluded.lastmod, '')), '');
+END;
+CREATE TRIGGER dealer_sitemap_parts_on_delete AFTER DELETE ON dealers
+BEGIN
+  UPDATE dealer_sitemap_parts SET count = count - 1, lastmod = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+    WHERE site = OLD.site AND part = OLD.id / 1000;
+END;
+CREATE INDEX dealers_by_site_id ON dealers (site, id, slug, updated_at);

@@ -17,6 +17,8 @@ export function cacheKeysOf(upstream: string) {
     sites: () => key('sites'),
     features: () => key('features'),
     pageIndex: () => key('page-index'),
+    /** A part of a site's dealers in the page index: among the market's keys, purged with it. */
+    pageIndexDealers: (country: string, part: number) => key('market', country, 'page-index-dealers', part),
     messages: (country: string, locale: string) => key('market', country, locale, 'messages'),
     menu: (country: string, locale: string, typeId: number) => key('market', country, locale, 'menu', typeId),
     seo: (country: string, locale: string, modelType: string, modelId: string | number) =>

@@ -53,6 +53,11 @@ export function createLookups(cache: CacheContext, upstream: Upstream, keys: Cac
      */
     pageIndex: () =>
       cached(cache, keys.pageIndex(), CacheShort, (background) => pageIndexCalls(upstream).index({ background })),
+    /** One sitemap part of a site's dealers (the page index's `dealer_parts`). */
+    pageIndexDealers: (site: string, part: number) =>
+      cachedList(cache, keys.pageIndexDealers(site, part), CacheShort, (background) =>
+        pageIndexCalls(upstream).dealers(site, part, { background }),
+      ),
     /** The reads of one market, in its language and prices. */
     forMarket: (market: MarketRef) => marketReads(cache, keys, upstream.forMarket(market), market),
   }

@@ -170,7 +170,7 @@ export async function dealerPage(c: Context<MarketEnv>): Promise<Response> {
     description: `${dealer.address}, ${dealer.postal_code ?? ''} ${dealer.city}`,
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
-      pageGroups.dealer(places, index, dealer.slug),
+      pageGroups.dealer(places, index, dealer.slug, market.site.slug),
     ),
     structuredData: view.origin
       ? [dealerData(view.origin, market, dealer), dealerTrail(view.origin, market.segment, dealer, t, chrome)]
