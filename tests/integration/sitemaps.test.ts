@@ -178,4 +178,31 @@ describe("the markets' sitemaps", () => {
     expect((await visit('/it-it/sitemap-2.xml')).status).toBe(404)
     expect((await visit('/it-it/sitemap-dealers-01.xml')).status).toBe(404)
   })
+  it("keep the dealers' parts as dealers come, change, move and go (the count and the newest change)", async () => {
+    const parts = async () =>
+      (
+        await env.DB.prepare(
+          "SELECT site, part, count, lastmod FROM dealer_sitemap_parts WHERE site IN ('za', 'au') ORDER BY site, part",
+        ).all<{ site: string; part: number; count: number; lastmod: string }>()
+      ).results
+    const recounted = async () =>
+      (
+        await env.DB.prepare(
+          "SELECT site, id / 1000 AS part, COUNT(*) AS count FROM dealers WHERE site IN ('za', 'au') GROUP BY 1, 2 ORDER BY 1, 2",
+        ).all<{ site: string; part: number; count: number }>()
+      ).results
+    const counts = async () =>
+      (await parts()).filter((p) => p.count > 0).map(({ site, part, count }) => ({ site, part, count }))
+    expect(await counts()).toEqual(await recounted())
+    const slug = (await env.DB.prepare("SELECT slug FROM dealers WHERE site = 'za' LIMIT 1").first<{ slug: string }>())
+      ?.slug
+    await env.DB.prepare("UPDATE dealers SET name = 'Renamed', updated_at = '2030-01-01T00:00:00Z' WHERE slug = ?")
+      .bind(slug)
+      .run()
+    expect((await parts()).find((p) => p.site === 'za')?.lastmod).toBe('2030-01-01T00:00:00Z')
+    await env.DB.prepare("UPDATE dealers SET site = 'au' WHERE slug = ?").bind(slug).run()
+    expect(await counts()).toEqual(await recounted())
+    await env.DB.prepare('DELETE FROM dealers WHERE slug = ?').bind(slug).run()
+    expect(await counts()).toEqual(await recounted())
+  })
 })
