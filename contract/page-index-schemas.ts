@@ -12,6 +12,9 @@ const locale = z.string().regex(/^[a-z]{2}$/)
 /** An ISO 8601 time (`2026-11-02T08:00:00Z`) or date. */
 const moment = z.string().regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/)
 
+/** A dealer as the page index names it: its slug, its site, when it last changed. */
+const pageIndexDealer = z.object({ slug, site, updated_at: moment.nullish() })
+
 export const pageIndexSchema = z.object({
   /** Content pages (pageLinks keys) with the locales they are written in; other locales show the English text. */
   pages: z.array(z.object({ key: z.string().regex(/^[a-z0-9-]{1,60}$/), locale, updated_at: moment.nullish() })),
@@ -30,10 +33,26 @@ export const pageIndexSchema = z.object({
       updated_at: moment.nullish(),
     }),
   ),
-  /** Dealers, each in its site. */
-  dealers: z.array(z.object({ slug, site, updated_at: moment.nullish() })),
+  /**
+   * Dealers, each in its site: all of them, or none when the API counts them in `dealer_parts` instead (a brand with
+   * thousands: each part read by `GET api/front/page-index/dealers`, decision 070).
+   */
+  dealers: z.array(pageIndexDealer).default([]),
+  /**
+   * The dealers' sitemap parts: per site, each part's number, how many dealers it holds and when the last of them
+   * changed. Absent when `dealers` lists them all.
+   */
+  dealer_parts: z
+    .array(z.object({ site, part: z.number().int().min(0), count: z.number().int().min(0), lastmod: moment.nullish() }))
+    .default([]),
 })
 
 export const pageIndexAnswer = envelope(pageIndexSchema)
 
 export type PageIndex = z.infer<typeof pageIndexSchema>
+
+/** `GET api/front/page-index/dealers?site=&part=`: the dealers of one sitemap part of a site, by id. */
+export const pageIndexDealersAnswer = envelope(z.array(pageIndexDealer))
+
+/** A dealer as the page index names it. */
+export type PageIndexDealer = z.infer<typeof pageIndexDealer>

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
-import type { ContentBlock, NewsSummary } from '../../contract/schemas'
+import type { ContentBlock } from '../../contract/schemas'
+import { newsPage } from '../news-pages'
 import { contentPageAnswer, newsListAnswer } from '../../contract/schemas'
 import { type NewsArticle, newsArticleAnswer } from '../../contract/catalogue-schemas'
 import {
@@ -15,8 +16,9 @@ import {
 
 /**
  * `GET api/front/pages/{key}` (a content page in the caller's locale, else English), `GET api/front/news` (the
- * market's articles, newest first), `GET api/front/news/{slug}` and `GET api/front/news/id/{id}` (one article of the
- * market and locale, for the canonical page and the `{slug}-{id}` permalinks).
+ * market's articles, newest first, a page found by its mark: reference-api/news-pages.ts), `GET api/front/news/{slug}`
+ * and `GET api/front/news/id/{id}` (one article of the market and locale, for the canonical page and the
+ * `{slug}-{id}` permalinks).
  */
 export const content = new Hono<ApiEnv>()
   .get('/front/pages/:key', async (c) => {
@@ -35,20 +37,8 @@ export const content = new Hono<ApiEnv>()
   .get('/front/news', async (c) => {
     const paging = pageParams(c, 12)
     if (!paging) return badPaging(c)
-    const { page, perPage, offset } = paging
-    const scope = c.var.tenant ?? '*'
-    const [rows, count] = await c.env.DB.batch([
-      c.env.DB.prepare(
-        `SELECT id, slug, title, excerpt, image, published_at FROM news
-            WHERE locale = ?1 AND scope IN ('*', ?2) ORDER BY published_at DESC, id DESC LIMIT ?3 OFFSET ?4`,
-      ).bind(c.var.locale, scope, perPage, offset),
-      c.env.DB.prepare(`SELECT COUNT(*) AS total FROM news WHERE locale = ?1 AND scope IN ('*', ?2)`).bind(
-        c.var.locale,
-        scope,
-      ),
-    ])
-    const total = (count?.results[0] as { total: number } | undefined)?.total ?? 0
-    const articles = (rows?.results ?? []) as NewsSummary[]
+    const { page, perPage } = paging
+    const { articles, total } = await newsPage(c.env.DB, c.var.locale, c.var.tenant ?? '*', page, perPage)
     return respond(c, newsListAnswer, { data: articles, meta: { page, per_page: perPage, total } })
   })
   .get('/front/news/id/:id', async (c) => article(c, 'id = ?3', positiveInt(c.req.param('id'))))

@@ -7,7 +7,8 @@ import {
   dealersAnswer,
   placeAnswer,
 } from '../../contract/catalogue-schemas'
-import { byDistance } from '../../contract/distance'
+import { byDistance, type Point } from '../../contract/distance'
+import { ringCells, searchedKm } from '../dealer-cells'
 import { matchPlace, placeName } from '../places'
 import {
   type ApiContext,
@@ -21,6 +22,7 @@ import {
 } from '../context'
 
 type DealerRow = Omit<Dealer, 'services' | 'hours' | 'distance_km'> & {
+  cell?: number
   sales: number
   service: number
   test_rides: number
@@ -36,7 +38,10 @@ export const dealerWords = (translations: string | null | undefined, locale: str
   parseJson<Record<string, DealerWords>>(translations ?? null, {})[locale] ?? {}
 
 /** A dealer as the contract answers it, its address, town and region in the caller's language where it has them. */
-const toDealer = ({ sales, service, test_rides, hours, translations, ...row }: DealerRow, locale: string): Dealer => {
+const toDealer = (
+  { sales, service, test_rides, hours, translations, cell: _cell, ...row }: DealerRow,
+  locale: string,
+): Dealer => {
   const words = dealerWords(translations, locale)
   return {
     ...row,
@@ -53,7 +58,8 @@ const siteOf = (c: ApiContext) => c.var.tenant ?? 'int'
 
 /**
  * The dealers of the caller's market: `GET api/front/dealers?lat=&lng=&services=&page=&per_page=` (nearest first
- * when a point is given, else by name; `services` a comma list of `sales`, `service`, `test_rides` a dealer must
+ * when a point is given, found by their grid cells ring by ring, `total` then counting those of the cells searched;
+ * else by name; `services` a comma list of `sales`, `service`, `test_rides` a dealer must
  * all offer), `GET api/front/dealers/{slug}`, and `GET api/front/places?q=` (a town or postcode of the market typed
  * by a visitor, resolved to a point).
  */
@@ -65,21 +71,25 @@ export const dealers = new Hono<ApiEnv>()
     if (!paging) return badPaging(c)
     if (point === undefined) return badParameter(c, 'lat and lng', 'given together, in degrees')
     if (!services) return badParameter(c, 'services', `a comma list of ${DEALER_SERVICES.join(', ')}`)
+    if (point) {
+      const { found, total } = await nearestDealers(c, point, services, paging.offset + paging.perPage)
+      return respond(c, dealersAnswer, {
+        data: found.slice(paging.offset).map((dealer) => ({
+          ...dealer,
+          distance_km: Math.round(dealer.distance_km * 10) / 10,
+        })),
+        meta: { page: paging.page, per_page: paging.perPage, total },
+      })
+    }
     const { results } = await c.env.DB.prepare('SELECT * FROM dealers WHERE site = ? ORDER BY name')
       .bind(siteOf(c))
       .all<DealerRow>()
     const offering = results
       .filter((row) => services.every((service) => row[service] === 1))
       .map((row) => toDealer(row, c.var.locale))
-    const matching = point
-      ? byDistance(offering, point).map((dealer) => ({
-          ...dealer,
-          distance_km: Math.round(dealer.distance_km * 10) / 10,
-        }))
-      : offering
     return respond(c, dealersAnswer, {
-      data: matching.slice(paging.offset, paging.offset + paging.perPage),
-      meta: { page: paging.page, per_page: paging.perPage, total: matching.length },
+      data: offering.slice(paging.offset, paging.offset + paging.perPage),
+      meta: { page: paging.page, per_page: paging.perPage, total: offering.length },
     })
   })
   .get('/front/dealers/:slug', async (c) => {
@@ -126,3 +136,54 @@ function servicesOf(value: string | undefined): DealerService[] | null {
     ? (asked as DealerService[])
     : null
 }
+
+/**
+ * The rings searched at each step, widening: rings 0–1 (the origin's cell and its neighbours), then 2–3, 4–7, 8–15
+ * and 16–31 (about 860 km north and south). Past them, the market's whole list (a market that sparse has few).
+ */
+const RING_STEPS: ReadonlyArray<readonly [number, number]> = [
+  [0, 1],
+  [2, 3],
+  [4, 7],
+  [8, 15],
+  [16, 31],
+]
+
+/**
+ * The `count` dealers nearest to `point` offering every service asked for, nearest first (exact distance), read by
+ * their cells through `dealers_by_cell`: the cells around the point ring by ring until `count` are found within the
+ * distance every direction has been searched to, else, past the last ring, the whole market. `total` is how many the
+ * searched cells hold (the market's when it came to that).
+ */
+async function nearestDealers(
+  c: ApiContext,
+  point: Point,
+  services: DealerService[],
+  count: number,
+): Promise<{ found: Array<Dealer & { distance_km: number }>; total: number }> {
+  const offering = services.map((service) => ` AND ${service} = 1`).join('')
+  const rows: DealerRow[] = []
+  for (const [from, to] of RING_STEPS) {
+    const cells = ringCells(point, from, to)
+    const { results } = await c.env.DB.prepare(
+      `SELECT * FROM dealers WHERE site = ? AND cell IN (${cells.join(',')})${offering}`,
+    )
+      .bind(siteOf(c))
+      .all<DealerRow>()
+    rows.push(...results)
+    const sorted = byDistance(rows, point)
+    const last = sorted[count - 1]
+    if (last && last.distance_km <= searchedKm({ centre: point, rings: to })) {
+      return { found: nearestOf(sorted, count, c.var.locale), total: sorted.length }
+    }
+  }
+  const { results } = await c.env.DB.prepare(`SELECT * FROM dealers WHERE site = ?${offering}`)
+    .bind(siteOf(c))
+    .all<DealerRow>()
+  const sorted = byDistance(results, point)
+  return { found: nearestOf(sorted, count, c.var.locale), total: sorted.length }
+}
+
+/** The first `count` of rows sorted nearest first, as the contract's dealers with their distance. */
+const nearestOf = (sorted: Array<DealerRow & { distance_km: number }>, count: number, locale: string) =>
+  sorted.slice(0, count).map(({ distance_km, ...row }) => ({ ...toDealer(row, locale), distance_km }))

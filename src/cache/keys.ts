@@ -17,6 +17,8 @@ export function cacheKeysOf(upstream: string) {
     sites: () => key('sites'),
     features: () => key('features'),
     pageIndex: () => key('page-index'),
+    /** A part of a site's dealers in the page index: among the market's keys, purged with it. */
+    pageIndexDealers: (country: string, part: number) => key('market', country, 'page-index-dealers', part),
     messages: (country: string, locale: string) => key('market', country, locale, 'messages'),
     menu: (country: string, locale: string, typeId: number) => key('market', country, locale, 'menu', typeId),
     seo: (country: string, locale: string, modelType: string, modelId: string | number) =>
@@ -31,6 +33,9 @@ export function cacheKeysOf(upstream: string) {
     products: (country: string, locale: string, type: string) => key('market', country, locale, 'products', type),
     product: (country: string, locale: string, slug: string) => key('market', country, locale, 'product', slug),
     dealers: (country: string, locale: string) => key('market', country, locale, 'dealers'),
+    nearestDealers: (country: string, locale: string, point: string, services: string, count: number) =>
+      key('market', country, locale, 'dealers', 'near', point, services || 'any', count),
+    dealer: (country: string, locale: string, slug: string) => key('market', country, locale, 'dealer', slug),
     jobs: (country: string, locale: string) => key('market', country, locale, 'jobs'),
     /**
      * What belongs to one market: its site record, and the brand-wide entries that list it (the sites list, the page

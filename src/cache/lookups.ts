@@ -13,6 +13,8 @@ import type { CacheKeys } from './keys'
 import { type CachePolicy, CacheItem, CacheLong, CacheShort } from './policies'
 import { cached, type CacheContext, type Load, remembered } from './swr'
 import type { Site } from '../../contract/schemas'
+import type { DealerService } from '../../contract/catalogue-schemas'
+import type { Point } from '../../contract/distance'
 
 /** The market a read speaks for (X-Tenant / X-Locale). */
 export type MarketRef = { country: string; locale: string }
@@ -51,6 +53,11 @@ export function createLookups(cache: CacheContext, upstream: Upstream, keys: Cac
      */
     pageIndex: () =>
       cached(cache, keys.pageIndex(), CacheShort, (background) => pageIndexCalls(upstream).index({ background })),
+    /** One sitemap part of a site's dealers (the page index's `dealer_parts`). */
+    pageIndexDealers: (site: string, part: number) =>
+      cachedList(cache, keys.pageIndexDealers(site, part), CacheShort, (background) =>
+        pageIndexCalls(upstream).dealers(site, part, { background }),
+      ),
     /** The reads of one market, in its language and prices. */
     forMarket: (market: MarketRef) => marketReads(cache, keys, upstream.forMarket(market), market),
   }
@@ -135,6 +142,28 @@ function marketReads(cache: CacheContext, keys: CacheKeys, client: Upstream, mar
           CacheShort,
           async (background) => (await dealers.all({ background })) ?? [],
         ),
+      /**
+       * The `count` dealers nearest to a point offering `services`, nearest first. `shared` (the market's centre, a
+       * town of its places: a point many visitors measure from) caches the answer; a visitor's own position never is.
+       */
+      nearest: (point: Point, services: readonly DealerService[], count: number, shared: boolean) =>
+        shared
+          ? cachedList(
+              cache,
+              keys.nearestDealers(
+                country,
+                locale,
+                `${point.lat.toFixed(4)},${point.lng.toFixed(4)}`,
+                services.join(','),
+                count,
+              ),
+              CacheShort,
+              (background) => dealers.nearest(point, services, count, { background }),
+            )
+          : dealers.nearest(point, services, count),
+      /** One dealer of the market by its slug (its page), or null. */
+      one: (slug: string) =>
+        cached(cache, keys.dealer(country, locale, slug), CacheItem, (background) => dealers.one(slug, { background })),
       place: (words: string) => dealers.place(words),
     },
     search: searchCalls(client),

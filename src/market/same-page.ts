@@ -63,7 +63,7 @@ async function groupOfPath(
     return second === 'details' && third ? withIndex((found) => pageGroups.article(places, found, third, here)) : null
   }
   if (first === 'dealers')
-    return second && !third ? withIndex((found) => pageGroups.dealer(places, found, second)) : null
+    return second && !third ? withIndex((found) => pageGroups.dealer(places, found, second, here.site.slug)) : null
   const key = !second ? here.available.pageOf(first)?.key : undefined
   return key ? pageGroups.contentPage(places, null, key) : null
 }

@@ -12,13 +12,15 @@ import { formatKm } from '../dealers/distance-text'
 import { mapTileProps } from '../components/dealer-map-props'
 import { type MapTiles, mapTilesOf } from '../tracking/map-tiles'
 import type { MarketEnv } from '../env'
-import { byDistance } from '../../contract/distance'
 import { assets } from '../render/assets'
 import { Caching } from '../cache/answer-caching'
 import { sendPage, viewOf } from '../render/respond'
 import { DEALER_SERVICES, type Dealer, type DealerService } from '../../contract/catalogue-schemas'
 import type { ContentPage } from '../../contract/schemas'
 import { correctedPlaceOf, nearOf, type Origin, originOf, placeOf, positionOf } from './dealer-origin'
+
+/** How many of the nearest dealers the locator lists (the contract's largest page; decision 070). */
+export const LOCATOR_DEALERS = 50
 
 /** How many of the nearest dealers the map fits around the place searched or the visitor's position. */
 const MAP_FOCUS = 3
@@ -212,8 +214,9 @@ function TestRideLink({ view, chrome, dealer }: { view: MarketView; chrome: Chro
 }
 
 /**
- * The dealer locator (the content page whose key is `dealer-locator`): the market's dealers, filtered by the services
- * asked for, nearest first from a typed place or postcode (resolved by `api/front/places`), else the position the
+ * The dealer locator (the content page whose key is `dealer-locator`): the market's LOCATOR_DEALERS dealers nearest
+ * to the origin that offer the services asked for (found by the API around the origin, never the market's whole
+ * list: docs/decisions/070), nearest first from a typed place or postcode (resolved by `api/front/places`), else the position the
  * visitor's browser gave ("use my position": `?lat=&lng=`), else the visitor's position at the edge, else the market's
  * centre. Coordinates that cannot be used answer 400 with the page measured without them and a message.
  */
@@ -227,12 +230,18 @@ export async function sendDealerLocator(
   const near = nearOf(c)
   const position = positionOf(c)
   const filters = DEALER_SERVICES.filter((service) => c.req.query(service) === 'on')
-  const [all, typed] = await Promise.all([api.dealers.all(), placeOf(c, near)])
-  const place = typed ?? (near ? await correctedPlaceOf(c, near, all) : null)
-  const origin = originOf(c, place, near, all, position === 'invalid' ? null : position)
-  const dealers = byDistance(
-    all.filter((dealer) => filters.every((service) => dealer.services[service])),
+  const typed = await placeOf(c, near)
+  // A town typed that names no place: the nearest of the dealers' towns within a few edits (the market's list, read
+  // only then).
+  const place = typed ?? (near ? await correctedPlaceOf(c, near, await api.dealers.all()) : null)
+  // Without a centre, the market's middle is its dealers' (their list read only then).
+  const middle = market.site.centre ? [] : await api.dealers.all()
+  const origin = originOf(c, place, near, middle, position === 'invalid' ? null : position)
+  const dealers = await api.dealers.nearest(
     origin.point,
+    filters,
+    LOCATOR_DEALERS,
+    origin.from === 'place' || origin.from === 'centre',
   )
   const view = viewOf(c, t, market)
   const tiles = mapTilesOf(c)

@@ -164,17 +164,13 @@ export function DealerPage({
 /** `GET /{m}/dealers/{slug}`: a dealer of the market; any other slug is "Page Not Found". */
 export async function dealerPage(c: Context<MarketEnv>): Promise<Response> {
   const { api, t, market } = c.var
-  const {
-    found: dealer,
-    chrome,
-    view,
-  } = await findBySlug(c, async (slug) => (await api.dealers.all()).find((dealer) => dealer.slug === slug) ?? null)
+  const { found: dealer, chrome, view } = await findBySlug(c, (slug) => api.dealers.one(slug))
   const head: HeadProps = {
     title: `${dealer.name} · ${dealer.city} · ${t('brand.name')}`,
     description: `${dealer.address}, ${dealer.postal_code ?? ''} ${dealer.city}`,
     canonical: canonicalUrl(view.origin, c.req.url),
     alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
-      pageGroups.dealer(places, index, dealer.slug),
+      pageGroups.dealer(places, index, dealer.slug, market.site.slug),
     ),
     structuredData: view.origin
       ? [dealerData(view.origin, market, dealer), dealerTrail(view.origin, market.segment, dealer, t, chrome)]

@@ -16,7 +16,6 @@ import { canonicalUrl } from '../seo/canonical'
 import { pageGroups } from '../seo/page-groups'
 import { breadcrumbs, productData } from '../seo/structured-data'
 import type { Dealer, Product, ProductSummary } from '../../contract/catalogue-schemas'
-import { byDistance } from '../../contract/distance'
 import { FindAtDealer, NEAREST_SELLERS } from '../components/find-at-dealer'
 import { findBySlug } from './find-by-slug'
 import { menuProductPage } from './menu-product'
@@ -294,15 +293,15 @@ const sellsOnline = (chrome: Chrome, product: Product) => chrome.available.has('
 
 /**
  * The nearest dealers that sell the brand's bikes (`services.sales`: the dealers API says nothing of models or stock,
- * docs/decisions/059), measured from the market's centre so that the page stays one for every visitor; none when
- * the market sells online, has no dealer locator, or the list fails.
+ * docs/decisions/059), measured from the market's centre so that the page stays one for every visitor (the API's
+ * nearest, not the market's list: docs/decisions/070); none when the market sells online, has no dealer locator or
+ * no centre, or the list fails.
  */
 async function sellersOf(c: Context<MarketEnv>, sells: boolean): Promise<Array<Dealer & { distance_km: number }>> {
   if (sells || !c.var.available.pageUrl('dealer-locator')) return []
   try {
-    const dealers = (await c.var.api.dealers.all()).filter((dealer) => dealer.services.sales)
-    const { site } = c.var.market
-    return byDistance(dealers, site.centre ?? dealers[0] ?? { lat: 0, lng: 0 }).slice(0, NEAREST_SELLERS)
+    const { centre } = c.var.market.site
+    return centre ? await c.var.api.dealers.nearest(centre, ['sales'], NEAREST_SELLERS, true) : []
   } catch {
     return []
   }

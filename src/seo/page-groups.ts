@@ -1,6 +1,6 @@
 import { type PageAvailability, localePageLinks } from '../market/availability'
 import { isLive, siteUrl } from '../market/market'
-import type { PageIndex } from '../../contract/page-index-schemas'
+import type { PageIndex, PageIndexDealer } from '../../contract/page-index-schemas'
 import type { Site } from '../../contract/schemas'
 
 /** A live market of the brand, with the one availability rule made for it. */
@@ -85,9 +85,8 @@ export const pageGroups = {
           const written = index?.pages.filter((page) => page.key === key)
           const own =
             written?.find((page) => page.locale === place.locale) ?? written?.find((page) => page.locale === 'en')
-          const dealers =
-            key === 'dealer-locator' && index ? index.dealers.filter((dealer) => dealer.site === place.site.slug) : []
-          return [{ place, path, lastmod: newest([own?.updated_at, ...dealers.map((dealer) => dealer.updated_at)]) }]
+          const dealers = key === 'dealer-locator' && index ? dealerTimes(index, place.site.slug) : []
+          return [{ place, path, lastmod: newest([own?.updated_at, ...dealers]) }]
         }),
 
   /** The listing of every product, in the markets that sell any (where the catalogue is served). */
@@ -142,11 +141,16 @@ export const pageGroups = {
     })
   },
 
-  /** A dealer's page, in each locale of its market, where dealer pages are on. */
-  dealer: (places: PagePlace[], index: PageIndex, slug: string): PageGroup =>
+  /**
+   * A dealer's page, in each locale of its market (`site`, the market whose page it is), where dealer pages are on.
+   * An index that lists its dealers must list this one; one that counts them in parts leaves the page to say whether
+   * it exists (decision 070).
+   */
+  dealer: (places: PagePlace[], index: PageIndex, slug: string, site: string): PageGroup =>
     dealerGroup(
       places,
-      index.dealers.find((d) => d.slug === slug),
+      index.dealers.find((d) => d.slug === slug) ??
+        (index.dealers.length === 0 ? { slug, site, updated_at: null } : undefined),
     ),
 }
 
@@ -164,7 +168,14 @@ function productGroup(places: PagePlace[], product: PageIndex['products'][number
     }))
 }
 
-function dealerGroup(places: PagePlace[], dealer: PageIndex['dealers'][number] | undefined): PageGroup {
+/** When a site's dealers last changed: each listed dealer's time, or each of its sitemap parts'. */
+const dealerTimes = (index: PageIndex, site: string) => [
+  ...index.dealers.filter((dealer) => dealer.site === site).map((dealer) => dealer.updated_at),
+  ...index.dealer_parts.filter((part) => part.site === site).map((part) => part.lastmod),
+]
+
+/** A dealer's page in each locale of its site, where dealer pages are on. */
+export function dealerGroup(places: PagePlace[], dealer: PageIndexDealer | undefined): PageGroup {
   if (!dealer) return []
   return places
     .filter((place) => place.site.slug === dealer.site && place.available.has('dealer-pages'))

@@ -6,7 +6,8 @@ import { ErrorMessages, PageError } from '../errors/page-error'
 import { availabilityOf } from '../market/availability'
 import { availableFor } from '../market/request-availability'
 import { alternatesOf } from './alternates'
-import { allPageGroups, type PageVersion, placesOf } from './page-groups'
+import type { PageIndex } from '../../contract/page-index-schemas'
+import { allPageGroups, dealerGroup, type PagePlace, type PageVersion, placesOf } from './page-groups'
 
 /**
  * URLs per sitemap file: far below the protocol's 50,000, because each URL carries its alternates (one line per
@@ -19,6 +20,15 @@ const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9'
 
 /** The path of part `n` of a market's sitemap: `/it-it/sitemap.xml`, then `/it-it/sitemap-2.xml`… */
 export const sitemapPath = (segment: string, part: number) => `/${segment}/sitemap${part > 1 ? `-${part}` : ''}.xml`
+
+/** The path of a market's sitemap of one part of its dealers: `/it-it/sitemap-dealers-0.xml`. */
+export const dealersSitemapPath = (segment: string, part: number) => `/${segment}/sitemap-dealers-${part}.xml`
+
+/** The dealers' part of a path's last segment (`sitemap-dealers-3.xml` 3), or null. */
+const dealerPartOf = (name: string): number | null => {
+  const match = /^sitemap-dealers-(0|[1-9][0-9]{0,5})\.xml$/.exec(name)
+  return match ? Number(match[1]) : null
+}
 
 /** The sitemap's parts of a path's last segment (`sitemap.xml` 1, `sitemap-2.xml` 2), or null. */
 const partOf = (name: string): number | null => {
@@ -34,12 +44,20 @@ const escapeXml = (text: string) =>
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;')
 
-/** Every indexable page of the brand, per market (the live ones), each with its group, from the cached lookups. */
+/** The brand's live markets' places, each with its availability, from the cached lookups. */
+async function livePlaces<E extends AppEnv>(c: Context<E>) {
+  const { lookups } = c.var
+  const [sites, features] = await Promise.all([lookups.sites(), lookups.features()])
+  return placesOf(sites, c.get('available') ?? availabilityOf(null, features))
+}
+
+/**
+ * Every indexable page of the brand listed by the page index, per market (the live ones), each with its group, from
+ * the cached lookups; dealers the index counts in parts are not among them (their own parts list them).
+ */
 async function indexablePages<E extends AppEnv>(c: Context<E>) {
   const { lookups } = c.var
-  const [sites, features, index] = await Promise.all([lookups.sites(), lookups.features(), lookups.pageIndex()])
-  const available = c.get('available') ?? availabilityOf(null, features)
-  const places = placesOf(sites, available)
+  const [places, index]: [PagePlace[], PageIndex | null] = await Promise.all([livePlaces(c), lookups.pageIndex()])
   const bySegment = new Map<string, Array<{ version: PageVersion; group: PageVersion[] }>>()
   for (const group of allPageGroups(places, index)) {
     for (const version of group) {
@@ -48,7 +66,7 @@ async function indexablePages<E extends AppEnv>(c: Context<E>) {
       bySegment.set(version.place.segment, pages)
     }
   }
-  return { places, bySegment }
+  return { places, bySegment, index }
 }
 
 /** The newest lastmod of some pages, or null. */
@@ -71,13 +89,20 @@ function originOf<E extends AppEnv>(c: Context<E>): string {
  */
 export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
   const origin = originOf(c)
-  const { places, bySegment } = await indexablePages(c)
-  const entries = places.flatMap(({ segment }) => {
-    const pages = bySegment.get(segment) ?? []
-    return Array.from({ length: Math.ceil(pages.length / URLS_PER_SITEMAP) }, (_, i) => {
-      const lastmod = newestOf(pages.slice(i * URLS_PER_SITEMAP, (i + 1) * URLS_PER_SITEMAP))
-      return `<sitemap><loc>${escapeXml(origin + sitemapPath(segment, i + 1))}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</sitemap>`
-    })
+  const { places, bySegment, index } = await indexablePages(c)
+  const entry = (path: string, lastmod: string | null | undefined) =>
+    `<sitemap><loc>${escapeXml(origin + path)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</sitemap>`
+  const entries = places.flatMap((place) => {
+    const pages = bySegment.get(place.segment) ?? []
+    const parts = Array.from({ length: Math.ceil(pages.length / URLS_PER_SITEMAP) }, (_, i) =>
+      entry(sitemapPath(place.segment, i + 1), newestOf(pages.slice(i * URLS_PER_SITEMAP, (i + 1) * URLS_PER_SITEMAP))),
+    )
+    const dealerParts = place.available.has('dealer-pages')
+      ? (index?.dealer_parts ?? [])
+          .filter((part) => part.site === place.site.slug && part.count > 0)
+          .map((part) => entry(dealersSitemapPath(place.segment, part.part), part.lastmod))
+      : []
+    return [...parts, ...dealerParts]
   })
   c.var.caching.allow(Caching.shared)
   return c.body(`${XML}<sitemapindex xmlns="${SITEMAP_NS}">\n${entries.join('\n')}\n</sitemapindex>\n`, 200, {
@@ -90,7 +115,10 @@ export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
  * each with its lastmod and its hreflang alternates, the same as the page's own `<link rel="alternate">`s.
  */
 export async function marketSitemap(c: Context<MarketEnv>): Promise<Response> {
-  const part = partOf(c.req.path.split('/').at(-1) ?? '')
+  const name = c.req.path.split('/').at(-1) ?? ''
+  const dealerPart = dealerPartOf(name)
+  if (dealerPart !== null) return dealersSitemap(c, dealerPart)
+  const part = partOf(name)
   if (!part) throw PageError.pageNotFound(c.req.url)
   const origin = originOf(c)
   await availableFor(c)
@@ -100,14 +128,43 @@ export async function marketSitemap(c: Context<MarketEnv>): Promise<Response> {
     part * URLS_PER_SITEMAP,
   )
   if (pages.length === 0 && part > 1) throw PageError.pageNotFound(c.req.url)
-  const urls = pages.map(({ version, group }) => {
-    const links = alternatesOf(group, origin).map(
-      ({ hreflang, href }) =>
-        `<xhtml:link rel="alternate" hreflang="${escapeXml(hreflang)}" href="${escapeXml(href)}"/>`,
-    )
-    const lastmod = version.lastmod ? `<lastmod>${version.lastmod}</lastmod>` : ''
-    return `<url><loc>${escapeXml(origin + version.path)}</loc>${lastmod}${links.join('')}</url>`
+  return urlSet(
+    c,
+    pages.map(({ version, group }) => urlOf(version, group, origin)),
+  )
+}
+
+/**
+ * `GET /{m}/sitemap-dealers-{part}.xml`: the market's dealers of one part of the page index's `dealer_parts` (one
+ * range of ids, read as such: `api/front/page-index/dealers`), each with its lastmod and the alternates of its
+ * market's locales. "Page Not Found" for an empty part or where dealer pages are off.
+ */
+async function dealersSitemap(c: Context<MarketEnv>, part: number): Promise<Response> {
+  const origin = originOf(c)
+  await availableFor(c)
+  const places = await livePlaces(c)
+  const here = places.find((place) => place.segment === c.var.market.segment)
+  const dealers = here?.available.has('dealer-pages') ? await c.var.lookups.pageIndexDealers(here.site.slug, part) : []
+  const urls = dealers.flatMap((dealer) => {
+    const group = dealerGroup(places, dealer)
+    const version = group.find((v) => v.place.segment === c.var.market.segment)
+    return version ? [urlOf(version, group, origin)] : []
   })
+  if (urls.length === 0) throw PageError.pageNotFound(c.req.url)
+  return urlSet(c, urls)
+}
+
+/** A page's `<url>`: its loc, its lastmod and its alternates, the same as the page's own `<link rel="alternate">`s. */
+function urlOf(version: PageVersion, group: PageVersion[], origin: string): string {
+  const links = alternatesOf(group, origin).map(
+    ({ hreflang, href }) => `<xhtml:link rel="alternate" hreflang="${escapeXml(hreflang)}" href="${escapeXml(href)}"/>`,
+  )
+  const lastmod = version.lastmod ? `<lastmod>${version.lastmod}</lastmod>` : ''
+  return `<url><loc>${escapeXml(origin + version.path)}</loc>${lastmod}${links.join('')}</url>`
+}
+
+/** A sitemap of some `<url>`s, cached for every visitor. */
+function urlSet(c: Context<MarketEnv>, urls: string[]): Response {
   c.var.caching.allow(Caching.shared)
   return c.body(
     `${XML}<urlset xmlns="${SITEMAP_NS}" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`,

@@ -56,13 +56,19 @@ async function everyUrl(): Promise<Map<string, Url>> {
 }
 
 describe('the sitemap index', () => {
-  it('is valid XML listing one sitemap per live market, never one under maintenance', async () => {
+  it("is valid XML listing each live market's sitemap and its dealers' part, never one under maintenance", async () => {
     const { status, text, headers } = await visit('/sitemap.xml')
     expect(status).toBe(200)
     expect(headers.get('Content-Type')).toBe('application/xml; charset=utf-8')
     expect(headers.get('Cache-Control')).toBe('no-cache')
     const entries = sitemapIndexEntries(text)
-    expect(entries.map((entry) => entry.loc)).toEqual(LIVE_SEGMENTS.map((market) => `${ORIGIN}/${market}/sitemap.xml`))
+    // Every demo market has dealers, all of them with ids below 1,000: one part each.
+    expect(entries.map((entry) => entry.loc)).toEqual(
+      LIVE_SEGMENTS.flatMap((market) => [
+        `${ORIGIN}/${market}/sitemap.xml`,
+        `${ORIGIN}/${market}/sitemap-dealers-0.xml`,
+      ]),
+    )
     expect(entries.every((entry) => entry.lastmod && W3C_TIME.test(entry.lastmod))).toBe(true)
     expect((await visit('/nl-nl/sitemap.xml')).status).toBe(503)
   })
@@ -118,7 +124,10 @@ describe("the markets' sitemaps", () => {
     expect(at('/products/type/e-bikes')?.lastmod).toBe('2026-11-20T10:30:00Z')
     expect(at('')?.lastmod).toBe('2026-11-20T10:30:00Z')
     expect(at('/news/details/report-sostenibilita-2025')?.lastmod).toMatch(/^\d{4}-\d{2}-\d{2}T08:00:00Z$/)
-    expect(at('/dealers/cicli-bergamasca')?.lastmod).toBe('2026-11-02T08:00:00Z')
+    const dealers = sitemapUrls((await visit('/it-it/sitemap-dealers-0.xml')).text)
+    expect(dealers.find((url) => url.loc === `${ORIGIN}/it-it/dealers/cicli-bergamasca`)?.lastmod).toBe(
+      '2026-11-02T08:00:00Z',
+    )
   })
 
   it('drop a section the brand switched off (dealer pages and the locator)', async () => {
@@ -133,23 +142,67 @@ describe("the markets' sitemaps", () => {
     }
   })
 
-  it(`are split every ${URLS_PER_SITEMAP} URLs, each part listed in the index`, async () => {
+  it(`are split every ${URLS_PER_SITEMAP} URLs, and a market's dealers by their ids' thousands, each part listed in the index`, async () => {
+    const articles = Array.from({ length: URLS_PER_SITEMAP + 50 }, (_, i) =>
+      env.DB.prepare(
+        "INSERT INTO news (slug, scope, locale, title, excerpt, published_at) VALUES (?, 'za', 'en', ?, '', '2025-01-01')",
+      ).bind(`durban-story-${i}`, `Durban story ${i}`),
+    )
     const dealers = Array.from({ length: URLS_PER_SITEMAP + 50 }, (_, i) =>
       env.DB.prepare(
         "INSERT INTO dealers (slug, site, name, address, city, country_code, lat, lng) VALUES (?, 'za', ?, 'Main Road 1', 'Durban', 'ZA', -29.8, 31.0)",
       ).bind(`durban-cycles-${i}`, `Durban Cycles ${i}`),
     )
-    await env.DB.batch(dealers)
+    for (let i = 0; i < articles.length; i += 500) await env.DB.batch(articles.slice(i, i + 500))
+    for (let i = 0; i < dealers.length; i += 500) await env.DB.batch(dealers.slice(i, i + 500))
     const index = sitemapIndexEntries((await visit('/sitemap.xml')).text).map((entry) => entry.loc)
-    expect(index).toContain(`${ORIGIN}/za-en/sitemap.xml`)
-    expect(index).toContain(`${ORIGIN}/za-en/sitemap-2.xml`)
-    expect(index).not.toContain(`${ORIGIN}/za-en/sitemap-3.xml`)
-    const first = sitemapUrls((await visit('/za-en/sitemap.xml')).text)
-    const second = sitemapUrls((await visit('/za-en/sitemap-2.xml')).text)
-    expect(first).toHaveLength(URLS_PER_SITEMAP)
-    expect(second.length).toBeGreaterThan(50)
-    expect(new Set([...first, ...second].map((url) => url.loc)).size).toBe(first.length + second.length)
+    const za = index.filter((loc) => loc.startsWith(`${ORIGIN}/za-en/`))
+    expect(za).toEqual([
+      `${ORIGIN}/za-en/sitemap.xml`,
+      `${ORIGIN}/za-en/sitemap-2.xml`,
+      `${ORIGIN}/za-en/sitemap-dealers-0.xml`,
+      `${ORIGIN}/za-en/sitemap-dealers-1.xml`,
+    ])
+    const parts = await Promise.all(za.map(async (loc) => sitemapUrls((await visit(loc)).text)))
+    expect(parts[0]).toHaveLength(URLS_PER_SITEMAP)
+    expect(parts[1]?.length).toBeGreaterThan(50)
+    // Every URL exactly once across the parts: every article and every dealer of the market among them.
+    const locs = parts.flat().map((url) => url.loc)
+    expect(new Set(locs).size).toBe(locs.length)
+    const { results } = await env.DB.prepare("SELECT slug FROM dealers WHERE site = 'za'").all<{ slug: string }>()
+    for (const { slug } of results) expect(locs).toContain(`${ORIGIN}/za-en/dealers/${slug}`)
+    for (let i = 0; i < URLS_PER_SITEMAP + 50; i++)
+      expect(locs).toContain(`${ORIGIN}/za-en/news/details/durban-story-${i}`)
     expect((await visit('/za-en/sitemap-3.xml')).status).toBe(404)
+    expect((await visit('/za-en/sitemap-dealers-2.xml')).status).toBe(404)
     expect((await visit('/it-it/sitemap-2.xml')).status).toBe(404)
+    expect((await visit('/it-it/sitemap-dealers-01.xml')).status).toBe(404)
+  })
+  it("keep the dealers' parts as dealers come, change, move and go (the count and the newest change)", async () => {
+    const parts = async () =>
+      (
+        await env.DB.prepare(
+          "SELECT site, part, count, lastmod FROM dealer_sitemap_parts WHERE site IN ('za', 'au') ORDER BY site, part",
+        ).all<{ site: string; part: number; count: number; lastmod: string }>()
+      ).results
+    const recounted = async () =>
+      (
+        await env.DB.prepare(
+          "SELECT site, id / 1000 AS part, COUNT(*) AS count FROM dealers WHERE site IN ('za', 'au') GROUP BY 1, 2 ORDER BY 1, 2",
+        ).all<{ site: string; part: number; count: number }>()
+      ).results
+    const counts = async () =>
+      (await parts()).filter((p) => p.count > 0).map(({ site, part, count }) => ({ site, part, count }))
+    expect(await counts()).toEqual(await recounted())
+    const slug = (await env.DB.prepare("SELECT slug FROM dealers WHERE site = 'za' LIMIT 1").first<{ slug: string }>())
+      ?.slug
+    await env.DB.prepare("UPDATE dealers SET name = 'Renamed', updated_at = '2030-01-01T00:00:00Z' WHERE slug = ?")
+      .bind(slug)
+      .run()
+    expect((await parts()).find((p) => p.site === 'za')?.lastmod).toBe('2030-01-01T00:00:00Z')
+    await env.DB.prepare("UPDATE dealers SET site = 'au' WHERE slug = ?").bind(slug).run()
+    expect(await counts()).toEqual(await recounted())
+    await env.DB.prepare('DELETE FROM dealers WHERE slug = ?').bind(slug).run()
+    expect(await counts()).toEqual(await recounted())
   })
 })
