@@ -3,7 +3,7 @@ import { addressFormatOf, isPhoneOf, normalPostcode } from './address-formats'
 import { TOKEN_FORMAT } from './tokens'
 import { emailSchema, isCalendarDate, optionalText, personName, phoneSchema, requiredText, ticked } from './fields'
 import { submissionKey } from './form-schemas'
-import { currencyCode, envelope, pagedEnvelope, userSchema } from './schemas'
+import { currencyCode, envelope, listEnvelope, userSchema } from './schemas'
 
 /**
  * The account half of the upstream contract (docs/api.md): password reset, addresses, bikes and orders. Input
@@ -364,7 +364,8 @@ export const addressAnswer = envelope(addressSchema)
 export const bikesAnswer = envelope(z.array(bikeSchema))
 export const bikeAnswer = envelope(bikeSchema)
 export const bikeModelsAnswer = envelope(z.array(productRefSchema))
-export const ordersAnswer = pagedEnvelope(orderSummarySchema)
+/** `GET api/account/orders`: by page number, or by keyset when the call sends `cursor` and the backend answers one. */
+export const ordersAnswer = listEnvelope(orderSummarySchema)
 /**
  * `GET api/account/overview?orders=n`: what the account overview shows in one answer (the embedded API's own call,
  * docs/api.md): the bearer's user, their `n` latest orders, their bikes and their addresses.

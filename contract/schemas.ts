@@ -244,6 +244,18 @@ export const pageMetaSchema = z.object({
   total: z.number().int().min(0),
 })
 
+/**
+ * A keyset page's meta (docs/decisions/068): how many a page holds and where the next page starts, an opaque cursor
+ * to send back as `cursor` (null: this page is the last).
+ */
+export const cursorMetaSchema = z.object({
+  per_page: z.number().int().min(1),
+  next_cursor: z.string().max(120).nullable(),
+})
+
+/** A list's meta: pages by number (`page`, `total`, as the original) or, where the backend answers a cursor, by keyset. */
+export const listMetaSchema = z.union([pageMetaSchema, cursorMetaSchema])
+
 /** `POST api/auth/login`: the only answer without the `data` envelope, as the original. */
 export const loginAnswer = z.object({ access_token: z.string().min(20), expires_at: z.string() })
 
@@ -266,6 +278,11 @@ export const userSchema = z.object({
 /** `{ data: … }`: the envelope of every answer but the login's. */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ data })
 export const pagedEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: pageMetaSchema })
+/** A list paged by number or by keyset, as the backend answers (`listMetaSchema`). */
+export const listEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: listMetaSchema })
+/** A list paged by keyset only: the console's lists, the project's own (docs/decisions/068). */
+export const keysetEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), meta: cursorMetaSchema })
 
 export const siteAnswer = envelope(siteSchema)
 export const sitesAnswer = envelope(z.array(siteSchema))
@@ -288,4 +305,6 @@ export type ContentBlock = z.infer<typeof contentBlockSchema>
 export type ContentPage = z.infer<typeof contentPageSchema>
 export type NewsSummary = z.infer<typeof newsSummarySchema>
 export type PageMeta = z.infer<typeof pageMetaSchema>
+export type CursorMeta = z.infer<typeof cursorMetaSchema>
+export type ListMeta = z.infer<typeof listMetaSchema>
 export type User = z.infer<typeof userSchema>

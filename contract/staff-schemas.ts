@@ -3,7 +3,7 @@ import { orderSchema, orderStatusSchema, paymentStateSchema } from './account-sc
 import { CARRIERS } from './carriers'
 import { emailSchema, requiredText } from './fields'
 import { REFERENCE_FORMAT, SUBMISSION_KINDS } from './form-schemas'
-import { envelope, pagedEnvelope } from './schemas'
+import { envelope, keysetEnvelope } from './schemas'
 import {
   attachmentSchema,
   CASE_STATES,
@@ -68,8 +68,10 @@ export const caseSummarySchema = z.object({
   closed_at: z.string().nullable(),
 })
 export type CaseSummary = z.infer<typeof caseSummarySchema>
-/** `GET api/staff/cases`: every case (open and closed), newest first; the console orders them by deadline. */
+/** `GET api/staff/cases`: every open case (not closed), newest first; the console orders them by deadline. */
 export const caseListAnswer = envelope(z.array(caseSummarySchema))
+/** `GET api/staff/cases?state=closed&cursor=`: the closed cases, newest first, paged by keyset (docs/decisions/068). */
+export const closedCaseListAnswer = keysetEnvelope(caseSummarySchema)
 
 /** One entry of a case's audit trail. */
 export const caseEventSchema = z.object({
@@ -162,7 +164,7 @@ export const submissionSummarySchema = z.object({
 })
 export type SubmissionSummary = z.infer<typeof submissionSummarySchema>
 /** `GET api/staff/submissions?site=&kind=&from=&to=&page=`: newest first, paged. */
-export const submissionListAnswer = pagedEnvelope(submissionSummarySchema)
+export const submissionListAnswer = keysetEnvelope(submissionSummarySchema)
 
 /** `GET api/staff/submissions/{id}`: the submission in full (its checked fields as sent), who handled it. */
 export const submissionSchema = submissionSummarySchema.extend({
@@ -193,7 +195,7 @@ export const outboxMailSchema = z.object({
 })
 export type OutboxMail = z.infer<typeof outboxMailSchema>
 /** `GET api/staff/outbox?page=`: newest first, paged. */
-export const outboxAnswer = pagedEnvelope(outboxMailSchema)
+export const outboxAnswer = keysetEnvelope(outboxMailSchema)
 /** `GET api/staff/outbox/{id}`: one mail. */
 export const outboxMailAnswer = envelope(outboxMailSchema)
 
@@ -255,7 +257,7 @@ export const staffOrderSummarySchema = z.object({
 })
 export type StaffOrderSummary = z.infer<typeof staffOrderSummarySchema>
 /** `GET api/staff/orders?site=&status=&from=&to=&page=`: newest first, paged. */
-export const staffOrderListAnswer = pagedEnvelope(staffOrderSummarySchema)
+export const staffOrderListAnswer = keysetEnvelope(staffOrderSummarySchema)
 
 /** Something done to an order, by a staff member (or the provider: `staff_name` null), with when. */
 export const orderActionSchema = z.object({

@@ -15,7 +15,7 @@ export async function deleteSubmissions(db: D1Database, cutOff: Date): Promise<n
   // Counted by what the statement returns: D1's `changes` counts the cascaded mails too.
   const statement = db
     .prepare(
-      `DELETE FROM form_submissions WHERE id IN (SELECT id FROM form_submissions WHERE created_at < ? ORDER BY id LIMIT ${ROWS_PER_DELETE}) RETURNING id`,
+      `DELETE FROM form_submissions WHERE id IN (SELECT id FROM form_submissions WHERE created_at < ? ORDER BY created_at LIMIT ${ROWS_PER_DELETE}) RETURNING id`,
     )
     .bind(cutOff.toISOString())
   let deleted = 0

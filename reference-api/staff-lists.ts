@@ -1,26 +1,25 @@
-import type { PageMeta } from '../contract/schemas'
-import { type ApiContext, badPaging, badParameter, pageParams } from './context'
+import type { CursorMeta } from '../contract/schemas'
+import { badParameter, type ApiContext } from './context'
+import { before, type Cursor, type KeysetPaging, keysetPage, keysetParams } from './keyset'
 
 /** A date of a list's filter: `YYYY-MM-DD`, a real month and day. */
 const DATE = /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/
 
-/** A page of a list: which, how many rows, and how many to skip. */
-export type Paging = { page: number; perPage: number; offset: number }
-
 /** What every console list is narrowed by (submissions, orders): its page, market and dates (UTC, inclusive). */
-export type StaffListQuery = { paging: Paging; site?: string; from?: string; to?: string }
+export type StaffListQuery = { paging: KeysetPaging; site?: string; from?: string; to?: string }
 
 /**
- * Reads a console list's paging, `site`, `from` and `to`; a 422 naming the first one malformed. The list checks its
- * own further filters after these.
+ * Reads a console list's keyset paging (`cursor`, `per_page`; docs/decisions/068), `site`, `from` and `to`; a 400 for
+ * a cursor this API did not give, a 422 naming the first other one malformed. The list checks its own further filters
+ * after these.
  *
  * @example
  * const query = staffListQuery(c, 25)
  * if (query instanceof Response) return query
  */
 export function staffListQuery(c: ApiContext, pageSize: number): StaffListQuery | Response {
-  const paging = pageParams(c, pageSize)
-  if (!paging) return badPaging(c)
+  const paging = keysetParams(c, pageSize)
+  if (paging instanceof Response) return paging
   const { site, from, to } = c.req.query()
   if (site !== undefined && !/^[a-z]{2,3}$/.test(site)) return badParameter(c, 'site', 'a country slug (it, int)')
   if (from !== undefined && !DATE.test(from)) return badParameter(c, 'from', 'a date (YYYY-MM-DD)')
@@ -45,19 +44,31 @@ export function conditions() {
 }
 
 /**
- * One page of a list and its meta, read in one batch: the page's rows (its statement binds the paging's LIMIT and
- * OFFSET) and the count of all the rows (`SELECT COUNT(*) AS total`).
+ * One keyset page of a console list, newest first: `select` is the list's statement up to its WHERE, the conditions
+ * its filters (the page's start is added to them), `order` its ORDER BY columns as `(sort, id)`; one row more than
+ * the page is read to know whether another follows. No count: a count reads every row the filters match.
  */
-export async function listPage<Row>(
+export async function keysetList<Row extends Record<string, unknown>>(
   c: ApiContext,
-  paging: Paging,
-  rows: D1PreparedStatement,
-  count: D1PreparedStatement,
-): Promise<{ data: Row[]; meta: PageMeta }> {
-  const [page, counted] = await c.env.DB.batch([rows, count])
-  const total = ((counted?.results ?? [])[0] as { total: number } | undefined)?.total ?? 0
-  return {
-    data: (page?.results ?? []) as Row[],
-    meta: { page: paging.page, per_page: paging.perPage, total },
-  }
+  paging: KeysetPaging,
+  { select, where, sort, id, cursorOf }: KeysetListOptions<Row>,
+): Promise<{ data: Row[]; meta: CursorMeta }> {
+  const start = before(paging.after, id, sort)
+  if (start) where.add(start[0], ...start[1])
+  const order = sort ? `${sort} DESC, ${id} DESC` : `${id} DESC`
+  const { results } = await c.env.DB.prepare(`${select} ${where.clause()} ORDER BY ${order} LIMIT ?`)
+    .bind(...where.values, paging.perPage + 1)
+    .all<Row>()
+  const { data, next_cursor } = keysetPage(results, paging.perPage, cursorOf)
+  return { data, meta: { per_page: paging.perPage, next_cursor } }
+}
+
+export type KeysetListOptions<Row> = {
+  select: string
+  where: ReturnType<typeof conditions>
+  /** The column the list is newest first by; none: by id alone. */
+  sort?: string
+  id: string
+  /** The cursor after a row: its sort value and id. */
+  cursorOf: (row: Row) => Cursor
 }

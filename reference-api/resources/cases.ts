@@ -7,6 +7,7 @@ import {
   caseFileAnswer,
   caseListAnswer,
   caseMessageRequest,
+  closedCaseListAnswer,
   closeCaseRequest,
   type notifyReporter,
 } from '../../contract/staff-schemas'
@@ -21,8 +22,11 @@ import {
   refuse,
   respond,
 } from '../context'
+import { CASE_STATES } from '../../contract/whistleblower-schemas'
+import { keysetParams } from '../keyset'
 import { mailTexts, queueMail } from '../outbox'
 import { staffOnly } from '../staff-auth'
+import { conditions, keysetList } from '../staff-lists'
 
 /** A case's columns as the console lists them (nothing the reporter wrote). */
 const SUMMARY = `r.id, r.receipt_code, r.site, r.locale, r.category, r.state, r.anonymous, r.received_at, r.acknowledged_at,
@@ -48,6 +52,13 @@ type SummaryRow = {
  */
 export const CASE_READ_PURPOSES = ['acknowledge', 'message', 'note', 'close', 'download'] as const
 
+/** The states of a case still being handled: the cases the deadlines' list holds, every one. */
+const OPEN_STATES = CASE_STATES.filter((state) => state !== 'closed')
+  .map((state) => `'${state}'`)
+  .join(', ')
+/** How many closed cases a page of their list holds. */
+const CLOSED_PAGE_SIZE = 25
+
 const summaryOf = (row: SummaryRow) =>
   ({ ...row, anonymous: row.anonymous === 1 }) as z.input<typeof caseChangeAnswer>['data']
 
@@ -63,8 +74,24 @@ export const cases = new Hono<ApiEnv>()
   .use('/staff/cases', staffOnly('case_handler'))
   .use('/staff/cases/*', staffOnly('case_handler'))
   .get('/staff/cases', async (c) => {
+    const state = c.req.query('state')
+    if (state !== undefined && state !== 'closed') return badParameter(c, 'state', 'closed')
+    if (state === 'closed') {
+      const paging = keysetParams(c, CLOSED_PAGE_SIZE)
+      if (paging instanceof Response) return paging
+      const where = conditions()
+      where.add("r.state = 'closed'")
+      const page = await keysetList<SummaryRow>(c, paging, {
+        select: `SELECT ${SUMMARY} FROM whistleblower_reports r`,
+        where,
+        sort: 'r.received_at',
+        id: 'r.id',
+        cursorOf: (row) => ({ at: row.received_at, id: row.id }),
+      })
+      return respond(c, closedCaseListAnswer, { data: page.data.map(summaryOf), meta: page.meta })
+    }
     const { results } = await c.env.DB.prepare(
-      `SELECT ${SUMMARY} FROM whistleblower_reports r ORDER BY r.received_at DESC, r.id DESC`,
+      `SELECT ${SUMMARY} FROM whistleblower_reports r WHERE r.state IN (${OPEN_STATES}) ORDER BY r.received_at DESC, r.id DESC`,
     ).all<SummaryRow>()
     return respond(c, caseListAnswer, { data: results.map(summaryOf) })
   })

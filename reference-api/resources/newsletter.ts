@@ -129,7 +129,11 @@ async function liveMarket(c: ApiContext): Promise<string | null> {
  * link works.
  */
 async function subscribe(db: D1Database, site: string, locale: string, request: NewsletterRequest): Promise<void> {
-  await db.prepare(`DELETE FROM newsletter_requests WHERE used_at IS NOT NULL OR expires_at <= ${NOW}`).run()
+  // Two statements, each served by its own index (an OR across the two columns would read every request).
+  await db.batch([
+    db.prepare('DELETE FROM newsletter_requests WHERE used_at IS NOT NULL'),
+    db.prepare(`DELETE FROM newsletter_requests WHERE expires_at <= ${NOW}`),
+  ])
   const subscribed = await db
     .prepare('SELECT 1 AS yes FROM newsletter_subscribers WHERE site = ? AND email = ?')
     .bind(site, request.email)

@@ -6,7 +6,8 @@ import {
   type OrderStatus,
   type PostalAddress,
 } from '../../contract/account-schemas'
-import { type ApiEnv, badPaging, notFound, pageParams, parseJson, respond } from '../context'
+import { type ApiContext, type ApiEnv, badPaging, notFound, pageParams, parseJson, respond } from '../context'
+import { before, keysetPage, keysetParams } from '../keyset'
 
 /** Orders per page unless the caller asks for another size (at most 50). */
 const DEFAULT_PER_PAGE = 10
@@ -48,12 +49,33 @@ export const latestOrders = (db: D1Database, userId: number, limit: number, offs
     .bind(userId, limit, offset)
 
 /**
- * The bearer's orders: `GET api/account/orders?page=&per_page=` (newest first, paged) and
+ * A page of the bearer's orders by keyset (`GET api/account/orders?cursor=&per_page=`; docs/decisions/068): newest
+ * first from where the cursor says (empty: the newest), through the index by customer and time, with no count.
+ */
+async function ordersByKeyset(c: ApiContext) {
+  const paging = keysetParams(c, DEFAULT_PER_PAGE)
+  if (paging instanceof Response) return paging
+  const start = before(paging.after, 'o.id', 'o.placed_at')
+  const { results } = await c.env.DB.prepare(
+    `SELECT o.id, o.code, o.placed_at, o.status, o.currency, o.total, ${ITEM_COUNT}
+       FROM orders o WHERE o.user_id = ? ${start ? `AND ${start[0]}` : ''}
+      ORDER BY o.placed_at DESC, o.id DESC LIMIT ?`,
+  )
+    .bind(c.var.user.id, ...(start?.[1] ?? []), paging.perPage + 1)
+    .all<OrderRow>()
+  const { data, next_cursor } = keysetPage(results, paging.perPage, (row) => ({ at: row.placed_at, id: row.id }))
+  return respond(c, ordersAnswer, { data, meta: { per_page: paging.perPage, next_cursor } })
+}
+
+/**
+ * The bearer's orders: `GET api/account/orders?page=&per_page=` (newest first, paged by number, as the original) or
+ * `?cursor=` (by keyset, above), and
  * `GET api/account/orders/{code}` (items, totals, addresses, delivery, payment, timeline). Another account's order
  * is a 404, by code as by anything else.
  */
 export const orders = new Hono<ApiEnv>()
   .get('/account/orders', async (c) => {
+    if (c.req.query('cursor') !== undefined) return ordersByKeyset(c)
     const paging = pageParams(c, DEFAULT_PER_PAGE)
     if (!paging) return badPaging(c)
     const { page, perPage, offset } = paging

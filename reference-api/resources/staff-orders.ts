@@ -15,7 +15,7 @@ import { orderPaidStatements } from '../order-paid'
 import { shippedMail } from '../order-mails'
 import { queueMail } from '../outbox'
 import { staffOnly } from '../staff-auth'
-import { conditions, listPage, staffListQuery } from '../staff-lists'
+import { conditions, keysetList, staffListQuery } from '../staff-lists'
 import { ITEM_COUNT, type OrderRow, orderOf } from './orders'
 
 /** How many orders a page of the console's list holds. */
@@ -68,7 +68,10 @@ async function orderByCode(c: ApiContext): Promise<StaffOrderRow | null> {
   return c.env.DB.prepare(`SELECT ${ORDER_COLUMNS} WHERE o.code = ?`).bind(code).first<StaffOrderRow>()
 }
 
-/** `GET api/staff/orders?site=&status=&from=&to=&page=&per_page=`: newest first; `from`, `to` are dates (UTC, inclusive). */
+/**
+ * `GET api/staff/orders?site=&status=&from=&to=&cursor=&per_page=`: newest first, paged by keyset (docs/decisions/068);
+ * `from`, `to` are dates (UTC, inclusive).
+ */
 staffOrders.get('/staff/orders', async (c) => {
   const query = staffListQuery(c, ORDERS_PAGE_SIZE)
   if (query instanceof Response) return query
@@ -81,19 +84,16 @@ staffOrders.get('/staff/orders', async (c) => {
   if (status) where.add('o.status = ?', status)
   if (from) where.add('o.placed_at >= ?', `${from}T00:00:00`)
   if (to) where.add('o.placed_at < ?', `${to}T23:59:60`)
-  const clause = where.clause()
-  const page = await listPage<never>(
-    c,
-    paging,
-    c.env.DB.prepare(
-      `SELECT o.code, o.market, o.status, o.payment_state, o.payment_method, o.currency, o.total, o.refunded, o.placed_at,
-              COALESCE(b.email, u.email) AS email
-         FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN backend_customers b ON b.user_id = u.id
-         ${clause} ORDER BY o.placed_at DESC, o.id DESC LIMIT ? OFFSET ?`,
-    ).bind(...where.values, paging.perPage, paging.offset),
-    c.env.DB.prepare(`SELECT COUNT(*) AS total FROM orders o ${clause}`).bind(...where.values),
-  )
-  return respond(c, staffOrderListAnswer, page)
+  const page = await keysetList<{ id: number; placed_at: string }>(c, paging, {
+    select: `SELECT o.id, o.code, o.market, o.status, o.payment_state, o.payment_method, o.currency, o.total, o.refunded,
+                    o.placed_at, COALESCE(b.email, u.email) AS email
+               FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN backend_customers b ON b.user_id = u.id`,
+    where,
+    sort: 'o.placed_at',
+    id: 'o.id',
+    cursorOf: (row) => ({ at: row.placed_at, id: row.id }),
+  })
+  return respond(c, staffOrderListAnswer, page as never)
 })
 
 /** `GET api/staff/orders/{code}`: the order in full, its refunds and what staff (and the provider) did to it. */

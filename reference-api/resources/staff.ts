@@ -22,12 +22,10 @@ import {
 import {
   type ApiContext,
   type ApiEnv,
-  badPaging,
   badParameter,
   invalid,
   jsonBody,
   notFound,
-  pageParams,
   parseJson,
   positiveInt,
   respond,
@@ -35,7 +33,8 @@ import {
 import { demoAccountRefused } from '../demo-accounts'
 import { newToken, tokenHash, verifyPassword } from '../passwords'
 import { STAFF_TOKEN_HOURS, bearerStaff, staffOnly } from '../staff-auth'
-import { conditions, listPage, staffListQuery } from '../staff-lists'
+import { keysetParams } from '../keyset'
+import { conditions, keysetList, staffListQuery } from '../staff-lists'
 import { bearerToken, unauthorized } from './auth'
 
 /** A TOTP step, in seconds (RFC 6238's default; what authenticator apps use). */
@@ -158,8 +157,8 @@ export const staffEvent = (c: ApiContext, action: string, target: string, detail
   )
 
 /**
- * `GET api/staff/submissions?site=&kind=&from=&to=&handled=&page=&per_page=`: newest first; `from` and `to` are dates
- * (inclusive, UTC), `handled` 1 or 0.
+ * `GET api/staff/submissions?site=&kind=&from=&to=&handled=&cursor=&per_page=`: newest first, paged by keyset
+ * (docs/decisions/068); `from` and `to` are dates (inclusive, UTC), `handled` 1 or 0.
  */
 staff.get('/staff/submissions', async (c) => {
   const query = staffListQuery(c, STAFF_PAGE_SIZE)
@@ -175,15 +174,13 @@ staff.get('/staff/submissions', async (c) => {
   if (from) where.add('created_at >= ?', `${from}T00:00:00`)
   if (to) where.add('created_at < ?', nextDay(to))
   if (handled !== undefined) where.add(handled === '1' ? 'handled_at IS NOT NULL' : 'handled_at IS NULL')
-  const clause = where.clause()
-  const page = await listPage<SubmissionRow>(
-    c,
-    paging,
-    c.env.DB.prepare(
-      `SELECT id, reference, kind, site, locale, email, created_at, handled_at FROM form_submissions ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-    ).bind(...where.values, paging.perPage, paging.offset),
-    c.env.DB.prepare(`SELECT COUNT(*) AS total FROM form_submissions ${clause}`).bind(...where.values),
-  )
+  const page = await keysetList<SubmissionRow>(c, paging, {
+    select: 'SELECT id, reference, kind, site, locale, email, created_at, handled_at FROM form_submissions',
+    where,
+    sort: 'created_at',
+    id: 'id',
+    cursorOf: (row) => ({ at: row.created_at, id: row.id }),
+  })
   return respond(c, submissionListAnswer, page)
 })
 
@@ -243,26 +240,23 @@ const SHOWN_MAILS = `kind NOT IN (${PRIVATE_MAIL_KINDS.map((kind) => `'${kind}'`
 const MAIL_COLUMNS = `id, recipient, subject, body, kind, created_at, sent_at, provider_id, failure, attempts,
   CASE WHEN sent_at IS NOT NULL THEN 'sent' WHEN failed_at IS NOT NULL THEN 'failed' ELSE 'queued' END AS state`
 
-/** `GET api/staff/outbox?kind=&page=&per_page=`: the mails, newest first (not the private ones). */
+/** `GET api/staff/outbox?kind=&cursor=&per_page=`: the mails, newest first, paged by keyset (not the private ones). */
 staff.get('/staff/outbox', async (c) => {
-  const paging = pageParams(c, STAFF_PAGE_SIZE)
-  if (!paging) return badPaging(c)
+  const paging = keysetParams(c, STAFF_PAGE_SIZE)
+  if (paging instanceof Response) return paging
   const kind = c.req.query('kind')
   if (kind !== undefined && !/^[a-z_]{1,40}$/.test(kind))
     return badParameter(c, 'kind', 'a mail kind (lead_notification)')
-  const clause = kind ? `WHERE ${SHOWN_MAILS} AND kind = ?` : `WHERE ${SHOWN_MAILS}`
-  const values = kind ? [kind] : []
-  const page = await listPage<never>(
-    c,
-    paging,
-    c.env.DB.prepare(`SELECT ${MAIL_COLUMNS} FROM outbox ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`).bind(
-      ...values,
-      paging.perPage,
-      paging.offset,
-    ),
-    c.env.DB.prepare(`SELECT COUNT(*) AS total FROM outbox ${clause}`).bind(...values),
-  )
-  return respond(c, outboxAnswer, page)
+  const where = conditions()
+  where.add(SHOWN_MAILS)
+  if (kind) where.add('kind = ?', kind)
+  const page = await keysetList<{ id: number }>(c, paging, {
+    select: `SELECT ${MAIL_COLUMNS} FROM outbox`,
+    where,
+    id: 'id',
+    cursorOf: (row) => ({ at: '', id: row.id }),
+  })
+  return respond(c, outboxAnswer, page as never)
 })
 
 /** `GET api/staff/outbox/{id}`: one mail in full. */

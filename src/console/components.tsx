@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { PageMeta } from '../../contract/schemas'
+import type { CursorMeta } from '../../contract/schemas'
 import type { MarketSwitches } from '../../contract/staff-schemas'
 
 /**
@@ -174,9 +174,8 @@ export function MarketSelect({ markets, value }: { markets: MarketSwitches[]; va
   return <ConsoleSelect label="Market" name="market" value={value} options={marketOptions(markets)} />
 }
 
-/** A list's caption: what it lists, how many when the backend said, newest first. */
-export const newestFirst = (what: string, meta: PageMeta | undefined): string =>
-  `${what}${meta ? ` (${meta.total})` : ''}, newest first`
+/** A list's caption: what it lists, newest first. */
+export const newestFirst = (what: string): string => `${what}, newest first`
 
 /** A date field (`YYYY-MM-DD`). */
 export function DateField({ label, name, value }: { label: string; name: string; value?: string }) {
@@ -224,25 +223,18 @@ export function ButtonForm({
   )
 }
 
-/** "Page 2 of 5" with its previous and next links; nothing for a single page. */
-export function Pager({ meta, href }: { meta: PageMeta; href: (page: number) => string }) {
-  const pages = Math.max(1, Math.ceil(meta.total / meta.per_page))
-  if (pages <= 1) return null
+/**
+ * A keyset list's way on (docs/decisions/068): "Newest" back to the first page once past it, "Older" to the page after
+ * this one while there is one; nothing on a list of one page.
+ */
+export function Pager({ meta, href, first }: { meta: CursorMeta; href: (after?: string) => string; first: boolean }) {
+  if (first && !meta.next_cursor) return null
   return (
     <nav className="pager" aria-label="Pages">
-      {meta.page > 1 ? (
-        <a href={href(meta.page - 1)} rel="prev">
-          Previous
-        </a>
-      ) : (
-        <span />
-      )}
-      <span>
-        Page {meta.page} of {pages} ({meta.total})
-      </span>
-      {meta.page < pages ? (
-        <a href={href(meta.page + 1)} rel="next">
-          Next
+      {first ? <span /> : <a href={href()}>Newest</a>}
+      {meta.next_cursor ? (
+        <a href={href(meta.next_cursor)} rel="next">
+          Older
         </a>
       ) : (
         <span />

@@ -24,7 +24,7 @@ import {
   Written,
 } from './components'
 import { consoleGate } from './guard'
-import { queriedDay, queriedMarket, queriedPage } from './list-query'
+import { queriedDay, queriedMarket, queriedCursor } from './list-query'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
 
@@ -52,18 +52,18 @@ export const KIND_LABELS: Record<SubmissionKind, string> = {
 
 /** The list's filters as the query gave them; anything malformed is left out (the form shows it unset). */
 function filtersOf(c: Context<AppEnv>): SubmissionFilters {
-  const { market, kind, from, to, handled, page } = c.req.query()
+  const { market, kind, from, to, handled, after } = c.req.query()
   return {
     site: queriedMarket(market),
     kind: (SUBMISSION_KINDS as readonly string[]).includes(kind ?? '') ? (kind as SubmissionKind) : undefined,
     from: queriedDay(from),
     to: queriedDay(to),
     handled: handled === 'yes' ? true : handled === 'no' ? false : undefined,
-    page: queriedPage(page),
+    cursor: queriedCursor(after),
   }
 }
 
-/** `GET /_console/leads?market=&kind=&from=&to=&handled=&page=`. */
+/** `GET /_console/leads?market=&kind=&from=&to=&handled=&after=`. */
 export async function leadsPage(c: Context<AppEnv>): Promise<Response> {
   const filters = filtersOf(c)
   const api = staffCalls(c.var.staffApi)
@@ -102,12 +102,18 @@ export async function leadsPage(c: Context<AppEnv>): Promise<Response> {
           />
         </FiltersForm>
         <DataTable
-          caption={newestFirst('Leads', list?.meta)}
+          caption={newestFirst('Leads')}
           head={['Received', 'Reference', 'Kind', 'Market', 'E-mail', 'Handled']}
           empty="No lead matches these filters."
           rows={items.map((lead) => ({ key: lead.id, cells: leadCells(lead, names) }))}
         />
-        {list && <Pager meta={list.meta} href={(page) => withQuery(LEADS_PATH, { ...query, page })} />}
+        {list && (
+          <Pager
+            meta={list.meta}
+            first={!filters.cursor}
+            href={(after) => withQuery(LEADS_PATH, { ...query, after })}
+          />
+        )}
       </>
     ),
   })

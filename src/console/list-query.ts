@@ -13,6 +13,6 @@ export const queriedMarket = (value: string | undefined): string | undefined =>
 export const queriedDay = (value: string | undefined): string | undefined =>
   value && DAY.test(value) ? value : undefined
 
-/** A page of the list, from 1 (`?page=2`). */
-export const queriedPage = (value: string | undefined): number | undefined =>
-  value && /^[0-9]{1,5}$/.test(value) && Number(value) >= 1 ? Number(value) : undefined
+/** Where a page of a list starts (`?after=`, the API's opaque cursor; docs/decisions/068); the API refuses a forged one. */
+export const queriedCursor = (value: string | undefined): string | undefined =>
+  value && /^[A-Za-z0-9_-]{1,120}$/.test(value) ? value : undefined

@@ -21,7 +21,7 @@ import {
   withQuery,
   Written,
 } from './components'
-import { queriedDay, queriedMarket, queriedPage } from './list-query'
+import { queriedDay, queriedMarket, queriedCursor } from './list-query'
 import { consoleMoney } from './money'
 import { OrderActions, type OrderFormState } from './order-forms'
 import { sendConsolePage } from './page'
@@ -46,18 +46,18 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
 
 /** The list's filters as the query gave them; anything malformed is left out. */
 function filtersOf(c: Context<AppEnv>): OrderFilters {
-  const { market, status, from, to, page } = c.req.query()
+  const { market, status, from, to, after } = c.req.query()
   const state = orderStatusSchema.safeParse(status)
   return {
     site: queriedMarket(market),
     status: state.success ? state.data : undefined,
     from: queriedDay(from),
     to: queriedDay(to),
-    page: queriedPage(page),
+    cursor: queriedCursor(after),
   }
 }
 
-/** `GET /_console/orders?market=&status=&from=&to=&page=`. */
+/** `GET /_console/orders?market=&status=&from=&to=&after=`. */
 export async function consoleOrdersPage(c: Context<AppEnv>): Promise<Response> {
   const filters = filtersOf(c)
   const [list, markets] = await Promise.all([
@@ -81,12 +81,18 @@ export async function consoleOrdersPage(c: Context<AppEnv>): Promise<Response> {
           <DateField label="Placed until" name="to" value={filters.to} />
         </FiltersForm>
         <DataTable
-          caption={newestFirst('Orders', list?.meta)}
+          caption={newestFirst('Orders')}
           head={['Placed', 'Order', 'Market', 'State', 'Total', 'Customer']}
           empty="No order matches these filters."
           rows={(list?.items ?? []).map((order) => ({ key: order.code, cells: orderCells(order) }))}
         />
-        {list && <Pager meta={list.meta} href={(page) => withQuery(ORDERS_PATH, { ...query, page })} />}
+        {list && (
+          <Pager
+            meta={list.meta}
+            first={!filters.cursor}
+            href={(after) => withQuery(ORDERS_PATH, { ...query, after })}
+          />
+        )}
       </>
     ),
   })

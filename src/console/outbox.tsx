@@ -16,7 +16,7 @@ import {
   Written,
 } from './components'
 import { consoleGate } from './guard'
-import { queriedPage } from './list-query'
+import { queriedCursor } from './list-query'
 import { sendConsolePage } from './page'
 import { sectionPath } from './sections'
 
@@ -74,11 +74,11 @@ const kindLabel = (kind: string) => kind.replace(/_/g, ' ').replace(/^./, (first
 
 const kindOf = (value: string | undefined) => (value && /^[a-z_]{1,40}$/.test(value) ? value : undefined)
 
-/** `GET /_console/outbox?kind=&page=`: who, what, when, and whether it left. */
+/** `GET /_console/outbox?kind=&after=`: who, what, when, and whether it left. */
 export async function outboxPage(c: Context<AppEnv>): Promise<Response> {
   const kind = kindOf(c.req.query('kind'))
-  const page = queriedPage(c.req.query('page'))
-  const list = await staffCalls(c.var.staffApi).outbox({ kind, page })
+  const after = queriedCursor(c.req.query('after'))
+  const list = await staffCalls(c.var.staffApi).outbox({ kind, cursor: after })
   return sendConsolePage(c, {
     title: 'Outbox',
     body: (
@@ -92,14 +92,14 @@ export async function outboxPage(c: Context<AppEnv>): Promise<Response> {
           />
         </FiltersForm>
         <DataTable
-          caption={newestFirst('Mails', list?.meta)}
+          caption={newestFirst('Mails')}
           head={['Queued', 'Subject', 'To', 'Kind', 'State']}
           empty="No mail."
           rows={(list?.items ?? []).map((mail) => ({
             key: mail.id,
             cells: [
               <Time at={mail.created_at} />,
-              <a href={withQuery(`${OUTBOX_PATH}/${mail.id}`, { kind, page })}>
+              <a href={withQuery(`${OUTBOX_PATH}/${mail.id}`, { kind, after })}>
                 <Written>{mail.subject}</Written>
               </a>,
               <Written>{mail.recipient}</Written>,
@@ -108,7 +108,9 @@ export async function outboxPage(c: Context<AppEnv>): Promise<Response> {
             ],
           }))}
         />
-        {list && <Pager meta={list.meta} href={(next) => withQuery(OUTBOX_PATH, { kind, page: next })} />}
+        {list && (
+          <Pager meta={list.meta} first={!after} href={(next) => withQuery(OUTBOX_PATH, { kind, after: next })} />
+        )}
       </>
     ),
   })
@@ -119,7 +121,7 @@ export async function outboxMailPage(c: Context<AppEnv>): Promise<Response> {
   const id = c.req.param('id') ?? ''
   if (!/^[0-9]{1,9}$/.test(id) || Number(id) < 1) throw PageError.notFound('')
   const kind = kindOf(c.req.query('kind'))
-  const hinted = queriedPage(c.req.query('page'))
+  const hinted = queriedCursor(c.req.query('after'))
   const mail = await staffCalls(c.var.staffApi).mail(Number(id))
   if (!mail) throw PageError.notFound('')
   return sendConsolePage(c, {
@@ -128,7 +130,7 @@ export async function outboxMailPage(c: Context<AppEnv>): Promise<Response> {
     body: (
       <>
         <p>
-          <a href={withQuery(OUTBOX_PATH, { kind, page: hinted })}>All mails</a>
+          <a href={withQuery(OUTBOX_PATH, { kind, after: hinted })}>All mails</a>
         </p>
         <DefinitionList
           items={[

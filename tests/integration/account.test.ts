@@ -102,7 +102,7 @@ describe('orders', () => {
     expect(words).not.toContain('AUR-10008')
   })
 
-  it('pages the list and answers 404 for a page past the end or a malformed one', async () => {
+  it('pages the list by keyset: older orders by the cursor the API gave, back to the newest; a forged cursor a 400, a page number past the end a 404', async () => {
     for (let i = 0; i < 5; i++) {
       await env.DB.prepare(
         `INSERT INTO orders (code, user_id, market, status, currency, subtotal, total, billing_address, delivery_method, payment_method, payment_state, placed_at)
@@ -112,11 +112,18 @@ describe('orders', () => {
         .run()
     }
     const first = await page('/it-it/my-account/orders')
-    expect(first.text).toContain('href="/it-it/my-account/orders?page=2"')
-    const second = await page('/it-it/my-account/orders?page=2')
+    const older = /href="(\/it-it\/my-account\/orders\?after=[A-Za-z0-9_-]+)" rel="next">([^<]+)</.exec(first.text)
+    expect(older?.[2]).toBe(italian.orders.older)
+    expect(first.text).not.toContain(italian.orders.newest)
+    expect(first.text).not.toContain('?page=2')
+    const second = await page(older?.[1] ?? '')
     expect(second.status).toBe(200)
     expect(second.words).toContain('OLD-0')
-    for (const bad of ['?page=3', '?page=0', '?page=abc', '?page=-1']) {
+    expect(second.text).toContain(`<a href="/it-it/my-account/orders">${italian.orders.newest}</a>`)
+    expect(second.text).not.toContain('rel="next"')
+    const forged = await page('/it-it/my-account/orders?after=bm90LWEtY3Vyc29y')
+    expect(forged.status).toBe(400)
+    for (const bad of ['?page=3', '?page=0', '?page=abc', '?page=-1', '?after=']) {
       const { status, words } = await page(`/it-it/my-account/orders${bad}`)
       expect(status, bad).toBe(404)
       expect(words).toContain(`Page Not Found: /it-it/my-account/orders${bad}`)

@@ -124,6 +124,40 @@ describe('the list of cases', () => {
     expect(page.text).not.toContain(late.report.what)
     expect(await trailOf(late.id)).toEqual([])
   })
+
+  it('lists the closed cases below the open ones, newest first, a page at a time by keyset', async () => {
+    const open = await sealedReport({ receivedAt: '2026-01-20T09:00:00.000Z' })
+    const closed: string[] = []
+    for (let i = 0; i < 27; i++) {
+      // Pairs received at the same moment: the page's boundary falls inside one.
+      const report = await sealedReport({
+        receivedAt: `2025-01-${String(1 + Math.floor(i / 2)).padStart(2, '0')}T09:00:00.000Z`,
+      })
+      await env.DB.prepare(
+        "UPDATE whistleblower_reports SET state = 'closed', acknowledged_at = received_at, feedback_at = received_at, closed_at = received_at WHERE id = ?",
+      )
+        .bind(report.id)
+        .run()
+      closed.unshift(report.receipt_code)
+    }
+    const first = await as(handler, '/_console/cases')
+    const closedTable = (html: string) => html.slice(html.indexOf('Closed cases, newest first'))
+    expect(first.text.indexOf(open.receipt_code)).toBeLessThan(first.text.indexOf('Closed cases, newest first'))
+    expect(closedTable(first.text)).not.toContain(open.receipt_code)
+    expect(closedTable(first.text).split('<tr').length - 2).toBe(25)
+    const walked: string[] = []
+    let page = first
+    for (let pages = 0; pages < 10; pages++) {
+      walked.push(...closed.filter((code) => closedTable(page.text).includes(code)))
+      const older = /<a href="(\/_console\/cases\?after=[A-Za-z0-9_-]+)" rel="next">Older<\/a>/.exec(page.text)
+      if (!older) break
+      page = await as(handler, older[1] ?? '')
+      expect(page.status).toBe(200)
+      expect(page.text).toContain('<a href="/_console/cases">Newest</a>')
+    }
+    expect(walked).toEqual(closed)
+    expect((await as(handler, '/_console/cases?after=bm90LWEtY3Vyc29y')).status).toBe(400)
+  })
 })
 
 describe('one case', () => {

@@ -26,6 +26,9 @@ async function call(
 
 const STEP = 30_000
 
+/** A cursor's text as the API writes one (base64url without padding), of any content: forged. */
+const unpadded = (text: string) => btoa(text).replace(/=+$/, '')
+
 /** Signs a demo member in through the API (code of now, or of `at`) and answers the token. */
 async function staffToken(role: 'editor' | 'case_handler', at = Date.now()): Promise<string> {
   await forgetUsedCode(role)
@@ -251,18 +254,59 @@ describe("the editors' staff calls", () => {
     expect(await references('?from=2026-11-02&to=2026-11-02')).toEqual(['TR-AAAA-0002'])
     expect(await references('?handled=1')).toEqual(['CT-AAAA-0003'])
     expect(await references('?handled=0&site=it')).toEqual(['TR-AAAA-0001'])
-    const paged = (await call('staff/submissions?per_page=2&page=2', { token })).json()
-    expect(paged.meta).toEqual({ page: 2, per_page: 2, total: 3 })
+    const first = (await call('staff/submissions?per_page=2', { token })).json()
+    expect(first.meta).toEqual({ per_page: 2, next_cursor: expect.stringMatching(/^[A-Za-z0-9_-]+$/) })
+    const paged = (await call(`staff/submissions?per_page=2&cursor=${first.meta.next_cursor}`, { token })).json()
+    expect(paged.meta).toEqual({ per_page: 2, next_cursor: null })
     expect(paged.data.map((s: { reference: string }) => s.reference)).toEqual(['TR-AAAA-0001'])
-    for (const bad of ['?site=ITALY', '?kind=pizza', '?from=2026-13-01', '?to=yesterday', '?handled=yes', '?page=0']) {
+    for (const bad of [
+      '?site=ITALY',
+      '?kind=pizza',
+      '?from=2026-13-01',
+      '?to=yesterday',
+      '?handled=yes',
+      '?per_page=0',
+    ]) {
       const answer = await call(`staff/submissions${bad}`, { token })
       expect(answer.status, bad).toBe(422)
     }
   })
 
+  it('walks a list longer than a page to its end by cursor: rows received at the same moment neither repeated nor skipped, a forged cursor a 400', async () => {
+    await env.DB.prepare('DELETE FROM form_submissions').run()
+    const references = Array.from({ length: 7 }, (_, i) => `TR-KEYS-000${i}`)
+    // Three pairs received at the same moment, and one alone: a page boundary falls inside a pair.
+    for (const [i, reference] of references.entries())
+      await insertSubmission({
+        reference,
+        kind: 'test_ride',
+        site: 'it',
+        created_at: `2026-10-0${1 + Math.floor(i / 2)}T08:00:00.000Z`,
+      })
+    const token = await staffToken('editor')
+    const seen: string[] = []
+    let cursor = ''
+    for (let pages = 0; pages < 10; pages++) {
+      const answer = (await call(`staff/submissions?per_page=3&cursor=${cursor}`, { token })).json()
+      seen.push(...answer.data.map((s: { reference: string }) => s.reference))
+      if (!answer.meta.next_cursor) break
+      cursor = answer.meta.next_cursor
+    }
+    expect(seen).toEqual([...references].reverse())
+    for (const forged of [
+      'not-a-cursor',
+      unpadded('2026-10-01T08:00:00.000Z|0'),
+      unpadded("x' OR 1=1|5"),
+      'A'.repeat(200),
+    ]) {
+      const answer = await call(`staff/submissions?cursor=${encodeURIComponent(forged)}`, { token })
+      expect(answer.status, forged).toBe(400)
+    }
+  })
+
   it("refuses the orders' list a malformed filter, as the submissions' list does, with the parameter named", async () => {
     const token = await staffToken('editor')
-    expect((await call('staff/orders?per_page=2', { token })).json().meta).toMatchObject({ page: 1, per_page: 2 })
+    expect((await call('staff/orders?per_page=2', { token })).json().meta).toMatchObject({ per_page: 2 })
     for (const [bad, named] of [
       ['?site=ITALY', 'site'],
       ['?status=lost', 'status'],

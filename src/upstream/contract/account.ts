@@ -47,9 +47,13 @@ export const accountCalls = (client: Upstream) => ({
    * the embedded API's own call (a backend without it answers 404: null).
    */
   overview: (orders: number) => dataOf(client.get(`account/overview${query({ orders })}`, overviewAnswer)),
-  /** `GET api/account/orders?page=&per_page=`: newest first. */
-  orders: (page: number, perPage: number) =>
-    pagedOf(client.get(`account/orders${query({ page, per_page: perPage })}`, ordersAnswer)),
+  /**
+   * `GET api/account/orders?page=&per_page=&cursor=`: newest first. With a `cursor` (empty: from the newest) a backend
+   * that pages by keyset answers `meta.next_cursor` and the page after it is asked by that cursor; one that pages by
+   * number ignores it and answers `page` and `total` (docs/decisions/068).
+   */
+  orders: (page: number, perPage: number, cursor?: string) =>
+    pagedOf(client.get(`account/orders${query({ page, per_page: perPage, cursor })}`, ordersAnswer)),
   /** `GET api/account/orders/{code}`. */
   order: (code: string) => dataOf(client.get(`account/orders/${segment(code)}`, orderAnswer)),
   /** `GET api/account/bikes`, or null where the backend does not serve it (404). */

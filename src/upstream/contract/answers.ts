@@ -1,7 +1,7 @@
 import type { PageMeta } from '../../../contract/schemas'
 
-/** One page of a paged list, as the contract's functions answer it. */
-export type Paged<T> = { items: T[]; meta: PageMeta }
+/** One page of a paged list, as the contract's functions answer it: by number (`PageMeta`) or by keyset (`CursorMeta`). */
+export type Paged<T, M = PageMeta> = { items: T[]; meta: M }
 
 /** An enveloped answer's `data`, or null when the API answered 404. */
 export async function dataOf<T>(answer: Promise<{ data: T } | null>): Promise<T | null> {
@@ -22,7 +22,9 @@ export async function servedListOf<T>(answer: Promise<{ data: T[] } | null>): Pr
 }
 
 /** A paged answer as `{ items, meta }`, or null when the API answered 404. */
-export async function pagedOf<T>(answer: Promise<{ data: T[]; meta: PageMeta } | null>): Promise<Paged<T> | null> {
+export async function pagedOf<T, M = PageMeta>(
+  answer: Promise<{ data: T[]; meta: M } | null>,
+): Promise<Paged<T, M> | null> {
   const paged = await answer
   return paged ? { items: paged.data, meta: paged.meta } : null
 }

@@ -5,11 +5,12 @@ import {
   caseChangeAnswer,
   caseFileAnswer,
   caseListAnswer,
+  closedCaseListAnswer,
   type caseMessageRequest,
   type closeCaseRequest,
 } from '../../../contract/staff-schemas'
 import type { z } from 'zod'
-import { dataOf, listOf, query, segment } from './answers'
+import { dataOf, listOf, pagedOf, query, segment } from './answers'
 
 /** Why the Worker reads a case besides showing it (the API records it as the reading's detail). */
 export type CaseReadPurpose = 'acknowledge' | 'message' | 'note' | 'close' | 'download'
@@ -25,8 +26,11 @@ type Notify = z.infer<typeof acknowledgeRequest>['notify']
  * const file = await caseCalls(c.var.staffApi).file(42)
  */
 export const caseCalls = (client: Upstream) => ({
-  /** `GET api/staff/cases`: every case, newest first, nothing the reporter wrote. */
+  /** `GET api/staff/cases`: every open case, newest first, nothing the reporter wrote. */
   list: () => listOf(client.get('staff/cases', caseListAnswer)),
+  /** `GET api/staff/cases?state=closed&cursor=`: a page of the closed cases, newest first, by keyset. */
+  closed: (cursor?: string) =>
+    pagedOf(client.get(`staff/cases${query({ state: 'closed', cursor })}`, closedCaseListAnswer)),
   /**
    * `GET api/staff/cases/{id}`: the case as stored (sealed), recorded as `opened`; with a purpose when the Worker reads
    * it to make a change or open an attachment (`?for=message`), recorded with it.

@@ -13,7 +13,8 @@ export type OrderFilters = {
   from?: string
   /** `YYYY-MM-DD`, inclusive. */
   to?: string
-  page?: number
+  /** Where the page starts: the `next_cursor` of the page before (docs/decisions/068); none: the newest. */
+  cursor?: string
 }
 
 /** What an order action answers: the order's code and its status after it. */
@@ -30,7 +31,7 @@ const actionAnswer = z.object({
  * const list = await staffOrderCalls(c.var.staffApi).orders({ site: 'it', status: 'paid' })
  */
 export const staffOrderCalls = (client: Upstream) => ({
-  /** `GET api/staff/orders?site=&status=&from=&to=&page=`: newest first. */
+  /** `GET api/staff/orders?site=&status=&from=&to=&cursor=`: newest first, by keyset. */
   orders: (filters: OrderFilters = {}) => pagedOf(client.get(`staff/orders${query(filters)}`, staffOrderListAnswer)),
   /** `GET api/staff/orders/{code}`: one order with its refunds and actions, or null. */
   order: (code: string) => dataOf(client.get(`staff/orders/${segment(code)}`, staffOrderAnswer)),

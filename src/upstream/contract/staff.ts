@@ -32,7 +32,8 @@ export type SubmissionFilters = {
   /** `YYYY-MM-DD`, inclusive. */
   to?: string
   handled?: boolean
-  page?: number
+  /** Where the page starts: the `next_cursor` of the page before (docs/decisions/068); none: the newest. */
+  cursor?: string
 }
 
 /**
@@ -52,7 +53,7 @@ export const staffCalls = (client: Upstream) => ({
   /** `POST api/staff/logout`: revokes the token. */
   logout: () => client.send('POST', 'staff/logout', {}, acknowledgedAnswer),
 
-  /** `GET api/staff/submissions?site=&kind=&from=&to=&handled=&page=`: newest first. */
+  /** `GET api/staff/submissions?site=&kind=&from=&to=&handled=&cursor=`: newest first, by keyset. */
   submissions: (filters: SubmissionFilters = {}) =>
     pagedOf(
       client.get(
@@ -66,8 +67,8 @@ export const staffCalls = (client: Upstream) => ({
   markHandled: (id: number) =>
     dataOf(client.send('POST', `staff/submissions/${segment(id)}/handled`, {}, submissionAnswer)),
 
-  /** `GET api/staff/outbox?kind=&page=`: the mails the site sent, newest first. */
-  outbox: (filters: { kind?: string; page?: number } = {}) =>
+  /** `GET api/staff/outbox?kind=&cursor=`: the mails the site sent, newest first, by keyset. */
+  outbox: (filters: { kind?: string; cursor?: string } = {}) =>
     pagedOf(client.get(`staff/outbox${query(filters)}`, outboxAnswer)),
 
   /** `GET api/staff/outbox/{id}`: one mail in full, or null. */
