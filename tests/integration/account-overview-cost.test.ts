@@ -31,7 +31,35 @@ function countingTokenLookups(): { db: D1Database; lookups: () => number } {
   return { db, lookups: () => lookups }
 }
 
+/** The Worker's session store as it is, counting the reads of visitors' session records. */
+function countingSessionReads(): { kv: KVNamespace; reads: () => number } {
+  let reads = 0
+  const kv = new Proxy(env.SESSIONS, {
+    get(target, key) {
+      if (key === 'get')
+        return (name: string, ...rest: unknown[]) => {
+          if (name.startsWith('session:')) reads++
+          return (target.get as (...args: unknown[]) => unknown)(name, ...rest)
+        }
+      const value = Reflect.get(target, key, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  return { kv, reads: () => reads }
+}
+
 describe('the account overview logged in, cheaper (issue 33)', () => {
+  it("a logged-in visitor's session read within MEMO_SECONDS comes from the isolate's memory: no store read, no unsealing", async () => {
+    await storedSession(giulia)
+    const { kv, reads } = countingSessionReads()
+    for (let i = 0; i < 2; i++) {
+      const overview = await visitAs(giulia, '/it-it/my-account', {}, { SESSIONS: kv })
+      expect(overview.status).toBe(200)
+      expect(overview.text).toContain('Giulia')
+    }
+    expect(reads()).toBe(0)
+  })
+
   it("the account overview's calls into the embedded API look the token up once (seven times before)", async () => {
     const { db, lookups } = countingTokenLookups()
     const overview = await visitAs(giulia, '/it-it/my-account', {}, { DB: db })
