@@ -368,7 +368,8 @@ export const bikeModelsAnswer = envelope(z.array(productRefSchema))
 export const ordersAnswer = listEnvelope(orderSummarySchema)
 /**
  * `GET api/account/overview?orders=n`: what the account overview shows in one answer (the embedded API's own call,
- * docs/api.md): the bearer's user, their `n` latest orders, their bikes and their addresses.
+ * docs/api.md): the bearer's user, their `n` latest orders, their bikes, their addresses and the count of their cart
+ * of the market (the header's).
  */
 export const overviewAnswer = envelope(
   z.object({
@@ -376,6 +377,8 @@ export const overviewAnswer = envelope(
     orders: z.array(orderSummarySchema),
     bikes: z.array(bikeSchema),
     addresses: z.array(addressSchema),
+    /** The items in the customer's cart of the caller's market (`X-Tenant`): 0 without a cart, null without a market. */
+    cart_item_count: z.number().int().nonnegative().nullable(),
   }),
 )
 export const orderAnswer = envelope(orderSchema)

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import type { z } from 'zod'
+import { markChecked } from '../contract/checked-answers'
 import { fieldErrors } from '../contract/fields'
 import type { User } from '../contract/schemas'
 import type { Staff } from '../contract/staff-schemas'
@@ -25,14 +26,19 @@ export type ApiEnv = {
 
 export type ApiContext = Context<ApiEnv>
 
-/** Answers `data` after checking it against the contract's schema: the API never answers what the contract forbids. */
+/**
+ * Answers `data` after checking it against the contract's schema: the API never answers what the contract forbids. The
+ * answer is marked as checked (contract/checked-answers.ts), so an in-process caller reading it with the same schema
+ * takes the checked value as it is.
+ */
 export function respond<S extends z.ZodType>(
   c: ApiContext,
   schema: S,
   body: z.input<S>,
   status: 200 | 201 | 202 = 200,
 ) {
-  return c.json(schema.parse(body) as object, status)
+  const value = schema.parse(body) as object
+  return markChecked(c.json(value, status), schema, value)
 }
 
 /** The contract's answer to input that fails its schema: 422 with the message keys per field. */

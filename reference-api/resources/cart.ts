@@ -71,6 +71,19 @@ export const customerCart = (c: ApiContext, userId: number, site: string) =>
     .bind(userId, site)
     .first<CartRow>()
 
+/**
+ * The statement counting the items in the customer's cart of the market (`items`: 0 without a cart), as its answer's
+ * `item_count` does: the account overview's batch reads the header's count with it.
+ */
+export const customerCartCount = (db: D1Database, userId: number, site: string) =>
+  db
+    .prepare(
+      `SELECT COALESCE(SUM(i.quantity), 0) AS items
+         FROM carts c JOIN cart_items i ON i.cart_id = c.id
+        WHERE c.user_id = ? AND c.site = ?`,
+    )
+    .bind(userId, site)
+
 /** The customer's cart of the market, created empty when they have none. */
 async function ensureCustomerCart(c: ApiContext, userId: number, site: string): Promise<CartRow> {
   await c.env.DB.prepare('INSERT INTO carts (code, site, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')

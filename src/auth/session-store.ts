@@ -29,8 +29,9 @@ export type SessionKind<S extends StoredSession> = {
   /** A record is kept until its token expires, not only until the session ends: a session found ended still holds its token, to revoke. */
   keepsEndedSessions?: boolean
   /**
-   * The sessions this isolate read or wrote, for the page cache's early answer only (every other request reads the
-   * store): ending a session here forgets it at once; ended in another isolate, it is forgotten here within the memo's age.
+   * The sessions this isolate read or wrote, for the page cache's early answer and the request's viewer (a live one
+   * not due for its check is not read from the store again): ending a session here forgets it at once; ended in
+   * another isolate, it is forgotten here within the memo's age.
    */
   memo?: IsolateMemo<S>
 }

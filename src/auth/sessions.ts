@@ -27,7 +27,8 @@ export const SessionLifetime = {
 
 /**
  * Visitors' sessions: `session:` records, indexed by user (a password change ends all of a user's sessions), and
- * remembered by the isolate for `MEMO_SECONDS` for the page cache's early answer. Keyed by the secret and the id.
+ * remembered by the isolate for `MEMO_SECONDS` for the page cache's early answer and the viewer. Keyed by the secret
+ * and the id.
  */
 const VISITOR_SESSIONS: SessionKind<Session> = {
   prefix: 'session',
@@ -73,3 +74,6 @@ export function rememberedSession(secret: string, id: string, now = Date.now()):
 /** When a session is checked next: as it was told, or (a session from before) `refreshMs` after it was last seen. */
 export const nextCheckOf = (session: Pick<Session, 'checkAt' | 'seenAt'>) =>
   session.checkAt ?? session.seenAt + SessionLifetime.refreshMs
+
+/** Forgets every session this isolate remembers, as a new isolate starts (tests of the store itself). */
+export const forgetRememberedSessions = (): void => VISITOR_SESSIONS.memo?.clear()

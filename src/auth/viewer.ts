@@ -6,7 +6,15 @@ import { isUpstreamError } from '../upstream/errors'
 import { authOf } from './auth-of'
 import { clearSessionCookie, readSessionId } from './session-cookie'
 import type { SessionStore } from './session-store'
-import { nextCheckOf, type Session, SessionLifetime, type SessionUser, sessionsOf, sessionUser } from './sessions'
+import {
+  nextCheckOf,
+  rememberedSession,
+  type Session,
+  SessionLifetime,
+  type SessionUser,
+  sessionsOf,
+  sessionUser,
+} from './sessions'
 
 /** The name the site greets a logged-in visitor by. */
 export const viewerName = (user: Pick<SessionUser, 'first_name' | 'name'>) => user.first_name || user.name
@@ -16,7 +24,9 @@ export type Viewer = { sessionId: string; user: SessionUser; token: string }
 
 /**
  * Sets `c.var.viewer` from the session cookie (null for anonymous visitors: no store read, no cookie written), and
- * lowers the answer's caching to the visitor's browser. A session not checked for a while is checked against
+ * lowers the answer's caching to the visitor's browser. A session this isolate read or wrote within `MEMO_SECONDS`,
+ * and not yet due for its check, is taken from the isolate's memory as the page cache's early answer takes it: no
+ * store read, no unsealing (docs/decisions/066). A session not checked for a while is checked against
  * `GET api/auth/user` first: a 401 ends it and the page renders as anonymous; any other failure keeps it as it was
  * and is not asked again for a while, so an outage costs one wait, not one per page. A store that cannot be read
  * renders the page as anonymous. On the whistleblower channel's pages the session is not read at all: they never know
@@ -31,10 +41,13 @@ export const viewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const id = readSessionId(c)
   const sessions = id ? sessionsOf(c) : null
   if (id && sessions) {
-    const session = await sessions.read(id).catch((error: unknown) => {
-      logEvent('error', 'session_unreadable', { error: errorName(error) })
-      return undefined
-    })
+    const remembered = c.env.SESSION_SECRET ? rememberedSession(c.env.SESSION_SECRET, id) : null
+    const session =
+      remembered ??
+      (await sessions.read(id).catch((error: unknown) => {
+        logEvent('error', 'session_unreadable', { error: errorName(error) })
+        return undefined
+      }))
     const current = session && (await checkSession(c, sessions, id, session))
     if (current) {
       c.set('viewer', { sessionId: id, user: current.user, token: current.token })

@@ -53,15 +53,20 @@ export function visitorCart(c: Context<MarketEnv>): { calls: CartCalls; code: st
  * The header's cart count on a market page: null (no count, the page stays shared) for a visitor without a session or
  * a cart cookie, or in a market that does not sell online; else the number of items, and the page becomes personal.
  * Read from the API; with `kept` (the page cache's stitching) from the browser's copy when it has one for this cart,
- * else from the API and the copy given to the browser (`cart-count.ts`). A cart that cannot be read shows no count
+ * else from the API and the copy given to the browser (`cart-count.ts`); given `read`, the count the page's own call
+ * already answered (the account overview's: docs/decisions/066), that one. A cart that cannot be read shows no count
  * (logged); it never fails the page.
  */
-export async function headerCartCount(c: Context<MarketEnv>, { kept = false } = {}): Promise<number | null> {
+export async function headerCartCount(
+  c: Context<MarketEnv>,
+  { kept = false, read }: { kept?: boolean; read?: number | null } = {},
+): Promise<number | null> {
   const { market, available } = c.var
   if (!available.has('cart')) return null
   const holder = cartHolderOf(c)
   if (!holder) return null
   c.var.caching.lower(Caching.personal)
+  if (read !== undefined) return read
   const known = kept ? keptCartCount(c, market.country, holder) : null
   if (known !== null) return known
   try {

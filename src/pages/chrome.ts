@@ -5,12 +5,16 @@ import { errorName, logEvent } from '../ops/log'
 import { headerCartCount } from '../cart/visitor-cart'
 import { newsletterToken } from '../forms/newsletter-token'
 
+/** What a page's own call already answered of the chrome's data: the header's cart count (the account overview's). */
+export type ChromeRead = { cartCount?: number | null }
+
 /**
  * Loads what the default layout shows around every market page: the sites (market picker), the product menu and
  * types, the request's availability, the visitor's cart count (src/cart/visitor-cart.ts) and the footer's newsletter
- * form token. None may fail a page: without them the header shows less, and says so in the log.
+ * form token; what the page already read (`known`) is not asked again. None may fail a page: without them the header
+ * shows less, and says so in the log.
  */
-export async function loadChrome(c: Context<MarketEnv>): Promise<Chrome> {
+export async function loadChrome(c: Context<MarketEnv>, known: ChromeRead = {}): Promise<Chrome> {
   const { lookups, api, available } = c.var
   const orNothing = <T>(part: string, read: Promise<T[]>) =>
     read.catch((error: unknown) => {
@@ -21,7 +25,7 @@ export async function loadChrome(c: Context<MarketEnv>): Promise<Chrome> {
     orNothing('sites', lookups.sites()),
     orNothing('product_menu', api.catalogue.menu()),
     available.has('products') ? orNothing('product_types', api.catalogue.types()) : [],
-    headerCartCount(c),
+    headerCartCount(c, { read: known.cartCount }),
     available.has('newsletter') ? newsletterToken(c) : null,
   ])
   return { sites, productMenu, productTypes, available, cartCount, newsletterToken: newsletter }

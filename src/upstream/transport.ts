@@ -37,16 +37,27 @@ export const httpTransport =
     return Response.json({ message: 'The Worker has no service credential for the backend' }, { status: 503 })
   }
 
+/** The answers an in-process transport handed over: only these may be taken as the embedded API checked them. */
+const inProcess = new WeakSet<Response>()
+
+/** Whether an answer came from the embedded API in this isolate (not over HTTP, where every answer is checked). */
+export const answeredInProcess = (response: Response): boolean => inProcess.has(response)
+
 /**
- * In-process transport: the embedded reference API's `fetch`, called without a network hop.
+ * In-process transport: the embedded reference API's `fetch`, called without a network hop. Its answers are known as
+ * in-process (`answeredInProcess`), so the upstream client takes one the API checked against the schema it reads it
+ * with as it is (docs/decisions/066).
  *
  * @example
  * const transport = embeddedTransport(referenceApiOf(c))
  */
 export const embeddedTransport =
   (fetchApi: (request: Request, customer?: WorkerCustomer) => Response | Promise<Response>): EmbeddedTransport =>
-  async (request, customer) =>
-    fetchApi(request, customer)
+  async (request, customer) => {
+    const response = await fetchApi(request, customer)
+    inProcess.add(response)
+    return response
+  }
 
 /** A call's path under `api/` (`account/cart`, query included), or '' when the request is not to `{baseUrl}/api/`. */
 export const apiPathOf = (request: Request, baseUrl: string) =>

@@ -4,6 +4,10 @@ import { z } from 'zod'
 import { cacheKeysWith } from '../fixtures/cache-keys'
 import { createUpstream } from '../../src/upstream/client'
 import { UpstreamError } from '../../src/upstream/errors'
+import { EMBEDDED_ORIGIN, embeddedTransport } from '../../src/upstream/transport'
+import { markChecked } from '../../contract/checked-answers'
+import { productAnswer } from '../../contract/catalogue-schemas'
+import { api } from '../../reference-api'
 import { httpUpstream, UPSTREAM_URL } from '../fixtures/http-upstream'
 import italian from '../../demo/messages/it.json'
 import { clearCaches, visit } from '../fixtures/worker'
@@ -75,6 +79,25 @@ describe('the upstream client', () => {
     await expect(client(() => new Response('<html>')).upstream.get('x', answer)).rejects.toMatchObject({
       failure: 'invalid',
     })
+  })
+
+  it('takes an answer of the embedded API in this isolate, checked with the very schema it is read with, as it is', async () => {
+    // Its body is not even JSON: the checked value is taken, the body never read or checked again.
+    const checked = embeddedTransport(() => markChecked(new Response('not read'), answer, { data: { ok: true } }))
+    const upstream = createUpstream({ transport: checked, baseUrl: EMBEDDED_ORIGIN, timeoutMs: 200 })
+    expect(await upstream.get('x', answer)).toEqual({ data: { ok: true } })
+  })
+
+  it('reads and checks an answer marked with another schema, or not handed over in-process (over HTTP), again', async () => {
+    const other = z.object({ data: z.unknown() })
+    const marked = (schema: object) => markChecked(new Response('not JSON'), schema, { data: { ok: true } })
+    const otherSchema = createUpstream({
+      transport: embeddedTransport(() => marked(other)),
+      baseUrl: EMBEDDED_ORIGIN,
+      timeoutMs: 200,
+    })
+    await expect(otherSchema.get('x', answer)).rejects.toMatchObject({ failure: 'invalid' })
+    await expect(client(() => marked(answer)).upstream.get('x', answer)).rejects.toMatchObject({ failure: 'invalid' })
   })
 
   it('gives up after its timeout, and can be aborted by the caller', async () => {
@@ -170,6 +193,25 @@ describe('the site over an HTTP upstream', () => {
     expect(await env.CACHE.get(cacheKeysWith(http).site('es'))).toBeNull()
     upstream.heal()
     expect((await visit('/es-es', {}, http)).status).toBe(200)
+  })
+
+  it("gives the error page for a backend's product that fails its schema, even in an answer the embedded API marked as checked", async () => {
+    const upstream = httpUpstream()
+    const product = await (
+      await api.fetch(
+        new Request(`${UPSTREAM_URL}/api/front/products/aurora-strada-9`, {
+          headers: { 'X-Tenant': 'it', 'X-Locale': 'it' },
+        }),
+        env,
+      )
+    ).json()
+    // A backend over HTTP is never trusted: a wrong answer is refused whatever this isolate remembers of its object.
+    upstream.fail('front/products/aurora-strada-9', () =>
+      markChecked(Response.json({ data: { name: 42 } }), productAnswer, product),
+    )
+    const { status, text } = await visit('/it-it/products/aurora-strada-9', {}, http)
+    expect(status).toBe(503)
+    expect(text).toContain(UNAVAILABLE)
   })
 
   it('answers a page not found as the page does, even with the upstream down', async () => {

@@ -121,25 +121,32 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes, addre
  * overview then shows what the user alone gives.
  */
 export async function accountOverview(c: Context<MarketEnv>): Promise<Response> {
-  const { user, ...lists } = await overviewData(c)
-  return sendAccountPage(c, { key: 'account.title' }, (props) => <AccountOverview {...props} user={user} {...lists} />)
+  const { user, cartCount, ...lists } = await overviewData(c)
+  return sendAccountPage(
+    c,
+    { key: 'account.title' },
+    (props) => <AccountOverview {...props} user={user} {...lists} />,
+    200,
+    { cartCount },
+  )
 }
 
 /**
- * The overview's user and lists. From the embedded API (no `UPSTREAM_URL`), one call answers them all (issue 33: one
- * token lookup, one batch of statements); from a backend, one call each (its areas may be answered by different
+ * The overview's user and lists. From the embedded API (no `UPSTREAM_URL`), one call answers them all, the header's
+ * cart count too (issue 33: one token lookup, one batch of statements, one call a page); from a backend, one call each (its areas may be answered by different
  * APIs: the held shop's orders, docs/decisions/043). The lists of areas the deployment lacks are null either way.
  */
-async function overviewData(c: Context<MarketEnv>): Promise<OverviewLists & { user: User }> {
+async function overviewData(c: Context<MarketEnv>): Promise<OverviewLists & { user: User; cartCount?: number | null }> {
   const { account } = c.var
   const available = await availableFor(c)
   const served = <T,>(area: string, list: T) => (available.has(area) ? list : null)
   if (configOf(c.env).upstream.kind === 'embedded') {
     const overview = await account.overview(RECENT_ORDERS)
     if (!overview) throw new UpstreamError('invalid', 'account/overview')
-    const { user, orders, bikes, addresses } = overview
+    const { user, orders, bikes, addresses, cart_item_count } = overview
     return {
       user,
+      cartCount: cart_item_count,
       orders: served('account-orders', orders),
       bikes: served('account-bikes', bikes),
       addresses: served('account-addresses', addresses),
