@@ -83,7 +83,7 @@ async function pages() {
     { name: 'product', path: '/it-it/products/aurora-strada-9' },
     { name: 'news index', path: '/it-it/news' },
     { name: 'article', path: await firstLink('/it-it/news', /\/news\/details\//) },
-    { name: 'search', path: '/it-it/search/all?q=aurora' },
+    { name: 'search', path: '/it-it/search/all?q=aurora', indexable: false },
     { name: 'dealer locator', path: '/it-it/rivenditori' },
     { name: 'dealer page', path: await firstLink('/it-it/rivenditori', /\/dealers\/[a-z0-9-]+$/) },
     { name: 'lead form', path: '/it-it/diventa-rivenditore' },
@@ -164,6 +164,11 @@ async function measure(page) {
       tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? 0),
       cls: Number((audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
       offOrigin,
+      // What moved, for a CLS above 0: each shift's element and score.
+      shifts: (audits['layout-shifts']?.details?.items ?? []).map((item) => ({
+        node: item.node?.selector ?? item.node?.snippet ?? null,
+        score: item.score,
+      })),
       failed: Object.values(audits)
         .filter(
           (a) =>
