@@ -1,7 +1,5 @@
 /** The islands the server marks and the browser hydrates, by name. */
 export const IslandNames = {
-  marketPicker: 'market-picker',
-  mobileMenu: 'mobile-menu',
   dealerMap: 'dealer-map',
   locateButton: 'locate-button',
   testRideDays: 'test-ride-days',

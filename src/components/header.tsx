@@ -1,13 +1,11 @@
-import MarketPicker from '../../client/islands/market-picker'
-import MobileMenu from '../../client/islands/mobile-menu'
-import { IslandNames } from '../../client/islands/names'
+import MarketPicker from './market-picker'
+import MobileMenu from './mobile-menu'
 import { siteUrl } from '../market/market'
 import { pickerProps } from '../market/picker'
 import { LOGOUT_PATH } from '../auth/paths'
 import { loginUrl } from '../auth/redirect-target'
 import { textsOf } from '../i18n/translator'
 import { Kept } from '../render/kept'
-import { Island } from './island'
 import { Logo } from './logo'
 import type { Chrome, MarketView, View } from './view'
 
@@ -74,11 +72,7 @@ export function Header({ view, chrome }: { view: MarketView; chrome: Chrome }) {
           >
             {({ path }) => (
               <div className="nav-picker">
-                <Island
-                  name={IslandNames.marketPicker}
-                  component={MarketPicker}
-                  props={pickerProps(chrome.sites, market, t, path)}
-                />
+                <MarketPicker {...pickerProps(chrome.sites, market, t, path)} />
               </div>
             )}
           </Kept>
@@ -91,11 +85,7 @@ export function Header({ view, chrome }: { view: MarketView; chrome: Chrome }) {
           )}
           {chrome.available.has('account') && <AccountMenu view={view} home={home} />}
           {chrome.available.has('cart') && <CartLink view={view} base={base} count={chrome.cartCount ?? null} />}
-          <Island
-            name={IslandNames.mobileMenu}
-            component={MobileMenu}
-            props={{ controls: NAV_ID, openLabel: t('header.open_menu'), closeLabel: t('header.close_menu') }}
-          />
+          <MobileMenu controls={NAV_ID} openLabel={t('header.open_menu')} closeLabel={t('header.close_menu')} />
         </div>
       </div>
     </header>

@@ -1,5 +1,5 @@
-import type { MarketPickerProps } from '../../client/islands/market-picker'
-import type { PickerRegion } from '../../client/islands/market-regions'
+import type { MarketPickerProps } from '../components/market-picker'
+import type { PickerRegion } from '../components/market-regions'
 import { isolateMemo } from '../cache/memo'
 import type { Translate } from '../i18n/translator'
 import type { Region, Site } from '../../contract/schemas'

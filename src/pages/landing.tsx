@@ -17,7 +17,7 @@ import { sendPage, viewOf } from '../render/respond'
 import { homeAlternates, hreflangOf } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageSeo } from '../seo/page-seo'
-import type { PickerRegion } from '../../client/islands/market-regions'
+import type { PickerRegion } from '../components/market-regions'
 
 /** A live market as the landing page links it: its picker entry, its home and its hreflang. */
 type MarketLink = PickerRegion['markets'][number] & { href: string; hreflang: string }

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import ListingUpdates from '../../client/islands/listing-updates'
+import type { ListingUpdatesProps } from '../../client/islands/listing-updates'
 import { IslandNames } from '../../client/islands/names'
 import { Caching } from '../cache/answer-caching'
 import { Island } from '../components/island'
@@ -185,7 +185,7 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
             </div>
             <Island
               name={IslandNames.listingUpdates}
-              component={ListingUpdates}
+              component={ListingStatus}
               props={{ form: LISTING_IDS.form, results: LISTING_IDS.results, count: LISTING_IDS.count }}
             />
             <section id={LISTING_IDS.results} className="listing-results" aria-labelledby={LISTING_IDS.count}>
@@ -342,4 +342,9 @@ function FacetChoices({
       ))}
     </fieldset>
   )
+}
+
+/** The listing's status line, which says the new number of results once a filter applies (client/islands/listing-updates.ts). */
+function ListingStatus(_: ListingUpdatesProps) {
+  return <p className="visually-hidden" role="status" />
 }

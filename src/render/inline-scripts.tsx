@@ -26,7 +26,7 @@ const HASHES_LIMIT = 200
 /** Each distinct script's hash source, computed once per isolate (a page's scripts are few and mostly the same). */
 const hashes = new Map<string, string>()
 
-/** The CSP hash sources (`'sha256-…'`) of registered inline scripts. */
+/** The CSP hash sources (`'sha256-…'`) of registered inline scripts (or of a page's inline style). */
 export async function inlineScriptHashes(codes: Iterable<string>): Promise<string[]> {
   return Promise.all([...codes].map(hashSource))
 }

@@ -16,6 +16,7 @@ import type { MapTiles } from '../tracking/map-tiles'
 import { pageTrackingOf, PageTrackingContext, trackingSources } from '../tracking/page-tracking'
 import type { CspSources } from '../tracking/trackers'
 import type { Deferred } from './deferred'
+import { firstPaint, STYLESHEET_SWAP } from './critical-css'
 import { inlineScriptHashes, InlineScriptsContext } from './inline-scripts'
 import { carryNotice, takeNotice } from './one-time-notice'
 import { renderPage } from './stream'
@@ -99,11 +100,16 @@ export async function sendPage<E extends AppEnv>(
   const hashed = keepable && typeof body === 'string'
   const render = c.var.pageCacheRender
   if (render) render.page = { storable: hashed }
+  // A page in one string paints first without a blocking stylesheet (error pages, which run no script, keep theirs).
+  const first = typeof body === 'string' && kind !== 'error' ? firstPaint(body, hashed ? undefined : nonce) : null
+  if (first && hashed) inlineScripts.add(STYLESHEET_SWAP)
   const scripts = hashed ? { hashes: await inlineScriptHashes(inlineScripts) } : { nonce }
-  return c.body(body, status, {
+  const styles = first ? await inlineScriptHashes([first.css]) : []
+  return c.body(first?.html ?? body, status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': contentSecurityPolicy({
       scripts,
+      styles,
       kind,
       config,
       sources: withMapTiles(trackingSources(c, tracking), options.mapTiles),

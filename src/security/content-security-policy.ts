@@ -38,9 +38,11 @@ export function createNonce(): string {
 export type PageScripts = { nonce: string } | { hashes: readonly string[] }
 
 /**
- * The one Content-Security-Policy builder, for one answer: scripts only as `scripts` says; styles and fonts from this
- * site; images from this site, the brand's API host (content may point there) and, on a page with the dealers' map
- * whose visitor allowed its street tiles, the tile server (among `sources`: render/respond.ts); frames only Turnstile's (on lead forms, when it is configured) and the allowed trackers';
+ * The one Content-Security-Policy builder, for one answer: scripts only as `scripts` says; styles from this site and
+ * the page's inlined first-paint CSS by its hash (`styles`); fonts from this site; images from this site, the brand's
+ * API host (content may point there) and, on a page with the dealers' map whose visitor allowed its street tiles, the
+ * tile server (among `sources`: render/respond.ts); frames only Turnstile's (on lead forms, when it is configured)
+ * and the allowed trackers';
  * nothing may frame the page. `sources` are the answer's third parties by directive — its market's tag manager and
  * the trackers its visitor allowed (tracking/page-tracking.ts), nothing when the page tracks nothing — and never
  * `'unsafe-inline'` or `'unsafe-eval'`.
@@ -50,11 +52,14 @@ export type PageScripts = { nonce: string } | { hashes: readonly string[] }
  */
 export function contentSecurityPolicy({
   scripts,
+  styles = [],
   kind,
   config,
   sources = {},
 }: {
   scripts: PageScripts
+  /** The hash sources of the page's inline `<style>` (its first paint's CSS, src/render/critical-css.ts). */
+  styles?: readonly string[]
   kind: PageKind
   config: Config
   sources?: CspSources
@@ -77,7 +82,7 @@ export function contentSecurityPolicy({
     kind === 'error'
       ? "script-src 'none'"
       : list("script-src 'self'", ...scriptSources(scripts), ...extra('script-src'), turnstile),
-    "style-src 'self'",
+    list("style-src 'self'", ...styles),
     `img-src ${list(...images)}`,
     list("font-src 'self'", ...extra('font-src')),
     list("connect-src 'self'", ...extra('connect-src')),

@@ -16,7 +16,7 @@ test('a failed chunk load reloads the page; not again within 10 s, again after 1
     if (frame === page.mainFrame()) documents++
   })
   const refused: string[] = []
-  await page.route('**/assets/market-picker-*.js', (route) => {
+  await page.route('**/assets/listing-updates-*.js', (route) => {
     refused.push(route.request().url())
     return route.abort()
   })
@@ -50,23 +50,23 @@ test('a failed chunk load reloads the page; not again within 10 s, again after 1
 
   // The first failure reloads; the reloaded page fails too, at the same moment, and stays as it is.
   await page.clock.setFixedTime(T0)
-  await page.goto('/it-it')
+  await page.goto('/it-it/products')
   expect(await afterTheFailure(2)).toEqual({ asked: 1, at: T0 })
 
   // 9.999 s later another page's chunk fails: within the guard's 10 s, no reload.
   await page.clock.setFixedTime(T0 + 9_999)
-  await page.goto('/it-it')
+  await page.goto('/it-it/products')
   expect(await afterTheFailure(3)).toEqual({ asked: 1, at: T0 })
 
   // Past 10 s it reloads again, once.
   await page.clock.setFixedTime(T0 + 10_001)
-  await page.goto('/it-it')
+  await page.goto('/it-it/products')
   expect(await afterTheFailure(5)).toEqual({ asked: 2, at: T0 + 10_001 })
 
-  // The page still works without the island: the picker is a plain form.
+  // The page still works without the island: the filters are a plain form, and so is the picker.
   await page.locator('details.market-picker summary').click()
   await page.getByRole('button', { name: 'Deutschland' }).click()
-  await expect(page).toHaveURL(/\/de-de$/)
+  await expect(page).toHaveURL(/\/de-de\/products$/)
 })
 
 for (const [market, width] of [
@@ -141,16 +141,39 @@ function luminance(colour: string): number {
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
 }
 
-test('the market picker hydrates from its own lazy chunk; first-load JavaScript stays small', async ({ page }) => {
+test("each page loads only its islands' JavaScript, and its full stylesheet applies after its first paint", async ({
+  page,
+}) => {
   const scripts: string[] = []
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname)
   })
-  await page.goto('/it-it')
-  await expect.poll(() => scripts.some((s) => /market-picker-/.test(s))).toBe(true)
+  const loaded = async (path: string) => {
+    scripts.length = 0
+    await page.goto(path)
+    // The header's script has run, and the stylesheet loaded without blocking has been swapped in.
+    await expect(page.locator('.site-header')).toHaveAttribute('data-hydrated', '')
+    await expect(page.locator('link[data-swap]').first()).toHaveAttribute('media', 'all')
+    expect(
+      await page.evaluate(() => [...document.styleSheets].some((sheet) => /\/styles-/.test(sheet.href ?? ''))),
+    ).toBe(true)
+    return scripts
+  }
+  // A page without islands: the entry only, no React.
+  expect((await loaded('/it-it')).filter((s) => /hydrate-|add-to-cart-|listing-updates-/.test(s))).toEqual([])
+  // The listing's filters are a plain island: their chunk, still no React.
+  const listing = await loaded('/it-it/products')
+  await expect(page.locator('#listing-form')).toHaveAttribute('data-hydrated', '')
+  expect(listing.some((s) => s.includes('listing-updates-'))).toBe(true)
+  expect(listing.some((s) => s.includes('hydrate-'))).toBe(false)
+  // The product page's buy box needs the runtime.
+  const product = await loaded('/it-it/products/aurora-strada-9')
+  expect(product.some((s) => s.includes('hydrate-')) && product.some((s) => s.includes('add-to-cart-'))).toBe(true)
   const report = await (await page.request.get('/assets/first-load.json')).json()
-  expect(report.gzipBytes).toBeLessThanOrEqual(75 * 1024)
-  expect(report.lazy.some((file: string) => file.includes('market-picker-'))).toBe(true)
+  expect(report.entryBytes).toBeLessThanOrEqual(4 * 1024)
+  expect(report.gzipBytes).toBeLessThanOrEqual(72 * 1024)
+  // An error page runs no script at all.
+  scripts.length = 0
   await page.goto('/zz-zz')
-  expect(scripts.filter((s) => s.includes('entry-')).length).toBe(1)
+  expect(scripts).toEqual([])
 })

@@ -49,7 +49,7 @@ describe('the import graph of src/ and client/', () => {
     const graph = importGraph(sources)
     expect(graph.size).toBeGreaterThan(200)
     expect(graph.get('src/index.ts')).toContain('src/app.ts')
-    expect(graph.get('client/entry.tsx')).toContain('client/islands/gallery-viewer.tsx')
+    expect(graph.get('client/entry.ts')).toContain('client/islands/gallery-viewer.tsx')
   })
 
   it('has no import circle', () => {

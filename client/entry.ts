@@ -1,21 +1,24 @@
-import { hydrateRoot } from 'react-dom/client'
+// The browser entry of every page with script: the header's plain enhancements (no framework), and — only on a page
+// with islands — the hydration runtime, a chunk of its own with React (docs/decisions/065-first-paint.md).
 import { enhanceHeader } from './header'
-import type { IslandName } from './islands/names'
-import { islands } from './islands/registry'
+import { plainIslands } from './islands/plain'
+import { enhanceMarketPicker } from './market-picker'
+import { enhanceMobileMenu } from './mobile-menu'
 import { reloadAfterFailedChunk } from './reload-guard'
 
-/** Hydrates every island the server marked with `data-island`, each from its own props. */
-async function hydrateIslands(): Promise<void> {
-  const markers = document.querySelectorAll<HTMLElement>('[data-island]')
-  await Promise.all(
-    Array.from(markers, async (marker) => {
-      const load = islands[marker.dataset.island as IslandName]
-      if (!load) return
-      const Component = await load().catch(reloadAfterFailedChunk)
-      if (!Component) return
-      hydrateRoot(marker, <Component {...JSON.parse(marker.dataset.props ?? '{}')} />)
-    }),
-  )
+/**
+ * Starts the islands the server marked with `data-island`: a plain island from its own chunk, the others hydrated by
+ * the runtime, which brings React, only if the page has one of them.
+ */
+function startIslands(): void {
+  const hydrated: HTMLElement[] = []
+  for (const marker of document.querySelectorAll<HTMLElement>('[data-island]')) {
+    const plain = plainIslands[marker.dataset.island ?? '']
+    if (!plain) hydrated.push(marker)
+    else
+      plain().then((module) => module.enhance(marker, JSON.parse(marker.dataset.props ?? '{}')), reloadAfterFailedChunk)
+  }
+  if (hydrated.length > 0) import('./hydrate').then((module) => module.hydrateIslands(hydrated), reloadAfterFailedChunk)
 }
 
 /**
@@ -58,6 +61,10 @@ function openGalleryViewer(): void {
 
 const header = document.querySelector<HTMLElement>('[data-header]')
 if (header) enhanceHeader(header)
+const menuButton = document.querySelector<HTMLAnchorElement>('a.mobile-menu-button')
+if (menuButton) enhanceMobileMenu(menuButton)
+const picker = document.querySelector<HTMLDetailsElement>('details.market-picker')
+if (picker) enhanceMarketPicker(picker)
 
 // The header search's suggestions: a chunk of its own, fetched on the field's first focus (first load stays small).
 const searchField = document.querySelector<HTMLInputElement>('input[data-suggest]')
@@ -68,4 +75,4 @@ searchField?.addEventListener(
 )
 focusFirstError()
 openGalleryViewer()
-void hydrateIslands()
+startIslands()

@@ -1,4 +1,3 @@
-import { useEffect, useRef, useState } from 'react'
 import { MarketRegions, type PickerRegion } from './market-regions'
 
 export type MarketPickerProps = {
@@ -20,7 +19,8 @@ export type MarketPickerProps = {
 
 /**
  * The market picker: a disclosure with one submit button per live market, grouped by region. Without JavaScript it
- * is a plain `<details>` form; hydrated, it also closes on Escape (focus back on its summary) and on an outside click.
+ * is a plain `<details>` form; with the page's script (client/market-picker.ts, no island) it also closes on Escape
+ * (focus back on its summary) and on an outside click.
  */
 export default function MarketPicker({
   current,
@@ -32,42 +32,8 @@ export default function MarketPicker({
   action,
   from = null,
 }: MarketPickerProps) {
-  const [open, setOpen] = useState(false)
-  const [hydrated, setHydrated] = useState(false)
-  const details = useRef<HTMLDetailsElement>(null)
-
-  // A visitor may have opened the plain <details> before this island hydrated: take over its state.
-  useEffect(() => {
-    setOpen(details.current?.open ?? false)
-    setHydrated(true)
-  }, [])
-
-  useEffect(() => {
-    if (!open) return
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return
-      setOpen(false)
-      details.current?.querySelector('summary')?.focus()
-    }
-    const onClick = (event: MouseEvent) => {
-      if (!details.current?.contains(event.target as Node)) setOpen(false)
-    }
-    document.addEventListener('keydown', onKey)
-    document.addEventListener('click', onClick)
-    return () => {
-      document.removeEventListener('keydown', onKey)
-      document.removeEventListener('click', onClick)
-    }
-  }, [open])
-
   return (
-    <details
-      ref={details}
-      className="market-picker"
-      data-hydrated={hydrated ? '' : undefined}
-      open={open}
-      onToggle={(event) => setOpen(event.currentTarget.open)}
-    >
+    <details className="market-picker">
       {/* Named by its content, so the name begins with the text shown (WCAG 2.5.3): the summary on wide screens, its
           short form on phones (the other one is display: none, outside the name), then what the control does. */}
       <summary>
