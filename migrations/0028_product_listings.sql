@@ -21,13 +21,16 @@ CREATE TABLE product_listings (
   released_on TEXT,
   PRIMARY KEY (site, product_id)
 ) WITHOUT ROWID;
--- The brand's order over every type, and within one; by price; the newest first.
+-- One index per order, over every type and within one, each the order's ORDER BY exactly (the API names it), so a
+-- page reads its own rows and those before it.
 CREATE INDEX product_listings_featured ON product_listings (site, type_position, featured DESC, position, product_id);
-CREATE INDEX product_listings_type_featured ON product_listings (site, type_id, featured DESC, position, product_id);
-CREATE INDEX product_listings_price ON product_listings (site, price);
-CREATE INDEX product_listings_type_price ON product_listings (site, type_id, price);
-CREATE INDEX product_listings_newest ON product_listings (site, released_on);
-CREATE INDEX product_listings_type_newest ON product_listings (site, type_id, released_on);
+CREATE INDEX product_listings_type_featured ON product_listings (site, type_id, type_position, featured DESC, position, product_id);
+CREATE INDEX product_listings_price_asc ON product_listings (site, price, type_position, featured DESC, position, product_id);
+CREATE INDEX product_listings_type_price_asc ON product_listings (site, type_id, price, type_position, featured DESC, position, product_id);
+CREATE INDEX product_listings_price_desc ON product_listings (site, price DESC, type_position, featured DESC, position, product_id);
+CREATE INDEX product_listings_type_price_desc ON product_listings (site, type_id, price DESC, type_position, featured DESC, position, product_id);
+CREATE INDEX product_listings_newest ON product_listings (site, released_on IS NULL, released_on DESC, type_position, featured DESC, position, product_id);
+CREATE INDEX product_listings_type_newest ON product_listings (site, type_id, released_on IS NULL, released_on DESC, type_position, featured DESC, position, product_id);
 CREATE INDEX product_listings_by_product ON product_listings (product_id);
 
 -- '' stands for "none" (an accessory has no discipline): a key column cannot hold NULL usefully.

@@ -108,6 +108,13 @@ export function listingOrder(sort: ListingSort, as = ''): string {
 }
 
 /**
+ * The index of the listing's order (migrations/0028), named: without statistics SQLite would take the primary key
+ * and sort the market's every row.
+ */
+const orderIndex = (filter: ListingFilter) =>
+  `product_listings_${filter.type === null ? '' : 'type_'}${filter.sort.replace('-', '_')}`
+
+/**
  * The ids of one page of the listing, in its order, as a subquery: `LIMIT`/`OFFSET` over the index of its order, so a
  * page reads its own rows and those before it, never the market's whole catalogue. Arguments from `?3`.
  */
@@ -115,7 +122,8 @@ export function pageOfListing(filter: ListingFilter, perPage: number, offset: nu
   const { sql, args } = where(filter, null, true)
   const n = args.length + 2
   return {
-    sql: `SELECT product_id FROM product_listings WHERE ${sql} ORDER BY ${listingOrder(filter.sort)} LIMIT ?${n + 1} OFFSET ?${n + 2}`,
+    sql: `SELECT product_id FROM product_listings INDEXED BY ${orderIndex(filter)} WHERE ${sql}
+           ORDER BY ${listingOrder(filter.sort)} LIMIT ?${n + 1} OFFSET ?${n + 2}`,
     args: [...args, perPage, offset],
   }
 }

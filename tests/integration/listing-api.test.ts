@@ -1,7 +1,14 @@
 import { env } from 'cloudflare:workers'
+import { HonoRequest } from 'hono/request'
 import { describe, expect, it } from 'vitest'
 import { api } from '../../reference-api'
 import type { ListingFacets, ProductSummary } from '../../contract/catalogue-schemas'
+import {
+  facetStatements,
+  isRefusal,
+  pageOfListing,
+  readListingFilter,
+} from '../../reference-api/resources/product-listing'
 import { applyListingQuery, parseListingQuery } from '../../src/pages/listing-query'
 
 type Listing = {
@@ -123,6 +130,55 @@ describe('GET api/front/products filtered, ordered and paged by the API', () => 
       const { status, json } = await call<{ message: string }>(`front/products?${query}`)
       expect(status, query).toBe(422)
       expect(json.message, query).toMatch(new RegExp(`^${name} must be`))
+    }
+  })
+})
+
+describe("a listing's rows read do not grow with the catalogue", () => {
+  /** D1's own count of the rows the listing's statements read, run as the API runs them. */
+  async function rowsRead(query: string): Promise<{ page: number; facets: number }> {
+    const request = new Request(`http://embedded.invalid/api/front/products?${query}`, {
+      headers: { 'X-Tenant': 'it', 'X-Locale': 'it' },
+    })
+    const c = { req: new HonoRequest(request) } as unknown as Parameters<typeof readListingFilter>[0]
+    const filter = readListingFilter(c)
+    if (isRefusal(filter)) throw new Error(filter.name)
+    const page = pageOfListing(filter, 24, 0)
+    const [ids, ...counts] = await env.DB.batch([
+      env.DB.prepare(`SELECT product_id FROM (${page.sql}) WHERE ?1 IS NOT NULL`).bind('it', 'it', ...page.args),
+      ...facetStatements(filter).map(({ sql, args }) => env.DB.prepare(sql).bind('it', 'it', ...args)),
+    ])
+    return {
+      page: ids?.meta.rows_read ?? 0,
+      facets: counts.reduce((sum, answer) => sum + (answer.meta.rows_read ?? 0), 0),
+    }
+  }
+
+  it('reads a page of rows and the same few dozen counts after 600 more bikes, not the 600', async () => {
+    const queries = ['type=bikes', 'discipline=road&material=carbon', 'type=bikes&stock=1&sort=price-asc']
+    const before = await Promise.all(queries.map(rowsRead))
+    const grow = (from: number) =>
+      env.DB.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT ?1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1 + 199)
+         INSERT INTO products (id, type_id, slug, featured, position, discipline, frame_material, electric, released_on)
+         SELECT 100000 + i, (SELECT id FROM product_types WHERE slug = 'bikes'), 'grown-' || i, 0, i,
+                CASE i % 3 WHEN 0 THEN 'road' WHEN 1 THEN 'gravel' ELSE 'city' END,
+                CASE i % 2 WHEN 0 THEN 'carbon' ELSE 'aluminium' END, 0, '2020-01-01' FROM n`,
+      )
+        .bind(from)
+        .run()
+    for (const from of [0, 200, 400]) await grow(from)
+    await env.DB.prepare(
+      "INSERT INTO product_prices (product_id, site, amount) SELECT id, 'it', 100000 + id FROM products WHERE id > 100000",
+    ).run()
+    expect((await call<Listing>('front/products?type=bikes&per_page=1')).json.meta.total).toBeGreaterThan(600)
+
+    for (const [index, query] of queries.entries()) {
+      const read = await rowsRead(query)
+      // The counts read the combinations of values (a few new ones at most), never the products.
+      expect(read.facets, query).toBeLessThanOrEqual((before[index]?.facets ?? 0) + 15)
+      // The page reads its own rows and those its filters skip on the way, never the 600.
+      expect(read.page, query).toBeLessThan(24 * 8)
     }
   })
 })
