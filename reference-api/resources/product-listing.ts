@@ -151,26 +151,56 @@ export function facetStatements(filter: ListingFilter): Array<{ facet: Facet; sq
     statement('material', 'frame_material'),
     statement('ebike', 'electric'),
     { ...statement('stock', null), sql: `${statement('stock', null).sql} AND in_stock = 1` },
+    present(filter),
   ]
 }
 
-/** The facet statements' rows as the answer's `meta.facets`, and the total. */
-export function facetsOf(rows: Array<Array<{ value: string | number | null; n: number | null }>>): {
-  total: number
-  facets: ListingFacets
-} {
-  const [total, disciplines, materials, electric, stock] = rows
-  const counted = (
-    list: Array<{ value: string | number | null; n: number | null }> | undefined,
-    keys: readonly string[],
-  ) => Object.fromEntries(keys.map((key) => [key, list?.find((row) => String(row.value) === key)?.n ?? 0]))
-  const ebike = counted(electric, ['1', '0'])
+/**
+ * The values the listing has at all, whatever its filters (a value none of its products has is not offered; one
+ * the other filters leave no product of is offered with 0): the combinations kept for the market and type.
+ */
+function present(filter: ListingFilter): { facet: Facet; sql: string; args: unknown[] } {
+  const everything = { ...filter, disciplines: [], materials: [], electric: null, min: null, max: null, inStock: false }
+  const { sql, args } = where(everything, null, false)
+  return {
+    facet: null,
+    sql: `SELECT DISTINCT discipline, frame_material AS material, electric FROM product_listing_counts
+           WHERE ?1 IS NOT NULL AND ${sql}`,
+    args,
+  }
+}
+
+type CountRow = { value: string | number | null; n: number | null }
+type PresentRow = { discipline: string; material: string; electric: number }
+
+/**
+ * The facet statements' rows as the answer's `meta.facets` (each value the listing has, with its count given the
+ * other filters), and the total.
+ */
+export function facetsOf(rows: Array<Array<CountRow | PresentRow>>): { total: number; facets: ListingFacets } {
+  const [total, disciplines, materials, electric, stock, present] = rows as [
+    CountRow[]?,
+    CountRow[]?,
+    CountRow[]?,
+    CountRow[]?,
+    CountRow[]?,
+    PresentRow[]?,
+  ]
+  const has = (column: 'discipline' | 'material' | 'electric') =>
+    new Set((present ?? []).map((row) => String(row[column])))
+  const counted = (list: CountRow[] | undefined, keys: readonly string[], kept: Set<string>) =>
+    Object.fromEntries(
+      keys.filter((key) => kept.has(key)).map((key) => [key, list?.find((row) => String(row.value) === key)?.n ?? 0]),
+    )
+  const ebike = counted(electric, ['1', '0'], has('electric'))
   return {
     total: total?.[0]?.n ?? 0,
     facets: {
-      discipline: counted(disciplines, DISCIPLINES),
-      material: counted(materials, FRAME_MATERIALS),
-      ebike: { yes: ebike['1'] ?? 0, no: ebike['0'] ?? 0 },
+      discipline: counted(disciplines, DISCIPLINES, has('discipline')),
+      material: counted(materials, FRAME_MATERIALS, has('material')),
+      ebike: Object.fromEntries(
+        Object.entries({ yes: ebike['1'], no: ebike['0'] }).filter(([, n]) => n !== undefined),
+      ) as Record<string, number>,
       stock: stock?.[0]?.n ?? 0,
     },
   }

@@ -160,7 +160,7 @@ export const products = new Hono<ApiEnv>()
       ).bind(c.var.locale, marketOf(c), ...page.args),
       ...facetStatements(filter).map(({ sql, args }) => c.env.DB.prepare(sql).bind(c.var.locale, marketOf(c), ...args)),
     ]
-    const [rows, ...counts] = await c.env.DB.batch<ProductRow & { value: string | number | null; n: number | null }>(
+    const [rows, ...counts] = await c.env.DB.batch<ProductRow & Parameters<typeof facetsOf>[0][number][number]>(
       statements,
     )
     const { total, facets } = facetsOf(counts.map((answer) => answer.results))
