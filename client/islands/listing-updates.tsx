@@ -13,8 +13,8 @@ export type ListingUpdatesProps = {
  * A listing's filters without a full reload. Without JavaScript the filter form is a plain GET form. Hydrated, each
  * change of a filter or the order (and the form's own submit, and the applied-filter chips) fetches the listing's URL
  * for the new query (the very page a plain submit would load, cached alike), puts its results region in place of
- * this one, records the URL in the history (back undoes a filter) and says the new number of results in a live
- * region. If anything fails it falls back to loading the URL.
+ * this one (its page links too), records the URL in the history (back undoes a filter) and says the new number of
+ * results in a live region; the filters' counts and disabled values follow. If anything fails it falls back to loading the URL.
  */
 export default function ListingUpdates({ form, results, count }: ListingUpdatesProps) {
   const [message, setMessage] = useState('')
@@ -87,7 +87,9 @@ export default function ListingUpdates({ form, results, count }: ListingUpdatesP
       void show(urlOf(), true, true)
     }
     const onClick = (event: MouseEvent) => {
-      const link = (event.target as Element).closest?.(`#${results} .filter-chips a`) as HTMLAnchorElement | null
+      const link = (event.target as Element).closest?.(
+        `#${results} .filter-chips a, #${results} .pagination a`,
+      ) as HTMLAnchorElement | null
       if (
         !link ||
         event.defaultPrevented ||
@@ -125,13 +127,20 @@ export default function ListingUpdates({ form, results, count }: ListingUpdatesP
   )
 }
 
-/** Sets the form's controls as the server rendered them for the new URL (after a chip, back, or a corrected value). */
+/**
+ * Sets the form's controls as the server rendered them for the new URL (after a chip, back, or a corrected value):
+ * their values, and each choice's count of products and whether it is offered.
+ */
 function syncControls(filters: HTMLFormElement, next: HTMLFormElement | null): void {
   if (!next) return
   for (const control of Array.from(filters.elements)) {
     if (control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio')) {
       const twin = next.querySelector<HTMLInputElement>(`input[name="${control.name}"][value="${control.value}"]`)
       control.checked = twin?.defaultChecked ?? false
+      control.disabled = twin?.disabled ?? false
+      const count = control.closest('label')?.querySelector('.facet-count')
+      const nextCount = twin?.closest('label')?.querySelector('.facet-count')
+      if (count && nextCount) count.textContent = nextCount.textContent
     } else if (
       (control instanceof HTMLInputElement || control instanceof HTMLSelectElement) &&
       control !== document.activeElement
