@@ -68,6 +68,12 @@ const PRODUCTS = `
     LEFT JOIN product_type_names tn ON tn.type_id = t.id AND tn.locale = ?1
     LEFT JOIN product_type_names ten ON ten.type_id = t.id AND ten.locale = 'en'`
 
+/**
+ * The most products the menu answers, featured first: the header names a few and the home shows four; every product
+ * is in the listings. Keeps the menu's cached value small at any size of the catalogue.
+ */
+const MENU_PRODUCTS = 48
+
 /** A product as the menu lists it, with the market's price (cards show it). */
 const menuItem = (row: ProductRow) => ({
   id: row.id,
@@ -122,9 +128,9 @@ export const products = new Hono<ApiEnv>()
     const typeId = positiveInt(c.req.query('type_id'))
     if (!typeId) return c.json({ message: 'type_id must be a positive whole number' }, 422)
     const { results } = await c.env.DB.prepare(
-      `${PRODUCTS} WHERE p.type_id = ?3 ORDER BY p.featured DESC, p.position, p.id`,
+      `${PRODUCTS} WHERE p.type_id = ?3 ORDER BY p.featured DESC, p.position, p.id LIMIT ?4`,
     )
-      .bind(c.var.locale, marketOf(c), typeId)
+      .bind(c.var.locale, marketOf(c), typeId, MENU_PRODUCTS)
       .all<ProductRow>()
     return respond(c, menuAnswer, { data: results.map(menuItem) })
   })
