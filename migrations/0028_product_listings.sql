@@ -293,3 +293,239 @@ END;
 CREATE TRIGGER product_types_listed_update AFTER UPDATE OF position ON product_types BEGIN
   UPDATE product_listings SET type_position = NEW.position WHERE type_id = NEW.id;
 END;
+
+-- Search with the market's language (docs/decisions/069).
+-- What folding takes out or replaces, one step each: Greek letters with tonos or dialytika (their plain letter), and
+-- Hebrew points and cantillation, Arabic vowel marks and the tatweel (nothing). Queries are folded alike, in the API.
+CREATE TABLE search_folds (n INTEGER PRIMARY KEY, mark TEXT NOT NULL, plain TEXT NOT NULL);
+INSERT INTO search_folds (n, mark, plain) VALUES
+  (1, 'ά', 'α'),
+  (2, 'έ', 'ε'),
+  (3, 'ή', 'η'),
+  (4, 'ί', 'ι'),
+  (5, 'ό', 'ο'),
+  (6, 'ύ', 'υ'),
+  (7, 'ώ', 'ω'),
+  (8, 'ϊ', 'ι'),
+  (9, 'ϋ', 'υ'),
+  (10, 'ΐ', 'ι'),
+  (11, 'ΰ', 'υ'),
+  (12, 'Ά', 'Α'),
+  (13, 'Έ', 'Ε'),
+  (14, 'Ή', 'Η'),
+  (15, 'Ί', 'Ι'),
+  (16, 'Ό', 'Ο'),
+  (17, 'Ύ', 'Υ'),
+  (18, 'Ώ', 'Ω'),
+  (19, 'Ϊ', 'Ι'),
+  (20, 'Ϋ', 'Υ'),
+  (21, char(1425), ''),
+  (22, char(1426), ''),
+  (23, char(1427), ''),
+  (24, char(1428), ''),
+  (25, char(1429), ''),
+  (26, char(1430), ''),
+  (27, char(1431), ''),
+  (28, char(1432), ''),
+  (29, char(1433), ''),
+  (30, char(1434), ''),
+  (31, char(1435), ''),
+  (32, char(1436), ''),
+  (33, char(1437), ''),
+  (34, char(1438), ''),
+  (35, char(1439), ''),
+  (36, char(1440), ''),
+  (37, char(1441), ''),
+  (38, char(1442), ''),
+  (39, char(1443), ''),
+  (40, char(1444), ''),
+  (41, char(1445), ''),
+  (42, char(1446), ''),
+  (43, char(1447), ''),
+  (44, char(1448), ''),
+  (45, char(1449), ''),
+  (46, char(1450), ''),
+  (47, char(1451), ''),
+  (48, char(1452), ''),
+  (49, char(1453), ''),
+  (50, char(1454), ''),
+  (51, char(1455), ''),
+  (52, char(1456), ''),
+  (53, char(1457), ''),
+  (54, char(1458), ''),
+  (55, char(1459), ''),
+  (56, char(1460), ''),
+  (57, char(1461), ''),
+  (58, char(1462), ''),
+  (59, char(1463), ''),
+  (60, char(1464), ''),
+  (61, char(1465), ''),
+  (62, char(1466), ''),
+  (63, char(1467), ''),
+  (64, char(1468), ''),
+  (65, char(1469), ''),
+  (66, char(1471), ''),
+  (67, char(1473), ''),
+  (68, char(1474), ''),
+  (69, char(1476), ''),
+  (70, char(1477), ''),
+  (71, char(1479), ''),
+  (72, char(1552), ''),
+  (73, char(1553), ''),
+  (74, char(1554), ''),
+  (75, char(1555), ''),
+  (76, char(1556), ''),
+  (77, char(1557), ''),
+  (78, char(1558), ''),
+  (79, char(1559), ''),
+  (80, char(1560), ''),
+  (81, char(1561), ''),
+  (82, char(1562), ''),
+  (83, char(1611), ''),
+  (84, char(1612), ''),
+  (85, char(1613), ''),
+  (86, char(1614), ''),
+  (87, char(1615), ''),
+  (88, char(1616), ''),
+  (89, char(1617), ''),
+  (90, char(1618), ''),
+  (91, char(1619), ''),
+  (92, char(1620), ''),
+  (93, char(1621), ''),
+  (94, char(1622), ''),
+  (95, char(1623), ''),
+  (96, char(1624), ''),
+  (97, char(1625), ''),
+  (98, char(1626), ''),
+  (99, char(1627), ''),
+  (100, char(1628), ''),
+  (101, char(1629), ''),
+  (102, char(1630), ''),
+  (103, char(1631), ''),
+  (104, char(1648), ''),
+  (105, char(1600), ''),
+  (106, char(1750), ''),
+  (107, char(1751), ''),
+  (108, char(1752), ''),
+  (109, char(1753), ''),
+  (110, char(1754), ''),
+  (111, char(1755), ''),
+  (112, char(1756), ''),
+  (113, char(1759), ''),
+  (114, char(1760), ''),
+  (115, char(1761), ''),
+  (116, char(1762), ''),
+  (117, char(1763), ''),
+  (118, char(1764), ''),
+  (119, char(1767), ''),
+  (120, char(1768), ''),
+  (121, char(1770), ''),
+  (122, char(1771), ''),
+  (123, char(1772), ''),
+  (124, char(1773), '');
+
+DROP TABLE search_index;
+-- Marks count as letters' parts (categories M*): a word written with Hebrew points or Arabic vowels stays one word.
+-- title and body as written (the excerpt is cut from body), ftitle and fbody folded.
+CREATE VIRTUAL TABLE search_index USING fts5(
+  title,
+  body,
+  ftitle,
+  fbody,
+  kind UNINDEXED,
+  ref UNINDEXED,
+  site UNINDEXED,
+  locale UNINDEXED,
+  tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+);
+
+-- What the search index holds, row by row: products (one row per language of their names; site '*', sold where
+-- priced), news (their scope) and dealers (their site, every locale '*'). Each row's id places it: products from
+-- 1e12 + id × 1000 (a slot per language), news 2e12 + id, dealers 3e12 + id, so a write replaces its rows by id.
+-- `ftitle` and `fbody` are the title and body folded; the tokenizer folds Latin diacritics itself.
+CREATE VIEW search_sources AS
+SELECT id, title, body,
+       (WITH RECURSIVE f(n, t) AS (SELECT 0, s.title UNION ALL
+           SELECT f.n + 1, replace(f.t, m.mark, m.plain) FROM f JOIN search_folds m ON m.n = f.n + 1)
+         SELECT t FROM f ORDER BY n DESC LIMIT 1) AS ftitle,
+       (WITH RECURSIVE f(n, t) AS (SELECT 0, s.body UNION ALL
+           SELECT f.n + 1, replace(f.t, m.mark, m.plain) FROM f JOIN search_folds m ON m.n = f.n + 1)
+         SELECT t FROM f ORDER BY n DESC LIMIT 1) AS fbody,
+       kind, ref, site, locale
+  FROM (
+  SELECT 1000000000000 + p.id * 1000
+           + (SELECT COUNT(*) FROM product_names o WHERE o.product_id = n.product_id AND o.locale < n.locale) AS id,
+         n.name AS title, n.tagline || ' ' || n.description || ' ' || COALESCE(tn.name, '') AS body, 'product' AS kind, p.id AS ref, '*' AS site, n.locale AS locale
+    FROM products p
+    JOIN product_names n ON n.product_id = p.id
+    LEFT JOIN product_type_names tn ON tn.type_id = p.type_id AND tn.locale = n.locale
+  UNION ALL
+  -- News are indexed from the text of their blocks (headings, paragraphs, list items), never from HTML markup.
+  SELECT 2000000000000 + id, title, excerpt || ' ' || COALESCE((
+           SELECT group_concat(COALESCE(json_extract(b.value, '$.text'),
+                                        (SELECT group_concat(i.value, ' ') FROM json_each(b.value, '$.items') i)), ' ')
+             FROM json_each(news.blocks) b), ''),
+         'news', id, scope, locale
+    FROM news
+  UNION ALL
+  SELECT 3000000000000 + id, name, address || ' ' || COALESCE(postal_code, '') || ' ' || city || ' ' || COALESCE(region, '')
+         -- The address, town and region in the market's other languages too (ירושלים finds the Jerusalem dealer).
+         || COALESCE((SELECT ' ' || group_concat(value, ' ') FROM json_tree(translations) WHERE type = 'text'), ''),
+         'dealer', id, site, '*'
+    FROM dealers
+) s;
+
+INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
+SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources;
+
+-- Kept by the writes of what it indexes (a product type's renaming waits for scripts/reindex-search.sql).
+CREATE TRIGGER product_names_searched_insert AFTER INSERT ON product_names BEGIN
+  DELETE FROM search_index WHERE rowid BETWEEN 1000000000000 + NEW.product_id * 1000 AND 1000000000000 + NEW.product_id * 1000 + 999;
+  INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
+  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'product' AND ref = NEW.product_id;
+END;
+
+CREATE TRIGGER product_names_searched_update AFTER UPDATE ON product_names BEGIN
+  DELETE FROM search_index WHERE rowid BETWEEN 1000000000000 + OLD.product_id * 1000 AND 1000000000000 + OLD.product_id * 1000 + 999;
+  DELETE FROM search_index WHERE rowid BETWEEN 1000000000000 + NEW.product_id * 1000 AND 1000000000000 + NEW.product_id * 1000 + 999;
+  INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
+  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'product' AND ref = NEW.product_id;
+END;
+
+CREATE TRIGGER product_names_searched_delete AFTER DELETE ON product_names BEGIN
+  DELETE FROM search_index WHERE rowid BETWEEN 1000000000000 + OLD.product_id * 1000 AND 1000000000000 + OLD.product_id * 1000 + 999;
+  INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
+  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'product' AND ref = OLD.product_id;
+END;
+
+CREATE TRIGGER news_searched_insert AFTER INSERT ON news BEGIN
+  DELETE FROM search_index WHERE rowid = 2000000000000 + NEW.id;
+  INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
+  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'news' AND ref = NEW.id;
+END;
+
+CREATE TRIGGER news_searched_update AFTER UPDATE ON news BEGIN
+  DELETE FROM search_index WHERE rowid = 2000000000000 + OLD.id;
+  INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
+  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'news' AND ref = NEW.id;
+END;
+
+CREATE TRIGGER news_searched_delete AFTER DELETE ON news BEGIN
+  DELETE FROM search_index WHERE rowid = 2000000000000 + OLD.id;
+END;
+
+CREATE TRIGGER dealers_searched_insert AFTER INSERT ON dealers BEGIN
+  DELETE FROM search_index WHERE rowid = 3000000000000 + NEW.id;
+  INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
+  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'dealer' AND ref = NEW.id;
+END;
+
+CREATE TRIGGER dealers_searched_update AFTER UPDATE ON dealers BEGIN
+  DELETE FROM search_index WHERE rowid = 3000000000000 + OLD.id;
+  INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
+  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'dealer' AND ref = NEW.id;
+END;
+
+CREATE TRIGGER dealers_searched_delete AFTER DELETE ON dealers BEGIN
+  DELETE FROM search_index WHERE rowid = 3000000000000 + OLD.id;
+END;
