@@ -76,7 +76,8 @@ INSERT INTO product_listings (site, product_id, type_id, type_position, featured
     JOIN product_types t ON t.id = p.type_id
     JOIN product_prices pr ON pr.product_id = p.id;
 
--- A write to any table a listing row is derived from rebuilds the rows of the products it touches.
+-- A write to any table a listing row is derived from rebuilds the rows it touches: a price, the product's row in
+-- that market; anything else, the product's rows in every market.
 CREATE TRIGGER products_listed_insert AFTER INSERT ON products BEGIN
   DELETE FROM product_listings WHERE product_id = NEW.id;
   INSERT INTO product_listings (site, product_id, type_id, type_position, featured, position, discipline,
@@ -120,7 +121,7 @@ CREATE TRIGGER products_listed_delete AFTER DELETE ON products BEGIN
 END;
 
 CREATE TRIGGER product_prices_listed_insert AFTER INSERT ON product_prices BEGIN
-  DELETE FROM product_listings WHERE product_id = NEW.product_id;
+  DELETE FROM product_listings WHERE product_id = NEW.product_id AND site = NEW.site;
   INSERT INTO product_listings (site, product_id, type_id, type_position, featured, position, discipline,
                                   frame_material, electric, price, in_stock, released_on)
     SELECT pr.site, p.id, p.type_id, t.position, p.featured, p.position, p.discipline, p.frame_material, p.electric,
@@ -135,11 +136,11 @@ CREATE TRIGGER product_prices_listed_insert AFTER INSERT ON product_prices BEGIN
       FROM products p
       JOIN product_types t ON t.id = p.type_id
       JOIN product_prices pr ON pr.product_id = p.id
-   WHERE p.id = NEW.product_id;
+   WHERE p.id = NEW.product_id AND pr.site = NEW.site;
 END;
 
 CREATE TRIGGER product_prices_listed_update AFTER UPDATE ON product_prices BEGIN
-  DELETE FROM product_listings WHERE product_id IN (SELECT OLD.product_id UNION SELECT NEW.product_id);
+  DELETE FROM product_listings WHERE product_id = OLD.product_id AND site = OLD.site;
   INSERT INTO product_listings (site, product_id, type_id, type_position, featured, position, discipline,
                                   frame_material, electric, price, in_stock, released_on)
     SELECT pr.site, p.id, p.type_id, t.position, p.featured, p.position, p.discipline, p.frame_material, p.electric,
@@ -154,26 +155,27 @@ CREATE TRIGGER product_prices_listed_update AFTER UPDATE ON product_prices BEGIN
       FROM products p
       JOIN product_types t ON t.id = p.type_id
       JOIN product_prices pr ON pr.product_id = p.id
-   WHERE p.id IN (SELECT OLD.product_id UNION SELECT NEW.product_id);
+   WHERE p.id = OLD.product_id AND pr.site = OLD.site;
+  DELETE FROM product_listings WHERE product_id = NEW.product_id AND site = NEW.site;
+  INSERT INTO product_listings (site, product_id, type_id, type_position, featured, position, discipline,
+                                  frame_material, electric, price, in_stock, released_on)
+    SELECT pr.site, p.id, p.type_id, t.position, p.featured, p.position, p.discipline, p.frame_material, p.electric,
+           COALESCE((SELECT MIN(vp.amount) FROM product_variants v
+                       JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = pr.site
+                      WHERE v.product_id = p.id), pr.amount),
+           CASE WHEN NOT EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = pr.site
+                                  WHERE v.product_id = p.id) THEN 1
+                ELSE EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = pr.site
+                              WHERE v.product_id = p.id AND v.availability IN ('in_stock', 'low_stock')) END,
+           p.released_on
+      FROM products p
+      JOIN product_types t ON t.id = p.type_id
+      JOIN product_prices pr ON pr.product_id = p.id
+   WHERE p.id = NEW.product_id AND pr.site = NEW.site;
 END;
 
 CREATE TRIGGER product_prices_listed_delete AFTER DELETE ON product_prices BEGIN
-  DELETE FROM product_listings WHERE product_id = OLD.product_id;
-  INSERT INTO product_listings (site, product_id, type_id, type_position, featured, position, discipline,
-                                  frame_material, electric, price, in_stock, released_on)
-    SELECT pr.site, p.id, p.type_id, t.position, p.featured, p.position, p.discipline, p.frame_material, p.electric,
-           COALESCE((SELECT MIN(vp.amount) FROM product_variants v
-                       JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = pr.site
-                      WHERE v.product_id = p.id), pr.amount),
-           CASE WHEN NOT EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = pr.site
-                                  WHERE v.product_id = p.id) THEN 1
-                ELSE EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = pr.site
-                              WHERE v.product_id = p.id AND v.availability IN ('in_stock', 'low_stock')) END,
-           p.released_on
-      FROM products p
-      JOIN product_types t ON t.id = p.type_id
-      JOIN product_prices pr ON pr.product_id = p.id
-   WHERE p.id = OLD.product_id;
+  DELETE FROM product_listings WHERE product_id = OLD.product_id AND site = OLD.site;
 END;
 
 CREATE TRIGGER product_variants_listed_insert AFTER INSERT ON product_variants BEGIN
@@ -234,7 +236,7 @@ CREATE TRIGGER product_variants_listed_delete AFTER DELETE ON product_variants B
 END;
 
 CREATE TRIGGER product_variant_prices_listed_insert AFTER INSERT ON product_variant_prices BEGIN
-  DELETE FROM product_listings WHERE product_id IN (SELECT product_id FROM product_variants WHERE sku = NEW.sku);
+  DELETE FROM product_listings WHERE product_id IN (SELECT product_id FROM product_variants WHERE sku = NEW.sku) AND site = NEW.site;
   INSERT INTO product_listings (site, product_id, type_id, type_position, featured, position, discipline,
                                   frame_material, electric, price, in_stock, released_on)
     SELECT pr.site, p.id, p.type_id, t.position, p.featured, p.position, p.discipline, p.frame_material, p.electric,
@@ -249,11 +251,11 @@ CREATE TRIGGER product_variant_prices_listed_insert AFTER INSERT ON product_vari
       FROM products p
       JOIN product_types t ON t.id = p.type_id
       JOIN product_prices pr ON pr.product_id = p.id
-   WHERE p.id IN (SELECT product_id FROM product_variants WHERE sku = NEW.sku);
+   WHERE p.id IN (SELECT product_id FROM product_variants WHERE sku = NEW.sku) AND pr.site = NEW.site;
 END;
 
 CREATE TRIGGER product_variant_prices_listed_update AFTER UPDATE ON product_variant_prices BEGIN
-  DELETE FROM product_listings WHERE product_id IN (SELECT product_id FROM product_variants WHERE sku IN (OLD.sku, NEW.sku));
+  DELETE FROM product_listings WHERE product_id IN (SELECT product_id FROM product_variants WHERE sku = OLD.sku) AND site = OLD.site;
   INSERT INTO product_listings (site, product_id, type_id, type_position, featured, position, discipline,
                                   frame_material, electric, price, in_stock, released_on)
     SELECT pr.site, p.id, p.type_id, t.position, p.featured, p.position, p.discipline, p.frame_material, p.electric,
@@ -268,11 +270,27 @@ CREATE TRIGGER product_variant_prices_listed_update AFTER UPDATE ON product_vari
       FROM products p
       JOIN product_types t ON t.id = p.type_id
       JOIN product_prices pr ON pr.product_id = p.id
-   WHERE p.id IN (SELECT product_id FROM product_variants WHERE sku IN (OLD.sku, NEW.sku));
+   WHERE p.id IN (SELECT product_id FROM product_variants WHERE sku = OLD.sku) AND pr.site = OLD.site;
+  DELETE FROM product_listings WHERE product_id IN (SELECT product_id FROM product_variants WHERE sku = NEW.sku) AND site = NEW.site;
+  INSERT INTO product_listings (site, product_id, type_id, type_position, featured, position, discipline,
+                                  frame_material, electric, price, in_stock, released_on)
+    SELECT pr.site, p.id, p.type_id, t.position, p.featured, p.position, p.discipline, p.frame_material, p.electric,
+           COALESCE((SELECT MIN(vp.amount) FROM product_variants v
+                       JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = pr.site
+                      WHERE v.product_id = p.id), pr.amount),
+           CASE WHEN NOT EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = pr.site
+                                  WHERE v.product_id = p.id) THEN 1
+                ELSE EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = pr.site
+                              WHERE v.product_id = p.id AND v.availability IN ('in_stock', 'low_stock')) END,
+           p.released_on
+      FROM products p
+      JOIN product_types t ON t.id = p.type_id
+      JOIN product_prices pr ON pr.product_id = p.id
+   WHERE p.id IN (SELECT product_id FROM product_variants WHERE sku = NEW.sku) AND pr.site = NEW.site;
 END;
 
 CREATE TRIGGER product_variant_prices_listed_delete AFTER DELETE ON product_variant_prices BEGIN
-  DELETE FROM product_listings WHERE product_id IN (SELECT product_id FROM product_variants WHERE sku = OLD.sku);
+  DELETE FROM product_listings WHERE product_id IN (SELECT product_id FROM product_variants WHERE sku = OLD.sku) AND site = OLD.site;
   INSERT INTO product_listings (site, product_id, type_id, type_position, featured, position, discipline,
                                   frame_material, electric, price, in_stock, released_on)
     SELECT pr.site, p.id, p.type_id, t.position, p.featured, p.position, p.discipline, p.frame_material, p.electric,
@@ -287,7 +305,7 @@ CREATE TRIGGER product_variant_prices_listed_delete AFTER DELETE ON product_vari
       FROM products p
       JOIN product_types t ON t.id = p.type_id
       JOIN product_prices pr ON pr.product_id = p.id
-   WHERE p.id IN (SELECT product_id FROM product_variants WHERE sku = OLD.sku);
+   WHERE p.id IN (SELECT product_id FROM product_variants WHERE sku = OLD.sku) AND pr.site = OLD.site;
 END;
 
 CREATE TRIGGER product_types_listed_update AFTER UPDATE OF position ON product_types BEGIN
@@ -441,20 +459,20 @@ CREATE VIRTUAL TABLE search_index USING fts5(
 
 -- What the search index holds, row by row: products (one row per language of their names; site '*', sold where
 -- priced), news (their scope) and dealers (their site, every locale '*'). Each row's id places it: products from
--- 1e12 + id × 1000 (a slot per language), news 2e12 + id, dealers 3e12 + id, so a write replaces its rows by id.
+-- 1e12 + id × 1000 + a slot per language, news 2e12 + id, dealers 3e12 + id, so a write replaces its rows by id.
 -- `ftitle` and `fbody` are the title and body folded; the tokenizer folds Latin diacritics itself.
 CREATE VIEW search_sources AS
 SELECT id, title, body,
-       (WITH RECURSIVE f(n, t) AS (SELECT 0, s.title UNION ALL
+       CASE WHEN s.title GLOB '*[Ά-ΰϊ-ώ֑-ׇؐ-ۭ]*' THEN (WITH RECURSIVE f(n, t) AS (SELECT 0, s.title UNION ALL
            SELECT f.n + 1, replace(f.t, m.mark, m.plain) FROM f JOIN search_folds m ON m.n = f.n + 1)
-         SELECT t FROM f ORDER BY n DESC LIMIT 1) AS ftitle,
-       (WITH RECURSIVE f(n, t) AS (SELECT 0, s.body UNION ALL
+         SELECT t FROM f ORDER BY n DESC LIMIT 1) ELSE s.title END AS ftitle,
+       CASE WHEN s.body GLOB '*[Ά-ΰϊ-ώ֑-ׇؐ-ۭ]*' THEN (WITH RECURSIVE f(n, t) AS (SELECT 0, s.body UNION ALL
            SELECT f.n + 1, replace(f.t, m.mark, m.plain) FROM f JOIN search_folds m ON m.n = f.n + 1)
-         SELECT t FROM f ORDER BY n DESC LIMIT 1) AS fbody,
+         SELECT t FROM f ORDER BY n DESC LIMIT 1) ELSE s.body END AS fbody,
        kind, ref, site, locale
   FROM (
-  SELECT 1000000000000 + p.id * 1000
-           + (SELECT COUNT(*) FROM product_names o WHERE o.product_id = n.product_id AND o.locale < n.locale) AS id,
+  -- A language's slot from its two letters (the contract's locales: 26 × 26 < 1000).
+  SELECT 1000000000000 + p.id * 1000 + (unicode(substr(n.locale, 1, 1)) - 97) * 26 + unicode(substr(n.locale, 2, 1)) - 97 AS id,
          n.name AS title, n.tagline || ' ' || n.description || ' ' || COALESCE(tn.name, '') AS body, 'product' AS kind, p.id AS ref, '*' AS site, n.locale AS locale
     FROM products p
     JOIN product_names n ON n.product_id = p.id
@@ -480,22 +498,18 @@ SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sourc
 
 -- Kept by the writes of what it indexes (a product type's renaming waits for scripts/reindex-search.sql).
 CREATE TRIGGER product_names_searched_insert AFTER INSERT ON product_names BEGIN
-  DELETE FROM search_index WHERE rowid BETWEEN 1000000000000 + NEW.product_id * 1000 AND 1000000000000 + NEW.product_id * 1000 + 999;
   INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
-  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'product' AND ref = NEW.product_id;
+  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'product' AND ref = NEW.product_id AND locale = NEW.locale;
 END;
 
 CREATE TRIGGER product_names_searched_update AFTER UPDATE ON product_names BEGIN
-  DELETE FROM search_index WHERE rowid BETWEEN 1000000000000 + OLD.product_id * 1000 AND 1000000000000 + OLD.product_id * 1000 + 999;
-  DELETE FROM search_index WHERE rowid BETWEEN 1000000000000 + NEW.product_id * 1000 AND 1000000000000 + NEW.product_id * 1000 + 999;
+  DELETE FROM search_index WHERE rowid = 1000000000000 + OLD.product_id * 1000 + (unicode(substr(OLD.locale, 1, 1)) - 97) * 26 + unicode(substr(OLD.locale, 2, 1)) - 97;
   INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
-  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'product' AND ref = NEW.product_id;
+  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'product' AND ref = NEW.product_id AND locale = NEW.locale;
 END;
 
 CREATE TRIGGER product_names_searched_delete AFTER DELETE ON product_names BEGIN
-  DELETE FROM search_index WHERE rowid BETWEEN 1000000000000 + OLD.product_id * 1000 AND 1000000000000 + OLD.product_id * 1000 + 999;
-  INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
-  SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources WHERE kind = 'product' AND ref = OLD.product_id;
+  DELETE FROM search_index WHERE rowid = 1000000000000 + OLD.product_id * 1000 + (unicode(substr(OLD.locale, 1, 1)) - 97) * 26 + unicode(substr(OLD.locale, 2, 1)) - 97;
 END;
 
 CREATE TRIGGER news_searched_insert AFTER INSERT ON news BEGIN
