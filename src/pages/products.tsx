@@ -310,12 +310,14 @@ export async function productsPage(c: Context<MarketEnv>): Promise<Response> {
   const seo = await (typeSlug === undefined
     ? modelSeo(api, 'Listing', 'products')
     : modelSeo(api, 'ProductType', (shown[0] as ProductType).id))
-  const unfiltered = listingSearch({ ...query, page: 1 }) === ''
+  // The plain listing's page as read (a malformed number is the first page); any filter or order: the listing.
+  const canonicalAddress = new URL(c.req.url)
+  canonicalAddress.search = listingSearch({ ...query, page: 1 }) === '' && query.page > 1 ? `?page=${query.page}` : ''
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${title} · ${t('brand.name')}`, description: t('brand.tagline') }, view.origin),
     // Filters and orders are not pages of their own: every one's canonical is the listing without them; the plain
     // listing's later pages are pages of their own.
-    canonical: canonicalUrl(view.origin, c.req.url, unfiltered ? ['page'] : []),
+    canonical: canonicalUrl(view.origin, canonicalAddress.href, ['page']),
     alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
       typeSlug === undefined ? pageGroups.products(places, index) : pageGroups.productType(places, index, typeSlug),
     ),

@@ -99,6 +99,8 @@ describe('a listing in pages', () => {
     expect(canonicalIn(plain.text)).toBe('https://site.test/it-it/products/type/bikes?page=2')
     const filtered = await visit('/it-it/products/type/bikes?discipline=road&page=2')
     expect(canonicalIn(filtered.text)).toBe('https://site.test/it-it/products/type/bikes')
+    const malformed = await visit('/it-it/products/type/bikes?page=2x')
+    expect(canonicalIn(malformed.text)).toBe('https://site.test/it-it/products/type/bikes')
     const sorted = await visit('/it-it/products/type/bikes?sort=newest&page=2')
     expect(canonicalIn(sorted.text)).toBe('https://site.test/it-it/products/type/bikes')
   })
