@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envelope, newsSummarySchema, pagedEnvelope, sitePath } from './schemas'
+import { envelope, newsSummarySchema, pageMetaSchema, pagedEnvelope, sitePath } from './schemas'
 
 /**
  * The catalogue half of the upstream contract (docs/api.md): product types, products with variants and the caller's
@@ -197,6 +197,37 @@ export const searchResultSchema = z.object({
 })
 
 export const productTypesAnswer = envelope(z.array(listedProductTypeSchema))
+/** A listing's orders: the brand's own (featured first), by price either way, the newest first. */
+export const LISTING_SORTS = ['featured', 'price-asc', 'price-desc', 'newest'] as const
+export type ListingSort = (typeof LISTING_SORTS)[number]
+
+/** How many products a value would list: the value's key and its count. */
+const counts = z.record(z.string(), z.number().int().min(0))
+
+/**
+ * A listing's facet counts (`meta.facets` of `api/front/products` when the backend filters): for each value of a
+ * filter, how many products the listing would show with that value chosen and the other filters as they are. A
+ * backend that answers none does not filter (the Worker then filters a short list itself: docs/decisions/069).
+ */
+export const listingFacetsSchema = z.object({
+  discipline: counts,
+  material: counts,
+  /** `yes` and `no`. */
+  ebike: counts,
+  /** Products in stock, the other filters as they are. */
+  stock: z.number().int().min(0),
+})
+
+/**
+ * `GET api/front/products?type=&discipline=&material=&ebike=&min=&max=&stock=&sort=&page=&per_page=`: a page of a
+ * listing, filtered and ordered by the backend, with the facet counts.
+ */
+export const productListingAnswer = z.object({
+  data: z.array(productSummarySchema),
+  meta: pageMetaSchema.extend({ facets: listingFacetsSchema.nullish().catch(null) }),
+})
+export type ListingFacets = z.infer<typeof listingFacetsSchema>
+
 export const productListAnswer = pagedEnvelope(productSummarySchema)
 export const productAnswer = envelope(productSchema)
 export const newsArticleAnswer = envelope(newsArticleSchema)

@@ -13,7 +13,7 @@ export type ListingUpdatesProps = {
  * line (`<p role="status">`, src/pages/products.tsx). Without JavaScript the filter form is a plain GET form. Started,
  * each change of a filter or the order (and the form's own submit, and the applied-filter chips) fetches the
  * listing's URL for the new query (the very page a plain submit would load, cached alike), puts its results region
- * in place of this one, records the URL in the history (back undoes a filter) and says the new number of results in
+ * (its page links too) in place of this one, with the filters' counts and disabled values following, records the URL in the history (back undoes a filter) and says the new number of results in
  * the status line. If anything fails it falls back to loading the URL.
  */
 export function enhance(marker: HTMLElement, { form, results, count }: ListingUpdatesProps): void {
@@ -85,7 +85,9 @@ export function enhance(marker: HTMLElement, { form, results, count }: ListingUp
     void show(urlOf(), true, true)
   })
   document.addEventListener('click', (event: MouseEvent) => {
-    const link = (event.target as Element).closest?.(`#${results} .filter-chips a`) as HTMLAnchorElement | null
+    const link = (event.target as Element).closest?.(
+      `#${results} .filter-chips a, #${results} .pagination a`,
+    ) as HTMLAnchorElement | null
     if (
       !link ||
       event.defaultPrevented ||
@@ -108,13 +110,20 @@ export function enhance(marker: HTMLElement, { form, results, count }: ListingUp
   filters.dataset.hydrated = ''
 }
 
-/** Sets the form's controls as the server rendered them for the new URL (after a chip, back, or a corrected value). */
+/**
+ * Sets the form's controls as the server rendered them for the new URL (after a chip, back, or a corrected value):
+ * their values, and each choice's count of products and whether it is offered.
+ */
 function syncControls(filters: HTMLFormElement, next: HTMLFormElement | null): void {
   if (!next) return
   for (const control of Array.from(filters.elements)) {
     if (control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio')) {
       const twin = next.querySelector<HTMLInputElement>(`input[name="${control.name}"][value="${control.value}"]`)
       control.checked = twin?.defaultChecked ?? false
+      control.disabled = twin?.disabled ?? false
+      const shown = control.closest('label')?.querySelector('.facet-count')
+      const nextShown = twin?.closest('label')?.querySelector('.facet-count')
+      if (shown && nextShown) shown.textContent = nextShown.textContent
     } else if (
       (control instanceof HTMLInputElement || control instanceof HTMLSelectElement) &&
       control !== document.activeElement

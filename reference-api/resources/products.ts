@@ -3,7 +3,7 @@ import {
   type Discipline,
   type FrameMaterial,
   productAnswer,
-  productListAnswer,
+  productListingAnswer,
   productTypesAnswer,
 } from '../../contract/catalogue-schemas'
 import { menuAnswer } from '../../contract/schemas'
@@ -18,6 +18,7 @@ import {
   positiveInt,
   respond,
 } from '../context'
+import { facetStatements, facetsOf, isRefusal, listingOrder, pageOfListing, readListingFilter } from './product-listing'
 
 type ProductRow = {
   id: number
@@ -67,7 +68,11 @@ const PRODUCTS = `
     LEFT JOIN product_type_names tn ON tn.type_id = t.id AND tn.locale = ?1
     LEFT JOIN product_type_names ten ON ten.type_id = t.id AND ten.locale = 'en'`
 
-const ORDER = 'ORDER BY t.position, p.featured DESC, p.position, p.id'
+/**
+ * The most products the menu answers, featured first: the header names a few and the home shows four; every product
+ * is in the listings. Keeps the menu's cached value small at any size of the catalogue.
+ */
+const MENU_PRODUCTS = 48
 
 /** A product as the menu lists it, with the market's price (cards show it). */
 const menuItem = (row: ProductRow) => ({
@@ -113,7 +118,9 @@ const marketOf = (c: ApiContext) => c.var.tenant ?? 'int'
 
 /**
  * The catalogue of the caller's market: `GET api/front/menu/products?type_id=N` (the header's product menu),
- * `GET api/front/product-types`, `GET api/front/products?type={slug}&page=&per_page=` and
+ * `GET api/front/product-types`, `GET api/front/products?type={slug}&page=&per_page=` (also `discipline`, `material`,
+ * `ebike`, `min`, `max`, `stock` and `sort`: filtered, ordered and paged over the compact listing rows, with the
+ * facet counts in `meta.facets`; reference-api/resources/product-listing.ts) and
  * `GET api/front/products/{slug}` (a product not sold in the market is a 404).
  */
 export const products = new Hono<ApiEnv>()
@@ -121,9 +128,9 @@ export const products = new Hono<ApiEnv>()
     const typeId = positiveInt(c.req.query('type_id'))
     if (!typeId) return c.json({ message: 'type_id must be a positive whole number' }, 422)
     const { results } = await c.env.DB.prepare(
-      `${PRODUCTS} WHERE p.type_id = ?3 ORDER BY p.featured DESC, p.position, p.id`,
+      `${PRODUCTS} WHERE p.type_id = ?3 ORDER BY p.featured DESC, p.position, p.id LIMIT ?4`,
     )
-      .bind(c.var.locale, marketOf(c), typeId)
+      .bind(c.var.locale, marketOf(c), typeId, MENU_PRODUCTS)
       .all<ProductRow>()
     return respond(c, menuAnswer, { data: results.map(menuItem) })
   })
@@ -146,28 +153,26 @@ export const products = new Hono<ApiEnv>()
   })
   .get('/front/products', async (c) => {
     const paging = pageParams(c, 24)
-    const type = c.req.query('type')
     if (!paging) return badPaging(c)
-    if (type !== undefined && !/^[a-z0-9-]{1,80}$/.test(type)) return badParameter(c, 'type', 'a product type slug')
-    // One statement for both cases (every type when `?3` is null): D1 refuses a binding its SQL does not use.
-    const where = 'WHERE (?3 IS NULL OR t.slug = ?3)'
-    const [rows, count] = await c.env.DB.batch<ProductRow & { n: number }>([
-      c.env.DB.prepare(`${PRODUCTS} ${where} ${ORDER} LIMIT ?4 OFFSET ?5`).bind(
-        c.var.locale,
-        marketOf(c),
-        type ?? null,
-        paging.perPage,
-        paging.offset,
-      ),
-      c.env.DB.prepare(`SELECT COUNT(*) AS n FROM (${PRODUCTS} ${where})`).bind(
-        c.var.locale,
-        marketOf(c),
-        type ?? null,
-      ),
-    ])
-    return respond(c, productListAnswer, {
+    const filter = readListingFilter(c)
+    if (isRefusal(filter)) return badParameter(c, filter.name, filter.expected)
+    // The page's ids from the compact listing rows in the order's index, then their summaries; the total and the
+    // facet counts from the counts kept per market and type (migrations/0028, docs/decisions/069).
+    const page = pageOfListing(filter, paging.perPage, paging.offset)
+    const statements = [
+      c.env.DB.prepare(
+        `${PRODUCTS} JOIN product_listings l ON l.site = ?2 AND l.product_id = p.id
+          WHERE p.id IN (${page.sql}) ORDER BY ${listingOrder(filter.sort, 'l.')}`,
+      ).bind(c.var.locale, marketOf(c), ...page.args),
+      ...facetStatements(filter).map(({ sql, args }) => c.env.DB.prepare(sql).bind(c.var.locale, marketOf(c), ...args)),
+    ]
+    const [rows, ...counts] = await c.env.DB.batch<ProductRow & Parameters<typeof facetsOf>[0][number][number]>(
+      statements,
+    )
+    const { total, facets } = facetsOf(counts.map((answer) => answer.results))
+    return respond(c, productListingAnswer, {
       data: (rows?.results ?? []).map(summary),
-      meta: { page: paging.page, per_page: paging.perPage, total: count?.results[0]?.n ?? 0 },
+      meta: { page: paging.page, per_page: paging.perPage, total, facets },
     })
   })
   .get('/front/products/:slug', async (c) => {

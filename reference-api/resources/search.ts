@@ -2,6 +2,14 @@ import { Hono } from 'hono'
 import { type SearchKind, searchAnswer, searchKindSchema } from '../../contract/catalogue-schemas'
 import { type ApiEnv, badPaging, badParameter, pageParams, respond } from '../context'
 
+/**
+ * The query `?1` folded by the rules of `search_folds` (migrations/0028: Greek accents, Hebrew and Arabic marks), the
+ * same rules the index's folded columns were written with: one list of them, in the database.
+ */
+const FOLDED_MATCH = `(WITH RECURSIVE f(n, t) AS (SELECT 0, ?1 UNION ALL
+   SELECT f.n + 1, replace(f.t, m.mark, m.plain) FROM f JOIN search_folds m ON m.n = f.n + 1)
+   SELECT t FROM f ORDER BY n DESC LIMIT 1)`
+
 /** What `type` asks for: one kind of result, or all of them. */
 const TYPES: Record<string, SearchKind[]> = {
   products: ['product'],
@@ -14,9 +22,16 @@ const TYPES: Record<string, SearchKind[]> = {
 const MAX_TERMS = 8
 
 /**
+ * The most matches a search counts: past it the total says this many (a hundred pages of ten), so a common word's
+ * count reads a bounded number of rows whatever the catalogue's size.
+ */
+export const MAX_COUNTED = 1000
+
+/**
  * `GET api/front/search?q=&type=products|news|dealers|all&page=&per_page=`: full-text search (D1 FTS5, BM25 with
- * titles weighing most, diacritics folded, every word a prefix) over what the caller's market shows in its locale:
- * products sold there, its news, its dealers.
+ * titles weighing most, every word a prefix) over what the caller's market shows in its locale: products sold there,
+ * its news, its dealers. Words match in their language's way: Latin diacritics, Greek accents and Hebrew and Arabic
+ * marks folded alike in the index (migrations/0028) and in the query; the total counts at most `MAX_COUNTED`.
  */
 export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
   const paging = pageParams(c, 10)
@@ -28,7 +43,7 @@ export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
   if (!match)
     return respond(c, searchAnswer, { data: [], meta: { page: paging.page, per_page: paging.perPage, total: 0 } })
   const site = c.var.tenant ?? 'int'
-  const filter = `search_index MATCH ?1 AND kind IN (${kinds.map((kind) => `'${kind}'`).join(', ')}) AND (
+  const filter = `search_index MATCH ${FOLDED_MATCH} AND kind IN (${kinds.map((kind) => `'${kind}'`).join(', ')}) AND (
        (kind = 'product' AND locale = ?2 AND EXISTS (SELECT 1 FROM product_prices pr WHERE pr.product_id = ref AND pr.site = ?3))
     OR (kind = 'news' AND locale = ?2 AND site IN ('*', ?3))
     OR (kind = 'dealer' AND site = ?3))`
@@ -48,9 +63,14 @@ export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
               CASE kind WHEN 'product' THEN (SELECT image FROM products WHERE id = ref)
                         WHEN 'news' THEN (SELECT image FROM news WHERE id = ref) END AS image
          FROM search_index WHERE ${filter}
-        ORDER BY bm25(search_index, 8.0, 1.0), title LIMIT ?4 OFFSET ?5`,
+        ORDER BY bm25(search_index, 8.0, 1.0, 8.0, 1.0), title LIMIT ?4 OFFSET ?5`,
     ).bind(match, c.var.locale, site, paging.perPage, paging.offset),
-    c.env.DB.prepare(`SELECT COUNT(*) AS n FROM search_index WHERE ${filter}`).bind(match, c.var.locale, site),
+    c.env.DB.prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM search_index WHERE ${filter} LIMIT ?4)`).bind(
+      match,
+      c.var.locale,
+      site,
+      MAX_COUNTED,
+    ),
   ])
   return respond(c, searchAnswer, {
     data: (rows?.results ?? []).map(({ kind, slug, title, excerpt, image }) => ({ kind, slug, title, excerpt, image })),
@@ -59,10 +79,15 @@ export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
 })
 
 /**
- * A visitor's words as an FTS5 query: letters and digits only (no operator of theirs reaches FTS5), each word a
- * quoted prefix, all required. Null when nothing searchable is left.
+ * A visitor's words as an FTS5 query: letters and digits with their marks only (no operator of theirs reaches FTS5;
+ * a Hebrew word with points or an Arabic one with vowels is one word), each word a quoted prefix, all required. Null
+ * when nothing searchable is left. The statement folds it as the index's folded columns are (`FOLDED_MATCH`).
  */
 export function ftsQuery(text: string): string | null {
-  const terms = text.match(/[\p{L}\p{N}]+/gu)?.slice(0, MAX_TERMS) ?? []
+  const terms =
+    text
+      .normalize('NFC')
+      .match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)
+      ?.slice(0, MAX_TERMS) ?? []
   return terms.length ? terms.map((term) => `"${term}"*`).join(' ') : null
 }

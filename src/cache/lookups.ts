@@ -109,6 +109,11 @@ function marketReads(cache: CacheContext, keys: CacheKeys, client: Upstream, mar
         cachedList(cache, keys.products(country, locale, type), CacheShort, (background) =>
           catalogue.products(type, { background }),
         ),
+      /**
+       * A page of a listing, filtered and ordered by the backend: not kept in KV (each filter makes a query of its
+       * own); the page cache keeps the page it renders.
+       */
+      listing: (params: URLSearchParams) => catalogue.listing(params),
       product: (slug: string) =>
         cached(cache, keys.product(country, locale, slug), CacheItem, (background) =>
           catalogue.product(slug, { background }),

@@ -127,7 +127,7 @@ function ProductMenu({ view, chrome, base }: { view: View; chrome: Chrome; base:
               <>
                 <p className="panel-title">{t('home.featured_products')}</p>
                 <ul>
-                  {chrome.productMenu.map((product) => (
+                  {chrome.productMenu.slice(0, MENU_PRODUCTS_SHOWN).map((product) => (
                     <li key={product.id}>
                       <a href={`${base}/products/${product.slug}`}>{product.name}</a>
                     </li>
@@ -149,6 +149,9 @@ function ProductMenu({ view, chrome, base }: { view: View; chrome: Chrome; base:
     </details>
   )
 }
+
+/** How many of the menu's products the header's panel names; the listing behind "all types" has the rest. */
+const MENU_PRODUCTS_SHOWN = 8
 
 /**
  * The search: a button that reveals a full-width field under the header (a `<details>`: no script needed). Once the

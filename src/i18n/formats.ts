@@ -47,6 +47,10 @@ export const minorUnitDigits = (currency: CurrencyCode): number => minorDigits(c
 export const formatMoney = (minor: number, currency: CurrencyCode, { tag, dir, site }: MoneyMarket): string =>
   writtenAmount(minor, currency, { tag, rightToLeft: dir === 'rtl', site }, numberFormats)
 
+/** A whole number written the market's way (`1.234` in it-IT, `١٬٢٣٤` where the language writes its own digits). */
+export const formatCount = (count: number, tag: string): string =>
+  formatter(`count:${tag}`, () => new Intl.NumberFormat(tag, { maximumFractionDigits: 0 })).format(count)
+
 /** A country's name in the market's language (`IT` → "Italia" for it-IT), or the code when Intl does not know it. */
 export function countryName(code: string, tag: string): string {
   try {

@@ -1,3 +1,4 @@
+import { pageNumber } from '../components/pagination'
 import { minorUnitDigits } from '../i18n/formats'
 import type { CurrencyCode } from '../../contract/schemas'
 import {
@@ -5,12 +6,16 @@ import {
   type Discipline,
   FRAME_MATERIALS,
   type FrameMaterial,
+  LISTING_SORTS,
+  type ListingFacets,
+  type ListingSort,
   type ProductSummary,
 } from '../../contract/catalogue-schemas'
 
-/** A listing's orders: the brand's own (featured first), by price either way, the newest first. */
-export const LISTING_SORTS = ['featured', 'price-asc', 'price-desc', 'newest'] as const
-export type ListingSort = (typeof LISTING_SORTS)[number]
+export { LISTING_SORTS, type ListingSort }
+
+/** How many products a page of a listing shows. */
+export const LISTING_PER_PAGE = 24
 
 /**
  * What a visitor narrowed a listing to, from its query string (`?discipline=road&discipline=gravel&material=carbon
@@ -29,6 +34,8 @@ export type ListingQuery = {
   maxText: string
   inStock: boolean
   sort: ListingSort
+  /** The page of the listing, from 1 (a malformed number reads as 1). */
+  page: number
 }
 
 /** The query string's names. */
@@ -40,6 +47,7 @@ export const LISTING_PARAMS = {
   max: 'max',
   stock: 'stock',
   sort: 'sort',
+  page: 'page',
 } as const
 
 /** A price bound: whole units (an optional fraction is rounded to the currency's minor unit), at most nine digits. */
@@ -83,6 +91,7 @@ export function parseListingQuery(params: URLSearchParams, currency: CurrencyCod
     maxText: max?.text ?? '',
     inStock: params.get(LISTING_PARAMS.stock) === '1',
     sort: LISTING_SORTS.find((value) => value === sort) ?? 'featured',
+    page: pageNumber(params.get(LISTING_PARAMS.page) ?? undefined) ?? 1,
   }
 }
 
@@ -112,18 +121,59 @@ export function applyListingQuery(products: ProductSummary[], query: ListingQuer
 }
 
 /**
- * The filters worth offering on a listing: the disciplines and materials its products have, the e-bike choice when
- * it has both kinds. A filter already applied is always offered, so it can be undone.
+ * A page of a listing with its total and facet counts, as the backend's filtered listing answers it (`meta.facets`):
+ * each value the listing has at all, counted given the other filters.
  */
-export function listingFacets(products: ProductSummary[], query: ListingQuery) {
-  const has = <T>(values: Array<T | null | undefined>) => new Set(values.filter((value): value is T => value != null))
-  const disciplines = has(products.map((product) => product.discipline))
-  const materials = has(products.map((product) => product.frame_material))
-  const electric = new Set(products.map((product) => product.e_bike))
+export type ListingPage = { products: ProductSummary[]; total: number; facets: ListingFacets }
+
+/**
+ * The API's query of a listing (`api/front/products`): the type, the filters (prices in minor units), the order and
+ * the page.
+ */
+export function listingParams(query: ListingQuery, type: string | undefined): URLSearchParams {
+  const params = new URLSearchParams()
+  if (type !== undefined) params.set('type', type)
+  for (const value of query.disciplines) params.append('discipline', value)
+  for (const value of query.materials) params.append('material', value)
+  if (query.eBike) params.set('ebike', query.eBike)
+  if (query.minPrice !== null) params.set('min', String(query.minPrice))
+  if (query.maxPrice !== null) params.set('max', String(query.maxPrice))
+  if (query.inStock) params.set('stock', '1')
+  if (query.sort !== 'featured') params.set('sort', query.sort)
+  params.set('page', String(query.page))
+  params.set('per_page', String(LISTING_PER_PAGE))
+  return params
+}
+
+/**
+ * A listing's page from every product of it, for a backend that does not filter (its list is short: docs/decisions/069):
+ * filtered, ordered, paged and counted here as the embedded API does it.
+ */
+export function pageOfList(products: ProductSummary[], query: ListingQuery): ListingPage {
+  const kept = applyListingQuery(products, query)
+  const count = (change: Partial<ListingQuery>, keep: (product: ProductSummary) => boolean = () => true) =>
+    applyListingQuery(products, { ...query, ...change }).filter(keep).length
+  const counted = <T extends string>(
+    values: readonly T[],
+    of: (product: ProductSummary) => string | null | undefined,
+    change: Partial<ListingQuery>,
+  ) =>
+    Object.fromEntries(
+      values
+        .filter((value) => products.some((product) => of(product) === value))
+        .map((value) => [value, count(change, (product) => of(product) === value)]),
+    )
+  const electric = (product: ProductSummary) => (product.e_bike ? 'yes' : 'no')
+  const start = (query.page - 1) * LISTING_PER_PAGE
   return {
-    disciplines: DISCIPLINES.filter((value) => disciplines.has(value) || query.disciplines.includes(value)),
-    materials: FRAME_MATERIALS.filter((value) => materials.has(value) || query.materials.includes(value)),
-    eBike: electric.size > 1 || query.eBike !== null,
+    products: kept.slice(start, start + LISTING_PER_PAGE),
+    total: kept.length,
+    facets: {
+      discipline: counted(DISCIPLINES, (product) => product.discipline, { disciplines: [] }),
+      material: counted(FRAME_MATERIALS, (product) => product.frame_material, { materials: [] }),
+      ebike: counted(['yes', 'no'], electric, { eBike: null }),
+      stock: count({ inStock: false }, (product) => product.in_stock),
+    },
   }
 }
 
@@ -137,13 +187,15 @@ export function listingSearch(query: ListingQuery): string {
   if (query.maxText) params.set(LISTING_PARAMS.max, query.maxText)
   if (query.inStock) params.set(LISTING_PARAMS.stock, '1')
   if (query.sort !== 'featured') params.set(LISTING_PARAMS.sort, query.sort)
+  if (query.page > 1) params.set(LISTING_PARAMS.page, String(query.page))
   const search = params.toString()
   return search ? `?${search}` : ''
 }
 
-/** The same query without any filter: what "clear filters" leads to (the order stays). */
+/** The same query without any filter: what "clear filters" leads to (the order stays, from the first page). */
 export const withoutFilters = (query: ListingQuery): ListingQuery => ({
   ...query,
+  page: 1,
   disciplines: [],
   materials: [],
   eBike: null,

@@ -5,26 +5,29 @@ import { Caching } from '../cache/answer-caching'
 import { Island } from '../components/island'
 import { DefaultLayout } from '../components/layouts'
 import { type HeadProps, headFromSeo } from '../components/page-head'
+import { Pagination } from '../components/pagination'
 import { ProductCards } from '../components/product-cards'
 import type { Chrome, MarketView } from '../components/view'
 import type { MarketEnv } from '../env'
 import { PageError } from '../errors/page-error'
-import { formatMoney } from '../i18n/formats'
+import { formatCount, formatMoney } from '../i18n/formats'
 import { sendPage, viewOf } from '../render/respond'
 import { indexedAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageGroups } from '../seo/page-groups'
 import { breadcrumbs } from '../seo/structured-data'
 import { modelSeo } from '../seo/page-seo'
-import type { ProductSummary, ProductType } from '../../contract/catalogue-schemas'
+import type { ProductType } from '../../contract/catalogue-schemas'
 import { loadChrome } from './chrome'
 import {
   LISTING_PARAMS,
+  LISTING_PER_PAGE,
   LISTING_SORTS,
+  type ListingPage,
   type ListingQuery,
-  applyListingQuery,
-  listingFacets,
+  listingParams,
   listingSearch,
+  pageOfList,
   parseListingQuery,
   withoutFilters,
 } from './listing-query'
@@ -38,8 +41,8 @@ type ListingProps = {
   head: HeadProps
   title: string
   types: ProductType[]
-  /** Every product of the listing, unfiltered: the filters offered come from them. */
-  products: ProductSummary[]
+  /** The page of products the query shows, with the listing's total and facet counts. */
+  listing: ListingPage
   query: ListingQuery
 }
 
@@ -49,12 +52,12 @@ type ListingProps = {
  * always open beside the results on wider screens. With JavaScript a small lazy island sends the form on each
  * change, replaces the results with those of the same URL and announces their number.
  */
-export function ProductsPage({ view, chrome, head, title, types, products, query }: ListingProps) {
+export function ProductsPage({ view, chrome, head, title, types, listing, query }: ListingProps) {
   const { t } = view
   const market = view.market
   const base = `/${market.segment}/products`
-  const shown = applyListingQuery(products, query)
-  const facets = listingFacets(products, query)
+  const { products: shown, total, facets } = listing
+  const pages = Math.max(1, Math.ceil(total / LISTING_PER_PAGE))
   const price = (minor: number) => formatMoney(minor, market.site.currency, market)
   const applied = appliedFilters(view, query, price)
   const here = view.path
@@ -99,23 +102,29 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
                 name={LISTING_PARAMS.discipline}
                 legend="listing.discipline"
                 labels="listing.disciplines"
-                values={facets.disciplines}
+                counts={facets.discipline}
                 chosen={query.disciplines}
               />
-              {facets.eBike && (
+              {(Object.keys(facets.ebike).length > 1 || query.eBike !== null) && (
                 <fieldset>
                   <legend>{t('listing.e_bike')}</legend>
-                  {(['', 'yes', 'no'] as const).map((value) => (
-                    <label key={value} className="filter-choice">
-                      <input
-                        type="radio"
-                        name={LISTING_PARAMS.eBike}
-                        value={value}
-                        defaultChecked={(query.eBike ?? '') === value}
-                      />
-                      <span>{t(`listing.e_bike_${value || 'any'}`)}</span>
-                    </label>
-                  ))}
+                  {(['', 'yes', 'no'] as const).map((value) => {
+                    const count = value ? (facets.ebike[value] ?? 0) : null
+                    const chosen = (query.eBike ?? '') === value
+                    return (
+                      <label key={value} className="filter-choice">
+                        <input
+                          type="radio"
+                          name={LISTING_PARAMS.eBike}
+                          value={value}
+                          defaultChecked={chosen}
+                          disabled={count === 0 && !chosen}
+                        />
+                        <span>{t(`listing.e_bike_${value || 'any'}`)}</span>
+                        {count !== null && <FacetCount view={view} count={count} />}
+                      </label>
+                    )
+                  })}
                 </fieldset>
               )}
               <FacetChoices
@@ -123,7 +132,7 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
                 name={LISTING_PARAMS.material}
                 legend="listing.material"
                 labels="listing.materials"
-                values={facets.materials}
+                counts={facets.material}
                 chosen={query.materials}
               />
               <fieldset className="filter-price">
@@ -158,8 +167,15 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
               <fieldset>
                 <legend>{t('listing.availability')}</legend>
                 <label className="filter-choice">
-                  <input type="checkbox" name={LISTING_PARAMS.stock} value="1" defaultChecked={query.inStock} />
+                  <input
+                    type="checkbox"
+                    name={LISTING_PARAMS.stock}
+                    value="1"
+                    defaultChecked={query.inStock}
+                    disabled={facets.stock === 0 && !query.inStock}
+                  />
                   <span>{t('listing.in_stock')}</span>
+                  <FacetCount view={view} count={facets.stock} />
                 </label>
               </fieldset>
               <button type="submit" className="button filter-submit">
@@ -190,7 +206,9 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
             />
             <section id={LISTING_IDS.results} className="listing-results" aria-labelledby={LISTING_IDS.count}>
               <h2 id={LISTING_IDS.count} className="listing-count">
-                {shown.length === 1 ? t('listing.count_one') : t('listing.count', { count: shown.length })}
+                {total === 1
+                  ? t('listing.count_one')
+                  : t('listing.count', { count: formatCount(total, view.market.tag) })}
               </h2>
               {applied.length > 0 && (
                 <ul className="filter-chips" aria-label={t('listing.applied')}>
@@ -212,10 +230,22 @@ export function ProductsPage({ view, chrome, head, title, types, products, query
                 </ul>
               )}
               {shown.length === 0 ? (
-                <p className="listing-none">{products.length === 0 ? t('product.none') : t('listing.none')}</p>
+                <p className="listing-none">{applied.length === 0 ? t('product.none') : t('listing.none')}</p>
               ) : (
                 <ProductCards view={view} products={shown} price={price} first="eager" />
               )}
+              <Pagination
+                view={view}
+                page={query.page}
+                pages={pages}
+                href={(n) => `${here}${listingSearch({ ...query, page: n })}`}
+                texts={{
+                  label: 'listing.pages',
+                  pageOf: 'listing.page_of',
+                  previous: 'listing.previous',
+                  next: 'listing.next',
+                }}
+              />
             </section>
           </div>
         </div>
@@ -231,7 +261,8 @@ function appliedFilters(
   price: (minor: number) => string,
 ): Array<{ label: string; href: string }> {
   const { t } = view
-  const without = (change: Partial<ListingQuery>) => listingSearch({ ...query, ...change })
+  // Removing a filter starts the listing again from its first page.
+  const without = (change: Partial<ListingQuery>) => listingSearch({ ...query, ...change, page: 1 })
   const filters = [
     ...query.disciplines.map((value) => ({
       label: t(`listing.disciplines.${value}`),
@@ -260,9 +291,10 @@ function appliedFilters(
 
 /**
  * `GET /{m}/products` (every type the market sells) and `GET /{m}/products/type/{type}` (one type; a type the market
- * does not sell is "Page Not Found"), filtered and ordered by the query string (src/pages/listing-query.ts). The
- * lists come from the cache of every type's products (one entry per type, whatever the filters); a filtered URL's
- * canonical is the unfiltered listing, which is the one search engines index.
+ * does not sell is "Page Not Found"), filtered, ordered and paged by the query string (src/pages/listing-query.ts):
+ * the backend answers one page with the facet counts (docs/decisions/069); a page past the last is "Page Not Found".
+ * A filtered or reordered URL's canonical is the unfiltered listing, which is the one search engines index; its page
+ * 2 onwards is canonical to itself.
  */
 export async function productsPage(c: Context<MarketEnv>): Promise<Response> {
   const { market, api, t } = c.var
@@ -270,18 +302,22 @@ export async function productsPage(c: Context<MarketEnv>): Promise<Response> {
   const [types, chrome] = await Promise.all([api.catalogue.types(), loadChrome(c)])
   const shown = types.filter((type) => typeSlug === undefined || type.slug === typeSlug)
   if (typeSlug !== undefined && shown.length === 0) throw PageError.pageNotFound(c.req.url)
-  const lists = await Promise.all(shown.map((type) => api.catalogue.products(type.slug)))
-  const products = lists.flat()
   const query = parseListingQuery(new URL(c.req.url).searchParams, market.site.currency)
+  const listing = await loadListing(c, typeSlug, shown, query)
+  if (query.page > Math.max(1, Math.ceil(listing.total / LISTING_PER_PAGE))) throw PageError.pageNotFound(c.req.url)
   const title = typeSlug === undefined ? t('product.all_products') : (shown[0] as ProductType).name
   const view = viewOf(c, t, market)
   const seo = await (typeSlug === undefined
     ? modelSeo(api, 'Listing', 'products')
     : modelSeo(api, 'ProductType', (shown[0] as ProductType).id))
+  // The plain listing's page as read (a malformed number is the first page); any filter or order: the listing.
+  const canonicalAddress = new URL(c.req.url)
+  canonicalAddress.search = listingSearch({ ...query, page: 1 }) === '' && query.page > 1 ? `?page=${query.page}` : ''
   const head: HeadProps = {
     ...headFromSeo(seo, { title: `${title} · ${t('brand.name')}`, description: t('brand.tagline') }, view.origin),
-    // Filters and orders are not pages of their own: every one's canonical is the listing without them.
-    canonical: canonicalUrl(view.origin, c.req.url),
+    // Filters and orders are not pages of their own: every one's canonical is the listing without them; the plain
+    // listing's later pages are pages of their own.
+    canonical: canonicalUrl(view.origin, canonicalAddress.href, ['page']),
     alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
       typeSlug === undefined ? pageGroups.products(places, index) : pageGroups.productType(places, index, typeSlug),
     ),
@@ -305,7 +341,7 @@ export async function productsPage(c: Context<MarketEnv>): Promise<Response> {
       head={head}
       title={title}
       types={types}
-      products={products}
+      listing={listing}
       query={query}
     />,
     {
@@ -314,32 +350,64 @@ export async function productsPage(c: Context<MarketEnv>): Promise<Response> {
   )
 }
 
-/** A filter of several values (disciplines, frame materials) as checkboxes, left out when the listing offers none. */
+/**
+ * A page of the listing: from the backend's filtered listing, or, from a backend that answers no facet counts (it
+ * does not filter), from every product of the listing's types (each list as short as a type is) filtered here.
+ */
+async function loadListing(
+  c: Context<MarketEnv>,
+  typeSlug: string | undefined,
+  types: ProductType[],
+  query: ListingQuery,
+): Promise<ListingPage> {
+  const { api } = c.var
+  const answer = await api.catalogue.listing(listingParams(query, typeSlug))
+  if (answer.facets) return { products: answer.products, total: answer.total, facets: answer.facets }
+  const lists = await Promise.all(types.map((type) => api.catalogue.products(type.slug)))
+  return pageOfList(lists.flat(), query)
+}
+
+/**
+ * A filter of several values (disciplines, frame materials) as checkboxes, each with the number of products it would
+ * list; a value the other filters leave none of stays, disabled (unless chosen). Left out when the listing has none.
+ */
 function FacetChoices({
   view,
   name,
   legend,
   labels,
-  values,
+  counts,
   chosen,
 }: {
   view: MarketView
   name: string
   legend: string
   labels: string
-  values: readonly string[]
+  counts: Record<string, number>
   chosen: readonly string[]
 }) {
+  const values = [...Object.keys(counts), ...chosen.filter((value) => !Object.hasOwn(counts, value))]
   if (values.length === 0) return null
   return (
     <fieldset>
       <legend>{view.t(legend)}</legend>
-      {values.map((value) => (
-        <label key={value} className="filter-choice">
-          <input type="checkbox" name={name} value={value} defaultChecked={chosen.includes(value)} />
-          <span>{view.t(`${labels}.${value}`)}</span>
-        </label>
-      ))}
+      {values.map((value) => {
+        const count = counts[value] ?? 0
+        const checked = chosen.includes(value)
+        return (
+          <label key={value} className="filter-choice">
+            <input
+              type="checkbox"
+              name={name}
+              value={value}
+              defaultChecked={checked}
+              disabled={count === 0 && !checked}
+            />
+            <span>{view.t(`${labels}.${value}`)}</span>
+            <FacetCount view={view} count={count} />
+          </label>
+        )
+      })}
     </fieldset>
   )
 }
@@ -347,4 +415,9 @@ function FacetChoices({
 /** The listing's status line, which says the new number of results once a filter applies (client/islands/listing-updates.ts). */
 function ListingStatus(_: ListingUpdatesProps) {
   return <p className="visually-hidden" role="status" />
+}
+
+/** A filter value's number of products, in the market's digits: "Road (12)". */
+function FacetCount({ view, count }: { view: MarketView; count: number }) {
+  return <span className="facet-count">{`(${formatCount(count, view.market.tag)})`}</span>
 }

@@ -253,7 +253,8 @@ describe('search', () => {
     const news = await visit('/it-it/news?fbclid=1')
     expect(news.text).toContain('<link rel="canonical" href="https://site.test/it-it/news"/>')
     for (const path of [
-      '/it-it/products?page=999',
+      // A listing reads its page, but a reordered one is canonical to the listing (tests/integration/listing-pages.test.ts).
+      '/it-it/products?sort=newest&page=1&utm_source=x',
       '/it-it/chi-siamo?q=x&page=7',
       '/it-it/dealers/cicli-bergamasca?page=9',
       '/it-it?page=2',

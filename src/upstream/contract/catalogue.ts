@@ -1,5 +1,12 @@
 import type { ReadOptions, Upstream } from '../client'
-import { productAnswer, productListAnswer, productTypesAnswer } from '../../../contract/catalogue-schemas'
+import {
+  type ListingFacets,
+  type ProductSummary,
+  productAnswer,
+  productListAnswer,
+  productListingAnswer,
+  productTypesAnswer,
+} from '../../../contract/catalogue-schemas'
 import { menuAnswer } from '../../../contract/schemas'
 import { dataOf, listOf, query, segment } from './answers'
 
@@ -21,7 +28,19 @@ export const catalogueCalls = (client: Upstream) => ({
   /** `GET api/front/products?type=`: every product of a type the market sells. */
   products: (type: string, options?: ReadOptions) =>
     listOf(client.get(`front/products${query({ type, per_page: PRODUCTS_OF_A_TYPE })}`, productListAnswer, options)),
+  /**
+   * `GET api/front/products?type=&discipline=&material=&ebike=&min=&max=&stock=&sort=&page=&per_page=`: a page of a
+   * listing filtered and ordered by the backend, with the total and the facet counts; `facets` null when the backend
+   * does not filter (it answered without them: docs/decisions/069).
+   */
+  listing: async (params: URLSearchParams, options?: ReadOptions): Promise<ListingAnswer> => {
+    const answer = await client.get(`front/products?${params}`, productListingAnswer, options)
+    return { products: answer?.data ?? [], total: answer?.meta.total ?? 0, facets: answer?.meta.facets ?? null }
+  },
   /** `GET api/front/products/{slug}`: a product the market sells, or null. */
   product: (slug: string, options?: ReadOptions) =>
     dataOf(client.get(`front/products/${segment(slug)}`, productAnswer, options)),
 })
+
+/** A page of a listing as the backend answered it. */
+export type ListingAnswer = { products: ProductSummary[]; total: number; facets: ListingFacets | null }
