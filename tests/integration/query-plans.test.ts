@@ -79,7 +79,6 @@ const REWRITTEN_ELSEWHERE: Array<{ sql: string; part: string }> = [
     sql: 'WHERE p.type_id = ?3 ORDER BY p.featured DESC',
     part: 'listings (products.ts): the menu’s products of a type',
   },
-  { sql: 'LIMIT ?4 OFFSET ?5', part: 'listings (products.ts): filtered, sorted and paged in the API' },
   { sql: 'SELECT * FROM dealers WHERE site = ? ORDER BY name', part: 'dealers by spatial bucket' },
   { sql: 'AS sites FROM products p JOIN product_types t', part: 'the page index paged' },
   { sql: 'FROM news ORDER BY published_at DESC, id DESC', part: 'the page index paged' },
