@@ -218,7 +218,7 @@ SELECT 'rider' || k || '@scale.example', 'Your order AUR-' || (${FIRST.order} + 
   // Whistleblower cases over the years: what the list shows (their sealed parts are placeholders no list opens).
   statements.push(`WITH RECURSIVE ${counter(count.cases)}
 INSERT INTO whistleblower_reports (receipt_code, submission_key, passphrase_hash, site, locale, category, anonymous, wrapped_key, sealed_report, state, received_at, acknowledged_at, closed_at)
-SELECT 'WB-SC' || printf('%02d', k % 100) || '-' || printf('%04d', k) || '-SCAL-E' || printf('%03d', k % 1000), 'scale-case-' || k, 'none', 'it', 'it',
+SELECT 'WB-SCXE-' || printf('%04d', k) || '-0000-' || printf('%04d', k % 10000), 'scale-case-' || k, 'none', 'it', 'it',
        ${pick(['fraud_corruption', 'product_safety', 'environment', 'data_protection', 'harassment_discrimination', 'other'], 'k')},
        k % 2, 'scale', 'scale', CASE WHEN k % 4 = 0 THEN 'closed' WHEN k % 4 = 1 THEN 'received' ELSE 'acknowledged' END,
        strftime('%Y-%m-%dT%H:%M:%fZ', '2026-11-20', '-' || (k * 3) || ' days'),
