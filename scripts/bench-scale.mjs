@@ -37,7 +37,7 @@ import { DEMO_STAFF, demoSeedStatements } from './demo-seed.mjs'
 import { demoSessionCookie } from './demo-login.mjs'
 import { root } from './local.mjs'
 import { MANY_ORDERS_CUSTOMER, reindexStatements, scaleCounts, scaleStatements } from './scale/generate.mjs'
-import { PAGE_KINDS, rowsBound, shownIn } from './scale/page-kinds.mjs'
+import { PAGE_KINDS, pathOf, rowsBound, shownIn } from './scale/page-kinds.mjs'
 import { consoleSessionCookie } from './staff-login.mjs'
 
 const SCALES = (process.env.BENCH_SCALES || '1,10,100').split(',').map(Number)
@@ -176,8 +176,8 @@ function resetPeakMemory() {
 const average = (values) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0)
 
 /** One page kind: warmed up, then `REQUESTS` requests one after the other; its figures per request. */
-async function measureKind(target, kind, { code, cookies }) {
-  const path = kind.path.replace(':code', code)
+async function measureKind(target, kind, scale, { code, cookies }) {
+  const path = pathOf(kind, scale, code)
   const headers = cookies[kind.visitor] ? { Cookie: cookies[kind.visitor] } : {}
   for (let i = 0; i < WARM_UP; i++) await (await fetch(`${ORIGIN}${path}`, { headers })).arrayBuffer()
   await delay(300)
@@ -249,7 +249,7 @@ async function warmAgainstCeiling(seeded, scale) {
 }
 
 const pad = (value, width) => String(value).padStart(width)
-function printTable(scale, rows) {
+function printTable(rows) {
   console.log(
     `${'page kind'.padEnd(34)} ${pad('status', 6)} ${pad('CPU/req', 9)} ${pad('peak MB', 8)} ${pad('rows read', 10)} ${pad('(bound)', 8)} ${pad('written', 8)} ${pad('KV put KiB', 10)} ${pad('up/req', 6)} ${pad('KiB', 6)}`,
   )
@@ -288,8 +288,8 @@ for (const scale of SCALES) {
   const rows = []
   try {
     const visit = await visitors()
-    for (const kind of PAGE_KINDS) rows.push(await measureKind(target, kind, visit))
-    printTable(scale, rows)
+    for (const kind of PAGE_KINDS) rows.push(await measureKind(target, kind, scale, visit))
+    printTable(rows)
     const kv = await largestKvValue(target.mf)
     console.log(`largest KV value: ${(kv.bytes / 1024).toFixed(1)} KiB (${kv.key})`)
     report.scales[scale] = { seededSeconds: seconds, rows, kv }

@@ -9,3 +9,5 @@ export const PAGE_KINDS: PageKind[]
 export function shownIn(kind: PageKind, body: string): number
 /** The most D1 rows a request of a kind may read, by what it showed. */
 export function rowsBound(shown: number): number
+/** A kind's path at a scale, with the visitor's checkout code. */
+export function pathOf(kind: PageKind, scale: number, code?: string): string

@@ -9,7 +9,7 @@ export const ROWS_PER_ITEM = 8
 export const ROWS_CONSTANT = 100
 
 /**
- * Each kind: its name, its path (`:code`: the visitor's checkout), who visits (anonymous, the customer with 500
+ * Each kind: its name, its path (`:code`: the visitor's checkout; `:deep`: pathOf's deep news page), who visits (anonymous, the customer with 500
  * orders, or a console role) and the items it shows at most — a page of its list, or one thing and its few neighbours;
  * 0: counted in the answer (the sitemap part's URLs).
  */
@@ -24,7 +24,8 @@ export const PAGE_KINDS = [
   },
   { name: 'product', path: '/it-it/products/aurora-strada-9', visitor: 'anonymous', shown: 8 },
   { name: 'news index', path: '/it-it/news', visitor: 'anonymous', shown: 12 },
-  { name: 'news, page 50', path: '/it-it/news?page=50', visitor: 'anonymous', shown: 12 },
+  // Page 50 where there is one: 100× has 63 pages of Italian articles, 10× 7, 1× one.
+  { name: 'news, page 50', path: '/it-it/news?page=:deep', visitor: 'anonymous', shown: 12 },
   { name: 'article', path: '/it-it/news/details/report-sostenibilita-2025', visitor: 'anonymous', shown: 6 },
   { name: 'search', path: '/it-it/search/all?q=strada', visitor: 'anonymous', shown: 10 },
   { name: 'dealer locator, from a town', path: '/it-it/rivenditori?near=Bergamo', visitor: 'anonymous', shown: 20 },
@@ -46,6 +47,10 @@ export const PAGE_KINDS = [
   { name: 'console: outbox', path: '/_console/outbox', visitor: 'editor', shown: 50 },
   { name: 'console: orders', path: '/_console/orders', visitor: 'editor', shown: 50 },
 ]
+
+/** A kind's path at a scale: the news' deep page where the scale has one (`:deep`), the checkout's code (`:code`). */
+export const pathOf = (kind, scale, code = '') =>
+  kind.path.replace(':deep', String(scale >= 100 ? 50 : scale >= 10 ? 5 : 1)).replace(':code', code)
 
 /** The items a page showed: its kind's `shown`, or the URLs its answer lists (a sitemap part). */
 export const shownIn = (kind, body) => kind.shown || (body.match(/<loc>/g)?.length ?? 0)

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import demo from '../../demo/content/dealers.json' with { type: 'json' }
 import reindexSql from '../../scripts/reindex-search.sql?raw'
 import { MANY_ORDERS_CUSTOMER, reindexStatements, scaleStatements } from '../../scripts/scale/generate.mjs'
-import { PAGE_KINDS, type PageKind, type Visitor, rowsBound, shownIn } from '../../scripts/scale/page-kinds.mjs'
+import { PAGE_KINDS, type PageKind, type Visitor, pathOf, rowsBound, shownIn } from '../../scripts/scale/page-kinds.mjs'
 import { consoleLogin } from '../fixtures/console'
 import { requestLinesOf } from '../fixtures/request-lines'
 import { cookieHeader, formPost, logIn } from '../fixtures/session'
@@ -94,7 +94,7 @@ async function coldRequest(kind: PageKind) {
   let body = ''
   const [line] = await requestLinesOf(async () => {
     const page = await visit(
-      kind.path.replace(':code', checkoutCode),
+      pathOf(kind, 10, checkoutCode),
       { headers: cookie ? { Cookie: cookie } : {} },
       { PAGE_CACHE: 'off' },
     )
