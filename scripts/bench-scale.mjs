@@ -4,8 +4,8 @@
 // built Worker in workerd with the page cache off, and for every page kind and console list of
 // scripts/scale/page-kinds.mjs, `BENCH_SCALE_REQUESTS` (20) requests one after the other once its lookups are warm:
 //   - CPU per request: the workerd processes' user + system time from /proc over the requests ÷ their number;
-//   - peak memory: workerd's peak resident set (VmHWM, reset before the kind through /proc/PID/clear_refs) above its
-//     resident set before the kind — one request at a time, so no request held more (docs/decisions/067);
+//   - peak memory: the most any one request raised workerd's peak resident set (VmHWM, reset before each request
+//     through /proc/PID/clear_refs) above its resident set then (docs/decisions/067);
 //   - D1 rows read and written, the largest KV value written and the upstream calls, per request, from the Worker's
 //     own request log (D1's own `meta.rows_read`/`rows_written`, reference-api/row-count.ts);
 // then every KV value the scale left, by size. At the largest scale, the warm anonymous home page (page cache on)
@@ -182,17 +182,20 @@ async function measureKind(target, kind, scale, { code, cookies }) {
   for (let i = 0; i < WARM_UP; i++) await (await fetch(`${ORIGIN}${path}`, { headers })).arrayBuffer()
   await delay(300)
   target.log.start({ record: true })
-  const rssBefore = resetPeakMemory()
-  const ticksBefore = workerdCpuTicks()
+  let ticks = 0
+  let peakKb = 0
   let body = ''
   let status = 0
   for (let i = 0; i < REQUESTS; i++) {
+    const rssBefore = resetPeakMemory()
+    const ticksBefore = workerdCpuTicks()
     const answer = await fetch(`${ORIGIN}${path}`, { headers })
     body = await answer.text()
+    ticks += workerdCpuTicks() - ticksBefore
+    peakKb = Math.max(peakKb, memoryKb('VmHWM') - rssBefore)
     status = answer.status
   }
-  const ticks = workerdCpuTicks() - ticksBefore
-  const peakMb = Math.max(0, memoryKb('VmHWM') - rssBefore) / 1024
+  const peakMb = peakKb / 1024
   const { entries } = await target.log.stop()
   const shown = shownIn(kind, body)
   return {
