@@ -117,8 +117,12 @@ const post = (path, cookie, fields) =>
     redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: ORIGIN, Cookie: cookie },
     body: new URLSearchParams(fields),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   })
-const get = async (path, cookie) => (await fetch(`${ORIGIN}${path}`, { headers: { Cookie: cookie } })).text()
+const get = async (path, cookie) =>
+  (
+    await fetch(`${ORIGIN}${path}`, { headers: { Cookie: cookie }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
+  ).text()
 
 /**
  * The visitors' cookies: the customer with 500 orders (with a bike in the cart and the checkout's choices made, for
@@ -156,8 +160,8 @@ async function visitors() {
 }
 
 /** workerd's resident set (`VmRSS`) or its peak (`VmHWM`), in kB, over its processes. */
-const memoryKb = (field) =>
-  workerdPids().reduce((sum, pid) => {
+const memoryKb = (field, pids) =>
+  pids.reduce((sum, pid) => {
     try {
       const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+)`, 'm'))
       return sum + Number(line?.[1] ?? 0)
@@ -166,13 +170,13 @@ const memoryKb = (field) =>
     }
   }, 0)
 /** Resets workerd's peak resident set to its resident set now (`5` to clear_refs); answers the resident set. */
-function resetPeakMemory() {
-  for (const pid of workerdPids()) {
+function resetPeakMemory(pids) {
+  for (const pid of pids) {
     try {
       writeFileSync(`/proc/${pid}/clear_refs`, '5')
     } catch {}
   }
-  return memoryKb('VmRSS')
+  return memoryKb('VmRSS', pids)
 }
 
 const average = (values) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0)
@@ -185,14 +189,16 @@ async function measureKind(target, kind, scale, { code, cookies }) {
     await (await fetch(`${ORIGIN}${path}`, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })).arrayBuffer()
   await delay(300)
   target.log.start({ record: true })
+  // Read once: spawning pgrep around every request cost more than the request under load.
+  const pids = workerdPids()
   let ticks = 0
   let done = 0
   let peakKb = 0
   let body = ''
   let status = 0
   for (let i = 0; i < REQUESTS; i++) {
-    const rssBefore = resetPeakMemory()
-    const ticksBefore = workerdCpuTicks()
+    const rssBefore = resetPeakMemory(pids)
+    const ticksBefore = workerdCpuTicks(pids)
     try {
       const answer = await fetch(`${ORIGIN}${path}`, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
       body = await answer.text()
@@ -203,8 +209,8 @@ async function measureKind(target, kind, scale, { code, cookies }) {
       status = 0
       break
     }
-    ticks += workerdCpuTicks() - ticksBefore
-    peakKb = Math.max(peakKb, memoryKb('VmHWM') - rssBefore)
+    ticks += workerdCpuTicks(pids) - ticksBefore
+    peakKb = Math.max(peakKb, memoryKb('VmHWM', pids) - rssBefore)
     done++
   }
   const peakMb = peakKb / 1024
@@ -302,8 +308,12 @@ for (const scale of SCALES) {
   const target = await site(folder, scale)
   const rows = []
   try {
+    if (process.env.BENCH_SCALE_VERBOSE) console.log('  signing in, filling the cart')
     const visit = await visitors()
-    for (const kind of PAGE_KINDS) rows.push(await measureKind(target, kind, scale, visit))
+    for (const kind of PAGE_KINDS) {
+      if (process.env.BENCH_SCALE_VERBOSE) console.log(`  measuring ${kind.name}`)
+      rows.push(await measureKind(target, kind, scale, visit))
+    }
     printTable(rows)
     const kv = await largestKvValue(target.mf)
     console.log(`largest KV value: ${(kv.bytes / 1024).toFixed(1)} KiB (${kv.key})`)

@@ -59,9 +59,9 @@ export const workerdPids = () =>
     .split('\n')
     .filter(Boolean)
 
-/** The CPU time (user + system, in ticks) of the workerd processes this script started. */
-export function workerdCpuTicks() {
-  return workerdPids().reduce((sum, pid) => {
+/** The CPU time (user + system, in ticks) of the workerd processes this script started (or of `pids`). */
+export function workerdCpuTicks(pids = workerdPids()) {
+  return pids.reduce((sum, pid) => {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
       return sum + Number(fields[11]) + Number(fields[12])
