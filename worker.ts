@@ -3,6 +3,7 @@ import { claimUnqueuedMails, failMail, releaseMails, sendMail, suppressAddress }
 import { deleteReporterMails, deleteSubmissions } from './reference-api/retention'
 import { rewrapSealed } from './reference-api/rewrap'
 import { withSiteRequest } from './reference-api/bearer-once'
+import { withRowCount } from './reference-api/row-count'
 import { withWorkerCustomer } from './reference-api/worker-customer'
 import type { Bindings } from './src/env'
 import site from './src/index'
@@ -14,8 +15,8 @@ import { embedReferenceApi } from './src/upstream/reference-api'
  * `UPSTREAM_URL` is empty, and whose retention and outbox the site's Cron Trigger and mail queue run.
  */
 embedReferenceApi({
-  fetch: (request, env, ctx, customer, siteRequest) =>
-    api.fetch(request, withSiteRequest(withWorkerCustomer(env, customer), siteRequest), ctx),
+  fetch: (request, env, ctx, customer, siteRequest, rows) =>
+    api.fetch(request, withSiteRequest(withWorkerCustomer(withRowCount(env, rows), customer), siteRequest), ctx),
   claimUnqueuedMails,
   releaseMails,
   sendMail,

@@ -1,6 +1,144 @@
-// Helpers of `npm run bench` (scripts/bench.mjs): the Worker's request log as Miniflare hands it over, the ceiling Worker,
-// the slow upstream's proxy and a raw first-byte timer. Nothing here talks to anything but 127.0.0.1.
+// Helpers of `npm run bench` (scripts/bench.mjs) and `npm run bench:scale` (scripts/bench-scale.mjs): the Worker built
+// as deployed into dist/bench, workerd through Miniflare with the site's bindings, a seeded database, workerd's CPU time,
+// the Worker's request log as Miniflare hands it over, the ceiling Worker, the slow upstream's proxy and a raw
+// first-byte timer. Nothing here talks to anything but 127.0.0.1.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest, createServer } from 'node:http'
+import { join, relative } from 'node:path'
+import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
+import { experimental_readRawConfig } from 'wrangler'
+import { root, runTool } from './local.mjs'
+
+/** Where the benchmarks build and keep their databases (git-ignored). */
+export const BENCH = join(root, 'dist/bench')
+
+/**
+ * Builds the Worker as deployed into dist/bench only (the client, the manifest the bundled Worker imports, the Worker),
+ * so a site that `npm start` is serving meanwhile keeps its dist/client, its src/render/asset-manifest.json and its
+ * dist/worker: wrangler.toml with the build sent to dist/bench — its [build] command (which `wrangler deploy` runs
+ * itself) writes the client and the manifest there, the bundle imports that manifest (an alias of the one import of
+ * src/render/assets.ts) and the assets are that client. Answers wrangler.toml as read and the bundle's modules.
+ */
+export function buildBenchWorker() {
+  const clientDir = join(BENCH, 'client')
+  const manifestFile = join(BENCH, 'asset-manifest.json')
+  const outdir = join(BENCH, 'worker')
+  const { rawConfig } = experimental_readRawConfig({ config: join(root, 'wrangler.toml') })
+  const file = join(BENCH, 'wrangler.json')
+  const build = `node scripts/build-client.mjs --outdir ${relative(root, clientDir)} --manifest ${relative(root, manifestFile)}`
+  mkdirSync(BENCH, { recursive: true })
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        ...rawConfig,
+        main: join(root, rawConfig.main),
+        build: { command: build, cwd: root },
+        assets: { ...rawConfig.assets, directory: clientDir },
+        alias: { ...rawConfig.alias, './asset-manifest.json': manifestFile },
+      },
+      null,
+      2,
+    )}\n`,
+  )
+  runTool('wrangler', ['deploy', '--dry-run', '--config', file, '--outdir', outdir, '--minify'])
+  const modules = readdirSync(outdir)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => ({ type: 'ESModule', path: join(outdir, f), contents: readFileSync(join(outdir, f)) }))
+  return { rawConfig, modules, outdir, BENCH }
+}
+
+/** The kernel's clock ticks per second (/proc's CPU times). */
+export const TICKS_PER_SECOND = 100
+
+/** The workerd processes this script started (Miniflare's children). */
+export const workerdPids = () =>
+  execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+
+/** The CPU time (user + system, in ticks) of the workerd processes this script started (or of `pids`). */
+export function workerdCpuTicks(pids = workerdPids()) {
+  return pids.reduce((sum, pid) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+      return sum + Number(fields[11]) + Number(fields[12])
+    } catch {
+      return sum
+    }
+  }, 0)
+}
+
+/** What the site and the ceiling share: the runtime's compatibility date and flags, 127.0.0.1 and the port. */
+export const runtimeOf = (rawConfig, port) => ({
+  compatibilityDate: rawConfig.compatibility_date,
+  compatibilityFlags: rawConfig.compatibility_flags ?? [],
+  host: '127.0.0.1',
+  port,
+})
+
+/**
+ * A workerd through Miniflare, from options in Miniflare 4's one-Worker shape (converted by Miniflare 5 itself), its
+ * local state kept under `persistTo` (Miniflare 5's one persistence root: the D1 database under `d1/`).
+ */
+export const workerd = ({ persistTo, ...options }) =>
+  new Miniflare({ ...convertV4MiniflareOptions(options), resourcePersistencePath: persistTo })
+
+/** The benchmark serves no static files: the pages' own cost is measured. */
+const noAssets = () => new Response('Not found', { status: 404 })
+
+/** The site's bindings but its variables (and where its D1 database is kept). */
+export const siteStorage = (rawConfig, persistTo) => ({
+  kvNamespaces: ['CACHE', 'SESSIONS'],
+  d1Databases: ['DB'],
+  persistTo,
+  r2Buckets: ['FILES'],
+  // wrangler.toml's limiters (docs/decisions/006), each with its namespace as Miniflare 5 requires.
+  ratelimits: Object.fromEntries(
+    (rawConfig.ratelimits ?? []).map(({ name, namespace_id, simple }) => [name, { namespace_id, simple }]),
+  ),
+  serviceBindings: { ASSETS: noAssets },
+})
+
+/**
+ * A database made once and kept in `folder`, which each site starts from a copy of: seeding goes through Miniflare's
+ * synchronous proxy (`prepare`), which fails an assertion now and then on this machine (`SynchronousFetcher.fetch`,
+ * seen under load): the seeding is then tried again on a fresh instance, up to three times. `options`: the workerd's
+ * (the site's modules and storage under `folder`).
+ */
+export async function seedDatabase({ folder, statements, options }) {
+  for (let attempt = 1; ; attempt++) {
+    rmSync(folder, { recursive: true, force: true })
+    const mf = workerd({ ...options, bindings: {}, handleStructuredLogs: () => {} })
+    try {
+      const db = await mf.getD1Database('DB')
+      for (const sql of statements) await db.prepare(sql).run()
+      return
+    } catch (error) {
+      if (attempt === 3) throw error
+      console.log(`seeding failed (${error instanceof Error ? error.message : String(error)}), trying again`)
+    } finally {
+      await mf.dispose()
+    }
+  }
+}
+
+/**
+ * The ceiling as a running workerd: the site's answer (status, headers, bytes) from a tiny Worker's memory, in the
+ * same runtime (`runtime`: runtimeOf's), its module written to `file`. Answers it and its request log.
+ */
+export async function ceilingSite(answer, runtime, file) {
+  const log = requestLog()
+  const mf = workerd({
+    ...runtime,
+    modules: [{ type: 'ESModule', path: file, contents: ceilingWorker(answer) }],
+    handleStructuredLogs: log.handle,
+  })
+  await mf.ready
+  return { mf, log }
+}
 
 /**
  * Reads the Worker's own request log (JSON lines with `event: "request"`, as Miniflare hands each line over) and tallies

@@ -16,18 +16,28 @@
 // 1.5 times the anonymous uncached home). It measures: it exits 0 whether or not a target is met.
 // It builds into dist/bench/ only (the client, the manifest the bundled Worker imports, the Worker), so a site that
 // `npm start` is serving meanwhile keeps its dist/client, its src/render/asset-manifest.json and its dist/worker.
-import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { cpus, loadavg } from 'node:os'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
-import { experimental_readRawConfig } from 'wrangler'
 import { readD1Migrations } from '@cloudflare/vitest-plugin'
-import { ceilingWorker, delay, requestLog, slowProxy, timedGet } from './bench-tools.mjs'
+import {
+  TICKS_PER_SECOND,
+  buildBenchWorker,
+  ceilingSite,
+  delay,
+  requestLog,
+  runtimeOf,
+  seedDatabase,
+  siteStorage,
+  slowProxy,
+  timedGet,
+  workerd,
+  workerdCpuTicks,
+} from './bench-tools.mjs'
 import { demoSeedStatements } from './demo-seed.mjs'
-import { root, runTool } from './local.mjs'
+import { root } from './local.mjs'
 import { demoSessionCookie } from './demo-login.mjs'
 
 const PAGES = [
@@ -51,119 +61,19 @@ const FIRST_BYTE_TARGET_MS = 50
 const PORT = 8790
 const API_PORT = 8791
 const ORIGIN = `http://127.0.0.1:${PORT}`
-const TICKS_PER_SECOND = 100
 
-const BENCH = join(root, 'dist/bench')
-const clientDir = join(BENCH, 'client')
-const manifestFile = join(BENCH, 'asset-manifest.json')
-const outdir = join(BENCH, 'worker')
-/**
- * wrangler.toml as deployed, with the build sent to dist/bench: its [build] command (which `wrangler deploy` runs
- * itself) writes the client and the manifest there, the bundle imports that manifest (an alias of the one import of
- * src/render/assets.ts) and the assets are that client. Paths are absolute: the file lives in dist/bench.
- */
-const { rawConfig } = experimental_readRawConfig({ config: join(root, 'wrangler.toml') })
-function benchConfig() {
-  const file = join(BENCH, 'wrangler.json')
-  const build = `node scripts/build-client.mjs --outdir ${relative(root, clientDir)} --manifest ${relative(root, manifestFile)}`
-  writeFileSync(
-    file,
-    `${JSON.stringify(
-      {
-        ...rawConfig,
-        main: join(root, rawConfig.main),
-        build: { command: build, cwd: root },
-        assets: { ...rawConfig.assets, directory: clientDir },
-        alias: { ...rawConfig.alias, './asset-manifest.json': manifestFile },
-      },
-      null,
-      2,
-    )}\n`,
-  )
-  return file
-}
-mkdirSync(BENCH, { recursive: true })
-runTool('wrangler', ['deploy', '--dry-run', '--config', benchConfig(), '--outdir', outdir, '--minify'])
-const modules = readdirSync(outdir)
-  .filter((f) => f.endsWith('.js'))
-  .map((f) => ({ type: 'ESModule', path: join(outdir, f), contents: readFileSync(join(outdir, f)) }))
-const schema = (await readD1Migrations(join(root, 'migrations'))).flatMap((m) => m.queries)
-const seed = demoSeedStatements()
-
-/** workerd processes started by this script (Miniflare's children), for their CPU time. */
-function workerdCpuTicks() {
-  const pids = execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-  return pids.reduce((sum, pid) => {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-      return sum + Number(fields[11]) + Number(fields[12])
-    } catch {
-      return sum
-    }
-  }, 0)
-}
-
-/** What the site and the ceiling share: the runtime's compatibility date and flags, 127.0.0.1 and the port. */
-const runtime = (port) => ({
-  compatibilityDate: rawConfig.compatibility_date,
-  compatibilityFlags: rawConfig.compatibility_flags ?? [],
-  host: '127.0.0.1',
-  port,
-})
-
-/**
- * A workerd through Miniflare, from options in Miniflare 4's one-Worker shape (converted by Miniflare 5 itself), its
- * local state kept under `persistTo` (Miniflare 5's one persistence root: the D1 database under `d1/`).
- */
-const workerd = ({ persistTo, ...options }) =>
-  new Miniflare({ ...convertV4MiniflareOptions(options), resourcePersistencePath: persistTo })
-
-/** The benchmark serves no static files: the pages' own cost is measured. */
-const noAssets = () => new Response('Not found', { status: 404 })
-
-/** The site's bindings but its variables (and where its D1 database is kept). */
-const storage = (persistTo) => ({
-  kvNamespaces: ['CACHE', 'SESSIONS'],
-  d1Databases: ['DB'],
-  persistTo,
-  r2Buckets: ['FILES'],
-  // wrangler.toml's limiters (docs/decisions/006), each with its namespace as Miniflare 5 requires.
-  ratelimits: Object.fromEntries(
-    (rawConfig.ratelimits ?? []).map(({ name, namespace_id, simple }) => [name, { namespace_id, simple }]),
-  ),
-  serviceBindings: { ASSETS: noAssets },
-})
-
-/**
- * The demo database, made once and kept in a folder each site starts from a copy of: seeding goes through Miniflare's
- * synchronous proxy (`prepare`), which fails an assertion now and then on this machine (`SynchronousFetcher.fetch`,
- * seen under load): the seeding is then tried again on a fresh instance, up to three times.
- */
+const { rawConfig, modules, outdir, BENCH } = buildBenchWorker()
+const runtime = (port) => runtimeOf(rawConfig, port)
+const storage = (persistTo) => siteStorage(rawConfig, persistTo)
 const seededDb = join(BENCH, 'd1-seeded')
-for (let attempt = 1; ; attempt++) {
-  rmSync(seededDb, { recursive: true, force: true })
-  const mf = workerd({
-    ...runtime(PORT),
-    modules,
-    modulesRoot: outdir,
-    ...storage(seededDb),
-    bindings: {},
-    handleStructuredLogs: () => {},
-  })
-  try {
-    const db = await mf.getD1Database('DB')
-    for (const sql of [...schema, ...seed]) await db.prepare(sql).run()
-    break
-  } catch (error) {
-    if (attempt === 3) throw error
-    console.log(`seeding failed (${error instanceof Error ? error.message : String(error)}), trying again`)
-  } finally {
-    await mf.dispose()
-  }
-}
+await seedDatabase({
+  folder: seededDb,
+  statements: [
+    ...(await readD1Migrations(join(root, 'migrations'))).flatMap((m) => m.queries),
+    ...demoSeedStatements(),
+  ],
+  options: { ...runtime(PORT), modules, modulesRoot: outdir, ...storage(seededDb) },
+})
 let copies = 0
 
 /**
@@ -198,16 +108,7 @@ async function site(vars = {}, port = PORT) {
 }
 
 /** The ceiling: the site's answer (status, headers, bytes) from a tiny Worker's memory, in the same runtime. */
-async function ceiling(answer) {
-  const log = requestLog()
-  const mf = workerd({
-    ...runtime(PORT),
-    modules: [{ type: 'ESModule', path: join(BENCH, 'ceiling.mjs'), contents: ceilingWorker(answer) }],
-    handleStructuredLogs: log.handle,
-  })
-  await mf.ready
-  return { mf, log }
-}
+const ceiling = (answer) => ceilingSite(answer, runtime(PORT), join(BENCH, 'ceiling.mjs'))
 
 /**
  * Logs the demo customer in through the site's own form and answers the cookies their browser then sends to `path`:

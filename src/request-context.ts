@@ -71,6 +71,7 @@ export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) =
         kv: c.env.CACHE,
         waitUntil: (promise) => c.executionCtx.waitUntil(promise),
         report: log.cacheOutcome,
+        reportPut: log.kvPut,
         onRefreshError: (key, error) => logEvent('warn', 'cache_refresh_failed', { key, error: errorName(error) }),
       },
       upstream,

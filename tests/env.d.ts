@@ -43,3 +43,9 @@ declare namespace Cloudflare {
     UPSTREAM_ACCESS_CLIENT_SECRET: string
   }
 }
+
+/** A file's text, as Vite imports it with `?raw` (scripts/reindex-search.sql in tests/integration/rows-read.test.ts). */
+declare module '*?raw' {
+  const text: string
+  export default text
+}

@@ -10,6 +10,8 @@ export type CacheContext = {
   kv: KVNamespace
   waitUntil: (promise: Promise<unknown>) => void
   report?: (key: string, outcome: CacheOutcome) => void
+  /** Told the size in bytes of each value written to KV (the request log keeps the largest). */
+  reportPut?: (key: string, bytes: number) => void
   onRefreshError?: (key: string, error: unknown) => void
 }
 
@@ -138,9 +140,15 @@ function store<T>(cache: CacheContext, key: string, policy: CachePolicy, value: 
   remember(key, entry, entry.storedAt)
   if (value === null && policy.absentInKv === false) return
   const { freshSeconds, staleSeconds } = policyOf(entry, policy)
+  const stored = JSON.stringify(entry)
+  cache.reportPut?.(key, bytesOf(stored))
   cache.waitUntil(
     cache.kv
-      .put(key, JSON.stringify(entry), { expirationTtl: Math.max(60, freshSeconds + staleSeconds) })
+      .put(key, stored, { expirationTtl: Math.max(60, freshSeconds + staleSeconds) })
       .catch((error) => cache.onRefreshError?.(key, error)),
   )
 }
+
+const encoder = new TextEncoder()
+/** A string's size in UTF-8 bytes, as KV stores it. */
+const bytesOf = (text: string): number => encoder.encode(text).byteLength

@@ -1,3 +1,4 @@
+import type { D1Rows } from '../../contract/d1-rows'
 import type { CacheOutcome } from '../cache/swr'
 import type { UpstreamCall } from '../upstream/client'
 import { logEvent } from './log'
@@ -46,6 +47,10 @@ export class RequestLog {
   private readonly cache: Partial<Record<CacheOutcome, number>> = {}
   private readonly failures: Array<{ path: string; failure: string; status: number }> = []
   private upstreamCalls = 0
+  /** The largest value the request wrote to KV, in bytes (the cached lookups' stores). */
+  private kvLargestPut = 0
+  /** The D1 rows the embedded API read and wrote for this request (reference-api/row-count.ts adds to it). */
+  readonly d1Rows: D1Rows = { read: 0, written: 0 }
   /** The failed calls that were the backend's failures (a 5xx, a timeout, no answer, garbage), not its refusals. */
   private backendFailures = 0
   market: string | null = null
@@ -81,6 +86,11 @@ export class RequestLog {
   /** Counts a cache lookup by how it was answered. */
   cacheOutcome = (_key: string, outcome: CacheOutcome): void => {
     this.cache[outcome] = (this.cache[outcome] ?? 0) + 1
+  }
+
+  /** Notes a value written to KV, by its size in bytes: the line reports the largest. */
+  kvPut = (_key: string, bytes: number): void => {
+    if (bytes > this.kvLargestPut) this.kvLargestPut = bytes
   }
 
   /** Counts an upstream call, and remembers a failed one (its path without query, secrets redacted). */
@@ -150,6 +160,9 @@ export class RequestLog {
       page: this.page ?? undefined,
       upstreamCalls: this.upstreamCalls,
       upstreamFailures: this.failures.length ? this.failures : undefined,
+      rowsRead: this.d1Rows.read || undefined,
+      rowsWritten: this.d1Rows.written || undefined,
+      kvLargestPut: this.kvLargestPut || undefined,
       error: this.error ?? undefined,
       durationMs: Date.now() - this.started,
     })

@@ -3,6 +3,7 @@ import type { AppEnv, Bindings } from '../env'
 import type { MailOutcome, QueuedMail, SuppressionReason } from '../../contract/outbox-mail'
 import type { RewrapBatch, RewrapPart } from '../../contract/rewrap-batch'
 import type { WorkerCustomer } from '../../contract/worker-customer'
+import type { D1Rows } from '../../contract/d1-rows'
 import { queueWrittenMails } from '../mail/mail-queue'
 
 /**
@@ -15,7 +16,8 @@ export type ReferenceApi = {
   /**
    * Answers a call in-process; `customer`, the backend's user the Worker vouches for on a held shop's call
    * (docs/decisions/043), travels beside the request, never in it; `siteRequest`, the same object for every call of
-   * one request of the site (an identity only), lets the API look a bearer token up once for that request's reads.
+   * one request of the site (an identity only), lets the API look a bearer token up once for that request's reads;
+   * `rows`, the request's tally of D1 rows read and written, which the API's database adds to.
    */
   fetch: (
     request: Request,
@@ -23,6 +25,7 @@ export type ReferenceApi = {
     ctx: Context['executionCtx'],
     customer?: WorkerCustomer,
     siteRequest?: object,
+    rows?: D1Rows,
   ) => Response | Promise<Response>
   /** Marks at most `limit` outbox rows not yet announced to the mail queue as queued; answers their ids. */
   claimUnqueuedMails(db: D1Database, limit: number): Promise<number[]>
@@ -65,7 +68,7 @@ let embedded: ReferenceApi | null = null
  * Hands the site the reference API it uses while `UPSTREAM_URL` is empty: once, when the Worker is composed.
  *
  * @example
- * embedReferenceApi({ fetch: (request, env, ctx, customer, siteRequest) => api.fetch(request, withSiteRequest(withWorkerCustomer(env, customer), siteRequest), ctx), claimUnqueuedMails, releaseMails, sendMail, failMail, suppressAddress, deleteSubmissions, deleteReporterMails, rewrapSealed })
+ * embedReferenceApi({ fetch: (request, env, ctx, customer, siteRequest, rows) => api.fetch(request, withSiteRequest(withWorkerCustomer(withRowCount(env, rows), customer), siteRequest), ctx), claimUnqueuedMails, releaseMails, sendMail, failMail, suppressAddress, deleteSubmissions, deleteReporterMails, rewrapSealed })
  */
 export function embedReferenceApi(referenceApi: ReferenceApi): void {
   embedded = referenceApi
@@ -77,7 +80,7 @@ export const embeddedReferenceApi = (): ReferenceApi | null => embedded
 /**
  * The request's way to the embedded reference API's `fetch` (for a vouched customer, when given), or null when none
  * was handed over. Its calls share one identity of this request, so the API looks the visitor's token up once for
- * all of them. A call that may write (any but GET and HEAD) is followed, in the background, by announcing the
+ * all of them, and the request log's tally of D1 rows, which they add to. A call that may write (any but GET and HEAD) is followed, in the background, by announcing the
  * mails it wrote to the mail queue — once its own background work is done too (a sign-up writes its mail after
  * answering).
  */
@@ -86,11 +89,12 @@ export function referenceApiOf(
 ): ((request: Request, customer?: WorkerCustomer) => Promise<Response>) | null {
   const referenceApi = embedded
   const siteRequest = {}
+  const rows = c.get('log')?.d1Rows
   return (
     referenceApi &&
     (async (request, customer) => {
       if (request.method === 'GET' || request.method === 'HEAD')
-        return referenceApi.fetch(request, c.env, c.executionCtx, customer, siteRequest)
+        return referenceApi.fetch(request, c.env, c.executionCtx, customer, siteRequest, rows)
       const ctx = c.executionCtx
       const background: Promise<unknown>[] = []
       const watched = new Proxy(ctx, {
@@ -104,7 +108,7 @@ export function referenceApiOf(
           return typeof value === 'function' ? value.bind(target) : value
         },
       })
-      const response = await referenceApi.fetch(request, c.env, watched, customer, siteRequest)
+      const response = await referenceApi.fetch(request, c.env, watched, customer, siteRequest, rows)
       ctx.waitUntil(Promise.allSettled(background).then(() => queueWrittenMails(c.env, referenceApi)))
       return response
     })
