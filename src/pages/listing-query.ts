@@ -12,8 +12,6 @@ import {
   type ProductSummary,
 } from '../../contract/catalogue-schemas'
 
-export { LISTING_SORTS, type ListingSort }
-
 /** How many products a page of a listing shows. */
 export const LISTING_PER_PAGE = 24
 

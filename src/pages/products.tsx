@@ -17,12 +17,11 @@ import { canonicalUrl } from '../seo/canonical'
 import { pageGroups } from '../seo/page-groups'
 import { breadcrumbs } from '../seo/structured-data'
 import { modelSeo } from '../seo/page-seo'
-import type { ProductType } from '../../contract/catalogue-schemas'
+import { LISTING_SORTS, type ProductType } from '../../contract/catalogue-schemas'
 import { loadChrome } from './chrome'
 import {
   LISTING_PARAMS,
   LISTING_PER_PAGE,
-  LISTING_SORTS,
   type ListingPage,
   type ListingQuery,
   listingParams,

@@ -45,8 +45,6 @@ const KNOWN_FULL_READS: Record<string, string> = {
   'orders (500 orders)': CHROME,
   cart: CHROME,
   'checkout review': CHROME,
-  'console: outbox': "the outbox's page counted over every mail (E: keyset paging)",
-  'console: orders': "the orders' page counted and filtered over every order (E: keyset paging)",
 }
 
 const cookies: Partial<Record<Visitor, string>> = {}
