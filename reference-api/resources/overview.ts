@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { overviewAnswer } from '../../contract/account-schemas'
-import { type ApiEnv, badParameter, positiveInt, respond } from '../context'
+import { type ApiContext, type ApiEnv, badParameter, positiveInt, respond } from '../context'
 import { type AddressRow, addressesOf, toAddress } from './addresses'
 import { type BikeRow, bikesOf, toBike } from './bikes'
 import { bearerOwner, type TokenUserRow, unauthorized, userOfRow, userOfTokenHash } from './auth'
@@ -20,7 +20,7 @@ const DEFAULT_ORDERS = 3
  * or a token this site request looked up). The same rows as `GET api/account/orders`, `…/bikes` and `…/addresses`
  * answer; without a known, unexpired token a 401 as every `api/account/*` call. Routed before `requireBearer`.
  */
-export const overview = new Hono<ApiEnv>().get('/account/overview', async (c) => {
+export async function overviewRead(c: ApiContext): Promise<Response> {
   const owner = await bearerOwner(c)
   if (!owner) return unauthorized(c)
   const asked = c.req.query('orders')
@@ -48,4 +48,7 @@ export const overview = new Hono<ApiEnv>().get('/account/overview', async (c) =>
       cart_item_count: tenant ? ((cart?.results[0] as { items: number } | undefined)?.items ?? 0) : null,
     },
   })
-})
+}
+
+/** `GET api/account/overview` among the API's routes (reference-api/direct-reads.ts answers it in-process). */
+export const overview = new Hono<ApiEnv>().get('/account/overview', overviewRead)

@@ -1,7 +1,7 @@
 import { createExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { api } from '../../reference-api'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { api, inProcessFetch } from '../../reference-api'
 import { withSiteRequest } from '../../reference-api/bearer-once'
 import { tokenHash } from '../../reference-api/passwords'
 import { requestLinesOf } from '../fixtures/request-lines'
@@ -239,5 +239,64 @@ describe("the overview's token looked up in its own batch (docs/decisions/066)",
         .bind(expiresAt?.expires_at, hash?.token_hash)
         .run()
     }
+  })
+})
+
+describe("the overview read in-process without the API's router (docs/decisions/066)", () => {
+  const request = (token: string | null, query = '', tenant: string | null = 'it') =>
+    new Request(`http://embedded.invalid/api/account/overview${query}`, {
+      headers: {
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(tenant ? { 'X-Tenant': tenant } : {}),
+        'X-Locale': 'it',
+      },
+    })
+  const answer = async (response: Response | Promise<Response>) => {
+    const { status, headers } = await response
+    return { status, type: headers.get('Content-Type'), body: await (await response).json() }
+  }
+
+  it('answers as the routed call does, its errors too, and never asks the router', async () => {
+    const { token } = await storedSession(giulia)
+    const failing = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === 'batch') return () => Promise.reject(new Error('D1 is down'))
+        const value = Reflect.get(target, key, target)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const cases: [Request, Cloudflare.Env][] = [
+      [request(token), env],
+      [request(token, '?orders=1', null), env],
+      [request(null), env],
+      [request('a'.repeat(64)), env],
+      [request(token, '?orders=99'), env],
+      [request(token), { ...env, DB: failing }],
+    ]
+    const match = vi.spyOn(api.router, 'match')
+    for (const [call, bindings] of cases) {
+      match.mockClear()
+      const direct = await answer(inProcessFetch(new Request(call), bindings, createExecutionContext()))
+      expect(match).not.toHaveBeenCalled()
+      expect(direct).toEqual(await answer(api.fetch(new Request(call), bindings, createExecutionContext())))
+      expect(match).toHaveBeenCalled()
+    }
+    match.mockRestore()
+    expect(
+      (await answer(inProcessFetch(request(token), { ...env, DB: failing }, createExecutionContext()))).status,
+    ).toBe(500)
+  })
+
+  it('routes every other call as before', async () => {
+    const { token } = await storedSession(giulia)
+    const match = vi.spyOn(api.router, 'match')
+    const profile = await inProcessFetch(
+      new Request('http://embedded.invalid/api/account/profile', { headers: { Authorization: `Bearer ${token}` } }),
+      env,
+      createExecutionContext(),
+    )
+    expect(profile.status).toBe(200)
+    expect(match).toHaveBeenCalled()
+    match.mockRestore()
   })
 })
