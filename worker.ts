@@ -1,4 +1,4 @@
-import { api } from './reference-api'
+import { inProcessFetch } from './reference-api'
 import { claimUnqueuedMails, failMail, releaseMails, sendMail, suppressAddress } from './reference-api/outbox-sender'
 import { deleteReporterMails, deleteSubmissions } from './reference-api/retention'
 import { rewrapSealed } from './reference-api/rewrap'
@@ -16,7 +16,7 @@ import { embedReferenceApi } from './src/upstream/reference-api'
  */
 embedReferenceApi({
   fetch: (request, env, ctx, customer, siteRequest, rows) =>
-    api.fetch(request, withSiteRequest(withWorkerCustomer(withRowCount(env, rows), customer), siteRequest), ctx),
+    inProcessFetch(request, withSiteRequest(withWorkerCustomer(withRowCount(env, rows), customer), siteRequest), ctx),
   claimUnqueuedMails,
   releaseMails,
   sendMail,

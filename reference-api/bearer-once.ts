@@ -56,6 +56,16 @@ export async function bearerUserOnce(
 }
 
 /**
+ * The user of `token` that a reading call of the same site request already looked up, or null when none did (nothing
+ * is looked up here).
+ */
+export async function lookedUpBearerUser(siteRequest: object | undefined, token: string): Promise<User | null> {
+  const user = siteRequest ? looked.get(siteRequest)?.get(token) : undefined
+  const found = await user?.catch(() => null)
+  return found ? { ...found } : null
+}
+
+/**
  * Forgets the users looked up for a site request: called after each call that may write (reference-api/index.ts), so
  * a read that began while it wrote does not outlive it.
  */

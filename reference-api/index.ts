@@ -1,7 +1,7 @@
-import { Hono } from 'hono'
+import { type ExecutionContext, Hono } from 'hono'
 import { forgetBearerUsers } from './bearer-once'
 import type { ApiEnv } from './context'
-import { errorName, loggablePath, logEvent } from './log'
+import { directRead, failed, setCaller } from './direct-reads'
 import { account } from './resources/account'
 import { auth } from './resources/auth'
 import { carts } from './resources/cart'
@@ -32,10 +32,7 @@ import { whistleblower } from './resources/whistleblower'
 export const api = new Hono<ApiEnv>().basePath('/api')
 
 api.use(async (c, next) => {
-  const tenant = c.req.header('X-Tenant')?.toLowerCase() ?? ''
-  const locale = c.req.header('X-Locale')?.toLowerCase() ?? ''
-  c.set('tenant', /^[a-z]{2,3}$/.test(tenant) ? tenant : null)
-  c.set('locale', /^[a-z]{2}$/.test(locale) ? locale : 'en')
+  setCaller(c)
   await next()
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') forgetBearerUsers(c.env.SITE_REQUEST)
 })
@@ -64,7 +61,19 @@ api.route('/', staffOrders)
 api.route('/', cases)
 
 api.notFound((c) => c.json({ message: 'Not Found' }, 404))
-api.onError((error, c) => {
-  logEvent('error', 'api_failed', { path: loggablePath(c.req.path), error: errorName(error) })
-  return c.json({ message: 'Server Error' }, 500)
-})
+api.onError(failed)
+
+/**
+ * Answers a call of the site in this isolate: a read whose route the Worker knows (reference-api/direct-reads.ts) by
+ * its handler alone, without the API's router and middleware chain (docs/decisions/066), every other call by `api`.
+ *
+ * @example
+ * inProcessFetch(request, withSiteRequest(withWorkerCustomer(env, customer), siteRequest), ctx)
+ */
+export function inProcessFetch(
+  request: Request,
+  env: ApiEnv['Bindings'],
+  ctx: ExecutionContext,
+): Response | Promise<Response> {
+  return directRead(request, env, ctx) ?? api.fetch(request, env, ctx)
+}

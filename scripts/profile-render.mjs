@@ -32,6 +32,7 @@ const OUT = join(root, 'dist/profile')
  */
 const PARTS = [
   ['hashing (CSP hashes, ETag)', { name: /^(digest|hashSource|inlineScriptHashes|etagOf|sha256|base64)$/ }],
+  ['critical CSS (tokens, rules)', { module: /src\/render\/(critical-css|page-modules)/ }],
   ['escaping', { name: /^(escapeTextForBrowser|escapeHtml|escapeEntireInlineScriptContent|scriptJson)$/ }],
   ['JSON-LD', { module: /src\/seo\/(json-ld|structured)/, name: /jsonLd|JsonLd|structuredData/ }],
   ['hreflang and alternates', { module: /src\/seo\/(page-groups|alternates|hreflang)/, name: /alternate|hreflang/i }],

@@ -13,10 +13,11 @@ import { selfService } from './self-service'
  * profile, password and erasure); every call needs the token (else 401).
  */
 export const account = new Hono<ApiEnv>()
+  // The overview looks its token up in its own batch (docs/decisions/066): routed before the token's own lookup.
+  .route('/', overview)
   .use('/account/*', requireBearer)
   .get('/account/profile', (c) => respond(c, profileAnswer, { data: c.var.user }))
   .route('/', addresses)
   .route('/', bikes)
   .route('/', orders)
-  .route('/', overview)
   .route('/', selfService)

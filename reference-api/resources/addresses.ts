@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { type Owner, ownerSql, ownerValue } from '../owner'
 import {
   acknowledgedAnswer,
   addressAnswer,
@@ -22,8 +23,10 @@ const FIELDS = ['label', ...POSTAL_ADDRESS_FIELDS] as const
 export const toAddress = (row: AddressRow) => ({ ...row, is_default: Boolean(row.is_default) })
 
 /** A user's addresses, the default first. */
-export const addressesOf = (db: D1Database, userId: number) =>
-  db.prepare(`SELECT ${COLUMNS} FROM addresses WHERE user_id = ? ORDER BY is_default DESC, id`).bind(userId)
+export const addressesOf = (db: D1Database, owner: Owner) =>
+  db
+    .prepare(`SELECT ${COLUMNS} FROM addresses WHERE user_id = ${ownerSql(owner)} ORDER BY is_default DESC, id`)
+    .bind(ownerValue(owner))
 
 /**
  * The bearer's addresses: `GET/POST api/account/addresses`, `GET/PUT/DELETE api/account/addresses/{id}` and

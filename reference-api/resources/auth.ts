@@ -17,7 +17,7 @@ import { mailText, queueMail } from '../outbox'
 import { demoAccountRefused } from '../demo-accounts'
 import { hashPassword, newToken, tokenHash, verifyPassword } from '../passwords'
 import { workerCustomerUser } from '../worker-customer'
-import { bearerUserOnce } from '../bearer-once'
+import { bearerUserOnce, lookedUpBearerUser } from '../bearer-once'
 
 /** How long an access token lives. */
 export const TOKEN_HOURS = 12
@@ -207,15 +207,41 @@ export async function bearerUser(c: ApiContext): Promise<User | null> {
 
 /** The user of an access token, if it is known and not expired: one statement on `access_tokens`. */
 async function userOfToken(db: D1Database, token: string): Promise<User | null> {
-  const row = await db
+  return userOfRow(await userOfTokenHash(db, await tokenHash(token)).first<TokenUserRow>())
+}
+
+/** A user as `userOfTokenHash` reads them. */
+export type TokenUserRow = Omit<UserRow, 'password_hash' | 'email_confirmed'> & { email_confirmed: number }
+
+/** The statement reading the user of an access token's hash, if it is known and not expired (for a batch). */
+export const userOfTokenHash = (db: D1Database, hash: string) =>
+  db
     .prepare(
       `SELECT u.id, u.email, u.first_name, u.last_name, u.phone, u.locale, u.created_at, u.email_confirmed_at IS NOT NULL AS email_confirmed
        FROM access_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = ? AND t.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+      WHERE t.token_hash = ? AND t.expires_at > ${NOW}`,
     )
-    .bind(await tokenHash(token))
-    .first<Omit<UserRow, 'password_hash' | 'email_confirmed'> & { email_confirmed: number }>()
-  return row ? { ...row, email_confirmed: row.email_confirmed === 1, name: `${row.first_name} ${row.last_name}` } : null
+    .bind(hash)
+
+/** The contract's user of a row `userOfTokenHash` read, or null without one. */
+export const userOfRow = (row: TokenUserRow | null | undefined): User | null =>
+  row ? { ...row, email_confirmed: row.email_confirmed === 1, name: `${row.first_name} ${row.last_name}` } : null
+
+/**
+ * Who an account read is for, without reading `access_tokens` apart: the customer the Worker vouches for on a held
+ * shop's call (their user), the user the same site request already looked up for this token, or else the token's
+ * hash for the read's own batch to look up (`userOfTokenHash`, `ownerSql`). Null without a well-formed token.
+ */
+export async function bearerOwner(c: ApiContext): Promise<{ user: User } | { tokenHash: string } | null> {
+  if (c.env.WORKER_CUSTOMER) {
+    const user = await workerCustomerUser(c.env.DB, c.env.WORKER_CUSTOMER)
+    return user && { user }
+  }
+  const token = bearerToken(c)
+  if (!token) return null
+  const known = await lookedUpBearerUser(c.env.SITE_REQUEST, token)
+  if (known) return { user: known }
+  return { tokenHash: await tokenHash(token) }
 }
 
 /** The contract's answer to a missing, unknown or expired token. */

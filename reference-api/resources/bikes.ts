@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { type Owner, ownerSql, ownerValue } from '../owner'
 import { bikeAnswer, bikeModelsAnswer, bikeRegistration, bikesAnswer } from '../../contract/account-schemas'
 import { type ApiContext, type ApiEnv, invalid, jsonBody, refuse, respond } from '../context'
 
@@ -26,8 +27,10 @@ const BIKE_SELECT = `
     FROM bikes b JOIN products p ON p.id = b.product_id JOIN product_types t ON t.id = p.type_id`
 
 /** A user's registered bikes, newest purchase first, their products named in `locale`. */
-export const bikesOf = (db: D1Database, locale: string, userId: number) =>
-  db.prepare(`${BIKE_SELECT} WHERE b.user_id = ?2 ORDER BY b.purchased_on DESC, b.id DESC`).bind(locale, userId)
+export const bikesOf = (db: D1Database, locale: string, owner: Owner) =>
+  db
+    .prepare(`${BIKE_SELECT} WHERE b.user_id = ${ownerSql(owner, '?2')} ORDER BY b.purchased_on DESC, b.id DESC`)
+    .bind(locale, ownerValue(owner))
 
 /** A bike row as the contract's bike. */
 export const toBike = (row: BikeRow) => ({

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { type Owner, ownerSql, ownerValue } from '../owner'
 import { toBase64Url } from '../bytes'
 import {
   addToCartInput,
@@ -75,14 +76,14 @@ export const customerCart = (c: ApiContext, userId: number, site: string) =>
  * The statement counting the items in the customer's cart of the market (`items`: 0 without a cart), as its answer's
  * `item_count` does: the account overview's batch reads the header's count with it.
  */
-export const customerCartCount = (db: D1Database, userId: number, site: string) =>
+export const customerCartCount = (db: D1Database, owner: Owner, site: string) =>
   db
     .prepare(
       `SELECT COALESCE(SUM(i.quantity), 0) AS items
          FROM carts c JOIN cart_items i ON i.cart_id = c.id
-        WHERE c.user_id = ? AND c.site = ?`,
+        WHERE c.user_id = ${ownerSql(owner)} AND c.site = ?`,
     )
-    .bind(userId, site)
+    .bind(ownerValue(owner), site)
 
 /** The customer's cart of the market, created empty when they have none. */
 async function ensureCustomerCart(c: ApiContext, userId: number, site: string): Promise<CartRow> {

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { type Owner, ownerSql, ownerValue } from '../owner'
 import {
   type Order,
   orderAnswer,
@@ -40,13 +41,13 @@ export type OrderRow = {
 export const ITEM_COUNT = '(SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS item_count'
 
 /** A user's orders as their list shows them, newest first: `limit` of them after the first `offset`. */
-export const latestOrders = (db: D1Database, userId: number, limit: number, offset = 0) =>
+export const latestOrders = (db: D1Database, owner: Owner, limit: number, offset = 0) =>
   db
     .prepare(
       `SELECT o.code, o.placed_at, o.status, o.currency, o.total, ${ITEM_COUNT}
-         FROM orders o WHERE o.user_id = ? ORDER BY o.placed_at DESC, o.id DESC LIMIT ? OFFSET ?`,
+         FROM orders o WHERE o.user_id = ${ownerSql(owner)} ORDER BY o.placed_at DESC, o.id DESC LIMIT ? OFFSET ?`,
     )
-    .bind(userId, limit, offset)
+    .bind(ownerValue(owner), limit, offset)
 
 /**
  * A page of the bearer's orders by keyset (`GET api/account/orders?cursor=&per_page=`; docs/decisions/068): newest

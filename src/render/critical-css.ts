@@ -1,5 +1,6 @@
 import { assets, type CssRule } from './assets'
-import { islandPreloads, islandsOf } from './page-modules'
+import { inlineScriptHashes } from './inline-scripts'
+import { islandPreloads } from './page-modules'
 
 /**
  * The script that applies the stylesheets a page loaded without blocking its first paint (`media="print"` until
@@ -7,8 +8,11 @@ import { islandPreloads, islandsOf } from './page-modules'
  */
 export const STYLESHEET_SWAP = "document.querySelectorAll('link[data-swap]').forEach(function(l){l.media='all'})"
 
-/** A page whose first paint needs no stylesheet request: its HTML, and the CSS inlined in its head (for its hash). */
-export type FirstPaint = { html: string; css: string }
+/**
+ * A page whose first paint needs no stylesheet request: its HTML, the CSS inlined in its head, and that CSS's
+ * `style-src` hash source (computed once per distinct CSS, kept with it).
+ */
+export type FirstPaint = { html: string; css: string; cssHash: Promise<string> }
 
 /**
  * Makes a page whole in one string paint without a blocking request (docs/decisions/065-first-paint.md): the rules
@@ -18,23 +22,27 @@ export type FirstPaint = { html: string; css: string }
  * rules are the page's own in the stylesheet's order, so the swap changes nothing on screen (no layout shift).
  * Its islands' modules are preloaded after it (src/render/page-modules.ts). Answers null for HTML without the
  * stylesheet's link (a streamed page keeps its blocking link and loads its islands' chunks when its entry asks).
+ * The HTML is read once for its tokens and islands; the CSS and its hash are kept per isolate by the page's tokens
+ * (decision 066).
  *
  * @example
- * const first = firstPaint(html, undefined) // then 'sha256-…' of first.css in style-src
+ * const first = firstPaint(html, undefined) // then await first.cssHash ('sha256-…') in style-src
  */
 export function firstPaint(html: string, nonce: string | undefined): FirstPaint | null {
   const siteLink = linkOf(assets.css)
   const at = html.indexOf(siteLink)
   const bodyEnd = html.lastIndexOf('</body>')
   if (at < 0 || bodyEnd < at) return null
-  const islands = islandsOf(html)
-  const css = pageCss(html, islands)
-  let head = html
-    .slice(0, bodyEnd)
-    .replace(siteLink, `<style>${css}</style>${deferredLink(assets.css)}${islandPreloads(islands)}`)
-  head = head.replace(linkOf(assets.mapCss), deferredLink(assets.mapCss))
+  const { tokens, islands } = pageMarks(html)
+  const { css, hash } = pageStyle(tokens, islands)
+  const headEnd = html.indexOf('</head>', at)
+  const end = headEnd < 0 ? bodyEnd : headEnd
+  // The stylesheets' links are in the head: only it is searched and rebuilt, the body is joined as it is.
+  const head = `${html.slice(0, at)}<style>${css}</style>${deferredLink(assets.css)}${islandPreloads(islands)}${html
+    .slice(at + siteLink.length, end)
+    .replace(linkOf(assets.mapCss), () => deferredLink(assets.mapCss))}`
   const swap = `<script${nonce ? ` nonce="${nonce}"` : ''}>${STYLESHEET_SWAP}</script>`
-  return { html: `${head}${swap}${html.slice(bodyEnd)}`, css }
+  return { html: `${head}${html.slice(end, bodyEnd)}${swap}${html.slice(bodyEnd)}`, css, cssHash: hash }
 }
 
 /** A stylesheet's link as the Document renders it. */
@@ -44,33 +52,72 @@ const deferredLink = (href: string) =>
   `<link rel="stylesheet" href="${href}" media="print" data-swap=""/><noscript>${linkOf(href)}</noscript>`
 
 const CSS_LIMIT = 100
-/** Each distinct set of a page's tokens' CSS, built once per isolate (a market's pages of one kind share most). */
-const built = new Map<string, string>()
+/** A page's CSS and its `style-src` hash source. */
+type PageStyle = { css: string; hash: Promise<string> }
+/**
+ * Each distinct set of a page's tokens' CSS with its hash, built once per isolate (a market's pages of one kind share
+ * most), keyed by the tokens in the order the page names them: the same kind of page names them in the same order.
+ */
+const built = new Map<string, PageStyle>()
 
 /**
  * The rules of the site's stylesheet the page's HTML can match, or the code of its `islands` renders, in order,
  * inside their at-rules.
  */
 export function pageCss(html: string, islands: readonly string[]): string {
-  const tokens = pageTokens(html)
+  return pageStyle(pageMarks(html).tokens, islands).css
+}
+
+/** The CSS of a page's tokens and its islands', with its hash: built and hashed once per isolate per token set. */
+function pageStyle(pageTokens: ReadonlySet<string>, islands: readonly string[]): PageStyle {
+  const tokens = new Set(pageTokens)
   for (const name of islands) for (const token of assets.islands[name]?.tokens ?? []) tokens.add(token)
-  const key = [...tokens].sort().join(' ')
+  const key = [...tokens].join(' ')
   const known = built.get(key)
   if (known !== undefined) return known
   const css = rulesFor(tokens, assets.cssRules)
+  const style = { css, hash: inlineScriptHashes([css]).then(([hash]) => hash ?? '') }
   if (built.size >= CSS_LIMIT) built.delete(built.keys().next().value as string)
-  built.set(key, css)
-  return css
+  built.set(key, style)
+  return style
 }
 
-/** The class (`.x`) and id (`#x`) tokens of a page's HTML. */
-function pageTokens(html: string): Set<string> {
+const ATTRIBUTE_LIMIT = 5000
+/** Each distinct `class`/`id` attribute's tokens (`.a .b`, `#x`): a site's pages repeat the same few hundred. */
+const attributeTokens = new Map<string, readonly string[]>()
+
+/**
+ * The class (`.x`) and id (`#x`) tokens of a page's HTML in the order it names them, and the islands it marks that the
+ * client build knows (as `islandsOf`), from one pass over it.
+ */
+function pageMarks(html: string): { tokens: Set<string>; islands: string[] } {
   const tokens = new Set<string>()
-  for (const [, attribute, value] of html.matchAll(/\s(class|id)="([^"]*)"/g)) {
-    const prefix = attribute === 'class' ? '.' : '#'
-    for (const name of (value ?? '').split(/\s+/)) if (name) tokens.add(prefix + name)
+  const islands: string[] = []
+  for (const [attribute] of html.matchAll(/\s(?:class|id|data-island)="[^"]*"/g)) {
+    if (attribute.charCodeAt(1) === 100 /* d */) {
+      const name = attribute.slice(14, -1)
+      if (/^[\w-]+$/.test(name) && name in assets.islands && !islands.includes(name)) islands.push(name)
+      continue
+    }
+    for (const token of tokensOf(attribute)) tokens.add(token)
   }
-  return tokens
+  return { tokens, islands }
+}
+
+/** The tokens of one ` class="…"` or ` id="…"` attribute, as written (kept per isolate). */
+function tokensOf(attribute: string): readonly string[] {
+  const known = attributeTokens.get(attribute)
+  if (known !== undefined) return known
+  const isClass = attribute.charCodeAt(1) === 99 /* c */
+  const prefix = isClass ? '.' : '#'
+  const value = attribute.slice(isClass ? 8 : 5, -1)
+  const found = value
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((name) => prefix + name)
+  if (attributeTokens.size >= ATTRIBUTE_LIMIT) attributeTokens.clear()
+  attributeTokens.set(attribute, found)
+  return found
 }
 
 function rulesFor(tokens: Set<string>, rules: readonly CssRule[]): string {

@@ -104,7 +104,7 @@ export async function sendPage<E extends AppEnv>(
   const first = typeof body === 'string' && kind !== 'error' ? firstPaint(body, hashed ? undefined : nonce) : null
   if (first && hashed) inlineScripts.add(STYLESHEET_SWAP)
   const scripts = hashed ? { hashes: await inlineScriptHashes(inlineScripts) } : { nonce }
-  const styles = first ? await inlineScriptHashes([first.css]) : []
+  const styles = first ? [await first.cssHash] : []
   return c.body(first?.html ?? body, status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': contentSecurityPolicy({

@@ -1,8 +1,9 @@
 import { createExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { api } from '../../reference-api'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { api, inProcessFetch } from '../../reference-api'
 import { withSiteRequest } from '../../reference-api/bearer-once'
+import { tokenHash } from '../../reference-api/passwords'
 import { requestLinesOf } from '../fixtures/request-lines'
 import { SECOND, logIn, storedSession, visitAs } from '../fixtures/session'
 
@@ -163,5 +164,139 @@ describe('the account overview logged in, cheaper (issue 33)', () => {
         createExecutionContext(),
       )
     expect(lookups()).toBe(2)
+  })
+})
+
+/** The Worker's D1 as it is, counting its round trips: each batch, and each statement run on its own. */
+function countingRoundTrips(): { db: D1Database; trips: () => number } {
+  let trips = 0
+  const real = new WeakMap<object, D1PreparedStatement>()
+  const counted = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, key) {
+        if (key === 'bind') return (...values: unknown[]) => counted(target.bind(...values))
+        if (key === 'first' || key === 'all' || key === 'run' || key === 'raw') trips++
+        const value = Reflect.get(target, key, target)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    real.set(proxy, statement)
+    return proxy
+  }
+  const db = new Proxy(env.DB, {
+    get(target, key) {
+      if (key === 'prepare') return (sql: string) => counted(target.prepare(sql))
+      if (key === 'batch')
+        return (statements: D1PreparedStatement[]) => {
+          trips++
+          return target.batch(statements.map((statement) => real.get(statement) ?? statement))
+        }
+      const value = Reflect.get(target, key, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  return { db, trips: () => trips }
+}
+
+describe("the overview's token looked up in its own batch (docs/decisions/066)", () => {
+  const overview = (token: string | null, query = '', db: D1Database = env.DB, more: object = {}) =>
+    api.fetch(
+      new Request(`http://embedded.invalid/api/account/overview${query}`, {
+        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), 'X-Tenant': 'it', 'X-Locale': 'it' },
+      }),
+      { ...env, DB: db, ...more },
+      createExecutionContext(),
+    )
+
+  it('reads the user, the lists and the cart count in one round trip to D1 (two before)', async () => {
+    const { token } = await storedSession(giulia)
+    const { db, trips } = countingRoundTrips()
+    const answer = await overview(token, '', db)
+    expect(answer.status).toBe(200)
+    expect(((await answer.json()) as { data: { user: { first_name: string } } }).data.user.first_name).toBe('Giulia')
+    expect(trips()).toBe(1)
+  })
+
+  it('answers an unknown, expired or missing token with 401 as before, and a bad parameter with 422', async () => {
+    const { token } = await storedSession(lukas)
+    expect((await overview(null)).status).toBe(401)
+    expect((await overview(null, '?orders=0')).status).toBe(401)
+    expect((await overview('a'.repeat(64))).status).toBe(401)
+    expect((await overview(token, '?orders=0')).status).toBe(422)
+    const hash = { token_hash: await tokenHash(token) }
+    const expiresAt = await env.DB.prepare('SELECT expires_at FROM access_tokens WHERE token_hash = ?')
+      .bind(hash?.token_hash)
+      .first<{ expires_at: string }>()
+    await env.DB.prepare("UPDATE access_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE token_hash = ?")
+      .bind(hash?.token_hash)
+      .run()
+    try {
+      const expired = await overview(token)
+      expect(expired.status).toBe(401)
+      expect(await expired.json()).toEqual({ message: 'Unauthenticated.' })
+    } finally {
+      await env.DB.prepare('UPDATE access_tokens SET expires_at = ? WHERE token_hash = ?')
+        .bind(expiresAt?.expires_at, hash?.token_hash)
+        .run()
+    }
+  })
+})
+
+describe("the overview read in-process without the API's router (docs/decisions/066)", () => {
+  const request = (token: string | null, query = '', tenant: string | null = 'it') =>
+    new Request(`http://embedded.invalid/api/account/overview${query}`, {
+      headers: {
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(tenant ? { 'X-Tenant': tenant } : {}),
+        'X-Locale': 'it',
+      },
+    })
+  const answer = async (response: Response | Promise<Response>) => {
+    const { status, headers } = await response
+    return { status, type: headers.get('Content-Type'), body: await (await response).json() }
+  }
+
+  it('answers as the routed call does, its errors too, and never asks the router', async () => {
+    const { token } = await storedSession(giulia)
+    const failing = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === 'batch') return () => Promise.reject(new Error('D1 is down'))
+        const value = Reflect.get(target, key, target)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const cases: [Request, Cloudflare.Env][] = [
+      [request(token), env],
+      [request(token, '?orders=1', null), env],
+      [request(null), env],
+      [request('a'.repeat(64)), env],
+      [request(token, '?orders=99'), env],
+      [request(token), { ...env, DB: failing }],
+    ]
+    const match = vi.spyOn(api.router, 'match')
+    for (const [call, bindings] of cases) {
+      match.mockClear()
+      const direct = await answer(inProcessFetch(new Request(call), bindings, createExecutionContext()))
+      expect(match).not.toHaveBeenCalled()
+      expect(direct).toEqual(await answer(api.fetch(new Request(call), bindings, createExecutionContext())))
+      expect(match).toHaveBeenCalled()
+    }
+    match.mockRestore()
+    expect(
+      (await answer(inProcessFetch(request(token), { ...env, DB: failing }, createExecutionContext()))).status,
+    ).toBe(500)
+  })
+
+  it('routes every other call as before', async () => {
+    const { token } = await storedSession(giulia)
+    const match = vi.spyOn(api.router, 'match')
+    const profile = await inProcessFetch(
+      new Request('http://embedded.invalid/api/account/profile', { headers: { Authorization: `Bearer ${token}` } }),
+      env,
+      createExecutionContext(),
+    )
+    expect(profile.status).toBe(200)
+    expect(match).toHaveBeenCalled()
+    match.mockRestore()
   })
 })

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { assets } from '../../src/render/assets'
+import { firstPaint, pageCss } from '../../src/render/critical-css'
+
+/** The `'sha256-…'` source of a text, as a CSP names it. */
+async function hashSource(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
+  return `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`
+}
+
+const link = (href: string) => `<link rel="stylesheet" href="${href}"/>`
+/** A page as the Document renders it: the stylesheets' links in its head, `body` in its body. */
+const page = (body: string, head = link(assets.css)) =>
+  `<!DOCTYPE html><html lang="it"><head><meta charSet="utf-8"/>${head}</head><body>${body}</body></html>`
+
+describe("a page's first paint CSS, cheap on every uncached request (docs/decisions/066)", () => {
+  it('keeps the CSS with its hash per token set: the next page of the kind reuses both, whatever its text', async () => {
+    const first = firstPaint(page('<header class="site-header"><a id="main">Uno</a></header>'), undefined)
+    const next = firstPaint(page('<header class="site-header"><a id="main">Due, tre</a></header>'), 'n0nce')
+    expect(first?.css).toContain('.site-header')
+    expect(await first?.cssHash).toBe(await hashSource(first?.css ?? ''))
+    // The same object: neither the rules nor the hash are made again.
+    expect(next?.cssHash).toBe(first?.cssHash)
+    expect(next?.html).toContain('<script nonce="n0nce">')
+  })
+
+  it('selects the same rules whatever the order and repetition of the tokens, and adds what its islands name', () => {
+    const tokens = ['site-header', 'card', 'price']
+    const css = pageCss(`<div class="${tokens.join(' ')}"></div>`, [])
+    expect(pageCss(`<p class="price card"></p><i class="site-header  card"></i>`, [])).toBe(css)
+    const island = Object.keys(assets.islands)[0] ?? ''
+    const islandTokens = assets.islands[island]?.tokens ?? []
+    const withIsland = firstPaint(
+      page(`<div class="${tokens.join(' ')}"></div><div data-island="${island}"></div>`),
+      undefined,
+    )
+    const named = islandTokens.map((t) =>
+      t.startsWith('#') ? `<i id="${t.slice(1)}"></i>` : `<i class="${t.slice(1)}"></i>`,
+    )
+    expect(islandTokens.length).toBeGreaterThan(0)
+    expect(withIsland?.css).toBe(pageCss(`<div class="${tokens.join(' ')}"></div>${named.join('')}`, []))
+  })
+
+  it('defers both stylesheets of the head and leaves the body as written', () => {
+    const body = `<main class="locator">${link(assets.mapCss)} as text</main>`
+    const first = firstPaint(page(body, link(assets.css) + link(assets.mapCss)), undefined)
+    const html = first?.html ?? ''
+    const head = html.slice(0, html.indexOf('</head>'))
+    expect(head).toContain(`<link rel="stylesheet" href="${assets.mapCss}" media="print" data-swap=""/>`)
+    expect(head).toContain(`<noscript>${link(assets.css)}</noscript>`)
+    expect(html).toContain(`<body>${body}<script>`)
+    expect(html.endsWith('</script></body></html>')).toBe(true)
+  })
+})
