@@ -161,7 +161,7 @@ market.get('/news/:slugId', requirePage('news'), articlePermalink)
 market.get('/search/suggestions.json', requirePage('search'), searchSuggestions)
 market.get('/search/:type', requirePage('search'), searchPage)
 market.get('/dealers/:slug', requirePage('dealer-pages'), dealerPage)
-market.get('/:sitemap{sitemap(?:-dealers)?(?:-[0-9]+)?\\.xml}', marketSitemap)
+market.get('/:sitemap{sitemap(?:-(?:dealers|products|news))?(?:-[0-9]+)?\\.xml}', marketSitemap)
 // The whistleblower channel: pages of their own, not content pages (src/pages/whistleblower/, src/whistleblower/).
 // Open even under maintenance; off only where neither the backend nor the Worker holds the channel.
 market.use('/whistleblower-form/*', requireArea('whistleblower'))

@@ -127,8 +127,13 @@ export const products = new Hono<ApiEnv>()
   .get('/front/menu/products', async (c) => {
     const typeId = positiveInt(c.req.query('type_id'))
     if (!typeId) return c.json({ message: 'type_id must be a positive whole number' }, 422)
+    // The type's first products in the brand's order, from the listing rows' index of that order (migrations/0028),
+    // then their summaries: the menu reads its own rows, never the type's whole catalogue.
     const { results } = await c.env.DB.prepare(
-      `${PRODUCTS} WHERE p.type_id = ?3 ORDER BY p.featured DESC, p.position, p.id LIMIT ?4`,
+      `${PRODUCTS} JOIN product_listings l ON l.site = ?2 AND l.product_id = p.id
+        WHERE p.id IN (SELECT product_id FROM product_listings INDEXED BY product_listings_type_featured
+                        WHERE site = ?2 AND type_id = ?3 ORDER BY ${listingOrder('featured')} LIMIT ?4)
+        ORDER BY ${listingOrder('featured', 'l.')}`,
     )
       .bind(c.var.locale, marketOf(c), typeId, MENU_PRODUCTS)
       .all<ProductRow>()
@@ -137,12 +142,14 @@ export const products = new Hono<ApiEnv>()
   .get('/front/product-types', async (c) => {
     const { results } = await c.env.DB.prepare(
       `SELECT t.id, t.slug, COALESCE(tn.name, ten.name, t.slug) AS name, t.registrable,
-              (SELECT p.image FROM products p JOIN product_prices pr ON pr.product_id = p.id AND pr.site = ?2
-                WHERE p.type_id = t.id AND p.image IS NOT NULL ORDER BY p.featured DESC, p.position, p.id LIMIT 1) AS image
+              (SELECT p.image FROM product_listings l INDEXED BY product_listings_type_featured
+                 JOIN products p ON p.id = l.product_id
+                WHERE l.site = ?2 AND l.type_id = t.id AND p.image IS NOT NULL
+                ORDER BY ${listingOrder('featured', 'l.')} LIMIT 1) AS image
          FROM product_types t
          LEFT JOIN product_type_names tn ON tn.type_id = t.id AND tn.locale = ?1
          LEFT JOIN product_type_names ten ON ten.type_id = t.id AND ten.locale = 'en'
-        WHERE EXISTS (SELECT 1 FROM products p JOIN product_prices pr ON pr.product_id = p.id AND pr.site = ?2 WHERE p.type_id = t.id)
+        WHERE EXISTS (SELECT 1 FROM product_listings l WHERE l.site = ?2 AND l.type_id = t.id)
         ORDER BY t.position, t.id`,
     )
       .bind(c.var.locale, marketOf(c))

@@ -19,6 +19,13 @@ export function cacheKeysOf(upstream: string) {
     pageIndex: () => key('page-index'),
     /** A part of a site's dealers in the page index: among the market's keys, purged with it. */
     pageIndexDealers: (country: string, part: number) => key('market', country, 'page-index-dealers', part),
+    /** A part of a site's products, and of its articles in a locale, in the page index (purged with the market). */
+    pageIndexProducts: (country: string, part: number) => key('market', country, 'page-index-products', part),
+    pageIndexNews: (country: string, locale: string, part: number) =>
+      key('market', country, 'page-index-news', locale, part),
+    /** One product's or article's versions as the page index knows them, read by a market's page. */
+    pageIndexProduct: (country: string, slug: string) => key('market', country, 'page-index-product', slug),
+    pageIndexArticle: (country: string, slug: string) => key('market', country, 'page-index-article', slug),
     messages: (country: string, locale: string) => key('market', country, locale, 'messages'),
     menu: (country: string, locale: string, typeId: number) => key('market', country, locale, 'menu', typeId),
     seo: (country: string, locale: string, modelType: string, modelId: string | number) =>

@@ -58,6 +58,26 @@ export function createLookups(cache: CacheContext, upstream: Upstream, keys: Cac
       cachedList(cache, keys.pageIndexDealers(site, part), CacheShort, (background) =>
         pageIndexCalls(upstream).dealers(site, part, { background }),
       ),
+    /** One sitemap part of a site's products (the page index's `product_parts`). */
+    pageIndexProducts: (site: string, part: number) =>
+      cachedList(cache, keys.pageIndexProducts(site, part), CacheShort, (background) =>
+        pageIndexCalls(upstream).products(site, part, { background }),
+      ),
+    /** One sitemap part of a market's articles in a locale, with their stories' translations (`news_parts`). */
+    pageIndexNews: (site: string, locale: string, part: number) =>
+      cachedList(cache, keys.pageIndexNews(site, locale, part), CacheShort, (background) =>
+        pageIndexCalls(upstream).news(site, locale, part, { background }),
+      ),
+    /** A product's versions as the page index knows them (for a page of `site`): one entry, or none. */
+    pageIndexProduct: (site: string, slug: string) =>
+      cachedList(cache, keys.pageIndexProduct(site, slug), CacheShort, (background) =>
+        pageIndexCalls(upstream).product(slug, { background }),
+      ),
+    /** An article's versions as the page index knows them (for a page of `site`): its slug's and its stories'. */
+    pageIndexArticle: (site: string, slug: string) =>
+      cachedList(cache, keys.pageIndexArticle(site, slug), CacheShort, (background) =>
+        pageIndexCalls(upstream).article(slug, { background }),
+      ),
     /** The reads of one market, in its language and prices. */
     forMarket: (market: MarketRef) => marketReads(cache, keys, upstream.forMarket(market), market),
   }

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { redirectTarget } from '../auth/redirect-target'
 import type { AppEnv } from '../env'
 import { errorName, logEvent } from '../ops/log'
+import { type IndexedThing, indexWith } from '../seo/alternates'
 import { type PageGroup, type PagePlace, pageGroups, placesOf } from '../seo/page-groups'
 import type { PageIndex } from '../../contract/page-index-schemas'
 import type { Site } from '../../contract/schemas'
@@ -46,9 +47,9 @@ async function groupOfPath(
       logEvent('warn', 'page_index_unavailable', { error: errorName(error) })
       return null
     })
-  const withIndex = async (groupOf: (index: PageIndex) => PageGroup) => {
+  const withIndex = async (groupOf: (index: PageIndex) => PageGroup, thing?: IndexedThing) => {
     const found = await index()
-    return found ? groupOf(found) : null
+    return found ? groupOf(await indexWith(c, found, here.site.slug, thing).catch(() => found)) : null
   }
   const [first, second, third, ...more] = parts
   if (more.length > 0) return null
@@ -56,11 +57,13 @@ async function groupOfPath(
   if (first === 'products') {
     if (!second) return withIndex((found) => pageGroups.products(places, found))
     if (second === 'type' && third) return withIndex((found) => pageGroups.productType(places, found, third))
-    return third ? null : withIndex((found) => pageGroups.product(places, found, second))
+    return third ? null : withIndex((found) => pageGroups.product(places, found, second), { product: second })
   }
   if (first === 'news') {
     if (!second) return pageGroups.newsIndex(places, null)
-    return second === 'details' && third ? withIndex((found) => pageGroups.article(places, found, third, here)) : null
+    return second === 'details' && third
+      ? withIndex((found) => pageGroups.article(places, found, third, here), { article: third })
+      : null
   }
   if (first === 'dealers')
     return second && !third ? withIndex((found) => pageGroups.dealer(places, found, second, here.site.slug)) : null

@@ -174,8 +174,11 @@ export async function articlePage(c: Context<MarketEnv>): Promise<Response> {
     description: article.excerpt,
     canonical: canonicalUrl(view.origin, c.req.url),
     ogImage: absoluteUrl(view.origin, article.image),
-    alternates: await indexedAlternates(c, chrome.sites, (places, index, here) =>
-      pageGroups.article(places, index, article.slug, here),
+    alternates: await indexedAlternates(
+      c,
+      chrome.sites,
+      (places, index, here) => pageGroups.article(places, index, article.slug, here),
+      { article: article.slug },
     ),
     structuredData: view.origin
       ? [

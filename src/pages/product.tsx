@@ -333,8 +333,11 @@ export async function productPage(c: Context<MarketEnv>): Promise<Response> {
     canonical: canonicalUrl(view.origin, c.req.url),
     ogImage: absoluteUrl(view.origin, product.gallery[0]),
     ogImageAlt: product.name,
-    alternates: await indexedAlternates(c, chrome.sites, (places, index) =>
-      pageGroups.product(places, index, product.slug),
+    alternates: await indexedAlternates(
+      c,
+      chrome.sites,
+      (places, index) => pageGroups.product(places, index, product.slug),
+      { product: product.slug },
     ),
     structuredData: view.origin
       ? [

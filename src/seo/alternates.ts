@@ -1,12 +1,12 @@
 import type { Context } from 'hono'
 import { configOf } from '../config'
-import type { MarketEnv } from '../env'
+import type { AppEnv, MarketEnv } from '../env'
 import { languageTag } from '../i18n/formats'
 import { errorName, logEvent } from '../ops/log'
 import type { PageIndex } from '../../contract/page-index-schemas'
 import { type PageAvailability, availabilityOf } from '../market/availability'
 import type { Site } from '../../contract/schemas'
-import { type PageGroup, type PagePlace, pageGroups, placesOf } from './page-groups'
+import { type PageGroup, type PagePlace, pageGroups, placesOf, withEntries } from './page-groups'
 
 export type Alternate = { hreflang: string; href: string }
 
@@ -48,24 +48,57 @@ export function pageAlternates(
   return alternatesOf(pageGroups.contentPage(placesOf(sites, available), null, key), origin)
 }
 
+/** A product or an article: a page whose versions the index may list by themselves only (decision 071). */
+export type IndexedThing = { product: string } | { article: string }
+
+/**
+ * The page index with a product's or an article's own entries: an index that pages them (the embedded API's
+ * `product_parts`, `news_parts`) lists none, so they are read by themselves (`api/front/page-index/products/{slug}`,
+ * `…/news/{slug}`: one product, an article's slug and its story's articles), cached with the market `site`'s reads.
+ * An index that lists them all is used as it is.
+ */
+export async function indexWith<E extends AppEnv>(
+  c: Context<E>,
+  index: PageIndex,
+  site: string,
+  thing: IndexedThing | undefined,
+): Promise<PageIndex> {
+  if (!thing) return index
+  if ('product' in thing)
+    return index.products.length > 0
+      ? index
+      : withEntries(index, { products: await c.var.lookups.pageIndexProduct(site, thing.product) })
+  return index.news.length > 0
+    ? index
+    : withEntries(index, { news: await c.var.lookups.pageIndexArticle(site, thing.article) })
+}
+
 /** Where a page exists, from the live markets, the brand's page index and the request's own market. */
 export type GroupOf = (places: PagePlace[], index: PageIndex, here: PagePlace) => PageGroup
 
 /**
  * The hreflang alternates of a page of the request's market whose versions the brand's page index knows (products,
- * listings, articles, dealers). Without the index (the API failed and nothing is cached) the page has none, and says
+ * listings, articles, dealers; a product or an article named by `thing` read by itself). Without the index (the API failed and nothing is cached) the page has none, and says
  * so in the log: a page never fails for its alternates.
  *
  * @example
  * alternates: await indexedAlternates(c, chrome.sites, (places, index) => pageGroups.product(places, index, slug))
  */
-export async function indexedAlternates(c: Context<MarketEnv>, sites: Site[], groupOf: GroupOf): Promise<Alternate[]> {
+export async function indexedAlternates(
+  c: Context<MarketEnv>,
+  sites: Site[],
+  groupOf: GroupOf,
+  thing?: IndexedThing,
+): Promise<Alternate[]> {
   const origin = configOf(c.env).publicOrigin
   if (!origin) return []
-  const index = await c.var.lookups.pageIndex().catch((error: unknown) => {
-    logEvent('warn', 'page_index_unavailable', { error: errorName(error) })
-    return null
-  })
+  const index = await c.var.lookups
+    .pageIndex()
+    .then((found) => found && indexWith(c, found, c.var.market.site.slug, thing))
+    .catch((error: unknown) => {
+      logEvent('warn', 'page_index_unavailable', { error: errorName(error) })
+      return null
+    })
   const places = placesOf(sites, c.var.available)
   const here = places.find((place) => place.segment === c.var.market.segment)
   return index && here ? alternatesOf(groupOf(places, index, here), origin) : []

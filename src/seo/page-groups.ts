@@ -55,11 +55,55 @@ function articleLookup(index: PageIndex) {
 const showsArticle = (place: PagePlace, article: Article) =>
   article.locale === place.locale && (article.scope === '*' || article.scope === place.site.slug)
 
+/**
+ * Whether an article is the one a market shows of its story (or its slug): the market's own (scoped) before the one
+ * for every market. What a sitemap part lists, so a story is listed once per market.
+ */
+export function isShownVersion(index: PageIndex, place: PagePlace, article: Article): boolean {
+  if (!showsArticle(place, article)) return false
+  const { bySlug, byStory } = articleLookup(index)
+  const told = (article.story ? byStory.get(article.story) : bySlug.get(article.slug)) ?? [article]
+  const shown = told.filter((a) => showsArticle(place, a))
+  return (shown.find((a) => a.scope !== '*') ?? shown[0]) === article
+}
+
 /** The articles a market shows. */
 const articlesIn = (index: PageIndex, place: PagePlace) => index.news.filter((article) => showsArticle(place, article))
 
 const productsIn = (index: PageIndex, place: PagePlace) =>
   index.products.filter((product) => product.sites.includes(place.site.slug))
+
+/** When a market's products last changed: each listed product's time, or each of its sitemap parts'. */
+const productTimes = (index: PageIndex, place: PagePlace) => [
+  ...productsIn(index, place).map((product) => product.updated_at),
+  ...index.product_parts.filter((part) => part.site === place.site.slug).map((part) => part.lastmod),
+]
+
+/** When a market's articles last changed: each listed article's time, or each of its sitemap parts'. */
+const articleTimes = (index: PageIndex, place: PagePlace) => [
+  ...articlesIn(index, place).map((article) => article.updated_at),
+  ...newsPartsIn(index, place).map((part) => part.lastmod),
+]
+
+/** The articles' sitemap parts a market shows: its locale's, for every market or for its site. */
+export const newsPartsIn = (index: PageIndex, place: PagePlace) =>
+  index.news_parts.filter(
+    (part) => part.locale === place.locale && (part.scope === '*' || part.scope === place.site.slug),
+  )
+
+/** Whether a market sells products (of one type): a listed product, or a listing the index names. */
+const sells = (index: PageIndex, place: PagePlace, type?: string) =>
+  productsIn(index, place).some((product) => type === undefined || product.type === type) ||
+  index.listings.some((listing) => listing.site === place.site.slug && (type === undefined || listing.type === type))
+
+/**
+ * The index with only some products and articles listed (a page's own, or one sitemap part's, read from the API by
+ * themselves): what the groups of those pages need, without every product or article of the brand.
+ */
+export const withEntries = (
+  index: PageIndex,
+  entries: { products?: PageIndex['products']; news?: PageIndex['news'] },
+): PageIndex => ({ ...index, products: entries.products ?? index.products, news: entries.news ?? index.news })
 
 /**
  * Where each kind of public page exists (PRODUCT.md §5 SEO), as groups of versions: one rule for a page's hreflang
@@ -71,8 +115,7 @@ export const pageGroups = {
     places.map((place) => ({
       place,
       path: siteUrl(place.site, place.locale),
-      lastmod:
-        index && newest([...productsIn(index, place), ...articlesIn(index, place)].map((item) => item.updated_at)),
+      lastmod: index && newest([...productTimes(index, place), ...articleTimes(index, place)]),
     })),
 
   /** A content page (a pageLinks key) wherever the availability rule lets it be seen. */
@@ -91,19 +134,20 @@ export const pageGroups = {
 
   /** The listing of every product, in the markets that sell any (where the catalogue is served). */
   products: (places: PagePlace[], index: PageIndex): PageGroup =>
-    withPage(places, 'products').flatMap((place) => {
-      const sold = productsIn(index, place)
-      return sold.length
-        ? [{ place, path: `/${place.segment}/products`, lastmod: newest(sold.map((p) => p.updated_at)) }]
-        : []
-    }),
+    withPage(places, 'products').flatMap((place) =>
+      sells(index, place)
+        ? [{ place, path: `/${place.segment}/products`, lastmod: newest(productTimes(index, place)) }]
+        : [],
+    ),
 
   /** The listing of one product type, in the markets that sell one of its products. */
   productType: (places: PagePlace[], index: PageIndex, type: string): PageGroup =>
     withPage(places, 'products').flatMap((place) => {
       const sold = productsIn(index, place).filter((product) => product.type === type)
-      return sold.length
-        ? [{ place, path: `/${place.segment}/products/type/${type}`, lastmod: newest(sold.map((p) => p.updated_at)) }]
+      // With parts, the market's newest product change stands for its type's.
+      const times = sold.length ? sold.map((p) => p.updated_at) : productTimes(index, place)
+      return sells(index, place, type)
+        ? [{ place, path: `/${place.segment}/products/type/${type}`, lastmod: newest(times) }]
         : []
     }),
 
@@ -119,7 +163,7 @@ export const pageGroups = {
     withPage(places, 'news').map((place) => ({
       place,
       path: `/${place.segment}/news`,
-      lastmod: index && newest(articlesIn(index, place).map((a) => a.updated_at)),
+      lastmod: index && newest(articleTimes(index, place)),
     })),
 
   /**
@@ -157,7 +201,8 @@ export const pageGroups = {
 /** The places where the availability rule lets a section be seen (`news`, `products`). */
 const withPage = (places: PagePlace[], page: string) => places.filter((place) => place.available.has(page))
 
-function productGroup(places: PagePlace[], product: PageIndex['products'][number] | undefined): PageGroup {
+/** A product's page in each market that sells it (its entry's `sites`). */
+export function productGroup(places: PagePlace[], product: PageIndex['products'][number] | undefined): PageGroup {
   if (!product) return []
   return places
     .filter((place) => product.sites.includes(place.site.slug))
@@ -192,7 +237,7 @@ export function allPageGroups(places: PagePlace[], index: PageIndex | null): Pag
   for (const key of keys) groups.push(pageGroups.contentPage(places, index, key))
   if (index) {
     groups.push(pageGroups.products(places, index))
-    for (const type of new Set(index.products.map((product) => product.type)))
+    for (const type of new Set([...index.products, ...index.listings].map((entry) => entry.type)))
       groups.push(pageGroups.productType(places, index, type))
     for (const product of index.products) groups.push(productGroup(places, product))
     const told = new Set<string>()

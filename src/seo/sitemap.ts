@@ -6,8 +6,19 @@ import { ErrorMessages, PageError } from '../errors/page-error'
 import { availabilityOf } from '../market/availability'
 import { availableFor } from '../market/request-availability'
 import { alternatesOf } from './alternates'
-import type { PageIndex } from '../../contract/page-index-schemas'
-import { allPageGroups, dealerGroup, type PagePlace, type PageVersion, placesOf } from './page-groups'
+import { IDS_PER_SITEMAP_PART, type PageIndex } from '../../contract/page-index-schemas'
+import {
+  allPageGroups,
+  dealerGroup,
+  isShownVersion,
+  newsPartsIn,
+  type PagePlace,
+  type PageVersion,
+  pageGroups,
+  placesOf,
+  productGroup,
+  withEntries,
+} from './page-groups'
 
 /**
  * URLs per sitemap file: far below the protocol's 50,000, because each URL carries its alternates (one line per
@@ -24,10 +35,14 @@ export const sitemapPath = (segment: string, part: number) => `/${segment}/sitem
 /** The path of a market's sitemap of one part of its dealers: `/it-it/sitemap-dealers-0.xml`. */
 export const dealersSitemapPath = (segment: string, part: number) => `/${segment}/sitemap-dealers-${part}.xml`
 
-/** The dealers' part of a path's last segment (`sitemap-dealers-3.xml` 3), or null. */
-const dealerPartOf = (name: string): number | null => {
-  const match = /^sitemap-dealers-(0|[1-9][0-9]{0,5})\.xml$/.exec(name)
-  return match ? Number(match[1]) : null
+/** The path of a market's sitemap of one part of its products (`products`) or articles (`news`). */
+export const partSitemapPath = (segment: string, kind: 'products' | 'news', part: number) =>
+  `/${segment}/sitemap-${kind}-${part}.xml`
+
+/** The kind and part of a path's last segment (`sitemap-dealers-3.xml` dealers 3), or null. */
+const kindPartOf = (name: string): { kind: 'dealers' | 'products' | 'news'; part: number } | null => {
+  const match = /^sitemap-(dealers|products|news)-(0|[1-9][0-9]{0,5})\.xml$/.exec(name)
+  return match ? { kind: match[1] as 'dealers' | 'products' | 'news', part: Number(match[2]) } : null
 }
 
 /** The sitemap's parts of a path's last segment (`sitemap.xml` 1, `sitemap-2.xml` 2), or null. */
@@ -102,12 +117,33 @@ export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
           .filter((part) => part.site === place.site.slug && part.count > 0)
           .map((part) => entry(dealersSitemapPath(place.segment, part.part), part.lastmod))
       : []
-    return [...parts, ...dealerParts]
+    const productParts = place.available.has('products')
+      ? (index?.product_parts ?? [])
+          .filter((part) => part.site === place.site.slug && part.count > 0)
+          .map((part) => entry(partSitemapPath(place.segment, 'products', part.part), part.lastmod))
+      : []
+    const newsParts = place.available.has('news')
+      ? [...newsPartTimes(index, place)].map(([part, lastmod]) =>
+          entry(partSitemapPath(place.segment, 'news', part), lastmod),
+        )
+      : []
+    return [...parts, ...productParts, ...newsParts, ...dealerParts]
   })
   c.var.caching.allow(Caching.shared)
   return c.body(`${XML}<sitemapindex xmlns="${SITEMAP_NS}">\n${entries.join('\n')}\n</sitemapindex>\n`, 200, {
     'Content-Type': 'application/xml; charset=utf-8',
   })
+}
+
+/** A market's articles' parts (its locale's for every market and for its site, merged), each with its newest change. */
+function newsPartTimes(index: PageIndex | null, place: PagePlace): Map<number, string | null> {
+  const parts = new Map<number, string | null>()
+  for (const { part, count, lastmod } of index ? newsPartsIn(index, place) : []) {
+    if (count <= 0) continue
+    const known = parts.get(part) ?? null
+    parts.set(part, known && (!lastmod || known > lastmod) ? known : (lastmod ?? null))
+  }
+  return new Map([...parts].sort(([a], [b]) => a - b))
 }
 
 /**
@@ -116,8 +152,9 @@ export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
  */
 export async function marketSitemap(c: Context<MarketEnv>): Promise<Response> {
   const name = c.req.path.split('/').at(-1) ?? ''
-  const dealerPart = dealerPartOf(name)
-  if (dealerPart !== null) return dealersSitemap(c, dealerPart)
+  const kindPart = kindPartOf(name)
+  if (kindPart?.kind === 'dealers') return dealersSitemap(c, kindPart.part)
+  if (kindPart) return partSitemap(c, kindPart.kind, kindPart.part)
   const part = partOf(name)
   if (!part) throw PageError.pageNotFound(c.req.url)
   const origin = originOf(c)
@@ -152,6 +189,50 @@ async function dealersSitemap(c: Context<MarketEnv>, part: number): Promise<Resp
   })
   if (urls.length === 0) throw PageError.pageNotFound(c.req.url)
   return urlSet(c, urls)
+}
+
+/**
+ * `GET /{m}/sitemap-products-{part}.xml` and `/{m}/sitemap-news-{part}.xml`: the market's products (or articles) of
+ * one part of the page index's `product_parts` (`news_parts`), read as that range of ids
+ * (`api/front/page-index/products`, `…/news`), each with its lastmod and its alternates: a product's from the sites
+ * its entry names, an article's from its story's articles the part's answer brings. "Page Not Found" for an empty
+ * part or where the section is off.
+ */
+async function partSitemap(c: Context<MarketEnv>, kind: 'products' | 'news', part: number): Promise<Response> {
+  const origin = originOf(c)
+  await availableFor(c)
+  const [places, index] = await Promise.all([livePlaces(c), c.var.lookups.pageIndex()])
+  const here = places.find((place) => place.segment === c.var.market.segment)
+  const from = part * IDS_PER_SITEMAP_PART
+  const groups =
+    !here || !index || !here.available.has(kind)
+      ? []
+      : kind === 'products'
+        ? (await c.var.lookups.pageIndexProducts(here.site.slug, part)).map((product) => productGroup(places, product))
+        : await articleGroups(c, places, index, here, part, from)
+  const urls = groups.flatMap((group) => {
+    const version = group.find((v) => v.place.segment === here?.segment)
+    return version ? [urlOf(version, group, origin)] : []
+  })
+  if (urls.length === 0) throw PageError.pageNotFound(c.req.url)
+  return urlSet(c, urls)
+}
+
+/** The groups of the articles of one part a market shows (each story once: the version the market shows). */
+async function articleGroups(
+  c: Context<MarketEnv>,
+  places: PagePlace[],
+  index: PageIndex,
+  here: PagePlace,
+  part: number,
+  from: number,
+) {
+  const articles = await c.var.lookups.pageIndexNews(here.site.slug, here.locale, part)
+  const known = withEntries(index, { news: articles })
+  return known.news
+    .filter((a) => a.id != null && a.id >= from && a.id < from + IDS_PER_SITEMAP_PART)
+    .filter((a) => isShownVersion(known, here, a))
+    .map((a) => pageGroups.article(places, known, a.slug, here))
 }
 
 /** A page's `<url>`: its loc, its lastmod and its alternates, the same as the page's own `<link rel="alternate">`s. */

@@ -120,10 +120,10 @@ describe('hreflang (PRODUCT.md §5 SEO)', () => {
 
   it('lists on listings the markets that sell something of theirs, and on the news index every live market (its first page only)', async () => {
     const index = JSON.parse((await visit('/api/front/page-index')).text) as {
-      data: { products: Array<{ type: string; sites: string[] }> }
+      data: { listings: Array<{ type: string; site: string }> }
     }
     const sellsAccessories = (market: string) =>
-      index.data.products.some((p) => p.type === 'accessories' && p.sites.includes(market.split('-')[0] as string))
+      index.data.listings.some((l) => l.type === 'accessories' && l.site === market.split('-')[0])
     const accessories = await alternatesOf('/it-it/products/type/accessories')
     expect(accessories).toEqual(
       expected(

@@ -56,16 +56,18 @@ async function everyUrl(): Promise<Map<string, Url>> {
 }
 
 describe('the sitemap index', () => {
-  it("is valid XML listing each live market's sitemap and its dealers' part, never one under maintenance", async () => {
+  it("is valid XML listing each live market's sitemap and its products', articles' and dealers' parts, never one under maintenance", async () => {
     const { status, text, headers } = await visit('/sitemap.xml')
     expect(status).toBe(200)
     expect(headers.get('Content-Type')).toBe('application/xml; charset=utf-8')
     expect(headers.get('Cache-Control')).toBe('no-cache')
     const entries = sitemapIndexEntries(text)
-    // Every demo market has dealers, all of them with ids below 1,000: one part each.
+    // Every demo market sells products and shows articles and has dealers, all with ids below 1,000: one part each.
     expect(entries.map((entry) => entry.loc)).toEqual(
       LIVE_SEGMENTS.flatMap((market) => [
         `${ORIGIN}/${market}/sitemap.xml`,
+        `${ORIGIN}/${market}/sitemap-products-0.xml`,
+        `${ORIGIN}/${market}/sitemap-news-0.xml`,
         `${ORIGIN}/${market}/sitemap-dealers-0.xml`,
       ]),
     )
@@ -117,7 +119,13 @@ describe("the markets' sitemaps", () => {
 
   it('give each product, article and dealer the time it last changed', async () => {
     await env.DB.prepare("UPDATE products SET updated_at = '2026-11-20T10:30:00Z' WHERE slug = 'aurora-e-cargo'").run()
-    const urls = sitemapUrls((await visit('/it-it/sitemap.xml')).text)
+    const urls = (
+      await Promise.all(
+        ['sitemap.xml', 'sitemap-products-0.xml', 'sitemap-news-0.xml'].map(async (name) =>
+          sitemapUrls((await visit(`/it-it/${name}`)).text),
+        ),
+      )
+    ).flat()
     const at = (path: string) => urls.find((url) => url.loc === `${ORIGIN}/it-it${path}`)
     expect(at('/products/aurora-e-cargo')?.lastmod).toBe('2026-11-20T10:30:00Z')
     // The listing of its type, the listing of every product and the home changed with it.
@@ -142,7 +150,7 @@ describe("the markets' sitemaps", () => {
     }
   })
 
-  it(`are split every ${URLS_PER_SITEMAP} URLs, and a market's dealers by their ids' thousands, each part listed in the index`, async () => {
+  it("list a market's products, articles and dealers by their ids' thousands, each part listed in the index and every URL once", async () => {
     const articles = Array.from({ length: URLS_PER_SITEMAP + 50 }, (_, i) =>
       env.DB.prepare(
         "INSERT INTO news (slug, scope, locale, title, excerpt, published_at) VALUES (?, 'za', 'en', ?, '', '2025-01-01')",
@@ -153,31 +161,103 @@ describe("the markets' sitemaps", () => {
         "INSERT INTO dealers (slug, site, name, address, city, country_code, lat, lng) VALUES (?, 'za', ?, 'Main Road 1', 'Durban', 'ZA', -29.8, 31.0)",
       ).bind(`durban-cycles-${i}`, `Durban Cycles ${i}`),
     )
+    // A product sold in South Africa with an id in the second thousand.
+    const product = [
+      env.DB.prepare(
+        "INSERT INTO products (id, slug, type_id, image) SELECT 1500, 'durban-cruiser', id, NULL FROM product_types WHERE slug = 'accessories'",
+      ),
+      env.DB.prepare("INSERT INTO product_prices (product_id, site, amount) VALUES (1500, 'za', 99900)"),
+    ]
     for (let i = 0; i < articles.length; i += 500) await env.DB.batch(articles.slice(i, i + 500))
     for (let i = 0; i < dealers.length; i += 500) await env.DB.batch(dealers.slice(i, i + 500))
+    await env.DB.batch(product)
     const index = sitemapIndexEntries((await visit('/sitemap.xml')).text).map((entry) => entry.loc)
     const za = index.filter((loc) => loc.startsWith(`${ORIGIN}/za-en/`))
     expect(za).toEqual([
       `${ORIGIN}/za-en/sitemap.xml`,
-      `${ORIGIN}/za-en/sitemap-2.xml`,
+      `${ORIGIN}/za-en/sitemap-products-0.xml`,
+      `${ORIGIN}/za-en/sitemap-products-1.xml`,
+      `${ORIGIN}/za-en/sitemap-news-0.xml`,
+      `${ORIGIN}/za-en/sitemap-news-1.xml`,
       `${ORIGIN}/za-en/sitemap-dealers-0.xml`,
       `${ORIGIN}/za-en/sitemap-dealers-1.xml`,
     ])
     const parts = await Promise.all(za.map(async (loc) => sitemapUrls((await visit(loc)).text)))
-    expect(parts[0]).toHaveLength(URLS_PER_SITEMAP)
-    expect(parts[1]?.length).toBeGreaterThan(50)
-    // Every URL exactly once across the parts: every article and every dealer of the market among them.
+    // Every URL exactly once across the parts: every product, article and dealer of the market among them.
     const locs = parts.flat().map((url) => url.loc)
     expect(new Set(locs).size).toBe(locs.length)
     const { results } = await env.DB.prepare("SELECT slug FROM dealers WHERE site = 'za'").all<{ slug: string }>()
     for (const { slug } of results) expect(locs).toContain(`${ORIGIN}/za-en/dealers/${slug}`)
     for (let i = 0; i < URLS_PER_SITEMAP + 50; i++)
       expect(locs).toContain(`${ORIGIN}/za-en/news/details/durban-story-${i}`)
-    expect((await visit('/za-en/sitemap-3.xml')).status).toBe(404)
+    const sold = await env.DB.prepare(
+      "SELECT p.slug FROM products p JOIN product_prices pr ON pr.product_id = p.id WHERE pr.site = 'za'",
+    ).all<{ slug: string }>()
+    for (const { slug } of sold.results) expect(locs).toContain(`${ORIGIN}/za-en/products/${slug}`)
+    const shown = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM news WHERE locale = 'en' AND scope IN ('*', 'za') AND slug LIKE 'durban-story-%'",
+    ).first<{ n: number }>()
+    expect(locs.filter((loc) => loc.includes('/news/details/durban-story-'))).toHaveLength(shown?.n ?? -1)
+    expect((await visit('/za-en/sitemap-2.xml')).status).toBe(404)
+    expect((await visit('/za-en/sitemap-news-2.xml')).status).toBe(404)
+    expect((await visit('/za-en/sitemap-products-2.xml')).status).toBe(404)
     expect((await visit('/za-en/sitemap-dealers-2.xml')).status).toBe(404)
     expect((await visit('/it-it/sitemap-2.xml')).status).toBe(404)
     expect((await visit('/it-it/sitemap-dealers-01.xml')).status).toBe(404)
+    expect((await visit('/it-it/sitemap-news-01.xml')).status).toBe(404)
   })
+
+  it("keep the products' and articles' parts as they come, change, move and go (the count and the newest change)", async () => {
+    const recount = async () => ({
+      kept: (
+        await env.DB.prepare(
+          "SELECT site, part, count FROM product_sitemap_parts WHERE count > 0 AND site IN ('za', 'zz') ORDER BY 1, 2",
+        ).all()
+      ).results,
+      counted: (
+        await env.DB.prepare(
+          "SELECT site, product_id / 1000 AS part, COUNT(*) AS count FROM product_prices WHERE site IN ('za', 'zz') GROUP BY 1, 2 ORDER BY 1, 2",
+        ).all()
+      ).results,
+      keptNews: (
+        await env.DB.prepare(
+          "SELECT locale, scope, part, count FROM news_sitemap_parts WHERE count > 0 AND locale = 'en' ORDER BY 1, 2, 3",
+        ).all()
+      ).results,
+      countedNews: (
+        await env.DB.prepare(
+          "SELECT locale, scope, id / 1000 AS part, COUNT(*) AS count FROM news WHERE locale = 'en' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+        ).all()
+      ).results,
+    })
+    const same = async () => {
+      const { kept, counted, keptNews, countedNews } = await recount()
+      expect(kept).toEqual(counted)
+      expect(keptNews).toEqual(countedNews)
+    }
+    await same()
+    const { id } = (await env.DB.prepare(
+      "SELECT product_id AS id FROM product_prices WHERE site = 'za' LIMIT 1",
+    ).first<{ id: number }>()) ?? { id: 0 }
+    await env.DB.prepare("UPDATE products SET updated_at = '2030-01-01T00:00:00Z' WHERE id = ?").bind(id).run()
+    const lastmod = await env.DB.prepare("SELECT lastmod FROM product_sitemap_parts WHERE site = 'za' AND part = ? ")
+      .bind(Math.floor(id / 1000))
+      .first<{ lastmod: string }>()
+    expect(lastmod?.lastmod).toBe('2030-01-01T00:00:00Z')
+    await env.DB.prepare("UPDATE product_prices SET site = 'zz' WHERE product_id = ? AND site = 'za'").bind(id).run()
+    await same()
+    await env.DB.prepare("DELETE FROM product_prices WHERE product_id = ? AND site = 'zz'").bind(id).run()
+    await same()
+    await env.DB.prepare(
+      "INSERT INTO news (slug, scope, locale, title, excerpt, published_at) VALUES ('perth-story', 'au', 'en', 'Perth', '', '2025-02-01')",
+    ).run()
+    await same()
+    await env.DB.prepare("UPDATE news SET scope = '*' WHERE slug = 'perth-story'").run()
+    await same()
+    await env.DB.prepare("DELETE FROM news WHERE slug = 'perth-story'").run()
+    await same()
+  })
+
   it("keep the dealers' parts as dealers come, change, move and go (the count and the newest change)", async () => {
     const parts = async () =>
       (

@@ -480,18 +480,27 @@ async function placeOfAddress(c: Context<MarketEnv>, address: Pick<PostalAddress
   return (await place(address.postal_code)) ?? (await place(address.city))
 }
 
-/** The market's dealers that sell, nearest first to the customer's address, or the visitor, or the market's centre. */
+/** How many dealers the pick-up offers: the nearest that sell (docs/decisions/071). */
+export const PICKUP_DEALERS = 12
+
+/**
+ * The PICKUP_DEALERS dealers of the market that sell nearest to the customer's address, or the visitor, or the
+ * market's centre, nearest first (found by their grid cells, never the market's whole list), and the one already
+ * chosen wherever it is (one read by its slug).
+ */
 async function pickupDealers(
   c: Context<MarketEnv>,
   values: CheckoutValues,
   addresses: Address[],
 ): Promise<{ dealers: PickupDealer[]; origin: Origin }> {
-  const [all, place] = await Promise.all([
-    c.var.api.dealers.all(),
-    placeOfAddress(c, addressForPlace(values, addresses)),
+  const place = await placeOfAddress(c, addressForPlace(values, addresses))
+  const origin = originOf(c, place, '', [])
+  const chosen = /^[a-z0-9-]{1,80}$/.test(values.dealer ?? '') ? (values.dealer ?? '') : ''
+  const [nearest, named] = await Promise.all([
+    c.var.api.dealers.nearest(origin.point, ['sales'], PICKUP_DEALERS, origin.from !== 'visitor'),
+    chosen ? c.var.api.dealers.one(chosen).catch(() => null) : null,
   ])
-  const selling = (all ?? []).filter((dealer) => dealer.services.sales)
-  const origin = originOf(c, place, '', all ?? [])
+  const selling = named?.services.sales && !nearest.some((d) => d.slug === named.slug) ? [...nearest, named] : nearest
   const measured = origin.from !== 'centre'
   const dealers = byDistance(selling, origin.point).map(({ slug, name, address, postal_code, city, distance_km }) => ({
     slug,

@@ -42,15 +42,26 @@ type RideData = {
 /** First Strong Isolate … Pop Directional Isolate: a name or town kept in its own direction inside an option's text. */
 const isolate = (text: string) => `\u2068${text}\u2069`
 
+/** How many dealers the form offers: the nearest that offer test rides (docs/decisions/071), the contract's page. */
+export const RIDE_DEALERS = 50
+
 /**
- * What the form offers: the models of the market's bicycle types (the types marked `registrable`) and the dealers
- * that offer test rides and open on some day — nearest first from the town typed (`?near=`) or the visitor's position
- * at the edge, as the dealer locator measures, else by town. Every read is the market's cached one, but the place.
+ * What the form offers: the models of the market's bicycle types (the types marked `registrable`) and the
+ * RIDE_DEALERS dealers nearest to the town typed (`?near=`), the visitor's position at the edge or the market's centre
+ * that offer test rides and open on some day (found by their grid cells, never the market's whole list), nearest
+ * first, or by town from the centre; a dealer named by `?dealer=` (its page's link) is offered wherever it is. Every
+ * read is the market's cached one, but the place and the visitor's position.
  */
 async function loadRide(c: Context<MarketEnv>): Promise<RideData> {
   const { api, market } = c.var
   const near = nearOf(c)
-  const [types, all, place] = await Promise.all([api.catalogue.types(), api.dealers.all(), placeOf(c, near)])
+  const [types, place] = await Promise.all([api.catalogue.types(), placeOf(c, near)])
+  const origin = originOf(c, place, near, [])
+  const [nearest, named] = await Promise.all([
+    api.dealers.nearest(origin.point, ['test_rides'], RIDE_DEALERS, origin.from !== 'visitor'),
+    namedDealer(c),
+  ])
+  const all = named && !nearest.some((dealer) => dealer.slug === named.slug) ? [...nearest, named] : nearest
   const bicycles = types.filter((type) => type.registrable)
   const products = await Promise.all(bicycles.map((type) => api.catalogue.products(type.slug)))
   const groups = bicycles
@@ -60,7 +71,6 @@ async function loadRide(c: Context<MarketEnv>): Promise<RideData> {
     }))
     .filter((group) => group.models.length > 0)
   const offering = all.filter((dealer) => dealer.services.test_rides && dealer.hours.some((day) => day.length > 0))
-  const origin = originOf(c, place, near, all)
   const collator = new Intl.Collator(market.tag)
   const sorted =
     origin.from === 'centre'
@@ -76,6 +86,12 @@ async function loadRide(c: Context<MarketEnv>): Promise<RideData> {
     open: hours.map((day) => (day.length > 0 ? '1' : '0')).join(''),
   }))
   return { groups, dealers, origin, near, window: testRideWindow() }
+}
+
+/** The dealer `?dealer=` names (a dealer's page links to the form with it), or null: one read by its slug. */
+async function namedDealer(c: Context<MarketEnv>): Promise<Dealer | null> {
+  const slug = c.req.query('dealer') ?? ''
+  return /^[a-z0-9-]{1,80}$/.test(slug) ? await c.var.api.dealers.one(slug).catch(() => null) : null
 }
 
 /** The day names of a language, Monday first (`lunedì` … `domenica`). */
