@@ -84,7 +84,7 @@ describe("MAP_TILE_URL and the dealers' map's CSP (tiles once functional content
     const { headers, text } = await locator(TILES)
     expect(imageSources(headers)).toBe("'self' data: https://tiles.example.com")
     expect(text).toContain('https://tiles.example.com/osm/{z}/{x}/{y}.png')
-    expect(text).not.toContain('map-tiles-notice')
+    expect(text).not.toContain('class="map-tiles-notice"')
   })
 
   it("does the same on a dealer's page, whose map shows that dealer", async () => {
