@@ -87,8 +87,9 @@ const ATTRIBUTE_LIMIT = 5000
 const attributeTokens = new Map<string, readonly string[]>()
 
 /**
- * The class (`.x`) and id (`#x`) tokens of a page's HTML in the order it names them, and the islands it marks that the
- * client build knows (as `islandsOf`), from one pass over it.
+ * The class (`.x`) and id (`#x`) tokens of a page's HTML in the order it names them, and the islands it marks
+ * (`data-island="…"`, src/components/island.tsx) that the client build knows, in the order they first appear, from
+ * one pass over it.
  */
 function pageMarks(html: string): { tokens: Set<string>; islands: string[] } {
   const tokens = new Set<string>()

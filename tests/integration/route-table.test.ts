@@ -196,7 +196,12 @@ const ROUTES: Array<[method: string, pattern: string, example: string, handler: 
   ['GET', '/:market/newsletter/unsubscribe/:token', '/it-it/newsletter/unsubscribe/abc', newsletterUnsubscribePage],
   ['POST', '/:market/newsletter/unsubscribe/:token', '/it-it/newsletter/unsubscribe/abc', submitNewsletterUnsubscribe],
   ['GET', '/:market/:page/sent', '/it-it/contatti/sent', leadFormSent],
-  ['GET', '/:market/:sitemap{sitemap(?:-dealers)?(?:-[0-9]+)?\\.xml}', '/it-it/sitemap-dealers-0.xml', marketSitemap],
+  [
+    'GET',
+    '/:market/:sitemap{sitemap(?:-(?:dealers|products|news))?(?:-[0-9]+)?\\.xml}',
+    '/it-it/sitemap-products-0.xml',
+    marketSitemap,
+  ],
   ['GET', '/:market/:page', '/it-it/chi-siamo', contentPage],
   ['POST', '/:market/:page', '/it-it/contatti', submitLeadForm],
 ]
