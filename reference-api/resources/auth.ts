@@ -16,6 +16,7 @@ import { type ApiContext, type ApiEnv, invalid, jsonBody, notFound, refuse, resp
 import { mailText, queueMail } from '../outbox'
 import { demoAccountRefused } from '../demo-accounts'
 import { hashPassword, newToken, tokenHash, verifyPassword } from '../passwords'
+import { bearerTokenHash } from '../token-hashes'
 import { workerCustomerUser } from '../worker-customer'
 import { bearerUserOnce, lookedUpBearerUser } from '../bearer-once'
 
@@ -207,7 +208,7 @@ export async function bearerUser(c: ApiContext): Promise<User | null> {
 
 /** The user of an access token, if it is known and not expired: one statement on `access_tokens`. */
 async function userOfToken(db: D1Database, token: string): Promise<User | null> {
-  return userOfRow(await userOfTokenHash(db, await tokenHash(token)).first<TokenUserRow>())
+  return userOfRow(await userOfTokenHash(db, await bearerTokenHash(token)).first<TokenUserRow>())
 }
 
 /** A user as `userOfTokenHash` reads them. */
@@ -241,7 +242,7 @@ export async function bearerOwner(c: ApiContext): Promise<{ user: User } | { tok
   if (!token) return null
   const known = await lookedUpBearerUser(c.env.SITE_REQUEST, token)
   if (known) return { user: known }
-  return { tokenHash: await tokenHash(token) }
+  return { tokenHash: await bearerTokenHash(token) }
 }
 
 /** The contract's answer to a missing, unknown or expired token. */

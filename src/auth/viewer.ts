@@ -39,25 +39,32 @@ export const viewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   c.set('viewer', null)
   if (c.var.noTrace) return next()
   const id = readSessionId(c)
-  const sessions = id ? sessionsOf(c) : null
-  if (id && sessions) {
-    const remembered = c.env.SESSION_SECRET ? rememberedSession(c.env.SESSION_SECRET, id) : null
-    const session =
-      remembered ??
-      (await sessions.read(id).catch((error: unknown) => {
-        logEvent('error', 'session_unreadable', { error: errorName(error) })
-        return undefined
-      }))
+  const secret = c.env.SESSION_SECRET
+  if (!id || !secret) return next()
+  // Remembered, it is not due for its check: the store is not even made (docs/decisions/074).
+  const remembered = rememberedSession(secret, id)
+  if (remembered) {
+    setViewer(c, id, remembered)
+    return next()
+  }
+  const sessions = sessionsOf(c)
+  if (sessions) {
+    const session = await sessions.read(id).catch((error: unknown) => {
+      logEvent('error', 'session_unreadable', { error: errorName(error) })
+      return undefined
+    })
     const current = session && (await checkSession(c, sessions, id, session))
-    if (current) {
-      c.set('viewer', { sessionId: id, user: current.user, token: current.token })
-      // The page names who they are: only their browser may keep it.
-      c.var.caching.lower(Caching.personal)
-    }
+    if (current) setViewer(c, id, current)
     // A session that ended (not one we could not read) takes its cookie back.
     else if (session !== undefined) clearSessionCookie(c)
   }
   await next()
+}
+
+/** The request's viewer, and an answer only their browser may keep: the page names who they are. */
+function setViewer(c: Context<AppEnv>, id: string, session: Session): void {
+  c.set('viewer', { sessionId: id, user: session.user, token: session.token })
+  c.var.caching.lower(Caching.personal)
 }
 
 /**

@@ -63,111 +63,183 @@ function retryable({ failure, status }: UpstreamError, background: boolean): boo
  * const site = await upstream.get('sites/it', siteAnswer)
  */
 export function createUpstream(options: UpstreamOptions): Upstream {
-  const call = async <S extends z.ZodType>(
-    method: string,
-    path: string,
-    body: unknown,
-    schema: S,
-    deadline: number,
-    signal = options.signal,
-  ) => {
-    const started = Date.now()
-    const timeLeft = Math.max(1, deadline - started)
-    const report = (status: number, failure?: UpstreamFailure) =>
-      options.onCall?.({ method, path, status, ms: Date.now() - started, failure })
-    if (signal?.aborted) throw failed('unavailable', 0)
-    const controller = new AbortController()
-    const timer = setTimeout(() => controller.abort(), timeLeft)
-    const stop = () => controller.abort()
-    signal?.addEventListener('abort', stop)
-    try {
-      const response = await settleFirst(
-        options.transport(
-          new Request(`${options.baseUrl}/api/${path}`, {
-            method,
-            headers: headers(options, body !== undefined),
-            body: body === undefined ? undefined : JSON.stringify(body),
-            signal: controller.signal,
-          }),
-        ),
-        controller.signal,
-      )
-      if (!response.ok) {
-        if (isRefusal(response.status)) {
-          const reasons = rejectionSchema.safeParse(
-            await settleFirst(
-              response.json().catch(() => ({})),
-              controller.signal,
-            ),
-          )
-          throw failed('rejected', response.status, reasons.success ? reasons.data : { message: '' })
-        }
-        await response.body?.cancel().catch(() => {})
-        if (response.status === 404) {
-          report(404)
-          return null
-        }
-        throw failed(response.status === 401 ? 'unauthorized' : 'unavailable', response.status)
-      }
-      // The embedded API in this isolate checked its answer with this very schema: taken as it is, not read twice.
-      const checked = answeredInProcess(response) ? checkedValue(response, schema) : undefined
-      if (checked) {
-        report(response.status)
-        return checked.value as z.infer<S>
-      }
-      const json = await settleFirst(
-        response.json().catch(() => undefined),
-        controller.signal,
-      )
-      const parsed = schema.safeParse(json)
-      if (!parsed.success) throw failed('invalid', response.status)
-      report(response.status)
-      return parsed.data as z.infer<S>
-    } catch (error) {
-      if (error instanceof UpstreamError) throw error
-      throw failed(controller.signal.aborted && !signal?.aborted ? 'timeout' : 'unavailable', 0)
-    } finally {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', stop)
-    }
+  return new UpstreamClient(options)
+}
 
-    function failed(failure: UpstreamFailure, status: number, rejection?: Rejection) {
-      report(status, failure)
-      return new UpstreamError(failure, path, status || undefined, rejection)
-    }
+/**
+ * The client as a class: its methods are made once per isolate, not once per client (a page makes two or three
+ * clients: the request's, its market's, its customer's) and per call, as closures would be (the bundle names each
+ * closure it makes with `Object.defineProperty`: docs/decisions/074).
+ */
+class UpstreamClient implements Upstream {
+  constructor(private readonly options: UpstreamOptions) {}
+
+  get<S extends z.ZodType>(path: string, schema: S, { background = false }: ReadOptions = {}) {
+    return read(this.options, path, schema, background)
   }
 
-  const read = async <S extends z.ZodType>(path: string, schema: S, { background = false }: ReadOptions = {}) => {
-    const deadline = Date.now() + options.timeoutMs
-    const slot = background ? takeRetrySlot() : null
-    const attempts = background && !slot ? 1 : ReadRetry.attempts
-    const attempt = async (n: number): Promise<z.infer<S> | null> => {
+  send<S extends z.ZodType>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown, schema: S) {
+    return call(this.options, method, path, body, schema, Date.now() + this.options.timeoutMs, this.options.signal)
+  }
+
+  forMarket({ country, locale }: { country: string; locale: string }): Upstream {
+    return new UpstreamClient({ ...this.options, market: { country, locale } })
+  }
+
+  withToken(token: string | undefined): Upstream {
+    return new UpstreamClient({ ...this.options, token })
+  }
+}
+
+/** Reports a call to `onCall` (the request log), timed from `started`. */
+function report(
+  options: UpstreamOptions,
+  method: string,
+  path: string,
+  started: number,
+  status: number,
+  failure?: UpstreamFailure,
+) {
+  options.onCall?.({ method, path, status, ms: Date.now() - started, failure })
+}
+
+/** A call's failure: reported, and the error to throw. */
+function failed(
+  options: UpstreamOptions,
+  method: string,
+  path: string,
+  started: number,
+  failure: UpstreamFailure,
+  status: number,
+  rejection?: Rejection,
+): UpstreamError {
+  report(options, method, path, started, status, failure)
+  return new UpstreamError(failure, path, status || undefined, rejection)
+}
+
+/** One call: its answer's value (null for a 404), or an `UpstreamError` reported and thrown. */
+async function call<S extends z.ZodType>(
+  options: UpstreamOptions,
+  method: string,
+  path: string,
+  body: unknown,
+  schema: S,
+  deadline: number,
+  signal: AbortSignal | undefined,
+): Promise<z.infer<S> | null> {
+  const started = Date.now()
+  if (signal?.aborted) throw failed(options, method, path, started, 'unavailable', 0)
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(), Math.max(1, deadline - started))
+  const stop = {
+    handleEvent() {
+      controller.abort()
+    },
+  }
+  signal?.addEventListener('abort', stop)
+  try {
+    const response = await settleFirst(
+      options.transport(
+        new Request(`${options.baseUrl}/api/${path}`, {
+          method,
+          headers: headers(options, body !== undefined),
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: controller.signal,
+        }),
+      ),
+      controller.signal,
+    )
+    if (!response.ok) {
+      if (isRefusal(response.status)) {
+        const reasons = rejectionSchema.safeParse(
+          await settleFirst(
+            response.json().catch(() => ({})),
+            controller.signal,
+          ),
+        )
+        throw failed(
+          options,
+          method,
+          path,
+          started,
+          'rejected',
+          response.status,
+          reasons.success ? reasons.data : { message: '' },
+        )
+      }
+      await response.body?.cancel().catch(() => {})
+      if (response.status === 404) {
+        report(options, method, path, started, 404)
+        return null
+      }
+      throw failed(
+        options,
+        method,
+        path,
+        started,
+        response.status === 401 ? 'unauthorized' : 'unavailable',
+        response.status,
+      )
+    }
+    // The embedded API in this isolate checked its answer with this very schema: taken as it is, not read twice.
+    const checked = answeredInProcess(response) ? checkedValue(response, schema) : undefined
+    if (checked) {
+      report(options, method, path, started, response.status)
+      return checked.value as z.infer<S>
+    }
+    const json = await settleFirst(
+      response.json().catch(() => undefined),
+      controller.signal,
+    )
+    const parsed = schema.safeParse(json)
+    if (!parsed.success) throw failed(options, method, path, started, 'invalid', response.status)
+    report(options, method, path, started, response.status)
+    return parsed.data as z.infer<S>
+  } catch (error) {
+    if (error instanceof UpstreamError) throw error
+    throw failed(
+      options,
+      method,
+      path,
+      started,
+      controller.signal.aborted && !signal?.aborted ? 'timeout' : 'unavailable',
+      0,
+    )
+  } finally {
+    clearTimeout(timer)
+    signal?.removeEventListener('abort', stop)
+  }
+}
+
+/**
+ * A read: a visitor's retries fit in the call's timeout; a background refresh gets the whole retry policy (a slot of
+ * its own, a timeout per attempt) and is not aborted with the visitor's request, which it outlives.
+ */
+async function read<S extends z.ZodType>(
+  options: UpstreamOptions,
+  path: string,
+  schema: S,
+  background: boolean,
+): Promise<z.infer<S> | null> {
+  const deadline = Date.now() + options.timeoutMs
+  const slot = background ? takeRetrySlot() : null
+  const attempts = background && !slot ? 1 : ReadRetry.attempts
+  try {
+    for (let n = 1; ; n++) {
       try {
-        // A background refresh outlives the visitor's request: it is not aborted with it.
         return background
-          ? await call('GET', path, undefined, schema, Date.now() + options.timeoutMs, undefined)
-          : await call('GET', path, undefined, schema, deadline)
+          ? await call(options, 'GET', path, undefined, schema, Date.now() + options.timeoutMs, undefined)
+          : await call(options, 'GET', path, undefined, schema, deadline, options.signal)
       } catch (error) {
         const upstreamError = error as UpstreamError
         if (n >= attempts || (!background && options.signal?.aborted)) throw error
         const delay = retryDelay(n + 1)
         if (!retryable(upstreamError, background) || (!background && Date.now() + delay >= deadline)) throw error
         await (options.wait ?? sleep)(delay)
-        return attempt(n + 1)
       }
     }
-    try {
-      return await attempt(1)
-    } finally {
-      slot?.release()
-    }
-  }
-
-  return {
-    get: read,
-    send: (method, path, body, schema) => call(method, path, body, schema, Date.now() + options.timeoutMs),
-    forMarket: ({ country, locale }) => createUpstream({ ...options, market: { country, locale } }),
-    withToken: (token) => createUpstream({ ...options, token }),
+  } finally {
+    slot?.release()
   }
 }
 

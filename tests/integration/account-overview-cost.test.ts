@@ -6,6 +6,9 @@ import { withSiteRequest } from '../../reference-api/bearer-once'
 import { tokenHash } from '../../reference-api/passwords'
 import { requestLinesOf } from '../fixtures/request-lines'
 import { SECOND, logIn, storedSession, visitAs } from '../fixtures/session'
+import { createUpstream } from '../../src/upstream/client'
+import { accountCalls } from '../../src/upstream/contract/account'
+import { EMBEDDED_ORIGIN, embeddedTransport } from '../../src/upstream/transport'
 
 let giulia = ''
 let lukas = ''
@@ -298,5 +301,72 @@ describe("the overview read in-process without the API's router (docs/decisions/
     expect(profile.status).toBe(200)
     expect(match).toHaveBeenCalled()
     match.mockRestore()
+  })
+})
+
+/** The embedded API's answer to the bearer of `token` (a GET, or a write with its JSON body). */
+async function apiCall(token: string, path: string, method = 'GET', body?: unknown): Promise<Response> {
+  return api.fetch(
+    new Request(`http://embedded.invalid/api/${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        'X-Tenant': 'it',
+        'X-Locale': 'it',
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+    env,
+    createExecutionContext(),
+  )
+}
+
+describe('the account overview, fourth round (docs/decisions/074)', () => {
+  it('is read afresh on every visit: a name changed and a bike registered between two visits show on the second', async () => {
+    const { token } = await storedSession(lukas)
+    const first = await visitAs(lukas, '/it-it/my-account')
+    expect(first.status).toBe(200)
+    const profile = (
+      (await (await apiCall(token, 'account/profile')).json()) as { data: { first_name: string; last_name: string } }
+    ).data
+    const serial = `AUR26OVW${String(Date.now()).slice(-5)}`
+    expect(first.text).not.toContain(serial)
+    expect(
+      (await apiCall(token, 'account/profile', 'PUT', { first_name: 'Rinominato', last_name: profile.last_name })).ok,
+    ).toBe(true)
+    const bike = { serial_number: serial, product_id: 9, purchased_on: '2026-01-10' }
+    expect((await apiCall(token, 'account/bikes', 'POST', bike)).status).toBe(201)
+    const second = await visitAs(lukas, '/it-it/my-account')
+    expect(second.text).toContain('Rinominato')
+    expect(second.text).toContain(serial)
+    await apiCall(token, 'account/profile', 'PUT', { first_name: profile.first_name, last_name: profile.last_name })
+  })
+
+  it("hashes a customer's bearer token once per isolate: the overview's next visits hash nothing of it", async () => {
+    const { token } = await storedSession(giulia)
+    await visitAs(giulia, '/it-it/my-account')
+    const digest = vi.spyOn(crypto.subtle, 'digest')
+    try {
+      const overview = await visitAs(giulia, '/it-it/my-account')
+      expect(overview.status).toBe(200)
+      expect(overview.text).toContain('Giulia')
+      const hashed = digest.mock.calls.map(([, data]) => new TextDecoder().decode(data as ArrayBuffer))
+      expect(hashed).not.toContain(token)
+    } finally {
+      digest.mockRestore()
+    }
+  })
+
+  it("makes the upstream client's and the account calls' methods once per isolate, not per page", () => {
+    const client = createUpstream({
+      transport: embeddedTransport(api.fetch),
+      baseUrl: EMBEDDED_ORIGIN,
+      timeoutMs: 1000,
+    })
+    const customer = client.forMarket({ country: 'it', locale: 'it' }).withToken('a-token')
+    expect(customer.get).toBe(client.get)
+    expect(customer.send).toBe(client.send)
+    expect(accountCalls(customer).overview).toBe(accountCalls(client).overview)
   })
 })

@@ -139,7 +139,6 @@ export async function accountOverview(c: Context<MarketEnv>): Promise<Response> 
 async function overviewData(c: Context<MarketEnv>): Promise<OverviewLists & { user: User; cartCount?: number | null }> {
   const { account } = c.var
   const available = await availableFor(c)
-  const served = <T,>(area: string, list: T) => (available.has(area) ? list : null)
   if (configOf(c.env).upstream.kind === 'embedded') {
     const overview = await account.overview(RECENT_ORDERS)
     if (!overview) throw new UpstreamError('invalid', 'account/overview')
@@ -147,9 +146,9 @@ async function overviewData(c: Context<MarketEnv>): Promise<OverviewLists & { us
     return {
       user,
       cartCount: cart_item_count,
-      orders: served('account-orders', orders),
-      bikes: served('account-bikes', bikes),
-      addresses: served('account-addresses', addresses),
+      orders: available.has('account-orders') ? orders : null,
+      bikes: available.has('account-bikes') ? bikes : null,
+      addresses: available.has('account-addresses') ? addresses : null,
     }
   }
   const [user, orders, bikes, addresses] = await Promise.all([
