@@ -209,13 +209,14 @@ export async function articlePage(c: Context<MarketEnv>): Promise<Response> {
         ]
       : [],
   }
-  const [body, bikes] = await Promise.all([
-    sanitizeRichText(article.body),
-    storyBikesOf(c, article.products, chrome),
-  ])
-  return sendPage(c, <ArticlePage view={view} chrome={chrome} head={head} article={article} body={body} bikes={bikes} />, {
-    caching: Caching.shared,
-  })
+  const [body, bikes] = await Promise.all([sanitizeRichText(article.body), storyBikesOf(c, article.products, chrome)])
+  return sendPage(
+    c,
+    <ArticlePage view={view} chrome={chrome} head={head} article={article} body={body} bikes={bikes} />,
+    {
+      caching: Caching.shared,
+    },
+  )
 }
 
 /** `GET /{m}/news/{slug}-{id}`: the permalink of an article answers 301 with its canonical page. */

@@ -60,6 +60,10 @@ const BOUNDED: Array<{ sql: string; why: string }> = [
   { sql: "ORDER BY pc.locale = 'en' LIMIT 1", why: 'the page’s text in the language or English: two rows at most' },
   { sql: "ORDER BY scope = '*' LIMIT 1", why: 'the market’s article or the brand’s: two rows at most' },
   { sql: 'WHERE p.slug = ?1 ORDER BY v.position, v.sku', why: 'one product’s variants (a handful)' },
+  {
+    sql: 'WHERE l.site = ?2 AND l.product_id IN (SELECT product_id FROM product_listings INDEXED BY',
+    why: 'a page of a listing: its ids from its order’s index (LIMIT), each row by its key, the page’s rows sorted',
+  },
   { sql: 'WHERE i.order_id = ? GROUP BY i.sku', why: 'one order’s lines (a handful)' },
   {
     sql: "WHERE r.state IN ('received', 'acknowledged', 'in_progress')",

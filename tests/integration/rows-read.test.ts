@@ -31,11 +31,6 @@ const KNOWN_FULL_READS: Record<string, string> = {
   'listing, filtered and sorted':
     "the price order's index walked past the market's products of other disciplines to find a page of one (F)",
   search: 'search (F)',
-  'dealer page': "the nearby dealers over the market's dealers (G)",
-  'account overview (500 orders)': 'the account overview (B)',
-  'orders (500 orders)': 'the orders (B)',
-  cart: 'the cart (B)',
-  'checkout review': 'the checkout review (B)',
 }
 
 const cookies: Partial<Record<Visitor, string>> = {}
