@@ -70,11 +70,14 @@ const PRODUCT_JOINS = `
     LEFT JOIN product_type_names tn ON tn.type_id = t.id AND tn.locale = ?1`
 
 /**
- * Products' summaries over the market's listing rows (`l`, optionally read through a named index). A page of a
- * listing names its ids (`l.product_id IN (…)`): each row is found by its key and the page's few rows sorted.
+ * Products' summaries over the market's listing rows (`l`): read through a named index, or for the ids a subquery
+ * answers (`ids`: a page of a listing), each found by its key (`CROSS JOIN` keeps the ids the outer loop, so the
+ * planner never walks the market's rows by another index to find them) and the page's few rows sorted.
  */
-const productsFrom = (index?: string) =>
-  `${PRODUCT_COLUMNS} FROM product_listings l${index ? ` INDEXED BY ${index}` : ''}${PRODUCT_JOINS}`
+const productsFrom = ({ index, ids }: { index?: string; ids?: string } = {}) =>
+  ids
+    ? `${PRODUCT_COLUMNS} FROM (${ids}) ids CROSS JOIN product_listings l ON l.site = ?2 AND l.product_id = ids.product_id${PRODUCT_JOINS}`
+    : `${PRODUCT_COLUMNS} FROM product_listings l${index ? ` INDEXED BY ${index}` : ''}${PRODUCT_JOINS}`
 
 /**
  * The most products the menu answers, featured first: what the header names (8; the home's four cards are its first),
@@ -139,7 +142,7 @@ export const products = new Hono<ApiEnv>()
     // The type's first products in the brand's order, read through the listing rows' index of that order
     // (migrations/0028) and stopped at the menu's length: the menu reads its own rows, never the type's whole catalogue.
     const { results } = await c.env.DB.prepare(
-      `${productsFrom('product_listings_type_featured')}
+      `${productsFrom({ index: 'product_listings_type_featured' })}
         WHERE l.site = ?2 AND l.type_id = ?3 ORDER BY ${listingOrder('featured', 'l.')} LIMIT ?4`,
     )
       .bind(c.var.locale, marketOf(c), typeId, MENU_PRODUCTS)
@@ -174,9 +177,11 @@ export const products = new Hono<ApiEnv>()
     // facet counts from the counts kept per market and type (migrations/0028, docs/decisions/069).
     const page = pageOfListing(filter, paging.perPage, paging.offset)
     const statements = [
-      c.env.DB.prepare(
-        `${productsFrom()} WHERE l.site = ?2 AND l.product_id IN (${page.sql}) ORDER BY ${listingOrder(filter.sort, 'l.')}`,
-      ).bind(c.var.locale, marketOf(c), ...page.args),
+      c.env.DB.prepare(`${productsFrom({ ids: page.sql })} ORDER BY ${listingOrder(filter.sort, 'l.')}`).bind(
+        c.var.locale,
+        marketOf(c),
+        ...page.args,
+      ),
       ...facetStatements(filter).map(({ sql, args }) => c.env.DB.prepare(sql).bind(c.var.locale, marketOf(c), ...args)),
     ]
     const [rows, ...counts] = await c.env.DB.batch<ProductRow & Parameters<typeof facetsOf>[0][number][number]>(

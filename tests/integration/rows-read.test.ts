@@ -28,8 +28,6 @@ import { clearCaches, visit } from '../fixtures/worker'
  * bikes read by their slugs.
  */
 const KNOWN_FULL_READS: Record<string, string> = {
-  'listing, filtered and sorted':
-    "the price order's index walked past the market's products of other disciplines to find a page of one (F)",
   search: 'search (F)',
 }
 
