@@ -83,7 +83,10 @@ function where(filter: ListingFilter, without: Facet, prices: boolean): Clause {
     return `?${args.length + 2}`
   }
   if (filter.type !== null) parts.push(`type_id = (SELECT id FROM product_types WHERE slug = ${arg(filter.type)})`)
-  if (without !== 'discipline' && filter.disciplines.length)
+  // One discipline by equality, so that its order's index with the discipline (migration 0031) serves the page.
+  const [only] = filter.disciplines
+  if (without !== 'discipline' && filter.disciplines.length === 1) parts.push(`discipline = ${arg(only)}`)
+  else if (without !== 'discipline' && filter.disciplines.length)
     parts.push(`discipline IN (SELECT value FROM json_each(${arg(JSON.stringify(filter.disciplines))}))`)
   if (without !== 'material' && filter.materials.length)
     parts.push(`frame_material IN (SELECT value FROM json_each(${arg(JSON.stringify(filter.materials))}))`)
@@ -108,11 +111,12 @@ export function listingOrder(sort: ListingSort, as = ''): string {
 }
 
 /**
- * The index of the listing's order (migrations/0028), named: without statistics SQLite would take the primary key
- * and sort the market's every row.
+ * The index of the listing's order (migrations/0028; with the discipline after the market and type when the listing
+ * is one discipline's, migrations/0031), named: without statistics SQLite would take the primary key and sort the
+ * market's every row.
  */
 const orderIndex = (filter: ListingFilter) =>
-  `product_listings_${filter.type === null ? '' : 'type_'}${filter.sort.replace('-', '_')}`
+  `product_listings_${filter.type === null ? '' : 'type_'}${filter.disciplines.length === 1 ? 'discipline_' : ''}${filter.sort.replace('-', '_')}`
 
 /**
  * The ids of one page of the listing, in its order, as a subquery: `LIMIT`/`OFFSET` over the index of its order, so a

@@ -41,38 +41,50 @@ type ProductRow = {
   in_stock: number
 }
 
-/**
- * Products in the caller's locale (else English: names, descriptions and specifications) with their type and their price in the caller's market: only
- * products priced there are sold there, and their price is the "from" price, the lowest of their variants' prices
- * there (the product's own when no variant has one). In stock: some variant sold there is in stock or low on stock
- * (a product without variants there is). `?1` is the locale, `?2` the market.
- */
-const PRODUCTS = `
-  SELECT p.id, p.slug, p.image, p.gallery, COALESCE(n.specs, en.specs, '[]') AS specs, p.size_guide, t.id AS type_id, t.slug AS type_slug,
-         COALESCE((SELECT MIN(vp.amount) FROM product_variants v
-                     JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
-                    WHERE v.product_id = p.id), pr.amount) AS price,
-         p.discipline, p.frame_material, p.electric, p.released_on,
-         CASE WHEN NOT EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
-                                WHERE v.product_id = p.id) THEN 1
-              ELSE EXISTS (SELECT 1 FROM product_variants v JOIN product_variant_prices vp ON vp.sku = v.sku AND vp.site = ?2
-                            WHERE v.product_id = p.id AND v.availability IN ('in_stock', 'low_stock')) END AS in_stock,
-         COALESCE(n.name, en.name) AS name, COALESCE(n.tagline, en.tagline, '') AS tagline,
-         COALESCE(NULLIF(n.description, ''), en.description, '') AS description,
-         COALESCE(tn.name, ten.name, t.slug) AS type_name
-    FROM products p
-    JOIN product_types t ON t.id = p.type_id
-    JOIN product_prices pr ON pr.product_id = p.id AND pr.site = ?2
-    LEFT JOIN product_names n ON n.product_id = p.id AND n.locale = ?1
-    LEFT JOIN product_names en ON en.product_id = p.id AND en.locale = 'en'
-    LEFT JOIN product_type_names tn ON tn.type_id = t.id AND tn.locale = ?1
-    LEFT JOIN product_type_names ten ON ten.type_id = t.id AND ten.locale = 'en'`
+/** A product's text in the caller's locale (`?1`), else English: English read only when the locale's is missing. */
+const inLocale = (column: string, table = 'product_names', key = 'product_id', id = 'p.id', as = 'n') =>
+  `COALESCE(${as}.${column}, (SELECT en.${column} FROM ${table} en WHERE en.${key} = ${id} AND en.locale = 'en'))`
 
 /**
- * The most products the menu answers, featured first: the header names a few and the home shows four; every product
- * is in the listings. Keeps the menu's cached value small at any size of the catalogue.
+ * Products in the caller's locale (else English: names, descriptions and specifications) with their type and their
+ * price in the caller's market, read from the product's listing row there (`l`, migrations/0028, kept by triggers):
+ * only products priced there are sold there, and their price is the "from" price, the lowest of their variants'
+ * prices there (the product's own when no variant has one); in stock when some variant sold there is in stock or low
+ * on stock (a product without variants there is). A product costs its few rows whatever the size of the catalogue and
+ * of its variants (docs/decisions/072). `?1` is the locale, `?2` the market; `FROM` and what drives it are the
+ * caller's (`productsFrom`).
  */
-const MENU_PRODUCTS = 48
+const PRODUCT_COLUMNS = `
+  SELECT p.id, p.slug, p.image, p.gallery, COALESCE(${inLocale('specs')}, '[]') AS specs, p.size_guide,
+         t.id AS type_id, t.slug AS type_slug, l.price, p.discipline, p.frame_material, p.electric, p.released_on,
+         l.in_stock, ${inLocale('name')} AS name, COALESCE(${inLocale('tagline')}, '') AS tagline,
+         COALESCE(NULLIF(n.description, ''), (SELECT en.description FROM product_names en
+                                               WHERE en.product_id = p.id AND en.locale = 'en'), '') AS description,
+         COALESCE(${inLocale('name', 'product_type_names', 'type_id', 't.id', 'tn')}, t.slug) AS type_name`
+
+/** The joins of a product's columns to its listing row `l` in the market. */
+const PRODUCT_JOINS = `
+    JOIN products p ON p.id = l.product_id
+    JOIN product_types t ON t.id = l.type_id
+    LEFT JOIN product_names n ON n.product_id = p.id AND n.locale = ?1
+    LEFT JOIN product_type_names tn ON tn.type_id = t.id AND tn.locale = ?1`
+
+/**
+ * Products' summaries over the market's listing rows (`l`): read through a named index, or for the ids a subquery
+ * answers (`ids`: a page of a listing), each found by its key (`CROSS JOIN` keeps the ids the outer loop, so the
+ * planner never walks the market's rows by another index to find them) and the page's few rows sorted.
+ */
+const productsFrom = ({ index, ids }: { index?: string; ids?: string } = {}) =>
+  ids
+    ? `${PRODUCT_COLUMNS} FROM (${ids}) ids CROSS JOIN product_listings l ON l.site = ?2 AND l.product_id = ids.product_id${PRODUCT_JOINS}`
+    : `${PRODUCT_COLUMNS} FROM product_listings l${index ? ` INDEXED BY ${index}` : ''}${PRODUCT_JOINS}`
+
+/**
+ * The most products the menu answers, featured first: what the header names (8; the home's four cards are its first),
+ * every product being in the listings and an article's bikes read by their slugs (docs/decisions/072). Every market
+ * page reads the menu cold: it reads what the header shows, at any size of the catalogue.
+ */
+const MENU_PRODUCTS = 8
 
 /** A product as the menu lists it, with the market's price (cards show it). */
 const menuItem = (row: ProductRow) => ({
@@ -127,13 +139,11 @@ export const products = new Hono<ApiEnv>()
   .get('/front/menu/products', async (c) => {
     const typeId = positiveInt(c.req.query('type_id'))
     if (!typeId) return c.json({ message: 'type_id must be a positive whole number' }, 422)
-    // The type's first products in the brand's order, from the listing rows' index of that order (migrations/0028),
-    // then their summaries: the menu reads its own rows, never the type's whole catalogue.
+    // The type's first products in the brand's order, read through the listing rows' index of that order
+    // (migrations/0028) and stopped at the menu's length: the menu reads its own rows, never the type's whole catalogue.
     const { results } = await c.env.DB.prepare(
-      `${PRODUCTS} JOIN product_listings l ON l.site = ?2 AND l.product_id = p.id
-        WHERE p.id IN (SELECT product_id FROM product_listings INDEXED BY product_listings_type_featured
-                        WHERE site = ?2 AND type_id = ?3 ORDER BY ${listingOrder('featured')} LIMIT ?4)
-        ORDER BY ${listingOrder('featured', 'l.')}`,
+      `${productsFrom({ index: 'product_listings_type_featured' })}
+        WHERE l.site = ?2 AND l.type_id = ?3 ORDER BY ${listingOrder('featured', 'l.')} LIMIT ?4`,
     )
       .bind(c.var.locale, marketOf(c), typeId, MENU_PRODUCTS)
       .all<ProductRow>()
@@ -167,10 +177,11 @@ export const products = new Hono<ApiEnv>()
     // facet counts from the counts kept per market and type (migrations/0028, docs/decisions/069).
     const page = pageOfListing(filter, paging.perPage, paging.offset)
     const statements = [
-      c.env.DB.prepare(
-        `${PRODUCTS} JOIN product_listings l ON l.site = ?2 AND l.product_id = p.id
-          WHERE p.id IN (${page.sql}) ORDER BY ${listingOrder(filter.sort, 'l.')}`,
-      ).bind(c.var.locale, marketOf(c), ...page.args),
+      c.env.DB.prepare(`${productsFrom({ ids: page.sql })} ORDER BY ${listingOrder(filter.sort, 'l.')}`).bind(
+        c.var.locale,
+        marketOf(c),
+        ...page.args,
+      ),
       ...facetStatements(filter).map(({ sql, args }) => c.env.DB.prepare(sql).bind(c.var.locale, marketOf(c), ...args)),
     ]
     const [rows, ...counts] = await c.env.DB.batch<ProductRow & Parameters<typeof facetsOf>[0][number][number]>(
@@ -186,7 +197,7 @@ export const products = new Hono<ApiEnv>()
     const slug = c.req.param('slug')
     if (!/^[a-z0-9-]{1,80}$/.test(slug)) return notFound(c)
     const [rows, variants] = await c.env.DB.batch<Record<string, unknown>>([
-      c.env.DB.prepare(`${PRODUCTS} WHERE p.slug = ?3`).bind(c.var.locale, marketOf(c), slug),
+      c.env.DB.prepare(`${productsFrom()} WHERE l.site = ?2 AND p.slug = ?3`).bind(c.var.locale, marketOf(c), slug),
       // Only the variants sold in the market: those with a price there.
       c.env.DB.prepare(
         `SELECT v.sku, v.size, v.colour, v.availability, vp.amount AS price FROM product_variants v

@@ -38,6 +38,9 @@ export function cacheKeysOf(upstream: string) {
     articleById: (country: string, locale: string, id: number) => key('market', country, locale, 'news', 'id', id),
     productTypes: (country: string, locale: string) => key('market', country, locale, 'product-types'),
     products: (country: string, locale: string, type: string) => key('market', country, locale, 'products', type),
+    /** The first `count` products of a type in the brand's order (a product page's related products). */
+    firstProducts: (country: string, locale: string, type: string, count: number) =>
+      key('market', country, locale, 'products', type, 'first', count),
     product: (country: string, locale: string, slug: string) => key('market', country, locale, 'product', slug),
     dealers: (country: string, locale: string) => key('market', country, locale, 'dealers'),
     nearestDealers: (country: string, locale: string, point: string, services: string, count: number) =>

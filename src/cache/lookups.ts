@@ -23,7 +23,7 @@ export type MarketRef = { country: string; locale: string }
 export const NEWS_PER_PAGE = 9
 
 /** The product menu's type (`api/front/menu/products?type_id=1`, as the original). */
-const MENU_TYPE_ID = 1
+export const MENU_TYPE_ID = 1
 
 /**
  * The site's reads of the upstream, each behind KV with stale-while-revalidate where every visitor sees the same
@@ -128,6 +128,11 @@ function marketReads(cache: CacheContext, keys: CacheKeys, client: Upstream, mar
       products: (type: string) =>
         cachedList(cache, keys.products(country, locale, type), CacheShort, (background) =>
           catalogue.products(type, { background }),
+        ),
+      /** The first `count` products of a type in the brand's order: what a few cards show, whatever the type's size. */
+      firstProducts: (type: string, count: number) =>
+        cachedList(cache, keys.firstProducts(country, locale, type, count), CacheShort, async (background) =>
+          (await catalogue.products(type, { background }, count)).slice(0, count),
         ),
       /**
        * A page of a listing, filtered and ordered by the backend: not kept in KV (each filter makes a query of its

@@ -1,6 +1,6 @@
 import { ResponsiveImage } from '../components/responsive-image'
 import type { Context } from 'hono'
-import { NEWS_PER_PAGE } from '../cache/lookups'
+import { MENU_TYPE_ID, NEWS_PER_PAGE } from '../cache/lookups'
 import { Caching } from '../cache/answer-caching'
 import { ProductCards } from '../components/product-cards'
 import { DefaultLayout } from '../components/layouts'
@@ -19,7 +19,7 @@ import { pageGroups, placesOf } from '../seo/page-groups'
 import { articleData, breadcrumbs } from '../seo/structured-data'
 import { modelSeo } from '../seo/page-seo'
 import type { NewsArticle } from '../../contract/catalogue-schemas'
-import type { NewsSummary } from '../../contract/schemas'
+import type { MenuProduct, NewsSummary } from '../../contract/schemas'
 import { loadChrome } from './chrome'
 import { findBySlug } from './find-by-slug'
 
@@ -66,12 +66,14 @@ export function ArticlePage({
   head,
   article,
   body,
+  bikes,
 }: {
   view: MarketView
   chrome: Chrome
   head: HeadProps
   article: NewsArticle
   body: string
+  bikes: MenuProduct[]
 }) {
   const { t } = view
   const market = view.market
@@ -103,19 +105,35 @@ export function ArticlePage({
         {/* Sanitised by the allowlist of render/rich-text.ts just before: only text-level markup and safe links. */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the article's rich text, sanitised by src/render/rich-text.ts */}
         <div className="rich-text" dangerouslySetInnerHTML={{ __html: body }} />
-        <StoryBikes view={view} chrome={chrome} slugs={article.products} />
+        <StoryBikes view={view} chrome={chrome} bikes={bikes} />
       </article>
     </DefaultLayout>
   )
 }
 
+/** The most bikes "The bikes in this story" shows. */
+const STORY_BIKES = 4
+
 /**
- * "The bikes in this story": the cards of the bikes an article names that the market sells (its product menu, in the
- * article's order), and the way to a test ride of the first; nothing when it names none the market sells.
+ * The bikes an article names that the market sells, in the article's order: each read by its slug (cached as its
+ * product page's), so the page reads what it shows whatever the catalogue's size (docs/decisions/072); from the
+ * product menu where the backend has no catalogue (the original's menu is its only list of products).
  */
-export function StoryBikes({ view, chrome, slugs }: { view: MarketView; chrome: Chrome; slugs: readonly string[] }) {
+async function storyBikesOf(c: Context<MarketEnv>, slugs: readonly string[], chrome: Chrome): Promise<MenuProduct[]> {
+  const { api, areas } = c.var
+  if (!areas.served('catalogue') && !areas.held('catalogue'))
+    return slugs.flatMap((slug) => chrome.productMenu.find((product) => product.slug === slug) ?? [])
+  const named = [...new Set(slugs)].slice(0, STORY_BIKES)
+  const products = await Promise.all(named.map((slug) => api.catalogue.product(slug).catch(() => null)))
+  return products.flatMap((product) => (product && product.type.id === MENU_TYPE_ID ? [product] : []))
+}
+
+/**
+ * "The bikes in this story": the cards of the bikes an article names that the market sells, and the way to a test
+ * ride of the first; nothing when it names none the market sells.
+ */
+export function StoryBikes({ view, chrome, bikes }: { view: MarketView; chrome: Chrome; bikes: MenuProduct[] }) {
   const { t } = view
-  const bikes = slugs.flatMap((slug) => chrome.productMenu.find((product) => product.slug === slug) ?? [])
   const first = bikes[0]
   if (!first) return null
   const testRide = chrome.available.pageUrl('test-drive', `?model=${encodeURIComponent(first.slug)}`)
@@ -191,10 +209,14 @@ export async function articlePage(c: Context<MarketEnv>): Promise<Response> {
         ]
       : [],
   }
-  const body = await sanitizeRichText(article.body)
-  return sendPage(c, <ArticlePage view={view} chrome={chrome} head={head} article={article} body={body} />, {
-    caching: Caching.shared,
-  })
+  const [body, bikes] = await Promise.all([sanitizeRichText(article.body), storyBikesOf(c, article.products, chrome)])
+  return sendPage(
+    c,
+    <ArticlePage view={view} chrome={chrome} head={head} article={article} body={body} bikes={bikes} />,
+    {
+      caching: Caching.shared,
+    },
+  )
 }
 
 /** `GET /{m}/news/{slug}-{id}`: the permalink of an article answers 301 with its canonical page. */

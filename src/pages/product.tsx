@@ -307,11 +307,18 @@ async function sellersOf(c: Context<MarketEnv>, sells: boolean): Promise<Array<D
   }
 }
 
-/** Up to four other products of the same type the market sells, for "more like this"; none when the list fails. */
+/** How many other products "more like this" shows. */
+const RELATED = 4
+
+/**
+ * Up to four other products of the same type the market sells, the type's first in the brand's order (one more is
+ * read in case the product is among them: the page reads what it shows, whatever the type's size); none when the list
+ * fails.
+ */
 async function relatedTo(c: Context<MarketEnv>, product: Product): Promise<ProductSummary[]> {
   try {
-    const products = await c.var.api.catalogue.products(product.type.slug)
-    return products.filter((other) => other.slug !== product.slug).slice(0, 4)
+    const products = await c.var.api.catalogue.firstProducts(product.type.slug, RELATED + 1)
+    return products.filter((other) => other.slug !== product.slug).slice(0, RELATED)
   } catch {
     return []
   }

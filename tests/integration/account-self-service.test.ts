@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { DEMO, SECOND, formPost, logIn, sessions, steadyRateLimiters, visitAs } from '../fixtures/session'
-import { textOf, visit } from '../fixtures/worker'
+import { clearCaches, textOf, visit } from '../fixtures/worker'
 
 /** Rate limiters counting from zero in each test, with wrangler.toml's limits and no clock. */
 let limiters: Partial<Cloudflare.Env> = {}
@@ -229,5 +229,59 @@ describe("an article's bikes", () => {
     const none = await visit('/it-it/news/details/guida-manutenzione-invernale-bici')
     expect(none.status).toBe(200)
     expect(none.text).not.toContain('story-bikes')
+  })
+
+  it("shows a bike the header's menu does not name: read by its slug (docs/decisions/072)", async () => {
+    // A ninth bike ahead of the others in the brand's order: the menu's 8 leave the last one out.
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO products (type_id, slug, image, featured, position, gallery, specs, size_guide, discipline,
+                               frame_material, electric, released_on, updated_at)
+         SELECT type_id, 'aurora-strada-9-nona', image, 1, -1, gallery, specs, size_guide, discipline, frame_material,
+                electric, released_on, updated_at FROM products WHERE slug = 'aurora-strada-9'`,
+      ),
+      env.DB.prepare(
+        `INSERT INTO product_names (product_id, locale, name, tagline, description, specs)
+         SELECT (SELECT id FROM products WHERE slug = 'aurora-strada-9-nona'), locale, name || ' Nona', tagline,
+                description, specs
+           FROM product_names WHERE product_id = (SELECT id FROM products WHERE slug = 'aurora-strada-9')`,
+      ),
+      env.DB.prepare(
+        `INSERT INTO product_prices (product_id, site, amount)
+         SELECT (SELECT id FROM products WHERE slug = 'aurora-strada-9-nona'), site, amount
+           FROM product_prices WHERE product_id = (SELECT id FROM products WHERE slug = 'aurora-strada-9')`,
+      ),
+    ])
+    const last = await env.DB.prepare(
+      `SELECT p.slug, COALESCE(n.name, '') AS name FROM product_listings l JOIN products p ON p.id = l.product_id
+         LEFT JOIN product_names n ON n.product_id = p.id AND n.locale = 'it'
+        WHERE l.site = 'it' AND l.type_id = 1
+        ORDER BY l.featured, l.position DESC, l.product_id DESC LIMIT 1`,
+    ).first<{ slug: string; name: string }>()
+    const slug = last?.slug ?? ''
+    const article = 'nuova-gravel-aurora-sterrato-gr'
+    const named = await env.DB.prepare("SELECT products FROM news WHERE slug = ? AND locale = 'it'")
+      .bind(article)
+      .first<string>('products')
+    await env.DB.prepare("UPDATE news SET products = ? WHERE slug = ? AND locale = 'it'")
+      .bind(JSON.stringify([slug]), article)
+      .run()
+    try {
+      await clearCaches()
+      const home = await visit('/it-it')
+      const menu = /<div class="panel-products">[\s\S]*?<\/ul>/.exec(home.text)?.[0] ?? ''
+      expect(menu.match(/<li>/g)).toHaveLength(8)
+      expect(menu).not.toContain(`href="/it-it/products/${slug}"`)
+      const story = await visit(`/it-it/news/details/${article}`)
+      expect(story.status).toBe(200)
+      expect(story.text).toContain(`href="/it-it/products/${slug}"`)
+      expect(textOf(story.text)).toContain(`Prenoti un giro di prova della ${last?.name}`)
+    } finally {
+      await env.DB.prepare("UPDATE news SET products = ? WHERE slug = ? AND locale = 'it'")
+        .bind(named ?? '[]', article)
+        .run()
+      await env.DB.prepare("DELETE FROM products WHERE slug = 'aurora-strada-9-nona'").run()
+      await clearCaches()
+    }
   })
 })

@@ -60,6 +60,10 @@ const BOUNDED: Array<{ sql: string; why: string }> = [
   { sql: "ORDER BY pc.locale = 'en' LIMIT 1", why: 'the page’s text in the language or English: two rows at most' },
   { sql: "ORDER BY scope = '*' LIMIT 1", why: 'the market’s article or the brand’s: two rows at most' },
   { sql: 'WHERE p.slug = ?1 ORDER BY v.position, v.sku', why: 'one product’s variants (a handful)' },
+  {
+    sql: 'ids CROSS JOIN product_listings l ON l.site = ?2 AND l.product_id = ids.product_id',
+    why: 'a page of a listing: its ids from its order’s index (LIMIT), each row by its key, the page’s rows sorted',
+  },
   { sql: 'WHERE i.order_id = ? GROUP BY i.sku', why: 'one order’s lines (a handful)' },
   {
     sql: "WHERE r.state IN ('received', 'acknowledged', 'in_progress')",
@@ -156,6 +160,8 @@ async function walk() {
   await call('front/product-types')
   await call('front/products')
   await call('front/products?type=e-bikes&sort=price&page=2&per_page=5')
+  // One discipline: its order's index with the discipline (migration 0031).
+  await call('front/products?discipline=road&sort=price-asc')
   await call('front/products/aurora-strada-9')
   await call('front/news')
   await call('front/news?page=2&per_page=5')

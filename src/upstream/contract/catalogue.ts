@@ -25,9 +25,12 @@ export const catalogueCalls = (client: Upstream) => ({
     listOf(client.get(`front/menu/products${query({ type_id: typeId })}`, menuAnswer, options)),
   /** `GET api/front/product-types`: the types the market sells. */
   types: (options?: ReadOptions) => listOf(client.get('front/product-types', productTypesAnswer, options)),
-  /** `GET api/front/products?type=`: every product of a type the market sells. */
-  products: (type: string, options?: ReadOptions) =>
-    listOf(client.get(`front/products${query({ type, per_page: PRODUCTS_OF_A_TYPE })}`, productListAnswer, options)),
+  /**
+   * `GET api/front/products?type=&per_page=`: every product of a type the market sells, or its first `count` in the
+   * brand's order (a backend that does not page answers them all; the caller keeps what it shows).
+   */
+  products: (type: string, options?: ReadOptions, count = PRODUCTS_OF_A_TYPE) =>
+    listOf(client.get(`front/products${query({ type, per_page: count })}`, productListAnswer, options)),
   /**
    * `GET api/front/products?type=&discipline=&material=&ebike=&min=&max=&stock=&sort=&page=&per_page=`: a page of a
    * listing filtered and ordered by the backend, with the total and the facet counts; `facets` null when the backend
