@@ -1,13 +1,15 @@
-import type { APIRequestContext } from '@playwright/test'
+import type { APIRequestContext, BrowserContext } from '@playwright/test'
 import { addToCart } from './fixtures/cart'
 import { createAccount, logIn, remember } from './fixtures/customer'
 import { sendForm } from './fixtures/forms'
 import { checkHtml, describeFinding, type RenderedPage, renderedPage } from './fixtures/nu-checker'
 import { chooseCookies, expect, test } from './fixtures/offline'
+import type { Outbox } from './fixtures/outbox'
+import type { StaffSessions } from './fixtures/staff'
 
 /**
  * Valid HTML on every page kind (issue 32): the server's HTML of each kind, fetched by request with the sessions it
- * needs, checked by the Nu HTML Checker (vnu-jar, one JVM start per test): no error, in an LTR market (it-it) and an
+ * needs, checked by the Nu HTML Checker (vnu-jar, one JVM start for them all): no error, in an LTR market (it-it) and an
  * RTL one (ae-ar), and on the pages without a market and the staff console. Warnings are printed, never failed on.
  * The HTML is what the server sends (what the checker sees of a crawl); what the islands change is the browser
  * tests' and axe's.
@@ -189,46 +191,51 @@ function expectValid(pages: readonly RenderedPage[], where: string) {
   expect(errors.map(describeFinding), `the Nu HTML Checker's errors on ${pages.length} pages of ${where}`).toEqual([])
 }
 
-test.describe.configure({ timeout: 180_000 })
-
-for (const market of ['it-it', 'ae-ar']) {
-  test(`every page kind of ${market} is valid HTML: public pages, lead forms, account, cart, checkout to the result`, async ({
-    page,
-    context,
-    baseURL,
-    outbox,
-  }) => {
-    const request = page.request
-    await chooseCookies(request, baseURL ?? '', 'reject')
-    const pages = await publicPages(request, market, baseURL ?? '')
-    await logIn(request, baseURL ?? '')
-    pages.push(...(await accountPages(request, market)))
-    await context.clearCookies()
-    // A customer of the test's own for the purchase, so the demo customer's orders stay as they are.
-    const account = {
-      email: `e2e-valid-${market}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`,
-      password: 'Valid-Markup-2026!',
-      first_name: 'Chiara',
-      last_name: 'Bianchi',
-    }
-    await remember(context, market, baseURL ?? '')
-    await createAccount(request, baseURL ?? '', outbox, account)
-    await logIn(request, baseURL ?? '', account)
-    pages.push(...(await checkoutPages(request, market, baseURL ?? '')))
-    expectValid(pages, market)
-  })
+/**
+ * The pages of one part of the check from an address of their own (`CF-Connecting-IP`): the site's limits per client
+ * (sign-ins, sign-ups, the forgotten password) count each part's attempts as a test of its own would.
+ */
+async function asNewVisitor(context: BrowserContext, part: number): Promise<void> {
+  await context.clearCookies()
+  const run = (Date.now() % 0x10000).toString(16)
+  await context.setExtraHTTPHeaders({ 'CF-Connecting-IP': `2001:db8:4e75:${part}::${run}` })
 }
 
-test('the pages without a market and the staff console are valid HTML', async ({
-  page,
-  context,
-  baseURL,
-  staffSessions,
-}) => {
-  const request = page.request
-  // The landing page first: once a market is remembered it sends the visitor there.
+/** A market's pages: the public ones, the demo customer's account, a new customer's purchase to its result. */
+async function marketPages(
+  request: APIRequestContext,
+  context: BrowserContext,
+  market: string,
+  baseURL: string,
+  outbox: Outbox,
+): Promise<RenderedPage[]> {
+  await chooseCookies(request, baseURL, 'reject')
+  const pages = await publicPages(request, market, baseURL)
+  await logIn(request, baseURL)
+  pages.push(...(await accountPages(request, market)))
+  await context.clearCookies()
+  // A customer of the test's own for the purchase, so the demo customer's orders stay as they are.
+  const account = {
+    email: `e2e-valid-${market}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`,
+    password: 'Valid-Markup-2026!',
+    first_name: 'Chiara',
+    last_name: 'Bianchi',
+  }
+  await remember(context, market, baseURL)
+  await createAccount(request, baseURL, outbox, account)
+  await logIn(request, baseURL, account)
+  pages.push(...(await checkoutPages(request, market, baseURL)))
+  return pages
+}
+
+/** The pages without a market (the landing page first: once a market is remembered it sends the visitor there). */
+async function brandPages(
+  request: APIRequestContext,
+  context: BrowserContext,
+  baseURL: string,
+): Promise<RenderedPage[]> {
   const pages = [await renderedPage(request, 'landing (the market picker)', '/')]
-  await remember(context, 'ae-ar', baseURL ?? '')
+  await remember(context, 'ae-ar', baseURL)
   pages.push(
     await renderedPage(request, 'login', '/login?redirect=%2Fae-ar%2Fmy-account'),
     await renderedPage(request, 'register', '/login/register'),
@@ -236,16 +243,15 @@ test('the pages without a market and the staff console are valid HTML', async ({
     await renderedPage(request, 'unknown market', '/xx-yy'),
     await renderedPage(request, 'maintenance', '/nl-nl'),
   )
-  const forgot = await sendForm(
-    request,
-    baseURL ?? '',
-    '/login',
-    { forgot_email: 'nobody@example.com' },
-    '/login/forgot',
-  )
+  const forgot = await sendForm(request, baseURL, '/login', { forgot_email: 'nobody@example.com' }, '/login/forgot')
   const answered = forgot.headers().location
   if (answered) pages.push(await renderedPage(request, 'forgot password answer', answered))
-  // The console: every page its home links, and the first of each list, for each role.
+  return pages
+}
+
+/** The console: every page its home links, and the first of each list, for each role. */
+async function consolePages(staffSessions: StaffSessions): Promise<RenderedPage[]> {
+  const pages: RenderedPage[] = []
   for (const role of ['editor', 'case_handler'] as const) {
     const staff = await staffSessions.request(role)
     const seen = new Set<string>()
@@ -265,5 +271,29 @@ test('the pages without a market and the staff console are valid HTML', async ({
       }
     }
   }
-  expectValid(pages, 'the brand and the console')
+  return pages
+}
+
+// One test, one checker: the pages of every part gathered first, then one JVM start for them all (a start costs
+// 5–10 s on this machine; docs/decisions/076-suite-wall-time.md).
+test.describe.configure({ timeout: 360_000 })
+
+test('every page kind is valid HTML: it-it and ae-ar (public pages, lead forms, account, cart, checkout to the result), the pages without a market and the staff console', async ({
+  page,
+  context,
+  baseURL,
+  outbox,
+  staffSessions,
+}) => {
+  const request = page.request
+  const site = baseURL ?? ''
+  const pages: RenderedPage[] = []
+  await asNewVisitor(context, 1)
+  pages.push(...(await brandPages(request, context, site)))
+  for (const [index, market] of ['it-it', 'ae-ar'].entries()) {
+    await asNewVisitor(context, index + 2)
+    pages.push(...(await marketPages(request, context, market, site, outbox)))
+  }
+  pages.push(...(await consolePages(staffSessions)))
+  expectValid(pages, 'it-it, ae-ar, the brand and the console')
 })

@@ -222,77 +222,86 @@ async function axeViolations(page: Page): Promise<string[]> {
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 }
 
-let clients = 0
-test.beforeEach(async ({ page, baseURL }, info) => {
+test.beforeEach(async ({ page, baseURL }) => {
   baseUrl = baseURL!
-  // Each test a visitor of its own address (logins and forms are rate-limited per client), who chose "reject all"
-  // before: the consent banner (tracking.spec.ts checks it at both widths) does not cover the page.
-  await page.setExtraHTTPHeaders({ 'CF-Connecting-IP': `203.0.113.${((clients++ + info.retry * 100) % 250) + 1}` })
+  // Each test a visitor of its own address (fixtures/offline.ts: logins and forms are rate-limited per client), who
+  // chose "reject all" before: the consent banner (tracking.spec.ts checks it at both widths) does not cover the page.
   await chooseCookies(page.request, baseURL!, 'reject')
 })
 
-for (const viewport of WIDTHS) {
-  test.describe(`at ${viewport.width} px`, () => {
-    test.use({ viewport })
-    // Three markets' pages, each measured, two of them axed: three times a page walk's time.
-    test.describe.configure({ timeout: 240_000 })
-    for (const kind of KINDS) {
-      test(`${kind.name}: no sideways scroll, every box inside the viewport, no clipped text, axe clean (${sweepOf(kind)})`, async ({
-        page,
-        baseURL,
-      }) => {
-        if (kind.customer) await logIn(page.request, baseURL!)
-        const markets: Market[] = kind.scope === 'brand' ? [MARKETS[0]] : [...MARKETS]
-        for (const market of markets) {
-          try {
-            await visit(market)
-          } finally {
-            await kind.cleanUp?.(page, market)
-          }
-        }
+// One test a kind: each market's page visited once and measured at a phone's width, then at a desktop's (the page
+// resized in place: no island reads the width, so what differs between the two is CSS, which the resize re-applies),
+// instead of a test and a visit a width (docs/decisions/076-suite-wall-time.md).
+// The kinds are independent of each other: both workers take them, so that the file leaves no tail at the suite's end.
+test.describe.configure({ mode: 'parallel', timeout: 300_000 })
+for (const kind of KINDS) {
+  test(`${kind.name} at ${WIDTHS.map((w) => w.width).join(' and ')} px: no sideways scroll, every box inside the viewport, no clipped text, axe clean (${sweepOf(kind)})`, async ({
+    page,
+    baseURL,
+  }) => {
+    if (kind.customer) await logIn(page.request, baseURL!)
+    const markets: Market[] = kind.scope === 'brand' ? [MARKETS[0]] : [...MARKETS]
+    for (const market of markets) {
+      try {
+        await visit(market)
+      } finally {
+        await kind.cleanUp?.(page, market)
+      }
+    }
 
-        /** Visits the kind's page in a market: a page switched off there must answer 404, any other must be there. */
-        async function visit(market: Market) {
-          const path = await kind.locate(page, market)
-          expect.soft(path, `${kind.name} has a page in ${market}`).not.toBeNull()
-          if (!path) return
-          // The forgot-password answer is the answer of a post, where `locate` left the page.
-          const answer = kind.name === 'forgot-password-answer' ? null : await page.goto(path)
-          if (switchedOffIn(kind).includes(market)) {
-            expect.soft(answer?.status(), `${kind.name} switched off in ${market} (${path})`).toBe(404)
-            return
-          }
-          if (answer) expect.soft(answer.status(), `${kind.name} in ${market} (${path})`).toBe(kind.status ?? 200)
-          const locale = kind.scope === 'brand' ? await page.locator('html').getAttribute('lang') : market
-          const t0 = Date.now()
-          expect
-            .soft(
-              await page.evaluate(layoutProblems),
-              `layout of ${kind.name} in ${locale} at ${viewport.width} px (${path})`,
-            )
-            .toEqual([])
-          // checkPage's measure too, which unlike the layout's leaves in a closed disclosure's panel: the header's
-          // closed panels take no room outside the page.
-          expect
-            .soft(
-              await page.evaluate(outsideThePage, ''),
-              `outside the page: ${kind.name} in ${locale} at ${viewport.width} px (${path})`,
-            )
-            .toEqual([])
-          const t1 = Date.now()
-          if (kind.scope === 'brand' || AXE_IN.includes(market)) {
-            expect
-              .soft(await axeViolations(page), `axe on ${kind.name} in ${locale} at ${viewport.width} px (${path})`)
-              .toEqual([])
-          }
-          const t2 = Date.now()
-          await keepScreenshot(page, `${SCREENS}/${kind.name}-${locale}-${viewport.width}.png`, { fullPage: true })
-          if (process.env.PK_TIMING)
-            console.log(
-              `${kind.name} ${locale} ${viewport.width}: layout ${t1 - t0} ms, axe ${t2 - t1} ms, screenshot ${Date.now() - t2} ms`,
-            )
-        }
-      })
+    /** Visits the kind's page in a market: a page switched off there must answer 404, any other must be there. */
+    async function visit(market: Market) {
+      await page.setViewportSize(WIDTHS[0])
+      const path = await kind.locate(page, market)
+      expect.soft(path, `${kind.name} has a page in ${market}`).not.toBeNull()
+      if (!path) return
+      // The forgot-password answer is the answer of a post, where `locate` left the page.
+      const answer = kind.name === 'forgot-password-answer' ? null : await page.goto(path)
+      if (switchedOffIn(kind).includes(market)) {
+        expect.soft(answer?.status(), `${kind.name} switched off in ${market} (${path})`).toBe(404)
+        return
+      }
+      if (answer) expect.soft(answer.status(), `${kind.name} in ${market} (${path})`).toBe(kind.status ?? 200)
+      const locale = kind.scope === 'brand' ? await page.locator('html').getAttribute('lang') : market
+      // A notice's toast (the cart's "added") fades out a second after the page opens: the page is measured once it
+      // has gone, never halfway through its fade (where axe finds its text too faint), whatever the machine's speed.
+      await page.evaluate(() =>
+        Promise.all(
+          [...document.querySelectorAll('.toast')].flatMap((toast) =>
+            toast.getAnimations().map((animation) => animation.finished.catch(() => null)),
+          ),
+        ),
+      )
+      for (const viewport of WIDTHS) {
+        await page.setViewportSize(viewport)
+        await measure(path, locale, market, viewport.width)
+      }
+    }
+
+    /** The page as it is at the viewport's width: its layout, what lies outside it, axe (LTR and RTL markets). */
+    async function measure(path: string, locale: string | null, market: Market, width: number) {
+      const t0 = Date.now()
+      expect
+        .soft(await page.evaluate(layoutProblems), `layout of ${kind.name} in ${locale} at ${width} px (${path})`)
+        .toEqual([])
+      // checkPage's measure too, which unlike the layout's leaves in a closed disclosure's panel: the header's
+      // closed panels take no room outside the page.
+      expect
+        .soft(
+          await page.evaluate(outsideThePage, ''),
+          `outside the page: ${kind.name} in ${locale} at ${width} px (${path})`,
+        )
+        .toEqual([])
+      const t1 = Date.now()
+      if (kind.scope === 'brand' || AXE_IN.includes(market)) {
+        expect.soft(await axeViolations(page), `axe on ${kind.name} in ${locale} at ${width} px (${path})`).toEqual([])
+      }
+      const t2 = Date.now()
+      await keepScreenshot(page, `${SCREENS}/${kind.name}-${locale}-${width}.png`, { fullPage: true })
+      if (process.env.PK_TIMING)
+        console.log(
+          `${kind.name} ${locale} ${width}: layout ${t1 - t0} ms, axe ${t2 - t1} ms, screenshot ${Date.now() - t2} ms`,
+        )
     }
   })
 }
