@@ -11,6 +11,8 @@
 //   LIGHTHOUSE_PORT  the site's port (8822)
 //   LIGHTHOUSE_ONLY  a comma-separated list of page names to run (e.g. `home,listing`)
 //   LIGHTHOUSE_REUSE=1  measure the site already served on that port (`PORT=8822 npm start`) instead of starting one
+//   LIGHTHOUSE_REPORTS=1  also write each page's whole report (its opportunities and diagnostics) to
+//                         test-results/lighthouse/<page>.json
 import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
@@ -23,6 +25,7 @@ import { root } from './local.mjs'
 const PORT = Number(process.env.LIGHTHOUSE_PORT || 8822)
 const ORIGIN = `http://127.0.0.1:${PORT}`
 const ONLY = process.env.LIGHTHOUSE_ONLY ? new Set(process.env.LIGHTHOUSE_ONLY.split(',')) : null
+const REPORTS = process.env.LIGHTHOUSE_REPORTS === '1' ? join(root, 'test-results/lighthouse') : null
 /** Off-origin hosts a page may name that the machine cannot reach offline. */
 const BLOCKED = ['*googletagmanager.com*', '*google-analytics.com*', '*tile.openstreetmap.org*', '*tiles.*']
 
@@ -150,6 +153,10 @@ async function measure(page) {
       },
     )
     const { categories, audits, runtimeError } = result.lhr
+    if (REPORTS) {
+      mkdirSync(REPORTS, { recursive: true })
+      writeFileSync(join(REPORTS, `${page.name.replace(/[^a-z0-9]+/gi, '-')}.json`), JSON.stringify(result.lhr))
+    }
     const offOrigin = (audits['network-requests']?.details?.items ?? []).filter(
       (item) => !item.url.startsWith(ORIGIN) && !item.url.startsWith('data:'),
     ).length

@@ -16,6 +16,45 @@ async function builtCss(): Promise<string> {
   return answer.text()
 }
 
+/** A face of the built stylesheet: its family, its file (none for a local fallback) and its characters. */
+type Face = { family: string; file: string | null; ranges: [number, number][] }
+
+/** The built stylesheet's faces and the brand's families in their order. */
+function facesOf(css: string): { faces: Face[]; order: string[] } {
+  const faces = (css.match(/@font-face\{[^}]*\}/g) ?? []).map((face) => ({
+    family: face.match(/font-family:"?([^;"]+)"?;/)?.[1] ?? '',
+    file: face.match(/url\("\.\/([^"]+)"\)/)?.[1] ?? null,
+    ranges: [...(face.match(/unicode-range:([^;}]+)/)?.[1] ?? '').matchAll(/U\+([0-9A-F]+)(?:-([0-9A-F]+))?/gi)].map(
+      ([, from = '0', to]) => [Number.parseInt(from, 16), Number.parseInt(to ?? from, 16)] as [number, number],
+    ),
+  }))
+  const order = [...(css.match(/--font-brand:([^;}]+)/)?.[1] ?? '').matchAll(/"([^"]+)"/g)].map(
+    ([, name]) => name ?? '',
+  )
+  return { faces, order }
+}
+
+/**
+ * The brand's files a page's text makes the browser download: for each character, the first family of the brand's
+ * that has a face for it (a file, or a local fallback that needs none).
+ */
+function filesFor(text: string, { faces, order }: ReturnType<typeof facesOf>): Set<string> {
+  const files = new Set<string>()
+  for (const code of new Set([...text].map((c) => c.codePointAt(0) ?? 0))) {
+    for (const family of order) {
+      const face = faces.find((f) => f.family === family && f.ranges.some(([a, b]) => code >= a && code <= b))
+      if (!face) continue
+      if (face.file) files.add(face.file.replace(/-[A-Z0-9]{8}\.woff2$/, ''))
+      break
+    }
+  }
+  return files
+}
+
+/** The text a page shows: its HTML without scripts, styles and tags. */
+const shownText = (html: string) =>
+  html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, ' ')
+
 /** The `<link rel="preload" as="font">` of a page's head. */
 const fontPreloads = (html: string) => [...html.matchAll(/<link rel="preload" href="([^"]+)" as="font"[^>]*>/g)]
 
@@ -74,5 +113,17 @@ describe('the brand typeface (docs/decisions/056)', () => {
       assets.fonts.hebrew,
     ])
     expect(fontPreloads((await visit('/')).text).map((link) => link[1])).toEqual([assets.fonts.latin])
+  })
+
+  it("the shekel sign is drawn by the Hebrew face: no il-he page downloads Inter's Latin Extended file for it", async () => {
+    const css = facesOf(await builtCss())
+    for (const path of ['/il-he', '/il-he/products', '/il-he/products/aurora-strada-9']) {
+      const { status, text } = await visit(path)
+      expect(status, path).toBe(200)
+      expect(text, path).toContain('₪')
+      const files = filesFor(shownText(text), css)
+      expect(files, path).toContain('noto-sans-hebrew-hebrew-wght-normal')
+      expect(files, path).not.toContain('inter-latin-ext-wght-normal')
+    }
   })
 })
