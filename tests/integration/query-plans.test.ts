@@ -519,7 +519,8 @@ function faultsOf(sql: string, plan: PlanLine[]): string[] {
   const faults: string[] = []
   for (const { detail } of plan) {
     if (detail.startsWith('EXPLAIN failed')) faults.push(detail)
-    const scan = /^SCAN (\w+)/.exec(detail)
+    // A VALUES clause is the statement's own constants (the locator's runs of cells), no table.
+    const scan = /^SCAN \d+-ROW VALUES CLAUSE$/.test(detail) ? null : /^SCAN (\w+)/.exec(detail)
     if (scan && large(scan[1] as string) && !stopsEarly) faults.push(detail)
     if (/^USE TEMP B-TREE/.test(detail) && plan.some((line) => largeRead(line.detail, large))) faults.push(detail)
   }
