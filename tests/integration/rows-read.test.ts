@@ -36,6 +36,9 @@ const KNOWN_FULL_READS: Record<string, string> = {
   'news, page 50': CHROME,
   article: `${CHROME}; the article's products over the whole catalogue (F)`,
   search: `${CHROME}; search (F)`,
+  // Until decision 077 their demo figure held ~3,800 probes of empty cells, which hid the chrome's growth at 10×.
+  'dealer locator, from a town': CHROME,
+  'dealer locator, from a position': CHROME,
   'dealer page': `${CHROME}; the nearby dealers over the market's dealers (G)`,
   'account overview (500 orders)': CHROME,
   'orders (500 orders)': CHROME,
