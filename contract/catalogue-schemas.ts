@@ -194,6 +194,11 @@ export const searchResultSchema = z.object({
   /** Plain text around the match. */
   excerpt: z.string(),
   image: sitePath.nullish(),
+  /**
+   * A product's "from" price in the caller's market (minor units of the site's currency), where the backend answers
+   * it; null for news and dealers.
+   */
+  price: z.number().int().min(0).nullish().catch(null),
 })
 
 export const productTypesAnswer = envelope(z.array(listedProductTypeSchema))
@@ -234,6 +239,10 @@ export const newsArticleAnswer = envelope(newsArticleSchema)
 export const dealersAnswer = pagedEnvelope(dealerSchema)
 export const dealerAnswer = envelope(dealerSchema)
 export const placeAnswer = envelope(placeSchema)
+/**
+ * `GET api/front/search`: a page of results in rank order; `total` may stop short of every match (the embedded API
+ * counts to the page's end and one more when another page follows: docs/decisions/077).
+ */
 export const searchAnswer = pagedEnvelope(searchResultSchema)
 
 export type ProductType = z.infer<typeof productTypeSchema>

@@ -68,8 +68,11 @@ export const caseSummarySchema = z.object({
   closed_at: z.string().nullable(),
 })
 export type CaseSummary = z.infer<typeof caseSummarySchema>
-/** `GET api/staff/cases`: every open case (not closed), newest first; the console orders them by deadline. */
-export const caseListAnswer = envelope(z.array(caseSummarySchema))
+/**
+ * `GET api/staff/cases?cursor=`: the open cases (not closed), the next deadline soonest due first (overdue ones first)
+ * and those with none left last, paged by keyset (docs/decisions/077).
+ */
+export const openCaseListAnswer = keysetEnvelope(caseSummarySchema)
 /** `GET api/staff/cases?state=closed&cursor=`: the closed cases, newest first, paged by keyset (docs/decisions/068). */
 export const closedCaseListAnswer = keysetEnvelope(caseSummarySchema)
 

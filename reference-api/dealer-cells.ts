@@ -42,6 +42,21 @@ export function ringCells(centre: Point, from: number, to: number): number[] {
 }
 
 /**
+ * The same cells as `ringCells`, as runs of consecutive cell numbers (`[first, last]`, one or two a grid row): the
+ * statement seeks once a run through `dealers_by_cell` instead of once a cell (the outer rings hold thousands of cells,
+ * most of them empty).
+ */
+export function ringRuns(centre: Point, from: number, to: number): Array<[number, number]> {
+  const runs: Array<[number, number]> = []
+  for (const cell of ringCells(centre, from, to).sort((a, b) => a - b)) {
+    const last = runs.at(-1)
+    if (last && cell === last[1] + 1) last[1] = cell
+    else runs.push([cell, cell])
+  }
+  return runs
+}
+
+/**
  * How far from the centre every point is known to have been searched once rings 0 to `rings` are (km): the distance
  * to the nearest point outside their square. Outside its rows, at least the meridian's distance to the nearer edge;
  * inside them but outside its columns, at least the haversine distance of the nearer column edge at the rows' widest

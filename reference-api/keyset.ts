@@ -63,10 +63,18 @@ export function keysetPage<Row>(rows: Row[], perPage: number, cursorOf: (row: Ro
 }
 
 /**
- * The SQL condition of a keyset page over `(sort column, id column)` newest first, and what it binds; none on the
- * first page. A list by id alone passes no sort column.
+ * The SQL condition of a keyset page over `(sort column, id column)` newest first (or, `ascending`, oldest first), and
+ * what it binds; none on the first page. A list by id alone passes no sort column.
  */
-export function before(after: Cursor | null, idColumn: string, sortColumn?: string): [string, unknown[]] | null {
+export function before(
+  after: Cursor | null,
+  idColumn: string,
+  sortColumn?: string,
+  ascending = false,
+): [string, unknown[]] | null {
   if (!after) return null
-  return sortColumn ? [`(${sortColumn}, ${idColumn}) < (?, ?)`, [after.at, after.id]] : [`${idColumn} < ?`, [after.id]]
+  const past = ascending ? '>' : '<'
+  return sortColumn
+    ? [`(${sortColumn}, ${idColumn}) ${past} (?, ?)`, [after.at, after.id]]
+    : [`${idColumn} ${past} ?`, [after.id]]
 }

@@ -44,18 +44,20 @@ export function conditions() {
 }
 
 /**
- * One keyset page of a console list, newest first: `select` is the list's statement up to its WHERE, the conditions
- * its filters (the page's start is added to them), `order` its ORDER BY columns as `(sort, id)`; one row more than
- * the page is read to know whether another follows. No count: a count reads every row the filters match.
+ * One keyset page of a console list, newest first (or, `soonestFirst`, the smallest sort value first: the open cases
+ * by their deadline): `select` is the list's statement up to its WHERE, the conditions its filters (the page's start
+ * is added to them), `(sort, id)` its order; one row more than the page is read to know whether another follows. No
+ * count: a count reads every row the filters match.
  */
 export async function keysetList<Row extends Record<string, unknown>>(
   c: ApiContext,
   paging: KeysetPaging,
-  { select, where, sort, id, cursorOf }: KeysetListOptions<Row>,
+  { select, where, sort, id, cursorOf, soonestFirst = false }: KeysetListOptions<Row>,
 ): Promise<{ data: Row[]; meta: CursorMeta }> {
-  const start = before(paging.after, id, sort)
+  const start = before(paging.after, id, sort, soonestFirst)
   if (start) where.add(start[0], ...start[1])
-  const order = sort ? `${sort} DESC, ${id} DESC` : `${id} DESC`
+  const direction = soonestFirst ? 'ASC' : 'DESC'
+  const order = sort ? `${sort} ${direction}, ${id} ${direction}` : `${id} ${direction}`
   const { results } = await c.env.DB.prepare(`${select} ${where.clause()} ORDER BY ${order} LIMIT ?`)
     .bind(...where.values, paging.perPage + 1)
     .all<Row>()
@@ -69,6 +71,8 @@ export type KeysetListOptions<Row> = {
   /** The column the list is newest first by; none: by id alone. */
   sort?: string
   id: string
+  /** The smallest sort value first (the default: the newest, the largest, first). */
+  soonestFirst?: boolean
   /** The cursor after a row: its sort value and id. */
   cursorOf: (row: Row) => Cursor
 }

@@ -8,7 +8,8 @@
 //     through /proc/PID/clear_refs) above its resident set then (docs/decisions/067);
 //   - D1 rows read and written, the largest KV value written and the upstream calls, per request, from the Worker's
 //     own request log (D1's own `meta.rows_read`/`rows_written`, reference-api/row-count.ts);
-// then every KV value the scale left, by size. At the largest scale, the warm anonymous home page (page cache on)
+// then every KV value the scale left, by size (`BENCH_SCALE_ONLY`, a regular expression, measures only the kinds it
+// matches: a look at one kind while working on it). At the largest scale, the warm anonymous home page (page cache on)
 // against the ceiling: the same bytes from a tiny Worker's memory (scripts/bench-tools.mjs, as `npm run bench`).
 // Prints a table per scale and the targets as PASS/FAIL; writes dist/bench/scale-report.json. It measures: it exits 0
 // whether or not a target is met. Everything runs on 127.0.0.1 (`BENCH_SCALE_PORT`, 8795, and the next one).
@@ -43,6 +44,7 @@ import { consoleSessionCookie } from './staff-login.mjs'
 const SCALES = (process.env.BENCH_SCALES || '1,10,100').split(',').map(Number)
 const REQUESTS = Number(process.env.BENCH_SCALE_REQUESTS || 20)
 const WARM_UP = 3
+const ONLY = new RegExp(process.env.BENCH_SCALE_ONLY || '')
 /** How long a request may take before it counts as not answered. */
 const REQUEST_TIMEOUT_MS = 60_000
 const SECONDS = Number(process.env.BENCH_SECONDS || 5)
@@ -310,7 +312,7 @@ for (const scale of SCALES) {
   try {
     if (process.env.BENCH_SCALE_VERBOSE) console.log('  signing in, filling the cart')
     const visit = await visitors()
-    for (const kind of PAGE_KINDS) {
+    for (const kind of PAGE_KINDS.filter((kind) => ONLY.test(kind.name))) {
       if (process.env.BENCH_SCALE_VERBOSE) console.log(`  measuring ${kind.name}`)
       rows.push(await measureKind(target, kind, scale, visit))
     }

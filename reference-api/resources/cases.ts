@@ -5,7 +5,7 @@ import {
   attachmentLocationAnswer,
   caseChangeAnswer,
   caseFileAnswer,
-  caseListAnswer,
+  openCaseListAnswer,
   caseMessageRequest,
   closedCaseListAnswer,
   closeCaseRequest,
@@ -22,7 +22,6 @@ import {
   refuse,
   respond,
 } from '../context'
-import { CASE_STATES } from '../../contract/whistleblower-schemas'
 import { keysetParams } from '../keyset'
 import { mailTexts, queueMail } from '../outbox'
 import { staffOnly } from '../staff-auth'
@@ -52,10 +51,19 @@ type SummaryRow = {
  */
 export const CASE_READ_PURPOSES = ['acknowledge', 'message', 'note', 'close', 'download'] as const
 
-/** The states of a case still being handled: the cases the deadlines' list holds, every one. */
-const OPEN_STATES = CASE_STATES.filter((state) => state !== 'closed')
-  .map((state) => `'${state}'`)
-  .join(', ')
+/**
+ * When an open case's next deadline falls due (ISO 8601, UTC): the acknowledgement 7 days after receipt, else the
+ * feedback 3 calendar months after the acknowledgement (on the month's last day when it has fewer, as the console's
+ * src/whistleblower/deadlines.ts counts), else — no deadline left — the last time there is, so those come last. The
+ * same expression as migration 0032's index `whistleblower_open_by_due`, which serves the list's order.
+ */
+const DUE = `(CASE
+  WHEN acknowledged_at IS NULL THEN strftime('%Y-%m-%dT%H:%M:%fZ', received_at, '+7 days')
+  WHEN feedback_at IS NULL THEN min(strftime('%Y-%m-%dT%H:%M:%fZ', acknowledged_at, '+3 months'),
+    strftime('%Y-%m-%d', acknowledged_at, 'start of month', '+4 months', '-1 day') || strftime('T%H:%M:%fZ', acknowledged_at))
+  ELSE '9999-12-31T23:59:59.999Z' END)`
+/** How many open cases a page of their list holds. */
+const OPEN_PAGE_SIZE = 25
 /** How many closed cases a page of their list holds. */
 const CLOSED_PAGE_SIZE = 25
 
@@ -90,10 +98,22 @@ export const cases = new Hono<ApiEnv>()
       })
       return respond(c, closedCaseListAnswer, { data: page.data.map(summaryOf), meta: page.meta })
     }
-    const { results } = await c.env.DB.prepare(
-      `SELECT ${SUMMARY} FROM whistleblower_reports r WHERE r.state IN (${OPEN_STATES}) ORDER BY r.received_at DESC, r.id DESC`,
-    ).all<SummaryRow>()
-    return respond(c, caseListAnswer, { data: results.map(summaryOf) })
+    const paging = keysetParams(c, OPEN_PAGE_SIZE)
+    if (paging instanceof Response) return paging
+    const where = conditions()
+    where.add("r.state != 'closed'")
+    const page = await keysetList<SummaryRow & { due: string }>(c, paging, {
+      select: `SELECT ${SUMMARY}, ${DUE} AS due FROM whistleblower_reports r`,
+      where,
+      sort: DUE,
+      id: 'r.id',
+      soonestFirst: true,
+      cursorOf: (row) => ({ at: row.due, id: row.id }),
+    })
+    return respond(c, openCaseListAnswer, {
+      data: page.data.map(({ due: _, ...row }) => summaryOf(row)),
+      meta: page.meta,
+    })
   })
   .get('/staff/cases/:id', async (c) => {
     const id = positiveInt(c.req.param('id'))

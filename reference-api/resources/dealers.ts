@@ -8,7 +8,7 @@ import {
   placeAnswer,
 } from '../../contract/catalogue-schemas'
 import { byDistance, type Point } from '../../contract/distance'
-import { ringCells, searchedKm } from '../dealer-cells'
+import { ringRuns, searchedKm } from '../dealer-cells'
 import { matchPlace, placeName } from '../places'
 import {
   type ApiContext,
@@ -164,28 +164,46 @@ async function nearestDealers(
   count: number,
 ): Promise<{ found: Array<Dealer & { distance_km: number }>; total: number }> {
   const offering = services.map((service) => ` AND ${service} = 1`).join('')
-  const rows: DealerRow[] = []
+  // Their places only, to measure; the whole rows of the nearest `count` afterwards.
+  const places: DealerPlace[] = []
   for (const [from, to] of RING_STEPS) {
-    const cells = ringCells(point, from, to)
+    // One seek a run of cells through `dealers_by_cell`, not one a cell (CROSS JOIN: the runs lead, never the market).
+    const runs = ringRuns(point, from, to).map(([first, last]) => `(${first}, ${last})`)
     const { results } = await c.env.DB.prepare(
-      `SELECT * FROM dealers WHERE site = ? AND cell IN (${cells.join(',')})${offering}`,
+      `SELECT d.id, d.lat, d.lng FROM (VALUES ${runs.join(', ')}) AS run
+         CROSS JOIN dealers d ON d.site = ? AND d.cell BETWEEN run.column1 AND run.column2${offering}`,
     )
       .bind(siteOf(c))
-      .all<DealerRow>()
-    rows.push(...results)
-    const sorted = byDistance(rows, point)
+      .all<DealerPlace>()
+    places.push(...results)
+    const sorted = byDistance(places, point)
     const last = sorted[count - 1]
     if (last && last.distance_km <= searchedKm({ centre: point, rings: to })) {
-      return { found: nearestOf(sorted, count, c.var.locale), total: sorted.length }
+      return { found: await nearestOf(c, sorted.slice(0, count)), total: sorted.length }
     }
   }
-  const { results } = await c.env.DB.prepare(`SELECT * FROM dealers WHERE site = ?${offering}`)
+  const { results } = await c.env.DB.prepare(`SELECT id, lat, lng FROM dealers WHERE site = ?${offering}`)
     .bind(siteOf(c))
-    .all<DealerRow>()
+    .all<DealerPlace>()
   const sorted = byDistance(results, point)
-  return { found: nearestOf(sorted, count, c.var.locale), total: sorted.length }
+  return { found: await nearestOf(c, sorted.slice(0, count)), total: sorted.length }
 }
 
-/** The first `count` of rows sorted nearest first, as the contract's dealers with their distance. */
-const nearestOf = (sorted: Array<DealerRow & { distance_km: number }>, count: number, locale: string) =>
-  sorted.slice(0, count).map(({ distance_km, ...row }) => ({ ...toDealer(row, locale), distance_km }))
+/** Where a dealer is: what the nearest are measured by. */
+type DealerPlace = { id: number; lat: number; lng: number }
+
+/** The nearest dealers' whole rows, in their order, as the contract's dealers with their distance. */
+async function nearestOf(
+  c: ApiContext,
+  nearest: Array<DealerPlace & { distance_km: number }>,
+): Promise<Array<Dealer & { distance_km: number }>> {
+  if (nearest.length === 0) return []
+  const { results } = await c.env.DB.prepare(
+    `SELECT * FROM dealers WHERE id IN (${nearest.map((dealer) => dealer.id).join(',')})`,
+  ).all<DealerRow & { id: number }>()
+  const rows = new Map(results.map((row) => [row.id, row]))
+  return nearest.flatMap(({ id, distance_km }) => {
+    const row = rows.get(id)
+    return row ? [{ ...toDealer(row, c.var.locale), distance_km }] : []
+  })
+}

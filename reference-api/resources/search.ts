@@ -4,11 +4,15 @@ import { type ApiEnv, badPaging, badParameter, pageParams, respond } from '../co
 
 /**
  * The query `?1` folded by the rules of `search_folds` (migrations/0028: Greek accents, Hebrew and Arabic marks), the
- * same rules the index's folded columns were written with: one list of them, in the database.
+ * same rules the index's folded columns were written with: one list of them, in the database. A query without any of
+ * those marks is its own folded form, as the index's view decides for a title (its folds then read nothing).
  */
-const FOLDED_MATCH = `(WITH RECURSIVE f(n, t) AS (SELECT 0, ?1 UNION ALL
+const FOLDED_MATCH = `(CASE WHEN ?1 GLOB '*[Ά-ΰϊ-ώ֑-ׇؐ-ۭ]*' THEN (WITH RECURSIVE f(n, t) AS (SELECT 0, ?1 UNION ALL
    SELECT f.n + 1, replace(f.t, m.mark, m.plain) FROM f JOIN search_folds m ON m.n = f.n + 1)
-   SELECT t FROM f ORDER BY n DESC LIMIT 1)`
+   SELECT t FROM f ORDER BY n DESC LIMIT 1) ELSE ?1 END)`
+
+/** BM25 with the titles (as written and folded) weighing 8 times the bodies: FTS5's `rank`, in its column order. */
+const RANK = 'bm25(8.0, 1.0, 8.0, 1.0)'
 
 /** What `type` asks for: one kind of result, or all of them. */
 const TYPES: Record<string, SearchKind[]> = {
@@ -22,16 +26,12 @@ const TYPES: Record<string, SearchKind[]> = {
 const MAX_TERMS = 8
 
 /**
- * The most matches a search counts: past it the total says this many (a hundred pages of ten), so a common word's
- * count reads a bounded number of rows whatever the catalogue's size.
- */
-export const MAX_COUNTED = 1000
-
-/**
  * `GET api/front/search?q=&type=products|news|dealers|all&page=&per_page=`: full-text search (D1 FTS5, BM25 with
- * titles weighing most, every word a prefix) over what the caller's market shows in its locale: products sold there,
- * its news, its dealers. Words match in their language's way: Latin diacritics, Greek accents and Hebrew and Arabic
- * marks folded alike in the index (migrations/0028) and in the query; the total counts at most `MAX_COUNTED`.
+ * titles weighing most, every word a prefix) over what the caller's market shows in its locale: products sold there
+ * (with their "from" price there), its news, its dealers. Words match in their language's way: Latin diacritics,
+ * Greek accents and Hebrew and Arabic marks folded alike in the index (migrations/0028) and in the query. The matches
+ * are read in FTS5's rank order and no further than one past the page (docs/decisions/077): nothing counts them all,
+ * so `total` is the matches up to the page's end and one more when another page follows.
  */
 export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
   const paging = pageParams(c, 10)
@@ -43,38 +43,39 @@ export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
   if (!match)
     return respond(c, searchAnswer, { data: [], meta: { page: paging.page, per_page: paging.perPage, total: 0 } })
   const site = c.var.tenant ?? 'int'
-  const filter = `search_index MATCH ${FOLDED_MATCH} AND kind IN (${kinds.map((kind) => `'${kind}'`).join(', ')}) AND (
-       (kind = 'product' AND locale = ?2 AND EXISTS (SELECT 1 FROM product_prices pr WHERE pr.product_id = ref AND pr.site = ?3))
-    OR (kind = 'news' AND locale = ?2 AND site IN ('*', ?3))
-    OR (kind = 'dealer' AND site = ?3))`
-  const [rows, count] = await c.env.DB.batch<{
-    kind: SearchKind
-    slug: string
-    title: string
-    excerpt: string
-    image: string | null
-    n: number
-  }>([
-    c.env.DB.prepare(
-      `SELECT kind, title, snippet(search_index, 1, '', '', '…', 14) AS excerpt,
-              CASE kind WHEN 'product' THEN (SELECT slug FROM products WHERE id = ref)
-                        WHEN 'news' THEN (SELECT slug FROM news WHERE id = ref)
-                        ELSE (SELECT slug FROM dealers WHERE id = ref) END AS slug,
-              CASE kind WHEN 'product' THEN (SELECT image FROM products WHERE id = ref)
-                        WHEN 'news' THEN (SELECT image FROM news WHERE id = ref) END AS image
-         FROM search_index WHERE ${filter}
-        ORDER BY bm25(search_index, 8.0, 1.0, 8.0, 1.0), title LIMIT ?4 OFFSET ?5`,
-    ).bind(match, c.var.locale, site, paging.perPage, paging.offset),
-    c.env.DB.prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM search_index WHERE ${filter} LIMIT ?4)`).bind(
-      match,
-      c.var.locale,
-      site,
-      MAX_COUNTED,
-    ),
-  ])
+  const { results } = await c.env.DB.prepare(
+    `SELECT kind, title, snippet(search_index, 1, '', '', '…', 14) AS excerpt,
+            CASE kind WHEN 'product' THEN (SELECT slug FROM products WHERE id = ref)
+                      WHEN 'news' THEN (SELECT slug FROM news WHERE id = ref)
+                      ELSE (SELECT slug FROM dealers WHERE id = ref) END AS slug,
+            CASE kind WHEN 'product' THEN (SELECT image FROM products WHERE id = ref)
+                      WHEN 'news' THEN (SELECT image FROM news WHERE id = ref) END AS image,
+            CASE kind WHEN 'product' THEN (SELECT price FROM product_listings l WHERE l.site = ?3 AND l.product_id = ref) END AS price
+       FROM search_index
+      WHERE search_index MATCH ${FOLDED_MATCH} AND rank MATCH '${RANK}'
+        AND kind IN (${kinds.map((kind) => `'${kind}'`).join(', ')}) AND (
+            (kind = 'product' AND locale = ?2 AND EXISTS (SELECT 1 FROM product_prices pr WHERE pr.product_id = ref AND pr.site = ?3))
+         OR (kind = 'news' AND locale = ?2 AND site IN ('*', ?3))
+         OR (kind = 'dealer' AND site = ?3))
+      ORDER BY rank LIMIT ?4 OFFSET ?5`,
+  )
+    .bind(match, c.var.locale, site, paging.perPage + 1, paging.offset)
+    .all<{
+      kind: SearchKind
+      slug: string
+      title: string
+      excerpt: string
+      image: string | null
+      price: number | null
+    }>()
+  const found = results.slice(0, paging.perPage)
   return respond(c, searchAnswer, {
-    data: (rows?.results ?? []).map(({ kind, slug, title, excerpt, image }) => ({ kind, slug, title, excerpt, image })),
-    meta: { page: paging.page, per_page: paging.perPage, total: count?.results[0]?.n ?? 0 },
+    data: found.map(({ kind, slug, title, excerpt, image, price }) => ({ kind, slug, title, excerpt, image, price })),
+    meta: {
+      page: paging.page,
+      per_page: paging.perPage,
+      total: paging.offset + found.length + (results.length > paging.perPage ? 1 : 0),
+    },
   })
 })
 

@@ -227,14 +227,25 @@ export function ButtonForm({
  * A keyset list's way on (docs/decisions/068): "Newest" back to the first page once past it, "Older" to the page after
  * this one while there is one; nothing on a list of one page.
  */
-export function Pager({ meta, href, first }: { meta: CursorMeta; href: (after?: string) => string; first: boolean }) {
+export function Pager({
+  meta,
+  href,
+  first,
+  labels = { first: 'Newest', next: 'Older', nav: 'Pages' },
+}: {
+  meta: CursorMeta
+  href: (after?: string) => string
+  first: boolean
+  /** The links' words and the navigation's name: "Newest" and "Older" unless the list is in another order. */
+  labels?: { first: string; next: string; nav: string }
+}) {
   if (first && !meta.next_cursor) return null
   return (
-    <nav className="pager" aria-label="Pages">
-      {first ? <span /> : <a href={href()}>Newest</a>}
+    <nav className="pager" aria-label={labels.nav}>
+      {first ? <span /> : <a href={href()}>{labels.first}</a>}
       {meta.next_cursor ? (
         <a href={href(meta.next_cursor)} rel="next">
-          Older
+          {labels.next}
         </a>
       ) : (
         <span />

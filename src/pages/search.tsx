@@ -14,7 +14,9 @@ import type { SearchResult } from '../../contract/catalogue-schemas'
 import type { PageMeta } from '../../contract/schemas'
 import { loadChrome } from './chrome'
 import { articlePath } from '../components/news-cards'
-import { disciplineWordsOf, rankedResults, searchVocabulary } from '../search/ranking'
+import { formatMoney } from '../i18n/formats'
+import { namedProducts } from '../search/named-products'
+import { disciplinesIn, disciplineWordsOf, rankedResults, searchVocabulary } from '../search/ranking'
 import { type Suggestion, suggestionIndexOf } from '../search/suggestion-index'
 import { correctedQuery } from '../search/typo-tolerance'
 
@@ -30,7 +32,7 @@ const MAX_QUERY = 100
 export const searchUrl = (segment: string, type: SearchType, q: string, page = 1) =>
   `/${segment}/search/${type}?q=${encodeURIComponent(q)}${page > 1 ? `&page=${page}` : ''}`
 
-function resultUrl(segment: string, result: SearchResult): string {
+function resultUrl(segment: string, result: Pick<SearchResult, 'kind' | 'slug'>): string {
   if (result.kind === 'product') return `/${segment}/products/${result.slug}`
   if (result.kind === 'news') return articlePath(segment, result.slug)
   return `/${segment}/dealers/${result.slug}`
@@ -43,7 +45,7 @@ type SearchProps = {
   type: SearchType
   q: string
   /** The results, a product's with its price in the market's currency and format. */
-  results: Array<SearchResult & { price?: string | null }>
+  results: Array<Omit<SearchResult, 'price'> & { price: string | null }>
   meta: PageMeta
   /** The query searched instead of the visitor's words, which found nothing ("stradda" → "Strada"), or null. */
   corrected: string | null
@@ -106,7 +108,7 @@ export function SearchPage({ view, chrome, head, type, q, results, meta, correct
           <>
             {corrected && <p className="search-corrected">{t('search.corrected', { q: corrected })}</p>}
             <p className="meta" role="status">
-              {meta.total === 1 ? t('search.count_one') : t('search.count', { count: meta.total })}
+              {countText(view, meta, results.length)}
             </p>
             <ol className="results">
               {results.map((result) => (
@@ -144,6 +146,17 @@ export function SearchPage({ view, chrome, head, type, q, results, meta, correct
       </div>
     </DefaultLayout>
   )
+}
+
+/**
+ * What the page says of its results: how many when they all fit this first page; else which of them it shows ("Results
+ * 11–20"), as the backend need not count every match of a common word (docs/decisions/077).
+ */
+function countText({ t }: MarketView, meta: PageMeta, shown: number): string {
+  if (meta.page === 1 && meta.total <= shown)
+    return shown === 1 ? t('search.count_one') : t('search.count', { count: shown })
+  const from = (meta.page - 1) * meta.per_page + 1
+  return t('search.range', { from, to: from + shown - 1 })
 }
 
 /** An empty result with a way on: the words to try, a few of the market's bikes, the listing and the dealers. */
@@ -209,31 +222,42 @@ export async function searchPage(c: Context<MarketEnv>): Promise<Response> {
   const page = pageNumber(c.req.query('page'), MAX_PAGES)
   if (!type || !page) throw PageError.pageNotFound(c.req.url)
   const q = (c.req.query('q') ?? '').trim().slice(0, MAX_QUERY)
-  const [first, chrome, index] = await Promise.all([
+  const words = disciplineWordsOf(t('search.discipline_words'))
+  // The products of the categories the words name lead the first page of everything or of the products.
+  const namedFor = (text: string) =>
+    page === 1 && (type === 'all' || type === 'products')
+      ? namedProducts(c, [...disciplinesIn(text, words)], RESULTS_PER_PAGE)
+      : Promise.resolve([])
+  const [first, chrome, namedFirst] = await Promise.all([
     q ? api.search.find({ type, q, page, perPage: RESULTS_PER_PAGE }) : null,
     loadChrome(c),
-    q ? suggestionIndexOf(c) : [],
+    q ? namedFor(q) : [],
   ])
-  const words = disciplineWordsOf(t('search.discipline_words'))
-  // Nothing for the visitor's words: the market's nearest terms instead, said on the page ("stradda" → "Strada").
-  const correction = first?.items.length === 0 && page === 1 ? correctedQuery(q, searchVocabulary(index, words)) : null
+  // Nothing found: the market's suggestion index, for the nearest terms ("stradda" → "Strada", said on the page) and
+  // the bikes an empty result offers; read only then.
+  const index = q && first?.items.length === 0 && namedFirst.length === 0 ? await suggestionIndexOf(c) : []
+  const correction = index.length && page === 1 ? correctedQuery(q, searchVocabulary(index, words)) : null
   const corrected = correction?.changed ? correction.text : null
-  const found = corrected ? await api.search.find({ type, q: corrected, page, perPage: RESULTS_PER_PAGE }) : first
-  const searched = corrected ?? q
-  const ranked =
-    page === 1 && (type === 'all' || type === 'products')
-      ? rankedResults(found?.items ?? [], searched, index, words, (entry) => ({
-          kind: 'product' as const,
-          slug: entry.slug,
-          title: entry.title,
-          excerpt: '',
-          image: entry.image,
-        }))
-      : (found?.items ?? [])
-  const prices = new Map(index.flatMap((entry) => (entry.kind === 'product' ? [[entry.slug, entry.detail]] : [])))
+  const [found, named] = corrected
+    ? await Promise.all([api.search.find({ type, q: corrected, page, perPage: RESULTS_PER_PAGE }), namedFor(corrected)])
+    : [first, namedFirst]
+  const money = (price: number | null | undefined) =>
+    price === null || price === undefined ? null : formatMoney(price, market.site.currency, market)
+  const ranked = rankedResults<SearchResult>(
+    found?.items ?? [],
+    corrected ?? q,
+    named.map((product) => ({
+      kind: 'product',
+      slug: product.slug,
+      title: product.name,
+      excerpt: '',
+      image: product.image,
+      price: product.price,
+    })),
+  )
   const results = ranked
     .slice(0, Math.max(RESULTS_PER_PAGE, found?.items.length ?? 0))
-    .map((result) => (result.kind === 'product' ? { ...result, price: prices.get(result.slug) ?? null } : result))
+    .map((result) => ({ ...result, price: result.kind === 'product' ? money(result.price) : null }))
   const meta = found?.meta ?? { page, per_page: RESULTS_PER_PAGE, total: 0 }
   if (page > 1 && results.length === 0) throw PageError.pageNotFound(c.req.url)
   const view = viewOf(c, t, market)

@@ -29,29 +29,18 @@ export const searchVocabulary = (index: Suggestion[], words: ReadonlyMap<string,
 export type Ranked = { kind: string; slug: string; title: string; excerpt?: string | null }
 
 /**
- * The results in the order that helps (docs/decisions/061): first the market's products of the categories the query
- * names (from the suggestion index, even where the full text missed them: "bici da corsa" finds the road bikes before
- * a children's bike whose brakes have "corsa ridotta"), then results whose title holds a word of the query, then the
- * rest as the search ranked them.
+ * The results in the order that helps (docs/decisions/061): first `named`, the market's products of the categories
+ * the query names (read from the listing, even where the full text missed them: "bici da corsa" finds the road bikes
+ * before a children's bike whose brakes have "corsa ridotta"), then results whose title holds a word of the query,
+ * then the rest as the search ranked them.
  *
  * @example
- * rankedResults(found, 'bici da corsa', index, words, toResult)
+ * rankedResults(found, 'bici da corsa', roadBikes)
  */
-export function rankedResults<R extends Ranked>(
-  results: R[],
-  query: string,
-  index: Suggestion[],
-  words: ReadonlyMap<string, Discipline>,
-  resultOf: (entry: Suggestion) => R,
-): R[] {
-  const disciplines = disciplinesIn(query, words)
-  const named = index.filter(
-    (entry) => entry.kind === 'product' && entry.discipline && disciplines.has(entry.discipline),
-  )
-  const first = named.map(resultOf)
-  const firstSlugs = new Set(first.map((result) => `${result.kind}:${result.slug}`))
+export function rankedResults<R extends Ranked>(results: R[], query: string, named: R[]): R[] {
+  const firstSlugs = new Set(named.map((result) => `${result.kind}:${result.slug}`))
   const queryWords = new Set(wordsOf(query).filter((word) => word.length > 2))
   const inTitle = (result: R) => wordsOf(result.title).some((word) => queryWords.has(word))
   const rest = results.filter((result) => !firstSlugs.has(`${result.kind}:${result.slug}`))
-  return [...first, ...rest.filter(inTitle), ...rest.filter((result) => !inTitle(result))]
+  return [...named, ...rest.filter(inTitle), ...rest.filter((result) => !inTitle(result))]
 }

@@ -58,7 +58,50 @@ describe('the cases of the embedded API', () => {
     expect(await trailOf(report.id)).toEqual([])
   })
 
-  it('lists cases newest first with what they are about and where they stand, nothing the reporter wrote', async () => {
+  it('lists open cases the next deadline soonest due first, a page at a time by keyset, as the console counts them', async () => {
+    /** A case received then, acknowledged and given feedback when told (UTC), in the state that follows. */
+    const openCase = async (
+      receivedAt: string,
+      acknowledgedAt: string | null = null,
+      feedbackAt: string | null = null,
+    ) => {
+      const report = await sealedReport({ receivedAt })
+      await env.DB.prepare(
+        "UPDATE whistleblower_reports SET acknowledged_at = ?2, feedback_at = ?3, state = CASE WHEN ?3 IS NOT NULL THEN 'in_progress' WHEN ?2 IS NOT NULL THEN 'acknowledged' ELSE 'received' END WHERE id = ?1",
+      )
+        .bind(report.id, acknowledgedAt, feedbackAt)
+        .run()
+      return report.id
+    }
+    const answered = await openCase('2025-06-01T08:00:00.000Z', '2025-06-02T08:00:00.000Z', '2025-07-01T08:00:00.000Z')
+    // Acknowledged on 30 November: feedback due on 28 February (the month's last day), not on 2 March.
+    const monthEnd = await openCase('2025-11-29T08:00:00.000Z', '2025-11-30T08:00:00.000Z')
+    const laterAck = await openCase('2026-02-22T09:00:00.000Z')
+    const feedback = await openCase('2025-11-10T08:00:00.000Z', '2025-11-15T08:00:00.000Z')
+    const newer = await openCase('2026-02-05T10:00:00.000Z')
+    const older = await openCase('2026-01-05T10:00:00.000Z')
+    const closed = await openCase('2025-12-01T10:00:00.000Z')
+    await env.DB.prepare("UPDATE whistleblower_reports SET state = 'closed', closed_at = received_at WHERE id = ?")
+      .bind(closed)
+      .run()
+    const walked: number[] = []
+    let cursor = ''
+    for (let pages = 0; pages < 20; pages++) {
+      const { status, json } = await call(handler, `staff/cases?per_page=2&cursor=${cursor}`)
+      expect(status).toBe(200)
+      expect(json.data.length).toBeLessThanOrEqual(2)
+      walked.push(...json.data.map((each: { id: number }) => each.id))
+      if (!json.meta.next_cursor) break
+      cursor = json.meta.next_cursor
+    }
+    const mine = [older, newer, feedback, monthEnd, laterAck, answered]
+    expect(walked.filter((id) => mine.includes(id))).toEqual(mine)
+    expect(walked).not.toContain(closed)
+    expect(new Set(walked).size).toBe(walked.length)
+    expect((await call(handler, 'staff/cases?cursor=bm90LWEtY3Vyc29y')).status).toBe(400)
+  })
+
+  it('lists cases with what they are about and where they stand, nothing the reporter wrote', async () => {
     const older = await sealedReport({
       receivedAt: '2026-01-05T10:00:00.000Z',
       category: 'fraud_corruption',
@@ -69,7 +112,8 @@ describe('the cases of the embedded API', () => {
     const { status, json, text } = await call(handler, 'staff/cases')
     expect(status).toBe(200)
     const ids = json.data.map((each: { id: number }) => each.id)
-    expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id))
+    // The older case's acknowledgement falls due first.
+    expect(ids.indexOf(older.id)).toBeLessThan(ids.indexOf(newer.id))
     expect(json.data.find((each: { id: number }) => each.id === older.id)).toEqual({
       id: older.id,
       receipt_code: older.receipt_code,

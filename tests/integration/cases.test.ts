@@ -125,6 +125,27 @@ describe('the list of cases', () => {
     expect(await trailOf(late.id)).toEqual([])
   })
 
+  it('lists the open cases a page at a time, soonest due first, and pages on with "Due later"', async () => {
+    const day = 24 * 3600 * 1000
+    const codes: string[] = []
+    // 27 cases received a day apart, the oldest (the most overdue) first: more than a page.
+    for (let i = 0; i < 27; i++)
+      codes.push((await sealedReport({ receivedAt: new Date(Date.now() - (60 - i) * day).toISOString() })).receipt_code)
+    const openTable = (html: string) => html.slice(0, html.indexOf('Closed cases, newest first'))
+    const first = await as(handler, '/_console/cases')
+    expect(first.status).toBe(200)
+    expect(openTable(first.text)).toContain(codes[0])
+    expect(openTable(first.text)).not.toContain(codes[26])
+    expect(textOf(first.text)).toMatch(/At least \d+ cases are overdue/)
+    const later = /<a href="(\/_console\/cases\?open=[A-Za-z0-9_-]+)" rel="next">Due later<\/a>/.exec(first.text)
+    expect(later).not.toBeNull()
+    const next = await as(handler, later?.[1] ?? '')
+    expect(next.status).toBe(200)
+    expect(openTable(next.text)).toContain(codes[26])
+    expect(openTable(next.text)).not.toContain(codes[0])
+    expect(next.text).toContain('<a href="/_console/cases">Soonest due</a>')
+  })
+
   it('lists the closed cases below the open ones, newest first, a page at a time by keyset', async () => {
     const open = await sealedReport({ receivedAt: '2026-01-20T09:00:00.000Z' })
     const closed: string[] = []

@@ -176,6 +176,13 @@ describe('dealers found by their grid cell', () => {
     expect(body.meta.total).toBeLessThan(SCATTERED / 3)
   })
 
+  it('searches a sparse market ring by ring with a seek a run of cells, not a probe a cell: thousands of empty cells', async () => {
+    // Three dealers: every ring (3,840 cells, most of them empty) is searched, then the market's list.
+    const { rowsRead, slugs } = await nearest('zf', { lat: -17.7, lng: 179.9 }, '&per_page=20')
+    expect(slugs).toEqual(['fiji-east', 'fiji-west', 'fiji-far'])
+    expect(rowsRead).toBeLessThan(400)
+  })
+
   it('knows how far it has searched: no point outside the square is nearer', () => {
     const next = sequence(3)
     for (let i = 0; i < 200; i++) {

@@ -10,6 +10,7 @@ import {
   suppressAddress,
 } from '../../reference-api/outbox-sender'
 import { deleteReporterMails, deleteSubmissions } from '../../reference-api/retention'
+import { cursorText } from '../../reference-api/keyset'
 import { demoStaff, forgetUsedCode, totpCode } from '../fixtures/console'
 import { sealedReport } from '../fixtures/cases'
 import { type PlanLine, queryPlan, type RecordedStatement, recordingDatabase } from '../fixtures/query-plans'
@@ -65,10 +66,6 @@ const BOUNDED: Array<{ sql: string; why: string }> = [
     why: 'a page of a listing: its ids from its order’s index (LIMIT), each row by its key, the page’s rows sorted',
   },
   { sql: 'WHERE i.order_id = ? GROUP BY i.sku', why: 'one order’s lines (a handful)' },
-  {
-    sql: "WHERE r.state IN ('received', 'acknowledged', 'in_progress')",
-    why: 'the open whistleblower cases, every one for the deadlines’ list: tens at most (each closes within months)',
-  },
   {
     sql: 'WHERE t.registrable = 1 ORDER BY t.position, p.position, p.id',
     why: 'the bike registration’s models: every registrable model is the form’s choice, by design',
@@ -448,6 +445,10 @@ async function walk() {
   })
   state.caseId = sealed.id
   await call('staff/cases', { token: handler })
+  // A later page of the open cases: the keyset's start on the deadlines' index.
+  await call(`staff/cases?per_page=1&cursor=${cursorText({ at: '2026-01-01T00:00:00.000Z', id: 1 })}`, {
+    token: handler,
+  })
   await call('staff/cases?state=closed&per_page=1', { token: handler })
   await call(`staff/cases/${sealed.id}`, { token: handler })
   await call(`staff/cases/${sealed.id}/attachments/${sealed.attachments[0]?.id ?? 1}`, { token: handler })
@@ -524,7 +525,8 @@ function faultsOf(sql: string, plan: PlanLine[]): string[] {
   const faults: string[] = []
   for (const { detail } of plan) {
     if (detail.startsWith('EXPLAIN failed')) faults.push(detail)
-    const scan = /^SCAN (\w+)/.exec(detail)
+    // A VALUES clause is the statement's own constants (the locator's runs of cells), no table.
+    const scan = /^SCAN \d+-ROW VALUES CLAUSE$/.test(detail) ? null : /^SCAN (\w+)/.exec(detail)
     if (scan && large(scan[1] as string) && !stopsEarly) faults.push(detail)
     if (/^USE TEMP B-TREE/.test(detail) && plan.some((line) => largeRead(line.detail, large))) faults.push(detail)
   }

@@ -60,7 +60,8 @@ describe('the ranking', () => {
       { kind: 'product', slug: 'aurora-piccolo-20', title: 'Aurora Piccolo 20', excerpt: 'a corsa ridotta' },
       { kind: 'news', slug: 'corsa-in-salita', title: 'Una corsa in salita', excerpt: '' },
     ]
-    const ranked = rankedResults(found, 'bici da corsa', index, words, asResult).map((result) => result.slug)
+    const named = index.filter((entry) => entry.discipline === 'road').map(asResult)
+    const ranked = rankedResults(found, 'bici da corsa', named).map((result) => result.slug)
     expect(ranked).toEqual(['aurora-strada-9', 'aurora-e-strada', 'corsa-in-salita', 'aurora-piccolo-20'])
   })
 })

@@ -9,17 +9,24 @@ import { sendConsolePage } from '../page'
 import { callsOf, casePath } from './case-access'
 import { CATEGORY_LABELS, DeadlineCell, marketOf, StateBadge } from './case-parts'
 
+/** The words of the open cases' pager: they are in the order of their deadlines, not of their age. */
+const OPEN_PAGES = { first: 'Soonest due', next: 'Due later', nav: 'Open cases’ pages' }
+
 /**
- * `GET /_console/cases?after=`: every open case, overdue ones first, then by the next deadline; below them the closed
- * ones, newest first, a page at a time (by keyset, docs/decisions/068: the years' closed cases are never read whole).
+ * `GET /_console/cases?open=&after=`: the open cases, overdue ones first, then by the next deadline, a page at a time;
+ * below them the closed ones, newest first, a page at a time (both by keyset, docs/decisions/068 and 077: neither the
+ * open cases nor the years' closed ones are ever read whole).
  */
 export async function casesPage(c: Context<AppEnv>): Promise<Response> {
   const now = new Date()
+  const openAfter = queriedCursor(c.req.query('open'))
   const after = queriedCursor(c.req.query('after'))
   const calls = callsOf(c)
-  const [open, closed] = await Promise.all([calls.list(), calls.closed(after)])
-  const ordered = byDeadline(open, now)
+  const [open, closed] = await Promise.all([calls.open(openAfter), calls.closed(after)])
+  const ordered = byDeadline(open?.items ?? [], now)
   const overdue = ordered.filter((each) => each.deadlines.overdue).length
+  // The page holds the soonest due first: when every case on it is overdue, more may follow on the next.
+  const atLeast = overdue === ordered.length && Boolean(open?.meta.next_cursor)
   return sendConsolePage(c, {
     title: 'Cases',
     body: (
@@ -28,10 +35,24 @@ export async function casesPage(c: Context<AppEnv>): Promise<Response> {
           The Directive's deadlines: acknowledge a report within 7 days of receiving it; give feedback within 3 months
           of the acknowledgement. Open cases with a deadline passed come first.
         </p>
-        {overdue > 0 && (
-          <Flash tone="error">{overdue === 1 ? '1 case is overdue.' : `${overdue} cases are overdue.`}</Flash>
+        {overdue > 0 && !openAfter && (
+          <Flash tone="error">
+            {atLeast
+              ? `At least ${overdue} cases are overdue.`
+              : overdue === 1
+                ? '1 case is overdue.'
+                : `${overdue} cases are overdue.`}
+          </Flash>
         )}
         <CaseTable caption="Open cases, overdue first, then by next deadline" empty="No open case." cases={ordered} />
+        {open && (
+          <Pager
+            meta={open.meta}
+            first={!openAfter}
+            labels={OPEN_PAGES}
+            href={(next) => withQuery(sectionPath('cases'), { open: next })}
+          />
+        )}
         <CaseTable
           caption="Closed cases, newest first"
           empty="No case is closed yet."

@@ -4,13 +4,13 @@ import {
   attachmentLocationAnswer,
   caseChangeAnswer,
   caseFileAnswer,
-  caseListAnswer,
+  openCaseListAnswer,
   closedCaseListAnswer,
   type caseMessageRequest,
   type closeCaseRequest,
 } from '../../../contract/staff-schemas'
 import type { z } from 'zod'
-import { dataOf, listOf, pagedOf, query, segment } from './answers'
+import { dataOf, pagedOf, query, segment } from './answers'
 
 /** Why the Worker reads a case besides showing it (the API records it as the reading's detail). */
 export type CaseReadPurpose = 'acknowledge' | 'message' | 'note' | 'close' | 'download'
@@ -26,8 +26,11 @@ type Notify = z.infer<typeof acknowledgeRequest>['notify']
  * const file = await caseCalls(c.var.staffApi).file(42)
  */
 export const caseCalls = (client: Upstream) => ({
-  /** `GET api/staff/cases`: every open case, newest first, nothing the reporter wrote. */
-  list: () => listOf(client.get('staff/cases', caseListAnswer)),
+  /**
+   * `GET api/staff/cases?cursor=`: a page of the open cases, the next deadline soonest due first, by keyset; nothing
+   * the reporter wrote.
+   */
+  open: (cursor?: string) => pagedOf(client.get(`staff/cases${query({ cursor })}`, openCaseListAnswer)),
   /** `GET api/staff/cases?state=closed&cursor=`: a page of the closed cases, newest first, by keyset. */
   closed: (cursor?: string) =>
     pagedOf(client.get(`staff/cases${query({ state: 'closed', cursor })}`, closedCaseListAnswer)),
