@@ -18,6 +18,7 @@ import type { CspSources } from '../tracking/trackers'
 import type { Deferred } from './deferred'
 import { firstPaint, STYLESHEET_SWAP } from './critical-css'
 import { inlineScriptHashes, InlineScriptsContext } from './inline-scripts'
+import type { KeptPlace } from './kept'
 import { carryNotice, takeNotice } from './one-time-notice'
 import { renderPage } from './stream'
 
@@ -83,6 +84,7 @@ export async function sendPage<E extends AppEnv>(
   // page cache keeps one page per choice).
   if (tracking?.personal) c.var.caching.lower(Caching.personal)
   const inlineScripts = new Set<string>()
+  const placed: KeptPlace[] = []
   const tree = createElement(
     InlineScriptsContext.Provider,
     { value: inlineScripts },
@@ -94,6 +96,7 @@ export async function sendPage<E extends AppEnv>(
     deferred: options.deferred ?? [],
     complete: c.var.pageCacheRender?.complete === true || isbot(c.req.header('User-Agent') ?? ''),
     mode: config.renderMode,
+    placed,
     onError: (error) => logEvent('error', 'render_failed', { path: loggablePath(c.req.path), error: errorName(error) }),
   })
   c.var.caching.allow(options.caching)
@@ -101,7 +104,8 @@ export async function sendPage<E extends AppEnv>(
   const render = c.var.pageCacheRender
   if (render) render.page = { storable: hashed }
   // A page in one string paints first without a blocking stylesheet (error pages, which run no script, keep theirs).
-  const first = typeof body === 'string' && kind !== 'error' ? firstPaint(body, hashed ? undefined : nonce) : null
+  const first =
+    typeof body === 'string' && kind !== 'error' ? firstPaint(body, hashed ? undefined : nonce, placed) : null
   if (first && hashed) inlineScripts.add(STYLESHEET_SWAP)
   const scripts = hashed ? { hashes: await inlineScriptHashes(inlineScripts) } : { nonce }
   const styles = first ? [await first.cssHash] : []
