@@ -82,10 +82,10 @@ export async function indexWith<E extends AppEnv>(
   if ('product' in thing)
     return index.products.length > 0
       ? index
-      : withEntries(index, { products: await c.var.lookups.pageIndexProduct(site, thing.product) })
+      : withEntries(index, { products: await c.get('lookups').pageIndexProduct(site, thing.product) })
   return index.news.length > 0
     ? index
-    : withEntries(index, { news: await c.var.lookups.pageIndexArticle(site, thing.article) })
+    : withEntries(index, { news: await c.get('lookups').pageIndexArticle(site, thing.article) })
 }
 
 /** Where a page exists, from the live markets, the brand's page index and the request's own market. */
@@ -107,14 +107,15 @@ export async function indexedAlternates(
 ): Promise<Alternate[]> {
   const origin = configOf(c.env).publicOrigin
   if (!origin) return []
-  const index = await c.var.lookups
+  const index = await c
+    .get('lookups')
     .pageIndex()
-    .then((found) => found && indexWith(c, found, c.var.market.site.slug, thing))
+    .then((found) => found && indexWith(c, found, c.get('market').site.slug, thing))
     .catch((error: unknown) => {
       logEvent('warn', 'page_index_unavailable', { error: errorName(error) })
       return null
     })
-  const places = placesOf(sites, c.var.available)
-  const here = places.find((place) => place.segment === c.var.market.segment)
+  const places = placesOf(sites, c.get('available'))
+  const here = places.find((place) => place.segment === c.get('market').segment)
   return index && here ? alternatesOf(groupOf(places, index, here), origin) : []
 }
