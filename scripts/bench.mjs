@@ -58,8 +58,8 @@ const MANY = 50
 /** The slow section's wait upstream, and the first byte's target meanwhile. */
 const SLOW_MS = 2000
 const FIRST_BYTE_TARGET_MS = 50
-const PORT = 8790
-const API_PORT = 8791
+const PORT = Number(process.env.BENCH_PORT || 8790)
+const API_PORT = PORT + 1
 const ORIGIN = `http://127.0.0.1:${PORT}`
 
 const { rawConfig, modules, outdir, BENCH } = buildBenchWorker()

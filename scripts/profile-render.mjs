@@ -21,8 +21,8 @@ import { demoSessionCookie } from './demo-login.mjs'
 const PAGES = (process.env.PROFILE_PAGES || '/it-it,/it-it/products/aurora-strada-9').split(',')
 const MODES = (process.env.PROFILE_MODES || 'auto,fresh').split(',')
 const SECONDS = Number(process.env.PROFILE_SECONDS || 8)
-const PORT = 8794
-const INSPECTOR = 8795
+const PORT = Number(process.env.PROFILE_PORT || 8794)
+const INSPECTOR = PORT + 1
 const ORIGIN = `http://127.0.0.1:${PORT}`
 const OUT = join(root, 'dist/profile')
 

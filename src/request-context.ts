@@ -40,7 +40,7 @@ export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) =
   // The page cache's own render counts into its visitor's line and writes none.
   const render = pageCacheRenderOf(c.req.raw)
   c.set('pageCacheRender', render)
-  const log = render?.log ?? new RequestLog(c.req.method, c.req.path, { noTrace: c.var.noTrace })
+  const log = render?.log ?? new RequestLog(c.req.method, c.req.path, { noTrace: c.get('noTrace') })
   c.set('log', log)
   const config = configOf(c.env)
   const http = config.upstream.kind === 'http' ? config.upstream : null

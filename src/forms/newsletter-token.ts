@@ -8,5 +8,5 @@ export const newsletterTokenScope = (segment: string) => `${segment}:newsletter`
 /** A newsletter form's token, given out now: null without `SESSION_SECRET` (the form is then not shown). */
 export async function newsletterToken(c: Context<MarketEnv>): Promise<string | null> {
   const secret = c.env.SESSION_SECRET
-  return secret ? issueFormToken(secret, newsletterTokenScope(c.var.market.segment)) : null
+  return secret ? issueFormToken(secret, newsletterTokenScope(c.get('market').segment)) : null
 }

@@ -13,17 +13,20 @@ import { type PageAvailability, availabilityOf } from './availability'
 export async function availableFor<E extends AppEnv>(c: Context<E>): Promise<PageAvailability> {
   const decided = c.get('available')
   if (decided) return decided
-  const available = availabilityOf(c.get('market') ?? null, await brandFeatures(c), c.var.areas.offPages())
+  const available = availabilityOf(c.get('market') ?? null, await brandFeatures(c), c.get('areas').offPages())
   c.set('available', available)
   return available
 }
 
 /** The brand's features; when they cannot be read at all, every feature counts as on (logged). */
 async function brandFeatures<E extends AppEnv>(c: Context<E>): Promise<Feature[]> {
-  return c.var.lookups.features().catch((error: unknown) => {
-    logEvent('warn', 'features_unavailable', { error: errorName(error) })
-    return []
-  })
+  return c
+    .get('lookups')
+    .features()
+    .catch((error: unknown) => {
+      logEvent('warn', 'features_unavailable', { error: errorName(error) })
+      return []
+    })
 }
 
 /**
@@ -50,6 +53,6 @@ export const requirePage =
 export const requireArea =
   (area: Area): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
-    if (!c.var.areas.served(area) && !c.var.areas.held(area)) throw PageError.pageNotFound(c.req.url)
+    if (!c.get('areas').served(area) && !c.get('areas').held(area)) throw PageError.pageNotFound(c.req.url)
     await next()
   }

@@ -19,19 +19,19 @@ export const resolveMarket = (): MiddlewareHandler<MarketEnv> => async (c, next)
   if (!parsed) throw PageError.notFound(ErrorMessages.noCountry)
 
   // A failed lookup with nothing cached: 500/503 is maintenance, any other failure "temporarily unavailable" (seed §8).
-  const site = await c.var.lookups.site(parsed.country, parsed.locale).catch(PageError.fromSiteLookup)
+  const site = await c.get('lookups').site(parsed.country, parsed.locale).catch(PageError.fromSiteLookup)
   if (!site) throw PageError.notFound(ErrorMessages.noCountry)
   if (!site.locales.includes(parsed.locale)) throw PageError.notFound(ErrorMessages.noLocale)
   const market = toMarket(site, parsed.locale)
   c.set('market', market)
-  c.var.log.market = market.segment
+  c.get('log').market = market.segment
   // The whistleblower channel stays open while its market's pages are in maintenance (docs/decisions/015): the law
   // wants it reachable, and it needs nothing of the market's content.
-  if (!isLive(site) && !c.var.noTrace) throw PageError.maintenance()
+  if (!isLive(site) && !c.get('noTrace')) throw PageError.maintenance()
 
-  const api = c.var.lookups.forMarket(market)
+  const api = c.get('lookups').forMarket(market)
   c.set('api', api)
-  const [t, available] = await Promise.all([loadTranslator(api, c.var.log), availableFor(c)])
+  const [t, available] = await Promise.all([loadTranslator(api, c.get('log')), availableFor(c)])
   c.set('t', t)
   if (!available.allowsPath(c.req.path)) throw PageError.notFound(ErrorMessages.featureOff)
   await next()

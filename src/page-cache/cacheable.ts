@@ -15,7 +15,7 @@ type ReadQuery = (params: URLSearchParams, c: Context<MarketEnv>) => string | nu
 const NONE: ReadQuery = () => ''
 /** A listing's filters and sort as the listing reads them: values it ignores make no key of their own. */
 const LISTING: ReadQuery = (params, c) =>
-  listingSearch(parseListingQuery(params, c.var.market.site.currency)).replace(/^\?/, '')
+  listingSearch(parseListingQuery(params, c.get('market').site.currency)).replace(/^\?/, '')
 /** The news index's page number: `page=2`…, none for the first. */
 const NEWS_PAGE: ReadQuery = (params) => {
   const page = pageNumber(params.get('page') ?? undefined, MAX_PAGES)
@@ -55,7 +55,7 @@ export function candidateOf(c: Context<MarketEnv>): Candidate | null {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null
   const url = new URL(c.req.url)
   if (url.searchParams.has('notice') || carriesNotice(c.req.header('Cookie'))) return null
-  const segment = `/${c.var.market.segment}`
+  const segment = `/${c.get('market').segment}`
   const rest = url.pathname.slice(segment.length)
   const reads = readsOf(c, rest)
   const query = reads ? reads(url.searchParams, c) : null
@@ -66,6 +66,6 @@ function readsOf(c: Context<MarketEnv>, rest: string): ReadQuery | null {
   const route = CACHEABLE.find((candidate) => candidate.path.test(rest))
   if (route) return route.reads
   const slug = /^\/([a-z0-9-]+)$/.exec(rest)?.[1]
-  const key = slug ? c.var.available.pageOf(slug)?.key : undefined
+  const key = slug ? c.get('available').pageOf(slug)?.key : undefined
   return key && !isPersonalContentPage(key) ? NONE : null
 }

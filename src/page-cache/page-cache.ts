@@ -56,10 +56,10 @@ const refreshing = new Map<string, number>()
 export const pageCache =
   (dispatch: Dispatch): MiddlewareHandler<MarketEnv> =>
   async (c, next) => {
-    if (c.var.pageCacheRender || !configOf(c.env).pageCache) return next()
+    if (c.get('pageCacheRender') || !configOf(c.env).pageCache) return next()
     const candidate = candidateOf(c)
     if (!candidate) return next()
-    const version = await pageVersion(c.env.CACHE, c.var.market.country, c.var.log.cacheOutcome)
+    const version = await pageVersion(c.env.CACHE, c.get('market').country, c.get('log').cacheOutcome)
     if (version === null) return next()
     const variant = variantOf(consentOf(c))
     const key = pageKeyOf(configOf(c.env), version, variant, candidate)
@@ -90,14 +90,14 @@ export const pageCache =
       answer = entry ? answerOf(entry, c.req.method) : rendered.response
       caching = entry ? keptCaching : rendered.caching
     }
-    c.var.log.page = outcome
+    c.get('log').page = outcome
     if (entry) rememberAddress(variant, new URL(c.req.url), { candidate, ...addressOf(c) })
     const parts = await personalPartsOf(c)
     if (parts) {
-      c.var.caching.allow(Caching.personal)
+      c.get('caching').allow(Caching.personal)
       const templates = personalTemplates(
-        viewOf(c, c.var.t, c.var.market),
-        siteUrl(c.var.market.site, c.var.market.locale),
+        viewOf(c, c.get('t'), c.get('market')),
+        siteUrl(c.get('market').site, c.get('market').locale),
         version,
       )
       if (!entry) answer.headers.delete('ETag')
@@ -106,7 +106,7 @@ export const pageCache =
         : stitch(answer, parts, templates)
       return c.newResponse(stitched.body, stitched)
     }
-    c.var.caching.allow(caching)
+    c.get('caching').allow(caching)
     if (entry && matchesEtag(c.req.header('If-None-Match'), entry.etag)) return c.body(null, 304, { ETag: entry.etag })
     // Through the context, so that what the middleware before set (a cleared session cookie) goes with the answer.
     return c.newResponse(answer.body, answer)
@@ -126,12 +126,13 @@ async function render(
   cache: Cache,
   refresh: boolean,
 ) {
-  const render: PageCacheRender = { log: c.var.log, complete: refresh }
-  const failures = c.var.log.failureCount
+  const render: PageCacheRender = { log: c.get('log'), complete: refresh }
+  const failures = c.get('log').failureCount
   const request = anonymousRequest(c, candidate, refresh ? null : c.req.raw.signal, render)
   const response = await dispatch(request, c.env, c.executionCtx)
   const caching = render.caching ?? Caching.never
-  const storable = render.page?.storable && c.var.log.failureCount === failures && !response.headers.has('Set-Cookie')
+  const storable =
+    render.page?.storable && c.get('log').failureCount === failures && !response.headers.has('Set-Cookie')
   if (!storable || (response.status !== 200 && response.status !== 404)) return { entry: null, response, caching }
   const body = await response.arrayBuffer()
   const entry: PageEntry = {
@@ -212,15 +213,16 @@ function refreshInBackground(
 
 /** The visitor's own parts of a page: their name when logged in, their cart's count when they have one. */
 async function personalPartsOf(c: Context<MarketEnv>): Promise<PersonalParts | null> {
-  const name = c.var.viewer ? viewerName(c.var.viewer.user) : null
+  const viewer = c.get('viewer')
+  const name = viewer ? viewerName(viewer.user) : null
   const count = await headerCartCount(c, { kept: true })
   return name === null && count === null ? null : { name, count }
 }
 
 /** What the early answer needs to know of a kept page's market besides the page. */
 const addressOf = (c: Context<MarketEnv>) => ({
-  country: c.var.market.country,
-  segment: c.var.market.segment,
-  sellsOnline: c.var.available.has('cart'),
+  country: c.get('market').country,
+  segment: c.get('market').segment,
+  sellsOnline: c.get('available').has('cart'),
   routeKind: routeKindOf(c),
 })

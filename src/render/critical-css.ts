@@ -1,5 +1,6 @@
 import { assets, type CssRule } from './assets'
 import { inlineScriptHashes } from './inline-scripts'
+import { holdsValue, type KeptPlace } from './kept'
 import { islandPreloads } from './page-modules'
 
 /**
@@ -22,18 +23,22 @@ export type FirstPaint = { html: string; css: string; cssHash: Promise<string> }
  * rules are the page's own in the stylesheet's order, so the swap changes nothing on screen (no layout shift).
  * Its islands' modules are preloaded after it (src/render/page-modules.ts). Answers null for HTML without the
  * stylesheet's link (a streamed page keeps its blocking link and loads its islands' chunks when its entry asks).
- * The HTML is read once for its tokens and islands; the CSS and its hash are kept per isolate by the page's tokens
- * (decision 066).
+ * The HTML is read once for its tokens and islands, but for its `kept` parts (src/render/kept.tsx), whose marks are
+ * read once per isolate (decision 073); the CSS and its hash are kept per isolate by the page's tokens (decision 066).
  *
  * @example
- * const first = firstPaint(html, undefined) // then await first.cssHash ('sha256-…') in style-src
+ * const first = firstPaint(html, undefined, placed) // then await first.cssHash ('sha256-…') in style-src
  */
-export function firstPaint(html: string, nonce: string | undefined): FirstPaint | null {
+export function firstPaint(
+  html: string,
+  nonce: string | undefined,
+  kept: readonly KeptPlace[] = [],
+): FirstPaint | null {
   const siteLink = linkOf(assets.css)
   const at = html.indexOf(siteLink)
   const bodyEnd = html.lastIndexOf('</body>')
   if (at < 0 || bodyEnd < at) return null
-  const { tokens, islands } = pageMarks(html)
+  const { tokens, islands } = pageMarks(html, kept)
   const { css, hash } = pageStyle(tokens, islands)
   const headEnd = html.indexOf('</head>', at)
   const end = headEnd < 0 ? bodyEnd : headEnd
@@ -65,7 +70,7 @@ const built = new Map<string, PageStyle>()
  * inside their at-rules.
  */
 export function pageCss(html: string, islands: readonly string[]): string {
-  return pageStyle(pageMarks(html).tokens, islands).css
+  return pageStyle(pageMarks(html, []).tokens, islands).css
 }
 
 /** The CSS of a page's tokens and its islands', with its hash: built and hashed once per isolate per token set. */
@@ -86,14 +91,35 @@ const ATTRIBUTE_LIMIT = 5000
 /** Each distinct `class`/`id` attribute's tokens (`.a .b`, `#x`): a site's pages repeat the same few hundred. */
 const attributeTokens = new Map<string, readonly string[]>()
 
+/** A page's (or a kept part's) class and id tokens and its islands, in the order it names them. */
+type Marks = { tokens: Set<string>; islands: string[] }
+
 /**
  * The class (`.x`) and id (`#x`) tokens of a page's HTML in the order it names them, and the islands it marks
- * (`data-island="…"`, src/components/island.tsx) that the client build knows, in the order they first appear, from
- * one pass over it.
+ * (`data-island="…"`, src/components/island.tsx) that the client build knows, in the order they first appear: one
+ * pass over the page between its kept parts, each kept part's marks read once per isolate (the same as one pass over
+ * the whole page: the same tokens and islands in the same order).
  */
-function pageMarks(html: string): { tokens: Set<string>; islands: string[] } {
-  const tokens = new Set<string>()
-  const islands: string[] = []
+function pageMarks(html: string, kept: readonly KeptPlace[]): Marks {
+  const marks: Marks = { tokens: new Set<string>(), islands: [] }
+  let from = 0
+  for (const { at, length, bytes } of kept) {
+    if (at < from) continue
+    readMarks(html.slice(from, at), marks)
+    const part = partMarks(bytes)
+    if (part === null) readMarks(html.slice(at, at + length), marks)
+    else {
+      for (const token of part.tokens) marks.tokens.add(token)
+      for (const name of part.islands) if (!marks.islands.includes(name)) marks.islands.push(name)
+    }
+    from = at + length
+  }
+  readMarks(from === 0 ? html : html.slice(from), marks)
+  return marks
+}
+
+/** Adds the marks of some HTML to `marks`. */
+function readMarks(html: string, { tokens, islands }: Marks): void {
   for (const [attribute] of html.matchAll(/\s(?:class|id|data-island)="[^"]*"/g)) {
     if (attribute.charCodeAt(1) === 100 /* d */) {
       const name = attribute.slice(14, -1)
@@ -102,7 +128,22 @@ function pageMarks(html: string): { tokens: Set<string>; islands: string[] } {
     }
     for (const token of tokensOf(attribute)) tokens.add(token)
   }
-  return { tokens, islands }
+}
+
+const PART_LIMIT = 500
+/** Each kept part's marks by its kept bytes (null: a visitor's value is written into one of its marks). */
+const keptPartMarks = new Map<string, Marks | null>()
+
+/** A kept part's marks, read once per isolate; null when they hold a value written in per page (read each time). */
+function partMarks(bytes: string): Marks | null {
+  const known = keptPartMarks.get(bytes)
+  if (known !== undefined) return known
+  const marks: Marks = { tokens: new Set<string>(), islands: [] }
+  readMarks(bytes, marks)
+  const found = [...marks.tokens].some(holdsValue) ? null : marks
+  if (keptPartMarks.size >= PART_LIMIT) keptPartMarks.delete(keptPartMarks.keys().next().value as string)
+  keptPartMarks.set(bytes, found)
+  return found
 }
 
 /** The tokens of one ` class="…"` or ` id="…"` attribute, as written (kept per isolate). */

@@ -12,7 +12,15 @@ export type KeptRender = {
   store: Map<string, string>
   /** This render's parts: their keys, the bytes of a kept one (null: captured from this render), spliced values. */
   parts: Array<{ key: string; bytes: string | null; values: Record<string, string> }>
+  /** Where `spliceKept` put each part in the page it returned, in the page's order. */
+  placed: KeptPlace[]
 }
+
+/**
+ * A kept part in a page as spliced: its offset and length there, and its bytes as kept (before its values were
+ * written in: the same string object on every page that reuses it, src/render/critical-css.ts reads it once).
+ */
+export type KeptPlace = { at: number; length: number; bytes: string }
 
 /** This render's kept parts; null: every part is rendered as usual (React's stream, or reuse switched off). */
 export const KeptContext = createContext<KeptRender | null>(null)
@@ -37,7 +45,7 @@ const SPLICEABLE = /^[\w\-.~!$&'()*+,;=:@%/?#[\]]*$/
 
 /** A new render's kept parts, over the isolate's store. */
 export function keptRender(): KeptRender {
-  return { store, parts: [] }
+  return { store, parts: [], placed: [] }
 }
 
 type KeptProps<V extends string> = {
@@ -104,13 +112,21 @@ export function spliceKept(html: string, render: KeptRender): string {
   places.sort((a, b) => a.at - b.at)
   const chunks: string[] = []
   let from = 0
+  let length = 0
   for (const { at, after, bytes, values } of places) {
-    chunks.push(html.slice(from, at), written(bytes, values))
+    const before = html.slice(from, at)
+    const part = written(bytes, values)
+    chunks.push(before, part)
+    render.placed.push({ at: length + before.length, length: part.length, bytes })
+    length += before.length + part.length
     from = after
   }
   chunks.push(html.slice(from))
   return chunks.join('')
 }
+
+/** Whether a text holds a value's placeholder (a kept part's bytes where a visitor's value is written in). */
+export const holdsValue = (text: string): boolean => text.includes(`kept${isolateToken()}`)
 
 /** The part with its values written in (the values are SPLICEABLE: escaped, `&` and `'` change). */
 function written(part: string, values: Record<string, string>): string {

@@ -18,6 +18,7 @@ import type { CspSources } from '../tracking/trackers'
 import type { Deferred } from './deferred'
 import { firstPaint, STYLESHEET_SWAP } from './critical-css'
 import { inlineScriptHashes, InlineScriptsContext } from './inline-scripts'
+import type { KeptPlace } from './kept'
 import { carryNotice, takeNotice } from './one-time-notice'
 import { renderPage } from './stream'
 
@@ -47,7 +48,7 @@ export function viewOf<E extends AppEnv, M extends Market | null>(
   hydrate = true,
 ): View & { market: M } {
   const url = new URL(c.req.url)
-  const viewer = c.var.viewer ?? null
+  const viewer = c.get('viewer') ?? null
   return {
     t,
     locale: t.locale,
@@ -81,8 +82,9 @@ export async function sendPage<E extends AppEnv>(
   const tracking = options.tracking === false || kind === 'error' ? null : pageTrackingOf(c)
   // A visitor's choice (or GPC) changes the page (banner, scripts, CSP): shared caches outside may not keep it (the
   // page cache keeps one page per choice).
-  if (tracking?.personal) c.var.caching.lower(Caching.personal)
+  if (tracking?.personal) c.get('caching').lower(Caching.personal)
   const inlineScripts = new Set<string>()
+  const placed: KeptPlace[] = []
   const tree = createElement(
     InlineScriptsContext.Provider,
     { value: inlineScripts },
@@ -92,16 +94,18 @@ export async function sendPage<E extends AppEnv>(
     nonce,
     keepable,
     deferred: options.deferred ?? [],
-    complete: c.var.pageCacheRender?.complete === true || isbot(c.req.header('User-Agent') ?? ''),
+    complete: c.get('pageCacheRender')?.complete === true || isbot(c.req.header('User-Agent') ?? ''),
     mode: config.renderMode,
+    placed,
     onError: (error) => logEvent('error', 'render_failed', { path: loggablePath(c.req.path), error: errorName(error) }),
   })
-  c.var.caching.allow(options.caching)
+  c.get('caching').allow(options.caching)
   const hashed = keepable && typeof body === 'string'
-  const render = c.var.pageCacheRender
+  const render = c.get('pageCacheRender')
   if (render) render.page = { storable: hashed }
   // A page in one string paints first without a blocking stylesheet (error pages, which run no script, keep theirs).
-  const first = typeof body === 'string' && kind !== 'error' ? firstPaint(body, hashed ? undefined : nonce) : null
+  const first =
+    typeof body === 'string' && kind !== 'error' ? firstPaint(body, hashed ? undefined : nonce, placed) : null
   if (first && hashed) inlineScripts.add(STYLESHEET_SWAP)
   const scripts = hashed ? { hashes: await inlineScriptHashes(inlineScripts) } : { nonce }
   const styles = first ? [await first.cssHash] : []
@@ -128,6 +132,6 @@ const isKeepable = (kind: PageKind, status: number, caching: AnswerCaching) =>
 
 /** A redirect for one visitor (after a form, around login): no cache keeps it. */
 export function sendRedirect<E extends AppEnv>(c: Context<E>, location: string, status: 302 | 303 = 302): Response {
-  c.var.caching.allow(Caching.private)
+  c.get('caching').allow(Caching.private)
   return c.redirect(carryNotice(c, location), status)
 }

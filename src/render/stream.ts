@@ -1,7 +1,7 @@
 import { createElement, type ReactElement } from 'react'
 import { renderToReadableStream, renderToString } from 'react-dom/server'
 import type { Deferred } from './deferred'
-import { KeptContext, keptRender, spliceKept } from './kept'
+import { KeptContext, type KeptPlace, keptRender, spliceKept } from './kept'
 import { ScriptNonce } from './nonce'
 
 export type RenderOptions = {
@@ -22,6 +22,8 @@ export type RenderOptions = {
    * afresh.
    */
   mode?: 'auto' | 'fresh' | 'stream'
+  /** Filled, for a page rendered whole with its kept parts, with where they are in it (its first paint reads it). */
+  placed?: KeptPlace[]
   onError: (error: unknown) => void
 }
 
@@ -42,7 +44,7 @@ export async function renderPage(page: ReactElement, options: RenderOptions): Pr
   if (options.complete) await Promise.all(options.deferred)
   else await settledOrNextTask(options.deferred)
   if (options.deferred.every((d) => d.status === 'fulfilled'))
-    return renderWhole(page, options.keepable ? undefined : options.nonce, options.mode === 'auto')
+    return renderWhole(page, options.keepable ? undefined : options.nonce, options.mode === 'auto', options.placed)
   return renderStream(page, options)
 }
 
@@ -50,11 +52,13 @@ export async function renderPage(page: ReactElement, options: RenderOptions): Pr
  * The whole document at once (renderToString leaves the doctype to us), its scripts with the nonce given, if any; the
  * parts kept in the isolate reused as bytes, unless `reuse` is false.
  */
-function renderWhole(page: ReactElement, nonce: string | undefined, reuse: boolean): string {
+function renderWhole(page: ReactElement, nonce: string | undefined, reuse: boolean, placed?: KeptPlace[]): string {
   const withNonce = createElement(ScriptNonce.Provider, { value: nonce }, page)
   if (!reuse) return DOCTYPE + renderToString(withNonce)
   const kept = keptRender()
-  return DOCTYPE + spliceKept(renderToString(createElement(KeptContext.Provider, { value: kept }, withNonce)), kept)
+  const html = spliceKept(renderToString(createElement(KeptContext.Provider, { value: kept }, withNonce)), kept)
+  for (const place of kept.placed) placed?.push({ ...place, at: place.at + DOCTYPE.length })
+  return DOCTYPE + html
 }
 
 /** React's streaming renderer (it writes the doctype itself): the shell first, each Suspense section when ready. */
@@ -64,6 +68,7 @@ function renderStream(page: ReactElement, { nonce, onError }: Pick<RenderOptions
 
 /** Waits until the deferred data is settled or the current task's microtasks have run: never for I/O. */
 function settledOrNextTask(deferred: ReadonlyArray<Deferred<unknown>>): Promise<unknown> {
-  if (deferred.length === 0) return Promise.resolve()
+  // Data already there (a lookup from the isolate's memo) needs no timer: one fewer per uncached page.
+  if (deferred.every((d) => d.status === 'fulfilled')) return Promise.resolve()
   return Promise.race([Promise.all(deferred), new Promise((resolve) => setTimeout(resolve, 0))])
 }

@@ -5,7 +5,7 @@ import { languageTag } from '../i18n/formats'
 import { errorName, logEvent } from '../ops/log'
 import type { PageIndex } from '../../contract/page-index-schemas'
 import { type PageAvailability, availabilityOf } from '../market/availability'
-import type { Site } from '../../contract/schemas'
+import type { Feature, Site } from '../../contract/schemas'
 import { type PageGroup, type PagePlace, pageGroups, placesOf, withEntries } from './page-groups'
 
 export type Alternate = { hreflang: string; href: string }
@@ -29,11 +29,26 @@ export function alternatesOf(group: PageGroup, origin: string | null): Alternate
   return [...unique, { hreflang: 'x-default', href: `${origin}/` }]
 }
 
-/** hreflang alternates of a market home: every live market's, plus `x-default` → `/`; none without a public origin. */
-export function homeAlternates(sites: Site[], origin: string | null): Alternate[] {
-  // Homes belong to no switchable section: the brand's features do not matter to them.
-  return alternatesOf(pageGroups.home(placesOf(sites, availabilityOf(null, [])), null), origin)
+/**
+ * hreflang alternates of a market home: every live market's, plus `x-default` → `/`; none without a public origin.
+ * Made once per sites list (the lookup's, kept in the isolate's memo) and origin, and shared: never changed by a caller.
+ */
+export function homeAlternates(sites: readonly Site[], origin: string | null): Alternate[] {
+  const byOrigin = homesMade.get(sites) ?? new Map<string | null, Alternate[]>()
+  homesMade.set(sites, byOrigin)
+  let alternates = byOrigin.get(origin)
+  if (alternates === undefined) {
+    // Homes belong to no switchable section: the brand's features do not matter to them.
+    alternates = alternatesOf(pageGroups.home(placesOf(sites, availabilityOf(null, NO_FEATURES)), null), origin)
+    byOrigin.set(origin, alternates)
+  }
+  return alternates
 }
+
+/** The homes' alternates made in this isolate, by the sites list and the origin they were made from. */
+const homesMade = new WeakMap<readonly Site[], Map<string | null, Alternate[]>>()
+/** No feature named: one list, so the availabilities decided from it are kept (they are by the features' list). */
+const NO_FEATURES: readonly Feature[] = []
 
 /**
  * hreflang alternates of a content page (a pageLinks key) across the live markets where it is available, by the one
@@ -67,10 +82,10 @@ export async function indexWith<E extends AppEnv>(
   if ('product' in thing)
     return index.products.length > 0
       ? index
-      : withEntries(index, { products: await c.var.lookups.pageIndexProduct(site, thing.product) })
+      : withEntries(index, { products: await c.get('lookups').pageIndexProduct(site, thing.product) })
   return index.news.length > 0
     ? index
-    : withEntries(index, { news: await c.var.lookups.pageIndexArticle(site, thing.article) })
+    : withEntries(index, { news: await c.get('lookups').pageIndexArticle(site, thing.article) })
 }
 
 /** Where a page exists, from the live markets, the brand's page index and the request's own market. */
@@ -92,14 +107,15 @@ export async function indexedAlternates(
 ): Promise<Alternate[]> {
   const origin = configOf(c.env).publicOrigin
   if (!origin) return []
-  const index = await c.var.lookups
+  const index = await c
+    .get('lookups')
     .pageIndex()
-    .then((found) => found && indexWith(c, found, c.var.market.site.slug, thing))
+    .then((found) => found && indexWith(c, found, c.get('market').site.slug, thing))
     .catch((error: unknown) => {
       logEvent('warn', 'page_index_unavailable', { error: errorName(error) })
       return null
     })
-  const places = placesOf(sites, c.var.available)
-  const here = places.find((place) => place.segment === c.var.market.segment)
+  const places = placesOf(sites, c.get('available'))
+  const here = places.find((place) => place.segment === c.get('market').segment)
   return index && here ? alternatesOf(groupOf(places, index, here), origin) : []
 }

@@ -59,7 +59,7 @@ export function policyUrlOf(
  * the tag manager once the visitor allowed analytics or marketing (told what they allowed), and the trackers of those categories.
  */
 export function pageTrackingOf<E extends AppEnv>(c: Context<E>): PageTracking | null {
-  const { market } = c.var
+  const market = c.get('market')
   if (!market || !isLive(market.site)) return null
   const { tracking } = configOf(c.env)
   const { consent, gpc } = consentOf(c)
@@ -70,7 +70,7 @@ export function pageTrackingOf<E extends AppEnv>(c: Context<E>): PageTracking | 
     consent,
     gpc,
     trackers: consent ? trackersOf(market.site, tracking).filter((tracker) => consent[tracker.category]) : [],
-    policyUrl: policyUrlOf(market.locale, tracking.policies, c.var.available?.pageUrl('cookie-policy') ?? null),
+    policyUrl: policyUrlOf(market.locale, tracking.policies, c.get('available')?.pageUrl('cookie-policy') ?? null),
     returnPath: url.pathname + url.search,
     personal: consent !== null,
   }

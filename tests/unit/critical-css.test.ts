@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { assets } from '../../src/render/assets'
 import { firstPaint, pageCss } from '../../src/render/critical-css'
 
@@ -50,5 +50,22 @@ describe("a page's first paint CSS, cheap on every uncached request (docs/decisi
     expect(head).toContain(`<noscript>${link(assets.css)}</noscript>`)
     expect(html).toContain(`<body>${body}<script>`)
     expect(html.endsWith('</script></body></html>')).toBe(true)
+  })
+
+  it("reads a kept part's marks once per isolate, with the same result as reading the whole page (docs/decisions/073)", () => {
+    const part = '<nav class="site-header menu-only-in-the-part"><i id="part-id"></i></nav>'
+    const body = (text: string) => `<main class="card">${text}</main>${part}<p class="price">${text}</p>`
+    const placed = (html: string) => [{ at: html.indexOf(part), length: part.length, bytes: part }]
+    const whole = page(body('Uno'))
+    expect(firstPaint(whole, undefined, placed(whole))).toEqual(firstPaint(whole, undefined))
+    const next = page(body('Due'))
+    const reads = vi.spyOn(String.prototype, 'matchAll')
+    try {
+      const first = firstPaint(next, undefined, placed(next))
+      expect(first?.css).toContain('.site-header')
+      expect(reads.mock.contexts.some((text) => String(text).includes('menu-only-in-the-part'))).toBe(false)
+    } finally {
+      reads.mockRestore()
+    }
   })
 })

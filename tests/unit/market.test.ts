@@ -3,6 +3,7 @@ import { headFromSeo } from '../../src/components/page-head'
 import { availabilityOf } from '../../src/market/availability'
 import { parseMarketSegment } from '../../src/market/market'
 import { parseAcceptLanguage, suggestMarket } from '../../src/market/suggest-market'
+import { homeAlternates } from '../../src/seo/alternates'
 import { canonicalUrl } from '../../src/seo/canonical'
 import { siteSchema, type Site } from '../../contract/schemas'
 
@@ -144,5 +145,29 @@ describe('canonical URLs', () => {
   it("start with the site's public origin, never the host the request named", () => {
     expect(canonicalUrl('https://s.test', 'https://evil.example/it-it')).toBe('https://s.test/it-it')
     expect(canonicalUrl(null, 'https://evil.example/it-it')).toBeUndefined()
+  })
+})
+
+describe("a market home's hreflang alternates (docs/decisions/073)", () => {
+  it('are made once per sites list and origin, and follow a new list', () => {
+    const first = homeAlternates(sites, 'https://www.example.com')
+    expect(first.map((a) => a.hreflang)).toEqual([
+      'en',
+      'it-IT',
+      'de-CH',
+      'fr-CH',
+      'it-CH',
+      'en-US',
+      'es-US',
+      'x-default',
+    ])
+    expect(homeAlternates(sites, 'https://www.example.com')).toBe(first)
+    const fewer = sites.slice(0, 2)
+    expect(homeAlternates(fewer, 'https://www.example.com').map((a) => a.hreflang)).toEqual([
+      'en',
+      'it-IT',
+      'x-default',
+    ])
+    expect(homeAlternates(sites, null)).toEqual([])
   })
 })

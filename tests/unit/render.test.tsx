@@ -54,6 +54,19 @@ describe('renderPage', () => {
     expect(body).not.toContain('loading')
   })
 
+  it('sets no timer when the deferred data is already there (docs/decisions/073)', async () => {
+    const data = defer(Promise.resolve('latest news'))
+    await data
+    const timers = vi.spyOn(globalThis, 'setTimeout')
+    try {
+      const body = await renderPage(page(<Section data={data} />), { ...options, deferred: [data] })
+      expect(body).toContain('<p>latest news</p>')
+      expect(timers).not.toHaveBeenCalled()
+    } finally {
+      timers.mockRestore()
+    }
+  })
+
   it('streams the shell first when the deferred data is still pending, then the section', async () => {
     let resolve!: (value: string) => void
     const data = defer(new Promise<string>((r) => (resolve = r)))
