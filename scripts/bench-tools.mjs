@@ -112,13 +112,17 @@ export async function seedDatabase({ folder, statements, options }) {
   for (let attempt = 1; ; attempt++) {
     rmSync(folder, { recursive: true, force: true })
     const mf = workerd({ ...options, bindings: {}, handleStructuredLogs: () => {} })
+    let at = 0
     try {
       const db = await mf.getD1Database('DB')
-      for (const sql of statements) await db.prepare(sql).run()
+      for (; at < statements.length; at++) await db.prepare(statements[at]).run()
       return
     } catch (error) {
-      if (attempt === 3) throw error
-      console.log(`seeding failed (${error instanceof Error ? error.message : String(error)}), trying again`)
+      const where = `statement ${at + 1} of ${statements.length}: ${String(statements[at]).slice(0, 80).replace(/\s+/g, ' ')}…`
+      if (attempt === 3) throw new Error(`seeding failed at ${where}`, { cause: error })
+      console.log(
+        `seeding failed (${error instanceof Error ? error.message : String(error)}) at ${where}, trying again`,
+      )
     } finally {
       await mf.dispose()
     }
