@@ -132,21 +132,23 @@ export function pageOfListing(filter: ListingFilter, perPage: number, offset: nu
   }
 }
 
+/** Whether a listing's counts need its rows (a price bound) rather than the counts kept per market and type. */
+const boundByPrice = (filter: ListingFilter) => filter.min !== null || filter.max !== null
+
 /**
- * The statements of a listing's facet counts and total: one per facet, each over the filters but its own. Without a
- * price bound they sum `product_listing_counts` (a few rows per market and type whatever the catalogue's size); with
- * one they count the listing rows within the prices (read through the price index).
+ * The statements of a listing's facet counts and total. Without a price bound, one: the market's and type's rows of
+ * `product_listing_counts` (one per combination of values, a few dozen whatever the catalogue's size), which
+ * `facetsOf` sums per facet. With one, a statement per facet over the filters but its own, counting the listing rows
+ * within the prices (read through the price index).
  */
 export function facetStatements(filter: ListingFilter): Array<{ facet: Facet; sql: string; args: unknown[] }> {
-  const prices = filter.min !== null || filter.max !== null
-  const table = prices ? 'product_listings' : 'product_listing_counts'
-  const count = prices ? 'COUNT(*)' : 'SUM(n)'
+  if (!boundByPrice(filter)) return [combinations(filter)]
   const statement = (facet: Facet, column: string | null) => {
-    const { sql, args } = where(filter, facet, prices)
+    const { sql, args } = where(filter, facet, true)
     const value = column ?? "''"
     const group = column ? ` GROUP BY ${column}` : ''
     // D1 refuses a binding its SQL does not use: the locale (`?1`) is named by a no-op.
-    const text = `SELECT ${value} AS value, ${count} AS n FROM ${table} WHERE ?1 IS NOT NULL AND ${sql}`
+    const text = `SELECT ${value} AS value, COUNT(*) AS n FROM product_listings WHERE ?1 IS NOT NULL AND ${sql}`
     return { facet, sql: `${text}${group}`, args }
   }
   return [
@@ -159,13 +161,23 @@ export function facetStatements(filter: ListingFilter): Array<{ facet: Facet; sq
   ]
 }
 
+/** The listing's market and type alone, whatever its other filters. */
+const marketAndType = (filter: ListingFilter): ListingFilter => ({
+  ...filter,
+  disciplines: [],
+  materials: [],
+  electric: null,
+  min: null,
+  max: null,
+  inStock: false,
+})
+
 /**
  * The values the listing has at all, whatever its filters (a value none of its products has is not offered; one
  * the other filters leave no product of is offered with 0): the combinations kept for the market and type.
  */
 function present(filter: ListingFilter): { facet: Facet; sql: string; args: unknown[] } {
-  const everything = { ...filter, disciplines: [], materials: [], electric: null, min: null, max: null, inStock: false }
-  const { sql, args } = where(everything, null, false)
+  const { sql, args } = where(marketAndType(filter), null, false)
   return {
     facet: null,
     sql: `SELECT DISTINCT discipline, frame_material AS material, electric FROM product_listing_counts
@@ -174,14 +186,58 @@ function present(filter: ListingFilter): { facet: Facet; sql: string; args: unkn
   }
 }
 
+/** The combinations of values kept for the listing's market and type, each with its count. */
+function combinations(filter: ListingFilter): { facet: Facet; sql: string; args: unknown[] } {
+  const { sql, args } = where(marketAndType(filter), null, false)
+  return {
+    facet: null,
+    sql: `SELECT discipline, frame_material AS material, electric, in_stock, n FROM product_listing_counts
+           WHERE ?1 IS NOT NULL AND ${sql}`,
+    args,
+  }
+}
+
 type CountRow = { value: string | number | null; n: number | null }
 type PresentRow = { discipline: string; material: string; electric: number }
+type CombinationRow = PresentRow & { in_stock: number; n: number }
 
 /**
- * The facet statements' rows as the answer's `meta.facets` (each value the listing has, with its count given the
- * other filters), and the total.
+ * The six answers of the per-facet statements, made from the combinations: for each facet, the combinations the
+ * other filters keep, summed per value of the facet (the counts store "none" as '', which no filter names).
  */
-export function facetsOf(rows: Array<Array<CountRow | PresentRow>>): { total: number; facets: ListingFacets } {
+function countsOf(combinations: CombinationRow[], filter: ListingFilter): Array<CountRow[] | PresentRow[]> {
+  const keeps = (row: CombinationRow, without: Facet) =>
+    (without === 'discipline' || !filter.disciplines.length || filter.disciplines.includes(row.discipline)) &&
+    (without === 'material' || !filter.materials.length || filter.materials.includes(row.material)) &&
+    (without === 'ebike' || filter.electric === null || row.electric === filter.electric) &&
+    (without === 'stock' || !filter.inStock || row.in_stock === 1)
+  const summed = (without: Facet, value: (row: CombinationRow) => string | number) => {
+    const sums = new Map<string | number, number>()
+    for (const row of combinations) if (keeps(row, without)) sums.set(value(row), (sums.get(value(row)) ?? 0) + row.n)
+    return [...sums].map(([key, n]) => ({ value: key, n }))
+  }
+  const inStock = combinations
+    .filter((row) => row.in_stock === 1 && keeps(row, 'stock'))
+    .reduce((sum, row) => sum + row.n, 0)
+  return [
+    summed(null, () => ''),
+    summed('discipline', (row) => row.discipline),
+    summed('material', (row) => row.material),
+    summed('ebike', (row) => row.electric),
+    [{ value: '', n: inStock }],
+    combinations,
+  ]
+}
+
+/**
+ * The facet statements' rows (`facetStatements(filter)`'s, in their order) as the answer's `meta.facets` (each value
+ * the listing has, with its count given the other filters), and the total.
+ */
+export function facetsOf(
+  answers: Array<Array<CountRow | PresentRow | CombinationRow>>,
+  filter: ListingFilter,
+): { total: number; facets: ListingFacets } {
+  const rows = boundByPrice(filter) ? answers : countsOf((answers[0] ?? []) as CombinationRow[], filter)
   const [total, disciplines, materials, electric, stock, present] = rows as [
     CountRow[]?,
     CountRow[]?,

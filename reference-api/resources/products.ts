@@ -187,7 +187,10 @@ export const products = new Hono<ApiEnv>()
     const [rows, ...counts] = await c.env.DB.batch<ProductRow & Parameters<typeof facetsOf>[0][number][number]>(
       statements,
     )
-    const { total, facets } = facetsOf(counts.map((answer) => answer.results))
+    const { total, facets } = facetsOf(
+      counts.map((answer) => answer.results),
+      filter,
+    )
     return respond(c, productListingAnswer, {
       data: (rows?.results ?? []).map(summary),
       meta: { page: paging.page, per_page: paging.perPage, total, facets },
