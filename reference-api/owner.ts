@@ -1,6 +1,6 @@
 /**
  * Whose rows a statement reads: a user already known by id, or the user of a bearer token's hash, looked up by the
- * statement itself (`ownerSql`), so that one batch answers the token's user and their rows (docs/decisions/066).
+ * statement itself (`ownerSql`), so that one batch or statement answers the token's user and their rows (docs/decisions/066).
  */
 export type Owner = number | { tokenHash: string }
 

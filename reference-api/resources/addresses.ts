@@ -22,11 +22,19 @@ const FIELDS = ['label', ...POSTAL_ADDRESS_FIELDS] as const
 /** An address row as the contract's address. */
 export const toAddress = (row: AddressRow) => ({ ...row, is_default: Boolean(row.is_default) })
 
+/** The columns of an address row (`AddressRow`), as `addressListSql` reads them. */
+export const ADDRESS_COLUMNS = COLUMNS.split(', ') as readonly (keyof AddressRow)[]
+
+/**
+ * The SQL of a user's addresses, the default first, the user's id being `user` (a placeholder, or a column of an
+ * enclosing statement).
+ */
+export const addressListSql = (user: string) =>
+  `SELECT ${COLUMNS} FROM addresses WHERE user_id = ${user} ORDER BY is_default DESC, id`
+
 /** A user's addresses, the default first. */
 export const addressesOf = (db: D1Database, owner: Owner) =>
-  db
-    .prepare(`SELECT ${COLUMNS} FROM addresses WHERE user_id = ${ownerSql(owner)} ORDER BY is_default DESC, id`)
-    .bind(ownerValue(owner))
+  db.prepare(addressListSql(ownerSql(owner))).bind(ownerValue(owner))
 
 /**
  * The bearer's addresses: `GET/POST api/account/addresses`, `GET/PUT/DELETE api/account/addresses/{id}` and

@@ -214,11 +214,15 @@ async function userOfToken(db: D1Database, token: string): Promise<User | null> 
 /** A user as `userOfTokenHash` reads them. */
 export type TokenUserRow = Omit<UserRow, 'password_hash' | 'email_confirmed'> & { email_confirmed: number }
 
-/** The statement reading the user of an access token's hash, if it is known and not expired (for a batch). */
+/** The columns of a user as an account read answers them (`TokenUserRow`), of the users table as `u`. */
+export const TOKEN_USER_COLUMNS =
+  'u.id, u.email, u.first_name, u.last_name, u.phone, u.locale, u.created_at, u.email_confirmed_at IS NOT NULL AS email_confirmed'
+
+/** The statement reading the user of an access token's hash, if it is known and not expired. */
 export const userOfTokenHash = (db: D1Database, hash: string) =>
   db
     .prepare(
-      `SELECT u.id, u.email, u.first_name, u.last_name, u.phone, u.locale, u.created_at, u.email_confirmed_at IS NOT NULL AS email_confirmed
+      `SELECT ${TOKEN_USER_COLUMNS}
        FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ? AND t.expires_at > ${NOW}`,
     )

@@ -26,11 +26,30 @@ const BIKE_SELECT = `
          p.id AS product_id, p.slug AS product_slug, p.image AS product_image, ${PRODUCT_NAME} AS product_name
     FROM bikes b JOIN products p ON p.id = b.product_id JOIN product_types t ON t.id = p.type_id`
 
+/** The columns of a bike row (`BikeRow`), as `bikeListSql` reads them. */
+export const BIKE_COLUMNS = [
+  'id',
+  'serial_number',
+  'purchased_on',
+  'dealer_name',
+  'registered_at',
+  'warranty_ends_on',
+  'product_id',
+  'product_slug',
+  'product_name',
+  'product_image',
+] as const satisfies readonly (keyof BikeRow)[]
+
+/**
+ * The SQL of a user's registered bikes, newest purchase first, their products named in the locale bound at `?1`, the
+ * user's id being `user` (a placeholder other than `?1`, or a column of an enclosing statement).
+ */
+export const bikeListSql = (user: string) =>
+  `${BIKE_SELECT} WHERE b.user_id = ${user} ORDER BY b.purchased_on DESC, b.id DESC`
+
 /** A user's registered bikes, newest purchase first, their products named in `locale`. */
 export const bikesOf = (db: D1Database, locale: string, owner: Owner) =>
-  db
-    .prepare(`${BIKE_SELECT} WHERE b.user_id = ${ownerSql(owner, '?2')} ORDER BY b.purchased_on DESC, b.id DESC`)
-    .bind(locale, ownerValue(owner))
+  db.prepare(bikeListSql(ownerSql(owner, '?2'))).bind(locale, ownerValue(owner))
 
 /** A bike row as the contract's bike. */
 export const toBike = (row: BikeRow) => ({

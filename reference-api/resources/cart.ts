@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import { type Owner, ownerSql, ownerValue } from '../owner'
 import { toBase64Url } from '../bytes'
 import {
   addToCartInput,
@@ -73,17 +72,14 @@ export const customerCart = (c: ApiContext, userId: number, site: string) =>
     .first<CartRow>()
 
 /**
- * The statement counting the items in the customer's cart of the market (`items`: 0 without a cart), as its answer's
- * `item_count` does: the account overview's batch reads the header's count with it.
+ * The SQL counting the items in a customer's cart of a market (`items`: 0 without a cart), as its answer's
+ * `item_count` does, the user's id being `user` and the market's code `site` (placeholders, or columns of an
+ * enclosing statement: the account overview reads the header's count with it).
  */
-export const customerCartCount = (db: D1Database, owner: Owner, site: string) =>
-  db
-    .prepare(
-      `SELECT COALESCE(SUM(i.quantity), 0) AS items
-         FROM carts c JOIN cart_items i ON i.cart_id = c.id
-        WHERE c.user_id = ${ownerSql(owner)} AND c.site = ?`,
-    )
-    .bind(ownerValue(owner), site)
+export const cartCountSql = (user: string, site: string) =>
+  `SELECT COALESCE(SUM(i.quantity), 0) AS items
+     FROM carts c JOIN cart_items i ON i.cart_id = c.id
+    WHERE c.user_id = ${user} AND c.site = ${site}`
 
 /** The customer's cart of the market, created empty when they have none. */
 async function ensureCustomerCart(c: ApiContext, userId: number, site: string): Promise<CartRow> {

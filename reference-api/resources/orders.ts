@@ -40,14 +40,20 @@ export type OrderRow = {
 
 export const ITEM_COUNT = '(SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS item_count'
 
+/** The columns of an order as the list of a user's orders shows it (`orderListSql`). */
+export const ORDER_LIST_COLUMNS = ['code', 'placed_at', 'status', 'currency', 'total', 'item_count'] as const
+
+/**
+ * The SQL of a user's orders as their list shows them, newest first (on the `user_id` index), the user's id being
+ * `user` (a placeholder, or a column of an enclosing statement: the account overview's, reference-api/resources/overview.ts).
+ */
+export const orderListSql = (user: string) =>
+  `SELECT o.code, o.placed_at, o.status, o.currency, o.total, ${ITEM_COUNT}
+     FROM orders o WHERE o.user_id = ${user} ORDER BY o.placed_at DESC, o.id DESC`
+
 /** A user's orders as their list shows them, newest first: `limit` of them after the first `offset`. */
 export const latestOrders = (db: D1Database, owner: Owner, limit: number, offset = 0) =>
-  db
-    .prepare(
-      `SELECT o.code, o.placed_at, o.status, o.currency, o.total, ${ITEM_COUNT}
-         FROM orders o WHERE o.user_id = ${ownerSql(owner)} ORDER BY o.placed_at DESC, o.id DESC LIMIT ? OFFSET ?`,
-    )
-    .bind(ownerValue(owner), limit, offset)
+  db.prepare(`${orderListSql(ownerSql(owner))} LIMIT ? OFFSET ?`).bind(ownerValue(owner), limit, offset)
 
 /**
  * A page of the bearer's orders by keyset (`GET api/account/orders?cursor=&per_page=`; docs/decisions/068): newest

@@ -1,24 +1,51 @@
 import { Hono } from 'hono'
 import { overviewAnswer } from '../../contract/account-schemas'
 import { type ApiContext, type ApiEnv, badParameter, positiveInt, respond } from '../context'
-import { type AddressRow, addressesOf, toAddress } from './addresses'
-import { type BikeRow, bikesOf, toBike } from './bikes'
-import { bearerOwner, type TokenUserRow, unauthorized, userOfRow, userOfTokenHash } from './auth'
-import { customerCartCount } from './cart'
-import type { Owner } from '../owner'
-import { latestOrders, type OrderRow } from './orders'
+import { type Owner, ownerSql, ownerValue } from '../owner'
+import { ADDRESS_COLUMNS, type AddressRow, addressListSql, toAddress } from './addresses'
+import { bearerOwner, TOKEN_USER_COLUMNS, type TokenUserRow, unauthorized, userOfRow } from './auth'
+import { BIKE_COLUMNS, type BikeRow, bikeListSql, toBike } from './bikes'
+import { cartCountSql } from './cart'
+import { ORDER_LIST_COLUMNS, type OrderRow, orderListSql } from './orders'
 
 /** How many latest orders the overview answers unless asked for another number. */
 const DEFAULT_ORDERS = 3
 
 /**
+ * The SQL of a list's rows as one JSON array of objects (`[]` without rows), in the list's own order: `sql` read as a
+ * subquery, each of its `columns` a key. SQLite keeps a subquery's ORDER BY when an aggregate reads it (it does not
+ * flatten such a subquery into its reader).
+ */
+const jsonRows = (sql: string, columns: readonly string[]) =>
+  `(SELECT json_group_array(json_object(${columns.map((column) => `'${column}', r.${column}`).join(', ')})) FROM (${sql}) r)`
+
+/**
+ * The overview's one statement (docs/decisions/079): the user (`?2`: their id, or their token's hash looked up in
+ * `access_tokens`, known and not expired, as `ownerSql` does) with their latest `?3` orders, their bikes named in the
+ * locale `?1`, their addresses (each list as JSON, by the same SQL as its own call) and the items in their cart of the
+ * market `?4`; no row without a known, unexpired token. Two shapes (a known user, a token's), each made once.
+ */
+const overviewSql = (owner: Owner) =>
+  `SELECT ${TOKEN_USER_COLUMNS},
+          ${jsonRows(`${orderListSql('u.id')} LIMIT ?3`, ORDER_LIST_COLUMNS)} AS orders,
+          ${jsonRows(bikeListSql('u.id'), BIKE_COLUMNS)} AS bikes,
+          ${jsonRows(addressListSql('u.id'), ADDRESS_COLUMNS)} AS addresses,
+          (${cartCountSql('u.id', '?4')}) AS cart_items
+     FROM users u WHERE u.id = ${ownerSql(owner, '?2')}`
+const OF_USER = overviewSql(0)
+const OF_TOKEN = overviewSql({ tokenHash: '' })
+
+/** The overview's row: the user as `userOfTokenHash` reads them, each list as JSON, the cart's item count. */
+type OverviewRow = TokenUserRow & { orders: string; bikes: string; addresses: string; cart_items: number }
+
+/**
  * `GET api/account/overview?orders=n` (1–50, default 3): the account overview's data in one call (issue 33) — the
  * bearer's user, their `n` latest orders, their bikes, their addresses and the items in their cart of the caller's
- * market (the header's count, as `GET api/account/cart`'s `item_count`), read in one batch, each statement on its
- * table's `user_id` index. The token is looked up in the same batch (its user, and each list's statement through
- * `access_tokens`: one round trip to D1, docs/decisions/066) unless the user is already known (a held shop's customer,
- * or a token this site request looked up). The same rows as `GET api/account/orders`, `…/bikes` and `…/addresses`
- * answer; without a known, unexpired token a 401 as every `api/account/*` call. Routed before `requireBearer`.
+ * market (the header's count, as `GET api/account/cart`'s `item_count`), read in one statement (one round trip to D1,
+ * docs/decisions/079), each list on its table's `user_id` index. The token is looked up by the same statement unless
+ * the user is already known (a held shop's customer, or a token this site request looked up). The same rows as
+ * `GET api/account/orders`, `…/bikes` and `…/addresses` answer; without a known, unexpired token a 401 as every
+ * `api/account/*` call. Routed before `requireBearer`.
  */
 export async function overviewRead(c: ApiContext): Promise<Response> {
   const owner = await bearerOwner(c)
@@ -27,25 +54,19 @@ export async function overviewRead(c: ApiContext): Promise<Response> {
   const limit = asked === undefined ? DEFAULT_ORDERS : positiveInt(asked, 50)
   if (!limit) return badParameter(c, 'orders', 'a whole number from 1 to 50')
   const { locale, tenant } = c.var
-  const db = c.env.DB
   const of: Owner = 'user' in owner ? owner.user.id : owner
-  const lists = [
-    latestOrders(db, of, limit),
-    bikesOf(db, locale, of),
-    addressesOf(db, of),
-    customerCartCount(db, of, tenant ?? ''),
-  ]
-  const read = await db.batch<unknown>('user' in owner ? lists : [userOfTokenHash(db, owner.tokenHash), ...lists])
-  const [orders, bikes, addresses, cart] = 'user' in owner ? read : read.slice(1)
-  const user = 'user' in owner ? owner.user : userOfRow(read[0]?.results[0] as TokenUserRow | undefined)
-  if (!user) return unauthorized(c)
+  const row = await c.env.DB.prepare(typeof of === 'number' ? OF_USER : OF_TOKEN)
+    .bind(locale, ownerValue(of), limit, tenant ?? '')
+    .first<OverviewRow>()
+  const user = 'user' in owner ? owner.user : userOfRow(row)
+  if (!row || !user) return unauthorized(c)
   return respond(c, overviewAnswer, {
     data: {
       user,
-      orders: (orders?.results ?? []) as OrderRow[],
-      bikes: ((bikes?.results ?? []) as BikeRow[]).map(toBike),
-      addresses: ((addresses?.results ?? []) as AddressRow[]).map(toAddress),
-      cart_item_count: tenant ? ((cart?.results[0] as { items: number } | undefined)?.items ?? 0) : null,
+      orders: JSON.parse(row.orders) as OrderRow[],
+      bikes: (JSON.parse(row.bikes) as BikeRow[]).map(toBike),
+      addresses: (JSON.parse(row.addresses) as AddressRow[]).map(toAddress),
+      cart_item_count: tenant ? row.cart_items : null,
     },
   })
 }
