@@ -167,6 +167,7 @@ const manifest = {
   build: buildId(),
   entry: url(entryFile),
   preload: initial.filter((f) => f !== entryFile).map(url),
+  runtime: runtime.map(url),
   islands,
   css: url(cssFile),
   // The stylesheet's rules with what each needs of a page: the Worker inlines a page's own (src/render/critical-css.ts).

@@ -8,6 +8,8 @@ export type AssetManifest = {
   entry: string
   /** Chunks the entry imports statically: preloaded beside it. */
   preload: string[]
+  /** The hydration runtime's modules (React's API, answered by Preact in the browser, and the islands' registry). */
+  runtime: string[]
   /**
    * Each island's modules (the hydration runtime with React, its chunk and the chunks only it imports), preloaded by
    * the pages that have it, and the stylesheet's tokens its code names (its first paint's CSS keeps their rules).

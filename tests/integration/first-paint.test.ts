@@ -93,4 +93,16 @@ describe("only the JavaScript a page's islands use", () => {
     expect(product[assets.preload.length + 1]).toBe(runtime)
     expect(runtime).toMatch(/\/assets\/hydrate-/)
   })
+
+  it("the locator preloads the runtime and its locate button, not the dealer map's Leaflet chunk (docs/decisions/080)", async () => {
+    const { text } = await visit('/it-it/rivenditori')
+    expect(text).toContain('data-island="dealer-map"')
+    const map = assets.islands['dealer-map']?.modules.at(-1) ?? ''
+    expect(map).toMatch(/\/assets\/dealer-map-/)
+    const preloaded = preloads(text)
+    expect(preloaded).not.toContain(map)
+    expect(preloaded).toEqual(
+      expect.arrayContaining([...assets.runtime, ...(assets.islands['locate-button']?.modules ?? [])]),
+    )
+  })
 })
