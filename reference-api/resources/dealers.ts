@@ -198,8 +198,10 @@ async function nearestOf(
   nearest: Array<DealerPlace & { distance_km: number }>,
 ): Promise<Array<Dealer & { distance_km: number }>> {
   if (nearest.length === 0) return []
+  // One seek a dealer from a `VALUES` list (CROSS JOIN: the ids lead): D1 counts an `id IN (…)` list's rows twice.
+  const ids = nearest.map((dealer) => `(${dealer.id})`).join(', ')
   const { results } = await c.env.DB.prepare(
-    `SELECT * FROM dealers WHERE id IN (${nearest.map((dealer) => dealer.id).join(',')})`,
+    `SELECT d.* FROM (VALUES ${ids}) AS nearest CROSS JOIN dealers d ON d.id = nearest.column1`,
   ).all<DealerRow & { id: number }>()
   const rows = new Map(results.map((row) => [row.id, row]))
   return nearest.flatMap(({ id, distance_km }) => {

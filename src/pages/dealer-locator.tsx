@@ -19,8 +19,11 @@ import { DEALER_SERVICES, type Dealer, type DealerService } from '../../contract
 import type { ContentPage } from '../../contract/schemas'
 import { correctedPlaceOf, nearOf, type Origin, originOf, placeOf, positionOf } from './dealer-origin'
 
-/** How many of the nearest dealers the locator lists (the contract's largest page; decision 070). */
-export const LOCATOR_DEALERS = 50
+/**
+ * How many of the nearest dealers the locator lists: 20, a phone's long list and what the map fits (decision 070 listed
+ * 50, the contract's largest page; decision 082 keeps the page's reads and its render to what a visitor scrolls).
+ */
+export const LOCATOR_DEALERS = 20
 
 /** How many of the nearest dealers the map fits around the place searched or the visitor's position. */
 const MAP_FOCUS = 3
