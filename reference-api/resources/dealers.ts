@@ -154,8 +154,9 @@ const RING_STEPS: ReadonlyArray<readonly [number, number]> = [
 /**
  * The `count` dealers nearest to `point` offering every service asked for, nearest first (exact distance), read by
  * their cells through `dealers_by_cell`: the cells around the point ring by ring until `count` are found within the
- * distance every direction has been searched to, else, past the last ring, the whole market. `total` is how many the
- * searched cells hold (the market's when it came to that).
+ * distance every direction has been searched to, else, past the last ring, the whole market; a market of fewer than
+ * SMALL_MARKET_PAGES × `count` dealers is read whole as soon as the first ring step finds too few (decision 082).
+ * `total` is how many the searched cells hold (the market's when it came to that).
  */
 async function nearestDealers(
   c: ApiContext,
@@ -164,9 +165,13 @@ async function nearestDealers(
   count: number,
 ): Promise<{ found: Array<Dealer & { distance_km: number }>; total: number }> {
   const offering = services.map((service) => ` AND ${service} = 1`).join('')
+  const nearestOfAll = async (all: DealerPlace[]) => {
+    const sorted = byDistance(all, point)
+    return { found: await nearestOf(c, sorted.slice(0, count)), total: sorted.length }
+  }
   // Their places only, to measure; the whole rows of the nearest `count` afterwards.
   const places: DealerPlace[] = []
-  for (const [from, to] of RING_STEPS) {
+  for (const [step, [from, to]] of RING_STEPS.entries()) {
     // One seek a run of cells through `dealers_by_cell`, not one a cell (CROSS JOIN: the runs lead, never the market).
     const runs = ringRuns(point, from, to).map(([first, last]) => `(${first}, ${last})`)
     const { results } = await c.env.DB.prepare(
@@ -181,12 +186,37 @@ async function nearestDealers(
     if (last && last.distance_km <= searchedKm({ centre: point, rings: to })) {
       return { found: await nearestOf(c, sorted.slice(0, count)), total: sorted.length }
     }
+    // Too few around the point: a market this sparse may have fewer than two pages of dealers, read whole at once
+    // rather than ring by ring (each ring a seek a grid row, nearly all of them empty).
+    if (step === 0 && places.length < count) {
+      const small = await smallMarketOf(c, services, SMALL_MARKET_PAGES * count)
+      if (small) return nearestOfAll(small)
+    }
   }
   const { results } = await c.env.DB.prepare(`SELECT id, lat, lng FROM dealers WHERE site = ?${offering}`)
     .bind(siteOf(c))
     .all<DealerPlace>()
-  const sorted = byDistance(results, point)
-  return { found: await nearestOf(c, sorted.slice(0, count)), total: sorted.length }
+  return nearestOfAll(results)
+}
+
+/** A market with at most this many pages of dealers is small: read whole when its first ring step finds too few. */
+const SMALL_MARKET_PAGES = 2
+
+/**
+ * Every dealer of the caller's market offering `services` when the market has at most `most` dealers, else null:
+ * one statement that reads `most + 1` rows at most whatever the market's size (the services are checked here, so a
+ * rare one does not read on through a large market).
+ */
+async function smallMarketOf(c: ApiContext, services: DealerService[], most: number): Promise<DealerPlace[] | null> {
+  const { results } = await c.env.DB.prepare(
+    'SELECT id, lat, lng, sales, service, test_rides FROM dealers WHERE site = ? LIMIT ?',
+  )
+    .bind(siteOf(c), most + 1)
+    .all<DealerPlace & Record<DealerService, number>>()
+  if (results.length > most) return null
+  return results
+    .filter((dealer) => services.every((service) => dealer[service] === 1))
+    .map(({ id, lat, lng }) => ({ id, lat, lng }))
 }
 
 /** Where a dealer is: what the nearest are measured by. */

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../../reference-api'
 import { cellOf, ringCells, searchedKm } from '../../reference-api/dealer-cells'
 import { byDistance, distanceKm, type Point } from '../../contract/distance'
+import { LOCATOR_DEALERS } from '../../src/pages/dealer-locator'
 import { clearCaches, visit } from '../fixtures/worker'
 
 /** A market of its own for these dealers (the API lists any `X-Tenant`'s). */
@@ -225,20 +226,20 @@ describe('the locator over a thousand dealers', () => {
   /** The dealers' slugs in the order the locator lists them. */
   const listed = (html: string) => [...html.matchAll(/<h2><a href="\/it-it\/dealers\/([a-z0-9-]+)">/g)].map((m) => m[1])
 
-  it('lists the 50 nearest to a town typed, as a brute-force sort', async () => {
+  it('lists the LOCATOR_DEALERS (20) nearest to a town typed, as a brute-force sort', async () => {
     const milano = await env.DB.prepare(
       "SELECT lat, lng FROM places WHERE site = 'it' AND name = 'Milano'",
     ).first<Point>()
     expect(milano).not.toBeNull()
     const { status, text } = await visit('/it-it/rivenditori?near=Milano')
     expect(status).toBe(200)
-    expectSameNearest(listed(text) as string[], bruteForce(all, milano as Point, 50), all, milano as Point)
+    expectSameNearest(listed(text) as string[], bruteForce(all, milano as Point, LOCATOR_DEALERS), all, milano as Point)
   })
 
-  it('lists the 50 nearest to a position the browser gave, as a brute-force sort', async () => {
+  it('lists the LOCATOR_DEALERS (20) nearest to a position the browser gave, as a brute-force sort', async () => {
     const position = { lat: 44.4949, lng: 11.3426 }
     const { status, text } = await visit(`/it-it/rivenditori?lat=${position.lat}&lng=${position.lng}`)
     expect(status).toBe(200)
-    expectSameNearest(listed(text) as string[], bruteForce(all, position, 50), all, position)
+    expectSameNearest(listed(text) as string[], bruteForce(all, position, LOCATOR_DEALERS), all, position)
   })
 })
