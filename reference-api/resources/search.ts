@@ -11,8 +11,79 @@ const FOLDED_MATCH = `(CASE WHEN ?1 GLOB '*[Ά-ΰϊ-ώ֑-ׇؐ-ۭ]*' THEN (WITH R
    SELECT f.n + 1, replace(f.t, m.mark, m.plain) FROM f JOIN search_folds m ON m.n = f.n + 1)
    SELECT t FROM f ORDER BY n DESC LIMIT 1) ELSE ?1 END)`
 
-/** BM25 with the titles (as written and folded) weighing 8 times the bodies: FTS5's `rank`, in its column order. */
-const RANK = 'bm25(8.0, 1.0, 8.0, 1.0)'
+/** BM25 with the titles (as written and folded) weighing 8 times the bodies, in the index's column order. */
+const SCORE = 'bm25(search_index, 8.0, 1.0, 8.0, 1.0)'
+
+/**
+ * How many matches of each part of the index (a language's products, its news for every market and for the market,
+ * the market's dealers) a search reads in rowid order and ranks by BM25 (docs/decisions/081): a word matching fewer is
+ * ranked whole; one matching more is ranked within the first this many (the demo's bikes first, the newest news), and
+ * the rest follows in rowid order on the pages after them.
+ */
+export const WINDOW = 40
+
+/** A language's range of the index: its slot (its two letters' place, migrations/0033) × 10^16, from `?2`. */
+const LOCALE_BASE = '(((unicode(substr(?2, 1, 1)) - 97) * 26 + unicode(substr(?2, 2, 1)) - 97) * 10000000000000000)'
+/** The market's id in the index's numbering (999 for none, as migrations/0033's view numbers them), from `?3`. */
+const SITE_ID = 'COALESCE((SELECT id FROM sites WHERE slug = ?3), 999)'
+
+/**
+ * The parts of the index a kind of result lives in (migrations/0033): each a rowid range FTS5 seeks to, so another
+ * language's or market's rows are never visited, `ref` the row's product, news or dealer id from its rowid, and a
+ * condition on what the market shows (a product is sold there).
+ */
+const PARTS: Record<SearchKind, { from: string; to: string; ref: string; shown?: string }[]> = {
+  product: [
+    {
+      from: LOCALE_BASE,
+      to: `${LOCALE_BASE} + 9999999999999`,
+      ref: `rowid - ${LOCALE_BASE}`,
+      shown: `EXISTS (SELECT 1 FROM product_listings l WHERE l.site = ?3 AND l.product_id = search_index.rowid - ${LOCALE_BASE})`,
+    },
+  ],
+  news: [1, `2 + ${SITE_ID}`].map((band) => ({
+    from: `${LOCALE_BASE} + (${band}) * 10000000000000`,
+    to: `${LOCALE_BASE} + (${band}) * 10000000000000 + 9999999999999`,
+    ref: 'rowid % 10000000',
+  })),
+  dealer: [
+    {
+      from: `9000000000000000000 + ${SITE_ID} * 10000000000000`,
+      to: `9000000000000000000 + ${SITE_ID} * 10000000000000 + 9999999999999`,
+      ref: 'rowid % 10000000000000',
+    },
+  ],
+}
+
+/**
+ * The statement of a search over `kinds` (`?1` the query, `?2` the locale, `?3` the market, `?4` the page's rows and
+ * one more, `?5` its offset, `?6` how far each part is read when the page reaches past the window): each part's first
+ * `WINDOW` matches in rowid order (FTS5 stops there: no doclist is ranked whole), ranked by BM25; a page reaching
+ * past them reads on in rowid order (`deep`), those rows after every ranked one. The page's rows are then looked up
+ * again by rowid for their title, excerpt, slug and price.
+ */
+function searchStatement(kinds: SearchKind[], deep: boolean): string {
+  const parts = kinds.flatMap((kind) => PARTS[kind].map((part) => ({ kind, ...part })))
+  const arm = ({ kind, from, to, ref, shown }: (typeof parts)[number], n: number, past: boolean) =>
+    `SELECT ${past ? 1 : 0} AS past, ${past ? 0 : 'score'} AS score, ${n} AS part, '${kind}' AS kind, id, ref FROM (
+       SELECT rowid AS id, ${ref} AS ref${past ? '' : `, ${SCORE} AS score`} FROM search_index
+        WHERE search_index MATCH (SELECT m FROM q) AND rowid BETWEEN ${from} AND ${to}${shown ? ` AND ${shown}` : ''}
+        ORDER BY rowid LIMIT ${past ? `?6 - ${WINDOW} OFFSET ${WINDOW}` : WINDOW})`
+  const arms = parts.flatMap((part, n) => [arm(part, n, false), ...(deep ? [arm(part, n, true)] : [])])
+  return `WITH q(m) AS MATERIALIZED (SELECT ${FOLDED_MATCH})
+SELECT page.kind, search_index.title, snippet(search_index, 1, '', '', '…', 14) AS excerpt,
+       CASE page.kind WHEN 'product' THEN (SELECT slug FROM products WHERE id = page.ref)
+                      WHEN 'news' THEN (SELECT slug FROM news WHERE id = page.ref)
+                      ELSE (SELECT slug FROM dealers WHERE id = page.ref) END AS slug,
+       CASE page.kind WHEN 'product' THEN (SELECT image FROM products WHERE id = page.ref)
+                      WHEN 'news' THEN (SELECT image FROM news WHERE id = page.ref) END AS image,
+       CASE page.kind WHEN 'product' THEN (SELECT price FROM product_listings l WHERE l.site = ?3 AND l.product_id = page.ref) END AS price
+  FROM (${arms.join('\n   UNION ALL ')}
+   ORDER BY past, score, part, id LIMIT ?4 OFFSET ?5) AS page
+ CROSS JOIN search_index ON search_index.rowid = page.id
+ WHERE search_index MATCH (SELECT m FROM q)
+ ORDER BY page.past, page.score, page.part, page.id`
+}
 
 /** What `type` asks for: one kind of result, or all of them. */
 const TYPES: Record<string, SearchKind[]> = {
@@ -43,31 +114,20 @@ export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
   if (!match)
     return respond(c, searchAnswer, { data: [], meta: { page: paging.page, per_page: paging.perPage, total: 0 } })
   const site = c.var.tenant ?? 'int'
-  const { results } = await c.env.DB.prepare(
-    `SELECT kind, title, snippet(search_index, 1, '', '', '…', 14) AS excerpt,
-            CASE kind WHEN 'product' THEN (SELECT slug FROM products WHERE id = ref)
-                      WHEN 'news' THEN (SELECT slug FROM news WHERE id = ref)
-                      ELSE (SELECT slug FROM dealers WHERE id = ref) END AS slug,
-            CASE kind WHEN 'product' THEN (SELECT image FROM products WHERE id = ref)
-                      WHEN 'news' THEN (SELECT image FROM news WHERE id = ref) END AS image,
-            CASE kind WHEN 'product' THEN (SELECT price FROM product_listings l WHERE l.site = ?3 AND l.product_id = ref) END AS price
-       FROM search_index
-      WHERE search_index MATCH ${FOLDED_MATCH} AND rank MATCH '${RANK}'
-        AND kind IN (${kinds.map((kind) => `'${kind}'`).join(', ')}) AND (
-            (kind = 'product' AND locale = ?2 AND EXISTS (SELECT 1 FROM product_prices pr WHERE pr.product_id = ref AND pr.site = ?3))
-         OR (kind = 'news' AND locale = ?2 AND site IN ('*', ?3))
-         OR (kind = 'dealer' AND site = ?3))
-      ORDER BY rank LIMIT ?4 OFFSET ?5`,
-  )
-    .bind(match, c.var.locale, site, paging.perPage + 1, paging.offset)
-    .all<{
-      kind: SearchKind
-      slug: string
-      title: string
-      excerpt: string
-      image: string | null
-      price: number | null
-    }>()
+  const reach = paging.offset + paging.perPage + 1
+  const deep = reach > WINDOW
+  const statement = c.env.DB.prepare(searchStatement(kinds, deep))
+  const { results } = await (deep
+    ? statement.bind(match, c.var.locale, site, paging.perPage + 1, paging.offset, reach)
+    : statement.bind(match, c.var.locale, site, paging.perPage + 1, paging.offset)
+  ).all<{
+    kind: SearchKind
+    slug: string
+    title: string
+    excerpt: string
+    image: string | null
+    price: number | null
+  }>()
   const found = results.slice(0, paging.perPage)
   return respond(c, searchAnswer, {
     data: found.map(({ kind, slug, title, excerpt, image, price }) => ({ kind, slug, title, excerpt, image, price })),
