@@ -56,7 +56,7 @@ SELECT id, title, body,
 
 DELETE FROM search_index;
 INSERT INTO search_index (rowid, title, body, ftitle, fbody, kind, ref, site, locale)
-SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources;
+SELECT id, title, body, ftitle, fbody, kind, ref, site, locale FROM search_sources ORDER BY id;
 
 -- Kept by the writes of what it indexes (a product type's renaming waits for scripts/reindex-search.sql).
 CREATE TRIGGER product_names_searched_insert AFTER INSERT ON product_names BEGIN
