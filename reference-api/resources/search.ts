@@ -25,7 +25,7 @@ export const WINDOWS: Record<string, Partial<Record<SearchKind, number>>> = {
   products: { product: 40 },
   news: { news: 20 },
   dealers: { dealer: 40 },
-  all: { product: 20, news: 11, dealer: 11 },
+  all: { product: 11, news: 11, dealer: 11 },
 }
 
 /** A language's range of the index: its slot (its two letters' place, migrations/0033) × 10^16, from `?2`. */
@@ -93,6 +93,12 @@ SELECT page.kind, search_index.title, snippet(search_index, 1, '', '', '…', 14
 const MAX_TERMS = 8
 
 /**
+ * A word is searched for by its first this many letters (with their marks): the index keeps the prefixes up to this
+ * length (migrations/0033), so FTS5 reads a word's matches as one doclist, only as far as a window needs.
+ */
+const PREFIX_LETTERS = 8
+
+/**
  * `GET api/front/search?q=&type=products|news|dealers|all&page=&per_page=`: full-text search (D1 FTS5, BM25 with
  * titles weighing most, every word a prefix) over what the caller's market shows in its locale: products sold there
  * (with their "from" price there), its news, its dealers. Words match in their language's way: Latin diacritics,
@@ -138,7 +144,8 @@ export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
 
 /**
  * A visitor's words as an FTS5 query: letters and digits with their marks only (no operator of theirs reaches FTS5;
- * a Hebrew word with points or an Arabic one with vowels is one word), each word a quoted prefix, all required. Null
+ * a Hebrew word with points or an Arabic one with vowels is one word), each word a quoted prefix of at most
+ * `PREFIX_LETTERS` letters ("biciclette" finds "bicicletta" too), all required. Null
  * when nothing searchable is left. The statement folds it as the index's folded columns are (`FOLDED_MATCH`).
  */
 export function ftsQuery(text: string): string | null {
@@ -147,5 +154,17 @@ export function ftsQuery(text: string): string | null {
       .normalize('NFC')
       .match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)
       ?.slice(0, MAX_TERMS) ?? []
-  return terms.length ? terms.map((term) => `"${term}"*`).join(' ') : null
+  return terms.length
+    ? terms
+        .map(
+          (term) =>
+            `"${
+              term
+                .match(/[\p{L}\p{N}]\p{M}*/gu)
+                ?.slice(0, PREFIX_LETTERS)
+                .join('') ?? term
+            }"*`,
+        )
+        .join(' ')
+    : null
 }
