@@ -30,26 +30,35 @@ export const WINDOWS: Record<string, Partial<Record<SearchKind, number>>> = {
 
 /** A language's range of the index: its slot (its two letters' place, migrations/0033) × 10^16, from `?2`. */
 const LOCALE_BASE = '(((unicode(substr(?2, 1, 1)) - 97) * 26 + unicode(substr(?2, 2, 1)) - 97) * 10000000000000000)'
-/** The market's id in the index's numbering (999 for none, as migrations/0033's view numbers them), from `?3`. */
-const SITE_ID = 'COALESCE((SELECT id FROM sites WHERE slug = ?3), 999)'
+/** The marks `FOLDED_MATCH` folds (its `GLOB`'s class): a query without any is matched as it is. */
+const FOLDED_MARKS = /[\u0386-\u03b0\u03ca-\u03ce\u0591-\u05c7\u0610-\u06ed]/u
 
 /**
  * The parts of the index a kind of result lives in (migrations/0033): each a rowid range FTS5 seeks to, so another
  * language's or market's rows are never visited, `ref` the row's product, news or dealer id from its rowid, and a
  * product's listing row in the market (it is sold there: its "from" price there).
  */
-const PARTS: Record<SearchKind, { from: string; to: string; ref: string; listed?: boolean }[]> = {
-  product: [{ from: LOCALE_BASE, to: `${LOCALE_BASE} + 9999999999999`, ref: `rowid - ${LOCALE_BASE}`, listed: true }],
-  news: [1, `2 + ${SITE_ID}`].map((band) => ({
+const PARTS: Record<SearchKind, { from: string; to: string; ref: string; listed?: boolean; sited?: boolean }[]> = {
+  product: [
+    {
+      from: LOCALE_BASE,
+      to: `${LOCALE_BASE} + 9999999999999`,
+      ref: `search_index.rowid - ${LOCALE_BASE}`,
+      listed: true,
+    },
+  ],
+  news: ['1', '2 + s.id'].map((band) => ({
     from: `${LOCALE_BASE} + (${band}) * 10000000000000`,
     to: `${LOCALE_BASE} + (${band}) * 10000000000000 + 9999999999999`,
-    ref: 'rowid % 10000000',
+    ref: 'search_index.rowid % 10000000',
+    sited: band !== '1',
   })),
   dealer: [
     {
-      from: `9000000000000000000 + ${SITE_ID} * 10000000000000`,
-      to: `9000000000000000000 + ${SITE_ID} * 10000000000000 + 9999999999999`,
-      ref: 'rowid % 10000000000000',
+      from: '9000000000000000000 + s.id * 10000000000000',
+      to: '9000000000000000000 + s.id * 10000000000000 + 9999999999999',
+      ref: 'search_index.rowid % 10000000000000',
+      sited: true,
     },
   ],
 }
@@ -57,27 +66,27 @@ const PARTS: Record<SearchKind, { from: string; to: string; ref: string; listed?
 /**
  * The statement of a search over the parts `windows` names (`?1` the query, `?2` the locale, `?3` the market, `?4` the
  * page's rows and one more, `?5` its offset, `?6` how far each part is read, `reach`, when the page reaches past a
- * window): each
- * part's first matches in rowid order, no more than its window (FTS5 stops there: no doclist is ranked whole), ranked
- * by BM25; a page reaching past them reads on in rowid order, those rows after every ranked one. The page's
- * rows are then looked up again by rowid for their title and excerpt, and their slug and picture by id.
+ * window; the query folded first when it holds a mark to fold, `folded`): each part's first matches in rowid order, no
+ * more than its window (FTS5 stops there: no doclist is ranked whole), ranked by BM25; a page reaching past them reads
+ * on in rowid order, those rows after every ranked one. A market's part is found from its site row, read once. The
+ * page's rows are then looked up again by rowid for their title and excerpt, and their slug and picture by id.
  */
-function searchStatement(windows: Partial<Record<SearchKind, number>>, reach: number): string {
+function searchStatement(windows: Partial<Record<SearchKind, number>>, reach: number, folded: boolean): string {
+  const match = folded ? '(SELECT m FROM q)' : '?1'
   const parts = searchKindSchema.options.flatMap((kind) =>
     (PARTS[kind] ?? []).flatMap((part) => (windows[kind] ? [{ kind, window: windows[kind], ...part }] : [])),
   )
-  const arm = ({ kind, window, from, to, ref, listed }: (typeof parts)[number], n: number, past: boolean) =>
+  const arm = ({ kind, window, from, to, ref, listed, sited }: (typeof parts)[number], n: number, past: boolean) =>
     `SELECT ${past ? 1 : 0} AS past, ${past ? 0 : 'score'} AS score, ${n} AS part, '${kind}' AS kind, id, ref, price FROM (
        SELECT search_index.rowid AS id, ${ref} AS ref${past ? '' : `, ${SCORE} AS score`}, ${listed ? 'l.price' : 'NULL'} AS price
-         FROM search_index${listed ? ` CROSS JOIN product_listings l ON l.site = ?3 AND l.product_id = search_index.rowid - ${LOCALE_BASE}` : ''}
-        WHERE search_index MATCH (SELECT m FROM q) AND search_index.rowid BETWEEN ${from} AND ${to}
+         FROM ${sited ? 'sites s CROSS JOIN ' : ''}search_index${listed ? ` CROSS JOIN product_listings l ON l.site = ?3 AND l.product_id = search_index.rowid - ${LOCALE_BASE}` : ''}
+        WHERE search_index MATCH ${match} AND search_index.rowid BETWEEN ${from} AND ${to}${sited ? ' AND s.slug = ?3' : ''}
         ORDER BY search_index.rowid LIMIT ${past ? `?6 - ${window} OFFSET ${window}` : window})`
   const ranked = parts.map((part, n) => arm(part, n, false))
   const past = parts.flatMap((part, n) => (reach > part.window ? [arm(part, n, true)] : []))
   // A compound SELECT of D1 holds at most five terms: the parts' ranked rows in one, those past the windows in another.
   const arms = past.length ? [ranked, past].map((terms) => `SELECT * FROM (${terms.join('\n   UNION ALL ')})`) : ranked
-  return `WITH q(m) AS MATERIALIZED (SELECT ${FOLDED_MATCH})
-SELECT page.kind, search_index.title, snippet(search_index, 1, '', '', '…', 14) AS excerpt,
+  return `${folded ? `WITH q(m) AS MATERIALIZED (SELECT ${FOLDED_MATCH})\n` : ''}SELECT page.kind, search_index.title, snippet(search_index, 1, '', '', '…', 14) AS excerpt,
        COALESCE(p.slug, n.slug, d.slug) AS slug, COALESCE(p.image, n.image) AS image, page.price
   FROM (${arms.join('\n   UNION ALL ')}
    ORDER BY past, score, part, id LIMIT ?4 OFFSET ?5) AS page
@@ -85,7 +94,7 @@ SELECT page.kind, search_index.title, snippet(search_index, 1, '', '', '…', 14
   LEFT JOIN products p ON page.kind = 'product' AND p.id = page.ref
   LEFT JOIN news n ON page.kind = 'news' AND n.id = page.ref
   LEFT JOIN dealers d ON page.kind = 'dealer' AND d.id = page.ref
- WHERE search_index MATCH (SELECT m FROM q)
+ WHERE search_index MATCH ${match}
  ORDER BY page.past, page.score, page.part, page.id`
 }
 
@@ -119,7 +128,7 @@ export const search = new Hono<ApiEnv>().get('/front/search', async (c) => {
   const site = c.var.tenant ?? 'int'
   const reach = paging.offset + paging.perPage + 1
   const deep = Object.values(windows).some((window) => reach > window)
-  const statement = c.env.DB.prepare(searchStatement(windows, reach))
+  const statement = c.env.DB.prepare(searchStatement(windows, reach, FOLDED_MARKS.test(match)))
   const { results } = await (deep
     ? statement.bind(match, c.var.locale, site, paging.perPage + 1, paging.offset, reach)
     : statement.bind(match, c.var.locale, site, paging.perPage + 1, paging.offset)
