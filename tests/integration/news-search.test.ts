@@ -215,6 +215,9 @@ describe('search', () => {
       expect((await visit(`/it-it/search/${type}?q=x`)).status, type).toBe(404)
     expect(ftsQuery('strada" OR title:* NEAR(a b) -x')).toBe('"strada"* "OR"* "title"* "NEAR"* "a"* "b"* "x"*')
     expect(ftsQuery('  ... !!! ')).toBeNull()
+    // A word by its first 8 letters, the prefixes the index keeps (decision 081), its marks with its letters.
+    expect(ftsQuery('Biciclette cicloturismo')).toBe('"Biciclet"* "ciclotur"*')
+    expect(ftsQuery('אוֹפַנַּיִים')).toBe('"אוֹפַנַּיִים"*')
     for (const q of ['"', '*', 'a"b', 'NOT', '(', '^title', '¿qué?']) {
       expect((await visit(`/it-it/search/all?q=${encodeURIComponent(q)}`)).status, q).toBe(200)
     }

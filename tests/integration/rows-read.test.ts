@@ -23,8 +23,8 @@ import { clearCaches, visit } from '../fixtures/worker'
 /**
  * Every page kind reads what it shows (issue 31; docs/decisions/072 and 077): the chrome every market page shares
  * reads the 8 products its menu names, each product's price and stock from its listing row in the market; a listing
- * reads its page by its ids; search reads its page and one row more in FTS5's rank order, with no count of every match;
- * the locator reads the grid's cells as runs; the console's open cases are paged by keyset.
+ * reads its page by its ids; search ranks a window of each part of the index read in rowid order (decision 081), with
+ * no count of every match; the locator reads the grid's cells as runs; the console's open cases are paged by keyset.
  */
 const cookies: Partial<Record<Visitor, string>> = {}
 let checkoutCode = ''

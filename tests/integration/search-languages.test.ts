@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { api } from '../../reference-api'
+import { WINDOWS } from '../../reference-api/resources/search'
 import { countingRows } from '../../reference-api/row-count'
 
 type Found = { data: Array<{ kind: string; slug: string; title: string }>; meta: { total: number } }
@@ -102,33 +103,92 @@ describe('the index follows the writes of what it holds', () => {
   })
 })
 
+/** A page of the search for `words` among the news as it-it, and the D1 rows it read. */
+async function counted(words: string, page: number) {
+  const rows = { read: 0, written: 0 }
+  const request = new Request(
+    `http://embedded.invalid/api/front/search?q=${encodeURIComponent(words)}&type=news&page=${page}`,
+    { headers: { 'X-Tenant': 'it', 'X-Locale': 'it' } },
+  )
+  const response = await api.fetch(request as Parameters<typeof api.fetch>[0], {
+    ...env,
+    DB: countingRows(env.DB, rows),
+  })
+  return { found: (await response.json()) as Found, read: rows.read }
+}
+
+/** Writes `count` articles for every market in `locale`, published on `day`, the `i`th titled `title(i)`. */
+async function articles(
+  first: number,
+  count: number,
+  locale: string,
+  title: (i: number) => string,
+  day = '2026-01-01',
+) {
+  await env.DB.batch(
+    Array.from({ length: count }, (_, i) =>
+      env.DB.prepare(
+        "INSERT INTO news (id, slug, scope, locale, title, published_at) VALUES (?, ?, '*', ?, ?, ?)",
+      ).bind(first + i, `common-${first + i}`, locale, title(i), day),
+    ),
+  )
+}
+
+/**
+ * What a search reads no longer grows with what a word matches (docs/decisions/081): each part of the index (a
+ * language's products, its news, a market's dealers) is read in rowid order, at most `WINDOW` matches, and ranked
+ * by BM25 within them; FTS5 never ranks a frequent word's whole doclist.
+ */
 describe('a common word', () => {
-  it('reads its page and one row more in rank order, whatever the index holds: no count of every match', async () => {
-    await env.DB.prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1050)
-       INSERT INTO news (id, slug, scope, locale, title, published_at)
-       SELECT 910000 + i, 'common-' || i, '*', 'it', 'Pedalata comune ' || i, '2026-01-01' FROM n`,
-    ).run()
-    /** A page of the search for "pedalata", and the D1 rows it read. */
-    const counted = async (page: number) => {
-      const rows = { read: 0, written: 0 }
-      const request = new Request(`http://embedded.invalid/api/front/search?q=pedalata&type=news&page=${page}`, {
-        headers: { 'X-Tenant': 'it', 'X-Locale': 'it' },
-      })
-      const response = await api.fetch(request as Parameters<typeof api.fetch>[0], {
-        ...env,
-        DB: countingRows(env.DB, rows),
-      })
-      return { found: (await response.json()) as Found, read: rows.read }
-    }
-    const first = await counted(1)
+  /** The news' window (each of its two parts: for every market, for the market). */
+  const WINDOW = WINDOWS.news?.news ?? 0
+  /** The rows a page reads at most: each window twice (the index's row, its place in the union), five a result. */
+  const bound = 2 * 2 * WINDOW + 5 * 11
+
+  it('reads the window and its page, whatever the index holds: no count of every match', async () => {
+    await articles(910_001, 1050, 'it', (i) => `Pedalata comune ${i + 1}`)
+    const first = await counted('pedalata', 1)
     expect(first.found.data).toHaveLength(10)
     // Ten on the page and one more: another page follows.
     expect(first.found.meta.total).toBe(11)
-    // Three rows a result read (its index row, its slug, its picture): 1,050 matches, 33 rows.
-    expect(first.read).toBeLessThanOrEqual(40)
-    const fifth = await counted(5)
-    expect(fifth.found.meta.total).toBe(51)
-    expect(fifth.found.data.map((result) => result.slug)).not.toContain(first.found.data[0]?.slug)
+    expect(first.read).toBeLessThanOrEqual(bound)
+    // Past the window: the rows after it in the index's order, none twice.
+    const pages = await Promise.all([2, 3, 4, 5, 6].map((page) => counted('pedalata', page)))
+    expect(pages.map(({ found }) => found.meta.total)).toEqual([21, 31, 41, 51, 61])
+    const slugs = [first, ...pages].flatMap(({ found }) => found.data.map((result) => result.slug))
+    expect(new Set(slugs).size).toBe(60)
+    expect(pages[4]?.read).toBeLessThanOrEqual(bound + 4 * 60)
+  })
+
+  it("never visits another language's matches", async () => {
+    // A thousand English articles that match better (a title of one word) than the three Italian ones.
+    await articles(930_001, 1000, 'en', () => 'Salita')
+    await articles(940_001, 3, 'it', (i) => `Salita lunga in montagna numero ${i + 1}`)
+    const { found, read } = await counted('salita', 1)
+    expect(found.data.map((result) => result.slug)).toEqual(['common-940001', 'common-940002', 'common-940003'])
+    expect(read).toBeLessThanOrEqual(bound)
+  })
+
+  it('ranks within the window: a better match past it in the index’s order comes after the ranked ones', async () => {
+    // The newest WINDOW articles match less well than an older one with the word alone in its title.
+    await articles(950_001, WINDOW, 'it', (i) => `Discesa lunga e veloce tra i boschi ${i + 1}`, '2026-06-01')
+    await articles(950_001 + WINDOW, 1, 'it', () => 'Discesa', '2025-06-01')
+    const firstPage = await counted('discesa', 1)
+    expect(firstPage.found.data.map((result) => result.slug)).not.toContain(`common-${950_001 + WINDOW}`)
+    const last = await counted('discesa', WINDOW / 10 + 1)
+    expect(last.found.data.map((result) => result.slug)).toEqual([`common-${950_001 + WINDOW}`])
+  })
+
+  it('ranks a word that matches less than the window by BM25, the titles weighing most', async () => {
+    await articles(
+      960_001,
+      3,
+      'it',
+      (i) => ['Zefiro a disco, nuovo e leggero', 'Colline', 'Zefiro'][i] ?? '',
+      '2026-03-01',
+    )
+    await env.DB.prepare("UPDATE news SET excerpt = 'Prova dello zefiro' WHERE id = 960002").run()
+    const { found } = await counted('zefiro', 1)
+    expect(found.data.map((result) => result.slug)).toEqual(['common-960003', 'common-960001', 'common-960002'])
   })
 })
