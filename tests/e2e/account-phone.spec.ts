@@ -9,6 +9,10 @@ import italian from '../../demo/messages/it.json' with { type: 'json' }
 /** The account at phone and desktop width, left to right and right to left (issue 12, item 6). */
 
 const SCREENSHOTS = 'test-results/screenshots'
+
+// The journeys are independent of each other: both workers take them, so that the file leaves no tail at the suite's end
+// (docs/decisions/086-browser-journeys-resized-in-place.md).
+test.describe.configure({ mode: 'parallel' })
 const WIDTHS = [
   ['phone', { width: 390, height: 844 }],
   ['desktop', { width: 1366, height: 900 }],
@@ -28,19 +32,29 @@ async function expectNoSidewaysScroll(page: Page, what: string) {
   expect(scroll, what).toBe(client)
 }
 
-/** Every one of these elements is visible with its whole box inside the viewport's width. */
+/**
+ * Every one of these elements is visible with its whole box inside the viewport's width: each scrolled into view and
+ * measured in the page, all in one round trip (decision 086).
+ */
 async function expectInsideViewport(page: Page, elements: Locator, what: string) {
   const width = page.viewportSize()!.width
-  const count = await elements.count()
-  expect(count, what).toBeGreaterThan(0)
-  for (let i = 0; i < count; i++) {
-    const element = elements.nth(i)
-    await element.scrollIntoViewIfNeeded()
-    await expect(element, what).toBeVisible()
-    const box = (await element.boundingBox())!
-    expect(box.x, `${what} #${i} starts inside`).toBeGreaterThanOrEqual(0)
-    expect(box.x + box.width, `${what} #${i} ends inside`).toBeLessThanOrEqual(width + 0.5)
-  }
+  // Retried as a visibility check waits: the page's stylesheet may still be on its way after a click.
+  await expect(async () => {
+    const boxes = await elements.evaluateAll((all) =>
+      all.map((element) => {
+        element.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+        const box = element.getBoundingClientRect()
+        const visible = box.width > 0 && box.height > 0 && element.checkVisibility({ visibilityProperty: true })
+        return { visible, start: box.left, end: box.right }
+      }),
+    )
+    expect(boxes.length, what).toBeGreaterThan(0)
+    for (const [i, box] of boxes.entries()) {
+      expect(box.visible, `${what} #${i} visible`).toBe(true)
+      expect(box.start, `${what} #${i} starts inside`).toBeGreaterThanOrEqual(0)
+      expect(box.end, `${what} #${i} ends inside`).toBeLessThanOrEqual(width + 0.5)
+    }
+  }).toPass()
 }
 
 /** Each order row as the reader sees it: a card (phone) or a table row (desktop). */
@@ -61,24 +75,32 @@ async function lookAt(page: Page, name: string, { axe = true } = {}) {
   await keepScreenshot(page, `${SCREENSHOTS}/${name}.png`, { fullPage: true })
 }
 
+/**
+ * Each journey once a market, at both widths in the one page (decision 086): it-it begins on a phone, il-he on a
+ * desktop, and the widths take turns from page to page, so each step is taken at each width and every page it leads to
+ * is checked at both.
+ */
 for (const [market, m] of [
   ['it-it', italian],
   ['il-he', hebrew],
 ] as const) {
-  for (const [kind, size] of WIDTHS) {
-    const phone = kind === 'phone'
-    test(`in ${market} on a ${kind}: the account's navigation in one piece, orders ${phone ? 'as stacked cards' : 'as tables'} with every amount in view, bank details, axe clean`, async ({
-      page,
-      baseURL,
-    }) => {
-      await page.setViewportSize(size)
-      const shot = (name: string) => `account-${market}-${size.width}-${name}`
-      await logIn(page.request, baseURL!)
-      await page.goto(`/${market}/my-account`)
-      await expect(page).toHaveURL(`/${market}/my-account`)
+  const [first, second] = market === 'it-it' ? [WIDTHS[0], WIDTHS[1]] : [WIDTHS[1], WIDTHS[0]]
+  const shot = (size: { width: number }, name: string) => `account-${market}-${size.width}-${name}`
+  const isPhone = (page: Page) => (page.viewportSize()?.width ?? 0) < 600
 
-      // The navigation: every section in view, no name wrapped onto a second line.
-      const nav = page.getByRole('navigation', { name: m.account.navigation })
+  test(`in ${market} on a phone and a desktop: the account's navigation in one piece, orders as stacked cards or as tables with every amount in view, bank details, axe clean`, async ({
+    page,
+    baseURL,
+  }) => {
+    await page.setViewportSize(first[1])
+    await logIn(page.request, baseURL!)
+    await page.goto(`/${market}/my-account`)
+    await expect(page).toHaveURL(`/${market}/my-account`)
+
+    // The navigation: every section in view, no name wrapped onto a second line.
+    const nav = page.getByRole('navigation', { name: m.account.navigation })
+    for (const [, size] of [first, second]) {
+      await page.setViewportSize(size)
       await expectInsideViewport(page, nav.getByRole('link'), 'account navigation')
       for (const link of await nav.getByRole('link').all()) {
         // One box per line of text: a name that wraps has two.
@@ -90,12 +112,16 @@ for (const [market, m] of [
         expect(lines, await link.innerText()).toBe(1)
       }
       await expect(nav.getByRole('link', { name: m.account.overview })).toHaveAttribute('aria-current', 'page')
-      await lookAt(page, shot('overview'), { axe: false })
+      await lookAt(page, shot(size, 'overview'), { axe: false })
+    }
 
-      // The orders: cards on a phone, a table on a desktop; every total inside the viewport either way.
-      await nav.getByRole('link', { name: m.orders.title }).click()
-      await expect(page).toHaveURL(`/${market}/my-account/orders`)
-      const orders = page.getByRole('table', { name: m.orders.title })
+    // The orders: cards on a phone, a table on a desktop; every total inside the viewport either way.
+    await nav.getByRole('link', { name: m.orders.title }).click()
+    await expect(page).toHaveURL(`/${market}/my-account/orders`)
+    const orders = page.getByRole('table', { name: m.orders.title })
+    for (const [, size] of [second, first]) {
+      await page.setViewportSize(size)
+      const phone = isPhone(page)
       // Waited for: the page's stylesheet may still be on its way when the address changes.
       await expect.poll(() => rowDisplay(orders)).toBe(phone ? 'grid' : 'table-row')
       expect(await orders.locator('thead').evaluate((thead) => getComputedStyle(thead).position)).toBe(
@@ -103,14 +129,18 @@ for (const [market, m] of [
       )
       await expectInsideViewport(page, orders.locator('tbody td.number'), 'order totals')
       await expectInsideViewport(page, orders.locator('tbody th a'), 'order codes')
-      await lookAt(page, shot('orders'), { axe: false })
+      await lookAt(page, shot(size, 'orders'), { axe: false })
+    }
 
-      // One order: its lines, the sums, the bank details it waits for.
-      await page.getByRole('link', { name: /AUR-10007/ }).click()
-      await expect(page).toHaveURL(`/${market}/my-account/orders/AUR-10007`)
-      await expect(page.getByRole('heading', { name: m.bank.title })).toBeVisible()
+    // One order: its lines, the sums, the bank details it waits for.
+    await page.getByRole('link', { name: /AUR-10007/ }).click()
+    await expect(page).toHaveURL(`/${market}/my-account/orders/AUR-10007`)
+    await expect(page.getByRole('heading', { name: m.bank.title })).toBeVisible()
+    const items = page.getByRole('table', { name: m.order.items })
+    for (const [, size] of [first, second]) {
+      await page.setViewportSize(size)
+      const phone = isPhone(page)
       await expectInsideViewport(page, page.locator('.bank-details dd'), 'bank details')
-      const items = page.getByRole('table', { name: m.order.items })
       await expect.poll(() => rowDisplay(items)).toBe(phone ? 'block' : 'table-row')
       await expectInsideViewport(page, items.locator('td.number'), 'order amounts')
       if (phone) {
@@ -119,43 +149,50 @@ for (const [market, m] of [
         await expect(total).toHaveAttribute('data-label', m.order.line_total)
         expect(await total.evaluate((td) => getComputedStyle(td, '::before').content)).not.toBe('none')
       }
-      await lookAt(page, shot('order-bank-transfer'))
-      await page.goto(`/${market}/my-account/orders/AUR-10001`)
-      await expectInsideViewport(
-        page,
-        page.getByRole('table', { name: m.order.items }).locator('td.number'),
-        'order amounts',
-      )
-      await lookAt(page, shot('order'), { axe: false })
-    })
-
-    test(`in ${market} on a ${kind}: bikes and addresses without sideways scroll, an address deleted only once confirmed (cancel first), axe clean`, async ({
-      page,
-      baseURL,
-    }) => {
+      await lookAt(page, shot(size, 'order-bank-transfer'))
+    }
+    await page.goto(`/${market}/my-account/orders/AUR-10001`)
+    for (const [, size] of [second, first]) {
       await page.setViewportSize(size)
-      const shot = (name: string) => `account-${market}-${size.width}-${name}`
-      await logIn(page.request, baseURL!)
-      await page.goto(`/${market}/my-account/bikes`)
-      await expect(page).toHaveURL(`/${market}/my-account/bikes`)
-      const nav = page.getByRole('navigation', { name: m.account.navigation })
-      await lookAt(page, shot('bikes'), { axe: false })
+      await expectInsideViewport(page, items.locator('td.number'), 'order amounts')
+      await lookAt(page, shot(size, 'order'), { axe: false })
+    }
+  })
 
-      // An address of this test's own, deleted: asked first, kept on "cancel", gone once confirmed.
-      await nav.getByRole('link', { name: m.address.title }).click()
-      await expect(page).toHaveURL(`/${market}/my-account/addresses`)
-      const label = `Box ${size.width} ${Date.now() % 100000}`
-      await addAddress(page, m, label)
-      const card = () => page.locator('.address-card', { has: page.getByRole('heading', { name: label }) })
-      await expect(card()).toHaveCount(1)
-      await lookAt(page, shot('addresses'), { axe: false })
+  test(`in ${market} on a phone and a desktop: bikes and addresses without sideways scroll, an address deleted only once confirmed (cancel first), axe clean`, async ({
+    page,
+    baseURL,
+  }) => {
+    await page.setViewportSize(first[1])
+    await logIn(page.request, baseURL!)
+    await page.goto(`/${market}/my-account/bikes`)
+    await expect(page).toHaveURL(`/${market}/my-account/bikes`)
+    const nav = page.getByRole('navigation', { name: m.account.navigation })
+    for (const [, size] of [first, second]) {
+      await page.setViewportSize(size)
+      await lookAt(page, shot(size, 'bikes'), { axe: false })
+    }
 
-      await card()
-        .getByRole('link', { name: `${m.address.delete}: ${label}` })
-        .click()
-      await expect(page).toHaveURL(new RegExp(`/${market}/my-account/addresses/\\d+/delete$`))
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(m.address.delete_title)
-      await expect(page.getByRole('heading', { level: 2, name: label })).toBeVisible()
+    // An address of this test's own, deleted: asked first, kept on "cancel", gone once confirmed.
+    await nav.getByRole('link', { name: m.address.title }).click()
+    await expect(page).toHaveURL(`/${market}/my-account/addresses`)
+    const label = `Box ${first[1].width} ${Date.now() % 100000}`
+    await addAddress(page, m, label)
+    const card = () => page.locator('.address-card', { has: page.getByRole('heading', { name: label }) })
+    await expect(card()).toHaveCount(1)
+    for (const [, size] of [second, first]) {
+      await page.setViewportSize(size)
+      await lookAt(page, shot(size, 'addresses'), { axe: false })
+    }
+
+    await card()
+      .getByRole('link', { name: `${m.address.delete}: ${label}` })
+      .click()
+    await expect(page).toHaveURL(new RegExp(`/${market}/my-account/addresses/\\d+/delete$`))
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(m.address.delete_title)
+    await expect(page.getByRole('heading', { level: 2, name: label })).toBeVisible()
+    for (const [, size] of [first, second]) {
+      await page.setViewportSize(size)
       await expectInsideViewport(
         page,
         page
@@ -164,26 +201,29 @@ for (const [market, m] of [
           .or(page.locator('.delete-confirm .actions').getByRole('link')),
         'the two answers',
       )
-      await lookAt(page, shot('address-delete'))
-      await page.getByRole('link', { name: m.address.delete_cancel }).click()
-      await expect(page).toHaveURL(`/${market}/my-account/addresses`)
-      await expect(card()).toHaveCount(1)
+      await lookAt(page, shot(size, 'address-delete'))
+    }
+    await page.getByRole('link', { name: m.address.delete_cancel }).click()
+    await expect(page).toHaveURL(`/${market}/my-account/addresses`)
+    await expect(card()).toHaveCount(1)
 
-      await card()
-        .getByRole('link', { name: `${m.address.delete}: ${label}` })
-        .click()
-      await page.getByRole('button', { name: m.address.delete_confirm }).click()
-      await expect(page.locator('.toast[data-notice="address_deleted"]')).toBeAttached()
-      await expect(card()).toHaveCount(0)
+    await card()
+      .getByRole('link', { name: `${m.address.delete}: ${label}` })
+      .click()
+    await page.getByRole('button', { name: m.address.delete_confirm }).click()
+    await expect(page.locator('.toast[data-notice="address_deleted"]')).toBeAttached()
+    await expect(card()).toHaveCount(0)
 
-      // The edit form, the values that read left to right kept so.
-      await page
-        .locator('.address-card')
-        .first()
-        .getByRole('link', { name: new RegExp(`^${m.address.edit}:`) })
-        .click()
-      await expect(page.getByLabel(m.address.postal_code, { exact: true })).toHaveAttribute('dir', 'ltr')
-      await lookAt(page, shot('address-edit'))
-    })
-  }
+    // The edit form, the values that read left to right kept so.
+    await page
+      .locator('.address-card')
+      .first()
+      .getByRole('link', { name: new RegExp(`^${m.address.edit}:`) })
+      .click()
+    await expect(page.getByLabel(m.address.postal_code, { exact: true })).toHaveAttribute('dir', 'ltr')
+    for (const [, size] of [second, first]) {
+      await page.setViewportSize(size)
+      await lookAt(page, shot(size, 'address-edit'))
+    }
+  })
 }

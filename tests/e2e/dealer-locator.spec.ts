@@ -10,6 +10,10 @@ import { checkPage } from './fixtures/page-checks'
 import { slugOf } from '../fixtures/page-slugs'
 
 const SCREENSHOTS = 'test-results/screenshots'
+
+// The journeys are independent of each other: both workers take them, so that the file leaves no tail at the suite's end
+// (docs/decisions/086-browser-journeys-resized-in-place.md).
+test.describe.configure({ mode: 'parallel' })
 const SIZES = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1366, height: 900 },
@@ -112,61 +116,73 @@ async function allowPosition(context: BrowserContext, market: Market) {
   await context.setGeolocation(market.position)
 }
 
+/**
+ * Each journey once a market, at both widths in the one page (decision 086): it-it begins on a phone and ends on a
+ * desktop, il-he the other way round, so each step is taken at each width in one of the two directions, and the state
+ * it leads to is checked at both.
+ */
+const widthsOf = (market: Market) => (market.dir === 'ltr' ? [SIZES[0], SIZES[1]] : [SIZES[1], SIZES[0]])
+
 for (const market of MARKETS) {
-  for (const size of SIZES) {
-    test.describe(`${market.segment} at ${size.width} px`, () => {
-      test.use({ viewport: { width: size.width, height: size.height } })
+  const [first, second] = widthsOf(market)
 
-      test('"use my position", allowed: the dealers nearest to the browser\'s position first, the map around it', async ({
-        page,
-        context,
-      }) => {
-        await allowPosition(context, market)
-        await openLocator(page, market)
-        await check(page, `${market.segment}-${size.name}`, { axe: false })
-        const button = locateButton(page, market)
-        await expect(button).toHaveAttribute('data-hydrated', '')
-        await button.click()
-        await expect(page).toHaveURL(
-          new RegExp(`[?&]lat=${market.position.latitude.toFixed(3)}&lng=${market.position.longitude.toFixed(3)}`),
-        )
-        await expect(page.locator('#dealer-results')).toHaveAttribute('data-origin', 'position')
-        await expect(page.locator('#dealer-results')).toHaveText(market.t.dealer.near_position)
-        await expect(page.locator('.dealer-list > li').first().getByRole('heading')).toHaveText(market.nearPosition)
-        await expectMapAround(page, { lat: market.position.latitude, lng: market.position.longitude })
-        await check(page, `${market.segment}-position-${size.name}`)
-      })
+  test(`${market.segment}: "use my position" refused at ${first.width} px (a message beside the button, the town field focused), then allowed at ${second.width} px (the dealers nearest to the browser's position first, the map around it)`, async ({
+    page,
+    context,
+  }) => {
+    await page.setViewportSize(first)
+    await context.clearPermissions()
+    await openLocator(page, market)
+    await check(page, `${market.segment}-${first.name}`, { axe: false })
+    const button = locateButton(page, market)
+    await expect(button).toHaveAttribute('data-hydrated', '')
+    const before = page.url()
+    await button.click()
+    await expect(page.locator('.locate-message')).toHaveText(market.t.dealer.locate_denied)
+    await expect(page.locator('#near')).toBeFocused()
+    expect(page.url()).toBe(before)
+    await check(page, `${market.segment}-refused-${first.name}`)
+    await page.setViewportSize(second)
+    await expect(page.locator('.locate-message')).toBeVisible()
+    await check(page, `${market.segment}-refused-${second.name}`)
 
-      test('"use my position", refused: a message beside the button and the town field focused', async ({
-        page,
-        context,
-      }) => {
-        await context.clearPermissions()
-        await openLocator(page, market)
-        const before = page.url()
-        await locateButton(page, market).click()
-        await expect(page.locator('.locate-message')).toHaveText(market.t.dealer.locate_denied)
-        await expect(page.locator('#near')).toBeFocused()
-        expect(page.url()).toBe(before)
-        await check(page, `${market.segment}-refused-${size.name}`)
-      })
+    // Allowed this time: the page loads again measured from the browser's position.
+    await allowPosition(context, market)
+    await button.click()
+    await expect(page).toHaveURL(
+      new RegExp(`[?&]lat=${market.position.latitude.toFixed(3)}&lng=${market.position.longitude.toFixed(3)}`),
+    )
+    await expect(page.locator('#dealer-results')).toHaveAttribute('data-origin', 'position')
+    await expect(page.locator('#dealer-results')).toHaveText(market.t.dealer.near_position)
+    await expect(page.locator('.dealer-list > li').first().getByRole('heading')).toHaveText(market.nearPosition)
+    await expectMapAround(page, { lat: market.position.latitude, lng: market.position.longitude })
+    await check(page, `${market.segment}-position-${second.name}`)
+    // The same page loaded again at the first width (a map drawn wide and then narrowed in place scrolls sideways).
+    await page.setViewportSize(first)
+    await page.reload()
+    await expect(page.locator('#dealer-results')).toHaveAttribute('data-origin', 'position')
+    await expect(page.locator('.dealer-list > li').first().getByRole('heading')).toHaveText(market.nearPosition)
+    await expectMapAround(page, { lat: market.position.latitude, lng: market.position.longitude })
+    await check(page, `${market.segment}-position-${first.name}`)
+  })
 
-      test('a town and a postcode typed: the dealers nearest to it first, the map re-centred there', async ({
-        page,
-      }) => {
-        await openLocator(page, market)
-        for (const words of market.searches) {
-          await page.locator('#near').fill(words)
-          await page.locator('.locator-form button[type="submit"]').click()
-          await expect(page.locator('#near')).toHaveValue(words)
-          await expect(page.locator('#dealer-results')).toHaveAttribute('data-origin', 'place')
-          await expect(page.locator('.dealer-list > li').first().getByRole('heading')).toHaveText(market.nearTown)
-          await expectMapAround(page, market.town)
-        }
-        await check(page, `${market.segment}-searched-${size.name}`)
-      })
-    })
-  }
+  test(`${market.segment}: a town typed at ${first.width} px and a postcode at ${second.width} px, the dealers nearest to each first, the map re-centred there`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(first)
+    await openLocator(page, market)
+    for (const [i, size] of [first, second].entries()) {
+      await page.setViewportSize(size)
+      const words = market.searches[i] ?? ''
+      await page.locator('#near').fill(words)
+      await page.locator('.locator-form button[type="submit"]').click()
+      await expect(page.locator('#near')).toHaveValue(words)
+      await expect(page.locator('#dealer-results')).toHaveAttribute('data-origin', 'place')
+      await expect(page.locator('.dealer-list > li').first().getByRole('heading')).toHaveText(market.nearTown)
+      await expectMapAround(page, market.town)
+      await check(page, `${market.segment}-searched-${size.name}`)
+    }
+  })
 }
 
 const PHONES_AND_DESKTOPS = [
@@ -221,11 +237,13 @@ test("a dealer's page: open now, call and directions, and a map of where it is, 
   page,
 }) => {
   for (const market of PHONES_AND_DESKTOPS) {
-    for (const width of [390, 1366]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-      await page.goto(`/${market.segment}/dealers/${market.dealer}`)
-      await rejectTracking(page)
-      await expect(page.locator('html')).toHaveAttribute('dir', market.dir)
+    await page.setViewportSize(SIZES[0])
+    await page.goto(`/${market.segment}/dealers/${market.dealer}`)
+    await rejectTracking(page)
+    await expect(page.locator('html')).toHaveAttribute('dir', market.dir)
+    // The same page at each width, resized in place.
+    for (const size of SIZES) {
+      await page.setViewportSize(size)
       await expect(page.locator('main .open-now')).toBeVisible()
       await expect(page.getByRole('link', { name: market.t.dealer.call, exact: true })).toHaveAttribute(
         'href',
