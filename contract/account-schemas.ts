@@ -314,6 +314,12 @@ export const orderSummarySchema = z.object({
   item_count: z.number().int().min(0),
 })
 
+/**
+ * An order as a table of orders shows it (code, date, status, total): the account overview's latest orders, read
+ * without their item count, which no table shows (docs/decisions/084).
+ */
+export const listedOrderSchema = orderSummarySchema.omit({ item_count: true })
+
 export const orderSchema = orderSummarySchema.extend({
   market: z.string(),
   subtotal: z.number().int(),
@@ -368,15 +374,14 @@ export const bikeModelsAnswer = envelope(z.array(productRefSchema))
 export const ordersAnswer = listEnvelope(orderSummarySchema)
 /**
  * `GET api/account/overview?orders=n`: what the account overview shows in one answer (the embedded API's own call,
- * docs/api.md): the bearer's user, their `n` latest orders, their bikes, their addresses and the count of their cart
- * of the market (the header's).
+ * docs/api.md): the bearer's user, their `n` latest orders as its table shows them, their bikes and the count of their
+ * cart of the market (the header's). Not their addresses, which the overview only links (docs/decisions/084).
  */
 export const overviewAnswer = envelope(
   z.object({
     user: userSchema,
-    orders: z.array(orderSummarySchema),
+    orders: z.array(listedOrderSchema),
     bikes: z.array(bikeSchema),
-    addresses: z.array(addressSchema),
     /** The items in the customer's cart of the caller's market (`X-Tenant`): 0 without a cart, null without a market. */
     cart_item_count: z.number().int().nonnegative().nullable(),
   }),
@@ -397,4 +402,5 @@ export type Bike = z.infer<typeof bikeSchema>
 export type BikeModel = z.infer<typeof productRefSchema>
 export type OrderStatus = z.infer<typeof orderStatusSchema>
 export type OrderSummary = z.infer<typeof orderSummarySchema>
+export type ListedOrder = z.infer<typeof listedOrderSchema>
 export type Order = z.infer<typeof orderSchema>

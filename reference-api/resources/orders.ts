@@ -40,15 +40,16 @@ export type OrderRow = {
 
 export const ITEM_COUNT = '(SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS item_count'
 
-/** The columns of an order as the list of a user's orders shows it (`orderListSql`). */
-export const ORDER_LIST_COLUMNS = ['code', 'placed_at', 'status', 'currency', 'total', 'item_count'] as const
+/** The columns of an order as a table of orders shows it (`orderListSql` without its item count). */
+export const LISTED_ORDER_COLUMNS = ['code', 'placed_at', 'status', 'currency', 'total'] as const
 
 /**
  * The SQL of a user's orders as their list shows them, newest first (on the `user_id` index), the user's id being
- * `user` (a placeholder, or a column of an enclosing statement: the account overview's, reference-api/resources/overview.ts).
+ * `user` (a placeholder, or a column of an enclosing statement: the account overview's, reference-api/resources/overview.ts);
+ * with each order's item count, unless `itemCount` is false (the overview's table: `LISTED_ORDER_COLUMNS` only).
  */
-export const orderListSql = (user: string) =>
-  `SELECT o.code, o.placed_at, o.status, o.currency, o.total, ${ITEM_COUNT}
+export const orderListSql = (user: string, itemCount = true) =>
+  `SELECT o.code, o.placed_at, o.status, o.currency, o.total${itemCount ? `, ${ITEM_COUNT}` : ''}
      FROM orders o WHERE o.user_id = ${user} ORDER BY o.placed_at DESC, o.id DESC`
 
 /** A user's orders as their list shows them, newest first: `limit` of them after the first `offset`. */

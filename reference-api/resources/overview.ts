@@ -1,12 +1,11 @@
 import { Hono } from 'hono'
-import { overviewAnswer } from '../../contract/account-schemas'
+import { type ListedOrder, overviewAnswer } from '../../contract/account-schemas'
 import { type ApiContext, type ApiEnv, badParameter, positiveInt, respond } from '../context'
 import { type Owner, ownerSql, ownerValue } from '../owner'
-import { ADDRESS_COLUMNS, type AddressRow, addressListSql, toAddress } from './addresses'
 import { bearerOwner, TOKEN_USER_COLUMNS, type TokenUserRow, unauthorized, userOfRow } from './auth'
 import { BIKE_COLUMNS, type BikeRow, bikeListSql, toBike } from './bikes'
 import { cartCountSql } from './cart'
-import { ORDER_LIST_COLUMNS, type OrderRow, orderListSql } from './orders'
+import { LISTED_ORDER_COLUMNS, orderListSql } from './orders'
 
 /** How many latest orders the overview answers unless asked for another number. */
 const DEFAULT_ORDERS = 3
@@ -21,31 +20,33 @@ const jsonRows = (sql: string, columns: readonly string[]) =>
 
 /**
  * The overview's one statement (docs/decisions/079): the user (`?2`: their id, or their token's hash looked up in
- * `access_tokens`, known and not expired, as `ownerSql` does) with their latest `?3` orders, their bikes named in the
- * locale `?1`, their addresses (each list as JSON, by the same SQL as its own call) and the items in their cart of the
- * market `?4`; no row without a known, unexpired token. Two shapes (a known user, a token's), each made once.
+ * `access_tokens`, known and not expired, as `ownerSql` does) with their latest `?3` orders as its table shows them
+ * (without their item count), their bikes named in the locale `?1` (each list as JSON, by the same SQL as its own
+ * call) and the items in their cart of the market `?4`; no row without a known, unexpired token. Nothing the page does
+ * not show: D1 prepares the statement afresh on every call, and its cost grows with its text (docs/decisions/084).
+ * Two shapes (a known user, a token's), each made once.
  */
 const overviewSql = (owner: Owner) =>
   `SELECT ${TOKEN_USER_COLUMNS},
-          ${jsonRows(`${orderListSql('u.id')} LIMIT ?3`, ORDER_LIST_COLUMNS)} AS orders,
+          ${jsonRows(`${orderListSql('u.id', false)} LIMIT ?3`, LISTED_ORDER_COLUMNS)} AS orders,
           ${jsonRows(bikeListSql('u.id'), BIKE_COLUMNS)} AS bikes,
-          ${jsonRows(addressListSql('u.id'), ADDRESS_COLUMNS)} AS addresses,
           (${cartCountSql('u.id', '?4')}) AS cart_items
      FROM users u WHERE u.id = ${ownerSql(owner, '?2')}`
 const OF_USER = overviewSql(0)
 const OF_TOKEN = overviewSql({ tokenHash: '' })
 
 /** The overview's row: the user as `userOfTokenHash` reads them, each list as JSON, the cart's item count. */
-type OverviewRow = TokenUserRow & { orders: string; bikes: string; addresses: string; cart_items: number }
+type OverviewRow = TokenUserRow & { orders: string; bikes: string; cart_items: number }
 
 /**
  * `GET api/account/overview?orders=n` (1–50, default 3): the account overview's data in one call (issue 33) — the
- * bearer's user, their `n` latest orders, their bikes, their addresses and the items in their cart of the caller's
- * market (the header's count, as `GET api/account/cart`'s `item_count`), read in one statement (one round trip to D1,
- * docs/decisions/079), each list on its table's `user_id` index. The token is looked up by the same statement unless
- * the user is already known (a held shop's customer, or a token this site request looked up). The same rows as
- * `GET api/account/orders`, `…/bikes` and `…/addresses` answer; without a known, unexpired token a 401 as every
- * `api/account/*` call. Routed before `requireBearer`.
+ * bearer's user, their `n` latest orders (as a table shows them: no item count), their bikes and the items in their
+ * cart of the caller's market (the header's count, as `GET api/account/cart`'s `item_count`), read in one statement
+ * (one round trip to D1, docs/decisions/079), each list on its table's `user_id` index; not the addresses, which the
+ * overview only links (docs/decisions/084). The token is looked up by the same statement unless the user is already
+ * known (a held shop's customer, or a token this site request looked up). The same rows as `GET api/account/orders`
+ * and `…/bikes` answer; without a known, unexpired token a 401 as every `api/account/*` call. Routed before
+ * `requireBearer`.
  */
 export async function overviewRead(c: ApiContext): Promise<Response> {
   const owner = await bearerOwner(c)
@@ -63,9 +64,8 @@ export async function overviewRead(c: ApiContext): Promise<Response> {
   return respond(c, overviewAnswer, {
     data: {
       user,
-      orders: JSON.parse(row.orders) as OrderRow[],
+      orders: JSON.parse(row.orders) as ListedOrder[],
       bikes: (JSON.parse(row.bikes) as BikeRow[]).map(toBike),
-      addresses: (JSON.parse(row.addresses) as AddressRow[]).map(toAddress),
       cart_item_count: tenant ? row.cart_items : null,
     },
   })

@@ -2,7 +2,7 @@
 import type { MarketView } from '../../components/view'
 import { accountBase } from '../../components/account-layout'
 import { formatDate, formatMoney } from '../../i18n/formats'
-import type { OrderSummary } from '../../../contract/account-schemas'
+import type { ListedOrder } from '../../../contract/account-schemas'
 import { Ltr } from './ltr'
 
 /**
@@ -17,7 +17,7 @@ export function OrdersTable({
   labelledBy,
 }: {
   view: MarketView
-  orders: OrderSummary[]
+  orders: ListedOrder[]
   labelledBy: string
 }) {
   const { t, market } = view

@@ -3,7 +3,7 @@ import { AccountLayout, accountBase } from '../../components/account-layout'
 import { configOf } from '../../config'
 import type { MarketEnv } from '../../env'
 import { availableFor } from '../../market/request-availability'
-import type { Address, Bike, OrderSummary } from '../../../contract/account-schemas'
+import type { Bike, ListedOrder } from '../../../contract/account-schemas'
 import { UpstreamError } from '../../upstream/errors'
 import type { User } from '../../../contract/schemas'
 import { BikeList } from './bikes'
@@ -14,8 +14,11 @@ import { type AccountPageProps, sendAccountPage } from './send-account-page'
 /** How many of the latest orders the overview lists. */
 const RECENT_ORDERS = 3
 
-/** The overview's lists: each null where the backend does not serve it. */
-type OverviewLists = { orders: OrderSummary[] | null; bikes: Bike[] | null; addresses: Address[] | null }
+/**
+ * The overview's lists, each null where the backend does not serve it, and whether it serves the addresses (the
+ * overview links their page but shows none of them).
+ */
+type OverviewLists = { orders: ListedOrder[] | null; bikes: Bike[] | null; addresses: boolean }
 
 type OverviewProps = AccountPageProps & { user: User } & OverviewLists
 
@@ -116,7 +119,7 @@ export function AccountOverview({ view, chrome, head, user, orders, bikes, addre
 }
 
 /**
- * `GET /{m}/my-account`: profile, latest orders, bikes and addresses with the viewer's token; a list of an area the
+ * `GET /{m}/my-account`: profile, latest orders, bikes and the addresses' link with the viewer's token; a list of an area the
  * deployment lacks is not shown (nor asked a backend for), and one the backend does not serve (404) is null: the
  * overview then shows what the user alone gives.
  */
@@ -133,8 +136,10 @@ export async function accountOverview(c: Context<MarketEnv>): Promise<Response> 
 
 /**
  * The overview's user and lists. From the embedded API (no `UPSTREAM_URL`), one call answers them all, the header's
- * cart count too (issue 33: one token lookup, one batch of statements, one call a page); from a backend, one call each (its areas may be answered by different
- * APIs: the held shop's orders, docs/decisions/043). The lists of areas the deployment lacks are null either way.
+ * cart count too (issue 33: one token lookup, one statement, one call a page), and the addresses are served where the
+ * deployment has their area (the call does not read them: docs/decisions/084); from a backend, one call each (its
+ * areas may be answered by different APIs: the held shop's orders, docs/decisions/043), the addresses' to learn
+ * whether it serves them. The lists of areas the deployment lacks are null (or not served) either way.
  */
 async function overviewData(c: Context<MarketEnv>): Promise<OverviewLists & { user: User; cartCount?: number | null }> {
   const { account } = c.var
@@ -142,13 +147,13 @@ async function overviewData(c: Context<MarketEnv>): Promise<OverviewLists & { us
   if (configOf(c.env).upstream.kind === 'embedded') {
     const overview = await account.overview(RECENT_ORDERS)
     if (!overview) throw new UpstreamError('invalid', 'account/overview')
-    const { user, orders, bikes, addresses, cart_item_count } = overview
+    const { user, orders, bikes, cart_item_count } = overview
     return {
       user,
       cartCount: cart_item_count,
       orders: available.has('account-orders') ? orders : null,
       bikes: available.has('account-bikes') ? bikes : null,
-      addresses: available.has('account-addresses') ? addresses : null,
+      addresses: available.has('account-addresses'),
     }
   }
   const [user, orders, bikes, addresses] = await Promise.all([
@@ -158,5 +163,5 @@ async function overviewData(c: Context<MarketEnv>): Promise<OverviewLists & { us
     available.has('account-addresses') ? account.addresses() : null,
   ])
   if (!user) throw new UpstreamError('invalid', 'account/profile')
-  return { user, orders: orders?.items ?? null, bikes, addresses }
+  return { user, orders: orders?.items ?? null, bikes, addresses: addresses !== null }
 }

@@ -62,7 +62,8 @@ export class AccountCalls {
   }
 
   /**
-   * `GET api/account/overview?orders=n`: the user, their `n` latest orders, their bikes and addresses in one answer;
+   * `GET api/account/overview?orders=n`: the user, their `n` latest orders (as a table shows them), their bikes and
+   * their cart's item count in one answer (not their addresses: docs/decisions/084);
    * the embedded API's own call (a backend without it answers 404: null).
    */
   overview(orders: number) {
