@@ -138,13 +138,21 @@ function LatestNews({ view, news }: { view: MarketView; news: Promise<NewsSummar
   const articles = use(news)
   if (articles === null) return <p>{t('home.news_unavailable')}</p>
   if (articles.length === 0) return <p>{t('home.no_news')}</p>
+  // The same for every visitor once the news is there: kept as bytes by the list it shows (decision 083).
   return (
-    <>
-      <NewsCards view={view} articles={articles.slice(0, LATEST_NEWS_COUNT)} level={3} />
-      <p>
-        <a href={`/${market.segment}/news`}>{t('home.all_news')}</a>
-      </p>
-    </>
+    <Kept
+      part="home-latest-news"
+      deps={[...textsOf(t), market.segment, market.tag, view.imageResizing ?? false, articles]}
+    >
+      {() => (
+        <>
+          <NewsCards view={view} articles={articles.slice(0, LATEST_NEWS_COUNT)} level={3} />
+          <p>
+            <a href={`/${market.segment}/news`}>{t('home.all_news')}</a>
+          </p>
+        </>
+      )}
+    </Kept>
   )
 }
 

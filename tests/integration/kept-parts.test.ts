@@ -79,12 +79,14 @@ describe('the kept parts of a page', () => {
     await sameBothWays('/it-it', undefined)
   })
 
-  it("keep the home's sections and the product's body as bytes, each product page with its own form key", async () => {
+  it("keep the home's sections (the latest news once there) and the product's body as bytes, each product page with its own form key", async () => {
     const keys = () => [...keptRender().store.keys()].map((key) => key.split('\u0001')[0])
     const first = await visit('/it-it/products/aurora-strada-9', {}, rendered)
     const second = await visit('/it-it/products/aurora-strada-9', {}, rendered)
     await visit('/it-it', {}, rendered)
-    expect(keys()).toEqual(expect.arrayContaining(['product-body', 'home-hero-featured', 'home-calls-to-action']))
+    expect(keys()).toEqual(
+      expect.arrayContaining(['product-body', 'home-hero-featured', 'home-latest-news', 'home-calls-to-action']),
+    )
     const formKey = (html: string) => /name="key" value="([^"]+)"/.exec(html)?.[1]
     expect(formKey(first.text)).toMatch(/^[\w-]{43}$/)
     expect(formKey(second.text)).toMatch(/^[\w-]{43}$/)
