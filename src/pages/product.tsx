@@ -14,7 +14,7 @@ import { sendPage } from '../render/respond'
 import { indexedAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageGroups } from '../seo/page-groups'
-import { breadcrumbs, productData } from '../seo/structured-data'
+import { productPageData } from '../seo/structured-data'
 import type { Dealer, Product, ProductSummary } from '../../contract/catalogue-schemas'
 import { FindAtDealer, NEAREST_SELLERS } from '../components/find-at-dealer'
 import { findBySlug } from './find-by-slug'
@@ -403,7 +403,6 @@ export async function productPage(c: Context<MarketEnv>): Promise<Response> {
   const { api, t, market } = c.var
   if (!c.var.areas.served('catalogue') && !c.var.areas.held('catalogue')) return menuProductPage(c)
   const { found: product, chrome, view } = await findBySlug(c, (slug) => api.catalogue.product(slug))
-  const base = `/${market.segment}`
   const head: HeadProps = {
     title: `${product.name} · ${t('brand.name')}`,
     description: product.tagline || product.description,
@@ -416,16 +415,7 @@ export async function productPage(c: Context<MarketEnv>): Promise<Response> {
       (places, index) => pageGroups.product(places, index, product.slug),
       { product: product.slug },
     ),
-    structuredData: view.origin
-      ? [
-          productData(view.origin, market, product, t('brand.name')),
-          breadcrumbs(view.origin, [
-            { name: t('header.home'), path: base },
-            { name: product.type.name, path: `${base}/products/type/${product.type.slug}` },
-            { name: product.name, path: `${base}/products/${product.slug}` },
-          ]),
-        ]
-      : [],
+    structuredData: view.origin ? productPageData(view.origin, market, product, t('brand.name'), t('header.home')) : [],
   }
   const sells = sellsOnline(chrome, product)
   const [related, sellers] = await Promise.all([relatedTo(c, product), sellersOf(c, sells)])
