@@ -1,3 +1,4 @@
+import { preload } from 'react-dom'
 /**
  * Pictures served at the width they are shown (docs/decisions, "responsive images"). With Cloudflare's image resizing
  * switched on (`IMAGE_RESIZING = "on"`, src/config.ts), a raster picture comes with a `srcset` of resized candidates
@@ -94,6 +95,16 @@ type ResponsiveImageProps = {
 }
 
 /**
+ * The head's preload of a page's largest picture, as its eager `ResponsiveImage` asks for it: a page whose picture is
+ * in a kept part (src/render/kept.tsx, not rendered when reused) asks for it outside the part, so the preload is the
+ * same either way.
+ */
+export function preloadPicture(src: string, place: ImagePlace, resizing: boolean, width: number): void {
+  const { src: href, srcSet, sizes } = imageSources(src, place, resizing, width)
+  preload(href, { as: 'image', fetchPriority: 'high', imageSrcSet: srcSet, imageSizes: sizes })
+}
+
+/**
  * A picture with `srcset` and `sizes` for the place it is shown in.
  *
  * @example
@@ -110,6 +121,7 @@ export function ResponsiveImage({
   className,
 }: ResponsiveImageProps) {
   const sources = imageSources(src, place, resizing, width)
+  if (loading === 'eager') preloadPicture(src, place, resizing, width)
   return loading === 'eager' ? (
     <img {...sources} className={className} alt={alt} width={width} height={height} fetchPriority="high" />
   ) : (

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { Suspense, use } from 'react'
 import { Caching } from '../cache/answer-caching'
 import { DefaultLayout } from '../components/layouts'
-import { ResponsiveImage } from '../components/responsive-image'
+import { preloadPicture, ResponsiveImage } from '../components/responsive-image'
 import { ProductCards } from '../components/product-cards'
 import { NewsCards } from '../components/news-cards'
 import { type HeadProps, headFromSeo } from '../components/page-head'
@@ -17,8 +17,12 @@ import { homeData } from '../seo/structured-data'
 import type { MenuProduct, NewsSummary } from '../../contract/schemas'
 import { errorName, logEvent } from '../ops/log'
 import { loadChrome } from './chrome'
+import { textsOf } from '../i18n/translator'
+import { Kept } from '../render/kept'
 
 const FEATURED_COUNT = 4
+/** The hero's picture: the page's largest paint. */
+const HERO = { src: '/images/hero.svg', width: 1600 } as const
 /** The latest-news block shows this many articles. */
 const LATEST_NEWS_COUNT = 3
 
@@ -36,13 +40,74 @@ export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps
   const { t } = view
   const dealerLocator = chrome.available.pageUrl('dealer-locator')
   const testRide = chrome.available.pageUrl('test-drive')
+  const market = view.market
+  // The sections are the same for every visitor of the market and language: kept as bytes (src/render/kept.tsx,
+  // decision 083); the latest news between them is rendered each time (it may stream).
+  const texts = textsOf(t)
+  preloadPicture(HERO.src, 'hero', view.imageResizing ?? false, HERO.width)
   return (
     <DefaultLayout view={view} head={head} chrome={chrome}>
+      <Kept
+        part="home-hero-featured"
+        deps={[...texts, market.segment, market.tag, market.site, view.imageResizing ?? false, featured]}
+      >
+        {() => <HeroAndFeatured view={view} featured={featured} />}
+      </Kept>
+
+      {latestNews && (
+        <section className="band" aria-labelledby="news-title">
+          <h2 id="news-title">{t('home.latest_news')}</h2>
+          <Suspense
+            fallback={
+              <p className="loading" role="status">
+                {t('common.loading')}
+              </p>
+            }
+          >
+            <LatestNews view={view} news={latestNews} />
+          </Suspense>
+        </section>
+      )}
+
+      <Kept part="home-calls-to-action" deps={[...texts, dealerLocator, testRide]}>
+        {() => (
+          <>
+            {dealerLocator && (
+              <section className="band call-to-action" aria-labelledby="dealer-title">
+                <h2 id="dealer-title">{t('home.dealer_finder_title')}</h2>
+                <p>{t('home.dealer_finder_text')}</p>
+                <a className="button" href={dealerLocator}>
+                  {t('home.dealer_finder_cta')}
+                </a>
+              </section>
+            )}
+
+            {testRide && (
+              <section className="band call-to-action accent" aria-labelledby="test-ride-title">
+                <h2 id="test-ride-title">{t('home.test_ride_title')}</h2>
+                <p>{t('home.test_ride_text')}</p>
+                <a className="button" href={testRide}>
+                  {t('home.test_ride_cta')}
+                </a>
+              </section>
+            )}
+          </>
+        )}
+      </Kept>
+    </DefaultLayout>
+  )
+}
+
+/** The hero and the featured bikes. */
+function HeroAndFeatured({ view, featured }: { view: MarketView; featured: MenuProduct[] }) {
+  const { t } = view
+  return (
+    <>
       <section className="hero">
         <ResponsiveImage
-          src="/images/hero.svg"
+          src={HERO.src}
           alt=""
-          width={1600}
+          width={HERO.width}
           height={700}
           place="hero"
           resizing={view.imageResizing ?? false}
@@ -63,42 +128,7 @@ export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps
           <ProductCards view={view} products={featured} />
         </section>
       )}
-
-      {latestNews && (
-        <section className="band" aria-labelledby="news-title">
-          <h2 id="news-title">{t('home.latest_news')}</h2>
-          <Suspense
-            fallback={
-              <p className="loading" role="status">
-                {t('common.loading')}
-              </p>
-            }
-          >
-            <LatestNews view={view} news={latestNews} />
-          </Suspense>
-        </section>
-      )}
-
-      {dealerLocator && (
-        <section className="band call-to-action" aria-labelledby="dealer-title">
-          <h2 id="dealer-title">{t('home.dealer_finder_title')}</h2>
-          <p>{t('home.dealer_finder_text')}</p>
-          <a className="button" href={dealerLocator}>
-            {t('home.dealer_finder_cta')}
-          </a>
-        </section>
-      )}
-
-      {testRide && (
-        <section className="band call-to-action accent" aria-labelledby="test-ride-title">
-          <h2 id="test-ride-title">{t('home.test_ride_title')}</h2>
-          <p>{t('home.test_ride_text')}</p>
-          <a className="button" href={testRide}>
-            {t('home.test_ride_cta')}
-          </a>
-        </section>
-      )}
-    </DefaultLayout>
+    </>
   )
 }
 
@@ -108,13 +138,21 @@ function LatestNews({ view, news }: { view: MarketView; news: Promise<NewsSummar
   const articles = use(news)
   if (articles === null) return <p>{t('home.news_unavailable')}</p>
   if (articles.length === 0) return <p>{t('home.no_news')}</p>
+  // The same for every visitor once the news is there: kept as bytes by the list it shows (decision 083).
   return (
-    <>
-      <NewsCards view={view} articles={articles.slice(0, LATEST_NEWS_COUNT)} level={3} />
-      <p>
-        <a href={`/${market.segment}/news`}>{t('home.all_news')}</a>
-      </p>
-    </>
+    <Kept
+      part="home-latest-news"
+      deps={[...textsOf(t), market.segment, market.tag, view.imageResizing ?? false, articles]}
+    >
+      {() => (
+        <>
+          <NewsCards view={view} articles={articles.slice(0, LATEST_NEWS_COUNT)} level={3} />
+          <p>
+            <a href={`/${market.segment}/news`}>{t('home.all_news')}</a>
+          </p>
+        </>
+      )}
+    </Kept>
   )
 }
 

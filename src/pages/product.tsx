@@ -5,7 +5,7 @@ import { ProductActions } from '../components/product-actions'
 import { absoluteUrl, type HeadProps } from '../components/page-head'
 import type { Chrome, MarketView } from '../components/view'
 import { ProductCards } from '../components/product-cards'
-import { ResponsiveImage } from '../components/responsive-image'
+import { preloadPicture, ResponsiveImage } from '../components/responsive-image'
 import { ProductSpecs } from '../components/product-specs'
 import { SizeGuide } from '../components/size-guide'
 import type { MarketEnv } from '../env'
@@ -14,7 +14,7 @@ import { sendPage } from '../render/respond'
 import { indexedAlternates } from '../seo/alternates'
 import { canonicalUrl } from '../seo/canonical'
 import { pageGroups } from '../seo/page-groups'
-import { breadcrumbs, productData } from '../seo/structured-data'
+import { productPageData } from '../seo/structured-data'
 import type { Dealer, Product, ProductSummary } from '../../contract/catalogue-schemas'
 import { FindAtDealer, NEAREST_SELLERS } from '../components/find-at-dealer'
 import { findBySlug } from './find-by-slug'
@@ -24,6 +24,8 @@ import { IslandNames } from '../../client/islands/names'
 import { Island } from '../components/island'
 import { sizeName } from '../catalogue/size-name'
 import { randomToken } from '../crypto/digest'
+import { textsOf } from '../i18n/translator'
+import { Kept } from '../render/kept'
 
 /** The product page: breadcrumbs, gallery, the buy column (name, price, colours, sizes, actions), size guide, specifications, related products. */
 export function ProductPage({
@@ -46,16 +48,75 @@ export function ProductPage({
 }) {
   const { t } = view
   const market = view.market
+  const sells = sellsOnline(chrome, product)
+  const locator = chrome.available.pageUrl('dealer-locator')
+  // The body is the same for every visitor of the market and language but the form's key: kept as bytes
+  // (src/render/kept.tsx, decision 083), the key written in.
+  const deps = [
+    ...textsOf(t),
+    market.segment,
+    market.tag,
+    market.site,
+    view.imageResizing ?? false,
+    product,
+    related,
+    sellers,
+    sells,
+    locator,
+    chrome.available.pageUrl('test-drive'),
+  ]
+  // The gallery's first picture is the largest paint: its preload asked for here, the body may be kept.
+  const [firstPicture] = galleryOrder(product).ordered
+  if (firstPicture) preloadPicture(firstPicture, 'gallery', view.imageResizing ?? false, GALLERY_WIDTH)
+  return (
+    <DefaultLayout view={view} head={head} chrome={chrome}>
+      <Kept part="product-body" deps={deps} values={{ formKey }}>
+        {(spliced) => (
+          <ProductBody
+            view={view}
+            chrome={chrome}
+            product={product}
+            formKey={spliced.formKey}
+            related={related}
+            sellers={sellers}
+            sells={sells}
+            locator={locator}
+          />
+        )}
+      </Kept>
+    </DefaultLayout>
+  )
+}
+
+/** The product page's body under the header: breadcrumbs and the product itself. */
+function ProductBody({
+  view,
+  chrome,
+  product,
+  formKey,
+  related,
+  sellers,
+  sells,
+  locator,
+}: {
+  view: MarketView
+  chrome: Chrome
+  product: Product
+  formKey: string
+  related: ProductSummary[]
+  sellers: Array<Dealer & { distance_km: number }>
+  sells: boolean
+  locator: string | null
+}) {
+  const { t, market } = view
   const base = `/${market.segment}`
   const price = (minor: number) => formatMoney(minor, market.site.currency, market)
   // Where a variant costs more than the product's "from" price, the price says so and the variants show theirs.
   const pricesVary = product.variants.some((variant) => variant.price !== product.price)
   const priceText = pricesVary ? t('product.from_price', { price: price(product.price) }) : price(product.price)
-  const sells = sellsOnline(chrome, product)
   const picker = pickerProps(view, product, price, priceText)
-  const locator = chrome.available.pageUrl('dealer-locator')
   return (
-    <DefaultLayout view={view} head={head} chrome={chrome}>
+    <>
       <nav className="breadcrumbs" aria-label={t('product.breadcrumbs')}>
         <ol>
           <li>
@@ -115,9 +176,12 @@ export function ProductPage({
           </section>
         )}
       </article>
-    </DefaultLayout>
+    </>
   )
 }
+
+/** A gallery picture's layout width. */
+const GALLERY_WIDTH = 960
 
 /**
  * The gallery: every picture a link to its file (so without JavaScript it opens in full), those of the product's
@@ -126,21 +190,7 @@ export function ProductPage({
  */
 function Gallery({ view, product }: { view: MarketView; product: Product }) {
   const { t } = view
-  const colourOf = new Map<string, string>()
-  for (const [colour, paths] of Object.entries(product.colour_gallery))
-    for (const path of paths) colourOf.set(path, colour)
-  const pictures = product.gallery.length ? product.gallery : product.image ? [product.image] : []
-  // The colours' own pictures first, in the order of the colours offered (so the first shown is the first colour's),
-  // then those every colour shares.
-  const colours = [...new Set(product.variants.map((variant) => variant.colour))]
-  const rank = (path: string) => {
-    const colour = colourOf.get(path)
-    return colour === undefined ? colours.length : colours.includes(colour) ? colours.indexOf(colour) : colours.length
-  }
-  const ordered = pictures
-    .map((path, index) => ({ path, index }))
-    .sort((a, b) => rank(a.path) - rank(b.path) || a.index - b.index)
-    .map(({ path }) => path)
+  const { colourOf, ordered } = galleryOrder(product)
   const texts = {
     label: t('product.viewer', { name: product.name }),
     close: t('product.viewer_close'),
@@ -171,7 +221,7 @@ function Gallery({ view, product }: { view: MarketView; product: Product }) {
                 <ResponsiveImage
                   src={path}
                   alt={alt}
-                  width={960}
+                  width={GALLERY_WIDTH}
                   height={640}
                   place="gallery"
                   resizing={view.imageResizing ?? false}
@@ -185,6 +235,26 @@ function Gallery({ view, product }: { view: MarketView; product: Product }) {
       </ul>
     </section>
   )
+}
+
+/** The gallery's pictures in the order shown, and the colour each one shows (none: every colour shares it). */
+function galleryOrder(product: Product): { colourOf: Map<string, string>; ordered: string[] } {
+  const colourOf = new Map<string, string>()
+  for (const [colour, paths] of Object.entries(product.colour_gallery))
+    for (const path of paths) colourOf.set(path, colour)
+  const pictures = product.gallery.length ? product.gallery : product.image ? [product.image] : []
+  // The colours' own pictures first, in the order of the colours offered (so the first shown is the first colour's),
+  // then those every colour shares.
+  const colours = [...new Set(product.variants.map((variant) => variant.colour))]
+  const rank = (path: string) => {
+    const colour = colourOf.get(path)
+    return colour === undefined ? colours.length : colours.includes(colour) ? colours.indexOf(colour) : colours.length
+  }
+  const ordered = pictures
+    .map((path, index) => ({ path, index }))
+    .sort((a, b) => rank(a.path) - rank(b.path) || a.index - b.index)
+    .map(({ path }) => path)
+  return { colourOf, ordered }
 }
 
 /** The colours and sizes as the picker shows them (in the buy box, or alone where the market does not sell online). */
@@ -333,7 +403,6 @@ export async function productPage(c: Context<MarketEnv>): Promise<Response> {
   const { api, t, market } = c.var
   if (!c.var.areas.served('catalogue') && !c.var.areas.held('catalogue')) return menuProductPage(c)
   const { found: product, chrome, view } = await findBySlug(c, (slug) => api.catalogue.product(slug))
-  const base = `/${market.segment}`
   const head: HeadProps = {
     title: `${product.name} · ${t('brand.name')}`,
     description: product.tagline || product.description,
@@ -346,16 +415,7 @@ export async function productPage(c: Context<MarketEnv>): Promise<Response> {
       (places, index) => pageGroups.product(places, index, product.slug),
       { product: product.slug },
     ),
-    structuredData: view.origin
-      ? [
-          productData(view.origin, market, product, t('brand.name')),
-          breadcrumbs(view.origin, [
-            { name: t('header.home'), path: base },
-            { name: product.type.name, path: `${base}/products/type/${product.type.slug}` },
-            { name: product.name, path: `${base}/products/${product.slug}` },
-          ]),
-        ]
-      : [],
+    structuredData: view.origin ? productPageData(view.origin, market, product, t('brand.name'), t('header.home')) : [],
   }
   const sells = sellsOnline(chrome, product)
   const [related, sellers] = await Promise.all([relatedTo(c, product), sellersOf(c, sells)])

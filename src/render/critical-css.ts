@@ -131,8 +131,11 @@ function readMarks(html: string, { tokens, islands }: Marks): void {
 }
 
 const PART_LIMIT = 500
+/** The kept parts' characters the marks below are keyed by, at most (a page's kept body is one per product). */
+const PART_CHARS = 4 * 1024 * 1024
 /** Each kept part's marks by its kept bytes (null: a visitor's value is written into one of its marks). */
 const keptPartMarks = new Map<string, Marks | null>()
+let partChars = 0
 
 /** A kept part's marks, read once per isolate; null when they hold a value written in per page (read each time). */
 function partMarks(bytes: string): Marks | null {
@@ -141,8 +144,13 @@ function partMarks(bytes: string): Marks | null {
   const marks: Marks = { tokens: new Set<string>(), islands: [] }
   readMarks(bytes, marks)
   const found = [...marks.tokens].some(holdsValue) ? null : marks
-  if (keptPartMarks.size >= PART_LIMIT) keptPartMarks.delete(keptPartMarks.keys().next().value as string)
+  while (keptPartMarks.size > 0 && (keptPartMarks.size >= PART_LIMIT || partChars + bytes.length > PART_CHARS)) {
+    const oldest = keptPartMarks.keys().next().value as string
+    keptPartMarks.delete(oldest)
+    partChars -= oldest.length
+  }
   keptPartMarks.set(bytes, found)
+  partChars += bytes.length
   return found
 }
 

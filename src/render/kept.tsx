@@ -26,7 +26,13 @@ export type KeptPlace = { at: number; length: number; bytes: string }
 export const KeptContext = createContext<KeptRender | null>(null)
 
 const STORE_LIMIT = 500
+/**
+ * The kept parts' characters an isolate holds at most (a page's body is kept too, one per product and market: at a
+ * hundred times the catalogue they would otherwise fill the isolate's memory); the oldest are forgotten first.
+ */
+const STORE_CHARS = 4 * 1024 * 1024
 const store = new Map<string, string>()
+let storeChars = 0
 /**
  * Unguessable per isolate, so a marker or placeholder can only be one this code wrote; made at the first render (the
  * runtime gives no random values in the global scope).
@@ -138,8 +144,19 @@ function written(part: string, values: Record<string, string>): string {
 }
 
 function remember(kept: Map<string, string>, key: string, bytes: string): void {
-  if (kept.size >= STORE_LIMIT) kept.delete(kept.keys().next().value as string)
-  kept.set(key, bytes)
+  if (kept !== store) {
+    kept.set(key, bytes)
+    return
+  }
+  storeChars -= store.get(key)?.length ?? 0
+  store.delete(key)
+  while (store.size > 0 && (store.size >= STORE_LIMIT || storeChars + bytes.length > STORE_CHARS)) {
+    const [oldest, old] = store.entries().next().value as [string, string]
+    store.delete(oldest)
+    storeChars -= old.length
+  }
+  store.set(key, bytes)
+  storeChars += bytes.length
 }
 
 /** A function stands for itself: a part that depends on one is kept only for that very function. */
@@ -162,6 +179,7 @@ function identityOf(dep: object): number {
 const contents = new WeakMap<object, string>()
 const contentIds = new Map<string, number>()
 let contentCount = 0
+let contentChars = 0
 
 function keyOf(part: string, deps: readonly unknown[], names: readonly string[]): string {
   const parts = deps.map((dep) => {
@@ -174,9 +192,13 @@ function keyOf(part: string, deps: readonly unknown[], names: readonly string[])
     }
     let id = contentIds.get(content)
     if (id === undefined) {
-      if (contentIds.size >= STORE_LIMIT * 4) contentIds.clear()
+      if (contentIds.size >= STORE_LIMIT * 4 || contentChars + content.length > STORE_CHARS) {
+        contentIds.clear()
+        contentChars = 0
+      }
       id = ++contentCount
       contentIds.set(content, id)
+      contentChars += content.length
     }
     return `#${id}`
   })

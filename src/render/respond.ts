@@ -109,7 +109,8 @@ export async function sendPage<E extends AppEnv>(
   if (first && hashed) inlineScripts.add(STYLESHEET_SWAP)
   const scripts = hashed ? { hashes: await inlineScriptHashes(inlineScripts) } : { nonce }
   const styles = first ? [await first.cssHash] : []
-  return c.body(first?.html ?? body, status, {
+  const html = first?.html ?? body
+  return c.body(typeof html === 'string' ? utf8.encode(html) : html, status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': contentSecurityPolicy({
       scripts,
@@ -121,6 +122,12 @@ export async function sendPage<E extends AppEnv>(
     ...options.headers,
   })
 }
+
+/**
+ * A page whole in one string leaves as its UTF-8 bytes: the runtime's `Response` takes bytes for less CPU than the
+ * same text (decision 083).
+ */
+const utf8 = new TextEncoder()
 
 /** A page's third-party sources with its map's tile server among the images, once the visitor allowed it. */
 const withMapTiles = (sources: CspSources, tiles: MapTiles | null | undefined): CspSources =>

@@ -152,6 +152,47 @@ export function breadcrumbs(origin: string, trail: ReadonlyArray<{ name: string;
  * that no text of the content (a product named `</script>…`) can end the element or be read as markup.
  */
 export function jsonLd(things: readonly Thing[]): string {
+  const known = written.get(things)
+  if (known !== undefined) return known
   const json = JSON.stringify({ '@context': SCHEMA, '@graph': things })
-  return json.replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  const text = json.replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  written.set(things, text)
+  return text
+}
+
+/** Each list of things' text, by the list's identity: a list kept for a lookup's data is written once (decision 083). */
+const written = new WeakMap<readonly Thing[], string>()
+
+/** Each product's things by the product's identity (a lookup's, kept in the isolate's memo), with what else made them. */
+const productThings = new WeakMap<Product, { key: string; things: Thing[] }>()
+
+/**
+ * A product page's things, its product and its breadcrumbs, made once per product lookup and what else they say (the
+ * origin, market, brand and the home's name): the same list, so its JSON-LD text is written once too. Callers must
+ * not change it.
+ *
+ * @example
+ * structuredData: productPageData(origin, market, product, t('brand.name'), t('header.home'))
+ */
+export function productPageData(
+  origin: string,
+  market: Market,
+  product: Product,
+  brand: string,
+  home: string,
+): Thing[] {
+  const key = [origin, market.segment, market.site.currency, brand, home].join('\u0001')
+  const known = productThings.get(product)
+  if (known?.key === key) return known.things
+  const base = `/${market.segment}`
+  const things = [
+    productData(origin, market, product, brand),
+    breadcrumbs(origin, [
+      { name: home, path: base },
+      { name: product.type.name, path: `${base}/products/type/${product.type.slug}` },
+      { name: product.name, path: `${base}/products/${product.slug}` },
+    ]),
+  ]
+  productThings.set(product, { key, things })
+  return things
 }

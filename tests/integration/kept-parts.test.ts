@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { FORM_TOKEN_FIELD } from '../../src/forms/form-token'
 import { CONSENT_COOKIE } from '../../src/tracking/consent'
 import { formPost, logIn, nextClient, visitAs } from '../fixtures/session'
+import { keptRender } from '../../src/render/kept'
 import { visit } from '../fixtures/worker'
 
 // A page rendered with its kept parts (the header's menus, the footer, the consent banner's texts, reused as bytes
@@ -76,5 +77,20 @@ describe('the kept parts of a page', () => {
       expect(page).toContain('class="consent consent-closed"')
     }
     await sameBothWays('/it-it', undefined)
+  })
+
+  it("keep the home's sections (the latest news once there) and the product's body as bytes, each product page with its own form key", async () => {
+    const keys = () => [...keptRender().store.keys()].map((key) => key.split('\u0001')[0])
+    const first = await visit('/it-it/products/aurora-strada-9', {}, rendered)
+    const second = await visit('/it-it/products/aurora-strada-9', {}, rendered)
+    await visit('/it-it', {}, rendered)
+    expect(keys()).toEqual(
+      expect.arrayContaining(['product-body', 'home-hero-featured', 'home-latest-news', 'home-calls-to-action']),
+    )
+    const formKey = (html: string) => /name="key" value="([^"]+)"/.exec(html)?.[1]
+    expect(formKey(first.text)).toMatch(/^[\w-]{43}$/)
+    expect(formKey(second.text)).toMatch(/^[\w-]{43}$/)
+    expect(formKey(second.text)).not.toBe(formKey(first.text))
+    expect(second.text).toContain(`&quot;formKey&quot;:&quot;${formKey(second.text)}&quot;`)
   })
 })

@@ -94,4 +94,25 @@ describe('a kept part', () => {
       ),
     ).toBe('<b>alone</b>')
   })
+
+  it('holds at most 4 MiB of kept characters in an isolate, the oldest parts forgotten first', () => {
+    const body = (n: number) => {
+      const kept = keptRender()
+      const html = renderToString(
+        <KeptContext.Provider value={kept}>
+          <Kept part="unit-body" deps={[n]}>
+            {() => <p>{`${n}`.padEnd(600_000, '.')}</p>}
+          </Kept>
+        </KeptContext.Provider>,
+      )
+      return spliceKept(html, kept)
+    }
+    for (let n = 0; n < 12; n++) body(n)
+    const store = keptRender().store
+    const chars = [...store.values()].reduce((sum, bytes) => sum + bytes.length, 0)
+    expect(chars).toBeLessThanOrEqual(4 * 1024 * 1024)
+    const bodies = [...store.keys()].filter((key) => key.startsWith('unit-body'))
+    expect(bodies.at(-1)).toContain('11')
+    expect(bodies).not.toContainEqual(expect.stringContaining('\u00010'))
+  })
 })
