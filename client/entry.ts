@@ -1,5 +1,6 @@
 // The browser entry of every page with script: the header's plain enhancements (no framework), and — only on a page
 // with islands — the hydration runtime, a chunk of its own with React (docs/decisions/065-first-paint.md).
+import { afterFirstPaint } from './after-first-paint'
 import { enhanceHeader } from './header'
 import { plainIslands } from './islands/plain'
 import { enhanceMarketPicker } from './market-picker'
@@ -8,7 +9,7 @@ import { reloadAfterFailedChunk } from './reload-guard'
 
 /**
  * Starts the islands the server marked with `data-island`: a plain island from its own chunk, the others hydrated by
- * the runtime, which brings React, only if the page has one of them.
+ * the runtime, which brings React, only if the page has one of them. Called after the first paint (afterFirstPaint).
  */
 function startIslands(): void {
   const hydrated: HTMLElement[] = []
@@ -75,4 +76,5 @@ searchField?.addEventListener(
 )
 focusFirstError()
 openGalleryViewer()
-startIslands()
+// The islands start after the first paint: their modules, and the dealer map's chunk, leave the largest paint's path.
+afterFirstPaint(startIslands)
