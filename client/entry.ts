@@ -1,6 +1,5 @@
 // The browser entry of every page with script: the header's plain enhancements (no framework), and — only on a page
 // with islands — the hydration runtime, a chunk of its own with React (docs/decisions/065-first-paint.md).
-import { afterFirstPaint } from './after-first-paint'
 import { enhanceHeader } from './header'
 import { plainIslands } from './islands/plain'
 import { enhanceMarketPicker } from './market-picker'
@@ -9,7 +8,7 @@ import { reloadAfterFailedChunk } from './reload-guard'
 
 /**
  * Starts the islands the server marked with `data-island`: a plain island from its own chunk, the others hydrated by
- * the runtime, which brings React, only if the page has one of them. Called after the first paint (afterFirstPaint).
+ * the runtime, which brings React, only if the page has one of them.
  */
 function startIslands(): void {
   const hydrated: HTMLElement[] = []
@@ -76,5 +75,4 @@ searchField?.addEventListener(
 )
 focusFirstError()
 openGalleryViewer()
-// The islands start after the first paint: their modules, and the dealer map's chunk, leave the largest paint's path.
-afterFirstPaint(startIslands)
+startIslands()

