@@ -73,28 +73,55 @@ export function HomePage({ view, chrome, head, featured, latestNews }: HomeProps
         {() => (
           <>
             {dealerLocator && (
-              <section className="band call-to-action" aria-labelledby="dealer-title">
-                <h2 id="dealer-title">{t('home.dealer_finder_title')}</h2>
-                <p>{t('home.dealer_finder_text')}</p>
-                <a className="button" href={dealerLocator}>
-                  {t('home.dealer_finder_cta')}
-                </a>
-              </section>
+              <CallToAction
+                id="dealer-title"
+                title={t('home.dealer_finder_title')}
+                text={t('home.dealer_finder_text')}
+                cta={t('home.dealer_finder_cta')}
+                href={dealerLocator}
+              />
             )}
-
             {testRide && (
-              <section className="band call-to-action accent" aria-labelledby="test-ride-title">
-                <h2 id="test-ride-title">{t('home.test_ride_title')}</h2>
-                <p>{t('home.test_ride_text')}</p>
-                <a className="button" href={testRide}>
-                  {t('home.test_ride_cta')}
-                </a>
-              </section>
+              <CallToAction
+                id="test-ride-title"
+                title={t('home.test_ride_title')}
+                text={t('home.test_ride_text')}
+                cta={t('home.test_ride_cta')}
+                href={testRide}
+                accent
+              />
             )}
           </>
         )}
       </Kept>
     </DefaultLayout>
+  )
+}
+
+/** A band that sends the visitor on: its title, a line of text and the one link. */
+function CallToAction({
+  id,
+  title,
+  text,
+  cta,
+  href,
+  accent = false,
+}: {
+  id: string
+  title: string
+  text: string
+  cta: string
+  href: string
+  accent?: boolean
+}) {
+  return (
+    <section className={accent ? 'band call-to-action accent' : 'band call-to-action'} aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <p>{text}</p>
+      <a className="button" href={href}>
+        {cta}
+      </a>
+    </section>
   )
 }
 
