@@ -51,6 +51,11 @@ const ACCOUNT = { name: 'account overview', path: '/it-it/my-account' }
  * slow section only (a quick look while working; not the report).
  */
 const QUICK = process.env.BENCH_QUICK ? (process.env.BENCH_QUICK === '1' ? 'home' : process.env.BENCH_QUICK) : null
+/**
+ * `BENCH_ONLY=home` (or `=product`): that page's uncached and plain-stream runs only, in the usual rounds, and their
+ * target (uncached ÷ plain stream): a before-and-after of the render's cost while working; not the report.
+ */
+const ONLY = QUICK ? null : (process.env.BENCH_ONLY ?? null)
 const SECONDS = Number(process.env.BENCH_SECONDS || 8)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 8)
 /** The many-connections run: the cached home page. */
@@ -215,7 +220,17 @@ const rounds = []
 for (let round = 1; round <= ROUNDS; round++) {
   if (ROUNDS > 1) console.log(`round ${round} of ${ROUNDS}`)
   const results = {}
-  for (const { name, path } of QUICK ? PAGES.filter((page) => page.name === QUICK) : PAGES) {
+  for (const { name, path } of PAGES.filter((page) => page.name === (QUICK ?? ONLY ?? page.name))) {
+    if (ONLY) {
+      const uncachedSite = await site({ PAGE_CACHE: 'off' })
+      const uncached = await measure(`${name}: uncached (PAGE_CACHE=off)`, uncachedSite, path)
+      await uncachedSite.mf.dispose()
+      const streamSite = await site({ PAGE_CACHE: 'off', RENDER_MODE: 'stream' })
+      const stream = await measure(`${name}: plain renderToReadableStream`, streamSite, path)
+      await streamSite.mf.dispose()
+      results[name] = { uncached, stream }
+      continue
+    }
     const cachedSite = await site()
     const anonymous = await measure(`${name}: cached, anonymous`, cachedSite, path)
     const loggedIn = await measure(`${name}: cached, logged in (stitched)`, cachedSite, path, {
@@ -300,13 +315,13 @@ async function slowSection() {
   }
 }
 
-if (!QUICK || QUICK === 'slow')
+if (!ONLY && (!QUICK || QUICK === 'slow'))
   console.log(
     `\nSlow section: GET /it-it cold, its latest news held ${SLOW_MS} ms upstream (proxy on 127.0.0.1 → the embedded API over HTTP in a second workerd)`,
   )
 /** The slow section's rounds (each on fresh workerds), as many as the page runs': the target takes their median. */
 const slowRounds = []
-if (!QUICK || QUICK === 'slow') {
+if (!ONLY && (!QUICK || QUICK === 'slow')) {
   for (let round = 1; round <= ROUNDS; round++) {
     try {
       const slow = await slowSection()
@@ -369,10 +384,12 @@ for (const name of Object.keys(rounds[0] ?? {})) {
       `  ${name}: ${label.padEnd(32)} ${value.toFixed(2).padStart(6)}  (≤ ${target})  ${verdict(value <= target)}${each}`,
     )
   }
-  for (const [who, row] of [
-    ['anonymous', 'anonymous'],
-    ['logged in', 'loggedIn'],
-  ]) {
+  for (const [who, row] of ONLY
+    ? []
+    : [
+        ['anonymous', 'anonymous'],
+        ['logged in', 'loggedIn'],
+      ]) {
     const logs = rounds.map((results) => results[name][row].log)
     const sum = (field) => logs.reduce((total, log) => total + log[field], 0)
     const [kvReads, upstreamCalls, requests] = [sum('kvReads'), sum('upstreamCalls'), sum('requests')]

@@ -5,7 +5,7 @@
 // (RENDER_MODE=auto) and once with every part rendered afresh (RENDER_MODE=fresh). Each sample goes to the first part
 // of the table its stack reaches (leaf first), else to the module of its innermost frame. It prints, per page and
 // mode, the share of samples and the CPU per request (the workerd process's own, from /proc) of each part
-// (docs/decisions/063). Only 127.0.0.1 is used.
+// (docs/decisions/063); each run's profile is written to dist/profile/{mode}{path}.cpuprofile. Only 127.0.0.1 is used.
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -238,6 +238,8 @@ for (const mode of MODES) {
     const { profile } = await inspector.send('Profiler.stop')
     inspector.close()
     await mf.dispose()
+    // Kept for a closer look (DevTools, or a script over its call tree): dist/profile/auto_it-it.cpuprofile.
+    writeFileSync(join(OUT, `${mode}${path.replaceAll('/', '_')}.cpuprofile`), JSON.stringify(profile))
     const requests = run.requests.total
     results.push({ mode, path, requests, cpuMs: (ticks * 10) / requests, counts: partsOf(profile) })
     console.log(`${mode} ${path}: ${requests} requests, ${((ticks * 10) / requests).toFixed(3)} ms CPU a request`)

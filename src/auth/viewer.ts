@@ -37,7 +37,7 @@ export type Viewer = { sessionId: string; user: SessionUser; token: string }
  */
 export const viewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   c.set('viewer', null)
-  if (c.var.noTrace) return next()
+  if (c.get('noTrace')) return next()
   const id = readSessionId(c)
   const secret = c.env.SESSION_SECRET
   if (!id || !secret) return next()
@@ -64,7 +64,7 @@ export const viewer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
 /** The request's viewer, and an answer only their browser may keep: the page names who they are. */
 function setViewer(c: Context<AppEnv>, id: string, session: Session): void {
   c.set('viewer', { sessionId: id, user: session.user, token: session.token })
-  c.var.caching.lower(Caching.personal)
+  c.get('caching').lower(Caching.personal)
 }
 
 /**

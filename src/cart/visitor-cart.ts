@@ -19,7 +19,9 @@ export const cartCookieName = (country: string) => `__Host-Cart-${country}`
 
 /** The cart code the browser holds for a site, when it is well-formed. */
 export function readCartCode<E extends AppEnv>(c: Context<E>, country: string): string | null {
-  const parsed = cartCode.safeParse(getCookie(c, cartCookieName(country)))
+  const cookie = getCookie(c, cartCookieName(country))
+  if (cookie === undefined) return null
+  const parsed = cartCode.safeParse(cookie)
   return parsed.success ? parsed.data : null
 }
 
@@ -61,11 +63,11 @@ export async function headerCartCount(
   c: Context<MarketEnv>,
   { kept = false, read }: { kept?: boolean; read?: number | null } = {},
 ): Promise<number | null> {
-  const { market, available } = c.var
+  const [market, available] = [c.get('market'), c.get('available')]
   if (!available.has('cart')) return null
   const holder = cartHolderOf(c)
   if (!holder) return null
-  c.var.caching.lower(Caching.personal)
+  c.get('caching').lower(Caching.personal)
   if (read !== undefined) return read
   const known = kept ? keptCartCount(c, market.country, holder) : null
   if (known !== null) return known
@@ -90,8 +92,7 @@ export function keepChangedCartCount(c: Context<MarketEnv>, cart: { code: string
  * holds neither (its first add makes a cart).
  */
 export function cartHolderOf(c: Context<MarketEnv>): string | null {
-  const { market, viewer } = c.var
-  return viewer?.sessionId ?? readCartCode(c, market.country)
+  return c.get('viewer')?.sessionId ?? readCartCode(c, c.get('market').country)
 }
 
 /**

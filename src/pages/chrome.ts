@@ -15,7 +15,7 @@ export type ChromeRead = { cartCount?: number | null }
  * shows less, and says so in the log.
  */
 export async function loadChrome(c: Context<MarketEnv>, known: ChromeRead = {}): Promise<Chrome> {
-  const { lookups, api, available } = c.var
+  const [lookups, api, available] = [c.get('lookups'), c.get('api'), c.get('available')]
   const orNothing = <T>(part: string, read: Promise<T[]>) =>
     read.catch((error: unknown) => {
       logEvent('warn', 'header_data_unavailable', { part, error: errorName(error) })

@@ -185,7 +185,7 @@ function LatestNews({ view, news }: { view: MarketView; news: Promise<NewsSummar
 
 /** `GET /{m}`: critical data (chrome, featured bikes) awaited; the latest news deferred. */
 export async function home(c: Context<MarketEnv>): Promise<Response> {
-  const { market, api, t, available } = c.var
+  const [market, api, t, available] = [c.get('market'), c.get('api'), c.get('t'), c.get('available')]
   const latestNews = available.has('news')
     ? defer(
         orNull(api.news.latest(LATEST_NEWS_COUNT), (error) =>

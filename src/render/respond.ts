@@ -75,7 +75,12 @@ export async function sendPage<E extends AppEnv>(
   options: SendOptions,
 ): Promise<Response> {
   const config = configOf(c.env)
-  const nonce = createNonce()
+  // Made only when the answer carries it: a page rendered whole for the page cache is allowed by hashes instead.
+  let nonce: string | undefined
+  const nonceOf = () => {
+    nonce ??= createNonce()
+    return nonce
+  }
   const kind = options.kind ?? 'page'
   const status = options.status ?? 200
   const keepable = isKeepable(kind, status, options.caching)
@@ -91,7 +96,7 @@ export async function sendPage<E extends AppEnv>(
     createElement(PageTrackingContext.Provider, { value: tracking }, page),
   )
   const body = await renderPage(tree, {
-    nonce,
+    nonce: nonceOf,
     keepable,
     deferred: options.deferred ?? [],
     complete: c.get('pageCacheRender')?.complete === true || isbot(c.req.header('User-Agent') ?? ''),
@@ -105,9 +110,9 @@ export async function sendPage<E extends AppEnv>(
   if (render) render.page = { storable: hashed }
   // A page in one string paints first without a blocking stylesheet (error pages, which run no script, keep theirs).
   const first =
-    typeof body === 'string' && kind !== 'error' ? firstPaint(body, hashed ? undefined : nonce, placed) : null
+    typeof body === 'string' && kind !== 'error' ? firstPaint(body, hashed ? undefined : nonceOf(), placed) : null
   if (first && hashed) inlineScripts.add(STYLESHEET_SWAP)
-  const scripts = hashed ? { hashes: await inlineScriptHashes(inlineScripts) } : { nonce }
+  const scripts = hashed ? { hashes: await inlineScriptHashes(inlineScripts) } : { nonce: nonceOf() }
   const styles = first ? [await first.cssHash] : []
   const html = first?.html ?? body
   return c.body(typeof html === 'string' ? utf8.encode(html) : html, status, {

@@ -5,8 +5,11 @@ import { KeptContext, type KeptPlace, keptRender, spliceKept } from './kept'
 import { ScriptNonce } from './nonce'
 
 export type RenderOptions = {
-  /** The answer's nonce: React's own inline scripts of a stream carry it. */
-  nonce: string
+  /**
+   * The answer's nonce, or how to make it (made only when the page carries it: a keepable page rendered whole carries
+   * none): React's own inline scripts of a stream carry it.
+   */
+  nonce: string | (() => string)
   /** Sections that may arrive after the shell (Suspense + `use`). */
   deferred: ReadonlyArray<Deferred<unknown>>
   /** Crawlers (and the page cache's refreshes) get the complete document in one piece. */
@@ -44,7 +47,7 @@ export async function renderPage(page: ReactElement, options: RenderOptions): Pr
   if (options.complete) await Promise.all(options.deferred)
   else await settledOrNextTask(options.deferred)
   if (options.deferred.every((d) => d.status === 'fulfilled'))
-    return renderWhole(page, options.keepable ? undefined : options.nonce, options.mode === 'auto', options.placed)
+    return renderWhole(page, options.keepable ? undefined : nonceOf(options), options.mode === 'auto', options.placed)
   return renderStream(page, options)
 }
 
@@ -62,9 +65,16 @@ function renderWhole(page: ReactElement, nonce: string | undefined, reuse: boole
 }
 
 /** React's streaming renderer (it writes the doctype itself): the shell first, each Suspense section when ready. */
-function renderStream(page: ReactElement, { nonce, onError }: Pick<RenderOptions, 'nonce' | 'onError'>) {
-  return renderToReadableStream(createElement(ScriptNonce.Provider, { value: nonce }, page), { nonce, onError })
+function renderStream(page: ReactElement, options: Pick<RenderOptions, 'nonce' | 'onError'>) {
+  const nonce = nonceOf(options)
+  return renderToReadableStream(createElement(ScriptNonce.Provider, { value: nonce }, page), {
+    nonce,
+    onError: options.onError,
+  })
 }
+
+/** The answer's nonce, made now if it was only said how. */
+const nonceOf = ({ nonce }: Pick<RenderOptions, 'nonce'>): string => (typeof nonce === 'string' ? nonce : nonce())
 
 /** Waits until the deferred data is settled or the current task's microtasks have run: never for I/O. */
 function settledOrNextTask(deferred: ReadonlyArray<Deferred<unknown>>): Promise<unknown> {

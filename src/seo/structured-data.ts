@@ -21,8 +21,27 @@ export function organization(origin: string, name: string): Thing {
   }
 }
 
-/** A market home's `Organization` and `WebSite`, with a `SearchAction` where the market's search is on. */
+/**
+ * A market home's `Organization` and `WebSite`, with a `SearchAction` where the market's search is on: made once per
+ * isolate and what they say (the origin, the market's segment and language, the brand, search on or off), so its
+ * JSON-LD text is written once too (decision 087). Callers must not change it.
+ */
 export function homeData(origin: string, market: Market, brand: string, search: boolean): Thing[] {
+  const key = [origin, market.segment, market.tag, brand, search].join('\u0001')
+  let things = homeThings.get(key)
+  if (things === undefined) {
+    things = homeThingsOf(origin, market, brand, search)
+    if (homeThings.size >= HOME_THINGS_LIMIT) homeThings.delete(homeThings.keys().next().value as string)
+    homeThings.set(key, things)
+  }
+  return things
+}
+
+/** The homes' things made in this isolate, by what they say; at most one per market, language and origin. */
+const homeThings = new Map<string, Thing[]>()
+const HOME_THINGS_LIMIT = 200
+
+function homeThingsOf(origin: string, market: Market, brand: string, search: boolean): Thing[] {
   const home = `${origin}/${market.segment}`
   const website: Thing = {
     '@type': 'WebSite',
