@@ -38,22 +38,32 @@ export function Footer({ view, chrome }: { view: MarketView; chrome: Chrome }) {
   )
   const year = new Date().getUTCFullYear()
   const legal = LEGAL_PAGES.flatMap((key) => pages.filter((page) => page.key === key))
+  const privacyUrl = chrome.available.pageUrl('privacy-policy')
   return (
     <footer className="site-footer">
       {(chrome.newsletterToken || chrome.socialLinks !== false) && (
         <div className={chrome.newsletterToken ? 'footer-top' : 'footer-top social-only'}>
           {chrome.newsletterToken && (
-            <section className="footer-newsletter" aria-labelledby="footer-newsletter-title">
-              <h2 id="footer-newsletter-title">{t('newsletter.title')}</h2>
-              <p>{t('newsletter.intro')}</p>
-              <NewsletterForm
-                view={view}
-                token={chrome.newsletterToken}
-                privacyUrl={chrome.available.pageUrl('privacy-policy')}
-                labelledBy="footer-newsletter-title"
-                idPrefix="footer-newsletter"
-              />
-            </section>
+            // The same for every visitor of the market and language but the form's token, written in (decision 087).
+            <Kept
+              part="footer-newsletter"
+              deps={[...textsOf(t), market.segment, privacyUrl]}
+              values={{ token: chrome.newsletterToken }}
+            >
+              {({ token }) => (
+                <section className="footer-newsletter" aria-labelledby="footer-newsletter-title">
+                  <h2 id="footer-newsletter-title">{t('newsletter.title')}</h2>
+                  <p>{t('newsletter.intro')}</p>
+                  <NewsletterForm
+                    view={view}
+                    token={token}
+                    privacyUrl={privacyUrl}
+                    labelledBy="footer-newsletter-title"
+                    idPrefix="footer-newsletter"
+                  />
+                </section>
+              )}
+            </Kept>
           )}
           {chrome.socialLinks !== false && (
             <Kept part="footer-social" deps={textsOf(t)}>

@@ -30,6 +30,8 @@ export function Header({ view, chrome }: { view: MarketView; chrome: Chrome }) {
   const base = `/${market.segment}`
   // What the kept parts' texts depend on (src/render/kept.tsx): the language and the market's texts.
   const texts = textsOf(t)
+  const account = chrome.available.has('account')
+  const cart = chrome.available.has('cart')
   return (
     <header className="site-header" data-header="">
       <a className="skip-link" href="#main">
@@ -83,9 +85,29 @@ export function Header({ view, chrome }: { view: MarketView; chrome: Chrome }) {
               {() => <HeaderSearch view={view} base={base} />}
             </Kept>
           )}
-          {chrome.available.has('account') && <AccountMenu view={view} home={home} />}
-          {chrome.available.has('cart') && <CartLink view={view} base={base} count={chrome.cartCount ?? null} />}
-          <MobileMenu controls={NAV_ID} openLabel={t('header.open_menu')} closeLabel={t('header.close_menu')} />
+          {view.viewer === null && !chrome.cartCount ? (
+            // A visitor not logged in and without a cart: the same tools for every such visitor of the market and
+            // language, the login link's way back (this page) written in (decision 087).
+            <Kept
+              part="header-tools-anonymous"
+              deps={[...texts, base, account, cart, view.path === `${base}/cart`]}
+              values={{ login: loginUrl(view.path) }}
+            >
+              {({ login }) => (
+                <>
+                  {account && <LoginLink view={view} href={login} />}
+                  {cart && <CartLink view={view} base={base} count={null} />}
+                  <MobileMenu controls={NAV_ID} openLabel={t('header.open_menu')} closeLabel={t('header.close_menu')} />
+                </>
+              )}
+            </Kept>
+          ) : (
+            <>
+              {account && <AccountMenu view={view} home={home} />}
+              {cart && <CartLink view={view} base={base} count={chrome.cartCount ?? null} />}
+              <MobileMenu controls={NAV_ID} openLabel={t('header.open_menu')} closeLabel={t('header.close_menu')} />
+            </>
+          )}
         </div>
       </div>
     </header>
@@ -265,14 +287,7 @@ function CartLink({ view, base, count }: { view: View; base: string; count: numb
  */
 export function AccountMenu({ view, home }: { view: MarketView; home: string }) {
   const { t, market, viewer } = view
-  if (!viewer) {
-    return (
-      <a className="login-link icon-button" href={loginUrl(view.path)} data-account="">
-        <PersonIcon />
-        <span className="visually-hidden">{t('header.login')}</span>
-      </a>
-    )
-  }
+  if (!viewer) return <LoginLink view={view} href={loginUrl(view.path)} />
   return (
     <details className="account-menu">
       <summary className="icon-button">
@@ -293,6 +308,16 @@ export function AccountMenu({ view, home }: { view: MarketView; home: string }) 
         </form>
       </div>
     </details>
+  )
+}
+
+/** The logged-out account button: a link to log in, coming back to `href`'s page (`loginUrl`). */
+function LoginLink({ view, href }: { view: View; href: string }) {
+  return (
+    <a className="login-link icon-button" href={href} data-account="">
+      <PersonIcon />
+      <span className="visually-hidden">{view.t('header.login')}</span>
+    </a>
   )
 }
 

@@ -183,6 +183,20 @@ function LatestNews({ view, news }: { view: MarketView; news: Promise<NewsSummar
   )
 }
 
+/**
+ * The featured bikes of a product menu: the same list for the same menu (a lookup's, kept in the isolate's memo), so
+ * the kept hero's key reads it by its identity instead of writing it out on every render (decision 087).
+ */
+function featuredOf(menu: MenuProduct[]): MenuProduct[] {
+  let featured = featuredLists.get(menu)
+  if (featured === undefined) {
+    featured = menu.slice(0, FEATURED_COUNT)
+    featuredLists.set(menu, featured)
+  }
+  return featured
+}
+const featuredLists = new WeakMap<MenuProduct[], MenuProduct[]>()
+
 /** `GET /{m}`: critical data (chrome, featured bikes) awaited; the latest news deferred. */
 export async function home(c: Context<MarketEnv>): Promise<Response> {
   const [market, api, t, available] = [c.get('market'), c.get('api'), c.get('t'), c.get('available')]
@@ -205,7 +219,7 @@ export async function home(c: Context<MarketEnv>): Promise<Response> {
     alternates: homeAlternates(chrome.sites, view.origin),
     structuredData: view.origin ? homeData(view.origin, market, t('brand.name'), chrome.available.has('search')) : [],
   }
-  const featured = chrome.productMenu.slice(0, FEATURED_COUNT)
+  const featured = featuredOf(chrome.productMenu)
   return sendPage(c, <HomePage view={view} chrome={chrome} head={head} featured={featured} latestNews={latestNews} />, {
     caching: Caching.shared,
     deferred: latestNews ? [latestNews] : [],

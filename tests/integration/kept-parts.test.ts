@@ -93,4 +93,26 @@ describe('the kept parts of a page', () => {
     expect(formKey(second.text)).not.toBe(formKey(first.text))
     expect(second.text).toContain(`&quot;formKey&quot;:&quot;${formKey(second.text)}&quot;`)
   })
+
+  it("keep the tools of a visitor without a session or a cart and the footer's sign-up as bytes, each page with its own way back and form token, each market its own", async () => {
+    const keys = () => [...keptRender().store.keys()].map((key) => key.split('\u0001')[0])
+    const token = (html: string) => new RegExp(`name="${FORM_TOKEN_FIELD}" value="([^"]+)"`).exec(html)?.[1]
+    const first = await sameBothWays('/it-it')
+    const second = await visit('/it-it', {}, rendered)
+    expect(keys()).toEqual(expect.arrayContaining(['header-tools-anonymous', 'footer-newsletter']))
+    // The newsletter form's token is new on every answer, written into the kept bytes.
+    expect(token(first)).toMatch(/^[\w-]{43}\.\d+\.[\w-]{43}$/)
+    expect(token(second.text)).toMatch(/^[\w-]{43}\.\d+\.[\w-]{43}$/)
+    expect(token(second.text)).not.toBe(token(first))
+    // The login link comes back to the page it is on; the cart link is the current page's on the cart.
+    expect(first).toContain('href="/login?redirect=%2Fit-it"')
+    const product = await sameBothWays('/it-it/products/aurora-strada-9')
+    expect(product).toContain('href="/login?redirect=%2Fit-it%2Fproducts%2Faurora-strada-9"')
+    const cart = await sameBothWays('/it-it/cart')
+    expect(cart).toMatch(/<a class="cart-link icon-button" href="\/it-it\/cart" aria-current="page"/)
+    // Another market in the same language: its own links and form.
+    const swiss = await sameBothWays('/ch-it')
+    expect(swiss).toContain('action="/ch-it/newsletter"')
+    expect(swiss).toContain('href="/login?redirect=%2Fch-it"')
+  })
 })
