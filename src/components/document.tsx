@@ -6,7 +6,8 @@ import { ScriptNonce } from '../render/nonce'
 import { PageTrackingContext } from '../tracking/page-tracking'
 import { tagManagerSnippet, trackersJson } from '../tracking/snippet'
 import { ConsentBanner } from './consent-banner'
-import { type HeadProps, PageHead } from './page-head'
+import { HeadData, type HeadProps, PageHead, pageHeadDeps } from './page-head'
+import { Kept } from '../render/kept'
 import type { View } from './view'
 
 /**
@@ -47,16 +48,30 @@ export function Document({
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {tracking && <InlineScript code={tagManagerSnippet(tracking.tagManager, tracking.consent)} />}
-        <PageHead {...head} />
-        <link rel="icon" href="/favicon.ico" sizes="32x32" />
-        <link rel="icon" href="/logo.svg" type="image/svg+xml" />
-        <link rel="preload" href={firstPaintFont(view.locale)} as="font" type="font/woff2" crossOrigin="" />
+        {/* The head's hoisted elements, the same for every visitor of the page but its canonical URL, written in: kept
+            as bytes (decision 087). React writes them first in the head whatever stands between them. */}
+        <Kept
+          part="document-head"
+          hoisted
+          deps={[...pageHeadDeps(head), view.locale, ...modules]}
+          values={{ canonical: head.canonical || '' }}
+        >
+          {({ canonical }) => (
+            <>
+              <PageHead {...head} canonical={head.canonical ? canonical : undefined} />
+              <link rel="icon" href="/favicon.ico" sizes="32x32" />
+              <link rel="icon" href="/logo.svg" type="image/svg+xml" />
+              <link rel="preload" href={firstPaintFont(view.locale)} as="font" type="font/woff2" crossOrigin="" />
+              {modules.map((href) => (
+                <link key={href} rel="modulepreload" href={href} />
+              ))}
+            </>
+          )}
+        </Kept>
+        <HeadData robots={head.robots} structuredData={head.structuredData} />
         <link rel="stylesheet" href={assets.css} />
         {head.stylesheets?.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
-        ))}
-        {modules.map((href) => (
-          <link key={href} rel="modulepreload" href={href} />
         ))}
         {trackers && (
           <script

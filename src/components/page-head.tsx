@@ -22,7 +22,10 @@ export type HeadProps = {
   refreshSeconds?: number
 }
 
-/** The page's title and meta tags, Open Graph, alternates and structured data. */
+/**
+ * The page's title and meta tags, Open Graph and alternates: elements React hoists to the top of the head (its
+ * structured data is `HeadData`'s, a script).
+ */
 export function PageHead({
   title,
   description,
@@ -32,11 +35,8 @@ export function PageHead({
   ogImageAlt,
   alternates = [],
   robots,
-  structuredData = [],
   refreshSeconds,
 }: HeadProps) {
-  const indexed = !robots?.includes('noindex')
-  const nonce = useContext(ScriptNonce)
   return (
     <>
       <title>{title}</title>
@@ -54,6 +54,32 @@ export function PageHead({
       {canonical && <meta property="og:url" content={canonical} />}
       {ogImage && <meta property="og:image" content={ogImage} />}
       {ogImageAlt && <meta property="og:image:alt" content={ogImageAlt} />}
+    </>
+  )
+}
+
+/**
+ * What `PageHead` shows but its canonical URL, for a kept part's deps (src/render/kept.tsx): its texts, robots, refresh,
+ * alternates and Open Graph picture, and whether there is a canonical URL at all.
+ */
+export const pageHeadDeps = (head: HeadProps): unknown[] => [
+  head.title,
+  head.description ?? null,
+  head.keywords ?? null,
+  head.robots ?? null,
+  head.refreshSeconds ?? null,
+  Boolean(head.canonical),
+  head.alternates ?? [],
+  head.ogImage ?? null,
+  head.ogImageAlt ?? null,
+]
+
+/** The page's structured data, one JSON-LD script; none on a page that is not indexed. */
+export function HeadData({ robots, structuredData = [] }: Pick<HeadProps, 'robots' | 'structuredData'>) {
+  const indexed = !robots?.includes('noindex')
+  const nonce = useContext(ScriptNonce)
+  return (
+    <>
       {/* A data block, never run; it carries the nonce like every script element, and jsonLd escapes what could end it. */}
       {indexed && structuredData.length > 0 && (
         // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON-LD escaped by jsonLd (no `<` left)

@@ -10,8 +10,11 @@ import { createContext, type ReactNode, useContext } from 'react'
 export type KeptRender = {
   /** The isolate's kept parts, by key. */
   store: Map<string, string>
-  /** This render's parts: their keys, the bytes of a kept one (null: captured from this render), spliced values. */
-  parts: Array<{ key: string; bytes: string | null; values: Record<string, string> }>
+  /**
+   * This render's parts: their keys, the bytes of a kept one (null: captured from this render), spliced values, and
+   * whether they are of the head's hoisted elements (their markers are `<meta>` elements).
+   */
+  parts: Array<{ key: string; bytes: string | null; values: Record<string, string>; hoisted: boolean }>
   /** Where `spliceKept` put each part in the page it returned, in the page's order. */
   placed: KeptPlace[]
 }
@@ -43,8 +46,15 @@ const isolateToken = () => {
   return token
 }
 const markerValue = (index: number, end = '') => `${isolateToken()}-${index}${end}`
-/** A part's marker as React writes it (an empty element between the page's elements). */
-const marker = (index: number, end = '') => `<template data-kept="${markerValue(index, end)}"></template>`
+/**
+ * A part's marker as React writes it: an empty element between the page's elements, or, among the head's hoisted
+ * elements, a `<meta>` (React writes a page's title, meta and links at the top of its head, in their order, wherever
+ * they are rendered: a `<meta>` marker stays beside them, a `<template>` would not).
+ */
+const marker = (index: number, end = '', hoisted = false) =>
+  hoisted
+    ? `<meta name="kept" content="${markerValue(index, end)}"/>`
+    : `<template data-kept="${markerValue(index, end)}"></template>`
 const placeholder = (name: string) => `kept${isolateToken()}${name}`
 /** Values written in as they are: their escaped form is the same in text, an attribute and JSON in an attribute. */
 const SPLICEABLE = /^[\w\-.~!$&'()*+,;=:@%/?#[\]]*$/
@@ -61,6 +71,12 @@ type KeptProps<V extends string> = {
   deps: readonly unknown[]
   /** Values of this visitor or page, written into the kept bytes (a path: the letters a URL path may hold). */
   values?: Record<V, string>
+  /**
+   * The part is some of the head's hoisted elements (`<title>`, `<meta>`, `<link>` but stylesheets and preloads):
+   * its markers are `<meta>` elements, hoisted with them. It must hold nothing else (a script would be written after
+   * them, outside the part).
+   */
+  hoisted?: boolean
   children: (values: Record<V, string>) => ReactNode
 }
 
@@ -74,6 +90,7 @@ export function Kept<V extends string = never>({
   part,
   deps,
   values = {} as Record<V, string>,
+  hoisted = false,
   children,
 }: KeptProps<V>) {
   const render = useContext(KeptContext)
@@ -81,17 +98,21 @@ export function Kept<V extends string = never>({
   if (!render || names.some((name) => !SPLICEABLE.test(values[name]))) return children(values)
   const key = keyOf(part, deps, names)
   const bytes = render.store.get(key) ?? null
-  const index = render.parts.push({ key, bytes, values }) - 1
-  if (bytes !== null) return <template data-kept={markerValue(index)} />
+  const index = render.parts.push({ key, bytes, values, hoisted }) - 1
+  const Marker = hoisted ? MetaMarker : TemplateMarker
+  if (bytes !== null) return <Marker value={markerValue(index)} />
   const placeholders = Object.fromEntries(names.map((name) => [name, placeholder(name)])) as Record<V, string>
   return (
     <>
-      <template data-kept={markerValue(index)} />
+      <Marker value={markerValue(index)} />
       {children(placeholders)}
-      <template data-kept={markerValue(index, '-end')} />
+      <Marker value={markerValue(index, '-end')} />
     </>
   )
 }
+
+const TemplateMarker = ({ value }: { value: string }) => <template data-kept={value} />
+const MetaMarker = ({ value }: { value: string }) => <meta name="kept" content={value} />
 
 /**
  * The page with its kept parts in place: the bytes of a part rendered this time are kept for the next renders, a
@@ -101,14 +122,14 @@ export function spliceKept(html: string, render: KeptRender): string {
   // Each part's place in the page as rendered (searched from the last one's: parts render in the page's order), then
   // the page joined once.
   let last = 0
-  const places = render.parts.flatMap(({ key, bytes, values }, index) => {
-    const start = marker(index)
+  const places = render.parts.flatMap(({ key, bytes, values, hoisted }, index) => {
+    const start = marker(index, '', hoisted)
     let at = html.indexOf(start, last)
     if (at < 0) at = html.indexOf(start)
     if (at < 0) return []
     last = at
     if (bytes !== null) return [{ at, after: at + start.length, bytes, values }]
-    const end = marker(index, '-end')
+    const end = marker(index, '-end', hoisted)
     const endAt = html.indexOf(end, at)
     if (endAt < 0) return []
     const captured = html.slice(at + start.length, endAt)

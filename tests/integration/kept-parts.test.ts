@@ -94,12 +94,12 @@ describe('the kept parts of a page', () => {
     expect(second.text).toContain(`&quot;formKey&quot;:&quot;${formKey(second.text)}&quot;`)
   })
 
-  it("keep the tools of a visitor without a session or a cart and the footer's sign-up as bytes, each page with its own way back and form token, each market its own", async () => {
+  it("keep the head's hoisted elements, the tools of a visitor without a session or a cart and the footer's sign-up as bytes, each page with its own head, way back and form token, each market its own", async () => {
     const keys = () => [...keptRender().store.keys()].map((key) => key.split('\u0001')[0])
     const token = (html: string) => new RegExp(`name="${FORM_TOKEN_FIELD}" value="([^"]+)"`).exec(html)?.[1]
     const first = await sameBothWays('/it-it')
     const second = await visit('/it-it', {}, rendered)
-    expect(keys()).toEqual(expect.arrayContaining(['header-tools-anonymous', 'footer-newsletter']))
+    expect(keys()).toEqual(expect.arrayContaining(['header-tools-anonymous', 'footer-newsletter', 'document-head']))
     // The newsletter form's token is new on every answer, written into the kept bytes.
     expect(token(first)).toMatch(/^[\w-]{43}\.\d+\.[\w-]{43}$/)
     expect(token(second.text)).toMatch(/^[\w-]{43}\.\d+\.[\w-]{43}$/)
@@ -108,6 +108,12 @@ describe('the kept parts of a page', () => {
     expect(first).toContain('href="/login?redirect=%2Fit-it"')
     const product = await sameBothWays('/it-it/products/aurora-strada-9')
     expect(product).toContain('href="/login?redirect=%2Fit-it%2Fproducts%2Faurora-strada-9"')
+    // Each page its own head: title, canonical URL (written in), alternates, Open Graph.
+    const other = await sameBothWays('/it-it/products/aurora-e-cargo')
+    expect(other).toContain('<link rel="canonical" href="https://site.test/it-it/products/aurora-e-cargo"/>')
+    expect(await sameBothWays('/it-it/products/aurora-strada-9?utm_source=x')).toContain(
+      '<meta property="og:url" content="https://site.test/it-it/products/aurora-strada-9"/>',
+    )
     const cart = await sameBothWays('/it-it/cart')
     expect(cart).toMatch(/<a class="cart-link icon-button" href="\/it-it\/cart" aria-current="page"/)
     // Another market in the same language: its own links and form.

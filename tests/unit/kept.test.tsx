@@ -95,6 +95,53 @@ describe('a kept part', () => {
     ).toBe('<b>alone</b>')
   })
 
+  it("among the head's hoisted elements, stays where React writes them, whatever stands between them", () => {
+    const calls: string[] = []
+    const head = (title: string, canonical: string, keep: boolean) => {
+      const kept = keptRender()
+      const elements = (url: string) => (
+        <>
+          <title>{title}</title>
+          <link rel="canonical" href={url} />
+          <meta property="og:url" content={url} />
+        </>
+      )
+      const tree = (
+        <html lang="it">
+          <head>
+            <script>{'go()'}</script>
+            {keep ? (
+              <Kept part="unit-head" hoisted deps={[title]} values={{ canonical }}>
+                {({ canonical: url }) => {
+                  calls.push(title)
+                  return elements(url)
+                }}
+              </Kept>
+            ) : (
+              elements(canonical)
+            )}
+            <link rel="icon" href="/favicon.ico" />
+          </head>
+          <body />
+        </html>
+      )
+      return keep
+        ? spliceKept(renderToString(<KeptContext.Provider value={kept}>{tree}</KeptContext.Provider>), kept)
+        : renderToString(tree)
+    }
+    for (const [title, url] of [
+      ['Aurora', 'https://x.test/it-it'],
+      ['Aurora', 'https://x.test/it-it?a=1&b=2'],
+      ['Strada 9', 'https://x.test/it-it/products/strada-9'],
+    ] as const)
+      expect(head(title, url, true)).toBe(head(title, url, false))
+    expect(calls).toEqual(['Aurora', 'Strada 9'])
+    // React writes the title, meta and links first in the head, the script after them.
+    expect(head('Aurora', 'https://x.test/', true)).toMatch(
+      /<head><title>Aurora<\/title>.*<script>go\(\)<\/script><\/head>/,
+    )
+  })
+
   it('holds at most 4 MiB of kept characters in an isolate, the oldest parts forgotten first', () => {
     const body = (n: number) => {
       const kept = keptRender()
