@@ -30,6 +30,9 @@ export function Header({ view, chrome }: { view: MarketView; chrome: Chrome }) {
   const base = `/${market.segment}`
   // What the kept parts' texts depend on (src/render/kept.tsx): the language and the market's texts.
   const texts = textsOf(t)
+  const links = chrome.available.headerLinks()
+  // The link of the page the visitor is on, if it is one of the header's.
+  const current = links.find(({ slug }) => view.path === `${base}/${slug}`)
   const account = chrome.available.has('account')
   const cart = chrome.available.has('cart')
   return (
@@ -59,13 +62,17 @@ export function Header({ view, chrome }: { view: MarketView; chrome: Chrome }) {
                 )}
               </Kept>
             )}
-            {chrome.available.headerLinks().map(({ key, slug }) => (
-              <li key={key}>
-                <a href={`${base}/${slug}`} aria-current={view.path === `${base}/${slug}` ? 'page' : undefined}>
-                  {navLabel(t, key)}
-                </a>
-              </li>
-            ))}
+            <Kept part="header-links" deps={[...texts, base, links, current?.key ?? null]}>
+              {() =>
+                links.map(({ key, slug }) => (
+                  <li key={key}>
+                    <a href={`${base}/${slug}`} aria-current={key === current?.key ? 'page' : undefined}>
+                      {navLabel(t, key)}
+                    </a>
+                  </li>
+                ))
+              }
+            </Kept>
           </ul>
           <Kept
             part="header-market-picker"

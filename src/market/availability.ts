@@ -128,6 +128,8 @@ function decide(market: MarketOf | null, features: readonly Feature[], areasOff:
   const has = (page: string) => live && !off.has(page)
   // The links available, listed once (the header, the footer and the routes each ask).
   let available: PageLink[] | undefined
+  /** The header's links, listed once too (one list: a kept part reads it by its identity). */
+  let header: PageLink[] | undefined
   const pageLinks = () => {
     available ??= links.filter(({ key }) => has(key))
     return available
@@ -144,7 +146,10 @@ function decide(market: MarketOf | null, features: readonly Feature[], areasOff:
       return ![...switchedOff].some((word) => path.includes(word))
     },
     pageLinks,
-    headerLinks: () => HEADER_PAGES.flatMap((key) => pageLinks().filter((link) => link.key === key)),
+    headerLinks: () => {
+      header ??= HEADER_PAGES.flatMap((key) => pageLinks().filter((link) => link.key === key))
+      return header
+    },
     pageOf: (slug) => pageLinks().find((link) => link.slug === slug) ?? null,
     movedPage(slug) {
       if (!site || links.some((link) => link.slug === slug)) return null

@@ -40,11 +40,28 @@ export const scriptJson = (value: unknown): string =>
  * <script nonce={nonce} dangerouslySetInnerHTML={{ __html: tagManagerSnippet('GTM-IT00001', consent) }} />
  */
 export function tagManagerSnippet(container: string | null, consent: Consent | null): string {
+  const mode = consent && consentModeOf(consent)
+  // Written once per isolate for each container and choice (decision 087): a handful of texts.
+  const key = `${container ?? ''}\u0001${mode ? Object.values(mode).join(',') : ''}`
+  let snippet = snippets.get(key)
+  if (snippet === undefined) {
+    snippet = snippetOf(container, mode)
+    if (snippets.size >= SNIPPET_LIMIT) snippets.clear()
+    snippets.set(key, snippet)
+  }
+  return snippet
+}
+
+/** The snippets written in this isolate, by container and choice. */
+const snippets = new Map<string, string>()
+const SNIPPET_LIMIT = 200
+
+function snippetOf(container: string | null, mode: ReturnType<typeof consentModeOf> | null): string {
   const lines = [
     'window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}',
     `gtag('consent','default',${scriptJson(CONSENT_DEFAULTS)});`,
   ]
-  if (consent) lines.push(`gtag('consent','update',${scriptJson(consentModeOf(consent))});`)
+  if (mode) lines.push(`gtag('consent','update',${scriptJson(mode)});`)
   if (container) {
     lines.push(
       `(function(w,d,i){w.dataLayer.push({'gtm.start':new Date().getTime(),event:'gtm.js'});var j=d.createElement('script'),n=d.currentScript&&d.currentScript.nonce;` +

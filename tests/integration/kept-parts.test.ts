@@ -114,6 +114,9 @@ describe('the kept parts of a page', () => {
     expect(await sameBothWays('/it-it/products/aurora-strada-9?utm_source=x')).toContain(
       '<meta property="og:url" content="https://site.test/it-it/products/aurora-strada-9"/>',
     )
+    // The header's link of the page the visitor is on is the current one, and only there.
+    expect(await sameBothWays('/it-it/chi-siamo')).toContain('<a href="/it-it/chi-siamo" aria-current="page">')
+    expect(first).not.toContain('aria-current="page"')
     const cart = await sameBothWays('/it-it/cart')
     expect(cart).toMatch(/<a class="cart-link icon-button" href="\/it-it\/cart" aria-current="page"/)
     // Another market in the same language: its own links and form.
