@@ -202,7 +202,24 @@ const contentIds = new Map<string, number>()
 let contentCount = 0
 let contentChars = 0
 
+/**
+ * Each part's last key and what it was made of: a part rendered with the very same deps and value names as last time
+ * (the same strings and objects) has the same key, found without writing it again (decision 087). One per part name.
+ */
+const lastKeys = new Map<string, { deps: readonly unknown[]; names: readonly string[]; key: string }>()
+
+const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i])
+
 function keyOf(part: string, deps: readonly unknown[], names: readonly string[]): string {
+  const last = lastKeys.get(part)
+  if (last !== undefined && same(last.deps, deps) && same(last.names, names)) return last.key
+  const key = keyFrom(part, deps, names)
+  if (lastKeys.size >= STORE_LIMIT) lastKeys.clear()
+  lastKeys.set(part, { deps, names, key })
+  return key
+}
+
+function keyFrom(part: string, deps: readonly unknown[], names: readonly string[]): string {
   const parts = deps.map((dep) => {
     if (typeof dep === 'function') return `f${identityOf(dep)}`
     if (dep === null || typeof dep !== 'object') return JSON.stringify(dep) ?? 'undefined'

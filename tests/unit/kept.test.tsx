@@ -57,6 +57,11 @@ describe('a kept part', () => {
     // Other content: rendered again.
     expect(page(calls, ['bikes'], '/it-it')).toBe(plain(['bikes'], '/it-it'))
     expect(calls).toHaveLength(2)
+    // Back to the first content, the very same list and another of the same length: its bytes, not the last ones.
+    expect(page(calls, menu, '/it-it')).toBe(plain(menu, '/it-it'))
+    expect(page(calls, ['bikes', 'gravel'], '/it-it')).toBe(plain(['bikes', 'gravel'], '/it-it'))
+    expect(page(calls, menu, '/it-it')).toBe(plain(menu, '/it-it'))
+    expect(calls).toHaveLength(3)
   })
 
   it("never answers one content with another's bytes after the isolate forgets its content ids", () => {
