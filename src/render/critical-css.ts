@@ -38,8 +38,10 @@ export function firstPaint(
   const at = html.indexOf(siteLink)
   const bodyEnd = html.lastIndexOf('</body>')
   if (at < 0 || bodyEnd < at) return null
-  const { tokens, islands } = pageMarks(html, kept)
-  const { css, hash } = pageStyle(tokens, islands)
+  const {
+    style: { css, hash },
+    islands,
+  } = paintOf(html, kept, nonce === undefined)
   const headEnd = html.indexOf('</head>', at)
   const end = headEnd < 0 ? bodyEnd : headEnd
   // The stylesheets' links are in the head: only it is searched and rebuilt, the body is joined as it is.
@@ -96,25 +98,106 @@ type Marks = { tokens: Set<string>; islands: string[] }
 
 /**
  * The class (`.x`) and id (`#x`) tokens of a page's HTML in the order it names them, and the islands it marks
- * (`data-island="…"`, src/components/island.tsx) that the client build knows, in the order they first appear: one
- * pass over the page between its kept parts, each kept part's marks read once per isolate (the same as one pass over
- * the whole page: the same tokens and islands in the same order).
+ * (`data-island="…"`, src/components/island.tsx) that the client build knows, in the order they first appear.
  */
 function pageMarks(html: string, kept: readonly KeptPlace[]): Marks {
-  const marks: Marks = { tokens: new Set<string>(), islands: [] }
+  return merged(piecesOf(html, kept, false))
+}
+
+/** A page's CSS with its hash, and its islands in order. */
+type Paint = { style: PageStyle; islands: readonly string[] }
+
+const PAINT_LIMIT = 500
+/** Each distinct sequence of a page's pieces' marks (their ids) with its paint, built once per isolate. */
+const paints = new Map<string, Paint>()
+/** The ids of the pieces' marks: an id is never given twice, so a sequence of ids stands for one page's marks. */
+const marksIds = new WeakMap<Marks, number>()
+let marksCount = 0
+const idOf = (marks: Marks): number => {
+  let id = marksIds.get(marks)
+  if (id === undefined) {
+    id = ++marksCount
+    marksIds.set(marks, id)
+  }
+  return id
+}
+
+/**
+ * A page's paint by its pieces: the HTML between its kept parts and its kept parts, each piece's marks read once per
+ * isolate and text (`same`: a page allowed by hashes, the same for each visitor of it; an answer with its nonce has
+ * pieces of its own and is read as it is). A page of the same pieces as one before has the same tokens and islands in
+ * the same order: its paint is found by the pieces' ids, their marks not merged again (decision 087).
+ */
+function paintOf(html: string, kept: readonly KeptPlace[], same: boolean): Paint {
+  const pieces = piecesOf(html, kept, same)
+  const key = pieces.every((marks) => remembered.has(marks)) ? pieces.map(idOf).join(' ') : null
+  const known = key === null ? undefined : paints.get(key)
+  if (known !== undefined) return known
+  const { tokens, islands } = merged(pieces)
+  const paint = { style: pageStyle(tokens, islands), islands }
+  if (key !== null) {
+    if (paints.size >= PAINT_LIMIT) paints.delete(paints.keys().next().value as string)
+    paints.set(key, paint)
+  }
+  return paint
+}
+
+/**
+ * The marks of a page's pieces in order: the HTML between its kept parts (read once per isolate and text when `same`,
+ * else read now) and its kept parts (read once per isolate, or now when a visitor's value is written into a mark).
+ */
+function piecesOf(html: string, kept: readonly KeptPlace[], same: boolean): Marks[] {
+  const text = (slice: string) => (same ? sliceMarks(slice) : marksOf(slice))
+  const pieces: Marks[] = []
   let from = 0
   for (const { at, length, bytes } of kept) {
     if (at < from) continue
-    readMarks(html.slice(from, at), marks)
-    const part = partMarks(bytes)
-    if (part === null) readMarks(html.slice(at, at + length), marks)
-    else {
-      for (const token of part.tokens) marks.tokens.add(token)
-      for (const name of part.islands) if (!marks.islands.includes(name)) marks.islands.push(name)
-    }
+    pieces.push(text(html.slice(from, at)), partMarks(bytes) ?? marksOf(html.slice(at, at + length)))
     from = at + length
   }
-  readMarks(from === 0 ? html : html.slice(from), marks)
+  pieces.push(text(from === 0 ? html : html.slice(from)))
+  return pieces
+}
+
+/** The marks of some HTML, read now. */
+function marksOf(html: string): Marks {
+  const marks: Marks = { tokens: new Set<string>(), islands: [] }
+  readMarks(html, marks)
+  return marks
+}
+
+/** The pieces' marks as one: the same as reading the whole page at once (the same tokens and islands in order). */
+function merged(pieces: readonly Marks[]): Marks {
+  const marks: Marks = { tokens: new Set<string>(), islands: [] }
+  for (const piece of pieces) {
+    for (const token of piece.tokens) marks.tokens.add(token)
+    for (const name of piece.islands) if (!marks.islands.includes(name)) marks.islands.push(name)
+  }
+  return marks
+}
+
+const SLICE_LIMIT = 1000
+/** The characters of the HTML between kept parts the marks below are keyed by, at most. */
+const SLICE_CHARS = 1024 * 1024
+/** The marks of the HTML between a page's kept parts, by its text (a page's wrappers, its head's scripts). */
+const slices = new Map<string, Marks>()
+let sliceChars = 0
+/** The marks kept by their text (a kept part's, a slice's): those a page's paint may be keyed by. */
+const remembered = new WeakSet<Marks>()
+
+/** The marks of some HTML between kept parts, read once per isolate and text. */
+function sliceMarks(html: string): Marks {
+  const known = slices.get(html)
+  if (known !== undefined) return known
+  const marks = marksOf(html)
+  while (slices.size > 0 && (slices.size >= SLICE_LIMIT || sliceChars + html.length > SLICE_CHARS)) {
+    const oldest = slices.keys().next().value as string
+    slices.delete(oldest)
+    sliceChars -= oldest.length
+  }
+  slices.set(html, marks)
+  sliceChars += html.length
+  remembered.add(marks)
   return marks
 }
 
@@ -141,9 +224,9 @@ let partChars = 0
 function partMarks(bytes: string): Marks | null {
   const known = keptPartMarks.get(bytes)
   if (known !== undefined) return known
-  const marks: Marks = { tokens: new Set<string>(), islands: [] }
-  readMarks(bytes, marks)
+  const marks = marksOf(bytes)
   const found = [...marks.tokens].some(holdsValue) ? null : marks
+  if (found) remembered.add(found)
   while (keptPartMarks.size > 0 && (keptPartMarks.size >= PART_LIMIT || partChars + bytes.length > PART_CHARS)) {
     const oldest = keptPartMarks.keys().next().value as string
     keptPartMarks.delete(oldest)

@@ -52,6 +52,30 @@ describe("a page's first paint CSS, cheap on every uncached request (docs/decisi
     expect(html.endsWith('</script></body></html>')).toBe(true)
   })
 
+  it('finds the CSS of a page made of the same pieces again, and never gives one page the CSS of other pieces (decision 087)', () => {
+    const part = '<nav class="site-header"><i id="part-id"></i></nav>'
+    const placed = (html: string) => [{ at: html.indexOf(part), length: part.length, bytes: part }]
+    const pages = [
+      page(`<main class="card">Uno</main>${part}<p class="price">1</p>`),
+      page(`<main class="card">Due</main>${part}<p class="price">2</p>`),
+      page(`<main class="hero">Tre</main>${part}<p class="price">3</p>`),
+      page(`<main class="card">Quattro</main>${part}<p class="button">4</p>`),
+      page(`<main class="card">Uno</main>${part}<p class="price">1</p>`),
+    ]
+    const css = pages.map((html) => firstPaint(html, undefined, placed(html))?.css)
+    // Each the same as reading its whole page at once, with or without a nonce.
+    pages.forEach((html, i) => {
+      expect(css[i]).toBe(firstPaint(html, undefined)?.css)
+      expect(css[i]).toBe(firstPaint(html, 'n0nce', placed(html))?.css)
+    })
+    // Other pieces, other tokens: other CSS; the same pieces again: the same.
+    expect(new Set(css.slice(1, 4)).size).toBe(3)
+    expect(css[2]).not.toBe(css[0])
+    expect(css[3]).not.toBe(css[0])
+    expect(css[1]).toBe(css[0])
+    expect(css[4]).toBe(css[0])
+  })
+
   it("reads a kept part's marks once per isolate, with the same result as reading the whole page (docs/decisions/073)", () => {
     const part = '<nav class="site-header menu-only-in-the-part"><i id="part-id"></i></nav>'
     const body = (text: string) => `<main class="card">${text}</main>${part}<p class="price">${text}</p>`
