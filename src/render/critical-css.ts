@@ -107,7 +107,8 @@ function pageMarks(html: string, kept: readonly KeptPlace[]): Marks {
 /** A page's CSS with its hash, and its islands in order. */
 type Paint = { style: PageStyle; islands: readonly string[] }
 
-const PAINT_LIMIT = 500
+/** As many as the CSS kept (`CSS_LIMIT`): a paint holds its CSS, so at most twice as many CSS texts are held. */
+const PAINT_LIMIT = CSS_LIMIT
 /** Each distinct sequence of a page's pieces' marks (their ids) with its paint, built once per isolate. */
 const paints = new Map<string, Paint>()
 /** The ids of the pieces' marks: an id is never given twice, so a sequence of ids stands for one page's marks. */
