@@ -110,12 +110,16 @@ async function site(vars = {}, port = PORT) {
   return { mf, log }
 }
 
+/** The reference API's Worker, built once by the first `backend`. */
+let referenceApi = null
+
 /**
  * The reference API as the brand's backend (reference-api/worker.ts) in its own workerd on `port`, on a fresh copy of
  * the demo database, checking the Access service token `access` as Cloudflare Access would.
  */
 async function backend(port, access) {
-  const api = (backend.built ??= buildReferenceApi())
+  referenceApi ??= buildReferenceApi()
+  const api = referenceApi
   const d1 = join(BENCH, `d1-${++copies}`)
   rmSync(d1, { recursive: true, force: true })
   cpSync(seededDb, d1, { recursive: true })
