@@ -49,6 +49,27 @@ export function buildBenchWorker() {
   return { rawConfig, modules, outdir, BENCH }
 }
 
+/**
+ * The reference API as a Worker of its own (reference-api/wrangler.toml, the browser tests' "over HTTP" backend),
+ * built as deployed (minified) into dist/bench/reference-api: answers its modules and their folder.
+ */
+export function buildReferenceApi() {
+  const outdir = join(BENCH, 'reference-api')
+  runTool('wrangler', [
+    'deploy',
+    '--dry-run',
+    '--config',
+    join(root, 'reference-api/wrangler.toml'),
+    '--outdir',
+    outdir,
+    '--minify',
+  ])
+  const modules = readdirSync(outdir)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => ({ type: 'ESModule', path: join(outdir, f), contents: readFileSync(join(outdir, f)) }))
+  return { modules, outdir }
+}
+
 /** The kernel's clock ticks per second (/proc's CPU times). */
 export const TICKS_PER_SECOND = 100
 

@@ -25,6 +25,7 @@ import { readD1Migrations } from '@cloudflare/vitest-plugin'
 import {
   TICKS_PER_SECOND,
   buildBenchWorker,
+  buildReferenceApi,
   ceilingSite,
   delay,
   requestLog,
@@ -35,6 +36,7 @@ import {
   timedGet,
   workerd,
   workerdCpuTicks,
+  workerdPids,
 } from './bench-tools.mjs'
 import { demoSeedStatements } from './demo-seed.mjs'
 import { root } from './local.mjs'
@@ -48,7 +50,8 @@ const PAGES = [
 const ACCOUNT = { name: 'account overview', path: '/it-it/my-account' }
 /**
  * `BENCH_QUICK=1` (or `=product`): the home (or product) page's cached runs and ceiling only; `BENCH_QUICK=slow`: the
- * slow section only (a quick look while working; not the report).
+ * slow section only; `BENCH_QUICK=account`: the uncached home and the account overview's runs (a quick look while
+ * working; not the report).
  */
 const QUICK = process.env.BENCH_QUICK ? (process.env.BENCH_QUICK === '1' ? 'home' : process.env.BENCH_QUICK) : null
 /**
@@ -112,6 +115,36 @@ async function site(vars = {}, port = PORT) {
   return { mf, log }
 }
 
+/** The reference API's Worker, built once by the first `backend`. */
+let referenceApi = null
+
+/**
+ * The reference API as the brand's backend (reference-api/worker.ts) in its own workerd on `port`, on a fresh copy of
+ * the demo database, checking the Access service token `access` as Cloudflare Access would.
+ */
+async function backend(port, access) {
+  referenceApi ??= buildReferenceApi()
+  const api = referenceApi
+  const d1 = join(BENCH, `d1-${++copies}`)
+  rmSync(d1, { recursive: true, force: true })
+  cpSync(seededDb, d1, { recursive: true })
+  const mf = workerd({
+    ...runtime(port),
+    modules: api.modules,
+    modulesRoot: api.outdir,
+    d1Databases: ['DB'],
+    persistTo: d1,
+    bindings: {
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      ACCESS_CLIENT_ID: access.id,
+      ACCESS_CLIENT_SECRET: access.secret,
+    },
+    handleStructuredLogs: () => {},
+  })
+  await mf.ready
+  return mf
+}
+
 /** The ceiling: the site's answer (status, headers, bytes) from a tiny Worker's memory, in the same runtime. */
 const ceiling = (answer) => ceilingSite(answer, runtime(PORT), join(BENCH, 'ceiling.mjs'))
 
@@ -136,16 +169,18 @@ function logIn() {
 }
 
 /** Warms the isolate, its memo, KV and the page cache, then loads the page for `SECONDS` with autocannon. */
-async function measure(name, target, path, { headers = {}, connections = CONNECTIONS } = {}) {
+async function measure(name, target, path, { headers = {}, connections = CONNECTIONS, pids, otherPids } = {}) {
   const url = `${ORIGIN}${path}`
   for (let i = 0; i < 50; i++) await (await fetch(url, { headers })).arrayBuffer()
   const page = await timedGet(url, headers)
   if (page.status !== 200) throw new Error(`${url} answered ${page.status}`)
   await delay(300) // the warm-up's log lines are read before the tally starts
   target.log.start()
-  const ticksBefore = workerdCpuTicks()
+  const ticksBefore = workerdCpuTicks(pids)
+  const otherBefore = otherPids ? workerdCpuTicks(otherPids) : 0
   const result = await autocannon({ url, headers, connections, duration: SECONDS })
-  const ticks = workerdCpuTicks() - ticksBefore
+  const ticks = workerdCpuTicks(pids) - ticksBefore
+  const otherTicks = otherPids ? workerdCpuTicks(otherPids) - otherBefore : null
   const log = await target.log.stop()
   const requests = result.requests.total
   const row = {
@@ -157,6 +192,7 @@ async function measure(name, target, path, { headers = {}, connections = CONNECT
     p50: result.latency.p50,
     p99: result.latency.p99,
     cpuMs: (ticks * 1000) / TICKS_PER_SECOND / requests,
+    otherCpuMs: otherTicks === null ? null : (otherTicks * 1000) / TICKS_PER_SECOND / requests,
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
@@ -194,6 +230,7 @@ function printRow(row) {
       pad(logged ? perThousand(log.upstreamCalls, log.requests).toFixed(1) : '—', 6),
       ` ${page.padEnd(37)}`,
       `${row.errors}/${row.timeouts}/${row.non2xx}`,
+      row.otherCpuMs == null ? '' : ` (its API's workerd: ${row.otherCpuMs.toFixed(3)} ms/req)`,
     ].join(' '),
   )
 }
@@ -211,15 +248,65 @@ console.log(
 printHeader()
 
 /**
- * Rounds of the page runs and of the slow section (`BENCH_ROUNDS`, 3; 1 with `BENCH_QUICK` but `slow`): the load
+ * The account overview logged in (a page no cache keeps), measured two ways (decision 089):
+ * - `account` (the target's): the embedded API in the site's own workerd, as `npm start` runs it; the CPU counts the
+ *   API's handler and D1's local emulation (Miniflare's SQLite behind a Durable Object, about 0.7 ms a round trip:
+ *   decision 084), which a deployed Worker does not spend (its D1 is a service across the network);
+ * - `uncachedOverHttp` and `accountOverHttp`: the site with `UPSTREAM_URL` on the reference API as a Worker of its
+ *   own (the brand's backend's stand-in) in a second workerd — the uncached home and the overview, each on a fresh
+ *   site, the CPU of the site's workerd alone (the backend's printed beside it): the overview's calls over HTTP, one
+ *   a list, as on the brand's backend.
+ */
+async function accountRuns() {
+  const access = { id: 'bench-client', secret: 'bench-access-secret' }
+  const OVER_HTTP = {
+    UPSTREAM_URL: `http://127.0.0.1:${API_PORT}`,
+    UPSTREAM_ACCESS_CLIENT_ID: access.id,
+    UPSTREAM_ACCESS_CLIENT_SECRET: access.secret,
+  }
+  const accountSite = await site()
+  const account = await measure(`${ACCOUNT.name}: logged in (never kept)`, accountSite, ACCOUNT.path, {
+    headers: { Cookie: await loggedInCookies(ACCOUNT.path) },
+  })
+  await accountSite.mf.dispose()
+  const api = await backend(API_PORT, access)
+  const apiPids = workerdPids()
+  try {
+    const overHttp = async (label, vars, path, cookies) => {
+      const front = await site({ ...OVER_HTTP, ...vars })
+      const pids = workerdPids().filter((pid) => !apiPids.includes(pid))
+      try {
+        const headers = cookies ? { Cookie: await loggedInCookies(path) } : {}
+        return await measure(label, front, path, { headers, pids, otherPids: apiPids })
+      } finally {
+        await front.mf.dispose()
+      }
+    }
+    const uncachedOverHttp = await overHttp('home: uncached, API across HTTP', { PAGE_CACHE: 'off' }, '/it-it', false)
+    const accountOverHttp = await overHttp(`${ACCOUNT.name}: API across HTTP`, {}, ACCOUNT.path, true)
+    return { account, uncachedOverHttp, accountOverHttp }
+  } finally {
+    await api.dispose()
+  }
+}
+
+/**
+ * Rounds of the page runs and of the slow section (`BENCH_ROUNDS`, 3; 1 with `BENCH_QUICK` but `slow` and `account`): the load
  * generator shares the two cores, so one run's CPU per request can be off by a third; each round measures the site and
  * its ceiling one after the other, and the targets take the median of the rounds' figures.
  */
-const ROUNDS = QUICK && QUICK !== 'slow' ? 1 : Math.max(1, Number(process.env.BENCH_ROUNDS || 3))
+const ROUNDS = QUICK && QUICK !== 'slow' && QUICK !== 'account' ? 1 : Math.max(1, Number(process.env.BENCH_ROUNDS || 3))
 const rounds = []
 for (let round = 1; round <= ROUNDS; round++) {
   if (ROUNDS > 1) console.log(`round ${round} of ${ROUNDS}`)
   const results = {}
+  if (QUICK === 'account') {
+    const uncachedSite = await site({ PAGE_CACHE: 'off' })
+    const uncached = await measure('home: uncached (PAGE_CACHE=off)', uncachedSite, '/it-it')
+    await uncachedSite.mf.dispose()
+    rounds.push({ home: { uncached, ...(await accountRuns()) } })
+    continue
+  }
   for (const { name, path } of PAGES.filter((page) => page.name === (QUICK ?? ONLY ?? page.name))) {
     if (ONLY) {
       const uncachedSite = await site({ PAGE_CACHE: 'off' })
@@ -251,21 +338,19 @@ for (let round = 1; round <= ROUNDS; round++) {
     const uncachedSite = await site({ PAGE_CACHE: 'off' })
     const uncached = await measure(`${name}: uncached (PAGE_CACHE=off)`, uncachedSite, path)
     await uncachedSite.mf.dispose()
+    // A first view: nothing of the page kept in the isolate yet (its kept parts rendered afresh, decision 083).
+    const freshSite = await site({ PAGE_CACHE: 'off', RENDER_MODE: 'fresh' })
+    const fresh = await measure(`${name}: uncached, first view (nothing kept)`, freshSite, path)
+    await freshSite.mf.dispose()
     const streamSite = await site({ PAGE_CACHE: 'off', RENDER_MODE: 'stream' })
     const stream = await measure(`${name}: plain renderToReadableStream`, streamSite, path)
     await streamSite.mf.dispose()
-    // A logged-in page no cache keeps (issue 33): the account overview, beside the anonymous uncached home.
-    let account = null
-    if (name === 'home') {
-      const accountSite = await site()
-      account = await measure(`${ACCOUNT.name}: logged in (never kept)`, accountSite, ACCOUNT.path, {
-        headers: { Cookie: await loggedInCookies(ACCOUNT.path) },
-      })
-      await accountSite.mf.dispose()
-    }
+    // A logged-in page no cache keeps (issue 33): the account overview, beside the anonymous uncached home; both
+    // again with their API across HTTP, the site's Worker's CPU alone (decision 089).
+    const overview = name === 'home' ? await accountRuns() : {}
     if (top.bytes !== anonymous.bytes)
       console.log(`  (the ceiling answered ${top.bytes} bytes, the site ${anonymous.bytes})`)
-    results[name] = { anonymous, loggedIn, many, top, uncached, stream, ...(account ? { account } : {}) }
+    results[name] = { anonymous, loggedIn, many, top, uncached, fresh, stream, ...overview }
   }
   rounds.push(results)
 }
@@ -384,12 +469,23 @@ for (const name of Object.keys(rounds[0] ?? {})) {
       `  ${name}: ${label.padEnd(32)} ${value.toFixed(2).padStart(6)}  (≤ ${target})  ${verdict(value <= target)}${each}`,
     )
   }
-  for (const [who, row] of ONLY
-    ? []
-    : [
-        ['anonymous', 'anonymous'],
-        ['logged in', 'loggedIn'],
-      ]) {
+  if (rounds[0][name].fresh) {
+    const { value, rounds: each } = ratioOf(name, 'fresh', 'stream')
+    console.log(
+      `  ${name}: ${'first view ÷ plain stream'.padEnd(32)} ${value.toFixed(2).padStart(6)}  nothing kept in the isolate yet (not the target: decision 089)${each}`,
+    )
+  }
+  if (rounds[0][name].accountOverHttp) {
+    const { value, rounds: each } = ratioOf(name, 'accountOverHttp', 'uncachedOverHttp')
+    console.log(
+      `  ${name}: ${'account overview ÷ uncached'.padEnd(32)} ${value.toFixed(2).padStart(6)}  the site's workerd alone, its API across HTTP as a backend (not the target: decision 089)${each}`,
+    )
+  }
+  for (const [who, row] of [
+    ['anonymous', 'anonymous'],
+    ['logged in', 'loggedIn'],
+  ]) {
+    if (!rounds[0][name][row]) continue
     const logs = rounds.map((results) => results[name][row].log)
     const sum = (field) => logs.reduce((total, log) => total + log[field], 0)
     const [kvReads, upstreamCalls, requests] = [sum('kvReads'), sum('upstreamCalls'), sum('requests')]

@@ -5,7 +5,10 @@
 // (RENDER_MODE=auto) and once with every part rendered afresh (RENDER_MODE=fresh). Each sample goes to the first part
 // of the table its stack reaches (leaf first), else to the module of its innermost frame. It prints, per page and
 // mode, the share of samples and the CPU per request (the workerd process's own, from /proc) of each part
-// (docs/decisions/063); each run's profile is written to dist/profile/{mode}{path}.cpuprofile. Only 127.0.0.1 is used.
+// (docs/decisions/063); each run's profile is written to dist/profile/{mode}{path}.cpuprofile.
+// `PROFILE_UPSTREAM=http://127.0.0.1:<port>`: the site on that backend instead of the embedded API (the reference API
+// as `PORT=<port> ACCESS_CLIENT_ID=profile-client ACCESS_CLIENT_SECRET=profile-secret node
+// scripts/start-reference-api.mjs` serves it; decision 089). Only 127.0.0.1 is used.
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -87,7 +90,9 @@ const seeded = join(OUT, 'd1-seeded')
 rmSync(seeded, { recursive: true, force: true })
 
 const bindings = (mode) => ({
-  UPSTREAM_URL: '',
+  UPSTREAM_URL: process.env.PROFILE_UPSTREAM || '',
+  UPSTREAM_ACCESS_CLIENT_ID: 'profile-client',
+  UPSTREAM_ACCESS_CLIENT_SECRET: 'profile-secret',
   RENDER_MODE: mode,
   PAGE_CACHE: 'off',
   MAP_TILE_URL: '',

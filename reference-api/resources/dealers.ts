@@ -165,10 +165,11 @@ async function nearestDealers(
   count: number,
 ): Promise<{ found: Array<Dealer & { distance_km: number }>; total: number }> {
   const offering = services.map((service) => ` AND ${service} = 1`).join('')
-  const nearestOfAll = async (all: DealerPlace[]) => {
-    const sorted = byDistance(all, point)
-    return { found: await nearestOf(c, sorted.slice(0, count)), total: sorted.length }
-  }
+  // The nearest `count` of dealers sorted by distance, with their whole rows, and how many there were.
+  const nearestAmong = async (sorted: Array<DealerPlace & { distance_km: number }>) => ({
+    found: await nearestOf(c, sorted.slice(0, count)),
+    total: sorted.length,
+  })
   // Their places only, to measure; the whole rows of the nearest `count` afterwards.
   const places: DealerPlace[] = []
   for (const [step, [from, to]] of RING_STEPS.entries()) {
@@ -183,20 +184,18 @@ async function nearestDealers(
     places.push(...results)
     const sorted = byDistance(places, point)
     const last = sorted[count - 1]
-    if (last && last.distance_km <= searchedKm({ centre: point, rings: to })) {
-      return { found: await nearestOf(c, sorted.slice(0, count)), total: sorted.length }
-    }
+    if (last && last.distance_km <= searchedKm({ centre: point, rings: to })) return nearestAmong(sorted)
     // Too few around the point: a market this sparse may have fewer than two pages of dealers, read whole at once
     // rather than ring by ring (each ring a seek a grid row, nearly all of them empty).
     if (step === 0 && places.length < count) {
       const small = await smallMarketOf(c, services, SMALL_MARKET_PAGES * count)
-      if (small) return nearestOfAll(small)
+      if (small) return nearestAmong(byDistance(small, point))
     }
   }
   const { results } = await c.env.DB.prepare(`SELECT id, lat, lng FROM dealers WHERE site = ?${offering}`)
     .bind(siteOf(c))
     .all<DealerPlace>()
-  return nearestOfAll(results)
+  return nearestAmong(byDistance(results, point))
 }
 
 /** A market with at most this many pages of dealers is small: read whole when its first ring step finds too few. */

@@ -27,9 +27,38 @@ test('the body is set in the brand typeface once loaded, in it-it and il-he, wit
       }),
       [face, sample] as const,
     )
-    expect(painted.family, market).toMatch(/^"Inter Variable", "Inter Fallback", "Noto Sans Hebrew Variable"/)
+    expect(painted.family, market).toMatch(
+      /^"Inter Variable", "Inter Fallback", "Inter Fallback DejaVu", "Noto Sans Hebrew Variable"/,
+    )
     expect(painted.loaded, `${market}: ${face} loaded`).toBe(true)
     expect(painted.available, market).toBe(true)
   }
   expect(problems).toEqual([])
+})
+
+test('the fallback a page paints in before the brand face arrives takes the same lines: the swap moves nothing', async ({
+  page,
+}) => {
+  // No choice made: the consent banner's text is above the page, on a phone the likeliest text to be rewrapped.
+  await page.setViewportSize({ width: 412, height: 823 })
+  for (const path of ['/it-it/dealers/ruota-capitolina', '/it-it/products/aurora-strada-9', '/il-he', '/ae-ar']) {
+    await page.goto(path)
+    await page.evaluate(() => document.fonts.ready)
+    const { brand, fallback } = await page.evaluate(async () => {
+      const main = document.querySelector('main')
+      const at = () => Math.round(main?.getBoundingClientRect().top ?? Number.NaN)
+      const brand = at()
+      // The page's own family without its brand faces: what it paints in until they arrive.
+      const stack = getComputedStyle(document.documentElement).getPropertyValue('--font-brand')
+      const fallbacks = stack
+        .split(',')
+        .filter((family) => !family.includes('Variable'))
+        .join(',')
+      document.documentElement.style.setProperty('--font-brand', fallbacks)
+      await document.fonts.ready
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+      return { brand, fallback: at() }
+    })
+    expect(fallback, `${path}: where the main content starts in the fallback`).toBe(brand)
+  }
 })

@@ -81,7 +81,9 @@ describe('the brand typeface (docs/decisions/056)', () => {
       expect(face).toMatch(/descent-override:[\d.]+%/)
     }
     // The page's family is the brand's, its fallbacks right behind it.
-    expect(css).toMatch(/--font-brand: ?"Inter Variable", ?"Inter Fallback", ?"Noto Sans Hebrew Variable"/)
+    expect(css).toMatch(
+      /--font-brand: ?"Inter Variable", ?"Inter Fallback", ?"Inter Fallback DejaVu", ?"Noto Sans Hebrew Variable"/,
+    )
     expect(css).toMatch(/:root\{[^}]*font-family:var\(--font-brand\)/)
     for (const file of Object.values(assets.fonts)) {
       const font = await env.ASSETS.fetch(`https://site.test${file}`)
