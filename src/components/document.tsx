@@ -1,6 +1,6 @@
 import { type ReactNode, useContext } from 'react'
 import { assets } from '../render/assets'
-import { firstPaintFonts } from '../render/first-paint-font'
+import { firstPaintFont } from '../render/first-paint-font'
 import { InlineScript } from '../render/inline-scripts'
 import { ScriptNonce } from '../render/nonce'
 import { PageTrackingContext } from '../tracking/page-tracking'
@@ -50,9 +50,7 @@ export function Document({
         <PageHead {...head} />
         <link rel="icon" href="/favicon.ico" sizes="32x32" />
         <link rel="icon" href="/logo.svg" type="image/svg+xml" />
-        {firstPaintFonts(view.locale).map((href) => (
-          <link key={href} rel="preload" href={href} as="font" type="font/woff2" crossOrigin="" />
-        ))}
+        <link rel="preload" href={firstPaintFont(view.locale)} as="font" type="font/woff2" crossOrigin="" />
         <link rel="stylesheet" href={assets.css} />
         {head.stylesheets?.map((href) => (
           <link key={href} rel="stylesheet" href={href} />

@@ -112,15 +112,14 @@ describe('the brand typeface (docs/decisions/056)', () => {
     expect((await latin.arrayBuffer()).byteLength).toBeLessThan(36 * 1024)
   })
 
-  it('preloads exactly the faces its first paint draws with: Latin in it-it, Hebrew and Latin in il-he, Arabic in ae-ar (decision 088)', async () => {
-    const expected: Record<string, string[]> = {
-      'it-it': [assets.fonts.latin],
-      'int-en': [assets.fonts.latin],
-      'il-he': [assets.fonts.hebrew, assets.fonts.latin],
-      'ae-ar': [assets.fonts.arabic],
+  it("preloads exactly the face of its market's script: Latin in it-it, Hebrew in il-he, Arabic in ae-ar", async () => {
+    const expected: Record<string, string> = {
+      'it-it': assets.fonts.latin,
+      'int-en': assets.fonts.latin,
+      'il-he': assets.fonts.hebrew,
+      'ae-ar': assets.fonts.arabic,
     }
-    const css = facesOf(await builtCss())
-    for (const [segment, files] of Object.entries(expected)) {
+    for (const [segment, file] of Object.entries(expected)) {
       expect(LIVE_SEGMENTS).toContain(segment)
       const { status, text } = await visit(`/${segment}`)
       expect(status, segment).toBe(200)
@@ -128,19 +127,12 @@ describe('the brand typeface (docs/decisions/056)', () => {
       expect(
         preloads.map((link) => link[1]),
         segment,
-      ).toEqual(files)
-      for (const link of preloads) expect(link[0], segment).toContain('type="font/woff2" crossorigin=""')
-      // Every face preloaded is one the page's own text is drawn with.
-      const drawn = filesFor(shownText(text), css)
-      for (const file of files)
-        expect(drawn, `${segment} ${file}`).toContain(
-          file.replace(/^\/assets\//, '').replace(/-[A-Z0-9]{8}\.woff2$/, ''),
-        )
+      ).toEqual([file])
+      expect(preloads[0]?.[0], segment).toContain('type="font/woff2" crossorigin=""')
     }
-    // An error page and a page without a market too: the faces of the language they are written in.
+    // An error page and a page without a market too: the face of the language they are written in.
     expect(fontPreloads((await visit('/il-he/no-such-page')).text).map((link) => link[1])).toEqual([
       assets.fonts.hebrew,
-      assets.fonts.latin,
     ])
     expect(fontPreloads((await visit('/')).text).map((link) => link[1])).toEqual([assets.fonts.latin])
   })
