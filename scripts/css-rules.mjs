@@ -1,9 +1,10 @@
 // The site's built stylesheet as a list of rules, each with what a page must contain for it to apply: the build
 // writes it into the asset manifest, and the Worker inlines a page's own rules as its first paint's CSS
-// (src/render/critical-css.ts, docs/decisions/065-first-paint.md).
+// (src/render/critical-css.ts, docs/decisions/065-first-paint.md). Print rules and rules that apply only on a
+// person's pointer, focus or press are left out: no first paint shows them (docs/decisions/088).
 
 /**
- * The rules of minified CSS in their order, each `{ w, c, n }`: `w` the at-rules around it opened (`@media …{`, nested
+ * The rules of minified CSS a first paint can show, in their order, each `{ w, c, n }`: `w` the at-rules around it opened (`@media …{`, nested
  * ones in a row; '' at the top), `c` the rule itself, `n` the selectors' needs — one list per selector of the class
  * (`.x`) and id (`#x`) tokens it names outside parentheses, all of which a page's HTML must carry for that selector
  * to match — or `null` for a rule every page keeps (@font-face, @keyframes, a selector of elements only). A rule
@@ -29,11 +30,24 @@ function walk(css, wrapper, rules) {
     const prelude = css.slice(at, open).trim()
     const close = matchingBrace(css, open)
     const body = css.slice(open + 1, close)
-    if (/^@(media|supports|container|layer)\b/.test(prelude)) walk(body, `${wrapper}${prelude}{`, rules)
+    if (/^@media\s+(only\s+)?print\b/.test(prelude)) {
+      // Never on a screen: the stylesheet brings it.
+    } else if (/^@(media|supports|container|layer)\b/.test(prelude)) walk(body, `${wrapper}${prelude}{`, rules)
     else if (prelude.startsWith('@')) rules.push({ w: wrapper, c: `${prelude}{${body}}`, n: null })
-    else rules.push({ w: wrapper, c: `${prelude}{${body}}`, n: needs(prelude) })
+    else if (!onInteraction(prelude)) rules.push({ w: wrapper, c: `${prelude}{${body}}`, n: needs(prelude) })
     at = close + 1
   }
+}
+
+/**
+ * Whether every selector of a list applies only while a person points at, focuses or presses something (`:hover`,
+ * `:focus`, `:focus-visible`, `:focus-within`, `:active` outside parentheses: `.skip-link:not(:focus)` is not): no
+ * first paint shows it, and the stylesheet, applied just after it, brings it (docs/decisions/088).
+ */
+function onInteraction(selectorList) {
+  return splitOutside(selectorList, ',').every((selector) =>
+    /:(hover|focus|focus-visible|focus-within|active)(?![\w-])/.test(withoutParentheses(selector)),
+  )
 }
 
 /** Each selector's class and id tokens outside parentheses; `null` when one selector needs none (it always applies). */

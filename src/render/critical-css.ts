@@ -1,4 +1,5 @@
 import { assets, type CssRule } from './assets'
+import { hiddenRanges } from './first-screen'
 import { inlineScriptHashes } from './inline-scripts'
 import { holdsValue, type KeptPlace } from './kept'
 import { islandPreloads } from './page-modules'
@@ -202,14 +203,23 @@ function sliceMarks(html: string): Marks {
   return marks
 }
 
-/** Adds the marks of some HTML to `marks`. */
+/**
+ * Adds the marks of some HTML to `marks`: its islands wherever they are, the class and id tokens of what can be on
+ * its first screen (src/render/first-screen.ts).
+ */
 function readMarks(html: string, { tokens, islands }: Marks): void {
-  for (const [attribute] of html.matchAll(/\s(?:class|id|data-island)="[^"]*"/g)) {
+  const hidden = hiddenRanges(html)
+  let next = 0
+  for (const match of html.matchAll(/\s(?:class|id|data-island)="[^"]*"/g)) {
+    const [attribute] = match
     if (attribute.charCodeAt(1) === 100 /* d */) {
       const name = attribute.slice(14, -1)
       if (/^[\w-]+$/.test(name) && name in assets.islands && !islands.includes(name)) islands.push(name)
       continue
     }
+    while (next < hidden.length && (hidden[next]?.[1] ?? 0) <= match.index) next++
+    const range = hidden[next]
+    if (range !== undefined && match.index >= range[0]) continue
     for (const token of tokensOf(attribute)) tokens.add(token)
   }
 }

@@ -92,6 +92,28 @@ describe('the brand typeface (docs/decisions/056)', () => {
     }
   })
 
+  it('instances every face to the weights the stylesheet asks for (decision 088): the preloaded Latin face under 36 KiB', async () => {
+    const css = await builtCss()
+    const faces = (css.match(/@font-face\{[^}]*\}/g) ?? []).filter((face) => face.includes('.woff2'))
+    expect(faces.length).toBeGreaterThan(0)
+    // Every weight a rule asks for (`bolder` at most 900, `bold` 700) is one each brand face declares and keeps.
+    const asked = [...css.replace(/@font-face\{[^}]*\}/g, '').matchAll(/font-weight:([^;}!]+)/g)].map(
+      ([, value = '']) => ({ normal: 400, bold: 700, bolder: 900 })[value.trim()] ?? Number(value.trim()),
+    )
+    expect(asked.length).toBeGreaterThan(50)
+    for (const face of faces) {
+      const [from, to] = (face.match(/font-weight:(\d+) (\d+)/)?.slice(1) ?? []).map(Number)
+      expect(face).toMatch(/font-weight:400 900[;}]/)
+      for (const weight of asked) {
+        expect(weight, face.slice(0, 60)).toBeGreaterThanOrEqual(from ?? 0)
+        expect(weight, face.slice(0, 60)).toBeLessThanOrEqual(to ?? 0)
+      }
+    }
+    // The package's Latin file with the whole axis (100–900) is 47.1 KiB; instanced to 400–900, 31.9.
+    const latin = await env.ASSETS.fetch(`https://site.test${assets.fonts.latin}`)
+    expect((await latin.arrayBuffer()).byteLength).toBeLessThan(36 * 1024)
+  })
+
   it("preloads exactly the face of its market's script: Latin in it-it, Hebrew in il-he, Arabic in ae-ar", async () => {
     const expected: Record<string, string> = {
       'it-it': assets.fonts.latin,

@@ -65,6 +65,31 @@ describe('first paint without a blocking stylesheet (docs/decisions/065-first-pa
     expect(css.length).toBeLessThan(40_000)
   })
 
+  it("a product page inlines its first screen's rules, not those of its closed menus, size guide or hover states (decision 088)", async () => {
+    for (const market of ['it-it', 'il-he']) {
+      const { text } = await visit(`/${market}/products/aurora-strada-9`)
+      const css = /<style>([^<]+)<\/style>/.exec(text)?.[1] ?? ''
+      for (const shown of ['.buy-box{', '.swatches{', '.gallery-list{', '.header-bar{', '.consent-form{']) {
+        expect(css, `${market} ${shown}`).toContain(shown)
+      }
+      // In the page, inside closed <details>: the market picker's list, the size guide's geometry table.
+      expect(text).toContain('class="market-list"')
+      expect(text).toContain('class="geometry"')
+      const later = [
+        '.market-list{',
+        '.geometry',
+        '.product-panel-inner{',
+        '.button:hover{',
+        '.swatch-option:hover',
+        '@media print',
+      ]
+      for (const rule of later) {
+        expect(css, `${market} ${rule}`).not.toContain(rule)
+      }
+      expect(css.length, market).toBeLessThan(30_000)
+    }
+  })
+
   it("keeps the dealer map's stylesheet off the first paint too, and the error page's (no script) as it was", async () => {
     const { text } = await visit('/it-it/rivenditori')
     expect(text).toContain(`<link rel="stylesheet" href="${assets.mapCss}" media="print" data-swap=""/>`)

@@ -93,3 +93,43 @@ describe("a page's first paint CSS, cheap on every uncached request (docs/decisi
     }
   })
 })
+
+describe("a page's first paint CSS holds what its first screen can show (docs/decisions/088)", () => {
+  /** The rules the stylesheet has for a class, as the first paint would inline them. */
+  const rulesOf = (name: string) => assets.cssRules.filter((rule) => rule.c.startsWith(`.${name}{`))
+
+  it("leaves the content of a closed <details> to the stylesheet; an open one's, and the listing's filters', are inlined", () => {
+    expect(rulesOf('market-list').length).toBeGreaterThan(0)
+    const picker = (open: string) =>
+      `<details class="market-picker"${open}><summary class="globe">IT</summary><ul class="market-list"></ul></details>`
+    expect(pageCss(picker(''), [])).toContain('.market-picker{')
+    expect(pageCss(picker(''), [])).not.toContain('.market-list{')
+    expect(pageCss(picker(' open=""'), [])).toContain('.market-list{')
+    // A class also shown outside the closed one keeps its rules.
+    expect(pageCss(`${picker('')}<ul class="market-list"></ul>`, [])).toContain('.market-list{')
+    // Nested: the inner one ends, the outer one's content goes on being hidden.
+    const nested = `<details class="size-guide"><summary>Guida</summary><details class="forgot"><summary>a</summary></details><table class="geometry"></table></details>`
+    expect(pageCss(nested, [])).not.toContain('.geometry')
+    // The stylesheet shows the filters' content closed on a wide screen (::details-content): inlined.
+    const filters =
+      '<details class="listing-filters"><summary>Filtri</summary><form class="filter-form"></form></details>'
+    expect(pageCss(filters, [])).toContain('.filter-form{')
+    // A part of a page that opens a <details> and does not close it is read whole.
+    expect(pageCss('<details class="market-picker"><summary>IT</summary><ul class="market-list">', [])).toContain(
+      '.market-list{',
+    )
+  })
+
+  it('leaves print rules and rules only for pointing, focusing or pressing to the stylesheet', () => {
+    const css = pageCss(
+      '<a class="skip-link" href="#main">Salta</a><ul class="type-cards"><li class="type-card"></li></ul>',
+      [],
+    )
+    expect(css).toContain('.type-card{')
+    expect(css).not.toContain(':hover')
+    expect(css).not.toContain('@media print')
+    // `:focus` inside :not() is the state without it: the skip link stays hidden until focused.
+    expect(css).toContain('.skip-link:not(:focus)')
+    expect(assets.cssRules.some((rule) => /^[^{]*:hover[^{]*\{/.test(rule.c) && !rule.c.includes(','))).toBe(false)
+  })
+})
