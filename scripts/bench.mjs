@@ -338,7 +338,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     const uncachedSite = await site({ PAGE_CACHE: 'off' })
     const uncached = await measure(`${name}: uncached (PAGE_CACHE=off)`, uncachedSite, path)
     await uncachedSite.mf.dispose()
-    // A first view: nothing of the page kept in the isolate yet (its kept parts rendered afresh, decision 083).
+    // A first view: nothing kept in the isolate yet, as on its first request (every kept part rendered afresh: 089).
     const freshSite = await site({ PAGE_CACHE: 'off', RENDER_MODE: 'fresh' })
     const fresh = await measure(`${name}: uncached, first view (nothing kept)`, freshSite, path)
     await freshSite.mf.dispose()
