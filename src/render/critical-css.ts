@@ -178,12 +178,30 @@ function merged(pieces: readonly Marks[]): Marks {
   return marks
 }
 
-const SLICE_LIMIT = 1000
-/** The characters of the HTML between kept parts the marks below are keyed by, at most. */
-const SLICE_CHARS = 1024 * 1024
+/**
+ * Values kept by a text, at most `limit` of them and `chars` characters of their texts: the one kept longest ago
+ * goes first.
+ */
+function byText<V>(limit: number, chars: number) {
+  const entries = new Map<string, V>()
+  let used = 0
+  return {
+    get: (text: string): V | undefined => entries.get(text),
+    set(text: string, value: V): V {
+      while (entries.size > 0 && (entries.size >= limit || used + text.length > chars)) {
+        const oldest = entries.keys().next().value as string
+        entries.delete(oldest)
+        used -= oldest.length
+      }
+      entries.set(text, value)
+      used += text.length
+      return value
+    },
+  }
+}
+
 /** The marks of the HTML between a page's kept parts, by its text (a page's wrappers, its head's scripts). */
-const slices = new Map<string, Marks>()
-let sliceChars = 0
+const slices = byText<Marks>(1000, 1024 * 1024)
 /** The marks kept by their text (a kept part's, a slice's): those a page's paint may be keyed by. */
 const remembered = new WeakSet<Marks>()
 
@@ -191,14 +209,7 @@ const remembered = new WeakSet<Marks>()
 function sliceMarks(html: string): Marks {
   const known = slices.get(html)
   if (known !== undefined) return known
-  const marks = marksOf(html)
-  while (slices.size > 0 && (slices.size >= SLICE_LIMIT || sliceChars + html.length > SLICE_CHARS)) {
-    const oldest = slices.keys().next().value as string
-    slices.delete(oldest)
-    sliceChars -= oldest.length
-  }
-  slices.set(html, marks)
-  sliceChars += html.length
+  const marks = slices.set(html, marksOf(html))
   remembered.add(marks)
   return marks
 }
@@ -224,12 +235,11 @@ function readMarks(html: string, { tokens, islands }: Marks): void {
   }
 }
 
-const PART_LIMIT = 500
-/** The kept parts' characters the marks below are keyed by, at most (a page's kept body is one per product). */
-const PART_CHARS = 4 * 1024 * 1024
-/** Each kept part's marks by its kept bytes (null: a visitor's value is written into one of its marks). */
-const keptPartMarks = new Map<string, Marks | null>()
-let partChars = 0
+/**
+ * Each kept part's marks by its kept bytes (null: a visitor's value is written into one of its marks), at most 500
+ * parts and 4 MiB of their characters (a page's kept body is one per product).
+ */
+const keptPartMarks = byText<Marks | null>(500, 4 * 1024 * 1024)
 
 /** A kept part's marks, read once per isolate; null when they hold a value written in per page (read each time). */
 function partMarks(bytes: string): Marks | null {
@@ -238,14 +248,7 @@ function partMarks(bytes: string): Marks | null {
   const marks = marksOf(bytes)
   const found = [...marks.tokens].some(holdsValue) ? null : marks
   if (found) remembered.add(found)
-  while (keptPartMarks.size > 0 && (keptPartMarks.size >= PART_LIMIT || partChars + bytes.length > PART_CHARS)) {
-    const oldest = keptPartMarks.keys().next().value as string
-    keptPartMarks.delete(oldest)
-    partChars -= oldest.length
-  }
-  keptPartMarks.set(bytes, found)
-  partChars += bytes.length
-  return found
+  return keptPartMarks.set(bytes, found)
 }
 
 /** The tokens of one ` class="…"` or ` id="…"` attribute, as written (kept per isolate). */
