@@ -42,6 +42,17 @@ export function Document({
   // The modules the page starts: the islands' entry, and the trackers' loader once a visitor allowed one.
   const started = [...(view.hydrate ? [assets.entry] : []), ...(trackers ? [assets.tracking] : [])]
   const modules = [...(view.hydrate ? [assets.entry, ...assets.preload] : []), ...(trackers ? [assets.tracking] : [])]
+  const headElements = (canonical: string | undefined) => (
+    <>
+      <PageHead {...head} canonical={canonical} />
+      <link rel="icon" href="/favicon.ico" sizes="32x32" />
+      <link rel="icon" href="/logo.svg" type="image/svg+xml" />
+      <link rel="preload" href={firstPaintFont(view.locale)} as="font" type="font/woff2" crossOrigin="" />
+      {modules.map((href) => (
+        <link key={href} rel="modulepreload" href={href} />
+      ))}
+    </>
+  )
   return (
     <html lang={view.locale} dir={view.dir}>
       <head>
@@ -49,25 +60,20 @@ export function Document({
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {tracking && <InlineScript code={tagManagerSnippet(tracking.tagManager, tracking.consent)} />}
         {/* The head's hoisted elements, the same for every visitor of the page but its canonical URL, written in: kept
-            as bytes (decision 087). React writes them first in the head whatever stands between them. */}
-        <Kept
-          part="document-head"
-          hoisted
-          deps={[...pageHeadDeps(head), view.locale, ...modules]}
-          values={{ canonical: head.canonical || '' }}
-        >
-          {({ canonical }) => (
-            <>
-              <PageHead {...head} canonical={head.canonical ? canonical : undefined} />
-              <link rel="icon" href="/favicon.ico" sizes="32x32" />
-              <link rel="icon" href="/logo.svg" type="image/svg+xml" />
-              <link rel="preload" href={firstPaintFont(view.locale)} as="font" type="font/woff2" crossOrigin="" />
-              {modules.map((href) => (
-                <link key={href} rel="modulepreload" href={href} />
-              ))}
-            </>
-          )}
-        </Kept>
+            as bytes (decision 087), but on a page no search engine indexes (an account's, an order's, a search's: a
+            visitor's own or one of many), which is rendered each time. React writes them first in the head. */}
+        {head.robots?.includes('noindex') ? (
+          headElements(head.canonical || undefined)
+        ) : (
+          <Kept
+            part="document-head"
+            hoisted
+            deps={[...pageHeadDeps(head), view.locale, ...modules]}
+            values={{ canonical: head.canonical || '' }}
+          >
+            {({ canonical }) => headElements(head.canonical ? canonical : undefined)}
+          </Kept>
+        )}
         <HeadData robots={head.robots} structuredData={head.structuredData} />
         <link rel="stylesheet" href={assets.css} />
         {head.stylesheets?.map((href) => (

@@ -27,6 +27,10 @@ export type FirstPaint = { html: string; css: string; cssHash: Promise<string> }
  * The HTML is read once for its tokens and islands, but for its `kept` parts (src/render/kept.tsx), whose marks are
  * read once per isolate (decision 073); the CSS and its hash are kept per isolate by the page's tokens (decision 066).
  *
+ * `shared`: the page is the same for every visitor who asks for it (by default, one allowed by hashes): the HTML between
+ * its kept parts is then remembered by its text; a visitor's own page (a session's header, an order) is read now and
+ * never kept.
+ *
  * @example
  * const first = firstPaint(html, undefined, placed) // then await first.cssHash ('sha256-…') in style-src
  */
@@ -34,6 +38,7 @@ export function firstPaint(
   html: string,
   nonce: string | undefined,
   kept: readonly KeptPlace[] = [],
+  shared = nonce === undefined,
 ): FirstPaint | null {
   const siteLink = linkOf(assets.css)
   const at = html.indexOf(siteLink)
@@ -42,7 +47,7 @@ export function firstPaint(
   const {
     style: { css, hash },
     islands,
-  } = paintOf(html, kept, nonce === undefined)
+  } = paintOf(html, kept, shared)
   const headEnd = html.indexOf('</head>', at)
   const end = headEnd < 0 ? bodyEnd : headEnd
   // The stylesheets' links are in the head: only it is searched and rebuilt, the body is joined as it is.
@@ -186,6 +191,8 @@ function byText<V>(limit: number, chars: number) {
   const entries = new Map<string, V>()
   let used = 0
   return {
+    /** How many texts are kept (for the tests of what a page leaves in the isolate). */
+    size: (): number => entries.size,
     get: (text: string): V | undefined => entries.get(text),
     set(text: string, value: V): V {
       while (entries.size > 0 && (entries.size >= limit || used + text.length > chars)) {
@@ -204,6 +211,9 @@ function byText<V>(limit: number, chars: number) {
 const slices = byText<Marks>(1000, 1024 * 1024)
 /** The marks kept by their text (a kept part's, a slice's): those a page's paint may be keyed by. */
 const remembered = new WeakSet<Marks>()
+
+/** How many texts between kept parts the isolate remembers the marks of: a visitor's own page adds none. */
+export const rememberedTexts = (): number => slices.size()
 
 /** The marks of some HTML between kept parts, read once per isolate and text. */
 function sliceMarks(html: string): Marks {

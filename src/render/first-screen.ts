@@ -8,18 +8,20 @@ import { assets, type CssRule } from './assets'
  * rules come with the stylesheet, applied just after the first paint, before anyone can open one.
  */
 
-/** The class tokens of `<details>` whose content the stylesheet shows while closed, read once per isolate. */
-let shownClosed: ReadonlySet<string> | undefined
+/** The class tokens of `<details>` whose content the stylesheet shows while closed, read once per isolate and rules. */
+const shownClosed = new WeakMap<readonly CssRule[], ReadonlySet<string>>()
 
 function detailsShownClosed(rules: readonly CssRule[]): ReadonlySet<string> {
-  if (shownClosed === undefined) {
-    shownClosed = new Set(
+  let shown = shownClosed.get(rules)
+  if (shown === undefined) {
+    shown = new Set(
       rules
         .filter((rule) => rule.c.includes('::details-content') && rule.n !== null)
         .flatMap((rule) => rule.n?.flat() ?? []),
     )
+    shownClosed.set(rules, shown)
   }
-  return shownClosed
+  return shown
 }
 
 const CLOSED_DETAILS = /<details\b[^>]*>/g
@@ -31,7 +33,7 @@ const CLOSED_DETAILS = /<details\b[^>]*>/g
  *
  * @example
  * hiddenRanges('<details class="size-guide"><summary>Guida</summary><table class="geometry">…</table></details>')
- * // [[50, 84]]: the table's tokens do not need their rules in the first paint
+ * // [[52, 85]]: the table's tokens do not need their rules in the first paint
  */
 export function hiddenRanges(html: string, rules: readonly CssRule[] = assets.cssRules): [number, number][] {
   const ranges: [number, number][] = []

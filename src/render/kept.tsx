@@ -72,7 +72,7 @@ type KeptProps<V extends string> = {
   /** Values of this visitor or page, written into the kept bytes (a path: the letters a URL path may hold). */
   values?: Record<V, string>
   /**
-   * The part is some of the head's hoisted elements (`<title>`, `<meta>`, `<link>` but stylesheets and preloads):
+   * The part is some of the head's hoisted elements (`<title>`, `<meta>`, `<link>` but stylesheets, preloads included):
    * its markers are `<meta>` elements, hoisted with them. It must hold nothing else (a script would be written after
    * them, outside the part).
    */

@@ -109,8 +109,12 @@ export async function sendPage<E extends AppEnv>(
   const render = c.get('pageCacheRender')
   if (render) render.page = { storable: hashed }
   // A page in one string paints first without a blocking stylesheet (error pages, which run no script, keep theirs).
+  // What a visitor's session, cart or choice made personal is painted without remembering its text in the isolate.
+  const shared = hashed && !c.get('caching').final(false).personal
   const first =
-    typeof body === 'string' && kind !== 'error' ? firstPaint(body, hashed ? undefined : nonceOf(), placed) : null
+    typeof body === 'string' && kind !== 'error'
+      ? firstPaint(body, hashed ? undefined : nonceOf(), placed, shared)
+      : null
   if (first && hashed) inlineScripts.add(STYLESHEET_SWAP)
   const scripts = hashed ? { hashes: await inlineScriptHashes(inlineScripts) } : { nonce: nonceOf() }
   const styles = first ? [await first.cssHash] : []

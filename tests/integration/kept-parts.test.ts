@@ -3,6 +3,7 @@ import { FORM_TOKEN_FIELD } from '../../src/forms/form-token'
 import { CONSENT_COOKIE } from '../../src/tracking/consent'
 import { formPost, logIn, nextClient, visitAs } from '../fixtures/session'
 import { keptRender } from '../../src/render/kept'
+import { rememberedTexts } from '../../src/render/critical-css'
 import { visit } from '../fixtures/worker'
 
 // A page rendered with its kept parts (the header's menus, the footer, the consent banner's texts, reused as bytes
@@ -66,6 +67,25 @@ describe('the kept parts of a page', () => {
     expect(home).toContain('name="from" value="/it-it"')
     // The account overview, never kept by the page cache.
     await sameBothWays('/it-it/my-account', customer)
+  })
+
+  it("leave nothing of a logged-in visitor's page in the isolate's memory of pages' texts (their name, their cart)", async () => {
+    const customer = await customerWithCart()
+    await visit('/it-it/products/aurora-strada-5', {}, rendered)
+    const before = rememberedTexts()
+    for (const path of [
+      '/it-it/products/aurora-strada-5',
+      '/it-it/my-account',
+      '/it-it/products',
+      '/it-it/my-account/orders/AUR-10007',
+    ])
+      expect((await visit(path, { headers: { Cookie: customer } }, rendered)).status).toBe(200)
+    expect(rememberedTexts()).toBe(before)
+    // Nor is an order's head (its title names the order) kept as bytes for the next renders.
+    expect([...keptRender().store.values()].some((bytes) => bytes.includes('AUR-10007'))).toBe(false)
+    // An anonymous visitor's page of another kind is remembered: the count is the worker's own.
+    await visit('/it-it/news', {}, rendered)
+    expect(rememberedTexts()).toBeGreaterThan(before)
   })
 
   it('give the bytes of a fresh render in each market and language, and for each consent choice', async () => {

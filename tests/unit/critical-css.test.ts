@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { assets } from '../../src/render/assets'
-import { firstPaint, pageCss } from '../../src/render/critical-css'
+import { firstPaint, pageCss, rememberedTexts } from '../../src/render/critical-css'
 
 /** The `'sha256-…'` source of a text, as a CSP names it. */
 async function hashSource(text: string): Promise<string> {
@@ -22,6 +22,15 @@ describe("a page's first paint CSS, cheap on every uncached request (docs/decisi
     // The same object: neither the rules nor the hash are made again.
     expect(next?.cssHash).toBe(first?.cssHash)
     expect(next?.html).toContain('<script nonce="n0nce">')
+  })
+
+  it("remembers a shared page's text by itself, never a visitor's own page (a session's header, an order)", () => {
+    const before = rememberedTexts()
+    firstPaint(page('<header class="site-header"><a>Buongiorno, Giulia</a></header>'), undefined, [], false)
+    firstPaint(page('<header class="site-header"><a>Ordine AUR-10007</a></header>'), 'n0nce')
+    expect(rememberedTexts()).toBe(before)
+    firstPaint(page('<header class="site-header"><a>Per tutti</a></header>'), undefined)
+    expect(rememberedTexts()).toBe(before + 1)
   })
 
   it('selects the same rules whatever the order and repetition of the tokens, and adds what its islands name', () => {
