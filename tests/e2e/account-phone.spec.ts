@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './fixtures/offline'
-import { addAddress, logIn } from './fixtures/customer'
+import { addAddress, deleteAddress, logIn } from './fixtures/customer'
 import { keepScreenshot } from './fixtures/screenshots'
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
@@ -207,12 +207,7 @@ for (const [market, m] of [
     await expect(page).toHaveURL(`/${market}/my-account/addresses`)
     await expect(card()).toHaveCount(1)
 
-    await card()
-      .getByRole('link', { name: `${m.address.delete}: ${label}` })
-      .click()
-    await page.getByRole('button', { name: m.address.delete_confirm }).click()
-    await expect(page.locator('.toast[data-notice="address_deleted"]')).toBeAttached()
-    await expect(card()).toHaveCount(0)
+    await deleteAddress(page, m, label, card)
 
     // The edit form, the values that read left to right kept so.
     await page

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures/offline'
-import { addAddress, DEMO_CUSTOMER as DEMO, logIn, logInFrom } from './fixtures/customer'
+import { addAddress, deleteAddress, DEMO_CUSTOMER as DEMO, logIn, logInFrom } from './fixtures/customer'
 import hebrew from '../../demo/messages/he.json' with { type: 'json' }
 import italian from '../../demo/messages/it.json' with { type: 'json' }
 
@@ -125,12 +125,7 @@ for (const [market, m] of [
       await expect(card()).toContainText('Via Angelo Mai 14')
       await expect(card()).toContainText('Seriate')
 
-      await card()
-        .getByRole('link', { name: `${m.address.delete}: ${label}` })
-        .click()
-      await page.getByRole('button', { name: m.address.delete_confirm }).click()
-      await expect(page.locator('.toast[data-notice="address_deleted"]')).toBeAttached()
-      await expect(card()).toHaveCount(0)
+      await deleteAddress(page, m, label, card)
     }
   })
 }
